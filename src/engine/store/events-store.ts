@@ -1,0 +1,54 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+export type EventWorld = 'live' | 'test' | 'both';
+
+export interface EventRow {
+  seq: number;
+  type: string;
+  created_at: number;
+  data: string;
+}
+
+export class EventsStore {
+  private readonly insertStatement: Statement<[string, EventWorld, string, number, string]>;
+  private readonly after: Statement<[string, number, string, number], EventRow>;
+  private readonly last: Statement<[], { seq: number | null }>;
+  private readonly pendingRestaurants = new Set<string>();
+
+  constructor(db: Database) {
+    this.insertStatement = db.prepare(
+      'INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.after = db.prepare(
+      `SELECT seq, type, created_at, data FROM events
+       WHERE restaurant_id = ? AND seq > ? AND world IN (?, 'both') ORDER BY seq LIMIT ?`,
+    );
+    this.last = db.prepare('SELECT MAX(seq) AS seq FROM events');
+  }
+
+  /** Appends an event; call inside the transaction of the change it reports. */
+  append(restaurantId: string, world: EventWorld, type: string, createdAt: number, data: unknown): number {
+    const result = this.insertStatement.run(restaurantId, world, type, createdAt, JSON.stringify(data));
+    this.pendingRestaurants.add(restaurantId);
+    return Number(result.lastInsertRowid);
+  }
+
+  list(restaurantId: string, world: 'live' | 'test', afterSeq: number, limit: number): EventRow[] {
+    return this.after.all(restaurantId, afterSeq, world, limit);
+  }
+
+  lastSeq(): number {
+    return this.last.get()?.seq ?? 0;
+  }
+
+  /** Restaurants that got events since the last call (read after commit to wake long-pollers). */
+  takePending(): string[] {
+    const pending = [...this.pendingRestaurants];
+    this.pendingRestaurants.clear();
+    return pending;
+  }
+
+  discardPending(): void {
+    this.pendingRestaurants.clear();
+  }
+}

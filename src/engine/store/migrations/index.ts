@@ -1,0 +1,11 @@
+// Migrations are TypeScript modules holding SQL so that they travel inside any bundle (the Electron
+// main process is bundled; a directory of .sql files would not follow it).
+import initial from './0001-initial.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

@@ -1,0 +1,132 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
+
+export interface OrderRow {
+  id: string;
+  restaurant_id: string;
+  test: number;
+  number: string;
+  status: OrderStatus;
+  type: OrderType;
+  location_id: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  customer_email: string | null;
+  address: string | null;
+  notes: string | null;
+  items: string;
+  subtotal: number;
+  shipping_fee: number;
+  discount: number;
+  total: number;
+  payment_kind: 'external' | 'online';
+  payment_method: string | null;
+  paid: number;
+  delivery_provider: string | null;
+  delivery_status: string | null;
+  delivery_tracking_url: string | null;
+  scheduled_for: number | null;
+  stock_taken: number;
+  managed_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OrderListFilter {
+  restaurantId: string;
+  test: boolean;
+  status?: OrderStatus;
+  locationId?: string;
+  from?: number;
+  to?: number;
+  /** Keyset position: rows strictly after (older than) this one. */
+  before?: { createdAt: number; id: string };
+  limit: number;
+}
+
+export type OrderChanges = Partial<
+  Pick<OrderRow, 'status' | 'paid' | 'payment_method' | 'delivery_provider' | 'delivery_status' | 'delivery_tracking_url' | 'stock_taken'>
+>;
+
+const INSERT_COLUMNS: (keyof OrderRow)[] = [
+  'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
+  'customer_email', 'address', 'notes', 'items', 'subtotal', 'shipping_fee', 'discount', 'total', 'payment_kind',
+  'payment_method', 'paid', 'delivery_provider', 'delivery_status', 'delivery_tracking_url', 'scheduled_for',
+  'stock_taken', 'managed_by', 'created_at', 'updated_at',
+];
+
+export class OrdersStore {
+  private readonly db: Database;
+  private readonly insertStatement: Statement;
+  private readonly byId: Statement<[string, string, number], OrderRow>;
+  private readonly byIdAnyWorld: Statement<[string], OrderRow>;
+  private readonly listStatements = new Map<string, Statement<unknown[], OrderRow>>();
+  private readonly updateStatements = new Map<string, Statement>();
+
+  constructor(db: Database) {
+    this.db = db;
+    this.insertStatement = db.prepare(
+      `INSERT INTO orders (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+    );
+    this.byId = db.prepare('SELECT * FROM orders WHERE id = ? AND restaurant_id = ? AND test = ?');
+    this.byIdAnyWorld = db.prepare('SELECT * FROM orders WHERE id = ?');
+  }
+
+  insert(row: OrderRow): void {
+    this.insertStatement.run(row);
+  }
+
+  get(restaurantId: string, test: boolean, id: string): OrderRow | undefined {
+    return this.byId.get(id, restaurantId, test ? 1 : 0);
+  }
+
+  /** For jobs that act on an order found by id alone (payment confirmation, couriers). */
+  getById(id: string): OrderRow | undefined {
+    return this.byIdAnyWorld.get(id);
+  }
+
+  /** Newest first; one statement per combination of filters, prepared once. */
+  list(filter: OrderListFilter): OrderRow[] {
+    const where = ['restaurant_id = ?', 'test = ?'];
+    const params: unknown[] = [filter.restaurantId, filter.test ? 1 : 0];
+    if (filter.status !== undefined) {
+      where.push('status = ?');
+      params.push(filter.status);
+    }
+    if (filter.locationId !== undefined) {
+      where.push('location_id = ?');
+      params.push(filter.locationId);
+    }
+    if (filter.from !== undefined) {
+      where.push('created_at >= ?');
+      params.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      where.push('created_at < ?');
+      params.push(filter.to);
+    }
+    if (filter.before !== undefined) {
+      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      params.push(filter.before.createdAt, filter.before.createdAt, filter.before.id);
+    }
+    params.push(filter.limit);
+    const sql = `SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return statement.all(...params);
+  }
+
+  update(id: string, changes: OrderChanges, updatedAt: number): void {
+    const columns = Object.keys(changes).sort();
+    const sql = `UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`;
+    let statement = this.updateStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.updateStatements.set(sql, statement);
+    }
+    statement.run({ ...changes, updated_at: updatedAt, id });
+  }
+}
