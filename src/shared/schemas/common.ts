@@ -24,5 +24,5 @@ export const ErrorBody = Type.Object(
       message: Type.String({ description: 'What went wrong, for a person; never internals.' }),
     }),
   },
-  { $id: 'Error', description: 'Every error has this shape.' },
+  { description: 'Every error has this shape.' },
 );

@@ -1,0 +1,39 @@
+/** Wakes whoever waits for a restaurant's change feed (long-polls, the app's live board) after a commit. */
+export class ChangeNotifier {
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  notify(restaurantId: string): void {
+    const set = this.waiters.get(restaurantId);
+    if (!set) return;
+    for (const wake of [...set]) wake();
+  }
+
+  /** Calls `listener` after every commit that wrote an event of the restaurant; returns the unsubscribe. */
+  subscribe(restaurantId: string, listener: () => void): () => void {
+    let set = this.waiters.get(restaurantId);
+    if (!set) {
+      set = new Set();
+      this.waiters.set(restaurantId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.waiters.delete(restaurantId);
+    };
+  }
+
+  /** Resolves at the next commit for the restaurant, or after `timeoutMs`, or when `signal` aborts. */
+  waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const unsubscribe = this.subscribe(restaurantId, done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}

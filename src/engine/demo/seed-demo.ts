@@ -1,0 +1,78 @@
+import demoRestaurant1 from '../../../resources/demo/restaurant-1.json' with { type: 'json' };
+import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { type: 'json' };
+import type { Engine } from '../engine.ts';
+import type { PaymentProviders } from '../payments/payment-provider.ts';
+import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
+import { createApiKey } from '../services/api-keys.ts';
+import { createOrder } from '../services/create-order.ts';
+import { locationOpenState } from '../services/location-status.ts';
+
+export const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
+
+/** The POS integration that owns the demo's managed order. */
+export const DEMO_POS_NAME = 'pos-demo';
+
+export interface DemoRestaurant {
+  id: string;
+  name: string;
+  keys: { live_write: string; live_read: string; test_write: string; test_read: string };
+  managed_order_ids: string[];
+}
+
+/**
+ * Seeds the two demo restaurants on an empty database (with a POS-managed production order in
+ * the first), then issues a fresh set of demo keys: keys are stored hashed, so the only way to
+ * hand working keys to whoever started the demo is to make new ones.
+ */
+export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
+  const fresh = engine.restaurants.list().length === 0;
+  if (fresh) {
+    engine.transaction(() => {
+      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine.db, file, engine.clock);
+    });
+  }
+  const demoIds = DEMO_RESTAURANT_FILES.map((file) => (file as { id: string }).id);
+  return engine.restaurants
+    .list()
+    .filter((r) => demoIds.includes(r.id))
+    .map((restaurant, index) => {
+      const issue = (mode: 'live' | 'test', write: boolean) =>
+        createApiKey(engine, { restaurantId: restaurant.id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
+      const keys = {
+        live_write: issue('live', true),
+        live_read: issue('live', false),
+        test_write: issue('test', true),
+        test_read: issue('test', false),
+      };
+      const managed = index === 0 ? managedOrders(engine, restaurant.id, fresh, payments) : [];
+      return { id: restaurant.id, name: restaurant.name, keys, managed_order_ids: managed };
+    });
+}
+
+function managedOrders(engine: Engine, restaurantId: string, fresh: boolean, payments: PaymentProviders): string[] {
+  if (!fresh) {
+    const rows = engine.db
+      .prepare('SELECT id FROM orders WHERE restaurant_id = ? AND managed_by IS NOT NULL ORDER BY created_at, id')
+      .all(restaurantId) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+  const restaurant = engine.restaurants.get(restaurantId)!;
+  const now = engine.clock.now();
+  const location = engine.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);
+  const product = engine.catalogue
+    .menu(restaurantId)
+    .products.find((p) => p.track_stock === 0 && !engine.catalogue.modifierGroups(p.id).some((g) => g.required === 1 || g.min > 0));
+  if (!location || !product) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
+  const order = createOrder(
+    engine,
+    { restaurantId, mode: 'live', canWrite: true, keyId: 'demo-seed' },
+    {
+      location_id: location.id,
+      type: 'retiro',
+      customer: { name: 'Cliente del POS', phone: '+56 9 5555 0000' },
+      items: [{ product_id: product.id, quantity: 2, notes: 'Ingresado en la caja' }],
+    },
+    { payments, origin: 'http://127.0.0.1', managedBy: DEMO_POS_NAME },
+  );
+  return [order.id];
+}

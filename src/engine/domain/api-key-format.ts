@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+
+export type KeyMode = 'live' | 'test';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 32;
+/** How many characters of the secret are kept in clear to find the key's row. */
+export const KEY_LOOKUP_LENGTH = 12;
+const KEY_SHAPE = /^cm_(live|test)_([0-9A-Za-z]{32})$/;
+
+/** Uniform base62 by rejection sampling (248 = 4 × 62, so bytes >= 248 are dropped). */
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(mode: KeyMode): string {
+  return `cm_${mode}_${randomBase62(SECRET_LENGTH)}`;
+}
+
+export interface ParsedApiKey {
+  mode: KeyMode;
+  lookup: string;
+}
+
+/** Splits a presented key into its mode and lookup part, or null when it is not shaped like our keys. */
+export function parseApiKey(key: string): ParsedApiKey | null {
+  const match = KEY_SHAPE.exec(key);
+  if (!match) return null;
+  return { mode: match[1] as KeyMode, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
+}

@@ -1,0 +1,71 @@
+import type { Database } from 'better-sqlite3';
+import { ChangeNotifier } from './change-notifier.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { openDatabase } from './store/open-database.ts';
+import { ApiKeysStore } from './store/api-keys-store.ts';
+import { CatalogueStore } from './store/catalogue-store.ts';
+import { EventsStore } from './store/events-store.ts';
+import { IdempotencyStore } from './store/idempotency-store.ts';
+import { LocationsStore } from './store/locations-store.ts';
+import { OrdersStore } from './store/orders-store.ts';
+import { RestaurantsStore } from './store/restaurants-store.ts';
+import { StockStore } from './store/stock-store.ts';
+
+export interface EngineOptions {
+  /** A path to the SQLite file (or ':memory:'), or an open database. */
+  database: string | Database;
+  clock?: Clock;
+}
+
+/** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
+export class Engine {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly notifier = new ChangeNotifier();
+  readonly restaurants: RestaurantsStore;
+  readonly locations: LocationsStore;
+  readonly catalogue: CatalogueStore;
+  readonly stock: StockStore;
+  readonly orders: OrdersStore;
+  readonly apiKeys: ApiKeysStore;
+  readonly events: EventsStore;
+  readonly idempotency: IdempotencyStore;
+  private depth = 0;
+
+  constructor(options: EngineOptions) {
+    this.db = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+    this.clock = options.clock ?? systemClock;
+    this.restaurants = new RestaurantsStore(this.db);
+    this.locations = new LocationsStore(this.db);
+    this.catalogue = new CatalogueStore(this.db);
+    this.stock = new StockStore(this.db);
+    this.orders = new OrdersStore(this.db);
+    this.apiKeys = new ApiKeysStore(this.db);
+    this.events = new EventsStore(this.db);
+    this.idempotency = new IdempotencyStore(this.db);
+  }
+
+  /**
+   * Runs `work` in one SQLite transaction (IMMEDIATE, so a write never upgrades a read lock and
+   * fails half-way). Waiters on the change feed are woken only after the commit.
+   */
+  transaction<T>(work: () => T): T {
+    // Nested calls become savepoints, so an inner failure caught outside rolls back only its part.
+    if (this.depth > 0) return this.db.transaction(work)();
+    this.depth++;
+    try {
+      const result = this.db.transaction(work).immediate();
+      for (const restaurantId of this.events.takePending()) this.notifier.notify(restaurantId);
+      return result;
+    } catch (error) {
+      this.events.discardPending();
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { Actor } from '../services/actor.ts';
+import { authenticate } from '../services/api-keys.ts';
+import { sendApiError } from './error-replies.ts';
+import type { RateLimitDecision, TokenBucketLimiter } from './rate-limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes that need no API key (the OpenAPI document, the sandbox payment page). */
+    public?: boolean;
+  }
+}
+
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+
+function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('RateLimit-Limit', decision.limit);
+  reply.header('RateLimit-Remaining', decision.remaining);
+  reply.header('RateLimit-Reset', decision.resetSeconds);
+}
+
+function refuseForRate(reply: FastifyReply, decision: RateLimitDecision, who: string): FastifyReply {
+  reply.header('Retry-After', decision.retryAfterSeconds);
+  return sendApiError(
+    reply,
+    new ApiError('rate_limited', `too many requests ${who}; retry after ${decision.retryAfterSeconds} s`),
+  );
+}
+
+/**
+ * Every non-public route: the bearer key must be valid, then the key's bucket must have a token.
+ * Failed authentications spend the client address's bucket, so guessing keys is slow.
+ */
+export function installAuthentication(
+  app: FastifyInstance,
+  engine: Engine,
+  limiters: { perKey: TokenBucketLimiter; unauthenticated: TokenBucketLimiter },
+): void {
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.routeOptions.config?.public) return;
+    // Unknown routes answer 404 whatever the key: the route table is no secret.
+    if (request.is404) return;
+    const header = request.headers.authorization;
+    const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+    const actor = presented === undefined ? null : authenticate(engine, presented);
+    if (!actor) {
+      const decision = limiters.unauthenticated.take(`ip:${request.ip}`);
+      if (!decision.allowed) return refuseForRate(reply, decision, 'without a valid API key from this address');
+      reply.header('WWW-Authenticate', 'Bearer');
+      return sendApiError(
+        reply,
+        new ApiError(
+          'unauthorized',
+          presented === undefined
+            ? 'missing API key: send Authorization: Bearer <key>'
+            : 'invalid API key (unknown, malformed or revoked)',
+        ),
+      );
+    }
+    const decision = limiters.perKey.take(`key:${actor.keyId}`);
+    setRateLimitHeaders(reply, decision);
+    if (!decision.allowed) return refuseForRate(reply, decision, 'for this API key');
+    request.actor = actor;
+  });
+}
+
+/** The authenticated actor of a non-public route. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new ApiError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+  return request.actor;
+}

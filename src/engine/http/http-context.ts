@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
+import type { Engine } from '../engine.ts';
+import type { PaymentProviders } from '../payments/payment-provider.ts';
+
+export type ApiServer = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What the routes need besides the request: the engine and the outside parties it talks to. */
+export interface HttpContext {
+  engine: Engine;
+  payments: PaymentProviders;
+  couriers: CourierRegistry;
+  /** Overrides the origin taken from the request's Host for links to this engine (payment pages). */
+  publicOrigin?: string;
+}

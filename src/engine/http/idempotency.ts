@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalidRequest } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import { actorOf } from './authentication.ts';
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const MAX_KEY_LENGTH = 255;
+
+/** JSON with sorted keys, so the same body hashes the same whatever its key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function requestFingerprint(request: FastifyRequest, rawBody: unknown): string {
+  const path = request.url.split('?')[0];
+  return createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(rawBody ?? null)}`).digest('hex');
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Hash of method, path and body as received (before defaults are applied). */
+    idempotencyFingerprint?: string;
+  }
+}
+
+/** Fingerprints requests that carry an Idempotency-Key, before validation fills in defaults. */
+export function installIdempotencyFingerprint(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (request.headers['idempotency-key'] !== undefined) {
+      request.idempotencyFingerprint = requestFingerprint(request, request.body);
+    }
+  });
+}
+
+/**
+ * Runs a write. With an `Idempotency-Key` the first answer (success or refusal) is stored in the
+ * same transaction as the write and replayed for the same key and body for 24 hours; the same key
+ * with another body is 409 `state_conflict`. Unexpected failures are not stored, so they can be retried.
+ */
+export function respondToWrite<T>(
+  engine: Engine,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  successStatus: number,
+  work: () => T,
+): void {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) {
+    reply.code(successStatus).send(work());
+    return;
+  }
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) {
+    throw invalidRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
+  }
+  const actor = actorOf(request);
+  const fingerprint = request.idempotencyFingerprint ?? requestFingerprint(request, request.body);
+  const outcome = engine.transaction(() => {
+    const now = engine.clock.now();
+    const stored = engine.idempotency.get(actor.keyId, header, now - IDEMPOTENCY_WINDOW_MS);
+    if (stored) {
+      if (stored.request_hash !== fingerprint) {
+        throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
+      }
+      return { status: stored.status, body: stored.body, replayed: true };
+    }
+    let status = successStatus;
+    let body: unknown;
+    try {
+      body = engine.transaction(work);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      status = error.status;
+      body = error.toBody();
+    }
+    const text = JSON.stringify(body);
+    engine.idempotency.save(actor.keyId, header, fingerprint, status, text, now);
+    return { status, body: text, replayed: false };
+  });
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  reply.code(outcome.status).type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(outcome.body);
+}

@@ -1,0 +1,64 @@
+import Type from 'typebox';
+import { ErrorBody } from '../../../shared/schemas/common.ts';
+import { CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
+import { createOrder } from '../../services/create-order.ts';
+import { getOrder, listOrders } from '../../services/read-orders.ts';
+import { transitionOrder } from '../../services/transition-order.ts';
+import { actorOf } from '../authentication.ts';
+import type { ApiServer, HttpContext } from '../http-context.ts';
+import { respondToWrite } from '../idempotency.ts';
+import { originOf } from '../request-origin.ts';
+
+const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+const idempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Replays the first answer for 24 h (up to 255 chars).' })),
+});
+
+export function registerOrderRoutes(app: ApiServer, context: HttpContext): void {
+  const { engine } = context;
+
+  app.get(
+    '/orders',
+    { schema: { tags: ['orders'], summary: 'List orders, newest first', querystring: ListOrdersQuery, response: { 200: OrderList, ...errors } } },
+    (request) => listOrders(engine, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/orders/:order_id',
+    { schema: { tags: ['orders'], summary: 'Read an order', params: OrderIdParams, response: { 200: Order, ...errors } } },
+    (request) => getOrder(engine, actorOf(request), request.params.order_id),
+  );
+
+  app.post(
+    '/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Create an order',
+        headers: idempotencyHeader,
+        body: CreateOrderBody,
+        response: { 201: Order, ...errors },
+      },
+    },
+    (request, reply) => void respondToWrite(engine, request, reply, 201, () =>
+        createOrder(engine, actorOf(request), request.body, { payments: context.payments, origin: originOf(context, request) }),
+      ),
+  );
+
+  app.patch(
+    '/orders/:order_id',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Move an order to another state',
+        headers: idempotencyHeader,
+        params: OrderIdParams,
+        body: PatchOrderBody,
+        response: { 200: Order, ...errors },
+      },
+    },
+    (request, reply) => void respondToWrite(engine, request, reply, 200, () =>
+        transitionOrder(engine, actorOf(request), request.params.order_id, request.body.status),
+      ),
+  );
+}

@@ -1,0 +1,109 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { generateApiKey, parseApiKey, type KeyMode } from '../domain/api-key-format.ts';
+import { invalidRequest, notFound } from '../domain/errors.ts';
+import { formatInstant, formatNullableInstant } from '../domain/time.ts';
+import type { Engine } from '../engine.ts';
+import type { ApiKeyRow } from '../store/api-keys-store.ts';
+import type { Actor } from './actor.ts';
+
+export interface ApiKeyView {
+  id: string;
+  label: string | null;
+  mode: KeyMode;
+  write: boolean;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface CreateApiKeyInput {
+  restaurantId: string;
+  mode: KeyMode;
+  write: boolean;
+  label?: string | null;
+}
+
+function hashKey(salt: Buffer, key: string): Buffer {
+  return createHash('sha256').update(salt).update(key, 'utf8').digest();
+}
+
+function toView(row: ApiKeyRow, zone: string): ApiKeyView {
+  return {
+    id: row.id,
+    label: row.label,
+    mode: row.mode,
+    write: row.can_write === 1,
+    last4: row.last4,
+    created_at: formatInstant(row.created_at, zone),
+    last_used_at: formatNullableInstant(row.last_used_at, zone),
+    revoked_at: formatNullableInstant(row.revoked_at, zone),
+  };
+}
+
+/** Issues a key; the secret is returned here once and only its salted hash is kept. */
+export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: string; record: ApiKeyView } {
+  const restaurant = engine.restaurants.get(input.restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
+  const label = input.label?.trim() || null;
+  if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
+  return engine.transaction(() => {
+    for (;;) {
+      const key = generateApiKey(input.mode);
+      const lookup = parseApiKey(key)!.lookup;
+      if (engine.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
+      const salt = randomBytes(16);
+      const row = {
+        id: randomUUID(),
+        restaurant_id: restaurant.id,
+        lookup,
+        salt,
+        hash: hashKey(salt, key),
+        mode: input.mode,
+        can_write: input.write ? 1 : 0,
+        label,
+        last4: key.slice(-4),
+        created_at: engine.clock.now(),
+      };
+      engine.apiKeys.insert(row);
+      return { key, record: toView({ ...row, last_used_at: null, revoked_at: null }, restaurant.time_zone) };
+    }
+  });
+}
+
+/** How often a key's last use is written: a read must not become a write every time. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key. */
+export function authenticate(engine: Engine, presented: string): Actor | null {
+  const parsed = parseApiKey(presented);
+  if (!parsed) return null;
+  const row = engine.apiKeys.findByLookup(parsed.lookup);
+  if (!row) {
+    // Spend the same work as a real check so timing does not tell which lookups exist.
+    hashKey(randomBytes(16), presented);
+    return null;
+  }
+  const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
+  if (!matches || row.revoked_at !== null || row.mode !== parsed.mode) return null;
+  const now = engine.clock.now();
+  if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    engine.apiKeys.touch(row.id, now);
+  }
+  return { restaurantId: row.restaurant_id, mode: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+}
+
+export function listApiKeys(engine: Engine, restaurantId: string): ApiKeyView[] {
+  const restaurant = engine.restaurants.get(restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
+  return engine.apiKeys.listForRestaurant(restaurantId).map((row) => toView(row, restaurant.time_zone));
+}
+
+export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): ApiKeyView {
+  const restaurant = engine.restaurants.get(restaurantId);
+  const row = engine.apiKeys.find(restaurantId, keyId);
+  if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
+  engine.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
+  return toView(engine.apiKeys.find(restaurantId, keyId)!, restaurant.time_zone);
+}
+

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
+import { ApiError, invalidRequest } from '../domain/errors.ts';
+import { chooseModifiers, orderTotals, productBasePrice } from '../domain/order-pricing.ts';
+import { parseInstant } from '../domain/time.ts';
+import type { Engine } from '../engine.ts';
+import type { PaymentLink, PaymentProviders } from '../payments/payment-provider.ts';
+import type { LocationRow } from '../store/locations-store.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import type { RestaurantRow } from '../store/restaurants-store.ts';
+import { isTestWorld, type Actor } from './actor.ts';
+import { deliveryProviderFor, parseDeliverySettings } from './delivery-settings.ts';
+import { locationOpenState } from './location-status.ts';
+import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
+import { requireWrite, restaurantOf } from './restaurant-context.ts';
+import { recordStockChange } from './stock-events.ts';
+
+const MAX_SCHEDULE_AHEAD_DAYS = 7;
+
+export interface CreateOrderOptions {
+  payments: PaymentProviders;
+  /** Where the client reached us, for the sandbox payment page link. */
+  origin: string;
+  /** Set only by integrations (and the demo seed): the POS that owns the order. */
+  managedBy?: string;
+}
+
+/**
+ * Creates an order with catalogue prices, taking tracked stock atomically (production keys only),
+ * in one transaction with its `order.created` event.
+ */
+export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView {
+  requireWrite(actor);
+  return engine.transaction(() => {
+    const restaurant = restaurantOf(engine, actor);
+    const test = isTestWorld(actor);
+    const now = engine.clock.now();
+    const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
+    if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
+
+    checkShape(input);
+    const scheduledFor = readScheduledFor(input, restaurant, location, now);
+    // Every 400 is decided before any 409, so a malformed request is always told so first.
+    const items = priceItems(engine, restaurant.id, input);
+    if (location.is_active !== 1) {
+      throw new ApiError('location_inactive', `location ${location.id} (${location.name}) is deactivated`);
+    }
+    if (!test && scheduledFor === null && !locationOpenState(engine, restaurant, location, now).openNow) {
+      throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
+    }
+    takeStock(engine, restaurant, location, items, test, now);
+
+    const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
+    const totals = orderTotals(items, shippingFee);
+    const online = input.payment === 'online';
+    const provider = input.type === 'delivery' ? deliveryProviderFor(parseDeliverySettings(location.delivery)) : null;
+    const row: OrderRow = {
+      id: randomUUID(),
+      restaurant_id: restaurant.id,
+      test: test ? 1 : 0,
+      number: engine.restaurants.takeOrderNumber(restaurant.id, test),
+      status: online ? 'pendiente_pago' : scheduledFor !== null ? 'programado' : 'recibido',
+      type: input.type,
+      location_id: location.id,
+      customer_name: input.customer.name.trim(),
+      customer_phone: input.customer.phone ?? null,
+      customer_email: input.customer.email ?? null,
+      address: input.type === 'delivery' ? input.address!.trim() : null,
+      notes: input.notes ?? null,
+      items: JSON.stringify(items.map((i) => i.view)),
+      ...totals,
+      payment_kind: online ? 'online' : 'external',
+      payment_method: online ? null : 'efectivo',
+      paid: 0,
+      delivery_provider: provider,
+      delivery_status: null,
+      delivery_tracking_url: null,
+      scheduled_for: scheduledFor,
+      stock_taken: test ? 0 : 1,
+      managed_by: options.managedBy ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    engine.orders.insert(row);
+
+    let paymentLink: PaymentLink | undefined;
+    if (online) {
+      const payments = test ? options.payments.test : options.payments.live;
+      if (!payments) {
+        throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
+      }
+      paymentLink = payments.openSession(engine, {
+        order: row,
+        returnUrl: input.return_url!,
+        preselectedMethod: input.payment_method ?? null,
+        origin: options.origin,
+      });
+    }
+
+    const view = toOrderView(row, restaurant.time_zone);
+    engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
+    return paymentLink ? { ...view, payment_link: paymentLink } : view;
+  });
+}
+
+/** Rules that tie fields together, which the schema alone cannot say. */
+function checkShape(input: CreateOrderInput): void {
+  if (input.type === 'delivery' && !input.address?.trim()) {
+    throw invalidRequest('address is required when type is delivery');
+  }
+  if (input.payment === 'online') {
+    if (!input.return_url) throw invalidRequest('return_url is required when payment is online');
+    if (!isHttpsUrl(input.return_url)) throw invalidRequest('return_url must be an https URL');
+  } else if (input.payment_method !== undefined) {
+    throw invalidRequest('payment_method is accepted only with payment = online');
+  }
+}
+
+function isHttpsUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function readScheduledFor(input: CreateOrderInput, restaurant: RestaurantRow, location: LocationRow, now: number): number | null {
+  if (input.scheduled_for === undefined || input.scheduled_for === null) return null;
+  const at = parseInstant(input.scheduled_for, restaurant.time_zone);
+  if (at === null) throw invalidRequest('scheduled_for must be an ISO 8601 date-time');
+  const lead = location.preparation_lead_minutes;
+  if (at < now + lead * 60_000) {
+    throw invalidRequest(`scheduled_for must be at least ${lead} minutes ahead (the location's preparation lead)`);
+  }
+  const latest = DateTime.fromMillis(now, { zone: restaurant.time_zone }).plus({ days: MAX_SCHEDULE_AHEAD_DAYS });
+  if (at > latest.toMillis()) throw invalidRequest(`scheduled_for must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead`);
+  return at;
+}
+
+interface PricedItem {
+  productId: string;
+  productName: string;
+  trackStock: boolean;
+  quantity: number;
+  unit_price: number;
+  view: OrderItemView;
+}
+
+function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInput): PricedItem[] {
+  return input.items.map((item, index) => {
+    const path = `items[${index}]`;
+    const product = engine.catalogue.product(restaurantId, item.product_id.toLowerCase());
+    if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
+    if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
+    const modifiers = chooseModifiers(
+      product,
+      engine.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
+      engine.catalogue.modifierOptions(product.id),
+      (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
+      path,
+    );
+    const unitPrice = productBasePrice(product) + modifiers.reduce((sum, m) => sum + m.price, 0);
+    return {
+      productId: product.id,
+      productName: product.name,
+      trackStock: product.track_stock === 1,
+      quantity: item.quantity,
+      unit_price: unitPrice,
+      view: {
+        product_id: product.id,
+        name: product.name,
+        quantity: item.quantity,
+        unit_price: unitPrice,
+        notes: item.notes ?? null,
+        modifiers,
+      },
+    };
+  });
+}
+
+/** Checks every tracked product first, then takes: a refusal leaves stock as it was. */
+function takeStock(
+  engine: Engine,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  items: PricedItem[],
+  test: boolean,
+  now: number,
+): void {
+  const needed = new Map<string, { name: string; quantity: number }>();
+  for (const item of items) {
+    if (!item.trackStock) continue;
+    const entry = needed.get(item.productId) ?? { name: item.productName, quantity: 0 };
+    entry.quantity += item.quantity;
+    needed.set(item.productId, entry);
+  }
+  for (const [productId, { name, quantity }] of needed) {
+    const left = engine.stock.quantity(location.id, productId);
+    if (left < quantity) {
+      throw new ApiError(
+        'insufficient_stock',
+        `not enough stock of ${name} (${productId}) at ${location.name}: ${quantity} requested, ${left} left`,
+      );
+    }
+  }
+  if (test || needed.size === 0) return;
+  for (const [productId, { quantity }] of needed) {
+    if (!engine.stock.tryTake(location.id, productId, quantity)) {
+      throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);
+    }
+  }
+  recordStockChange(engine, restaurant.id, location.id, [...needed.keys()], now);
+}

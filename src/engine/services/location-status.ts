@@ -1,0 +1,73 @@
+import { DateTime } from 'luxon';
+import {
+  evaluateLocationStatus,
+  localDate,
+  type LocationOpenState,
+  type ScheduleException,
+  type WeeklySchedule,
+} from '../domain/location-schedule.ts';
+import { formatNullableInstant } from '../domain/time.ts';
+import type { Engine } from '../engine.ts';
+import type { LocationRow } from '../store/locations-store.ts';
+import type { RestaurantRow } from '../store/restaurants-store.ts';
+
+export interface LocationStatusView {
+  location_id: string;
+  name: string;
+  address: string;
+  is_active: boolean;
+  open_now: boolean;
+  reason: LocationOpenState['reason'];
+  next_opening_at: string | null;
+}
+
+/** How far around "now" exceptions matter: a range started yesterday, next opening up to 14 days ahead. */
+const EXCEPTION_WINDOW_DAYS_BEFORE = 1;
+const EXCEPTION_WINDOW_DAYS_AFTER = 15;
+
+/** The exceptions that can matter at `now`: from yesterday (a range past midnight) to the next-opening horizon. */
+export function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): ScheduleException[] {
+  const zone = restaurant.time_zone;
+  const today = DateTime.fromMillis(now, { zone });
+  return engine.locations
+    .exceptions(
+      location.id,
+      localDate(today.minus({ days: EXCEPTION_WINDOW_DAYS_BEFORE }).toMillis(), zone),
+      localDate(today.plus({ days: EXCEPTION_WINDOW_DAYS_AFTER }).toMillis(), zone),
+    )
+    .map((row) => ({ date: row.local_date, closed: row.closed === 1, hours: JSON.parse(row.hours) as [string, string][] }));
+}
+
+export function locationOpenState(
+  engine: Engine,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  now: number,
+  overrides: { registerOpen?: boolean; exceptions?: ScheduleException[] } = {},
+): LocationOpenState {
+  const zone = restaurant.time_zone;
+  const exceptions = overrides.exceptions ?? exceptionsAround(engine, restaurant, location, now);
+  return evaluateLocationStatus(
+    {
+      registerMode: restaurant.register_mode,
+      isActive: location.is_active === 1,
+      registerOpen: overrides.registerOpen ?? location.register_open === 1,
+      weeklySchedule: JSON.parse(location.weekly_schedule) as WeeklySchedule,
+      exceptions,
+      timeZone: zone,
+    },
+    now,
+  );
+}
+
+export function toLocationStatusView(location: LocationRow, state: LocationOpenState, zone: string): LocationStatusView {
+  return {
+    location_id: location.id,
+    name: location.name,
+    address: location.address,
+    is_active: location.is_active === 1,
+    open_now: state.openNow,
+    reason: state.reason,
+    next_opening_at: state.openNow ? null : formatNullableInstant(state.nextOpeningAt, zone),
+  };
+}

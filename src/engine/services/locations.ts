@@ -1,0 +1,76 @@
+import { localDate } from '../domain/location-schedule.ts';
+import { formatInstant } from '../domain/time.ts';
+import { notFound } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { LocationRow } from '../store/locations-store.ts';
+import type { RestaurantRow } from '../store/restaurants-store.ts';
+import { isTestWorld, type Actor } from './actor.ts';
+import { exceptionsAround, locationOpenState, toLocationStatusView, type LocationStatusView } from './location-status.ts';
+import { requireWrite, restaurantOf } from './restaurant-context.ts';
+
+export interface LocationsView {
+  register_mode: RestaurantRow['register_mode'];
+  checked_at: string;
+  data: LocationStatusView[];
+}
+
+export function listLocations(engine: Engine, actor: Actor): LocationsView {
+  const restaurant = restaurantOf(engine, actor);
+  const now = engine.clock.now();
+  return {
+    register_mode: restaurant.register_mode,
+    checked_at: formatInstant(now, restaurant.time_zone),
+    data: engine.locations
+      .list(restaurant.id)
+      .map((l) => toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone)),
+  };
+}
+
+export const API_CLOSED_LABEL = 'cerrado vía API';
+
+export type LocationStatusResult = LocationStatusView & { simulated?: boolean };
+
+/**
+ * Opens (`open = true`) or closes a location now. Manual mode: the day's cash register. Schedule
+ * mode: open removes today's exceptions so the weekly schedule rules; close records a closed-day
+ * exception for today. A sandbox key gets the resulting status computed, nothing written.
+ */
+export function setLocationOpen(engine: Engine, actor: Actor, locationId: string, open: boolean): LocationStatusResult {
+  requireWrite(actor);
+  return engine.transaction(() => {
+    const restaurant = restaurantOf(engine, actor);
+    const location = engine.locations.get(restaurant.id, locationId.toLowerCase());
+    if (!location) throw notFound(`location ${locationId} not found`);
+    const now = engine.clock.now();
+    const today = localDate(now, restaurant.time_zone);
+    const simulated = isTestWorld(actor);
+    if (simulated) {
+      const state = locationOpenState(engine, restaurant, location, now, simulatedOverrides(engine, restaurant, location, open, today, now));
+      return { ...toLocationStatusView(location, state, restaurant.time_zone), simulated: true };
+    }
+    if (restaurant.register_mode === 'manual') {
+      engine.locations.setRegisterOpen(location.id, open);
+    } else {
+      engine.locations.clearExceptions(location.id, today);
+      if (!open) engine.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
+    }
+    const refreshed = engine.locations.get(restaurant.id, location.id)!;
+    const view = toLocationStatusView(refreshed, locationOpenState(engine, restaurant, refreshed, now), restaurant.time_zone);
+    engine.events.append(restaurant.id, 'both', 'location.updated', now, view);
+    return view;
+  });
+}
+
+/** What the location would look like after the write, without writing it. */
+function simulatedOverrides(
+  engine: Engine,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  open: boolean,
+  today: string,
+  now: number,
+) {
+  if (restaurant.register_mode === 'manual') return { registerOpen: open };
+  const others = exceptionsAround(engine, restaurant, location, now).filter((e) => e.date !== today);
+  return { exceptions: open ? others : [...others, { date: today, closed: true, hours: [] }] };
+}

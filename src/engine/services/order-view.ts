@@ -1,0 +1,65 @@
+import { formatInstant, formatNullableInstant } from '../domain/time.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
+
+export interface OrderItemView {
+  product_id: string | null;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  notes: string | null;
+  modifiers: { group: string | null; name: string | null; price: number }[];
+}
+
+export interface OrderView {
+  id: string;
+  number: string;
+  status: OrderStatus;
+  type: OrderType;
+  location_id: string | null;
+  customer: { name: string | null; phone: string | null; email: string | null };
+  address: string | null;
+  notes: string | null;
+  items: OrderItemView[];
+  subtotal: number;
+  shipping_fee: number;
+  discount: number;
+  total: number;
+  payment: { method: string | null; paid: boolean };
+  delivery: { provider: string; status: string | null; tracking_url: string | null } | null;
+  scheduled_for: string | null;
+  created_at: string;
+  updated_at: string;
+  test: boolean;
+  managed_by_integrator: boolean;
+  payment_link?: { payment_url: string; session_id: string };
+}
+
+/** The API's Order from its row. Items are stored already in their API shape. */
+export function toOrderView(row: OrderRow, timeZone: string): OrderView {
+  return {
+    id: row.id,
+    number: row.number,
+    status: row.status,
+    type: row.type,
+    location_id: row.location_id,
+    customer: { name: row.customer_name, phone: row.customer_phone, email: row.customer_email },
+    address: row.address,
+    notes: row.notes,
+    items: JSON.parse(row.items) as OrderItemView[],
+    subtotal: row.subtotal,
+    shipping_fee: row.shipping_fee,
+    discount: row.discount,
+    total: row.total,
+    payment: { method: row.payment_method, paid: row.paid === 1 },
+    delivery:
+      row.delivery_provider === null
+        ? null
+        : { provider: row.delivery_provider, status: row.delivery_status, tracking_url: row.delivery_tracking_url },
+    scheduled_for: formatNullableInstant(row.scheduled_for, timeZone),
+    created_at: formatInstant(row.created_at, timeZone),
+    updated_at: formatInstant(row.updated_at, timeZone),
+    test: row.test === 1,
+    managed_by_integrator: row.managed_by !== null,
+  };
+}

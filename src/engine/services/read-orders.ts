@@ -1,0 +1,73 @@
+import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
+import { invalidRequest, notFound } from '../domain/errors.ts';
+import { parseInstant } from '../domain/time.ts';
+import type { Engine } from '../engine.ts';
+import { isTestWorld, type Actor } from './actor.ts';
+import { toOrderView, type OrderView } from './order-view.ts';
+import { restaurantOf } from './restaurant-context.ts';
+
+export function getOrder(engine: Engine, actor: Actor, orderId: string): OrderView {
+  const restaurant = restaurantOf(engine, actor);
+  const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  if (!order) throw notFound(`order ${orderId} not found`);
+  return toOrderView(order, restaurant.time_zone);
+}
+
+export interface OrderPage {
+  data: OrderView[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
+export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPage {
+  const restaurant = restaurantOf(engine, actor);
+  const limit = query.limit ?? 20;
+  const from = readInstant(query.from, 'from', restaurant.time_zone);
+  const to = readInstant(query.to, 'to', restaurant.time_zone);
+  const locationId = query.location_id?.toLowerCase();
+  if (locationId !== undefined && !engine.locations.get(restaurant.id, locationId)) {
+    throw invalidRequest(`location_id: unknown location ${query.location_id}`);
+  }
+  const rows = engine.orders.list({
+    restaurantId: restaurant.id,
+    test: isTestWorld(actor),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(locationId !== undefined ? { locationId } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
+    limit: limit + 1,
+  });
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return {
+    data: page.map((row) => toOrderView(row, restaurant.time_zone)),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
+  };
+}
+
+function readInstant(text: string | undefined, field: string, zone: string): number | undefined {
+  if (text === undefined) return undefined;
+  const at = parseInstant(text, zone);
+  if (at === null) throw invalidRequest(`${field} must be an ISO 8601 date-time`);
+  return at;
+}
+
+function encodeCursor(createdAt: number, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+      return { createdAt: value[0] as number, id: value[1] as string };
+    }
+  } catch {
+    // falls through to the refusal below
+  }
+  throw invalidRequest('cursor is not a cursor this API gave out (use next_cursor as it came)');
+}

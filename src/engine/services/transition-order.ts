@@ -1,0 +1,79 @@
+import { canTransition, type PatchTarget } from '../../shared/order-states.ts';
+import { ApiError, notFound } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
+import { isTestWorld, type Actor } from './actor.ts';
+import type { OrderItemView, OrderView } from './order-view.ts';
+import { toOrderView } from './order-view.ts';
+import { requireWrite, restaurantOf } from './restaurant-context.ts';
+import { recordStockChange } from './stock-events.ts';
+
+/**
+ * Moves an order to `target` through the state machine, with its side effects, in one transaction.
+ * Asking for the state the order is already in changes nothing and answers the order, so a
+ * kitchen's queued retry is harmless.
+ */
+export function transitionOrder(engine: Engine, actor: Actor, orderId: string, target: PatchTarget): OrderView {
+  requireWrite(actor);
+  return engine.transaction(() => {
+    const restaurant = restaurantOf(engine, actor);
+    const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    if (!order) throw notFound(`order ${orderId} not found`);
+    if (order.managed_by !== null) {
+      throw new ApiError('managed_by_integrator', `order ${order.number} is managed by the ${order.managed_by} integration and cannot be changed here`);
+    }
+    if (order.status === target) return toOrderView(order, restaurant.time_zone);
+    if (!canTransition(order.status, order.type, target)) {
+      throw new ApiError('illegal_transition', `order ${order.number} cannot go from ${order.status} to ${target}`);
+    }
+    const updated = applyTransition(engine, order, target);
+    return toOrderView(updated, restaurant.time_zone);
+  });
+}
+
+/**
+ * Writes a legal transition with its side effects and its `order.updated` event. Also used by the
+ * automatic transitions (payment, scheduled release, couriers, unpaid expiry): call it inside a
+ * transaction, after checking legality.
+ */
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}): OrderRow {
+  const now = engine.clock.now();
+  const changes: OrderChanges = { status: target, ...extra };
+  if (target === 'cancelado') {
+    if (order.stock_taken === 1) {
+      restoreStock(engine, order, now);
+      changes.stock_taken = 0;
+    }
+    if (order.delivery_provider !== null && order.delivery_status !== null && order.delivery_status !== 'entregado') {
+      changes.delivery_status = 'cancelado';
+    }
+  }
+  if (order.delivery_provider === 'propio') {
+    if (target === 'en_reparto') changes.delivery_status = 'en_camino';
+    if (target === 'entregado') changes.delivery_status = 'entregado';
+  }
+  engine.orders.update(order.id, changes, now);
+  const updated: OrderRow = { ...order, ...changes, updated_at: now } as OrderRow;
+  const restaurant = engine.restaurants.get(order.restaurant_id)!;
+  engine.events.append(
+    order.restaurant_id,
+    order.test === 1 ? 'test' : 'live',
+    'order.updated',
+    now,
+    toOrderView(updated, restaurant.time_zone),
+  );
+  return updated;
+}
+
+function restoreStock(engine: Engine, order: OrderRow, now: number): void {
+  if (order.location_id === null) return;
+  const returned = new Map<string, number>();
+  for (const item of JSON.parse(order.items) as OrderItemView[]) {
+    if (item.product_id === null) continue;
+    const product = engine.catalogue.product(order.restaurant_id, item.product_id);
+    if (!product || product.track_stock !== 1) continue;
+    returned.set(product.id, (returned.get(product.id) ?? 0) + item.quantity);
+  }
+  for (const [productId, quantity] of returned) engine.stock.restore(order.location_id, productId, quantity);
+  if (returned.size > 0) recordStockChange(engine, order.restaurant_id, order.location_id, [...returned.keys()], now);
+}

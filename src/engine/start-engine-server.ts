@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.ts';
+import { defaultCouriers } from './couriers/courier-registry.ts';
+import type { CourierRegistry } from './couriers/courier-registry.ts';
+import { Engine } from './engine.ts';
+import { buildHttpApi, type RateLimits } from './http/build-http-api.ts';
+import type { ApiServer } from './http/http-context.ts';
+import type { PaymentProviders } from './payments/payment-provider.ts';
+import { sandboxSimulator } from './payments/sandbox-simulator.ts';
+
+export interface EngineServerOptions {
+  database: string;
+  clock?: Clock;
+  host?: string;
+  port?: number;
+  rateLimits?: RateLimits;
+  logger?: FastifyBaseLogger | boolean;
+  payments?: PaymentProviders;
+  couriers?: CourierRegistry;
+}
+
+export interface EngineServer {
+  engine: Engine;
+  app: ApiServer;
+  payments: PaymentProviders;
+  couriers: CourierRegistry;
+  /** http://host:port/v1 */
+  baseUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The engine with its HTTP API listening: what `npm run serve`, the desktop app and the tests start. */
+export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
+  const engine = new Engine({ database: options.database, ...(options.clock ? { clock: options.clock } : {}) });
+  const payments = options.payments ?? { live: null, test: sandboxSimulator };
+  const couriers = options.couriers ?? defaultCouriers();
+  const app = await buildHttpApi({
+    engine,
+    payments,
+    couriers,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closed = false;
+  return {
+    engine,
+    app,
+    payments,
+    couriers,
+    baseUrl: `http://${shownHost}:${port}/v1`,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      engine.close();
+    },
+  };
+}
