@@ -10,7 +10,7 @@ import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from './actor.ts';
-import { deliveryProviderFor, parseDeliverySettings } from './delivery-settings.ts';
+import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-settings.ts';
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';

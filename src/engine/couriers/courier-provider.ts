@@ -1,0 +1,63 @@
+/** One end of a delivery. Coordinates may be missing: some couriers geocode the address instead. */
+export interface CourierPlace {
+  lat: number | null;
+  lng: number | null;
+  address: string | null;
+}
+
+export interface CourierQuoteRequest {
+  /** The location the courier picks up from. */
+  pickup: CourierPlace;
+  /** The customer's address. */
+  dropoff: CourierPlace;
+  /** When the quote is asked for, epoch milliseconds (the engine's clock, so tests can drive it). */
+  at: number;
+}
+
+export interface CourierQuote {
+  /** What the courier charges, integer CLP, before the restaurant's shipping subsidies. */
+  fee: number;
+  /** Minutes from dispatch to delivery, as the courier estimates them. */
+  duration_minutes: number;
+}
+
+export interface CourierDispatchRequest extends CourierQuoteRequest {
+  /** The order being delivered; couriers use it to recognise a repeated dispatch of the same order. */
+  order_id: string;
+}
+
+export interface CourierDispatch {
+  /** The courier's own id for the delivery; needed to cancel it and to match its status updates. */
+  delivery_id: string;
+  /** Where the customer can follow the delivery, or null when the courier offers no such page. */
+  tracking_url: string | null;
+}
+
+export interface CourierCancelRequest {
+  delivery_id: string;
+  /** When the cancellation is asked for, epoch milliseconds. */
+  at: number;
+}
+
+export interface CourierCancellation {
+  delivery_id: string;
+  /** False when the courier refuses, e.g. because the parcel was already picked up. */
+  cancelled: boolean;
+}
+
+/**
+ * A third-party courier behind one interface. Every method is synchronous so a quote can be
+ * answered (and a dispatch recorded) inside the engine's SQLite transaction.
+ */
+export interface CourierProvider {
+  /** The provider's name as locations list it in their courier preference, e.g. "simulado". */
+  readonly name: string;
+  /** Customer-facing Spanish name, used as the message of an available quote, e.g. "Courier simulado". */
+  readonly label: string;
+  /** Prices a delivery; null when the courier does not cover it (too far, no coordinates...). */
+  quote(request: CourierQuoteRequest): CourierQuote | null;
+  /** Asks the courier to carry an order. Dispatching the same order again returns the same delivery. */
+  dispatch(request: CourierDispatchRequest): CourierDispatch;
+  /** Asks the courier to call off a delivery it was dispatched. */
+  cancel(request: CourierCancelRequest): CourierCancellation;
+}
