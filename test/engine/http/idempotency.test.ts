@@ -1,0 +1,99 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { R1 } from '../../support/demo-ids.ts';
+import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+
+let t: EngineUnderTest;
+before(async () => {
+  t = await startEngineUnderTest();
+});
+after(() => t.stop());
+
+const orderBody = (name: string) => ({
+  location_id: R1.openLocation,
+  type: 'retiro',
+  customer: { name },
+  items: [{ product_id: R1.products.pastelDeChoclo, quantity: 1 }],
+});
+
+async function liveOrderCount(): Promise<number> {
+  const res = await t.call('GET', '/orders?limit=100');
+  return res.body.data.length;
+}
+
+test('the same key and body replays the first answer exactly and creates nothing new', async () => {
+  const before = await liveOrderCount();
+  const first = await t.call('POST', '/orders', { body: orderBody('Dani'), headers: { 'idempotency-key': 'k-1' } });
+  assert.equal(first.status, 201);
+  t.clock.advance(60_000);
+  // Key order in the JSON does not matter.
+  const reordered = { items: orderBody('Dani').items, customer: { name: 'Dani' }, type: 'retiro', location_id: R1.openLocation };
+  const replay = await t.call('POST', '/orders', { body: reordered, headers: { 'idempotency-key': 'k-1' } });
+  assert.equal(replay.status, 201);
+  assert.equal(replay.text, first.text);
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  assert.equal(await liveOrderCount(), before + 1);
+});
+
+test('parallel retries with one key create one order', async () => {
+  const before = await liveOrderCount();
+  const results = await Promise.all(
+    Array.from({ length: 30 }, () => t.call('POST', '/orders', { body: orderBody('Eva'), headers: { 'idempotency-key': 'k-parallel' } })),
+  );
+  assert.ok(results.every((r) => r.status === 201));
+  assert.equal(new Set(results.map((r) => r.body.id)).size, 1);
+  assert.equal(await liveOrderCount(), before + 1);
+});
+
+test('the same key with another body is 409 state_conflict', async () => {
+  await t.call('POST', '/orders', { body: orderBody('Fer'), headers: { 'idempotency-key': 'k-2' } });
+  const other = await t.call('POST', '/orders', { body: orderBody('Gabi'), headers: { 'idempotency-key': 'k-2' } });
+  assert.equal(other.status, 409);
+  assert.equal(other.body.error.code, 'state_conflict');
+  const otherPath = await t.call('PUT', '/stock', {
+    body: { location_id: R1.openLocation, items: [] },
+    headers: { 'idempotency-key': 'k-2' },
+  });
+  assert.equal(otherPath.status, 400, 'validation runs before the idempotency check');
+});
+
+test('a refusal is replayed too, even after the cause is gone', async () => {
+  const set = await t.call('PUT', '/stock', {
+    body: { location_id: R1.openLocation, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 0 }] },
+  });
+  assert.equal(set.status, 200);
+  const refused = await t.call('POST', '/orders', { body: orderBody('Hugo'), headers: { 'idempotency-key': 'k-3' } });
+  assert.equal(refused.status, 409);
+  await t.call('PUT', '/stock', {
+    body: { location_id: R1.openLocation, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 5 }] },
+  });
+  const replay = await t.call('POST', '/orders', { body: orderBody('Hugo'), headers: { 'idempotency-key': 'k-3' } });
+  assert.equal(replay.status, 409);
+  assert.equal(replay.text, refused.text);
+});
+
+test('keys are per API key and expire after 24 hours', async () => {
+  const a = await t.call('POST', '/orders', { body: orderBody('Iris'), headers: { 'idempotency-key': 'k-4' } });
+  const sandbox = await t.call('POST', '/orders', {
+    key: t.demo[0]!.keys.test_write,
+    body: orderBody('Iris'),
+    headers: { 'idempotency-key': 'k-4' },
+  });
+  assert.equal(sandbox.status, 201);
+  assert.notEqual(sandbox.body.id, a.body.id);
+  t.clock.advance(24 * 60 * 60 * 1000 + 1);
+  const later = await t.call('POST', '/orders', { body: orderBody('Iris'), headers: { 'idempotency-key': 'k-4' } });
+  assert.equal(later.status, 201);
+  assert.notEqual(later.body.id, a.body.id);
+});
+
+test('PATCH with a key replays; a key over 255 characters is 400', async () => {
+  const order = await t.call('POST', '/orders', { body: orderBody('Juan') });
+  const first = await t.call('PATCH', `/orders/${order.body.id}`, { body: { status: 'en_preparacion' }, headers: { 'idempotency-key': 'p-1' } });
+  assert.equal(first.status, 200);
+  const replay = await t.call('PATCH', `/orders/${order.body.id}`, { body: { status: 'en_preparacion' }, headers: { 'idempotency-key': 'p-1' } });
+  assert.equal(replay.text, first.text);
+  const long = await t.call('PATCH', `/orders/${order.body.id}`, { body: { status: 'listo' }, headers: { 'idempotency-key': 'x'.repeat(256) } });
+  assert.equal(long.status, 400);
+  assert.equal(long.body.error.message, 'Idempotency-Key must be 1 to 255 characters');
+});

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/engine/clock.ts';
+import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
+import type { RateLimits } from '../../src/engine/http/build-http-api.ts';
+import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+
+/** A Saturday evening in Santiago: the demo's schedule-mode locations are open. */
+export const DEMO_NOW = '2026-11-21T20:00:00-03:00';
+
+export const GENEROUS_LIMITS: RateLimits = {
+  perKey: { capacity: 100_000, refillPerSecond: 100_000 },
+  unauthenticated: { capacity: 100_000, refillPerSecond: 100_000 },
+};
+
+export interface EngineUnderTest {
+  server: EngineServer;
+  clock: ManualClock;
+  baseUrl: string;
+  demo: DemoRestaurant[];
+  dbPath: string;
+  /** fetch against baseUrl with a key (or none), JSON in and out. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent as is, instead of JSON.stringify(body). */
+  rawBody?: string | Uint8Array<ArrayBuffer>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read API JSON freely
+  text: string;
+}
+
+/** A real engine on a real SQLite file and a real port, seeded with the demo restaurants. */
+export async function startEngineUnderTest(
+  options: { now?: string; rateLimits?: RateLimits; seed?: boolean } = {},
+): Promise<EngineUnderTest> {
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-test-'));
+  const dbPath = join(dir, 'engine.db');
+  const clock = new ManualClock(options.now ?? DEMO_NOW);
+  const server = await startEngineServer({ database: dbPath, clock, rateLimits: options.rateLimits ?? GENEROUS_LIMITS });
+  const demo = options.seed === false ? [] : seedDemo(server.engine, server.payments);
+  const defaultKey = demo[0]?.keys.live_write ?? null;
+  return {
+    server,
+    clock,
+    baseUrl: server.baseUrl,
+    demo,
+    dbPath,
+    async call(method, path, callOptions = {}) {
+      const key = callOptions.key === undefined ? defaultKey : callOptions.key;
+      const headers: Record<string, string> = { ...callOptions.headers };
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let body: string | Uint8Array<ArrayBuffer> | undefined;
+      if (callOptions.rawBody !== undefined) body = callOptions.rawBody;
+      else if (callOptions.body !== undefined) {
+        body = JSON.stringify(callOptions.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${server.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async stop() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
