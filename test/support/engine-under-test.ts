@@ -36,7 +36,8 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read API JSON freely
+  /** API JSON, read freely by tests. */
+  body: any;
   text: string;
 }
 
