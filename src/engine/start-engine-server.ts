@@ -6,6 +6,7 @@ import { Engine } from './engine.ts';
 import { buildHttpApi, type RateLimits } from './http/build-http-api.ts';
 import type { ApiServer } from './http/http-context.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
+import { localCommands, type EngineCommands } from './services/engine-commands.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 
 export interface EngineServerOptions {
@@ -17,10 +18,13 @@ export interface EngineServerOptions {
   logger?: FastifyBaseLogger | boolean;
   payments?: PaymentProviders;
   couriers?: CourierRegistry;
+  /** How writes are applied; a replica passes commands that also queue them for the upstream. */
+  commands?: (engine: Engine) => EngineCommands;
 }
 
 export interface EngineServer {
   engine: Engine;
+  commands: EngineCommands;
   app: ApiServer;
   payments: PaymentProviders;
   couriers: CourierRegistry;
@@ -35,8 +39,10 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   const engine = new Engine({ database: options.database, ...(options.clock ? { clock: options.clock } : {}) });
   const payments = options.payments ?? { live: null, test: sandboxSimulator };
   const couriers = options.couriers ?? defaultCouriers();
+  const commands = (options.commands ?? localCommands)(engine);
   const app = await buildHttpApi({
     engine,
+    commands,
     payments,
     couriers,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
@@ -50,6 +56,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   let closed = false;
   return {
     engine,
+    commands,
     app,
     payments,
     couriers,

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
+import type { EngineCommands } from '../services/engine-commands.ts';
 
 export type ApiServer = FastifyInstance<
   RawServerDefault,
@@ -15,6 +16,8 @@ export type ApiServer = FastifyInstance<
 /** What the routes need besides the request: the engine and the outside parties it talks to. */
 export interface HttpContext {
   engine: Engine;
+  /** The writes, applied locally or (in a replica) also queued for the upstream. */
+  commands: EngineCommands;
   payments: PaymentProviders;
   couriers: CourierRegistry;
   /** Overrides the origin taken from the request's Host for links to this engine (payment pages). */

@@ -5,7 +5,7 @@ import { Menu, MenuQuery } from '../../../shared/schemas/menu.ts';
 import { SetStockBody, SetStockResult, StockList, StockQuery } from '../../../shared/schemas/stock.ts';
 import { quoteDelivery } from '../../services/quote-delivery.ts';
 import { readMenu } from '../../services/read-menu.ts';
-import { readStock, setStock } from '../../services/stock.ts';
+import { readStock } from '../../services/stock.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
@@ -39,7 +39,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         response: { 200: SetStockResult, ...errors },
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 200, () => setStock(engine, actorOf(request), request.body)),
+    (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setStock(actorOf(request), request.body)),
   );
 
   app.post(

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { LocationIdParams, LocationList, LocationStatusResult } from '../../../shared/schemas/locations.ts';
-import { listLocations, setLocationOpen } from '../../services/locations.ts';
+import { listLocations } from '../../services/locations.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
@@ -31,7 +31,7 @@ export function registerLocationRoutes(app: ApiServer, context: HttpContext): vo
         },
       },
       (request, reply) => void respondToWrite(engine, request, reply, 200, () =>
-          setLocationOpen(engine, actorOf(request), request.params.location_id, action === 'open'),
+          context.commands.setLocationOpen(actorOf(request), request.params.location_id, action === 'open'),
         ),
     );
   }

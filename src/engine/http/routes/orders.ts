@@ -1,9 +1,7 @@
 import Type from 'typebox';
 import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
-import { createOrder } from '../../services/create-order.ts';
 import { getOrder, listOrders } from '../../services/read-orders.ts';
-import { transitionOrder } from '../../services/transition-order.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
@@ -41,7 +39,7 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
       },
     },
     (request, reply) => void respondToWrite(engine, request, reply, 201, () =>
-        createOrder(engine, actorOf(request), request.body, { payments: context.payments, origin: originOf(context, request) }),
+        context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin: originOf(context, request) }),
       ),
   );
 
@@ -58,7 +56,7 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
       },
     },
     (request, reply) => void respondToWrite(engine, request, reply, 200, () =>
-        transitionOrder(engine, actorOf(request), request.params.order_id, request.body.status),
+        context.commands.transitionOrder(actorOf(request), request.params.order_id, request.body.status),
       ),
   );
 }

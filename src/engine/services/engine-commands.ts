@@ -1,0 +1,29 @@
+import type { PatchTarget } from '../../shared/order-states.ts';
+import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
+import type { Engine } from '../engine.ts';
+import type { Actor } from './actor.ts';
+import { createOrder, type CreateOrderOptions } from './create-order.ts';
+import { setLocationOpen, type LocationStatusResult } from './locations.ts';
+import type { OrderView } from './order-view.ts';
+import { setStock, type SetStockInput, type SetStockResult } from './stock.ts';
+import { transitionOrder } from './transition-order.ts';
+
+/**
+ * The writes the doors (HTTP, IPC) may perform. A standalone engine applies them directly; a
+ * replica wraps each one so that the same transaction also appends it to the sync outbox.
+ */
+export interface EngineCommands {
+  createOrder(actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView;
+  transitionOrder(actor: Actor, orderId: string, target: PatchTarget): OrderView;
+  setStock(actor: Actor, input: SetStockInput): SetStockResult;
+  setLocationOpen(actor: Actor, locationId: string, open: boolean): LocationStatusResult;
+}
+
+export function localCommands(engine: Engine): EngineCommands {
+  return {
+    createOrder: (actor, input, options) => createOrder(engine, actor, input, options),
+    transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target),
+    setStock: (actor, input) => setStock(engine, actor, input),
+    setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
+  };
+}
