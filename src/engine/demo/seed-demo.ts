@@ -20,11 +20,10 @@ export interface DemoRestaurant {
 }
 
 /**
- * Seeds the two demo restaurants on an empty database (with a POS-managed production order in
- * the first), then issues a fresh set of demo keys: keys are stored hashed, so the only way to
- * hand working keys to whoever started the demo is to make new ones.
+ * Imports the two demo restaurants when the database has no restaurant yet, with a POS-managed
+ * production order in the first. Returns the demo restaurants' ids and their managed orders.
  */
-export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
+export function importDemoRestaurants(engine: Engine, payments: PaymentProviders): { id: string; managed_order_ids: string[] }[] {
   const fresh = engine.restaurants.list().length === 0;
   if (fresh) {
     engine.transaction(() => {
@@ -35,18 +34,33 @@ export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestau
   return engine.restaurants
     .list()
     .filter((r) => demoIds.includes(r.id))
-    .map((restaurant, index) => {
-      const issue = (mode: 'live' | 'test', write: boolean) =>
-        createApiKey(engine, { restaurantId: restaurant.id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
-      const keys = {
+    .map((restaurant, index) => ({
+      id: restaurant.id,
+      managed_order_ids: index === 0 ? managedOrders(engine, restaurant.id, fresh, payments) : [],
+    }));
+}
+
+/**
+ * Seeds the demo (see importDemoRestaurants) and issues a fresh set of demo keys: keys are stored
+ * hashed, so the only way to hand working keys to whoever started the demo is to make new ones.
+ */
+export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
+  return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
+    const restaurant = engine.restaurants.get(id)!;
+    const issue = (mode: 'live' | 'test', write: boolean) =>
+      createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
+    return {
+      id,
+      name: restaurant.name,
+      keys: {
         live_write: issue('live', true),
         live_read: issue('live', false),
         test_write: issue('test', true),
         test_read: issue('test', false),
-      };
-      const managed = index === 0 ? managedOrders(engine, restaurant.id, fresh, payments) : [];
-      return { id: restaurant.id, name: restaurant.name, keys, managed_order_ids: managed };
-    });
+      },
+      managed_order_ids,
+    };
+  });
 }
 
 function managedOrders(engine: Engine, restaurantId: string, fresh: boolean, payments: PaymentProviders): string[] {
