@@ -58,8 +58,9 @@ const INSERT_COLUMNS: (keyof OrderRow)[] = [
 export class OrdersStore {
   private readonly db: Database;
   private readonly insertStatement: Statement;
-  private readonly byId: Statement<[string, string, number], OrderRow>;
+  private readonly byId: Statement<[{ id: string; restaurantId: string; test: number }], OrderRow>;
   private readonly byIdAnyWorld: Statement<[string], OrderRow>;
+  private readonly upsertStatement: Statement;
   private readonly listStatements = new Map<string, Statement<unknown[], OrderRow>>();
   private readonly updateStatements = new Map<string, Statement>();
 
@@ -68,16 +69,51 @@ export class OrdersStore {
     this.insertStatement = db.prepare(
       `INSERT INTO orders (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((c) => `@${c}`).join(', ')})`,
     );
-    this.byId = db.prepare('SELECT * FROM orders WHERE id = ? AND restaurant_id = ? AND test = ?');
+    // An order created on a replica keeps answering to its local id once the upstream renamed it.
+    this.byId = db.prepare(
+      `SELECT * FROM orders WHERE id = COALESCE((SELECT upstream_id FROM order_id_aliases WHERE local_id = @id), @id)
+       AND restaurant_id = @restaurantId AND test = @test`,
+    );
     this.byIdAnyWorld = db.prepare('SELECT * FROM orders WHERE id = ?');
+    const updatable = INSERT_COLUMNS.filter((c) => c !== 'id' && c !== 'restaurant_id' && c !== 'test');
+    this.upsertStatement = db.prepare(
+      `INSERT INTO orders (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((c) => `@${c}`).join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${updatable.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+    );
   }
 
   insert(row: OrderRow): void {
     this.insertStatement.run(row);
   }
 
+  /** Writes an order as another engine reported it (a replica mirroring its upstream). */
+  upsert(row: OrderRow): void {
+    this.upsertStatement.run(row);
+  }
+
+  /**
+   * Gives an order the id (and number) its upstream assigned, with every row that points to it.
+   * Call inside a transaction.
+   */
+  rename(fromId: string, toId: string, number: string): void {
+    this.db.pragma('defer_foreign_keys = ON');
+    for (const ref of this.referencesToOrders()) {
+      this.db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.column} = ?`).run(toId, fromId);
+    }
+    this.db.prepare('UPDATE orders SET id = ?, number = ? WHERE id = ?').run(toId, number, fromId);
+  }
+
+  private referencesToOrders(): { table: string; column: string }[] {
+    return this.db
+      .prepare(
+        `SELECT m.name AS "table", f."from" AS "column" FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+         WHERE m.type = 'table' AND f."table" = 'orders'`,
+      )
+      .all() as { table: string; column: string }[];
+  }
+
   get(restaurantId: string, test: boolean, id: string): OrderRow | undefined {
-    return this.byId.get(id, restaurantId, test ? 1 : 0);
+    return this.byId.get({ id, restaurantId, test: test ? 1 : 0 });
   }
 
   /** For jobs that act on an order found by id alone (payment confirmation, couriers). */

@@ -19,7 +19,14 @@ export class RestaurantsStore {
   private readonly takeLiveNumber: Statement<[string], { n: number }>;
   private readonly takeTestNumber: Statement<[string], { n: number }>;
 
-  constructor(db: Database) {
+  /**
+   * @param provisionalPrefix A replica numbers its own orders apart ("L12", "TL3") until the
+   * upstream gives them their real number, so the two sequences never collide.
+   */
+  constructor(
+    db: Database,
+    private readonly provisionalPrefix = '',
+  ) {
     this.byId = db.prepare('SELECT * FROM restaurants WHERE id = ?');
     this.all = db.prepare('SELECT * FROM restaurants ORDER BY created_at, id');
     this.takeLiveNumber = db.prepare(
@@ -42,6 +49,6 @@ export class RestaurantsStore {
   takeOrderNumber(id: string, test: boolean): string {
     const row = (test ? this.takeTestNumber : this.takeLiveNumber).get(id);
     if (!row) throw new Error(`restaurant ${id} vanished while numbering an order`);
-    return test ? `T${row.n}` : String(row.n);
+    return `${test ? 'T' : ''}${this.provisionalPrefix}${row.n}`;
   }
 }

@@ -1,6 +1,7 @@
 // Migrations are TypeScript modules holding SQL so that they travel inside any bundle (the Electron
 // main process is bundled; a directory of .sql files would not follow it).
 import initial from './0001-initial.ts';
+import replica from './0002-replica.ts';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'replica', sql: replica },
+];
