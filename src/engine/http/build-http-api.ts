@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { errorCodes, type FastifyBaseLogger, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type Options as AjvOptions } from 'ajv';
@@ -36,6 +36,26 @@ function ajvFor(options: AjvOptions): Ajv {
   return ajv;
 }
 
+/** A route without a body schema (open, close) takes no body: whatever is sent is ignored. */
+const takesNoBody = (request: FastifyRequest): boolean => request.routeOptions.schema?.body === undefined;
+
+/**
+ * Bodies are JSON. Any other media type (text/plain too, which Fastify would read as a string) is
+ * refused as not JSON; an empty JSON body is fine where the route takes no body.
+ */
+function installBodyParsers(app: ApiServer): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (takesNoBody(request)) return done(null, undefined);
+    json(request, body as string, done);
+  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, _body, done) => {
+    if (takesNoBody(request)) return done(null, undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
+  });
+}
+
 /**
  * The Restaurant Ordering API v1 over HTTP. Bodies are validated without type coercion (a string
  * is not a number); query strings and paths are text, so they are coerced.
@@ -64,6 +84,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
   );
 
   installErrorReplies(app);
+  installBodyParsers(app);
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   const clock: Clock = options.engine.clock;
   installAuthentication(app, options.engine, {

@@ -8,8 +8,15 @@ import {
 } from '../domain/location-schedule.ts';
 import { formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
-import type { LocationRow } from '../store/locations-store.ts';
+import type { LocationExceptionRow, LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
+
+/** What a replica keeps of a location's status: the upstream's word, as of when it said it. */
+export interface KnownLocationStatus {
+  open_now: boolean;
+  reason: LocationOpenState['reason'];
+  next_opening_at: number | null;
+}
 
 export interface LocationStatusView {
   location_id: string;
@@ -35,7 +42,11 @@ export function exceptionsAround(engine: Engine, restaurant: RestaurantRow, loca
       localDate(today.minus({ days: EXCEPTION_WINDOW_DAYS_BEFORE }).toMillis(), zone),
       localDate(today.plus({ days: EXCEPTION_WINDOW_DAYS_AFTER }).toMillis(), zone),
     )
-    .map((row) => ({ date: row.local_date, closed: row.closed === 1, hours: JSON.parse(row.hours) as [string, string][] }));
+    .map(toScheduleException);
+}
+
+export function toScheduleException(row: LocationExceptionRow): ScheduleException {
+  return { date: row.local_date, closed: row.closed === 1, hours: JSON.parse(row.hours) as [string, string][] };
 }
 
 export function locationOpenState(
@@ -45,6 +56,11 @@ export function locationOpenState(
   now: number,
   overrides: { registerOpen?: boolean; exceptions?: ScheduleException[] } = {},
 ): LocationOpenState {
+  if (location.known_status !== null && overrides.exceptions === undefined && overrides.registerOpen === undefined) {
+    // A replica has no schedule of its own: the upstream's last report stands, offline too.
+    const known = JSON.parse(location.known_status) as KnownLocationStatus;
+    return { openNow: known.open_now, reason: known.reason, nextOpeningAt: known.next_opening_at };
+  }
   const zone = restaurant.time_zone;
   const exceptions = overrides.exceptions ?? exceptionsAround(engine, restaurant, location, now);
   return evaluateLocationStatus(

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { localDate } from '../domain/location-schedule.ts';
 import { formatInstant } from '../domain/time.ts';
 import { notFound } from '../domain/errors.ts';
@@ -5,7 +6,13 @@ import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from './actor.ts';
-import { exceptionsAround, locationOpenState, toLocationStatusView, type LocationStatusView } from './location-status.ts';
+import {
+  exceptionsAround,
+  locationOpenState,
+  toLocationStatusView,
+  toScheduleException,
+  type LocationStatusView,
+} from './location-status.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 
 export interface LocationsView {
@@ -33,7 +40,10 @@ export type LocationStatusResult = LocationStatusView & { simulated?: boolean };
 /**
  * Opens (`open = true`) or closes a location now. Manual mode: the day's cash register. Schedule
  * mode: open removes today's exceptions so the weekly schedule rules; close records a closed-day
- * exception for today. A sandbox key gets the resulting status computed, nothing written.
+ * exception for today. A range past midnight belongs to the day it started on, so while
+ * yesterday's range is still running, close also records a closed day for yesterday (the store
+ * respects a close immediately) and open removes yesterday's API closures. A sandbox key gets the
+ * resulting status computed, nothing written.
  */
 export function setLocationOpen(engine: Engine, actor: Actor, locationId: string, open: boolean): LocationStatusResult {
   requireWrite(actor);
@@ -42,17 +52,24 @@ export function setLocationOpen(engine: Engine, actor: Actor, locationId: string
     const location = engine.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
     const now = engine.clock.now();
-    const today = localDate(now, restaurant.time_zone);
     const simulated = isTestWorld(actor);
     if (simulated) {
-      const state = locationOpenState(engine, restaurant, location, now, simulatedOverrides(engine, restaurant, location, open, today, now));
+      const state = locationOpenState(engine, restaurant, location, now, simulatedOverrides(engine, restaurant, location, open, now));
       return { ...toLocationStatusView(location, state, restaurant.time_zone), simulated: true };
     }
     if (restaurant.register_mode === 'manual') {
       engine.locations.setRegisterOpen(location.id, open);
     } else {
+      const { today, yesterday } = daysAround(now, restaurant.time_zone);
       engine.locations.clearExceptions(location.id, today);
-      if (!open) engine.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
+      engine.locations.clearApiExceptions(location.id, yesterday);
+      if (!open) {
+        engine.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
+        // Still open: yesterday's range past midnight is running; close its rest too.
+        if (locationOpenState(engine, restaurant, location, now).openNow) {
+          engine.locations.addClosedDay(location.id, yesterday, API_CLOSED_LABEL);
+        }
+      }
     }
     const refreshed = engine.locations.get(restaurant.id, location.id)!;
     const view = toLocationStatusView(refreshed, locationOpenState(engine, restaurant, refreshed, now), restaurant.time_zone);
@@ -61,16 +78,27 @@ export function setLocationOpen(engine: Engine, actor: Actor, locationId: string
   });
 }
 
-/** What the location would look like after the write, without writing it. */
-function simulatedOverrides(
-  engine: Engine,
-  restaurant: RestaurantRow,
-  location: LocationRow,
-  open: boolean,
-  today: string,
-  now: number,
-) {
+function daysAround(now: number, zone: string): { today: string; yesterday: string } {
+  return {
+    today: localDate(now, zone),
+    yesterday: localDate(DateTime.fromMillis(now, { zone }).minus({ days: 1 }).toMillis(), zone),
+  };
+}
+
+/** What the location would look like after the write, without writing it (the same rules as above). */
+function simulatedOverrides(engine: Engine, restaurant: RestaurantRow, location: LocationRow, open: boolean, now: number) {
   if (restaurant.register_mode === 'manual') return { registerOpen: open };
-  const others = exceptionsAround(engine, restaurant, location, now).filter((e) => e.date !== today);
-  return { exceptions: open ? others : [...others, { date: today, closed: true, hours: [] }] };
+  const { today, yesterday } = daysAround(now, restaurant.time_zone);
+  const exceptions = [
+    ...exceptionsAround(engine, restaurant, location, now).filter((e) => e.date !== today && e.date !== yesterday),
+    ...engine.locations
+      .exceptions(location.id, yesterday, yesterday)
+      .filter((row) => row.source !== 'api')
+      .map(toScheduleException),
+  ];
+  if (open) return { exceptions };
+  const closedDay = (date: string) => ({ date, closed: true, hours: [] });
+  exceptions.push(closedDay(today));
+  if (locationOpenState(engine, restaurant, location, now, { exceptions }).openNow) exceptions.push(closedDay(yesterday));
+  return { exceptions };
 }

@@ -13,6 +13,8 @@ export interface LocationRow {
   preparation_lead_minutes: number;
   delivery: string;
   position: number;
+  /** Replica only: the status its upstream last reported (JSON), which stands while offline. */
+  known_status: string | null;
 }
 
 export interface LocationExceptionRow {
@@ -30,6 +32,7 @@ export class LocationsStore {
   private readonly exceptionsBetween: Statement<[string, string, string], LocationExceptionRow>;
   private readonly setRegister: Statement<[number, string]>;
   private readonly deleteExceptionsOfDay: Statement<[string, string]>;
+  private readonly deleteApiExceptionsOfDay: Statement<[string, string]>;
   private readonly insertException: Statement<[string, string, number, string, string | null, string]>;
 
   constructor(db: Database) {
@@ -41,6 +44,9 @@ export class LocationsStore {
     );
     this.setRegister = db.prepare('UPDATE locations SET register_open = ? WHERE id = ?');
     this.deleteExceptionsOfDay = db.prepare('DELETE FROM location_exceptions WHERE location_id = ? AND local_date = ?');
+    this.deleteApiExceptionsOfDay = db.prepare(
+      "DELETE FROM location_exceptions WHERE location_id = ? AND local_date = ? AND source = 'api'",
+    );
     this.insertException = db.prepare(
       'INSERT INTO location_exceptions (location_id, local_date, closed, hours, label, source) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -64,6 +70,11 @@ export class LocationsStore {
 
   clearExceptions(locationId: string, localDate: string): void {
     this.deleteExceptionsOfDay.run(locationId, localDate);
+  }
+
+  /** Removes only the closures made through the API on that day, keeping the configured ones. */
+  clearApiExceptions(locationId: string, localDate: string): void {
+    this.deleteApiExceptionsOfDay.run(locationId, localDate);
   }
 
   addClosedDay(locationId: string, localDate: string, label: string): void {
