@@ -10,11 +10,17 @@ import { LocationsStore } from './store/locations-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
 import { StockStore } from './store/stock-store.ts';
+import { SyncStore } from './store/sync-store.ts';
 
 export interface EngineOptions {
   /** A path to the SQLite file (or ':memory:'), or an open database. */
   database: string | Database;
   clock?: Clock;
+  /**
+   * `replica`: the engine mirrors a restaurant of an upstream platform. Its own orders get
+   * provisional numbers, and what the upstream does (payments, couriers, mail) is left to it.
+   */
+  role?: 'standalone' | 'replica';
 }
 
 /** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
@@ -30,12 +36,15 @@ export class Engine {
   readonly apiKeys: ApiKeysStore;
   readonly events: EventsStore;
   readonly idempotency: IdempotencyStore;
+  readonly sync: SyncStore;
+  readonly role: 'standalone' | 'replica';
   private depth = 0;
 
   constructor(options: EngineOptions) {
     this.db = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
     this.clock = options.clock ?? systemClock;
-    this.restaurants = new RestaurantsStore(this.db);
+    this.role = options.role ?? 'standalone';
+    this.restaurants = new RestaurantsStore(this.db, this.role === 'replica' ? 'L' : '');
     this.locations = new LocationsStore(this.db);
     this.catalogue = new CatalogueStore(this.db);
     this.stock = new StockStore(this.db);
@@ -43,6 +52,7 @@ export class Engine {
     this.apiKeys = new ApiKeysStore(this.db);
     this.events = new EventsStore(this.db);
     this.idempotency = new IdempotencyStore(this.db);
+    this.sync = new SyncStore(this.db);
   }
 
   /**

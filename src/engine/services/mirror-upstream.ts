@@ -1,0 +1,187 @@
+import { parseInstant } from '../domain/time.ts';
+import type { Engine } from '../engine.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import type { KnownLocationStatus, LocationStatusView } from './location-status.ts';
+import { toOrderView, type OrderView } from './order-view.ts';
+import type { MenuView } from './read-menu.ts';
+import { recordStockChange } from './stock-events.ts';
+
+// A replica mirrors what its upstream reports. Each function writes the local copy and the local
+// change-feed event (so the kitchen screen and local API clients see it); the caller runs it in the
+// transaction that also advances the feed cursor.
+
+export interface MirroredRestaurant {
+  id: string;
+  name: string;
+  registerMode: 'manual' | 'schedule';
+  timeZone: string;
+}
+
+export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): void {
+  engine.db
+    .prepare(
+      `INSERT INTO restaurants (id, name, register_mode, time_zone, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, register_mode = excluded.register_mode`,
+    )
+    .run(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
+}
+
+export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number, timeZone: string): void {
+  const known: KnownLocationStatus = {
+    open_now: view.open_now,
+    reason: view.reason,
+    next_opening_at: view.next_opening_at === null ? null : parseInstant(view.next_opening_at, timeZone),
+  };
+  const before = engine.db.prepare('SELECT known_status, is_active, name, address FROM locations WHERE id = ?').get(view.location_id) as
+    | { known_status: string | null; is_active: number; name: string; address: string }
+    | undefined;
+  engine.db
+    .prepare(
+      `INSERT INTO locations (id, restaurant_id, name, address, is_active, position, known_status) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, address = excluded.address, is_active = excluded.is_active,
+         known_status = excluded.known_status`,
+    )
+    .run(view.location_id, restaurantId, view.name, view.address, view.is_active ? 1 : 0, position, JSON.stringify(known));
+  const changed =
+    !before ||
+    before.known_status !== JSON.stringify(known) ||
+    before.is_active !== (view.is_active ? 1 : 0) ||
+    before.name !== view.name ||
+    before.address !== view.address;
+  if (changed) {
+    const { simulated: _ignored, ...status } = view as LocationStatusView & { simulated?: boolean };
+    engine.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
+  }
+}
+
+/**
+ * The upstream's menu as the local catalogue. Products the menu no longer shows become inactive;
+ * `tracked` says which products have stock (the menu does not tell).
+ */
+export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: MenuView, tracked: Set<string>): void {
+  const db = engine.db;
+  db.prepare('UPDATE categories SET active = 0 WHERE restaurant_id = ?').run(restaurantId);
+  db.prepare('UPDATE products SET active = 0 WHERE restaurant_id = ?').run(restaurantId);
+  const upsertCategory = db.prepare(
+    `INSERT INTO categories (id, restaurant_id, name, description, active, position) VALUES (?, ?, ?, ?, 1, ?)
+     ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, active = 1, position = excluded.position`,
+  );
+  const upsertProduct = db.prepare(
+    `INSERT INTO products (id, restaurant_id, category_id, slug, name, description, price, offer_price, image_url, active, track_stock, position)
+     VALUES (@id, @restaurant_id, @category_id, @slug, @name, @description, @price, @offer_price, @image_url, 1, @track_stock, @position)
+     ON CONFLICT (id) DO UPDATE SET category_id = excluded.category_id, slug = excluded.slug, name = excluded.name,
+       description = excluded.description, price = excluded.price, offer_price = excluded.offer_price,
+       image_url = excluded.image_url, active = 1, track_stock = excluded.track_stock, position = excluded.position`,
+  );
+  const deleteOptions = db.prepare(
+    'DELETE FROM modifier_options WHERE group_id IN (SELECT id FROM modifier_groups WHERE product_id = ?)',
+  );
+  const deleteGroups = db.prepare('DELETE FROM modifier_groups WHERE product_id = ?');
+  const insertGroup = db.prepare(
+    'INSERT INTO modifier_groups (id, product_id, name, required, min, max, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertOption = db.prepare('INSERT INTO modifier_options (id, group_id, name, price, position) VALUES (?, ?, ?, ?, ?)');
+  menu.categories.forEach((category, categoryPosition) => {
+    upsertCategory.run(category.id, restaurantId, category.name, category.description, categoryPosition);
+    category.products.forEach((product, productPosition) => {
+      upsertProduct.run({
+        id: product.id,
+        restaurant_id: restaurantId,
+        category_id: category.id,
+        slug: product.slug,
+        name: product.name,
+        description: product.description,
+        price: product.price,
+        offer_price: product.offer_price,
+        image_url: product.image_url,
+        track_stock: tracked.has(product.id) ? 1 : 0,
+        position: productPosition,
+      });
+      deleteOptions.run(product.id);
+      deleteGroups.run(product.id);
+      product.modifier_groups.forEach((group, groupPosition) => {
+        insertGroup.run(group.id, product.id, group.name, group.required ? 1 : 0, group.min, group.max, groupPosition);
+        group.options.forEach((option, optionPosition) => insertOption.run(option.id, group.id, option.name, option.price, optionPosition));
+      });
+    });
+  });
+}
+
+/**
+ * Absolute quantities the upstream reports. Products with a local write not yet pushed keep the
+ * local value: the push will bring the upstream in line, and its event will confirm it.
+ */
+export function mirrorStock(engine: Engine, restaurantId: string, locationId: string, items: { product_id: string; quantity: number }[]): void {
+  if (!engine.locations.get(restaurantId, locationId)) return;
+  const pending = engine.sync.productsWithPendingStock(locationId);
+  const changed: string[] = [];
+  for (const item of items) {
+    if (pending.has(item.product_id) || !engine.catalogue.product(restaurantId, item.product_id)) continue;
+    if (engine.stock.quantity(locationId, item.product_id) === item.quantity) continue;
+    engine.stock.set(locationId, item.product_id, item.quantity);
+    changed.push(item.product_id);
+  }
+  if (changed.length > 0) recordStockChange(engine, restaurantId, locationId, changed, engine.clock.now());
+}
+
+/** Upstream orders in the world the replica mirrors; `test` is that world. */
+export function mirrorOrder(engine: Engine, restaurantId: string, test: boolean, view: OrderView, eventType: 'order.created' | 'order.updated'): void {
+  // A local change not yet pushed would be undone by an older upstream state: the push decides.
+  if (engine.sync.hasPendingForOrder(view.id)) return;
+  const restaurant = engine.restaurants.get(restaurantId);
+  if (!restaurant) return;
+  const zone = restaurant.time_zone;
+  const existing = engine.orders.getById(view.id);
+  const row: OrderRow = {
+    id: view.id,
+    restaurant_id: restaurantId,
+    test: test ? 1 : 0,
+    number: view.number,
+    status: view.status,
+    type: view.type,
+    location_id: view.location_id !== null && engine.locations.get(restaurantId, view.location_id) ? view.location_id : null,
+    customer_name: view.customer.name,
+    customer_phone: view.customer.phone,
+    customer_email: view.customer.email,
+    address: view.address,
+    notes: view.notes,
+    items: JSON.stringify(view.items),
+    subtotal: view.subtotal,
+    shipping_fee: view.shipping_fee,
+    discount: view.discount,
+    total: view.total,
+    payment_kind: view.payment.method === 'efectivo' ? 'external' : 'online',
+    payment_method: view.payment.method,
+    paid: view.payment.paid ? 1 : 0,
+    delivery_provider: view.delivery?.provider ?? null,
+    delivery_status: view.delivery?.status ?? null,
+    delivery_tracking_url: view.delivery?.tracking_url ?? null,
+    scheduled_for: view.scheduled_for === null ? null : parseInstant(view.scheduled_for, zone),
+    // Production orders hold stock until cancelled; a local cancel gives it back locally at once.
+    stock_taken: !test && view.status !== 'cancelado' ? 1 : 0,
+    managed_by: view.managed_by_integrator ? (existing?.managed_by ?? 'integration') : null,
+    created_at: parseInstant(view.created_at, zone) ?? engine.clock.now(),
+    updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
+  };
+  if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
+  engine.orders.upsert(row);
+  engine.events.append(restaurantId, test ? 'test' : 'live', existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+}
+
+/**
+ * A replica's own open/close, before the upstream confirms it: the register (manual mode) or
+ * today's exception (schedule mode) is what the upstream will apply, so the local status follows
+ * at once. The upstream's next report replaces this guess.
+ */
+export function setKnownLocationOpen(engine: Engine, restaurantId: string, locationId: string, open: boolean): void {
+  const restaurant = engine.restaurants.get(restaurantId);
+  const location = engine.locations.get(restaurantId, locationId);
+  if (!restaurant || !location || location.known_status === null) return;
+  const known = JSON.parse(location.known_status) as KnownLocationStatus;
+  if (location.is_active !== 1) return;
+  const manual = restaurant.register_mode === 'manual';
+  const next: KnownLocationStatus = open
+    ? { open_now: true, reason: manual ? 'caja_abierta' : 'dentro_del_horario', next_opening_at: null }
+    : { open_now: false, reason: manual ? 'caja_cerrada' : 'fuera_del_horario', next_opening_at: manual ? null : known.next_opening_at };
+  engine.db.prepare('UPDATE locations SET known_status = ? WHERE id = ?').run(JSON.stringify(next), locationId);
+}
