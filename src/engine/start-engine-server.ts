@@ -4,13 +4,14 @@ import { defaultCouriers } from './couriers/courier-registry.ts';
 import type { CourierRegistry } from './couriers/courier-registry.ts';
 import { Engine } from './engine.ts';
 import { buildHttpApi, type RateLimits } from './http/build-http-api.ts';
-import type { ApiServer } from './http/http-context.ts';
+import type { ApiServer, ReplicaDoor } from './http/http-context.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from './services/engine-commands.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 
 export interface EngineServerOptions {
-  database: string;
+  /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
+  database: string | Engine;
   clock?: Clock;
   host?: string;
   port?: number;
@@ -20,6 +21,8 @@ export interface EngineServerOptions {
   couriers?: CourierRegistry;
   /** How writes are applied; a replica passes commands that also queue them for the upstream. */
   commands?: (engine: Engine) => EngineCommands;
+  /** Set when the engine is a replica: what only its upstream can do, and its sync status. */
+  replica?: ReplicaDoor;
 }
 
 export interface EngineServer {
@@ -36,7 +39,10 @@ export interface EngineServer {
 
 /** The engine with its HTTP API listening: what `npm run serve`, the desktop app and the tests start. */
 export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
-  const engine = new Engine({ database: options.database, ...(options.clock ? { clock: options.clock } : {}) });
+  const engine =
+    options.database instanceof Engine
+      ? options.database
+      : new Engine({ database: options.database, ...(options.clock ? { clock: options.clock } : {}) });
   const payments = options.payments ?? { live: null, test: sandboxSimulator };
   const couriers = options.couriers ?? defaultCouriers();
   const commands = (options.commands ?? localCommands)(engine);
@@ -47,6 +53,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     couriers,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.replica ? { replica: options.replica } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });

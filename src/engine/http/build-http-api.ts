@@ -13,6 +13,8 @@ import { registerCatalogueRoutes } from './routes/catalogue.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerLocationRoutes } from './routes/locations.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
+import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
+import { registerSyncStatusRoute } from './routes/sync-status.ts';
 
 export interface RateLimits {
   perKey: RateLimitSettings;
@@ -114,6 +116,8 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerCatalogueRoutes(api, options);
       registerLocationRoutes(api, options);
       registerEventRoutes(api, options);
+      registerSandboxPayRoutes(api, options);
+      if (options.replica) registerSyncStatusRoute(api, options.replica);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
     },
     { prefix: '/v1' },

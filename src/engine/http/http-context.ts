@@ -4,6 +4,8 @@ import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
+import type { Actor } from '../services/actor.ts';
+import type { QuoteInput } from '../../shared/schemas/delivery.ts';
 
 export type ApiServer = FastifyInstance<
   RawServerDefault,
@@ -22,4 +24,13 @@ export interface HttpContext {
   couriers: CourierRegistry;
   /** Overrides the origin taken from the request's Host for links to this engine (payment pages). */
   publicOrigin?: string;
+  /** Present when the engine is a replica of an upstream platform. */
+  replica?: ReplicaDoor;
+}
+
+/** What only the upstream can do, reached through the replica, and the replica's sync status. */
+export interface ReplicaDoor {
+  forwardOnlineOrder(actor: Actor, body: unknown, idempotencyKey: string | undefined): Promise<{ status: number; body: unknown }>;
+  quoteDelivery(actor: Actor, input: QuoteInput): Promise<{ status: number; body: unknown }>;
+  status(): unknown;
 }

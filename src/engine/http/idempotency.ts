@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { actorOf } from './authentication.ts';
+import { sendJsonAsIs } from './send-json.ts';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
@@ -85,5 +86,5 @@ export function respondToWrite<T>(
     return { status, body: text, replayed: false };
   });
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-  reply.code(outcome.status).type('application/json; charset=utf-8').serializer((p: unknown) => p as string).send(outcome.body);
+  sendJsonAsIs(reply, outcome.status, outcome.body);
 }

@@ -107,3 +107,38 @@ export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string
   return toView(engine.apiKeys.find(restaurantId, keyId)!, restaurant.time_zone);
 }
 
+
+/**
+ * Accepts locally a key issued elsewhere (a replica serves its local clients with the same key it
+ * uses upstream, with the same permission). Stored hashed like any other; idempotent.
+ */
+export function registerExternalApiKey(
+  engine: Engine,
+  input: { restaurantId: string; key: string; write: boolean; label: string },
+): void {
+  const parsed = parseApiKey(input.key);
+  if (!parsed) throw invalidRequest('not an API key');
+  engine.transaction(() => {
+    const existing = engine.apiKeys.findByLookup(parsed.lookup);
+    if (existing) {
+      if (!timingSafeEqual(hashKey(existing.salt, input.key), existing.hash) || existing.restaurant_id !== input.restaurantId) {
+        throw new Error('another key with the same lookup is already registered here');
+      }
+      engine.apiKeys.setWrite(existing.id, input.write);
+      return;
+    }
+    const salt = randomBytes(16);
+    engine.apiKeys.insert({
+      id: randomUUID(),
+      restaurant_id: input.restaurantId,
+      lookup: parsed.lookup,
+      salt,
+      hash: hashKey(salt, input.key),
+      mode: parsed.mode,
+      can_write: input.write ? 1 : 0,
+      label: input.label,
+      last4: input.key.slice(-4),
+      created_at: engine.clock.now(),
+    });
+  });
+}

@@ -49,7 +49,8 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
     before.name !== view.name ||
     before.address !== view.address;
   if (changed) {
-    const { simulated: _ignored, ...status } = view as LocationStatusView & { simulated?: boolean };
+    // The local feed reports the status, never the upstream's sandbox marker.
+    const { simulated: _simulated, ...status } = view as LocationStatusView & { simulated?: boolean };
     engine.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
   }
 }
@@ -125,9 +126,17 @@ export function mirrorStock(engine: Engine, restaurantId: string, locationId: st
 }
 
 /** Upstream orders in the world the replica mirrors; `test` is that world. */
-export function mirrorOrder(engine: Engine, restaurantId: string, test: boolean, view: OrderView, eventType: 'order.created' | 'order.updated'): void {
-  // A local change not yet pushed would be undone by an older upstream state: the push decides.
-  if (engine.sync.hasPendingForOrder(view.id)) return;
+export function mirrorOrder(
+  engine: Engine,
+  restaurantId: string,
+  test: boolean,
+  view: OrderView,
+  eventType: 'order.created' | 'order.updated',
+  options: { force?: boolean } = {},
+): void {
+  // A local change not yet pushed would be undone by an older upstream state: the push decides,
+  // unless the upstream just refused that change (then its state wins: `force`).
+  if (!options.force && engine.sync.hasPendingForOrder(view.id)) return;
   const restaurant = engine.restaurants.get(restaurantId);
   if (!restaurant) return;
   const zone = restaurant.time_zone;

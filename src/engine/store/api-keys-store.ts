@@ -23,6 +23,7 @@ export class ApiKeysStore {
   private readonly byRestaurant: Statement<[string], ApiKeyRow>;
   private readonly revokeStatement: Statement<[number, string, string]>;
   private readonly touchStatement: Statement<[number, string]>;
+  private readonly setWriteStatement: Statement<[number, string]>;
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
@@ -36,6 +37,7 @@ export class ApiKeysStore {
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND restaurant_id = ? AND revoked_at IS NULL',
     );
     this.touchStatement = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.setWriteStatement = db.prepare('UPDATE api_keys SET can_write = ? WHERE id = ?');
   }
 
   insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): void {
@@ -56,6 +58,10 @@ export class ApiKeysStore {
 
   revoke(restaurantId: string, id: string, at: number): boolean {
     return this.revokeStatement.run(at, id, restaurantId).changes > 0;
+  }
+
+  setWrite(id: string, write: boolean): void {
+    this.setWriteStatement.run(write ? 1 : 0, id);
   }
 
   touch(id: string, at: number): void {

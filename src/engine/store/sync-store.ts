@@ -36,6 +36,8 @@ export class SyncStore {
   private readonly pendingCount: Statement<[], { n: number }>;
   private readonly pendingForOrder: Statement<[string], { n: number }>;
   private readonly pendingStockAt: Statement<[string], OutboxRow>;
+  private readonly pendingOpenCloseAt: Statement<[string], { n: number }>;
+  private readonly laterForOrder: Statement<[string, number], OutboxRow>;
   private readonly pendingCreates: Statement<[], { n: number }>;
   private readonly markSent: Statement<[number, number]>;
   private readonly markConflict: Statement<[string, number]>;
@@ -60,6 +62,12 @@ export class SyncStore {
     this.pendingForOrder = db.prepare("SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND order_id = ?");
     this.pendingStockAt = db.prepare(
       "SELECT * FROM sync_outbox WHERE status = 'pending' AND kind = 'set_stock' AND location_id = ? ORDER BY seq",
+    );
+    this.pendingOpenCloseAt = db.prepare(
+      "SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND kind = 'set_location_open' AND location_id = ?",
+    );
+    this.laterForOrder = db.prepare(
+      "SELECT * FROM sync_outbox WHERE status = 'pending' AND order_id = ? AND seq > ? ORDER BY seq",
     );
     this.pendingCreates = db.prepare(
       "SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND kind = 'create_order'",
@@ -106,6 +114,15 @@ export class SyncStore {
 
   hasPendingForOrder(orderId: string): boolean {
     return this.pendingForOrder.get(orderId)!.n > 0;
+  }
+
+  hasPendingOpenClose(locationId: string): boolean {
+    return this.pendingOpenCloseAt.get(locationId)!.n > 0;
+  }
+
+  /** Pending changes of the same order queued after `seq`. */
+  pendingAfter(orderId: string, seq: number): OutboxRow[] {
+    return this.laterForOrder.all(orderId, seq);
   }
 
   hasPendingCreates(): boolean {

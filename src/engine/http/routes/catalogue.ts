@@ -9,6 +9,7 @@ import { readStock } from '../../services/stock.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
+import { sendJsonAsIs } from '../send-json.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
 const idempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String()) });
@@ -45,6 +46,12 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
   app.post(
     '/delivery/quote',
     { schema: { tags: ['delivery'], summary: 'Quote delivery to an address', body: QuoteBody, response: { 200: Quote, ...errors } } },
-    (request) => quoteDelivery(engine, actorOf(request), request.body, context.couriers),
+    async (request, reply) => {
+      if (context.replica) {
+        const quoted = await context.replica.quoteDelivery(actorOf(request), request.body);
+        return sendJsonAsIs(reply, quoted.status, JSON.stringify(quoted.body));
+      }
+      return quoteDelivery(engine, actorOf(request), request.body, context.couriers);
+    },
   );
 }

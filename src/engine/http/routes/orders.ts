@@ -2,10 +2,12 @@ import Type from 'typebox';
 import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
 import { getOrder, listOrders } from '../../services/read-orders.ts';
+import { requireWrite } from '../../services/restaurant-context.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
 import { originOf } from '../request-origin.ts';
+import { sendJsonAsIs } from '../send-json.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
 const idempotencyHeader = Type.Object({
@@ -38,9 +40,19 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         response: { 201: Order, ...errors },
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 201, () =>
+    async (request, reply) => {
+      const replica = context.replica;
+      if (replica && request.body.payment === 'online') {
+        requireWrite(actorOf(request));
+        const key = request.headers['idempotency-key'];
+        const forwarded = await replica.forwardOnlineOrder(actorOf(request), request.body, typeof key === 'string' ? key : undefined);
+        return sendJsonAsIs(reply, forwarded.status, JSON.stringify(forwarded.body));
+      }
+      respondToWrite(engine, request, reply, 201, () =>
         context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin: originOf(context, request) }),
-      ),
+      );
+      return reply;
+    },
   );
 
   app.patch(

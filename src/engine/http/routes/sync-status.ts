@@ -1,0 +1,27 @@
+import Type from 'typebox';
+import { ErrorBody } from '../../../shared/schemas/common.ts';
+import { actorOf } from '../authentication.ts';
+import type { ApiServer, ReplicaDoor } from '../http-context.ts';
+
+const SyncStatus = Type.Object({
+  online: Type.Boolean(),
+  last_pull_at: Type.Union([Type.String(), Type.Null()]),
+  lag_ms: Type.Union([Type.Integer(), Type.Null()]),
+  outbox_pending: Type.Integer(),
+  conflicts: Type.Array(Type.Unknown()),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  upstream: Type.String(),
+  mode: Type.Enum(['live', 'test']),
+});
+
+/** GET /sync/status: only a replica has one. */
+export function registerSyncStatusRoute(app: ApiServer, replica: ReplicaDoor): void {
+  app.get(
+    '/sync/status',
+    { schema: { tags: ['sync'], summary: 'The replica\'s sync status', response: { 200: SyncStatus, '4xx': ErrorBody } } },
+    (request) => {
+      actorOf(request);
+      return replica.status() as Type.Static<typeof SyncStatus>;
+    },
+  );
+}

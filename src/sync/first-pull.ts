@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { parseApiKey, type KeyMode } from '../engine/domain/api-key-format.ts';
+import type { Engine } from '../engine/engine.ts';
+import { registerExternalApiKey } from '../engine/services/api-keys.ts';
+import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorStock } from '../engine/services/mirror-upstream.ts';
+import type { OrderView } from '../engine/services/order-view.ts';
+import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
+import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
+
+export const SYNC_KEYS = {
+  restaurantId: 'restaurant_id',
+  upstream: 'upstream_url',
+  cursor: 'cursor',
+  lastPullAt: 'last_pull_at',
+  canWrite: 'can_write',
+} as const;
+
+/** The upstream refused the key: nothing will work until it is replaced. */
+export class UpstreamRefusedKey extends Error {
+  override readonly name = 'UpstreamRefusedKey';
+}
+
+const ACTIVE_STATUSES = ['pendiente_pago', 'programado', 'recibido', 'en_preparacion', 'listo', 'en_reparto'] as const;
+const RECENT_ORDERS_MS = 24 * 60 * 60 * 1000;
+
+export function expectOk<T>(response: UpstreamResponse<T>, what: string): T {
+  if (response.status === 401) throw new UpstreamRefusedKey(`the platform refused the API key (${what})`);
+  if (response.status !== 200) {
+    // A 5xx, a 429 or a proxy's error: try again later, as for a network failure.
+    throw new UpstreamUnreachable(`${what}: the platform answered ${response.status}`);
+  }
+  return response.body;
+}
+
+export interface ReplicaIdentity {
+  restaurantId: string;
+  mode: KeyMode;
+  canWrite: boolean;
+}
+
+/**
+ * Who the key is: its world from its prefix, its write permission by a harmless probe (a PATCH
+ * on an order that cannot exist is 403 for a read key and 404 for a write key), and the local
+ * restaurant that mirrors it. The key is registered locally, so local clients may use it too.
+ */
+export async function identifyReplica(engine: Engine, client: UpstreamClient, apiKey: string): Promise<ReplicaIdentity> {
+  const parsed = parseApiKey(apiKey);
+  if (!parsed) throw new UpstreamRefusedKey('COMANDA_UPSTREAM_KEY is not an API key (cm_live_… or cm_test_…)');
+  const locations = expectOk(await client.call<UpstreamLocations>('GET', '/locations'), 'GET /locations');
+  const probe = await client.call('PATCH', '/orders/00000000-0000-4000-8000-000000000000', { body: { status: 'cancelado' } });
+  if (probe.status === 401) throw new UpstreamRefusedKey('the platform refused the API key');
+  if (probe.status >= 500 || probe.status === 429) throw new UpstreamUnreachable(`write probe answered ${probe.status}`);
+  const canWrite = probe.status !== 403;
+  const restaurantId =
+    engine.sync.state(SYNC_KEYS.restaurantId) ??
+    uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
+  engine.transaction(() => {
+    mirrorRestaurant(engine, {
+      id: restaurantId,
+      name: `Restaurante de ${new URL(client.base).host}`,
+      registerMode: locations.register_mode,
+      timeZone: 'America/Santiago',
+    });
+    engine.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
+    engine.sync.setState(SYNC_KEYS.upstream, client.base);
+    engine.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
+    registerExternalApiKey(engine, { restaurantId, key: apiKey, write: canWrite, label: 'clave de la plataforma' });
+  });
+  return { restaurantId, mode: parsed.mode, canWrite };
+}
+
+function uuidFrom(hex: string): string {
+  const h = hex.slice(0, 32).split('');
+  h[12] = '5';
+  h[16] = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+async function fetchCatalogue(client: UpstreamClient) {
+  const menu = expectOk(await client.call<UpstreamMenu>('GET', '/menu'), 'GET /menu');
+  const locations = expectOk(await client.call<UpstreamLocations>('GET', '/locations'), 'GET /locations');
+  const stock = new Map<string, UpstreamStock['data']>();
+  for (const location of locations.data) {
+    const page = expectOk(
+      await client.call<UpstreamStock>('GET', `/stock?location_id=${location.location_id}`),
+      'GET /stock',
+    );
+    stock.set(location.location_id, page.data);
+  }
+  return { menu, locations, stock };
+}
+
+async function fetchOrders(client: UpstreamClient, since: number): Promise<OrderView[]> {
+  const byId = new Map<string, OrderView>();
+  const walk = async (query: string) => {
+    let cursor: string | null = null;
+    do {
+      const path: string = `/orders?limit=100&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: UpstreamOrderPage = expectOk(await client.call<UpstreamOrderPage>('GET', path), 'GET /orders');
+      for (const order of page.data) byId.set(order.id, order);
+      cursor = page.has_more ? page.next_cursor : null;
+    } while (cursor);
+  };
+  await walk(`from=${encodeURIComponent(new Date(since).toISOString())}`);
+  for (const status of ACTIVE_STATUSES) await walk(`status=${status}`);
+  return [...byId.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+/**
+ * The first connection: the feed's current end is read BEFORE the snapshot, so an event that
+ * commits meanwhile is applied again afterwards (applying is idempotent) rather than missed.
+ * Snapshot and cursor are written in one transaction.
+ */
+export async function pullSnapshot(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<void> {
+  const start = expectOk(await client.call<UpstreamFeedPage>('GET', '/events?limit=1'), 'GET /events');
+  const catalogue = await fetchCatalogue(client);
+  const orders = await fetchOrders(client, engine.clock.now() - RECENT_ORDERS_MS);
+  engine.transaction(() => {
+    applyCatalogue(engine, identity, catalogue);
+    for (const order of orders) mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created');
+    engine.sync.setState(SYNC_KEYS.cursor, start.next_cursor);
+    engine.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+  });
+}
+
+/** Later connections: the catalogue, locations and stock again (the feed carries no menu changes). */
+export async function refreshCatalogue(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<void> {
+  const catalogue = await fetchCatalogue(client);
+  engine.transaction(() => applyCatalogue(engine, identity, catalogue));
+}
+
+function applyCatalogue(
+  engine: Engine,
+  identity: ReplicaIdentity,
+  catalogue: Awaited<ReturnType<typeof fetchCatalogue>>,
+): void {
+  const tracked = new Set<string>();
+  for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
+  catalogue.locations.data.forEach((location, position) => {
+    if (!engine.sync.hasPendingOpenClose(location.location_id)) {
+      mirrorLocation(engine, identity.restaurantId, location, position, 'America/Santiago');
+    }
+  });
+  mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);
+  for (const [locationId, entries] of catalogue.stock) mirrorStock(engine, identity.restaurantId, locationId, entries);
+}

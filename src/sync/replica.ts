@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../engine/domain/errors.ts';
+import { formatNullableInstant } from '../engine/domain/time.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Actor } from '../engine/services/actor.ts';
+import type { EngineCommands } from '../engine/services/engine-commands.ts';
+import type { LocationStatusView } from '../engine/services/location-status.ts';
+import { mirrorLocation, mirrorOrder } from '../engine/services/mirror-upstream.ts';
+import type { OrderView } from '../engine/services/order-view.ts';
+import type { QuoteInput } from '../shared/schemas/delivery.ts';
+import { AsyncMutex } from './async-mutex.ts';
+import { backoffDelay, Waker } from './backoff.ts';
+import { applyFeedPage } from './apply-feed.ts';
+import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
+import { pushChange } from './push-change.ts';
+import { replicaCommands } from './replica-commands.ts';
+import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
+import type { UpstreamFeedPage, UpstreamLocations } from './upstream-types.ts';
+
+export interface ReplicaOptions {
+  engine: Engine;
+  /** The upstream's base URL, with its /v1. */
+  upstreamUrl: string;
+  /** Read from the environment or the app's encrypted store by the caller; never logged. */
+  apiKey: string;
+  /** Seconds each long-poll of the upstream's feed may be held (the API allows up to 30). */
+  pollWaitSeconds?: number;
+  /** How often locations' live status is refreshed while online. */
+  statusRefreshMs?: number;
+  /** How often the catalogue and stock are read again while online. */
+  catalogueRefreshMs?: number;
+}
+
+export interface SyncConflictView {
+  id: number;
+  kind: string;
+  order_id: string | null;
+  local_change: unknown;
+  upstream_error: unknown;
+  upstream_state: unknown;
+  created_at: string | null;
+}
+
+export interface SyncStatusView {
+  online: boolean;
+  last_pull_at: string | null;
+  lag_ms: number | null;
+  outbox_pending: number;
+  conflicts: SyncConflictView[];
+  last_error: string | null;
+  upstream: string;
+  mode: 'live' | 'test';
+}
+
+/**
+ * A replica of one restaurant of an upstream platform: pulls its change feed (long-poll), pushes
+ * the local outbox in order, and keeps serving locally whatever happens to the network.
+ */
+export class Replica {
+  readonly engine: Engine;
+  readonly identity: ReplicaIdentity;
+  readonly commands: EngineCommands;
+  private readonly client: UpstreamClient;
+  private readonly options: Required<Omit<ReplicaOptions, 'engine' | 'apiKey' | 'upstreamUrl'>>;
+  private readonly mutex = new AsyncMutex();
+  private readonly pusherWaker = new Waker();
+  private readonly pullerWaker = new Waker();
+  private readonly refresherWaker = new Waker();
+  private readonly stopping = new AbortController();
+  private loops: Promise<void>[] = [];
+  private online = false;
+  private lastError: string | null = null;
+  private lagMs: number | null = null;
+
+  private constructor(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, options: ReplicaOptions) {
+    this.engine = engine;
+    this.client = client;
+    this.identity = identity;
+    this.options = {
+      pollWaitSeconds: options.pollWaitSeconds ?? 25,
+      statusRefreshMs: options.statusRefreshMs ?? 30_000,
+      catalogueRefreshMs: options.catalogueRefreshMs ?? 300_000,
+    };
+    this.commands = replicaCommands(engine, () => this.pusherWaker.wake());
+  }
+
+  /**
+   * Connects: identifies the key, then the first full pull (or, on a database that has one, a
+   * catalogue refresh). Throws UpstreamRefusedKey for a refused key; UpstreamUnreachable when the
+   * upstream cannot be reached and there is no local copy to serve.
+   */
+  static async connect(options: ReplicaOptions): Promise<Replica> {
+    const { engine } = options;
+    const client = new UpstreamClient(options.upstreamUrl, options.apiKey);
+    try {
+      const identity = await identifyReplica(engine, client, options.apiKey);
+      const replica = new Replica(engine, client, identity, options);
+      if (engine.sync.state(SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
+      else await refreshCatalogue(engine, client, identity);
+      replica.online = true;
+      return replica;
+    } catch (error) {
+      const known = Replica.offlineIdentity(engine, options.apiKey);
+      if (error instanceof UpstreamUnreachable && known) {
+        const replica = new Replica(engine, client, known, options);
+        replica.lastError = error.message;
+        return replica;
+      }
+      await client.close();
+      throw error;
+    }
+  }
+
+  /** Starting offline is possible once a first pull has been stored. */
+  private static offlineIdentity(engine: Engine, apiKey: string): ReplicaIdentity | null {
+    const restaurantId = engine.sync.state(SYNC_KEYS.restaurantId);
+    if (!restaurantId || engine.sync.state(SYNC_KEYS.cursor) === undefined) return null;
+    return {
+      restaurantId,
+      mode: apiKey.startsWith('cm_test_') ? 'test' : 'live',
+      canWrite: engine.sync.state(SYNC_KEYS.canWrite) === '1',
+    };
+  }
+
+  start(): void {
+    this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop()];
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.pusherWaker.wake();
+    this.pullerWaker.wake();
+    this.refresherWaker.wake();
+    await Promise.allSettled(this.loops);
+    await this.client.close();
+  }
+
+  private get running(): boolean {
+    return !this.stopping.signal.aborted;
+  }
+
+  status(): SyncStatusView {
+    const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
+    const lastPull = this.engine.sync.state(SYNC_KEYS.lastPullAt);
+    return {
+      online: this.online,
+      last_pull_at: formatNullableInstant(lastPull === undefined ? null : Number(lastPull), zone),
+      lag_ms: this.online ? (this.lagMs ?? 0) : lastPull === undefined ? null : this.engine.clock.now() - Number(lastPull),
+      outbox_pending: this.engine.sync.pending(),
+      conflicts: this.engine.sync.conflicts().map((c) => ({
+        id: c.id,
+        kind: c.kind,
+        order_id: c.order_id,
+        local_change: JSON.parse(c.local_change) as unknown,
+        upstream_error: JSON.parse(c.upstream_error) as unknown,
+        upstream_state: c.upstream_state === null ? null : (JSON.parse(c.upstream_state) as unknown),
+        created_at: formatNullableInstant(c.created_at, zone),
+      })),
+      last_error: this.lastError,
+      upstream: this.client.base,
+      mode: this.identity.mode,
+    };
+  }
+
+  private markOffline(error: unknown): void {
+    this.online = false;
+    this.lastError = error instanceof Error ? error.message : String(error);
+  }
+
+  private async pullLoop(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const cursor = this.engine.sync.state(SYNC_KEYS.cursor) ?? '';
+        const wait = this.options.pollWaitSeconds;
+        const response = await this.client.call<UpstreamFeedPage>(
+          'GET',
+          `/events?after=${encodeURIComponent(cursor)}&limit=500&wait=${wait}`,
+          { timeoutMs: (wait + 10) * 1000, signal: this.stopping.signal },
+        );
+        if (response.status === 200) {
+          failures = 0;
+          this.online = true;
+          this.lastError = null;
+          const page = response.body;
+          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity, page));
+          if (result.lagMs !== null) this.lagMs = result.lagMs;
+          // Held at an order of ours still on its way up: let the pusher rename it, then go on.
+          if (result.held) await this.pullerWaker.sleep(100, this.stopping.signal);
+          continue;
+        }
+        failures++;
+        if (response.status === 401) this.lastError = 'the platform refused the API key';
+        else this.lastError = `the platform's feed answered ${response.status}`;
+        await this.pullerWaker.sleep(response.retryAfterMs ?? backoffDelay(failures), this.stopping.signal);
+      } catch (error) {
+        if (!this.running) return;
+        failures++;
+        this.markOffline(error);
+        await this.pullerWaker.sleep(backoffDelay(failures), this.stopping.signal);
+      }
+    }
+  }
+
+  private async pushLoop(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      const row = this.engine.sync.nextToPush();
+      if (!row) {
+        await this.pusherWaker.sleep(1_000, this.stopping.signal);
+        continue;
+      }
+      try {
+        const outcome = await this.mutex.run(() => pushChange(this.engine, this.client, this.identity, row));
+        if (outcome.kind === 'retry') {
+          failures++;
+          this.engine.sync.failedAttempt(row.seq, outcome.reason);
+          this.lastError = outcome.reason;
+          await this.pusherWaker.sleep(outcome.delayMs ?? backoffDelay(failures), this.stopping.signal);
+        } else {
+          failures = 0;
+          if (outcome.kind === 'sent') this.online = true;
+          this.pullerWaker.wake();
+        }
+      } catch (error) {
+        if (!this.running) return;
+        failures++;
+        this.markOffline(error);
+        this.engine.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
+        await this.pusherWaker.sleep(backoffDelay(failures), this.stopping.signal);
+      }
+    }
+  }
+
+  /** Locations' live status while online (schedules live upstream); the catalogue now and then. */
+  private async refreshLoop(): Promise<void> {
+    let sinceCatalogue = 0;
+    while (this.running) {
+      await this.refresherWaker.sleep(this.options.statusRefreshMs, this.stopping.signal);
+      if (!this.running) return;
+      try {
+        sinceCatalogue += this.options.statusRefreshMs;
+        if (sinceCatalogue >= this.options.catalogueRefreshMs) {
+          sinceCatalogue = 0;
+          await this.mutex.run(() => refreshCatalogue(this.engine, this.client, this.identity));
+          continue;
+        }
+        const response = await this.client.call<UpstreamLocations>('GET', '/locations');
+        if (response.status !== 200) continue;
+        await this.mutex.run(async () =>
+          this.engine.transaction(() =>
+            response.body.data.forEach((status: LocationStatusView, position: number) => {
+              if (!this.engine.sync.hasPendingOpenClose(status.location_id)) {
+                mirrorLocation(this.engine, this.identity.restaurantId, status, position, 'America/Santiago');
+              }
+            }),
+          ),
+        );
+      } catch (error) {
+        if (error instanceof UpstreamUnreachable) this.markOffline(error);
+      }
+    }
+  }
+
+  /**
+   * An online-payment order needs the upstream's payment session: it is created there (with the
+   * client's Idempotency-Key, or one of ours) and mirrored here. Unreachable: 503.
+   */
+  async forwardOnlineOrder(actor: Actor, body: unknown, idempotencyKey: string | undefined): Promise<{ status: number; body: unknown }> {
+    this.assertSameWorld(actor);
+    try {
+      const response = await this.client.call<OrderView>('POST', '/orders', { body, idempotencyKey: idempotencyKey ?? randomUUID() });
+      if (response.status === 201) {
+        await this.mutex.run(async () =>
+          this.engine.transaction(() =>
+            mirrorOrder(this.engine, this.identity.restaurantId, this.identity.mode === 'test', response.body, 'order.created', { force: true }),
+          ),
+        );
+      }
+      if (response.status >= 500 && response.status !== 503) {
+        throw new ApiError('payment_unavailable', 'the platform could not open the payment; try again');
+      }
+      return { status: response.status, body: response.body };
+    } catch (error) {
+      if (error instanceof UpstreamUnreachable) {
+        throw new ApiError('payment_unavailable', 'online payment needs the platform, which cannot be reached right now');
+      }
+      throw error;
+    }
+  }
+
+  /** Quotes come from the upstream's delivery engine; offline, delivery is not available. */
+  async quoteDelivery(actor: Actor, input: QuoteInput): Promise<{ status: number; body: unknown }> {
+    this.assertSameWorld(actor);
+    try {
+      const response = await this.client.call('POST', '/delivery/quote', { body: input });
+      if (response.status < 500 && response.status !== 429) return { status: response.status, body: response.body };
+    } catch (error) {
+      if (!(error instanceof UpstreamUnreachable)) throw error;
+    }
+    return {
+      status: 200,
+      body: {
+        available: false,
+        provider: null,
+        fee: 0,
+        fee_original: 0,
+        fee_subsidy: 0,
+        currency: 'CLP',
+        duration_minutes: 0,
+        expires: formatNullableInstant(this.engine.clock.now() + 10 * 60_000)!,
+        message: 'No se puede contactar a la plataforma para cotizar el despacho; ofrezca retiro en la sucursal.',
+      },
+    };
+  }
+
+  private assertSameWorld(actor: Actor): void {
+    if (actor.restaurantId !== this.identity.restaurantId || actor.mode !== this.identity.mode) {
+      throw new ApiError('forbidden', 'this replica serves only the world of its platform key');
+    }
+  }
+}
+
+export { UpstreamRefusedKey, UpstreamUnreachable };
