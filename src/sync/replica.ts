@@ -29,6 +29,8 @@ export interface ReplicaOptions {
   statusRefreshMs?: number;
   /** How often the catalogue and stock are read again while online. */
   catalogueRefreshMs?: number;
+  /** The longest wait between retries while the upstream cannot be reached. */
+  maxBackoffMs?: number;
 }
 
 export interface SyncConflictView {
@@ -80,6 +82,7 @@ export class Replica {
       pollWaitSeconds: options.pollWaitSeconds ?? 25,
       statusRefreshMs: options.statusRefreshMs ?? 30_000,
       catalogueRefreshMs: options.catalogueRefreshMs ?? 300_000,
+      maxBackoffMs: options.maxBackoffMs ?? 15_000,
     };
     this.commands = replicaCommands(engine, () => this.pusherWaker.wake());
   }
@@ -162,6 +165,10 @@ export class Replica {
     };
   }
 
+  private backoff(failures: number): number {
+    return backoffDelay(failures, 250, this.options.maxBackoffMs);
+  }
+
   private markOffline(error: unknown): void {
     this.online = false;
     this.lastError = error instanceof Error ? error.message : String(error);
@@ -192,12 +199,12 @@ export class Replica {
         failures++;
         if (response.status === 401) this.lastError = 'the platform refused the API key';
         else this.lastError = `the platform's feed answered ${response.status}`;
-        await this.pullerWaker.sleep(response.retryAfterMs ?? backoffDelay(failures), this.stopping.signal);
+        await this.pullerWaker.sleep(response.retryAfterMs ?? this.backoff(failures), this.stopping.signal);
       } catch (error) {
         if (!this.running) return;
         failures++;
         this.markOffline(error);
-        await this.pullerWaker.sleep(backoffDelay(failures), this.stopping.signal);
+        await this.pullerWaker.sleep(this.backoff(failures), this.stopping.signal);
       }
     }
   }
@@ -216,7 +223,7 @@ export class Replica {
           failures++;
           this.engine.sync.failedAttempt(row.seq, outcome.reason);
           this.lastError = outcome.reason;
-          await this.pusherWaker.sleep(outcome.delayMs ?? backoffDelay(failures), this.stopping.signal);
+          await this.pusherWaker.sleep(outcome.delayMs ?? this.backoff(failures), this.stopping.signal);
         } else {
           failures = 0;
           if (outcome.kind === 'sent') this.online = true;
@@ -227,7 +234,7 @@ export class Replica {
         failures++;
         this.markOffline(error);
         this.engine.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
-        await this.pusherWaker.sleep(backoffDelay(failures), this.stopping.signal);
+        await this.pusherWaker.sleep(this.backoff(failures), this.stopping.signal);
       }
     }
   }

@@ -14,7 +14,7 @@ export interface ReplicaServerOptions {
   port?: number;
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
-  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs'>;
+  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs'>;
 }
 
 export interface ReplicaServer {

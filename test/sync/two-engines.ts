@@ -1,0 +1,93 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/engine/clock.ts';
+import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
+import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+import { startReplicaServer, type ReplicaServer } from '../../src/sync/start-replica-server.ts';
+import { FaultProxy } from '../support/fault-proxy.ts';
+import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
+
+export interface Api {
+  (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+export function apiAt(baseUrl: () => string, key: string): Api {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * An upstream engine (restartable on its file) and a replica that reaches it through a fault
+ * proxy, both on real ports and real SQLite files, sharing one manual clock.
+ */
+export class TwoEngines {
+  readonly dir = mkdtempSync(join(tmpdir(), 'comanda-sync-'));
+  readonly clock = new ManualClock(DEMO_NOW);
+  upstream!: EngineServer;
+  replica!: ReplicaServer;
+  proxy!: FaultProxy;
+  demo!: DemoRestaurant[];
+
+  get key(): string {
+    return this.demo[0]!.keys.live_write;
+  }
+
+  async start(): Promise<void> {
+    await this.startUpstream();
+    this.demo = seedDemo(this.upstream.engine, this.upstream.payments);
+    this.proxy = new FaultProxy(this.upstream.port);
+    await this.proxy.start();
+    this.replica = await startReplicaServer({
+      database: join(this.dir, 'replica.db'),
+      upstreamUrl: this.proxy.baseUrl,
+      apiKey: this.key,
+      clock: this.clock,
+      rateLimits: GENEROUS_LIMITS,
+      sync: { pollWaitSeconds: 2, maxBackoffMs: 400 },
+    });
+  }
+
+  async startUpstream(port = 0): Promise<void> {
+    this.upstream = await startEngineServer({ database: join(this.dir, 'upstream.db'), clock: this.clock, port, rateLimits: GENEROUS_LIMITS });
+  }
+
+  /** The upstream process goes away (its port closes) and comes back on the same file. */
+  async restartUpstream(whileDown: () => Promise<void>): Promise<void> {
+    await this.upstream.close();
+    this.proxy.retarget(1); // nothing listens there: connections are refused
+    await whileDown();
+    await this.startUpstream();
+    this.proxy.retarget(this.upstream.port);
+  }
+
+  upstreamApi(): Api {
+    return apiAt(() => this.upstream.baseUrl, this.key);
+  }
+
+  replicaApi(): Api {
+    return apiAt(() => this.replica.server.baseUrl, this.key);
+  }
+
+  async stop(): Promise<void> {
+    await this.replica.close();
+    await this.proxy.stop();
+    await this.upstream.close();
+  }
+}
