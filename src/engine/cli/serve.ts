@@ -1,14 +1,23 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { seedDemo } from '../demo/seed-demo.ts';
+import { checkSmtpSettings, type SmtpSettings } from '../mail/smtp-sender.ts';
 import { startEngineServer } from '../start-engine-server.ts';
+import { UpstreamRefusedKey } from '../../sync/first-pull.ts';
+import { startReplicaServer, type ReplicaServer } from '../../sync/start-replica-server.ts';
 import { defaultDatabasePath } from './data-dir.ts';
 
-const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo]
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]]
+       COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
   --db PATH   SQLite file (default ${defaultDatabasePath()})
-  --demo      seed the two demo restaurants on an empty database and print their keys`;
+  --demo      seed the two demo restaurants on an empty database and print their keys
+  --smtp URL  send customer mails through this server: smtp://user:pass@host:port (smtps:// for TLS);
+              without it, mails stay queued in the database until a server is configured
+  --smtp-from ADDRESS  sender address (default: the SMTP user when it is an address, else no-reply@host)
+  --upstream BASE_URL  run as a replica of the restaurant that COMANDA_UPSTREAM_KEY belongs to on that
+              platform (e.g. https://platform.example/v1); the key is read from the environment only`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -24,6 +33,9 @@ async function main(): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         db: { type: 'string' },
         demo: { type: 'boolean', default: false },
+        smtp: { type: 'string' },
+        'smtp-from': { type: 'string' },
+        upstream: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -38,12 +50,60 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
 
+  let smtp: SmtpSettings | null = null;
+  if (values['smtp-from'] !== undefined && values.smtp === undefined) fail('--smtp-from needs --smtp');
+  if (values.smtp !== undefined) {
+    smtp = { url: values.smtp, ...(values['smtp-from'] !== undefined ? { from: values['smtp-from'] } : {}) };
+    try {
+      checkSmtpSettings(smtp);
+    } catch (error) {
+      fail(`--smtp: ${(error as Error).message}`);
+    }
+  }
+
   // stdout carries exactly one JSON line (a contract other tools read); logs go to stderr.
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
-  const server = await startEngineServer({ database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
+  if (values.upstream !== undefined) {
+    if (values.demo) fail('--demo and --upstream exclude each other: a replica takes its data from the upstream');
+    if (smtp) fail('--smtp and --upstream exclude each other: the upstream sends the customer mails');
+    await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
+    return;
+  }
+  const server = await startEngineServer({ database: values.db ?? defaultDatabasePath(), host: values.host, port, logger, smtp });
+  if (server.jobs.mailSender) logger.info({ smtp: server.jobs.mailSender.description }, 'customer mails go through SMTP');
+  else logger.info('no --smtp: customer mails stay queued in the database');
   const restaurants = values.demo ? seedDemo(server.engine, server.payments) : [];
   process.stdout.write(`${JSON.stringify({ base_url: server.baseUrl, restaurants })}\n`);
+  closeOnSignals(server, logger);
+}
 
+async function serveReplica(
+  upstream: string,
+  options: { database: string; host: string; port: number; logger: pino.Logger },
+): Promise<void> {
+  const apiKey = process.env.COMANDA_UPSTREAM_KEY;
+  if (!apiKey) fail('--upstream needs the platform key in the COMANDA_UPSTREAM_KEY environment variable');
+  let url: URL;
+  try {
+    url = new URL(upstream);
+  } catch {
+    fail(`--upstream must be the platform's base URL, e.g. https://platform.example/v1; got ${upstream}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('--upstream must be an http or https URL');
+  let replica: ReplicaServer;
+  try {
+    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...options });
+  } catch (error) {
+    if (error instanceof UpstreamRefusedKey) fail(`the platform refused COMANDA_UPSTREAM_KEY: ${error.message}`);
+    throw error;
+  }
+  const status = replica.replica.status();
+  if (!status.online) options.logger.warn({ error: status.last_error }, 'upstream unreachable: serving the local copy');
+  process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, mode: replica.replica.identity.mode })}\n`);
+  closeOnSignals(replica, options.logger);
+}
+
+function closeOnSignals(server: { close(): Promise<void> }, logger: pino.Logger): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
