@@ -9,8 +9,14 @@ import { IdempotencyStore } from './store/idempotency-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
+import { MirrorStore } from './store/mirror-store.ts';
 import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
+import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
+import { DueOrdersStore } from './store/due-orders-store.ts';
+import { MailOutboxStore } from './store/mail-outbox-store.ts';
+import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 export interface EngineOptions {
   /** A path to the SQLite file (or ':memory:'), or an open database. */
@@ -21,6 +27,8 @@ export interface EngineOptions {
    * provisional numbers, and what the upstream does (payments, couriers, mail) is left to it.
    */
   role?: 'standalone' | 'replica';
+  /** Courier adapters by provider name; the simulated courier by default. */
+  couriers?: CourierRegistry;
 }
 
 /** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
@@ -37,6 +45,13 @@ export class Engine {
   readonly events: EventsStore;
   readonly idempotency: IdempotencyStore;
   readonly sync: SyncStore;
+  readonly mirror: MirrorStore;
+  readonly paymentSessions: PaymentSessionsStore;
+  readonly courierDeliveries: CourierDeliveriesStore;
+  readonly mailOutbox: MailOutboxStore;
+  readonly dueOrders: DueOrdersStore;
+  /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
+  readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
   private depth = 0;
 
@@ -53,6 +68,12 @@ export class Engine {
     this.events = new EventsStore(this.db);
     this.idempotency = new IdempotencyStore(this.db);
     this.sync = new SyncStore(this.db);
+    this.mirror = new MirrorStore(this.db);
+    this.paymentSessions = new PaymentSessionsStore(this.db);
+    this.courierDeliveries = new CourierDeliveriesStore(this.db);
+    this.mailOutbox = new MailOutboxStore(this.db);
+    this.dueOrders = new DueOrdersStore(this.db);
+    this.couriers = options.couriers ?? defaultCouriers();
   }
 
   /**

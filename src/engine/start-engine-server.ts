@@ -8,6 +8,8 @@ import type { ApiServer, ReplicaDoor } from './http/http-context.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from './services/engine-commands.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
+import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
+import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
 
 export interface EngineServerOptions {
   /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
@@ -23,6 +25,10 @@ export interface EngineServerOptions {
   commands?: (engine: Engine) => EngineCommands;
   /** Set when the engine is a replica: what only its upstream can do, and its sync status. */
   replica?: ReplicaDoor;
+  /** Where customer mails are sent; without it they stay queued (and visible) until configureMail. */
+  smtp?: SmtpSettings | null;
+  /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
+  jobsIntervalMs?: number;
 }
 
 export interface EngineServer {
@@ -31,6 +37,10 @@ export interface EngineServer {
   app: ApiServer;
   payments: PaymentProviders;
   couriers: CourierRegistry;
+  /** The background jobs (payment expiry, scheduled release, couriers, mail), stopped by close(). */
+  jobs: JobsRunner;
+  /** Sets or clears the SMTP server for customer mails at runtime (the app's settings); throws SmtpSettingsError when unusable. */
+  configureMail(settings: SmtpSettings | null): void;
   /** http://host:port/v1 */
   baseUrl: string;
   port: number;
@@ -39,12 +49,19 @@ export interface EngineServer {
 
 /** The engine with its HTTP API listening: what `npm run serve`, the desktop app and the tests start. */
 export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
+  // Checked before anything opens, so a bad URL fails the start with its reason.
+  const mailSender = options.smtp ? createSmtpSender(options.smtp) : null;
   const engine =
     options.database instanceof Engine
       ? options.database
-      : new Engine({ database: options.database, ...(options.clock ? { clock: options.clock } : {}) });
+      : new Engine({
+          database: options.database,
+          couriers: options.couriers ?? defaultCouriers(),
+          ...(options.clock ? { clock: options.clock } : {}),
+        });
   const payments = options.payments ?? { live: null, test: sandboxSimulator };
-  const couriers = options.couriers ?? defaultCouriers();
+  // Quotes and dispatches use the same adapters.
+  const couriers = options.couriers ?? engine.couriers;
   const commands = (options.commands ?? localCommands)(engine);
   const app = await buildHttpApi({
     engine,
@@ -60,6 +77,11 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const jobs = startJobs(engine, {
+    mailSender,
+    logger: app.log,
+    ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
+  });
   let closed = false;
   return {
     engine,
@@ -67,11 +89,16 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     app,
     payments,
     couriers,
+    jobs,
+    configureMail(settings: SmtpSettings | null) {
+      jobs.setMailSender(settings ? createSmtpSender(settings) : null);
+    },
     baseUrl: `http://${shownHost}:${port}/v1`,
     port,
     async close() {
       if (closed) return;
       closed = true;
+      await jobs.stop();
       await app.close();
       engine.close();
     },

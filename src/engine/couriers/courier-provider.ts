@@ -45,6 +45,27 @@ export interface CourierCancellation {
   cancelled: boolean;
 }
 
+/** A dispatched delivery's status as a courier reports it (api-v1-decisions.md, Delivery). */
+export type CourierStatus = 'pendiente' | 'asignado' | 'en_camino' | 'entregado' | 'cancelado';
+
+export interface CourierTrackRequest {
+  delivery_id: string;
+  order_id: string;
+  /** When the engine's dispatch succeeded, epoch milliseconds (as the engine recorded it). */
+  dispatched_at: number;
+  /** When the status is asked for, epoch milliseconds. */
+  at: number;
+}
+
+export interface CourierTracking {
+  /** `pendiente` (requested) → `asignado` (courier assigned) → `en_camino` (picked up) → `entregado`; or `cancelado`. */
+  status: CourierStatus;
+  /** A tracking page that appeared or changed since dispatch; omitted when unchanged. */
+  tracking_url?: string | null;
+  /** When the courier expects its next change, if it knows; the engine looks again then at the latest. */
+  next_update_at?: number | null;
+}
+
 /**
  * A third-party courier behind one interface. Every method is synchronous so a quote can be
  * answered (and a dispatch recorded) inside the engine's SQLite transaction.
@@ -56,8 +77,13 @@ export interface CourierProvider {
   readonly label: string;
   /** Prices a delivery; null when the courier does not cover it (too far, no coordinates...). */
   quote(request: CourierQuoteRequest): CourierQuote | null;
-  /** Asks the courier to carry an order. Dispatching the same order again returns the same delivery. */
+  /**
+   * Asks the courier to carry an order. Dispatching the same order again returns the same delivery.
+   * Throwing means the dispatch failed: the order stays `listo` and the engine retries later.
+   */
   dispatch(request: CourierDispatchRequest): CourierDispatch;
   /** Asks the courier to call off a delivery it was dispatched. */
   cancel(request: CourierCancelRequest): CourierCancellation;
+  /** The delivery's current status; the jobs runner asks until it is `entregado` or `cancelado`. */
+  track(request: CourierTrackRequest): CourierTracking;
 }

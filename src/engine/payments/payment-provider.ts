@@ -1,5 +1,26 @@
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import type { PaymentResult } from '../store/payment-sessions-store.ts';
+
+export type { PaymentResult };
+
+/** How a customer can pay online (api-v1-spec.md, Payment). */
+export const ONLINE_PAYMENT_METHODS = ['tarjeta', 'transferencia', 'apple_pay'] as const;
+export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
+
+export const PAYMENT_RESULTS: readonly PaymentResult[] = ['success', 'failed', 'cancelled'];
+
+/**
+ * What a provider reports about one of its sessions: paid (with the method), refused, or abandoned
+ * by the customer. Every provider's confirmation, and the sandbox simulator's form, is applied
+ * through services/confirm-payment.ts, which makes replays harmless.
+ */
+export interface PaymentConfirmation {
+  session_id: string;
+  result: PaymentResult;
+  /** Required when `result` is `success`. */
+  method: OnlinePaymentMethod | null;
+}
 
 export interface PaymentLink {
   payment_url: string;
@@ -16,7 +37,9 @@ export interface OpenSessionRequest {
 
 /**
  * A payment provider opens a hosted payment session for an online order. It runs inside the
- * order's transaction: throwing aborts the order (nothing created, stock untouched).
+ * order's transaction: throwing aborts the order (nothing created, stock untouched). The session
+ * is recorded in `payment_sessions` (engine.paymentSessions) under the provider's name; the
+ * provider's confirmations come back as PaymentConfirmation.
  */
 export interface PaymentProvider {
   readonly name: string;

@@ -18,12 +18,7 @@ export interface MirroredRestaurant {
 }
 
 export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): void {
-  engine.db
-    .prepare(
-      `INSERT INTO restaurants (id, name, register_mode, time_zone, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, register_mode = excluded.register_mode`,
-    )
-    .run(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
+  engine.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
 }
 
 export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number, timeZone: string): void {
@@ -32,16 +27,8 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
     reason: view.reason,
     next_opening_at: view.next_opening_at === null ? null : parseInstant(view.next_opening_at, timeZone),
   };
-  const before = engine.db.prepare('SELECT known_status, is_active, name, address FROM locations WHERE id = ?').get(view.location_id) as
-    | { known_status: string | null; is_active: number; name: string; address: string }
-    | undefined;
-  engine.db
-    .prepare(
-      `INSERT INTO locations (id, restaurant_id, name, address, is_active, position, known_status) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, address = excluded.address, is_active = excluded.is_active,
-         known_status = excluded.known_status`,
-    )
-    .run(view.location_id, restaurantId, view.name, view.address, view.is_active ? 1 : 0, position, JSON.stringify(known));
+  const before = engine.mirror.location(view.location_id);
+  engine.mirror.upsertLocation(view.location_id, restaurantId, view.name, view.address, view.is_active, position, JSON.stringify(known));
   const changed =
     !before ||
     before.known_status !== JSON.stringify(known) ||
@@ -60,32 +47,11 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
  * `tracked` says which products have stock (the menu does not tell).
  */
 export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: MenuView, tracked: Set<string>): void {
-  const db = engine.db;
-  db.prepare('UPDATE categories SET active = 0 WHERE restaurant_id = ?').run(restaurantId);
-  db.prepare('UPDATE products SET active = 0 WHERE restaurant_id = ?').run(restaurantId);
-  const upsertCategory = db.prepare(
-    `INSERT INTO categories (id, restaurant_id, name, description, active, position) VALUES (?, ?, ?, ?, 1, ?)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, active = 1, position = excluded.position`,
-  );
-  const upsertProduct = db.prepare(
-    `INSERT INTO products (id, restaurant_id, category_id, slug, name, description, price, offer_price, image_url, active, track_stock, position)
-     VALUES (@id, @restaurant_id, @category_id, @slug, @name, @description, @price, @offer_price, @image_url, 1, @track_stock, @position)
-     ON CONFLICT (id) DO UPDATE SET category_id = excluded.category_id, slug = excluded.slug, name = excluded.name,
-       description = excluded.description, price = excluded.price, offer_price = excluded.offer_price,
-       image_url = excluded.image_url, active = 1, track_stock = excluded.track_stock, position = excluded.position`,
-  );
-  const deleteOptions = db.prepare(
-    'DELETE FROM modifier_options WHERE group_id IN (SELECT id FROM modifier_groups WHERE product_id = ?)',
-  );
-  const deleteGroups = db.prepare('DELETE FROM modifier_groups WHERE product_id = ?');
-  const insertGroup = db.prepare(
-    'INSERT INTO modifier_groups (id, product_id, name, required, min, max, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const insertOption = db.prepare('INSERT INTO modifier_options (id, group_id, name, price, position) VALUES (?, ?, ?, ?, ?)');
+  engine.mirror.deactivateCatalogue(restaurantId);
   menu.categories.forEach((category, categoryPosition) => {
-    upsertCategory.run(category.id, restaurantId, category.name, category.description, categoryPosition);
+    engine.mirror.upsertCategory(category.id, restaurantId, category.name, category.description, categoryPosition);
     category.products.forEach((product, productPosition) => {
-      upsertProduct.run({
+      engine.mirror.upsertProduct({
         id: product.id,
         restaurant_id: restaurantId,
         category_id: category.id,
@@ -98,12 +64,7 @@ export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: Menu
         track_stock: tracked.has(product.id) ? 1 : 0,
         position: productPosition,
       });
-      deleteOptions.run(product.id);
-      deleteGroups.run(product.id);
-      product.modifier_groups.forEach((group, groupPosition) => {
-        insertGroup.run(group.id, product.id, group.name, group.required ? 1 : 0, group.min, group.max, groupPosition);
-        group.options.forEach((option, optionPosition) => insertOption.run(option.id, group.id, option.name, option.price, optionPosition));
-      });
+      engine.mirror.replaceModifiers(product.id, product.modifier_groups);
     });
   });
 }
@@ -192,5 +153,5 @@ export function setKnownLocationOpen(engine: Engine, restaurantId: string, locat
   const next: KnownLocationStatus = open
     ? { open_now: true, reason: manual ? 'caja_abierta' : 'dentro_del_horario', next_opening_at: null }
     : { open_now: false, reason: manual ? 'caja_cerrada' : 'fuera_del_horario', next_opening_at: manual ? null : known.next_opening_at };
-  engine.db.prepare('UPDATE locations SET known_status = ? WHERE id = ?').run(JSON.stringify(next), locationId);
+  engine.mirror.setKnownStatus(locationId, JSON.stringify(next));
 }

@@ -3,6 +3,8 @@ import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from './actor.ts';
+import { cancelCourierDelivery, dispatchCourier, isCourierDelivery, OWN_DELIVERY_PROVIDER } from './courier-dispatch.ts';
+import { queueReadyMail } from './mail-outbox.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';
 import { toOrderView } from './order-view.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
@@ -35,9 +37,15 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
  * Writes a legal transition with its side effects and its `order.updated` event. Also used by the
  * automatic transitions (payment, scheduled release, couriers, unpaid expiry): call it inside a
  * transaction, after checking legality.
+ *
+ * Side effects, all in the caller's transaction: cancelling restores stock, closes open payment
+ * sessions and calls off the courier; reaching `listo` dispatches the courier of a courier delivery
+ * (a failing courier leaves `delivery.status = fallido`, retried by the jobs) and queues the
+ * customer's mail. A replica leaves payments, couriers and mail to its upstream.
  */
 export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}): OrderRow {
   const now = engine.clock.now();
+  const sideEffects = engine.role !== 'replica';
   const changes: OrderChanges = { status: target, ...extra };
   if (target === 'cancelado') {
     if (order.stock_taken === 1) {
@@ -47,11 +55,34 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     if (order.delivery_provider !== null && order.delivery_status !== null && order.delivery_status !== 'entregado') {
       changes.delivery_status = 'cancelado';
     }
+    if (sideEffects) {
+      engine.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
+      cancelCourierDelivery(engine, order, now);
+    }
   }
-  if (order.delivery_provider === 'propio') {
+  if (order.delivery_provider === OWN_DELIVERY_PROVIDER) {
     if (target === 'en_reparto') changes.delivery_status = 'en_camino';
     if (target === 'entregado') changes.delivery_status = 'entregado';
   }
+  if (target === 'listo' && sideEffects && isCourierDelivery(order)) {
+    Object.assign(changes, dispatchCourier(engine, order, now));
+  }
+  const updated = writeOrderChanges(engine, order, changes, now);
+  if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);
+  return updated;
+}
+
+/**
+ * Writes changes that are not a transition (a courier's new delivery status) with their
+ * `order.updated` event; call inside a transaction. Nothing changed, nothing written.
+ */
+export function applyOrderChanges(engine: Engine, order: OrderRow, changes: OrderChanges): OrderRow {
+  const differs = (Object.keys(changes) as (keyof OrderChanges)[]).some((key) => changes[key] !== order[key]);
+  if (!differs) return order;
+  return writeOrderChanges(engine, order, changes, engine.clock.now());
+}
+
+function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChanges, now: number): OrderRow {
   engine.orders.update(order.id, changes, now);
   const updated: OrderRow = { ...order, ...changes, updated_at: now } as OrderRow;
   const restaurant = engine.restaurants.get(order.restaurant_id)!;

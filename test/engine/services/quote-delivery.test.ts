@@ -218,6 +218,7 @@ describe('couriers', () => {
       quote: () => ({ fee, duration_minutes: 40 }),
       dispatch: () => ({ delivery_id: 'x', tracking_url: null }),
       cancel: (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
+      track: () => ({ status: 'pendiente' }),
     });
     const registry = courierRegistry(flat('courier_a', 3000), flat('courier_b', 2000));
     const engine = setup([{ id: LOCATION_ID, delivery: { couriers: ['desconocido', 'courier_b', 'courier_a'] } }]);
@@ -234,6 +235,7 @@ describe('couriers', () => {
       quote: () => null,
       dispatch: () => ({ delivery_id: 'x', tracking_url: null }),
       cancel: (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
+      track: () => ({ status: 'pendiente' }),
     };
     const engine = setup([{ id: LOCATION_ID, delivery: { couriers: ['courier_a', 'simulado'] } }]);
     const registry = courierRegistry(none, ...defaultCouriers().values());

@@ -2,6 +2,7 @@
 // main process is bundled; a directory of .sql files would not follow it).
 import initial from './0001-initial.ts';
 import replica from './0002-replica.ts';
+import paymentsCouriersMail from './0003-payments-couriers-mail.ts';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'replica', sql: replica },
+  { version: 3, name: 'payments-couriers-mail', sql: paymentsCouriersMail },
 ];

@@ -1,0 +1,161 @@
+import type { Engine } from '../engine.ts';
+import type { MailSender } from '../mail/mail-sender.ts';
+import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
+import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
+import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
+import { silentLogger, type JobsLogger } from './jobs-logger.ts';
+import { sendQueuedMail } from './send-queued-mail.ts';
+
+export interface JobsOptions {
+  /** Real-time period of the background tick, in ms (default 1000). */
+  intervalMs?: number;
+  /** Where customer mails go; null keeps them queued (and visible) until one is set. */
+  mailSender?: MailSender | null;
+  logger?: JobsLogger;
+}
+
+export interface JobsRunner {
+  /**
+   * Runs everything due at the engine clock's now: the database jobs synchronously (they are done
+   * when this returns), then a mail pass, which the returned promise waits for.
+   */
+  runDue(): Promise<void>;
+  /** Sets (or removes, with null) the mail sender; the runner closes the one it replaces. */
+  setMailSender(sender: MailSender | null): void;
+  readonly mailSender: MailSender | null;
+  /** Stops the tick, waits for a mail pass under way and closes the mail sender. */
+  stop(): Promise<void>;
+}
+
+/** A clock that says when it moves (ManualClock), so due work can run at once. */
+interface ObservableClock {
+  onChange(listener: () => void): () => void;
+}
+
+const isObservable = (clock: unknown): clock is ObservableClock =>
+  typeof (clock as Partial<ObservableClock>).onChange === 'function';
+
+/** A failing item is left alone for this long (engine clock) before it is tried again, so it cannot flood the log. */
+const QUARANTINE_MS = 60_000;
+
+interface DatabaseJob {
+  name: string;
+  due: (engine: Engine) => string[];
+  run: (engine: Engine, id: string) => unknown;
+}
+
+/** Each item of each job runs in its own transaction (inside the service), so one bad item blocks nothing. */
+const DATABASE_JOBS: readonly DatabaseJob[] = [
+  { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
+  { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
+  { name: 'follow-courier-deliveries', due: (engine) => dueCourierDeliveries(engine), run: followCourierDelivery },
+];
+
+/**
+ * The engine's background work, all found from the database (so a restart loses nothing) and
+ * timed by the engine's clock: cancelling unpaid online orders, releasing scheduled orders,
+ * retrying failed courier dispatches and following dispatched ones, and sending queued mail.
+ * It runs on a real-time tick and, with a ManualClock, every time a test moves the clock.
+ * A replica runs none of it: its upstream does.
+ */
+export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner {
+  const log = options.logger ?? silentLogger;
+  let sender: MailSender | null = options.mailSender ?? null;
+  let stopped = false;
+  let runningDatabaseJobs = false;
+  let mailPass: Promise<void> | null = null;
+  let mailAgain = false;
+  const quarantine = new Map<string, number>();
+  const active = engine.role !== 'replica';
+
+  const runDatabaseJobs = (): void => {
+    if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
+    runningDatabaseJobs = true;
+    try {
+      for (const job of DATABASE_JOBS) {
+        let ids: string[];
+        try {
+          ids = job.due(engine);
+        } catch (error) {
+          log.error({ err: error, job: job.name }, 'job could not look for due work');
+          continue;
+        }
+        const now = engine.clock.now();
+        for (const id of ids) {
+          if (stopped) return;
+          const key = `${job.name}:${id}`;
+          const until = quarantine.get(key);
+          if (until !== undefined && until > now) continue;
+          try {
+            job.run(engine, id);
+            quarantine.delete(key);
+          } catch (error) {
+            quarantine.set(key, now + QUARANTINE_MS);
+            log.error({ err: error, job: job.name, id }, 'job item failed; the others go on');
+          }
+        }
+      }
+    } finally {
+      runningDatabaseJobs = false;
+    }
+  };
+
+  const kickMail = (): Promise<void> => {
+    if (mailPass) {
+      mailAgain = true;
+      return mailPass;
+    }
+    const current = sender;
+    if (!active || stopped || current === null || !engine.db.open) return Promise.resolve();
+    const shouldStop = () => stopped || sender !== current || !engine.db.open;
+    mailPass = (async () => {
+      do {
+        mailAgain = false;
+        await sendQueuedMail(engine, current, log, shouldStop);
+      } while (mailAgain && !shouldStop());
+    })()
+      .catch((error: unknown) => log.error({ err: error }, 'mail pass failed'))
+      .finally(() => {
+        mailPass = null;
+        // Asked for while it ran with a sender since replaced: the new sender gets its own pass.
+        if (mailAgain && !stopped) void kickMail();
+      });
+    return mailPass;
+  };
+
+  const runDue = (): Promise<void> => {
+    runDatabaseJobs();
+    return kickMail();
+  };
+
+  const timer = setInterval(() => void runDue(), options.intervalMs ?? 1000);
+  timer.unref();
+  const unsubscribe = isObservable(engine.clock) ? engine.clock.onChange(() => void runDue()) : () => {};
+  // Catch up with whatever fell due while the engine was not running.
+  void runDue();
+
+  return {
+    runDue,
+    get mailSender() {
+      return sender;
+    },
+    setMailSender(next: MailSender | null): void {
+      const previous = sender;
+      sender = next;
+      if (previous && previous !== next) {
+        const closePrevious = () => previous.close();
+        if (mailPass) void mailPass.then(closePrevious);
+        else closePrevious();
+      }
+      void kickMail();
+    },
+    async stop(): Promise<void> {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      if (mailPass) await mailPass;
+      sender?.close();
+    },
+  };
+}

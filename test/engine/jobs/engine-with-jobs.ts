@@ -1,0 +1,121 @@
+// A real engine on a real port and SQLite file, like test/support/engine-under-test.ts, with the
+// knobs the jobs' tests need: couriers, SMTP, and a restart on the same database and clock.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../../src/engine/clock.ts';
+import type { CourierRegistry } from '../../../src/engine/couriers/courier-registry.ts';
+import { seedDemo, type DemoRestaurant } from '../../../src/engine/demo/seed-demo.ts';
+import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
+import type { PaymentProvider, PaymentProviders } from '../../../src/engine/payments/payment-provider.ts';
+import { startEngineServer, type EngineServer } from '../../../src/engine/start-engine-server.ts';
+import { DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
+
+export interface TestEngineOptions {
+  now?: string;
+  couriers?: CourierRegistry;
+  smtp?: SmtpSettings;
+  payments?: PaymentProviders;
+}
+
+export interface TestEngine {
+  server: EngineServer;
+  clock: ManualClock;
+  readonly baseUrl: string;
+  demo: DemoRestaurant[];
+  dbPath: string;
+  /** fetch against baseUrl with a key (default: restaurant 1's live write key), JSON in and out. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  /** Closes the server and starts a new one on the same database and clock (keys stay valid). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-jobs-'));
+  const dbPath = join(dir, 'engine.db');
+  const clock = new ManualClock(options.now ?? DEMO_NOW);
+  const start = () =>
+    startEngineServer({
+      database: dbPath,
+      clock,
+      rateLimits: GENEROUS_LIMITS,
+      ...(options.couriers ? { couriers: options.couriers } : {}),
+      ...(options.smtp ? { smtp: options.smtp } : {}),
+      ...(options.payments ? { payments: options.payments } : {}),
+      // Quick real-time ticks, so queued mail goes out at once.
+      jobsIntervalMs: 50,
+    });
+  let server = await start();
+  const demo = seedDemo(server.engine, server.payments);
+  const t: TestEngine = {
+    server,
+    clock,
+    get baseUrl() {
+      return t.server.baseUrl;
+    },
+    demo,
+    dbPath,
+    async call(method, path, callOptions = {}) {
+      const key = callOptions.key === undefined ? demo[0]!.keys.live_write : callOptions.key;
+      const headers: Record<string, string> = { ...callOptions.headers };
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      let body: string | Uint8Array<ArrayBuffer> | undefined;
+      if (callOptions.rawBody !== undefined) body = callOptions.rawBody;
+      else if (callOptions.body !== undefined) {
+        body = JSON.stringify(callOptions.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${t.server.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async restart() {
+      await t.server.close();
+      server = await start();
+      t.server = server;
+    },
+    async stop() {
+      await t.server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Waits until `check` holds (polling), or fails after `timeoutMs`. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * A stand-in for a production payment provider: it records its sessions like any provider and
+ * its "webhook" is services/confirm-payment.ts, called by the test.
+ */
+export const fakeLiveProvider: PaymentProvider = {
+  name: 'fake-live',
+  openSession(engine, request) {
+    const id = `ps_live_${randomUUID().replaceAll('-', '')}`;
+    engine.paymentSessions.insert({
+      id,
+      order_id: request.order.id,
+      provider: 'fake-live',
+      return_url: request.returnUrl,
+      preselected_method: request.preselectedMethod,
+      created_at: engine.clock.now(),
+    });
+    return { session_id: id, payment_url: `https://pagos.example/checkout/${id}` };
+  },
+};

@@ -1,0 +1,141 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../../src/engine/clock.ts';
+import { importDemoRestaurants } from '../../../src/engine/demo/seed-demo.ts';
+import { Engine } from '../../../src/engine/engine.ts';
+import { startJobs, type JobsRunner } from '../../../src/engine/jobs/start-jobs.ts';
+import type { MailSender, OutgoingMail } from '../../../src/engine/mail/mail-sender.ts';
+import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
+import { createOrder } from '../../../src/engine/services/create-order.ts';
+import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
+import type { Actor } from '../../../src/engine/services/actor.ts';
+import { DEMO_NOW } from '../../support/engine-under-test.ts';
+import { R1 } from '../../support/demo-ids.ts';
+import { fakeLiveProvider } from './engine-with-jobs.ts';
+
+const MINUTE = 60_000;
+const payments = { live: fakeLiveProvider, test: sandboxSimulator };
+const actor: Actor = { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'jobs-test' };
+
+describe('the jobs runner', () => {
+  let dir: string;
+  let engine: Engine;
+  let clock: ManualClock;
+  let jobs: JobsRunner | null = null;
+  const logged: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
+  const logger = {
+    info: (obj: object, msg: string) => logged.push({ level: 'info', obj: obj as Record<string, unknown>, msg }),
+    warn: (obj: object, msg: string) => logged.push({ level: 'warn', obj: obj as Record<string, unknown>, msg }),
+    error: (obj: object, msg: string) => logged.push({ level: 'error', obj: obj as Record<string, unknown>, msg }),
+  };
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'comanda-runner-'));
+    clock = new ManualClock(DEMO_NOW);
+    engine = new Engine({ database: join(dir, 'engine.db'), clock });
+    importDemoRestaurants(engine, payments);
+  });
+  after(async () => {
+    await jobs?.stop();
+    engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const online = () =>
+    createOrder(
+      engine,
+      actor,
+      {
+        location_id: R1.openLocation,
+        type: 'retiro',
+        customer: { name: 'Job', email: 'job@example.com' },
+        items: [{ product_id: R1.products.cazuela, quantity: 1 }],
+        payment: 'online',
+        return_url: 'https://tienda.example/vuelta',
+      },
+      { payments, origin: 'http://127.0.0.1' },
+    );
+  const statusOf = (id: string) => engine.orders.getById(id)!.status;
+
+  test('one bad item never blocks the others; it is logged, left alone a minute, then retried', async () => {
+    const bad = online();
+    clock.advance(1000);
+    const good = online();
+    // A corrupted row: cancelling it throws (its items cannot be read to give stock back).
+    engine.db.prepare(`UPDATE orders SET items = 'not json', stock_taken = 1 WHERE id = ?`).run(bad.id);
+    jobs = startJobs(engine, { logger, intervalMs: 3_600_000 });
+
+    clock.advance(30 * MINUTE);
+    assert.equal(statusOf(good.id), 'cancelado', 'the good one expired although the bad one came first');
+    assert.equal(statusOf(bad.id), 'pendiente_pago', 'the bad one rolled back whole');
+    const errors = () => logged.filter((l) => l.level === 'error' && l.obj.id === bad.id);
+    assert.equal(errors().length, 1);
+    assert.equal(errors()[0]!.obj.job, 'expire-unpaid-orders');
+
+    clock.advance(30_000);
+    assert.equal(errors().length, 1, 'not retried within its quarantine');
+    clock.advance(30_000);
+    assert.equal(errors().length, 2, 'retried after a minute');
+
+    engine.db.prepare(`UPDATE orders SET items = '[]' WHERE id = ?`).run(bad.id);
+    clock.advance(MINUTE);
+    assert.equal(statusOf(bad.id), 'cancelado');
+    await jobs.stop();
+    jobs = null;
+  });
+
+  test('mail: a sender that throws for one address still delivers the others, and stop waits for the pass', async () => {
+    const sent: OutgoingMail[] = [];
+    let closed = 0;
+    const sender: MailSender = {
+      description: 'test sender',
+      async send(mail) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (mail.to === 'rebota@example.com') throw new Error('550 mailbox unavailable');
+        sent.push(mail);
+      },
+      close() {
+        closed++;
+      },
+    };
+    const ready = (email: string) => {
+      const order = createOrder(
+        engine,
+        actor,
+        { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Cliente', email }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
+        { payments, origin: 'http://127.0.0.1' },
+      );
+      transitionOrder(engine, actor, order.id, 'en_preparacion');
+      transitionOrder(engine, actor, order.id, 'listo');
+      return order.id;
+    };
+    ready('rebota@example.com');
+    ready('uno@example.com');
+    ready('dos@example.com');
+    jobs = startJobs(engine, { logger, intervalMs: 3_600_000, mailSender: sender });
+    await jobs.runDue();
+    assert.deepEqual(sent.map((m) => m.to).sort(), ['dos@example.com', 'uno@example.com']);
+    assert.ok(logged.some((l) => l.level === 'warn' && l.msg === 'mail not sent; will retry'));
+
+    // Replacing the sender closes the old one; stopping closes the current one.
+    const other: MailSender = { description: 'other', send: async () => {}, close: () => closed++ };
+    jobs.setMailSender(other);
+    assert.equal(closed, 1);
+    await jobs.stop();
+    assert.equal(closed, 2);
+    jobs = null;
+  });
+
+  test('a replica runs no jobs: its upstream does', async () => {
+    const replica = new Engine({ database: engine.db, clock, role: 'replica' });
+    const order = online();
+    const runner = startJobs(replica, { intervalMs: 3_600_000 });
+    clock.advance(31 * MINUTE);
+    await runner.runDue();
+    assert.equal(statusOf(order.id), 'pendiente_pago');
+    await runner.stop();
+  });
+});
