@@ -1,0 +1,39 @@
+// In-memory ports: for tests, and for running the handlers anywhere without Electron.
+import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../shared/ipc/settings.ts';
+import { secureStorageUnavailable } from './ipc-errors.ts';
+import { describePlatformKey } from './platform-key.ts';
+import type { PlatformKeyPort, SettingsPort } from './ports.ts';
+
+export function memorySettings(initial: AppSettings = DEFAULT_SETTINGS): SettingsPort & { current: AppSettings } {
+  const port = {
+    current: structuredClone(initial),
+    read: () => structuredClone(port.current),
+    write: (settings: AppSettings) => {
+      port.current = structuredClone(settings);
+    },
+  };
+  return port;
+}
+
+/** A key store that keeps the key in memory; `available: false` imitates a machine without protected storage. */
+export function memoryPlatformKey(
+  options: { available?: boolean } = {},
+): PlatformKeyPort & { secret(): string | null; setAvailable(available: boolean): void } {
+  let available = options.available ?? true;
+  let stored: { key: string; label: string | null } | null = null;
+  return {
+    storage: () => ({ available, backend: available ? 'memory' : null }),
+    info: (): PlatformKeyInfo => describePlatformKey(stored?.key ?? null, stored?.label ?? null),
+    save(key, label) {
+      if (!available) throw secureStorageUnavailable();
+      stored = { key, label };
+    },
+    clear() {
+      stored = null;
+    },
+    secret: () => stored?.key ?? null,
+    setAvailable(value) {
+      available = value;
+    },
+  };
+}

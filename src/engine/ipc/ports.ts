@@ -1,0 +1,28 @@
+// What the IPC handlers need from their host besides the engine. Main implements these with
+// electron-store and safeStorage (src/main/settings-store.ts); tests use memory-ports.ts.
+import type { ConnectionStatus } from '../../shared/ipc/kitchen.ts';
+import type { AppInfo, AppSettings, PlatformKeyInfo, SecureStorageInfo } from '../../shared/ipc/settings.ts';
+
+export interface SettingsPort {
+  read(): AppSettings;
+  write(settings: AppSettings): void;
+}
+
+/** Where the key for the remote platform is kept. It goes in and never comes back out to the screen. */
+export interface PlatformKeyPort {
+  storage(): SecureStorageInfo;
+  info(): PlatformKeyInfo;
+  /** Throws when secure storage is unavailable: the key is never kept in clear. */
+  save(key: string, label: string | null): void;
+  clear(): void;
+}
+
+/** The host around the engine: what it reports about itself and what it can do to itself. */
+export interface HostPort {
+  appInfo(): AppInfo;
+  /** Relaunches the app (settings that need a restart). Absent where that makes no sense. */
+  restart?(): void;
+  connectionStatus(): ConnectionStatus;
+}
+
+export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0 };

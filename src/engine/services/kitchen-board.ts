@@ -1,0 +1,164 @@
+import { DateTime } from 'luxon';
+import type { OrderStatus } from '../../shared/order-states.ts';
+import type { BoardSnapshot, KitchenEvent, KitchenTicket, LocationStatusEntry, TicketTiming } from '../../shared/ipc/kitchen.ts';
+import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
+import { invalidRequest } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import { toOrderView, type OrderView } from './order-view.ts';
+
+/**
+ * The kitchen screen's reads. Unlike an API key, the screen sees both worlds of its restaurant at
+ * once (test orders carry `test: true` and are labelled PRUEBA), so these read the tables directly
+ * instead of through an Actor's world.
+ */
+
+/** How many finished orders the recall drawer offers. */
+export const RECALL_LIMIT = 20;
+
+const ORDER_EVENT_TYPES = ['order.created', 'order.updated'];
+
+interface EventRow {
+  seq: number;
+  type: string;
+  created_at: number;
+  world: 'live' | 'test' | 'both';
+  data: string;
+}
+
+function restaurantRow(engine: Engine, restaurantId: string) {
+  const restaurant = engine.restaurants.get(restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
+  return restaurant;
+}
+
+/** Active orders of both worlds, every order created since `dayStart`, and the latest finished ones. */
+function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number): OrderRow[] {
+  const active = ACTIVE_STATUSES.map(() => '?').join(', ');
+  const current = engine.db
+    .prepare(`SELECT * FROM orders WHERE restaurant_id = ? AND (status IN (${active}) OR created_at >= ?)`)
+    .all(restaurantId, ...ACTIVE_STATUSES, dayStart) as OrderRow[];
+  const recall = engine.db
+    .prepare(
+      `SELECT * FROM orders WHERE restaurant_id = ? AND status IN ('entregado', 'cancelado')
+       ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    )
+    .all(restaurantId, recallLimit) as OrderRow[];
+  const byId = new Map<string, OrderRow>();
+  for (const row of [...current, ...recall]) byId.set(row.id, row);
+  return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+}
+
+/**
+ * The first event sequence number whose time is at or after `since`, found by bisection on the
+ * primary key (event times grow with their sequence), so a long history is never scanned.
+ */
+function firstSeqSince(engine: Engine, since: number): number {
+  const at = engine.db.prepare('SELECT seq, created_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1');
+  let low = 0;
+  let high = engine.events.lastSeq() + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const row = at.get(middle) as { seq: number; created_at: number } | undefined;
+    if (!row || row.created_at >= since) high = middle;
+    else low = row.seq + 1;
+  }
+  return low;
+}
+
+/** Kitchen entry and ready times of the given orders, folded from their events since `since`. */
+function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Map<string, TicketTiming> {
+  const timings = new Map<string, TicketTiming>();
+  if (orderIds.size === 0) return timings;
+  const rows = engine.db
+    .prepare(
+      `SELECT created_at, json_extract(data, '$.id') AS order_id, json_extract(data, '$.status') AS status
+       FROM events WHERE restaurant_id = ? AND seq >= ? AND type IN (${ORDER_EVENT_TYPES.map(() => '?').join(', ')})
+       ORDER BY seq`,
+    )
+    .all(restaurantId, firstSeqSince(engine, since), ...ORDER_EVENT_TYPES) as { created_at: number; order_id: string; status: OrderStatus }[];
+  for (const row of rows) {
+    if (!orderIds.has(row.order_id)) continue;
+    timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
+  }
+  return timings;
+}
+
+export function startOfLocalDay(now: number, zone: string): number {
+  return DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+}
+
+/** Everything the board needs to draw itself, consistent with the change feed at `cursor`. */
+export function readKitchenBoard(engine: Engine, restaurantId: string, recallLimit = RECALL_LIMIT): BoardSnapshot {
+  const restaurant = restaurantRow(engine, restaurantId);
+  const now = engine.clock.now();
+  const dayStart = startOfLocalDay(now, restaurant.time_zone);
+  // Read in one transaction so the orders and the cursor describe the same moment.
+  return engine.db.transaction(() => {
+    const cursor = engine.events.lastSeq();
+    const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit);
+    const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
+    const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
+    const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
+    const tickets: KitchenTicket[] = rows.map((row) => ({
+      order: toOrderView(row, restaurant.time_zone),
+      ...(timings.get(row.id) ?? fallbackTiming(row)),
+    }));
+    return {
+      restaurant: { id: restaurant.id, name: restaurant.name, time_zone: restaurant.time_zone },
+      locations: engine.locations
+        .list(restaurant.id)
+        .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
+      tickets,
+      day_start: dayStart,
+      now,
+      cursor,
+    };
+  })();
+}
+
+/** Without events (an order imported or older than the history read), its own times are the best guess. */
+function fallbackTiming(row: OrderRow): TicketTiming {
+  return foldTiming(NO_TIMING, row.status, row.created_at);
+}
+
+/** One order as a ticket, with its timing read from the feed (for a single answer, e.g. after a tap). */
+export function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): KitchenTicket {
+  const restaurant = restaurantRow(engine, restaurantId);
+  const createdAt = Date.parse(order.created_at);
+  const timings = timingsSince(engine, restaurant.id, Number.isNaN(createdAt) ? 0 : createdAt, new Set([order.id]));
+  return { order, ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)) };
+}
+
+/** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
+export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
+  const rows = engine.db
+    .prepare('SELECT seq, type, created_at, world, data FROM events WHERE restaurant_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+    .all(restaurantId, afterSeq, limit) as EventRow[];
+  const events: KitchenEvent[] = [];
+  for (const row of rows) {
+    const data: unknown = JSON.parse(row.data);
+    switch (row.type) {
+      case 'order.created':
+      case 'order.updated':
+        events.push({ seq: row.seq, type: row.type, at: row.created_at, order: data as OrderView });
+        break;
+      case 'stock.updated':
+        events.push({
+          seq: row.seq,
+          type: 'stock.updated',
+          at: row.created_at,
+          world: row.world,
+          data: data as { location_id: string; items: { product_id: string; quantity: number }[] },
+        });
+        break;
+      case 'location.updated':
+        events.push({ seq: row.seq, type: 'location.updated', at: row.created_at, data: data as LocationStatusEntry });
+        break;
+      default:
+        // A type this screen does not know yet (a newer engine): nothing to draw.
+        break;
+    }
+  }
+  return events;
+}

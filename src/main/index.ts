@@ -1,0 +1,133 @@
+// Comanda's main process: the engine (in this process; docs/desktop.md says why and shows the
+// measurements), the local HTTP API, the IPC handlers and the live push to the kitchen window.
+import { app, dialog, session, type BrowserWindow } from 'electron';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pino from 'pino';
+import { defaultDataDir } from '../engine/cli/data-dir.ts';
+import { createIpcHandlers } from '../engine/ipc/handlers.ts';
+import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
+import { STANDALONE_STATUS, type HostPort } from '../engine/ipc/ports.ts';
+import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
+import type { LivePush } from '../shared/ipc/kitchen.ts';
+import { startEngineHost, type EngineHost } from './engine-host.ts';
+import { registerIpcHandlers } from './ipc-main.ts';
+import { hardenSession } from './security.ts';
+import { createAppStores } from './settings-store.ts';
+import { createKitchenWindow } from './window.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const rendererDir = join(here, '../renderer');
+const rendererUrl = devServerUrl ?? pathToFileURL(join(rendererDir, 'index.html')).href;
+const iconPath = join(here, '../../resources/icons/icon.png');
+
+// One folder for the database, the settings and the logs, shared with `npm run serve`.
+const dataDir = defaultDataDir();
+app.setName('Comanda');
+app.setPath('userData', dataDir);
+// A new order must ring even if nobody has touched the screen since it opened.
+app.commandLine.appendSwitch('autoplay-policy', 'no-user-gesture-required');
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination({ dest: join(dataDir, 'comanda.log'), mkdir: true, sync: false }));
+const logError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
+
+let engineHost: EngineHost | null = null;
+let liveFeed: LiveFeed | null = null;
+let kitchenWindow: BrowserWindow | null = null;
+let unregisterIpc: (() => void) | null = null;
+
+async function boot(): Promise<void> {
+  hardenSession(session.defaultSession, devServerUrl);
+  const stores = createAppStores(dataDir);
+  const bootSettings = stores.settings.read();
+  engineHost = await startEngineHost({ dataDir, settings: bootSettings, logger: logger.child({ part: 'http' }) });
+  const hosted = engineHost;
+  if (hosted.portFallback) logger.warn(hosted.portFallback, 'configured HTTP port was busy; using another one');
+
+  // Connected mode (a replica of a platform) comes with src/sync; until then the engine runs alone.
+  const connectionStatus: HostPort['connectionStatus'] = () => STANDALONE_STATUS;
+  const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
+  const handlers = createIpcHandlers({
+    engine: hosted.server.engine,
+    commands: hosted.server.commands,
+    restaurantId: hosted.restaurantId,
+    settings: stores.settings,
+    platformKey: stores.platformKey,
+    bootSettings,
+    log: logError,
+    host: {
+      appInfo: () => ({
+        version: app.getVersion(),
+        restaurant,
+        restaurants: hosted.restaurants,
+        api_base_url: hosted.server.baseUrl,
+        lan_urls: hosted.lanUrls(),
+        data_dir: dataDir,
+      }),
+      restart: () => {
+        app.relaunch();
+        app.quit();
+      },
+      connectionStatus,
+    },
+  });
+  unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);
+
+  kitchenWindow = createKitchenWindow({
+    preloadPath: join(here, '../preload/index.cjs'),
+    rendererUrl,
+    devServer: devServerUrl !== undefined,
+    rendererDir,
+    ...(existsSync(iconPath) ? { iconPath } : {}),
+  });
+  kitchenWindow.on('closed', () => {
+    kitchenWindow = null;
+  });
+  const send = (push: LivePush) => {
+    if (kitchenWindow && !kitchenWindow.isDestroyed()) kitchenWindow.webContents.send(LIVE_CHANNEL, push);
+  };
+  liveFeed = startLiveFeed({ engine: hosted.server.engine, restaurantId: hosted.restaurantId, send, connectionStatus });
+}
+
+async function shutdown(): Promise<void> {
+  liveFeed?.stop();
+  unregisterIpc?.();
+  const hosted = engineHost;
+  engineHost = null;
+  await hosted?.close();
+  logger.flush();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // Two apps on one database and one port would fight: the second one hands over to the first.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (kitchenWindow) {
+      if (kitchenWindow.isMinimized()) kitchenWindow.restore();
+      kitchenWindow.focus();
+    }
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+  app
+    .whenReady()
+    .then(boot)
+    .catch((error: unknown) => {
+      // The engine could not start (a database newer than this app, a broken file): say why.
+      logError(error);
+      dialog.showErrorBox('Comanda', `Comanda could not start: ${(error as Error).message}\n\nLog: ${join(dataDir, 'comanda.log')}`);
+      app.exit(1);
+    });
+  app.on('window-all-closed', () => app.quit());
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    shutdown().finally(() => app.exit(0));
+  });
+}

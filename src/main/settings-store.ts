@@ -1,0 +1,66 @@
+// Settings and the platform key on disk (electron-store in the user data folder). The key is
+// encrypted with safeStorage (Keychain, DPAPI, or the Secret Service on Linux) and only ever
+// decrypted here, in main, for the sync; where no protected storage exists it is refused.
+import { safeStorage } from 'electron';
+import Store from 'electron-store';
+import type { PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import { secureStorageUnavailable } from '../engine/ipc/ipc-errors.ts';
+import { describePlatformKey, platformKeyMode } from '../engine/ipc/platform-key.ts';
+import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
+
+interface StoredKey {
+  /** safeStorage ciphertext, base64. */
+  cipher: string;
+  label: string | null;
+  mode: 'live' | 'test' | null;
+  last4: string;
+}
+
+interface StoreShape extends Record<string, unknown> {
+  settings?: unknown;
+  platformKey?: StoredKey | null;
+}
+
+export interface AppStores {
+  settings: SettingsPort;
+  platformKey: PlatformKeyPort & { readSecret(): string | null };
+}
+
+function secureStorage(): SecureStorageInfo {
+  const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
+  // On Linux without a keyring Electron falls back to a hard-coded password ("basic_text"):
+  // that is clear text in all but name, so it counts as unavailable.
+  const available = safeStorage.isEncryptionAvailable() && backend !== 'basic_text' && backend !== 'unknown';
+  return { available, backend };
+}
+
+export function createAppStores(cwd: string): AppStores {
+  const store = new Store<StoreShape>({ name: 'settings', cwd, clearInvalidConfig: true });
+  return {
+    settings: {
+      read: () => normalizeSettings(store.get('settings')),
+      write: (settings: AppSettings) => store.set('settings', settings),
+    },
+    platformKey: {
+      storage: secureStorage,
+      info(): PlatformKeyInfo {
+        const stored = store.get('platformKey');
+        if (!stored) return describePlatformKey(null, null);
+        return { present: true, mode: stored.mode, label: stored.label, last4: stored.last4 };
+      },
+      save(key, label) {
+        if (!secureStorage().available) throw secureStorageUnavailable();
+        const cipher = safeStorage.encryptString(key).toString('base64');
+        store.set('platformKey', { cipher, label, mode: platformKeyMode(key), last4: key.slice(-4) } satisfies StoredKey);
+      },
+      clear() {
+        store.delete('platformKey');
+      },
+      readSecret() {
+        const stored = store.get('platformKey');
+        if (!stored || !secureStorage().available) return null;
+        return safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
+      },
+    },
+  };
+}

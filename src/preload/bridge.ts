@@ -1,0 +1,22 @@
+// The bridge the kitchen screen gets as `window.comanda`: one method per channel of the IPC
+// contract, built from the shared map so the two cannot drift. No Electron import here: the
+// preload (index.ts) passes ipcRenderer in, and the renderer tests pass a browser-side transport.
+import { BRIDGE_METHODS, type BridgeMethod, type ComandaBridge, type IpcChannel, type IpcResult } from '../shared/ipc/contract.ts';
+import type { LivePush } from '../shared/ipc/kitchen.ts';
+
+export interface BridgeTransport {
+  invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>>;
+  subscribe(listener: (push: LivePush) => void): () => void;
+}
+
+export function createBridge(transport: BridgeTransport): ComandaBridge {
+  const methods: Record<string, unknown> = {};
+  for (const [method, channel] of Object.entries(BRIDGE_METHODS) as [BridgeMethod, IpcChannel][]) {
+    methods[method] = (request: unknown) => transport.invoke(channel, request ?? {});
+  }
+  methods.onLive = (listener: (push: LivePush) => void) => {
+    if (typeof listener !== 'function') throw new TypeError('onLive needs a function');
+    return transport.subscribe(listener);
+  };
+  return Object.freeze(methods) as ComandaBridge;
+}

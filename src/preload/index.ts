@@ -1,0 +1,18 @@
+// The preload: runs sandboxed, exposes the typed bridge and nothing else (no ipcRenderer, no Node).
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { LIVE_CHANNEL, type IpcResult } from '../shared/ipc/contract.ts';
+import type { LivePush } from '../shared/ipc/kitchen.ts';
+import { createBridge } from './bridge.ts';
+
+const bridge = createBridge({
+  invoke: (channel, request) => ipcRenderer.invoke(channel, request) as Promise<IpcResult<unknown>>,
+  subscribe(listener) {
+    const forward = (_event: IpcRendererEvent, push: LivePush) => listener(push);
+    ipcRenderer.on(LIVE_CHANNEL, forward);
+    return () => {
+      ipcRenderer.removeListener(LIVE_CHANNEL, forward);
+    };
+  },
+});
+
+contextBridge.exposeInMainWorld('comanda', bridge);

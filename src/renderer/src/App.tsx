@@ -1,0 +1,142 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { KitchenOrder } from '../../shared/ipc/kitchen.ts';
+import { useApp, useBoard, useNow, useSettings, useT } from './app-context.tsx';
+import { StaleBanner, Toasts } from './components/Banners.tsx';
+import { BoardView } from './components/BoardView.tsx';
+import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.tsx';
+import { StatusBar } from './components/StatusBar.tsx';
+import { formatClock } from './format.ts';
+import { createAlarm } from './sound.ts';
+import { IntegrationsView } from './views/IntegrationsView.tsx';
+import { LocationsView } from './views/LocationsView.tsx';
+import { SettingsView } from './views/SettingsView.tsx';
+import { StockView } from './views/StockView.tsx';
+
+export type View = 'board' | 'stock' | 'locations' | 'integrations' | 'settings';
+const VIEWS: View[] = ['board', 'stock', 'locations', 'integrations', 'settings'];
+
+export function App() {
+  const t = useT();
+  const { board } = useApp();
+  const [view, setView] = useState<View>(() => {
+    const requested = new URLSearchParams(window.location.search).get('view');
+    return VIEWS.includes(requested as View) ? (requested as View) : 'board';
+  });
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const theme = useSettings((s) => s.settings.theme);
+  const language = useSettings((s) => s.settings.language);
+  const soundOn = useSettings((s) => s.settings.sound);
+  const muted = useBoard((s) => s.muted);
+  const ringingCount = useBoard((s) => Object.keys(s.ringing).length);
+  const restaurant = useBoard((s) => s.restaurant);
+  const locations = useBoard((s) => s.locations);
+  const filter = useBoard((s) => s.locationFilter);
+  const now = useNow(1000);
+  const offset = useBoard((s) => s.clockOffset);
+  const alarm = useMemo(() => createAlarm(), []);
+  const alarmOn = ringingCount > 0 && soundOn && !muted;
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+    document.documentElement.lang = language;
+  }, [theme, language]);
+
+  useEffect(() => {
+    alarm.setRinging(alarmOn);
+  }, [alarm, alarmOn]);
+
+  const askCancel = (order: KitchenOrder) =>
+    setConfirm({
+      title: t('confirm.cancel_title', { number: order.number }),
+      body: t('confirm.cancel_body'),
+      confirmLabel: t('confirm.cancel_yes'),
+      danger: true,
+      onConfirm: () => board.getState().cancel(order.id),
+    });
+
+  // Keyboard and bump bar: arrows select, Enter/Space bump, Esc undo.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (view !== 'board' || confirm) return;
+      const target = event.target as HTMLElement | null;
+      if (target && ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName)) return;
+      const state = board.getState();
+      const keys: Record<string, () => void> = {
+        ArrowLeft: () => state.moveSelection('left'),
+        ArrowRight: () => state.moveSelection('right'),
+        ArrowUp: () => state.moveSelection('up'),
+        ArrowDown: () => state.moveSelection('down'),
+        Enter: () => state.bumpSelected(),
+        ' ': () => state.bumpSelected(),
+        Escape: () => void state.undo(),
+      };
+      const action = keys[event.key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [board, view, confirm]);
+
+  return (
+    <div className={`app view-${view}`} data-alarm={alarmOn ? 'on' : 'off'} data-testid="app">
+      <header className="top-bar">
+        <div className="brand">
+          <span className="logo">Comanda</span>
+          {restaurant && <span className="restaurant-name">{restaurant.name}</span>}
+        </div>
+        <nav className="tabs">
+          {VIEWS.map((v) => (
+            <button key={v} type="button" className={`tab ${view === v ? 'active' : ''}`} data-testid={`nav-${v}`} aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
+              {t(`nav.${v}`)}
+            </button>
+          ))}
+        </nav>
+        <div className="top-tools">
+          {view === 'board' && locations.length > 1 && (
+            <select
+              className="location-filter"
+              data-testid="location-filter"
+              value={filter ?? ''}
+              onChange={(e) => board.getState().setLocationFilter(e.target.value || null)}
+            >
+              <option value="">{t('board.location_all')}</option>
+              {locations
+                .filter((l) => l.is_active)
+                .map((l) => (
+                  <option key={l.location_id} value={l.location_id}>
+                    {l.name}
+                  </option>
+                ))}
+            </select>
+          )}
+          <button
+            type="button"
+            className={`btn btn-mute ${muted ? 'muted' : ''} ${ringingCount > 0 ? 'ringing' : ''}`}
+            data-testid="mute"
+            aria-pressed={muted}
+            title={ringingCount > 0 ? t('board.ringing', { count: ringingCount }) : undefined}
+            onClick={() => board.getState().setMuted(!muted)}
+          >
+            {t(muted ? 'board.unmute' : 'board.mute')}
+          </button>
+          {restaurant && <span className="clock">{formatClock(now + offset, restaurant.time_zone, language)}</span>}
+        </div>
+      </header>
+      <div className="banner-slot">
+        <StaleBanner />
+      </div>
+      <main className="content">
+        {view === 'board' && <BoardView onCancel={askCancel} />}
+        {view === 'stock' && <StockView />}
+        {view === 'locations' && <LocationsView />}
+        {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <StatusBar />
+      <Toasts />
+      <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
+    </div>
+  );
+}

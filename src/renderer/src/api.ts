@@ -1,0 +1,40 @@
+// The renderer's typed calls: the preload bridge's answers unwrapped, refusals thrown as IpcCallError
+// with the engine's code and message.
+import type { ComandaBridge, IpcFailure } from '../../shared/ipc/contract.ts';
+
+export class IpcCallError extends Error {
+  readonly code: string;
+
+  constructor(failure: IpcFailure) {
+    super(failure.message);
+    this.name = 'IpcCallError';
+    this.code = failure.code;
+  }
+}
+
+type Unwrapped<F> = F extends (request: infer Q) => Promise<infer R>
+  ? (request: Q) => Promise<R extends { ok: true; value: infer V } ? V : never>
+  : never;
+
+export type KitchenApi = { [M in Exclude<keyof ComandaBridge, 'onLive'>]: Unwrapped<ComandaBridge[M]> } & {
+  onLive: ComandaBridge['onLive'];
+};
+
+export function createApi(bridge: ComandaBridge): KitchenApi {
+  const api: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(bridge)) {
+    if (name === 'onLive') continue;
+    api[name] = async (request: unknown) => {
+      const result = await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: IpcFailure }>)(request ?? {});
+      if (!result || typeof result !== 'object') throw new IpcCallError({ code: 'internal_error', message: 'no answer from the app' });
+      if (result.ok) return result.value;
+      throw new IpcCallError(result.error ?? { code: 'internal_error', message: 'unknown error' });
+    };
+  }
+  api.onLive = (listener: Parameters<ComandaBridge['onLive']>[0]) => bridge.onLive(listener);
+  return api as KitchenApi;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

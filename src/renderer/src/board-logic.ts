@@ -1,0 +1,142 @@
+// Pure rules of the board: which column a ticket is in, what a tap does, how late it is, what the
+// side panels count. The transitions themselves come from src/shared/order-states.ts.
+import { bumpTarget, nextTransitions, type OrderStatus, type PatchTarget } from '../../shared/order-states.ts';
+import type { KitchenTicket } from '../../shared/ipc/kitchen.ts';
+import type { AppSettings } from '../../shared/ipc/settings.ts';
+
+/** The four columns of the kitchen flow. */
+export const COLUMNS = ['recibido', 'en_preparacion', 'listo', 'en_reparto'] as const satisfies readonly OrderStatus[];
+export type ColumnStatus = (typeof COLUMNS)[number];
+
+export const COOKING: readonly OrderStatus[] = ['recibido', 'en_preparacion'];
+
+export type TimerLevel = 'ok' | 'warn' | 'late';
+
+/** A ticket as drawn: its server state with this screen's not-yet-confirmed moves applied. */
+export interface ShownTicket extends KitchenTicket {
+  shownStatus: OrderStatus;
+}
+
+export function isColumnStatus(status: OrderStatus): status is ColumnStatus {
+  return (COLUMNS as readonly OrderStatus[]).includes(status);
+}
+
+/** When the ticket's timer started: kitchen entry, else creation. */
+export function timerStart(ticket: KitchenTicket): number {
+  return ticket.kitchen_since ?? Date.parse(ticket.order.created_at);
+}
+
+export function elapsedMs(ticket: KitchenTicket, now: number): number {
+  return Math.max(0, now - timerStart(ticket));
+}
+
+export function timerLevel(ms: number, thresholds: AppSettings['thresholds']): TimerLevel {
+  if (ms >= thresholds.late_minutes * 60_000) return 'late';
+  if (ms >= thresholds.warn_minutes * 60_000) return 'warn';
+  return 'ok';
+}
+
+/** 0:42, 12:05, 1:02:09 */
+export function formatElapsed(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+export function bumpOf(ticket: ShownTicket): PatchTarget | null {
+  return bumpTarget(ticket.shownStatus, ticket.order.type);
+}
+
+export function canCancel(ticket: ShownTicket): boolean {
+  return nextTransitions(ticket.shownStatus, ticket.order.type).includes('cancelado');
+}
+
+const byTimer = (a: ShownTicket, b: ShownTicket) => timerStart(a) - timerStart(b) || a.order.number.localeCompare(b.order.number);
+
+export interface BoardLayout {
+  columns: Record<ColumnStatus, ShownTicket[]>;
+  scheduled: ShownTicket[];
+  awaitingPayment: ShownTicket[];
+  recall: ShownTicket[];
+}
+
+export function layoutBoard(tickets: ShownTicket[], locationId: string | null, recallLimit = 20): BoardLayout {
+  const visible = locationId === null ? tickets : tickets.filter((t) => t.order.location_id === locationId);
+  const columns = Object.fromEntries(COLUMNS.map((c) => [c, [] as ShownTicket[]])) as Record<ColumnStatus, ShownTicket[]>;
+  const scheduled: ShownTicket[] = [];
+  const awaitingPayment: ShownTicket[] = [];
+  const recall: ShownTicket[] = [];
+  for (const ticket of visible) {
+    const status = ticket.shownStatus;
+    if (isColumnStatus(status)) columns[status].push(ticket);
+    else if (status === 'programado') scheduled.push(ticket);
+    else if (status === 'pendiente_pago') awaitingPayment.push(ticket);
+    else recall.push(ticket);
+  }
+  for (const c of COLUMNS) columns[c].sort(byTimer);
+  scheduled.sort((a, b) => (a.order.scheduled_for ?? '').localeCompare(b.order.scheduled_for ?? ''));
+  awaitingPayment.sort((a, b) => a.order.created_at.localeCompare(b.order.created_at));
+  recall.sort((a, b) => Date.parse(b.order.updated_at) - Date.parse(a.order.updated_at));
+  return { columns, scheduled, awaitingPayment, recall: recall.slice(0, recallLimit) };
+}
+
+export interface AllDayLine {
+  name: string;
+  quantity: number;
+}
+
+/** Items still to cook (new and preparing, real orders), summed by product name, most first. */
+export function allDayCounts(tickets: ShownTicket[], locationId: string | null): AllDayLine[] {
+  const counts = new Map<string, number>();
+  for (const ticket of tickets) {
+    if (ticket.order.test || !COOKING.includes(ticket.shownStatus)) continue;
+    if (locationId !== null && ticket.order.location_id !== locationId) continue;
+    for (const item of ticket.order.items) counts.set(item.name, (counts.get(item.name) ?? 0) + item.quantity);
+  }
+  return [...counts.entries()]
+    .map(([name, quantity]) => ({ name, quantity }))
+    .sort((a, b) => b.quantity - a.quantity || a.name.localeCompare(b.name));
+}
+
+export interface TodayStats {
+  orders: number;
+  testOrders: number;
+  /** Mean time from kitchen entry to ready of today's real orders that got ready; null if none. */
+  averageToReadyMs: number | null;
+  /** Real orders of today that took (or are taking) longer than the late threshold to get ready. */
+  late: number;
+}
+
+export function todayStats(
+  tickets: ShownTicket[],
+  dayStart: number,
+  now: number,
+  thresholds: AppSettings['thresholds'],
+  locationId: string | null,
+): TodayStats {
+  const lateMs = thresholds.late_minutes * 60_000;
+  let orders = 0;
+  let testOrders = 0;
+  let late = 0;
+  const durations: number[] = [];
+  for (const ticket of tickets) {
+    const { order } = ticket;
+    if (locationId !== null && order.location_id !== locationId) continue;
+    if (Date.parse(order.created_at) < dayStart) continue;
+    if (order.test) {
+      testOrders++;
+      continue;
+    }
+    orders++;
+    if (ticket.kitchen_since === null || order.status === 'cancelado') continue;
+    const readyAt = ticket.ready_at;
+    if (readyAt !== null) durations.push(readyAt - ticket.kitchen_since);
+    const took = (readyAt ?? now) - ticket.kitchen_since;
+    if (took >= lateMs && (readyAt !== null || COOKING.includes(ticket.shownStatus))) late++;
+  }
+  const averageToReadyMs = durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length;
+  return { orders, testOrders, averageToReadyMs, late };
+}

@@ -1,0 +1,31 @@
+import { useBoard, useNow, useSettings, useT } from '../app-context.tsx';
+import { formatClock } from '../format.ts';
+import { isStale } from '../stores/board-store.ts';
+
+export function StatusBar() {
+  const t = useT();
+  const now = useNow(1000);
+  const status = useBoard((s) => s.status);
+  const stale = useBoard((s) => isStale(s, now));
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const language = useSettings((s) => s.settings.language);
+  const apiUrl = useSettings((s) => s.info?.api_base_url ?? null);
+  const mode = status?.mode ?? 'standalone';
+  const online = status?.online ?? false;
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      <span className={`status-dot ${status === null ? '' : stale ? 'stale' : online ? 'online' : 'offline'}`} aria-hidden="true" />
+      <span data-testid="connection">
+        {t(mode === 'connected' ? 'statusbar.connected' : 'statusbar.standalone')} ·{' '}
+        {status === null ? t('statusbar.connecting') : stale ? t('statusbar.stale') : t(online ? 'statusbar.online' : 'statusbar.offline')}
+      </span>
+      {mode === 'connected' && (
+        <span data-testid="last-sync">
+          {t('statusbar.last_sync', { time: status?.last_sync_at ? formatClock(status.last_sync_at, timeZone, language) : t('statusbar.never') })}
+        </span>
+      )}
+      <span data-testid="queued">{t('statusbar.queued', { count: status?.queued ?? 0 })}</span>
+      {apiUrl && <span className="muted">{t('statusbar.api', { url: apiUrl })}</span>}
+    </footer>
+  );
+}

@@ -1,0 +1,8 @@
+import type { ComandaBridge } from '../../shared/ipc/contract.ts';
+
+declare global {
+  interface Window {
+    /** The preload's bridge (src/preload): the renderer's only way to the engine. */
+    comanda: ComandaBridge;
+  }
+}

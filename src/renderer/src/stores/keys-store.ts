@@ -1,0 +1,58 @@
+// The integrations screen: API keys of this restaurant for store fronts and POS on the LAN.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiKeyEntry, World } from '../../../shared/ipc/kitchen.ts';
+import type { KitchenApi } from '../api.ts';
+import { errorMessage } from '../api.ts';
+
+export interface KeysState {
+  keys: ApiKeyEntry[];
+  /** The key just generated: shown once, then forgotten by `dismissCreated`. */
+  created: { key: string; record: ApiKeyEntry } | null;
+  busy: boolean;
+  error: string | null;
+  load(): Promise<void>;
+  create(input: { mode: World; write: boolean; label: string | null }): Promise<boolean>;
+  revoke(keyId: string): Promise<boolean>;
+  dismissCreated(): void;
+}
+
+export type KeysStore = StoreApi<KeysState>;
+
+export function createKeysStore(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStore {
+  return createStore<KeysState>()((set, get) => {
+    const attempt = async (work: () => Promise<void>): Promise<boolean> => {
+      set({ busy: true, error: null });
+      try {
+        await work();
+        set({ busy: false });
+        return true;
+      } catch (error) {
+        set({ busy: false, error: errorMessage(error) });
+        return false;
+      }
+    };
+    return {
+      keys: [],
+      created: null,
+      busy: false,
+      error: null,
+      async load() {
+        await attempt(async () => set({ keys: await deps.api.listKeys({}) }));
+      },
+      create: (input) =>
+        attempt(async () => {
+          const label = input.label?.trim() || null;
+          const created = await deps.api.createKey({ ...input, label });
+          set({ created, keys: [...get().keys, created.record] });
+        }),
+      revoke: (keyId) =>
+        attempt(async () => {
+          const record = await deps.api.revokeKey({ key_id: keyId });
+          set({ keys: get().keys.map((k) => (k.id === keyId ? record : k)) });
+        }),
+      dismissCreated() {
+        set({ created: null });
+      },
+    };
+  });
+}

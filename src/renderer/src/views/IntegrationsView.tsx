@@ -1,0 +1,155 @@
+import { useEffect, useState } from 'react';
+import type { World } from '../../../shared/ipc/kitchen.ts';
+import { useApp, useBoard, useKeys, useSettings, useT } from '../app-context.tsx';
+import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
+import { formatDateTime } from '../format.ts';
+
+export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest): void }) {
+  const t = useT();
+  const { keys } = useApp();
+  const list = useKeys((s) => s.keys);
+  const created = useKeys((s) => s.created);
+  const busy = useKeys((s) => s.busy);
+  const error = useKeys((s) => s.error);
+  const info = useSettings((s) => s.info);
+  const language = useSettings((s) => s.settings.language);
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const [label, setLabel] = useState('');
+  const [mode, setMode] = useState<World>('live');
+  const [write, setWrite] = useState(false);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    void keys.getState().load();
+  }, [keys]);
+
+  const when = (at: string | null) => (at ? formatDateTime(at, timeZone, language) : t('keys.never'));
+  const addresses = [info?.api_base_url, ...(info?.lan_urls ?? [])].filter((u): u is string => typeof u === 'string');
+
+  return (
+    <div className="page integrations-page" data-testid="integrations-view">
+      <header className="page-head">
+        <h1>{t('keys.title')}</h1>
+      </header>
+      <p className="muted">{t('keys.intro')}</p>
+      {addresses.map((url) => (
+        <p key={url} className="api-address">
+          {t('keys.api_address', { url })}
+        </p>
+      ))}
+      <form
+        className="key-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setCopied(false);
+          void keys
+            .getState()
+            .create({ mode, write, label: label.trim() || null })
+            .then((ok) => ok && setLabel(''));
+        }}
+      >
+        <label className="field">
+          <span>{t('keys.label')}</span>
+          <input data-testid="key-label" value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t('keys.mode')}</span>
+          <select data-testid="key-mode" value={mode} onChange={(e) => setMode(e.target.value as World)}>
+            <option value="live">{t('world.live')}</option>
+            <option value="test">{t('world.test')}</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>{t('keys.permission')}</span>
+          <select data-testid="key-write" value={write ? 'write' : 'read'} onChange={(e) => setWrite(e.target.value === 'write')}>
+            <option value="read">{t('keys.read')}</option>
+            <option value="write">{t('keys.write')}</option>
+          </select>
+        </label>
+        <button type="submit" className="btn btn-primary" data-testid="key-generate" disabled={busy}>
+          {t('keys.generate')}
+        </button>
+      </form>
+      {error && <div className="notice notice-error" role="alert">{t('common.error', { message: error })}</div>}
+      {created && (
+        <div className="created-key" data-testid="created-key">
+          <p className="warning">{t('keys.shown_once')}</p>
+          <code className="key-secret" data-testid="key-secret">
+            {created.key}
+          </code>
+          <div className="created-actions">
+            <button
+              type="button"
+              className="btn btn-primary"
+              data-testid="key-copy"
+              onClick={() =>
+                void navigator.clipboard.writeText(created.key).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                )
+              }
+            >
+              {copied ? t('keys.copied') : t('keys.copy')}
+            </button>
+            <button type="button" className="btn btn-secondary" data-testid="key-done" onClick={() => keys.getState().dismissCreated()}>
+              {t('keys.done')}
+            </button>
+          </div>
+        </div>
+      )}
+      {list.length === 0 ? (
+        <p className="muted">{t('keys.none')}</p>
+      ) : (
+        <table className="keys-table">
+          <thead>
+            <tr>
+              <th>{t('keys.label_column')}</th>
+              <th>{t('keys.mode')}</th>
+              <th>{t('keys.permission')}</th>
+              <th>{t('keys.created')}</th>
+              <th>{t('keys.last_used')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {[...list].reverse().map((k) => (
+              <tr key={k.id} data-key-id={k.id} className={k.revoked_at ? 'revoked' : ''}>
+                <td>
+                  {k.label ?? t('keys.no_label')} <span className="muted">…{k.last4}</span>
+                </td>
+                <td>
+                  <span className={`badge ${k.mode === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.mode === 'live' ? 'world.live' : 'world.test')}</span>
+                </td>
+                <td>{t(k.write ? 'keys.write' : 'keys.read')}</td>
+                <td>{when(k.created_at)}</td>
+                <td>{when(k.last_used_at)}</td>
+                <td>
+                  {k.revoked_at ? (
+                    <span className="muted">{t('keys.revoked')}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-danger"
+                      data-testid="key-revoke"
+                      onClick={() =>
+                        confirm({
+                          title: t('keys.revoke'),
+                          body: t('keys.revoke_confirm', { label: k.label ?? `…${k.last4}` }),
+                          confirmLabel: t('keys.revoke'),
+                          danger: true,
+                          onConfirm: () => void keys.getState().revoke(k.id),
+                        })
+                      }
+                    >
+                      {t('keys.revoke')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useEffect } from 'react';
+import { useApp, useBoard, useLocations, useSettings, useT } from '../app-context.tsx';
+import { WorldToggle } from '../components/WorldToggle.tsx';
+import { formatClock, formatDateTime } from '../format.ts';
+
+export function LocationsView() {
+  const t = useT();
+  const { locations } = useApp();
+  const view = useLocations((s) => s.view);
+  const world = useLocations((s) => s.world);
+  const busy = useLocations((s) => s.busy);
+  const error = useLocations((s) => s.error);
+  const simulated = useLocations((s) => s.simulated);
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const language = useSettings((s) => s.settings.language);
+
+  useEffect(() => {
+    void locations.getState().load();
+  }, [locations]);
+
+  return (
+    <div className="page locations-page" data-testid="locations-view">
+      <header className="page-head">
+        <h1>{t('locations.title')}</h1>
+        {view && <span className="muted">{t(view.register_mode === 'manual' ? 'locations.mode_manual' : 'locations.mode_schedule')}</span>}
+        <WorldToggle world={world} onChange={(w) => void locations.getState().load(w)} />
+      </header>
+      {error && <div className="notice notice-error" role="alert">{t('common.error', { message: error })}</div>}
+      <div className="location-cards">
+        {view?.data.map((l) => (
+          <article
+            key={l.location_id}
+            className={`location-card ${l.open_now ? 'is-open' : 'is-closed'} ${l.is_active ? '' : 'is-inactive'}`}
+            data-location-id={l.location_id}
+            data-open={String(l.open_now)}
+          >
+            <header>
+              <h2>{l.name}</h2>
+              <span className={`status-pill ${l.open_now ? 'open' : 'closed'}`}>
+                {l.is_active ? t(l.open_now ? 'locations.open_now' : 'locations.closed_now') : t('locations.inactive')}
+              </span>
+            </header>
+            <p className="address">{l.address}</p>
+            <p className="reason" data-testid="reason">{t(`reason.${l.reason}`)}</p>
+            {l.next_opening_at && (
+              <p className="next-opening">{t('locations.next_opening', { time: formatDateTime(l.next_opening_at, timeZone, language) })}</p>
+            )}
+            {simulated[l.location_id] && <p className="notice notice-test" data-testid="location-simulated">{t('locations.simulated')}</p>}
+            {l.is_active && (
+              <div className="location-actions">
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  data-testid="location-open"
+                  disabled={busy[l.location_id] === true || l.open_now}
+                  onClick={() => void locations.getState().setOpen(l.location_id, true)}
+                >
+                  {t('locations.open')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  data-testid="location-close"
+                  disabled={busy[l.location_id] === true || !l.open_now}
+                  onClick={() => void locations.getState().setOpen(l.location_id, false)}
+                >
+                  {t('locations.close')}
+                </button>
+              </div>
+            )}
+          </article>
+        ))}
+      </div>
+      {view && <p className="muted">{t('locations.checked_at', { time: formatClock(view.checked_at, timeZone, language) })}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+// The app's settings: what the kitchen screen may read and change. The platform key itself never
+// appears here: only whether there is one, its mode, label and last four characters.
+
+export type Language = 'es' | 'en';
+export type Theme = 'dark' | 'light';
+
+export interface AppSettings {
+  language: Language;
+  theme: Theme;
+  sound: boolean;
+  /** Timer colours: amber from `warn_minutes`, red (late) from `late_minutes`. */
+  thresholds: { warn_minutes: number; late_minutes: number };
+  /** The local HTTP API: 127.0.0.1 unless `lan` is on (then every interface). */
+  http: { port: number; lan: boolean };
+  /** The restaurant this screen shows; null picks the first one. */
+  restaurant_id: string | null;
+  connection: { mode: 'standalone' | 'connected'; platform_url: string | null };
+}
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  language: 'es',
+  theme: 'dark',
+  sound: true,
+  thresholds: { warn_minutes: 10, late_minutes: 20 },
+  http: { port: 4750, lan: false },
+  restaurant_id: null,
+  connection: { mode: 'standalone', platform_url: null },
+};
+
+export interface PlatformKeyInfo {
+  present: boolean;
+  mode: 'live' | 'test' | null;
+  label: string | null;
+  last4: string | null;
+}
+
+export interface SecureStorageInfo {
+  /** False where the OS offers no protected storage: the key is then refused, never kept in clear. */
+  available: boolean;
+  /** Electron's backend name on Linux (e.g. gnome_libsecret), null elsewhere. */
+  backend: string | null;
+}
+
+export interface SettingsView {
+  settings: AppSettings;
+  platform_key: PlatformKeyInfo;
+  secure_storage: SecureStorageInfo;
+  /** Settings that take effect only after a restart (HTTP port and LAN, restaurant, connection). */
+  restart_required: boolean;
+}
+
+/** A partial change; nested objects are merged one level deep. */
+export interface SettingsPatch {
+  language?: Language;
+  theme?: Theme;
+  sound?: boolean;
+  thresholds?: Partial<AppSettings['thresholds']>;
+  http?: Partial<AppSettings['http']>;
+  restaurant_id?: string | null;
+  connection?: Partial<AppSettings['connection']>;
+}
+
+export interface AppInfo {
+  version: string;
+  restaurant: { id: string; name: string };
+  restaurants: { id: string; name: string }[];
+  /** The local HTTP API as bound now, e.g. http://127.0.0.1:4750/v1; null if it could not start. */
+  api_base_url: string | null;
+  /** Addresses store fronts on the LAN can use (empty unless LAN access is on). */
+  lan_urls: string[];
+  data_dir: string | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const pick = <T>(value: unknown, allowed: readonly T[], fallback: T): T => (allowed.includes(value as T) ? (value as T) : fallback);
+const integer = (value: unknown, min: number, max: number, fallback: number): number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : fallback;
+
+/** Settings as read from disk, with every missing or broken field back to its default. */
+export function normalizeSettings(raw: unknown): AppSettings {
+  const d = DEFAULT_SETTINGS;
+  const r = isObject(raw) ? raw : {};
+  const thresholds = isObject(r.thresholds) ? r.thresholds : {};
+  const http = isObject(r.http) ? r.http : {};
+  const connection = isObject(r.connection) ? r.connection : {};
+  let warn = integer(thresholds.warn_minutes, 1, 240, d.thresholds.warn_minutes);
+  let late = integer(thresholds.late_minutes, 1, 240, d.thresholds.late_minutes);
+  if (warn >= late) [warn, late] = [d.thresholds.warn_minutes, d.thresholds.late_minutes];
+  return {
+    language: pick(r.language, ['es', 'en'] as const, d.language),
+    theme: pick(r.theme, ['dark', 'light'] as const, d.theme),
+    sound: typeof r.sound === 'boolean' ? r.sound : d.sound,
+    thresholds: { warn_minutes: warn, late_minutes: late },
+    http: { port: integer(http.port, 1024, 65535, d.http.port), lan: typeof http.lan === 'boolean' ? http.lan : d.http.lan },
+    restaurant_id: typeof r.restaurant_id === 'string' ? r.restaurant_id : null,
+    connection: {
+      mode: pick(connection.mode, ['standalone', 'connected'] as const, d.connection.mode),
+      platform_url: typeof connection.platform_url === 'string' ? connection.platform_url : null,
+    },
+  };
+}

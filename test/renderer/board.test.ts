@@ -1,0 +1,209 @@
+// The kitchen board in headless Chromium against a real engine: live orders, one-click flow,
+// undo, cancel, refusals, changes made elsewhere, keyboard, panels, filter, staleness.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
+import { R1 } from '../support/demo-ids.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+import { eventually } from './support/wait.ts';
+
+describe('kitchen board (Chromium, real engine)', () => {
+  let k: KitchenUnderTest;
+  let keys: KitchenUnderTest['engine']['demo'][number]['keys'];
+
+  before(async () => {
+    k = await startKitchenUnderTest();
+    keys = k.engine.demo[0]!.keys;
+    await k.open();
+    await k.page.locator('[data-testid="board"]').waitFor();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`);
+  const statusOverHttp = async (id: string, key = keys.live_read) => (await k.engine.call('GET', `/orders/${id}`, { key })).body.status as string;
+  const column = async (number: string) => card(number).evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'));
+
+  test('a new order appears live, highlighted and ringing until someone touches it', async () => {
+    const order = await placeOrder(k.engine, { customer: { name: 'Ana Live' }, notes: 'sin sal' });
+    const ticket = card(order.number);
+    await ticket.waitFor({ timeout: 5000 });
+    assert.equal(await ticket.getAttribute('data-ringing'), 'true');
+    assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'on');
+    assert.equal(await column(order.number), 'recibido');
+    // Items with quantities, modifiers and notes; the order's note stands out.
+    const text = await ticket.innerText();
+    assert.match(text, /2×\s*Empanada de queso/);
+    assert.match(text, /bien doradas/);
+    assert.match(text, /Pan amasado/);
+    assert.match(text, /sin sal/);
+    assert.equal(await ticket.locator('[data-testid="test-label"]').count(), 0);
+    // Muting silences without acknowledging; touching the ticket acknowledges it.
+    await k.page.locator('[data-testid="mute"]').click();
+    assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'off');
+    await k.page.locator('[data-testid="mute"]').click();
+    assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'on');
+    await ticket.locator('.ticket-customer').click();
+    assert.equal(await ticket.getAttribute('data-ringing'), 'false');
+    assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'off');
+  });
+
+  test('test orders are labelled PRUEBA and move in the test world', async () => {
+    const order = await placeOrder(k.engine, { customer: { name: 'Tienda en pruebas' } }, keys.test_write);
+    const ticket = card(order.number);
+    await ticket.waitFor({ timeout: 5000 });
+    assert.match(order.number, /^T/);
+    assert.equal(await ticket.locator('[data-testid="test-label"]').innerText(), 'PRUEBA');
+    await ticket.locator('[data-testid="bump"]').click();
+    await ticket.locator('[data-testid="bump"]').click(); // confirms the first step at once
+    await eventually(async () => (await statusOverHttp(order.id, keys.test_read)) === 'en_preparacion', 'test order in preparation');
+  });
+
+  test('one click at a time walks a delivery order through the whole flow, held 5 s for undo', async () => {
+    const order = await placeOrder(k.engine, {
+      type: 'delivery',
+      address: 'Av. Irarrázaval 3100, Ñuñoa',
+      customer: { name: 'Pedro Soto' },
+      items: [{ product_id: R1.products.completo, quantity: 3, modifier_option_ids: [R1.options.paltaExtra] }],
+    });
+    const ticket = card(order.number);
+    await ticket.waitFor({ timeout: 5000 });
+    assert.match(await ticket.innerText(), /Av\. Irarrázaval 3100/);
+    assert.match(await ticket.innerText(), /propio/);
+
+    await ticket.locator('[data-testid="bump"]').click();
+    // The card moved at once; the engine has not been told yet (the undo window).
+    assert.equal(await column(order.number), 'en_preparacion');
+    assert.match(await ticket.locator('[data-testid="undo"]').innerText(), /Deshacer/);
+    assert.equal(await statusOverHttp(order.id), 'recibido');
+    await eventually(async () => (await statusOverHttp(order.id)) === 'en_preparacion', 'en_preparacion committed after the hold', 8000);
+    await eventually(async () => (await ticket.locator('[data-testid="undo"]').count()) === 0, 'undo gone');
+
+    for (const expected of ['listo', 'en_reparto', 'entregado']) {
+      await card(order.number).locator('[data-testid="bump"]').click();
+      if (expected !== 'entregado') assert.equal(await column(order.number), expected);
+    }
+    await eventually(async () => (await statusOverHttp(order.id)) === 'entregado', 'delivered over HTTP', 9000);
+    await eventually(async () => (await card(order.number).count()) === 0, 'card left the columns');
+    await k.page.locator('[data-testid="recall-open"]').click();
+    const recalled = k.page.locator(`[data-testid="recall"] article[data-number="${order.number}"]`);
+    await recalled.waitFor();
+    assert.match(await recalled.innerText(), /Entregado/);
+    await k.page.locator('[data-testid="recall"] .drawer-head button').click();
+  });
+
+  test('Esc takes a bump back before it is sent; arrows select and Enter bumps', async () => {
+    const order = await placeOrder(k.engine, { customer: { name: 'Teclado' } });
+    const ticket = card(order.number);
+    await ticket.waitFor({ timeout: 5000 });
+    await ticket.locator('.ticket-customer').click(); // select (and silence)
+    await k.page.keyboard.press('Enter');
+    assert.equal(await column(order.number), 'en_preparacion');
+    await k.page.keyboard.press('Escape');
+    assert.equal(await column(order.number), 'recibido');
+    assert.equal(await card(order.number).locator('[data-testid="undo"]').count(), 0);
+    await k.page.waitForTimeout(5500);
+    assert.equal(await statusOverHttp(order.id), 'recibido');
+
+    // Arrows move the selection across columns and back.
+    await k.page.keyboard.press('ArrowRight');
+    const selectedAfterRight = await k.page.locator('.column article.selected').getAttribute('data-number');
+    assert.notEqual(selectedAfterRight, order.number);
+    await k.page.keyboard.press('ArrowLeft');
+    assert.equal(await k.page.locator('.column article.selected').getAttribute('data-number'), await k.page.locator('.column-recibido article.selected').getAttribute('data-number'));
+    await card(order.number).locator('.ticket-customer').click();
+    await k.page.keyboard.press(' ');
+    assert.equal(await column(order.number), 'en_preparacion');
+    await k.page.keyboard.press('Escape');
+  });
+
+  test('cancel asks first; confirmed, it is sent at once', async () => {
+    const order = await placeOrder(k.engine, { customer: { name: 'Se arrepiente' } });
+    const ticket = card(order.number);
+    await ticket.waitFor({ timeout: 5000 });
+    await ticket.locator('[data-testid="cancel"]').click();
+    const dialog = k.page.locator('[role="dialog"]');
+    assert.match(await dialog.innerText(), new RegExp(`Cancelar el pedido #${order.number}`));
+    await k.page.locator('[data-testid="confirm-back"]').click();
+    assert.equal(await dialog.count(), 0);
+    assert.equal(await statusOverHttp(order.id), 'recibido');
+    await ticket.locator('[data-testid="cancel"]').click();
+    await k.page.locator('[data-testid="confirm-yes"]').click();
+    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP', 3000);
+  });
+
+  test('a ticket changed or cancelled elsewhere flashes; a refused action rolls back with the engine\'s message', async () => {
+    const moved = await placeOrder(k.engine, { customer: { name: 'Otro equipo' } });
+    const doomed = await placeOrder(k.engine, { customer: { name: 'Cancelado afuera' } });
+    await card(doomed.number).waitFor({ timeout: 5000 });
+
+    await k.engine.call('PATCH', `/orders/${moved.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });
+    await eventually(async () => (await card(moved.number).getAttribute('data-flash')) === 'changed', 'changed flash');
+    assert.equal(await column(moved.number), 'en_preparacion');
+
+    // The screen misses pushes (a stalled main process) while the order is cancelled elsewhere.
+    k.pausePushes();
+    await k.engine.call('PATCH', `/orders/${doomed.id}`, { key: keys.live_write, body: { status: 'cancelado' } });
+    await card(doomed.number).locator('[data-testid="bump"]').click();
+    const managedNumber = '1';
+    await card(managedNumber).locator('[data-testid="bump"]').click();
+    assert.equal(await column(doomed.number), 'en_preparacion');
+    const toasts = k.page.locator('[data-testid="toast"][data-kind="refused"]');
+    await eventually(async () => (await toasts.count()) >= 2, 'two refusals', 9000);
+    const messages = await toasts.allInnerTexts();
+    assert.ok(messages.some((m) => m.includes(`order ${doomed.number} cannot go from cancelado to en_preparacion`)), messages.join('\n'));
+    assert.ok(messages.some((m) => m.includes('managed by the pos-demo integration')), messages.join('\n'));
+    assert.equal(await column(doomed.number), 'recibido');
+    assert.equal(await column(managedNumber), 'recibido');
+    assert.equal(await card(managedNumber).getAttribute('data-flash'), 'refused');
+    // No word for a few seconds: the board says so plainly.
+    await k.page.locator('[data-testid="stale-banner"]').waitFor({ timeout: 8000 });
+    assert.match(await k.page.locator('[data-testid="stale-banner"]').innerText(), /SIN DATOS NUEVOS/);
+    await k.screenshot('board-refused-and-stale');
+
+    k.resumePushes();
+    await k.page.locator('[data-testid="stale-banner"]').waitFor({ state: 'detached', timeout: 5000 });
+    await eventually(async () => (await card(doomed.number).getAttribute('data-flash')) === 'cancelled', 'dead ticket flashes');
+    assert.match(await card(doomed.number).innerText(), /CANCELADO en otro equipo/);
+    assert.equal(await card(doomed.number).locator('[data-testid="bump"]').count(), 0);
+    while ((await k.page.locator('[data-testid="toast"]').count()) > 0) await k.page.locator('[data-testid="toast"] button').first().click();
+  });
+
+  test('panels count the day, the location filter narrows the board, and the board screenshot is saved', async () => {
+    // A spread of tickets for the picture: late, amber, ready, scheduled, awaiting payment, test.
+    const late = await placeOrder(k.engine, { customer: { name: 'Mesa 4 (atrasado)' }, items: [{ product_id: R1.products.cazuela, quantity: 2, notes: 'sin cilantro' }] });
+    k.engine.clock.advance(12 * 60_000);
+    const amber = await placeOrder(k.engine, { customer: { name: 'Francisca' }, items: [{ product_id: R1.products.barrosLuco, quantity: 1 }] });
+    k.engine.clock.advance(11 * 60_000);
+    await k.engine.call('PATCH', `/orders/${late.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });
+    await placeOrder(k.engine, {
+      customer: { name: 'Programado' },
+      scheduled_for: new Date(k.engine.clock.now() + 90 * 60_000).toISOString(),
+    });
+    await placeOrder(k.engine, { customer: { name: 'Paga en línea' }, payment: 'online', return_url: 'https://tienda.example/vuelta' }, keys.test_write);
+    const elsewhere = await placeOrder(k.engine, { location_id: R1.closedLocation, customer: { name: 'Plaza Egaña (prueba)' } }, keys.test_write);
+    await placeOrder(k.engine, { customer: { name: 'Recién llegado' }, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 1 }] });
+    k.feed.heartbeat();
+    await card(elsewhere.number).waitFor({ timeout: 5000 });
+    await eventually(async () => (await card(late.number).locator('[data-testid="timer"]').getAttribute('data-level')) === 'late', 'late timer');
+    assert.equal(await card(amber.number).locator('[data-testid="timer"]').getAttribute('data-level'), 'warn');
+    assert.match(await k.page.locator('[data-testid="scheduled"]').innerText(), /Programado/);
+    assert.match(await k.page.locator('[data-testid="awaiting-payment"]').innerText(), /Paga en línea/);
+
+    const allDay = await k.page.locator('[data-testid="all-day"]').innerText();
+    assert.match(allDay, /2\s+Cazuela/);
+    assert.match(allDay, /1\s+Barros Luco/);
+    assert.doesNotMatch(allDay, /Plaza Egaña/);
+    assert.ok(Number(await k.page.locator('[data-testid="today-orders"]').innerText()) >= 8);
+    assert.ok(Number(await k.page.locator('[data-testid="today-late"]').innerText()) >= 1);
+    assert.match(await k.page.locator('[data-testid="today-avg"]').innerText(), /min/);
+    await k.screenshot('board');
+
+    await k.page.locator('[data-testid="location-filter"]').selectOption(R1.closedLocation);
+    assert.equal(await k.page.locator('.column article').count(), 1);
+    assert.equal(await k.page.locator('.column article').getAttribute('data-number'), elsewhere.number);
+    await k.page.locator('[data-testid="location-filter"]').selectOption('');
+    assert.ok((await k.page.locator('.column article').count()) > 5);
+  });
+});

@@ -1,0 +1,276 @@
+import { test, describe, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/ipc/kitchen.ts';
+import type { PatchTarget } from '../../../src/shared/order-states.ts';
+import { IpcCallError } from '../../../src/renderer/src/api.ts';
+import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore } from '../../../src/renderer/src/stores/board-store.ts';
+import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
+import { deferred, FakeClock, order, settle, ticket } from './fakes.ts';
+
+function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnapshot {
+  return {
+    restaurant: { id: 'r1', name: 'R', time_zone: 'America/Santiago' },
+    locations: [{ location_id: 'loc-1', name: 'Centro', is_active: true }, { location_id: 'loc-2', name: 'Norte', is_active: true }],
+    tickets,
+    day_start: Date.parse('2026-11-21T00:00:00-03:00'),
+    now,
+    cursor,
+  };
+}
+
+describe('board store', () => {
+  let clock: FakeClock;
+  let calls: { order_id: string; target: PatchTarget }[];
+  let answers: ((request: { order_id: string; target: PatchTarget }) => Promise<KitchenTicket>) | null;
+  let store: BoardStore;
+  let initial: KitchenTicket[];
+  let seq: number;
+
+  const updated = (o: KitchenOrder, status: KitchenOrder['status'], minutes = 1): KitchenOrder => ({
+    ...o,
+    status,
+    updated_at: new Date(Date.parse(o.updated_at) + minutes * 60_000).toISOString(),
+  });
+  const push = (events: { type: 'order.created' | 'order.updated'; order: KitchenOrder }[]): LivePush => ({
+    kind: 'events',
+    now: clock.now,
+    events: events.map((e) => ({ ...e, seq: ++seq, at: clock.now })),
+  });
+  const shown = (id: string) => shownTickets(store.getState()).find((t) => t.order.id === id)?.shownStatus;
+
+  beforeEach(async () => {
+    clock = new FakeClock();
+    calls = [];
+    seq = 10;
+    answers = null;
+    initial = [ticket(order()), ticket(order({ type: 'delivery' })), ticket(order({ test: true, status: 'en_preparacion' }))];
+    store = createBoardStore({
+      ...clock.deps,
+      api: {
+        boardSnapshot: async () => snapshot(initial, clock.now + 5000),
+        transitionOrder: (request) => {
+          calls.push(request);
+          if (answers) return answers(request);
+          const known = store.getState().tickets[request.order_id]!;
+          return Promise.resolve({ ...known, order: updated(known.order, request.target) });
+        },
+      },
+    });
+    await store.getState().load();
+  });
+
+  test('loads the snapshot, with the engine clock offset', () => {
+    const state = store.getState();
+    assert.equal(state.loaded, true);
+    assert.equal(Object.keys(state.tickets).length, 3);
+    assert.equal(state.clockOffset, 5000);
+    assert.equal(state.cursor, 10);
+  });
+
+  test('a bump shows at once, is held for the undo window, then sent', async () => {
+    const id = initial[0]!.order.id;
+    store.getState().bump(id);
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().moves[id]![0]!.phase, 'held');
+    await clock.advance(HOLD_MS - 1);
+    assert.deepEqual(calls, []);
+    await clock.advance(1);
+    assert.deepEqual(calls, [{ order_id: id, target: 'en_preparacion' }]);
+    await settle();
+    assert.equal(store.getState().tickets[id]!.order.status, 'en_preparacion');
+    assert.equal(store.getState().moves[id], undefined);
+  });
+
+  test('undo (Esc) takes back the latest held bump and nothing is sent', async () => {
+    const [a, b] = [initial[0]!.order.id, initial[1]!.order.id];
+    store.getState().bump(a);
+    await clock.advance(1000);
+    store.getState().bump(b);
+    assert.equal(store.getState().undo(), true);
+    assert.equal(shown(b), 'recibido');
+    assert.equal(shown(a), 'en_preparacion');
+    assert.equal(store.getState().undo(), true);
+    assert.equal(shown(a), 'recibido');
+    assert.equal(store.getState().undo(), false);
+    await clock.advance(HOLD_MS * 2);
+    assert.deepEqual(calls, []);
+  });
+
+  test('a second tap confirms the first at once and holds the next step', async () => {
+    const id = initial[1]!.order.id; // delivery: recibido → en_preparacion → listo → en_reparto → entregado
+    store.getState().bump(id);
+    store.getState().bump(id);
+    assert.equal(shown(id), 'listo');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
+    store.getState().bump(id);
+    await settle();
+    store.getState().bump(id);
+    assert.equal(shown(id), 'entregado');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto']);
+    await clock.advance(HOLD_MS);
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto', 'entregado']);
+    assert.equal(store.getState().tickets[id]!.order.status, 'entregado');
+  });
+
+  test('a refusal rolls the card back and shows the engine\'s message', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(shown(id), 'recibido');
+    const toast = store.getState().toasts.at(-1)!;
+    assert.equal(toast.kind, 'refused');
+    assert.equal(toast.message, 'order 1 cannot go from cancelado to en_preparacion');
+    assert.equal(store.getState().flashes[id]?.kind, 'refused');
+  });
+
+  test('cancel is sent at once (the confirmation was the pause), after a move in flight', async () => {
+    const id = initial[0]!.order.id;
+    const first = deferred<KitchenTicket>();
+    answers = (request) => (request.target === 'en_preparacion' ? first.promise : Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'cancelado', 2) }));
+    store.getState().bump(id);
+    store.getState().bump(id); // releases the first, holds 'listo'
+    store.getState().cancel(id); // drops the held 'listo', queues the cancel behind the one in flight
+    assert.equal(shown(id), 'cancelado');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
+    first.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
+    await settle();
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'cancelado']);
+    assert.equal(store.getState().tickets[id]!.order.status, 'cancelado');
+  });
+
+  test('a new order rings until touched; a paid online order coming in rings too', () => {
+    const fresh = order();
+    store.getState().receive(push([{ type: 'order.created', order: fresh }]));
+    assert.equal(store.getState().ringing[fresh.id], true);
+    store.getState().touch(fresh.id);
+    assert.equal(store.getState().ringing[fresh.id], undefined);
+    assert.equal(store.getState().selectedId, fresh.id);
+
+    const online = order({ status: 'pendiente_pago' });
+    store.getState().receive(push([{ type: 'order.created', order: online }]));
+    assert.equal(store.getState().ringing[online.id], undefined);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(online, 'recibido') }]));
+    assert.equal(store.getState().ringing[online.id], true);
+  });
+
+  test('own changes come back quietly; a change made elsewhere flashes and drops what was held on it', async () => {
+    const [a, b] = [initial[0]!.order, initial[1]!.order];
+    store.getState().bump(a.id);
+    await clock.advance(HOLD_MS);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(a, 'en_preparacion') }]));
+    assert.equal(store.getState().flashes[a.id], undefined);
+
+    store.getState().bump(b.id);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(b, 'cancelado') }]));
+    assert.equal(store.getState().moves[b.id], undefined);
+    assert.equal(store.getState().flashes[b.id]?.kind, 'cancelled');
+    // Dead, but still where the cook was looking (where the held bump had put it), until the flash ends.
+    assert.equal(shown(b.id), 'en_preparacion');
+    await clock.advance(10_000);
+    assert.equal(shown(b.id), 'cancelado');
+    assert.deepEqual(calls, [{ order_id: a.id, target: 'en_preparacion' }]);
+  });
+
+  test('events already in the snapshot are ignored; pushes during a load wait for it', async () => {
+    const before = store.getState().tickets;
+    store.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order() }] });
+    assert.equal(store.getState().tickets, before);
+    const slow = deferred<BoardSnapshot>();
+    const lateStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: () => slow.promise, transitionOrder: () => Promise.reject(new Error('unused')) } });
+    const loading = lateStore.getState().load();
+    const early = order();
+    lateStore.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early }] });
+    slow.resolve(snapshot([], clock.now, 10));
+    await loading;
+    assert.ok(lateStore.getState().tickets[early.id]);
+  });
+
+  test('silence for a few seconds makes the board stale; the next word reloads it', async () => {
+    assert.equal(isStale(store.getState(), clock.now), false);
+    await clock.advance(STALE_AFTER_MS + 1);
+    assert.equal(isStale(store.getState(), clock.now), true);
+    let loads = 0;
+    const reloading = createBoardStore({
+      ...clock.deps,
+      api: { boardSnapshot: async () => (loads++, snapshot([], clock.now)), transitionOrder: () => Promise.reject(new Error('unused')) },
+    });
+    await reloading.getState().load();
+    await clock.advance(STALE_AFTER_MS + 1);
+    reloading.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0 } });
+    await settle();
+    assert.equal(loads, 2);
+    assert.equal(isStale(reloading.getState(), clock.now), false);
+  });
+
+  test('arrows walk the columns, Enter bumps the selection', () => {
+    const state = store.getState();
+    state.moveSelection('right');
+    const first = store.getState().selectedId;
+    assert.ok(first === initial[0]!.order.id || first === initial[1]!.order.id);
+    store.getState().moveSelection('down');
+    store.getState().moveSelection('right');
+    assert.equal(store.getState().selectedId, initial[2]!.order.id);
+    store.getState().moveSelection('left');
+    store.getState().bumpSelected();
+    const selected = store.getState().selectedId!;
+    assert.equal(shown(selected), 'en_preparacion');
+  });
+});
+
+describe('board rules', () => {
+  const now = Date.parse('2026-11-21T20:00:00-03:00');
+  const t = (o: KitchenOrder, shownStatus = o.status, since = Date.parse(o.created_at), ready: number | null = null) => ({ order: o, kitchen_since: since, ready_at: ready, shownStatus });
+
+  test('columns, side lists, recall and the location filter', () => {
+    const tickets = [
+      t(order({ status: 'recibido' })),
+      t(order({ status: 'en_reparto', location_id: 'loc-2' })),
+      t(order({ status: 'programado', scheduled_for: '2026-11-21T22:00:00-03:00' })),
+      t(order({ status: 'pendiente_pago' })),
+      t(order({ status: 'cancelado' })),
+    ];
+    const layout = layoutBoard(tickets, null);
+    assert.equal(layout.columns.recibido.length, 1);
+    assert.equal(layout.columns.en_reparto.length, 1);
+    assert.equal(layout.scheduled.length, 1);
+    assert.equal(layout.awaitingPayment.length, 1);
+    assert.equal(layout.recall.length, 1);
+    assert.equal(layoutBoard(tickets, 'loc-2').columns.recibido.length, 0);
+  });
+
+  test('all-day counts what is still to cook in real orders', () => {
+    const two = { product_id: 'p', name: 'Completo', quantity: 2, unit_price: 1, notes: null, modifiers: [] };
+    const tickets = [
+      t(order({ items: [two] })),
+      t(order({ status: 'en_preparacion', items: [two, { ...two, name: 'Cazuela', quantity: 1 }] })),
+      t(order({ status: 'listo', items: [two] })),
+      t(order({ test: true, items: [two] })),
+    ];
+    assert.deepEqual(allDayCounts(tickets, null), [
+      { name: 'Completo', quantity: 4 },
+      { name: 'Cazuela', quantity: 1 },
+    ]);
+  });
+
+  test('today: orders, average time to ready, late tickets by the threshold', () => {
+    const thresholds = { warn_minutes: 10, late_minutes: 20 };
+    const at = (minutesAgo: number) => now - minutesAgo * 60_000;
+    const tickets = [
+      t(order({ status: 'listo' }), 'listo', at(40), at(30)), // 10 min
+      t(order({ status: 'entregado' }), 'entregado', at(60), at(35)), // 25 min: late
+      t(order({ status: 'en_preparacion' }), 'en_preparacion', at(21)), // cooking for 21 min: late
+      t(order({ test: true })),
+    ];
+    const stats = todayStats(tickets, Date.parse('2026-11-21T00:00:00-03:00'), now, thresholds, null);
+    assert.deepEqual(stats, { orders: 3, testOrders: 1, averageToReadyMs: 17.5 * 60_000, late: 2 });
+    assert.equal(timerLevel(9 * 60_000, thresholds), 'ok');
+    assert.equal(timerLevel(10 * 60_000, thresholds), 'warn');
+    assert.equal(timerLevel(20 * 60_000, thresholds), 'late');
+  });
+});

@@ -1,0 +1,78 @@
+// Test doubles for the renderer stores: a clock with timers that only move when told, and a
+// kitchen API whose answers the test gives (or withholds) explicitly.
+import type { KitchenOrder, KitchenTicket } from '../../../src/shared/ipc/kitchen.ts';
+import type { OrderStatus, OrderType } from '../../../src/shared/order-states.ts';
+
+export class FakeClock {
+  now = Date.parse('2026-11-21T20:00:00-03:00');
+  private timers: { at: number; run: () => void; id: number }[] = [];
+  private seq = 0;
+  readonly deps = {
+    now: () => this.now,
+    setTimer: (run: () => void, ms: number) => {
+      const id = ++this.seq;
+      this.timers.push({ at: this.now + ms, run, id });
+      return id;
+    },
+    clearTimer: (id: unknown) => {
+      this.timers = this.timers.filter((t) => t.id !== id);
+    },
+  };
+
+  async advance(ms: number): Promise<void> {
+    const until = this.now + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers[0];
+      if (!next || next.at > until) break;
+      this.timers.shift();
+      this.now = next.at;
+      next.run();
+      await settle();
+    }
+    this.now = until;
+    await settle();
+  }
+}
+
+export const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+let counter = 1000;
+export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus; type?: OrderType } = {}): KitchenOrder {
+  counter++;
+  const at = '2026-11-21T19:50:00-03:00';
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+    number: String(counter),
+    status: 'recibido',
+    type: 'retiro',
+    location_id: 'loc-1',
+    customer: { name: 'Ana', phone: null, email: null },
+    address: null,
+    notes: null,
+    items: [{ product_id: 'p1', name: 'Empanada', quantity: 2, unit_price: 2490, notes: null, modifiers: [] }],
+    total: 4980,
+    payment: { method: 'efectivo', paid: false },
+    delivery: null,
+    scheduled_for: null,
+    created_at: at,
+    updated_at: at,
+    test: false,
+    managed_by_integrator: false,
+    ...overrides,
+  };
+}
+
+export function ticket(o: KitchenOrder, kitchenSince: number | null = Date.parse(o.created_at)): KitchenTicket {
+  return { order: o, kitchen_since: kitchenSince, ready_at: null };
+}

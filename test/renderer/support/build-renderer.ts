@@ -1,0 +1,64 @@
+// Builds the kitchen screen once per content (cached in .tmp/) and the preload's bridge as a
+// browser script, so the end-to-end tests load what `electron-vite build` would ship.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { build } from 'vite';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const INPUTS = ['src/renderer', 'src/shared', 'src/preload', 'resources/sounds'];
+
+function hashInputs(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(path.slice(ROOT.length)).update(readFileSync(path));
+    }
+  };
+  for (const input of INPUTS) walk(join(ROOT, input));
+  return hash.digest('hex').slice(0, 16);
+}
+
+export interface RendererBuild {
+  /** The built page (index.html and assets/). */
+  dir: string;
+  /** src/preload/bridge.ts as a browser script defining `ComandaBridge.createBridge`. */
+  bridgeScript: string;
+}
+
+export async function buildRenderer(): Promise<RendererBuild> {
+  const target = join(ROOT, '.tmp', `renderer-${hashInputs()}`);
+  if (!existsSync(join(target, 'done'))) {
+    const work = `${target}.${process.pid}.${Date.now()}`;
+    await build({
+      configFile: false,
+      root: join(ROOT, 'src/renderer'),
+      base: './',
+      logLevel: 'warn',
+      plugins: [react()],
+      build: { outDir: join(work, 'page'), emptyOutDir: true, minify: false, reportCompressedSize: false },
+    });
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        outDir: join(work, 'bridge'),
+        emptyOutDir: true,
+        minify: false,
+        lib: { entry: join(ROOT, 'src/preload/bridge.ts'), formats: ['iife'], name: 'ComandaBridge', fileName: () => 'bridge.js' },
+      },
+    });
+    // Another test file may have built the same content meanwhile: the first one wins.
+    try {
+      renameSync(work, target);
+      mkdirSync(join(target, 'done'));
+    } catch {
+      rmSync(work, { recursive: true, force: true });
+      for (let i = 0; i < 100 && !existsSync(join(target, 'done')); i++) await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { dir: join(target, 'page'), bridgeScript: readFileSync(join(target, 'bridge', 'bridge.js'), 'utf8') };
+}

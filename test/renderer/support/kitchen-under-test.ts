@@ -1,0 +1,184 @@
+// The kitchen screen in headless Chromium against a real engine: the built renderer, the preload's
+// bridge answered by the same IPC handlers main registers, and the same live feed main runs.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createIpcHandlers, dispatchIpc, type IpcHandlers } from '../../../src/engine/ipc/handlers.ts';
+import { startLiveFeed, type LiveFeed } from '../../../src/engine/ipc/live-feed.ts';
+import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
+import type { ConnectionStatus, LivePush } from '../../../src/shared/ipc/kitchen.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/ipc/settings.ts';
+import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { R1 } from '../../support/demo-ids.ts';
+import { buildRenderer } from './build-renderer.ts';
+import { serveStatic } from './static-server.ts';
+
+export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export interface KitchenUnderTest {
+  engine: EngineUnderTest;
+  page: Page;
+  context: BrowserContext;
+  handlers: IpcHandlers;
+  feed: LiveFeed;
+  settings: ReturnType<typeof memorySettings>;
+  platformKey: ReturnType<typeof memoryPlatformKey>;
+  /** Holds live pushes (events and heartbeats) back, as a stalled main process would; resume delivers them. */
+  pausePushes(): void;
+  resumePushes(): void;
+  /** Waits until every push sent so far has reached the page. */
+  drained(): Promise<void>;
+  connection: ConnectionStatus;
+  screenshot(name: string): Promise<string>;
+  /** Opens the screen (again), on the board or another view. */
+  open(view?: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startKitchenUnderTest(
+  options: { settings?: Partial<AppSettings>; secureStorage?: boolean; heartbeatMs?: number } = {},
+): Promise<KitchenUnderTest> {
+  const engine = await startEngineUnderTest();
+  const rendered = await buildRenderer();
+  const site = await serveStatic(rendered.dir);
+  const settings = memorySettings({ ...DEFAULT_SETTINGS, ...options.settings });
+  const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
+  const connection: ConnectionStatus = { ...STANDALONE_STATUS };
+  const restaurant = engine.server.engine.restaurants.get(R1.id)!;
+  const handlers = createIpcHandlers({
+    engine: engine.server.engine,
+    commands: engine.server.commands,
+    restaurantId: R1.id,
+    settings,
+    platformKey,
+    bootSettings: settings.read(),
+    log: (error) => console.error('IPC handler error', error),
+    host: {
+      appInfo: () => ({
+        version: '0.1.0-test',
+        restaurant: { id: restaurant.id, name: restaurant.name },
+        restaurants: engine.server.engine.restaurants.list().map((r) => ({ id: r.id, name: r.name })),
+        api_base_url: engine.baseUrl,
+        lan_urls: [],
+        data_dir: null,
+      }),
+      connectionStatus: () => connection,
+    },
+  });
+
+  const profile = mkdtempSync(join(tmpdir(), 'comanda-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1366, height: 900 },
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+  });
+  await context.exposeFunction('__comandaInvoke', (channel: unknown, request: unknown) => dispatchIpc(handlers, channel, request));
+  await context.addInitScript({
+    content: `${rendered.bridgeScript}
+;(() => {
+  const listeners = new Set();
+  window.__comandaPush = (push) => { for (const listener of listeners) listener(push); return true; };
+  window.comanda = ComandaBridge.createBridge({
+    invoke: (channel, request) => window.__comandaInvoke(channel, request),
+    subscribe: (listener) => { listeners.add(listener); return () => listeners.delete(listener); },
+  });
+})();`,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+
+  // Pushes go to the page one after the other, in order, like webContents.send.
+  let held: LivePush[] | null = null;
+  let chain: Promise<unknown> = Promise.resolve();
+  const deliver = (push: LivePush) => {
+    chain = chain.then(() => page.evaluate((p) => (window as unknown as { __comandaPush(p: unknown): boolean }).__comandaPush(p), push)).catch(() => {});
+  };
+  const send = (push: LivePush) => {
+    if (held) held.push(push);
+    else deliver(push);
+  };
+  const feed = startLiveFeed({
+    engine: engine.server.engine,
+    restaurantId: R1.id,
+    send,
+    connectionStatus: () => connection,
+    heartbeatMs: options.heartbeatMs ?? 1000,
+  });
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    engine,
+    page,
+    context,
+    handlers,
+    feed,
+    settings,
+    platformKey,
+    connection,
+    pausePushes() {
+      held ??= [];
+    },
+    resumePushes() {
+      const backlog = held ?? [];
+      held = null;
+      for (const push of backlog) deliver(push);
+      feed.heartbeat();
+    },
+    drained: () => chain.then(() => undefined),
+    async screenshot(name) {
+      const path = join(ARTIFACTS, `${name}.png`);
+      await page.screenshot({ path });
+      return path;
+    },
+    async open(view = 'board') {
+      await page.goto(`${site.url}/index.html${view === 'board' ? '' : `?view=${view}`}`);
+      await page.locator('[data-testid="app"]').waitFor();
+    },
+    async stop() {
+      feed.stop();
+      await context.close().catch(() => {});
+      await site.close();
+      await engine.stop();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A production pickup order at the open location (external payment: straight to the kitchen). */
+export async function placeOrder(
+  engine: EngineUnderTest,
+  overrides: Record<string, unknown> = {},
+  key: string = engine.demo[0]!.keys.live_write,
+): Promise<any> {
+  const response = await engine.call('POST', '/orders', {
+    key,
+    body: {
+      location_id: R1.openLocation,
+      type: 'retiro',
+      customer: { name: 'Camila Rojas', phone: '+56 9 1234 5678' },
+      items: [
+        { product_id: R1.products.empanadaQueso, quantity: 2, notes: 'bien doradas' },
+        { product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.panAmasado] },
+      ],
+      ...overrides,
+    },
+  });
+  if (response.status !== 201) throw new Error(`order not created: ${response.status} ${response.text}`);
+  return response.body;
+}
