@@ -1,6 +1,6 @@
 // The engine inside the desktop app: its SQLite file in the user data folder, the demo restaurant on
-// first start, its jobs (started by startEngineServer), and the local HTTP API. Plain Node (no
-// Electron import), so tests boot it.
+// first start, its jobs (started by startEngineServer), and the local HTTP API; in connected mode,
+// the engine as a replica of the platform. Plain Node (no Electron import), so tests boot it.
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -8,16 +8,24 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { importDemoRestaurants } from '../engine/demo/seed-demo.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
+import { STANDALONE_STATUS } from '../engine/ipc/ports.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { startEngineServer, type EngineServer } from '../engine/start-engine-server.ts';
+import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../shared/ipc/settings.ts';
+import type { SyncStatus } from '../shared/sync-status.ts';
+import { startReplicaServer, type ReplicaServer } from '../sync/start-replica-server.ts';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 export const LAN_HOST = '0.0.0.0';
+const STANDALONE_DATABASE = 'comanda.db';
+const REPLICA_DATABASE = 'comanda-replica.db';
 
 export interface EngineHostOptions {
   dataDir: string;
   settings: AppSettings;
+  /** Connected mode: the platform and its key (decrypted by main; never logged). */
+  connection?: { platformUrl: string; apiKey: string } | null;
   clock?: Clock;
   logger?: FastifyBaseLogger | boolean;
   rateLimits?: RateLimits;
@@ -35,6 +43,10 @@ export interface EngineHost {
   /** Set when the configured port was taken and another one was picked. */
   portFallback: { wanted: number; got: number } | null;
   lanUrls(): string[];
+  /** How this app reaches the world, for the status bar. */
+  connectionStatus(): ConnectionStatus;
+  /** The replica's sync status with its conflicts; null when standalone. */
+  syncStatus(): SyncStatus | null;
   close(): Promise<void>;
 }
 
@@ -54,42 +66,100 @@ export function lanAddresses(): string[] {
     .map((a) => a.address);
 }
 
-export async function startEngineHost(options: EngineHostOptions): Promise<EngineHost> {
-  const { settings } = options;
-  const databasePath = join(options.dataDir, 'comanda.db');
-  const host = settings.http.lan ? LAN_HOST : LOOPBACK_HOST;
-  const wanted = settings.http.port;
-  // A busy port must not keep the kitchen from opening: take a free one and say so.
-  const port = (await portIsFree(host, wanted)) ? wanted : 0;
-  const server = await startEngineServer({
-    database: databasePath,
+interface Served {
+  server: EngineServer;
+  replica: ReplicaServer | null;
+  connectionError: string | null;
+}
+
+/**
+ * Connected mode runs the engine as a replica on its own file (the standalone restaurant is kept
+ * apart, untouched). When the platform refuses the key, or cannot be reached before a first copy
+ * exists, the kitchen still opens on the standalone engine and the status bar says why.
+ */
+async function serve(options: EngineHostOptions, host: string, port: number): Promise<Served> {
+  const common = {
     host,
     port,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : { logger: false }),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
-  });
+  };
+  let connectionError: string | null = null;
+  if (options.connection) {
+    try {
+      const replica = await startReplicaServer({
+        database: join(options.dataDir, REPLICA_DATABASE),
+        upstreamUrl: options.connection.platformUrl,
+        apiKey: options.connection.apiKey,
+        ...common,
+      });
+      return { server: replica.server, replica, connectionError: null };
+    } catch (error) {
+      connectionError = `${(error as Error).message}; showing the local restaurant instead`;
+    }
+  }
+  const server = await startEngineServer({ database: join(options.dataDir, STANDALONE_DATABASE), ...common });
   try {
     // First start: an empty database gets the demo restaurants, so the screen has something real.
     importDemoRestaurants(server.engine, server.payments);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return { server, replica: null, connectionError };
+}
+
+function replicaConnectionStatus(replica: ReplicaServer): ConnectionStatus {
+  const status = replica.replica.status();
+  return {
+    mode: 'connected',
+    online: status.online,
+    last_sync_at: status.last_pull_at === null ? null : Date.parse(status.last_pull_at),
+    queued: status.outbox_pending,
+    conflicts: status.conflicts.length,
+    error: status.last_error,
+  };
+}
+
+export async function startEngineHost(options: EngineHostOptions): Promise<EngineHost> {
+  const { settings } = options;
+  const host = settings.http.lan ? LAN_HOST : LOOPBACK_HOST;
+  const wanted = settings.http.port;
+  // A busy port must not keep the kitchen from opening: take a free one and say so.
+  const port = (await portIsFree(host, wanted)) ? wanted : 0;
+  const { server, replica, connectionError } = await serve(options, host, port);
+  const close = async () => {
+    if (replica) await replica.close();
+    else await server.close();
+  };
+  try {
     const restaurants = server.engine.restaurants.list().map((r) => ({ id: r.id, name: r.name }));
-    const chosen = restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0];
+    const chosen = replica
+      ? restaurants.find((r) => r.id === replica.replica.identity.restaurantId)
+      : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);
     if (!chosen) throw new Error('the database has no restaurant');
     return {
       server,
       jobs: server.jobs,
       restaurantId: chosen.id,
       restaurants,
-      databasePath,
+      databasePath: join(options.dataDir, replica ? REPLICA_DATABASE : STANDALONE_DATABASE),
       host,
       portFallback: port === wanted ? null : { wanted, got: server.port },
       lanUrls: () => (host === LAN_HOST ? lanAddresses().map((a) => `http://${a}:${server.port}/v1`) : []),
-      async close() {
-        await server.close();
+      connectionStatus: () => {
+        if (replica) return replicaConnectionStatus(replica);
+        if (connectionError !== null) {
+          return { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError };
+        }
+        return STANDALONE_STATUS;
       },
+      syncStatus: () => replica?.replica.status() ?? null,
+      close,
     };
   } catch (error) {
-    await server.close();
+    await close();
     throw error;
   }
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { defaultDataDir } from '../engine/cli/data-dir.ts';
 import { createIpcHandlers } from '../engine/ipc/handlers.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
-import { STANDALONE_STATUS, type HostPort } from '../engine/ipc/ports.ts';
+import type { HostPort } from '../engine/ipc/ports.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
@@ -42,12 +42,16 @@ async function boot(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
   const stores = createAppStores(dataDir);
   const bootSettings = stores.settings.read();
-  engineHost = await startEngineHost({ dataDir, settings: bootSettings, logger: logger.child({ part: 'http' }) });
+  const platformKey = stores.platformKey.readSecret();
+  const connection =
+    bootSettings.connection.mode === 'connected' && bootSettings.connection.platform_url && platformKey
+      ? { platformUrl: bootSettings.connection.platform_url, apiKey: platformKey }
+      : null;
+  engineHost = await startEngineHost({ dataDir, settings: bootSettings, connection, logger: logger.child({ part: 'http' }) });
   const hosted = engineHost;
   if (hosted.portFallback) logger.warn(hosted.portFallback, 'configured HTTP port was busy; using another one');
 
-  // Connected mode (a replica of a platform) comes with src/sync; until then the engine runs alone.
-  const connectionStatus: HostPort['connectionStatus'] = () => STANDALONE_STATUS;
+  const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
   const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
   const handlers = createIpcHandlers({
     engine: hosted.server.engine,
@@ -71,6 +75,7 @@ async function boot(): Promise<void> {
         app.quit();
       },
       connectionStatus,
+      syncStatus: () => hosted.syncStatus(),
     },
   });
   unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);

@@ -8,6 +8,7 @@ import type { LocationStatusView } from '../engine/services/location-status.ts';
 import { mirrorLocation, mirrorOrder } from '../engine/services/mirror-upstream.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
 import type { QuoteInput } from '../shared/schemas/delivery.ts';
+import type { SyncStatus } from '../shared/sync-status.ts';
 import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from './apply-feed.ts';
@@ -33,26 +34,7 @@ export interface ReplicaOptions {
   maxBackoffMs?: number;
 }
 
-export interface SyncConflictView {
-  id: number;
-  kind: string;
-  order_id: string | null;
-  local_change: unknown;
-  upstream_error: unknown;
-  upstream_state: unknown;
-  created_at: string | null;
-}
-
-export interface SyncStatusView {
-  online: boolean;
-  last_pull_at: string | null;
-  lag_ms: number | null;
-  outbox_pending: number;
-  conflicts: SyncConflictView[];
-  last_error: string | null;
-  upstream: string;
-  mode: 'live' | 'test';
-}
+export type { SyncConflict as SyncConflictView, SyncStatus as SyncStatusView } from '../shared/sync-status.ts';
 
 /**
  * A replica of one restaurant of an upstream platform: pulls its change feed (long-poll), pushes
@@ -142,7 +124,7 @@ export class Replica {
     return !this.stopping.signal.aborted;
   }
 
-  status(): SyncStatusView {
+  status(): SyncStatus {
     const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
     const lastPull = this.engine.sync.state(SYNC_KEYS.lastPullAt);
     return {

@@ -98,13 +98,23 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
   });
 
   test('the status bar shows a connected app going offline, and the board says so', async () => {
-    Object.assign(k.connection, { mode: 'connected', online: false, last_sync_at: k.engine.clock.now() - 120_000, queued: 3 });
+    Object.assign(k.connection, {
+      mode: 'connected',
+      online: false,
+      last_sync_at: k.engine.clock.now() - 120_000,
+      queued: 3,
+      conflicts: 2,
+      error: 'GET /events: connect ECONNREFUSED',
+    });
     k.feed.heartbeat();
     await k.page.locator('[data-testid="nav-board"]').click();
     await k.page.locator('[data-testid="offline-banner"]').waitFor();
-    assert.match(await k.page.locator('[data-testid="status-bar"]').innerText(), /Cambios en cola: 3/);
-    assert.match(await k.page.locator('[data-testid="status-bar"]').innerText(), /Sin conexión/);
-    Object.assign(k.connection, { mode: 'standalone', online: true, last_sync_at: null, queued: 0 });
+    const bar = await k.page.locator('[data-testid="status-bar"]').innerText();
+    assert.match(bar, /Cambios en cola: 3/);
+    assert.match(bar, /Sin conexión/);
+    assert.match(bar, /Conflictos: 2/);
+    assert.match(bar, /ECONNREFUSED/);
+    Object.assign(k.connection, { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null });
     k.feed.heartbeat();
     await k.page.locator('[data-testid="offline-banner"]').waitFor({ state: 'detached' });
   });

@@ -68,6 +68,7 @@ export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
 
   return {
     'app:info': () => deps.host.appInfo(),
+    'sync:status': () => deps.host.syncStatus(),
     'app:restart': () => {
       if (!deps.host.restart) return { restarting: false };
       deps.host.restart();

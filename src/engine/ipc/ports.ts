@@ -1,6 +1,7 @@
 // What the IPC handlers need from their host besides the engine. Main implements these with
 // electron-store and safeStorage (src/main/settings-store.ts); tests use memory-ports.ts.
 import type { ConnectionStatus } from '../../shared/ipc/kitchen.ts';
+import type { SyncStatus } from '../../shared/sync-status.ts';
 import type { AppInfo, AppSettings, PlatformKeyInfo, SecureStorageInfo } from '../../shared/ipc/settings.ts';
 
 export interface SettingsPort {
@@ -23,6 +24,8 @@ export interface HostPort {
   /** Relaunches the app (settings that need a restart). Absent where that makes no sense. */
   restart?(): void;
   connectionStatus(): ConnectionStatus;
+  /** The replica's full sync status (with its conflicts) in connected mode; null when standalone. */
+  syncStatus(): SyncStatus | null;
 }
 
-export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0 };
+export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };

@@ -15,6 +15,7 @@ import type {
   World,
 } from './kitchen.ts';
 import type { AppInfo, SettingsPatch, SettingsView } from './settings.ts';
+import type { SyncStatus } from '../sync-status.ts';
 
 export interface IpcContract {
   'app:info': { request: Record<string, never>; response: AppInfo };
@@ -35,6 +36,7 @@ export interface IpcContract {
   'settings:update': { request: SettingsPatch; response: SettingsView };
   'platform:set-key': { request: { key: string; label: string | null }; response: SettingsView };
   'platform:clear-key': { request: Record<string, never>; response: SettingsView };
+  'sync:status': { request: Record<string, never>; response: SyncStatus | null };
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -58,6 +60,7 @@ export const IPC_CHANNELS = [
   'settings:update',
   'platform:set-key',
   'platform:clear-key',
+  'sync:status',
 ] as const satisfies readonly IpcChannel[];
 
 // Fails to compile when a channel of the contract is missing from the list above.
@@ -97,6 +100,7 @@ export const BRIDGE_METHODS = {
   updateSettings: 'settings:update',
   setPlatformKey: 'platform:set-key',
   clearPlatformKey: 'platform:clear-key',
+  syncStatus: 'sync:status',
 } as const satisfies Record<string, IpcChannel>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -134,6 +134,8 @@ export interface ConnectionStatus {
   /** Local changes waiting to be pushed upstream. */
   queued: number;
   conflicts: number;
+  /** Why the platform cannot be reached or refused us, in its words; null when all is well. */
+  error: string | null;
 }
 
 /** What main pushes on the live channel. */

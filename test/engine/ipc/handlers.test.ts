@@ -220,7 +220,7 @@ describe('IPC handlers on a real engine', () => {
       restaurantId: R1.id,
       settings: memorySettings(),
       platformKey: memoryPlatformKey(),
-      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS },
+      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null },
     });
     const result = await dispatchIpc(broken, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] }, (e) => errors.push(e));
     assert.deepEqual(result, { ok: false, error: { code: 'internal_error', message: 'internal error; the action was not completed' } });

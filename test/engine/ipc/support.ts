@@ -20,6 +20,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
     host: {
       appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: engine.baseUrl, lan_urls: [], data_dir: null }),
       connectionStatus: () => STANDALONE_STATUS,
+      syncStatus: () => null,
     },
   });
   /** Calls a channel and returns its value, failing the test on a refusal. */

@@ -202,7 +202,7 @@ describe('board store', () => {
     });
     await reloading.getState().load();
     await clock.advance(STALE_AFTER_MS + 1);
-    reloading.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0 } });
+    reloading.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
     await settle();
     assert.equal(loads, 2);
     assert.equal(isStale(reloading.getState(), clock.now), false);

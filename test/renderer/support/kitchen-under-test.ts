@@ -76,6 +76,7 @@ export async function startKitchenUnderTest(
         data_dir: null,
       }),
       connectionStatus: () => connection,
+      syncStatus: () => null,
     },
   });
 

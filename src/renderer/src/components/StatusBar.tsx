@@ -25,6 +25,16 @@ export function StatusBar() {
         </span>
       )}
       <span data-testid="queued">{t('statusbar.queued', { count: status?.queued ?? 0 })}</span>
+      {(status?.conflicts ?? 0) > 0 && (
+        <span className="status-conflicts" data-testid="conflicts">
+          {t('statusbar.conflicts', { count: status!.conflicts })}
+        </span>
+      )}
+      {status?.error && (
+        <span className="status-error" data-testid="connection-error" title={status.error}>
+          {status.error}
+        </span>
+      )}
       {apiUrl && <span className="muted">{t('statusbar.api', { url: apiUrl })}</span>}
     </footer>
   );

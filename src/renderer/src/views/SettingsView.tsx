@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
+import { SyncConflicts } from '../components/SyncConflicts.tsx';
 
 export function SettingsView() {
   const t = useT();
@@ -94,6 +95,7 @@ export function SettingsView() {
 
       <section className="settings-section">
         <h2>{t('settings.connection')}</h2>
+        {settings.connection.mode === 'connected' && <SyncConflicts />}
         <div className="segmented" role="group">
           {(['standalone', 'connected'] as const).map((mode) => (
             <button
