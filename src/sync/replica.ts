@@ -6,6 +6,7 @@ import type { Actor } from '../engine/services/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
 import type { LocationStatusView } from '../engine/services/location-status.ts';
 import { mirrorLocation, mirrorOrder } from '../engine/services/mirror-upstream.ts';
+import { quoteExpiry, unavailableQuote } from '../engine/services/quote-delivery.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
 import type { QuoteInput } from '../shared/schemas/delivery.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
@@ -287,19 +288,13 @@ export class Replica {
     } catch (error) {
       if (!(error instanceof UpstreamUnreachable)) throw error;
     }
+    const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
     return {
       status: 200,
-      body: {
-        available: false,
-        provider: null,
-        fee: 0,
-        fee_original: 0,
-        fee_subsidy: 0,
-        currency: 'CLP',
-        duration_minutes: 0,
-        expires: formatNullableInstant(this.engine.clock.now() + 10 * 60_000)!,
-        message: 'No se puede contactar a la plataforma para cotizar el despacho; ofrezca retiro en la sucursal.',
-      },
+      body: unavailableQuote(
+        'No se puede contactar a la plataforma para cotizar el despacho; ofrezca retiro en la sucursal.',
+        quoteExpiry(this.engine.clock.now(), zone),
+      ),
     };
   }
 

@@ -1,39 +1,9 @@
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import type { OrderRow } from '../store/orders-store.ts';
-import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
+import type { Order, OrderItem } from '../../shared/order.ts';
 
-export interface OrderItemView {
-  product_id: string | null;
-  name: string;
-  quantity: number;
-  unit_price: number;
-  notes: string | null;
-  modifiers: { group: string | null; name: string | null; price: number }[];
-}
-
-export interface OrderView {
-  id: string;
-  number: string;
-  status: OrderStatus;
-  type: OrderType;
-  location_id: string | null;
-  customer: { name: string | null; phone: string | null; email: string | null };
-  address: string | null;
-  notes: string | null;
-  items: OrderItemView[];
-  subtotal: number;
-  shipping_fee: number;
-  discount: number;
-  total: number;
-  payment: { method: string | null; paid: boolean };
-  delivery: { provider: string; status: string | null; tracking_url: string | null } | null;
-  scheduled_for: string | null;
-  created_at: string;
-  updated_at: string;
-  test: boolean;
-  managed_by_integrator: boolean;
-  payment_link?: { payment_url: string; session_id: string };
-}
+export type OrderItemView = OrderItem;
+export type OrderView = Order;
 
 /** The API's Order from its row. Items are stored already in their API shape. */
 export function toOrderView(row: OrderRow, timeZone: string): OrderView {

@@ -23,6 +23,16 @@ type OwnFailure = Exclude<OwnDeliveryRefusal, 'disabled'> | 'dropoff_without_coo
 /** Why no courier quoted. */
 type CourierFailure = 'none_configured' | 'none_available' | 'none_cover';
 
+/** A quote holds for ten minutes (api-v1-decisions.md). */
+export function quoteExpiry(now: number, timeZone: string): string {
+  return formatInstant(DateTime.fromMillis(now).plus({ minutes: QUOTE_VALIDITY_MINUTES }).toMillis(), timeZone);
+}
+
+/** No delivery to that address: the store front offers pickup instead. */
+export function unavailableQuote(message: string, expires: string): Quote {
+  return { available: false, provider: null, fee: 0, fee_original: 0, fee_subsidy: 0, currency: 'CLP', duration_minutes: 0, expires, message };
+}
+
 /**
  * Quotes delivery from a location to an address: own riders when enabled and covering, else the
  * location's couriers in preference order, with the restaurant's shipping subsidies applied.
@@ -33,18 +43,8 @@ export function quoteDelivery(engine: Engine, actor: Actor, input: QuoteInput, c
   const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
   const now = engine.clock.now();
-  const expires = formatInstant(DateTime.fromMillis(now).plus({ minutes: QUOTE_VALIDITY_MINUTES }).toMillis(), restaurant.time_zone);
-  const unavailable = (message: string): Quote => ({
-    available: false,
-    provider: null,
-    fee: 0,
-    fee_original: 0,
-    fee_subsidy: 0,
-    currency: 'CLP',
-    duration_minutes: 0,
-    expires,
-    message,
-  });
+  const expires = quoteExpiry(now, restaurant.time_zone);
+  const unavailable = (message: string): Quote => unavailableQuote(message, expires);
   const available = (provider: string, feeOriginal: number, durationMinutes: number, message: string): Quote => ({
     available: true,
     provider,

@@ -1,45 +1,16 @@
 // What the kitchen screen knows about orders, stock and locations: plain data, the same in both
 // processes. The engine's API views (order-view.ts, location-status.ts) are assignable to these;
 // src/engine/ipc/handlers.ts checks that at compile time.
+import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
 
 export type World = 'live' | 'test';
 
-export interface TicketModifier {
-  group: string | null;
-  name: string | null;
-  price: number;
-}
+export type TicketModifier = OrderModifier;
+export type TicketItem = OrderItem;
 
-export interface TicketItem {
-  product_id: string | null;
-  name: string;
-  quantity: number;
-  unit_price: number;
-  notes: string | null;
-  modifiers: TicketModifier[];
-}
-
-/** The API's Order (section 2 plus `updated_at`, `test`, `managed_by_integrator`). */
-export interface KitchenOrder {
-  id: string;
-  number: string;
-  status: OrderStatus;
-  type: OrderType;
-  location_id: string | null;
-  customer: { name: string | null; phone: string | null; email: string | null };
-  address: string | null;
-  notes: string | null;
-  items: TicketItem[];
-  total: number;
-  payment: { method: string | null; paid: boolean };
-  delivery: { provider: string; status: string | null; tracking_url: string | null } | null;
-  scheduled_for: string | null;
-  created_at: string;
-  updated_at: string;
-  test: boolean;
-  managed_by_integrator: boolean;
-}
+/** The API's Order without what the kitchen does not show (money breakdown, payment link). */
+export type KitchenOrder = Omit<Order, 'subtotal' | 'shipping_fee' | 'discount' | 'payment_link'>;
 
 /** When the order reached the kitchen and when it was ready (epoch ms), from the change feed. */
 export interface TicketTiming {
