@@ -34,7 +34,8 @@ function refuseForRate(reply: FastifyReply, decision: RateLimitDecision, who: st
 
 /**
  * Every non-public route: the bearer key must be valid, then the key's bucket must have a token.
- * Failed authentications spend the client address's bucket, so guessing keys is slow.
+ * Failed authentications spend the client address's bucket; an address whose bucket is empty is
+ * refused before any key is checked, so guessing keys is slow.
  */
 export function installAuthentication(
   app: FastifyInstance,
@@ -48,9 +49,13 @@ export function installAuthentication(
     if (request.is404) return;
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+    const address = `ip:${request.ip}`;
+    // The address limit applies to unauthenticated requests only (api-v1-decisions.md): a store
+    // front sharing an address (a NAT, a kitchen LAN) with a misconfigured client keeps working.
+    // Guessing stays hopeless: keys carry 190 bits, and 30 wrong ones a minute is all it gets.
     const actor = presented === undefined ? null : authenticate(engine, presented);
     if (!actor) {
-      const decision = limiters.unauthenticated.take(`ip:${request.ip}`);
+      const decision = limiters.unauthenticated.take(address);
       if (!decision.allowed) return refuseForRate(reply, decision, 'without a valid API key from this address');
       reply.header('WWW-Authenticate', 'Bearer');
       return sendApiError(

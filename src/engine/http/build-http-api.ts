@@ -1,13 +1,17 @@
-import Fastify, { errorCodes, type FastifyBaseLogger, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { errorCodes, type FastifyBaseLogger, type FastifyHttpOptions, type FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Clock } from '../clock.ts';
+import { invalidRequest } from '../domain/errors.ts';
 import { installAuthentication } from './authentication.ts';
-import { BODY_LIMIT_BYTES, installErrorReplies } from './error-replies.ts';
+import { BODY_LIMIT_BYTES, clientErrorReply, frameworkErrorReply, installErrorReplies } from './error-replies.ts';
 import type { ApiServer, HttpContext } from './http-context.ts';
 import { installIdempotencyFingerprint } from './idempotency.ts';
+import { apiLogger } from './request-log.ts';
+import { illFormedTextIn } from './unicode-text.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
 import { registerCatalogueRoutes } from './routes/catalogue.ts';
 import { registerEventRoutes } from './routes/events.ts';
@@ -27,9 +31,26 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   unauthenticated: { capacity: 30, refillPerSecond: 0.5 },
 };
 
+/** How long a client may take to send its request, and how often that is checked. */
+export interface HttpTimeouts {
+  /** The whole request, headers and body (a long-poll's wait is not part of it). */
+  requestMs: number;
+  /** The request line and headers. */
+  headersMs: number;
+  /** How often Node looks for requests over these limits. */
+  checkEveryMs: number;
+}
+
+/** api-reference.md: a client too slow to send its request within 60 s gets 400 and is disconnected. */
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { requestMs: 60_000, headersMs: 30_000, checkEveryMs: 1_000 };
+
+/** Request line and headers together, as Node's default. */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
+
 export interface HttpApiOptions extends HttpContext {
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
+  timeouts?: HttpTimeouts;
 }
 
 function ajvFor(options: AjvOptions): Ajv {
@@ -50,7 +71,12 @@ function installBodyParsers(app: ApiServer): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
-    json(request, body as string, done);
+    json(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      const illFormed = illFormedTextIn(body as string, parsed);
+      if (illFormed !== null) return done(invalidRequest(`${illFormed} holds text that is not valid Unicode (a lone surrogate)`), undefined);
+      done(null, parsed);
+    });
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (request, _body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
@@ -63,20 +89,28 @@ function installBodyParsers(app: ApiServer): void {
  * is not a number); query strings and paths are text, so they are coerced.
  */
 export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> {
-  const fastifyOptions: FastifyServerOptions = {
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const fastifyOptions: FastifyHttpOptions<Server> = {
     bodyLimit: BODY_LIMIT_BYTES,
-    // Slow clients must not hold sockets forever (a long-poll waits at most 30 s).
-    requestTimeout: 60_000,
+    // Slow clients must not hold sockets forever (a long-poll waits at most 30 s, and that wait is
+    // not part of receiving the request). Node checks only every connectionsCheckingInterval, 30 s
+    // by default, which would let a client trickling its headers keep a socket for 90 s.
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs, maxHeaderSize: HEADER_LIMIT_BYTES },
     connectionTimeout: 120_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    // While closing, in-flight keep-alive requests are still answered normally (the engine closes last).
+    return503OnClosing: false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // What Fastify and Node refuse before a route runs is answered in the API's error shape too.
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
   };
   const app = Fastify({
     ...fastifyOptions,
-    ...(typeof options.logger === 'object' ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
+    ...apiLogger(options.logger),
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as ApiServer;
 
   const bodyAjv = ajvFor({ coerceTypes: false });

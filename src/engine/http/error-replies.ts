@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { ApiError } from '../domain/errors.ts';
@@ -49,4 +50,41 @@ export function installErrorReplies(app: FastifyInstance): void {
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendApiError(reply, new ApiError('not_found', `no such endpoint: ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}`)),
   );
+}
+
+/**
+ * Fastify's refusals made before routing (a URL that does not decode, a path parameter over the
+ * length limit), which it would otherwise answer in its own shape: 400 `invalid_request`.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a path parameter is longer than any id this API gives out'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'the request path is not valid URL encoding'
+        : 'the request could not be routed';
+  return sendApiError(reply, new ApiError('invalid_request', message));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (broken framing, control characters
+ * in headers, headers over the size limit, a client too slow to send its request): answered in
+ * the API's error shape, then the connection is closed.
+ */
+export function clientErrorReply(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const message =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request was not received in time'
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? 'the request headers are larger than the server accepts'
+          : 'the request is not valid HTTP';
+    const body = JSON.stringify(new ApiError('invalid_request', message).toBody());
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

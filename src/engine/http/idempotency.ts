@@ -8,16 +8,45 @@ import { sendJsonAsIs } from './send-json.ts';
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
-/** JSON with sorted keys, so the same body hashes the same whatever its key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+/**
+ * JSON with sorted keys, so the same body hashes the same whatever its key order. Iterative: a
+ * body may nest as deep as its size allows, and a recursive walk would overflow the stack.
+ */
+function canonicalJson(root: unknown): string {
+  type Work = { text: string } | { value: unknown };
+  const out: string[] = [];
+  const stack: Work[] = [{ value: root }];
+  while (stack.length > 0) {
+    const work = stack.pop()!;
+    if ('text' in work) {
+      out.push(work.text);
+      continue;
+    }
+    const value = work.value;
+    const parts: Work[] = [];
+    if (Array.isArray(value)) {
+      parts.push({ text: '[' });
+      value.forEach((item: unknown, index) => {
+        if (index > 0) parts.push({ text: ',' });
+        parts.push({ value: item });
+      });
+      parts.push({ text: ']' });
+    } else if (value !== null && typeof value === 'object') {
+      parts.push({ text: '{' });
+      Object.keys(value)
+        .sort()
+        .forEach((key, index) => {
+          parts.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+          parts.push({ value: (value as Record<string, unknown>)[key] });
+        });
+      parts.push({ text: '}' });
+    } else {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
 
 function requestFingerprint(request: FastifyRequest, rawBody: unknown): string {

@@ -40,6 +40,10 @@ export class TokenBucketLimiter {
     if (allowed) bucket.tokens -= 1;
     this.buckets.set(key, bucket);
     if (this.buckets.size > SWEEP_THRESHOLD) this.sweep(now);
+    return this.decide(bucket, allowed);
+  }
+
+  private decide(bucket: Bucket, allowed: boolean): RateLimitDecision {
     const { capacity, refillPerSecond } = this.settings;
     return {
       allowed,
