@@ -76,6 +76,7 @@ async function boot(): Promise<void> {
       },
       connectionStatus,
       syncStatus: () => hosted.syncStatus(),
+      backupFolder: () => join(dataDir, 'backups'),
     },
   });
   unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);

@@ -56,7 +56,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
     platformKey: memoryPlatformKey(),
     bootSettings: settings,
     log: () => undefined,
-    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => host.connectionStatus(), syncStatus: () => host.syncStatus() },
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => host.connectionStatus(), syncStatus: () => host.syncStatus(), backupFolder: () => null },
   });
 
   // A kitchen tap goes through the replica's commands: applied here, queued, pushed upstream.

@@ -97,6 +97,14 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await k.screenshot('settings');
   });
 
+  test('back up now writes a copy and says where', async () => {
+    await k.open('settings');
+    await k.page.locator('[data-testid="backup-now"]').click();
+    const result = k.page.locator('[data-testid="backup-result"]');
+    await result.waitFor();
+    assert.match(await result.innerText(), /Copia guardada en .*comanda-\d{8}-\d{6}\.db \(\d+ KiB\)/);
+  });
+
   test('the status bar shows a connected app going offline, and the board says so', async () => {
     Object.assign(k.connection, {
       mode: 'connected',

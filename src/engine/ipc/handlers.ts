@@ -6,7 +6,11 @@ import type { IpcChannel, IpcContract, IpcRequest, IpcResponse, IpcResult } from
 import { isIpcChannel } from '../../shared/ipc/contract.ts';
 import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
 import type { AppSettings, SettingsPatch, SettingsView } from '../../shared/ipc/settings.ts';
+import { DateTime } from 'luxon';
+import { join } from 'node:path';
 import { invalidRequest, notFound } from '../domain/errors.ts';
+import { DEFAULT_TIME_ZONE } from '../domain/time.ts';
+import { backupDatabase } from '../services/backup-database.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../services/actor.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
@@ -69,6 +73,14 @@ export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
   return {
     'app:info': () => deps.host.appInfo(),
     'sync:status': () => deps.host.syncStatus(),
+    'app:backup': async () => {
+      const folder = deps.host.backupFolder();
+      if (folder === null) throw new AppError('backup_unavailable', 'this app keeps no backup folder');
+      const zone = engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+      const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
+      const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
+      return { file: result.file, bytes: result.bytes };
+    },
     'app:restart': () => {
       if (!deps.host.restart) return { restarting: false };
       deps.host.restart();

@@ -26,6 +26,8 @@ export interface HostPort {
   connectionStatus(): ConnectionStatus;
   /** The replica's full sync status (with its conflicts) in connected mode; null when standalone. */
   syncStatus(): SyncStatus | null;
+  /** Where "back up now" writes its copies; null where the host keeps none. */
+  backupFolder(): string | null;
 }
 
 export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };

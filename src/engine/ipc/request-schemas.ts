@@ -11,6 +11,7 @@ const WorldField = Type.Enum(['live', 'test']);
 export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'app:info': Empty,
   'sync:status': Empty,
+  'app:backup': Empty,
   'app:restart': Empty,
   'board:snapshot': Empty,
   'orders:transition': Type.Object({ order_id: Uuid(), target: Type.Enum([...PATCH_TARGETS]) }),

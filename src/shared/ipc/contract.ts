@@ -37,6 +37,7 @@ export interface IpcContract {
   'platform:set-key': { request: { key: string; label: string | null }; response: SettingsView };
   'platform:clear-key': { request: Record<string, never>; response: SettingsView };
   'sync:status': { request: Record<string, never>; response: SyncStatus | null };
+  'app:backup': { request: Record<string, never>; response: { file: string; bytes: number } };
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -61,6 +62,7 @@ export const IPC_CHANNELS = [
   'platform:set-key',
   'platform:clear-key',
   'sync:status',
+  'app:backup',
 ] as const satisfies readonly IpcChannel[];
 
 // Fails to compile when a channel of the contract is missing from the list above.
@@ -101,6 +103,7 @@ export const BRIDGE_METHODS = {
   setPlatformKey: 'platform:set-key',
   clearPlatformKey: 'platform:clear-key',
   syncStatus: 'sync:status',
+  backupDatabase: 'app:backup',
 } as const satisfies Record<string, IpcChannel>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -1,5 +1,7 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Engine } from '../../../src/engine/engine.ts';
 import { callIpc, createIpcHandlers, dispatchIpc } from '../../../src/engine/ipc/handlers.ts';
 import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
@@ -164,6 +166,20 @@ describe('IPC handlers on a real engine', () => {
     assert.equal(!unknown.ok && unknown.error.code, 'not_found');
   });
 
+  test('back up now: an online copy in the backups folder, named by the restaurant\'s local time, that opens with every order', async () => {
+    const placed = await placeOrder(engine);
+    const result = await ipc.ok('app:backup', {});
+    assert.equal(result.file, join(ipc.backupFolder, 'comanda-20261121-200000.db'));
+    assert.ok(result.bytes > 0);
+    const copy = new Engine({ database: result.file });
+    try {
+      assert.equal((copy.db.pragma('integrity_check', { simple: true }) as string), 'ok');
+      assert.ok(copy.orders.getById(placed.id), 'the order placed before the backup is in the copy');
+    } finally {
+      copy.close();
+    }
+  });
+
   test('settings: merged, checked, and those needing a restart reported', async () => {
     const view = await ipc.ok('settings:update', { language: 'en', thresholds: { warn_minutes: 5 } });
     assert.equal(view.settings.language, 'en');
@@ -220,7 +236,7 @@ describe('IPC handlers on a real engine', () => {
       restaurantId: R1.id,
       settings: memorySettings(),
       platformKey: memoryPlatformKey(),
-      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null },
+      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
     });
     const result = await dispatchIpc(broken, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] }, (e) => errors.push(e));
     assert.deepEqual(result, { ok: false, error: { code: 'internal_error', message: 'internal error; the action was not completed' } });

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createIpcHandlers, callIpc, type IpcHandlers } from '../../../src/engine/ipc/handlers.ts';
 import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
@@ -9,6 +12,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
   const settings = memorySettings();
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const errors: unknown[] = [];
+  const backupFolder = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
   const handlers: IpcHandlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
@@ -21,6 +25,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
       appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: engine.baseUrl, lan_urls: [], data_dir: null }),
       connectionStatus: () => STANDALONE_STATUS,
       syncStatus: () => null,
+      backupFolder: () => backupFolder,
     },
   });
   /** Calls a channel and returns its value, failing the test on a refusal. */
@@ -29,7 +34,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
     if (!result.ok) throw new Error(`${channel} refused: ${result.error.code} ${result.error.message}`);
     return result.value as IpcResponse<C>;
   };
-  return { handlers, settings, platformKey, errors, ok };
+  return { handlers, settings, platformKey, errors, ok, backupFolder };
 }
 
 export async function placeOrder(engine: EngineUnderTest, overrides: Record<string, unknown> = {}, key = engine.demo[0]!.keys.live_write): Promise<any> {

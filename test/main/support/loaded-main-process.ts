@@ -27,7 +27,7 @@ const handlers = createIpcHandlers({
   restaurantId: host.restaurantId,
   settings,
   platformKey: memoryPlatformKey(),
-  host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null },
+  host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
 });
 let pushes = 0;
 let pushedEvents = 0;

@@ -57,6 +57,7 @@ export async function startKitchenUnderTest(
   const settings = memorySettings({ ...DEFAULT_SETTINGS, ...options.settings });
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const connection: ConnectionStatus = { ...STANDALONE_STATUS };
+  const backupDir = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
   const restaurant = engine.server.engine.restaurants.get(R1.id)!;
   const handlers = createIpcHandlers({
     engine: engine.server.engine,
@@ -77,6 +78,7 @@ export async function startKitchenUnderTest(
       }),
       connectionStatus: () => connection,
       syncStatus: () => null,
+      backupFolder: () => backupDir,
     },
   });
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
+import { BackupNow } from '../components/BackupNow.tsx';
 import { SyncConflicts } from '../components/SyncConflicts.tsx';
 
 export function SettingsView() {
@@ -150,6 +151,11 @@ export function SettingsView() {
             </button>
           )}
         </form>
+      </section>
+
+      <section className="settings-section">
+        <h2>{t('backup.title')}</h2>
+        <BackupNow />
       </section>
 
       <section className="settings-section">
