@@ -32,17 +32,32 @@ export interface LocationStatusView {
 const EXCEPTION_WINDOW_DAYS_BEFORE = 1;
 const EXCEPTION_WINDOW_DAYS_AFTER = 15;
 
+/** The local dates that bound the exceptions window, by zone, for the last minute asked. */
+const exceptionWindows = new Map<string, { minute: number; from: string; to: string }>();
+
+/**
+ * The first and last local dates whose exceptions can matter at `now`. Luxon's calendar arithmetic
+ * is slow and, zone offsets being whole minutes, its answer is the same all through one minute:
+ * it is worked out once per minute and zone.
+ */
+function exceptionWindow(now: number, zone: string): { from: string; to: string } {
+  const minute = Math.floor(now / 60_000);
+  const known = exceptionWindows.get(zone);
+  if (known?.minute === minute) return known;
+  const today = DateTime.fromMillis(now, { zone });
+  const window = {
+    minute,
+    from: localDate(today.minus({ days: EXCEPTION_WINDOW_DAYS_BEFORE }).toMillis(), zone),
+    to: localDate(today.plus({ days: EXCEPTION_WINDOW_DAYS_AFTER }).toMillis(), zone),
+  };
+  exceptionWindows.set(zone, window);
+  return window;
+}
+
 /** The exceptions that can matter at `now`: from yesterday (a range past midnight) to the next-opening horizon. */
 export function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): ScheduleException[] {
-  const zone = restaurant.time_zone;
-  const today = DateTime.fromMillis(now, { zone });
-  return engine.locations
-    .exceptions(
-      location.id,
-      localDate(today.minus({ days: EXCEPTION_WINDOW_DAYS_BEFORE }).toMillis(), zone),
-      localDate(today.plus({ days: EXCEPTION_WINDOW_DAYS_AFTER }).toMillis(), zone),
-    )
-    .map(toScheduleException);
+  const { from, to } = exceptionWindow(now, restaurant.time_zone);
+  return engine.locations.exceptions(location.id, from, to).map(toScheduleException);
 }
 
 export function toScheduleException(row: LocationExceptionRow): ScheduleException {
@@ -62,7 +77,9 @@ export function locationOpenState(
     return { openNow: known.open_now, reason: known.reason, nextOpeningAt: known.next_opening_at };
   }
   const zone = restaurant.time_zone;
-  const exceptions = overrides.exceptions ?? exceptionsAround(engine, restaurant, location, now);
+  // Only a schedule-mode location that is active reads its exceptions (evaluateLocationStatus).
+  const schedule = restaurant.register_mode === 'schedule' && location.is_active === 1;
+  const exceptions = overrides.exceptions ?? (schedule ? exceptionsAround(engine, restaurant, location, now) : []);
   return evaluateLocationStatus(
     {
       registerMode: restaurant.register_mode,

@@ -18,7 +18,13 @@ export interface ApiKeyRow {
 
 export class ApiKeysStore {
   private readonly insertStatement: Statement;
-  private readonly byLookup: Statement<[string], ApiKeyRow>;
+  private readonly byLookup: Statement<[string], Omit<ApiKeyRow, 'salt' | 'hash'>>;
+  private readonly secretsById: Statement<[string], Pick<ApiKeyRow, 'salt' | 'hash'>>;
+  /**
+   * Salt and hash by key id. They never change once a key is written, and reading them costs more
+   * than the rest of the row (better-sqlite3 makes a Buffer of each): every request reads them.
+   */
+  private readonly secrets = new Map<string, Pick<ApiKeyRow, 'salt' | 'hash'>>();
   private readonly byId: Statement<[string, string], ApiKeyRow>;
   private readonly byRestaurant: Statement<[string], ApiKeyRow>;
   private readonly revokeStatement: Statement<[number, string, string]>;
@@ -30,7 +36,11 @@ export class ApiKeysStore {
       `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at)
        VALUES (@id, @restaurant_id, @lookup, @salt, @hash, @mode, @can_write, @label, @last4, @created_at)`,
     );
-    this.byLookup = db.prepare('SELECT * FROM api_keys WHERE lookup = ?');
+    this.byLookup = db.prepare(
+      `SELECT id, restaurant_id, lookup, mode, can_write, label, last4, created_at, last_used_at, revoked_at
+       FROM api_keys WHERE lookup = ?`,
+    );
+    this.secretsById = db.prepare('SELECT salt, hash FROM api_keys WHERE id = ?');
     this.byId = db.prepare('SELECT * FROM api_keys WHERE id = ? AND restaurant_id = ?');
     this.byRestaurant = db.prepare('SELECT * FROM api_keys WHERE restaurant_id = ? ORDER BY created_at, id');
     this.revokeStatement = db.prepare(
@@ -45,7 +55,15 @@ export class ApiKeysStore {
   }
 
   findByLookup(lookup: string): ApiKeyRow | undefined {
-    return this.byLookup.get(lookup);
+    const row = this.byLookup.get(lookup);
+    if (!row) return undefined;
+    let secrets = this.secrets.get(row.id);
+    if (!secrets) {
+      secrets = this.secretsById.get(row.id);
+      if (!secrets) return undefined;
+      this.secrets.set(row.id, secrets);
+    }
+    return { ...row, salt: secrets.salt, hash: secrets.hash };
   }
 
   find(restaurantId: string, id: string): ApiKeyRow | undefined {

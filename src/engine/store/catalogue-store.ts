@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { bound } from './bound.ts';
 
 export interface CategoryRow {
   id: string;
@@ -52,14 +53,15 @@ export class CatalogueStore {
   private readonly trackedProducts: Statement<[string], ProductRow>;
 
   constructor(db: Database) {
+    // These three run for every item of every order placed: see bound.ts.
     this.productById = db.prepare(
       `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN categories c ON c.id = p.category_id
-       WHERE p.id = ? AND p.restaurant_id = ?`,
+       WHERE p.id = ${bound()} AND p.restaurant_id = ${bound()}`,
     );
-    this.groupsOfProduct = db.prepare('SELECT * FROM modifier_groups WHERE product_id = ? ORDER BY position, id');
+    this.groupsOfProduct = db.prepare(`SELECT * FROM modifier_groups WHERE product_id = ${bound()} ORDER BY position, id`);
     this.optionsOfProduct = db.prepare(
       `SELECT o.* FROM modifier_options o JOIN modifier_groups g ON g.id = o.group_id
-       WHERE g.product_id = ? ORDER BY g.position, o.position, o.id`,
+       WHERE g.product_id = ${bound()} ORDER BY g.position, o.position, o.id`,
     );
     this.activeCategories = db.prepare(
       'SELECT id, name, description FROM categories WHERE restaurant_id = ? AND active = 1 ORDER BY position, id',

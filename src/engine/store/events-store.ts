@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { bound } from './bound.ts';
 
 export type EventWorld = 'live' | 'test' | 'both';
 
@@ -21,7 +22,7 @@ export class EventsStore {
     );
     this.after = db.prepare(
       `SELECT seq, type, created_at, data FROM events
-       WHERE restaurant_id = ? AND seq > ? AND world IN (?, 'both') ORDER BY seq LIMIT ?`,
+       WHERE restaurant_id = ${bound()} AND seq > ${bound()} AND world IN (${bound()}, 'both') ORDER BY seq LIMIT ?`,
     );
     this.last = db.prepare('SELECT MAX(seq) AS seq FROM events');
   }

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { bound } from './bound.ts';
 
 export interface LocationRow {
   id: string;
@@ -40,7 +41,7 @@ export class LocationsStore {
     this.byRestaurant = db.prepare('SELECT * FROM locations WHERE restaurant_id = ? ORDER BY position, id');
     this.exceptionsBetween = db.prepare(
       `SELECT location_id, local_date, closed, hours, label, source FROM location_exceptions
-       WHERE location_id = ? AND local_date BETWEEN ? AND ? ORDER BY local_date, id`,
+       WHERE location_id = ${bound()} AND local_date BETWEEN ${bound()} AND ${bound()} ORDER BY local_date, id`,
     );
     this.setRegister = db.prepare('UPDATE locations SET register_open = ? WHERE id = ?');
     this.deleteExceptionsOfDay = db.prepare('DELETE FROM location_exceptions WHERE location_id = ? AND local_date = ?');

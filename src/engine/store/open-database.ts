@@ -11,6 +11,10 @@ export function openDatabase(path: string): Database {
   const db = new BetterSqlite3(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // A checkpoint (the WAL copied into the file, with its fsyncs) every 4,000 pages (16 MB) instead
+  // of SQLite's 1,000: a hot page written by many commits is copied once, and writes stall the
+  // event loop four times less often (measured by `npm run bench`, docs/performance.md).
+  db.pragma('wal_autocheckpoint = 4000');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
+import { bound } from './bound.ts';
 
 export interface OrderRow {
   id: string;
@@ -121,28 +122,28 @@ export class OrdersStore {
     return this.byIdAnyWorld.get(id);
   }
 
-  /** Newest first; one statement per combination of filters, prepared once. */
+  /** Newest first; one statement per combination of filters, prepared once (see bound.ts). */
   list(filter: OrderListFilter): OrderRow[] {
-    const where = ['restaurant_id = ?', 'test = ?'];
+    const where = [`restaurant_id = ${bound()}`, `test = ${bound()}`];
     const params: unknown[] = [filter.restaurantId, filter.test ? 1 : 0];
     if (filter.status !== undefined) {
-      where.push('status = ?');
+      where.push(`status = ${bound()}`);
       params.push(filter.status);
     }
     if (filter.locationId !== undefined) {
-      where.push('location_id = ?');
+      where.push(`location_id = ${bound()}`);
       params.push(filter.locationId);
     }
     if (filter.from !== undefined) {
-      where.push('created_at >= ?');
+      where.push(`created_at >= ${bound()}`);
       params.push(filter.from);
     }
     if (filter.to !== undefined) {
-      where.push('created_at < ?');
+      where.push(`created_at < ${bound()}`);
       params.push(filter.to);
     }
     if (filter.before !== undefined) {
-      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      where.push(`(created_at < ${bound()} OR (created_at = ${bound()} AND id < ${bound()}))`);
       params.push(filter.before.createdAt, filter.before.createdAt, filter.before.id);
     }
     params.push(filter.limit);

@@ -1,0 +1,42 @@
+// The engine under test, in its own process: startEngineServer on a prepared database.
+import { performance } from 'node:perf_hooks';
+import { answer, childConfig, tell } from '../lib/child.ts';
+
+interface Config {
+  database: string;
+}
+
+const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
+
+const config = childConfig<Config>();
+const importStart = performance.now();
+const { startEngineServer } = await import('../../src/engine/start-engine-server.ts');
+const startAt = performance.now();
+const server = await startEngineServer({
+  database: config.database,
+  rateLimits: { perKey: GENEROUS, unauthenticated: GENEROUS },
+  logger: false,
+});
+const readyAt = performance.now();
+answer(
+  {
+    rss: () => ({ rss: process.memoryUsage().rss }),
+    gc: () => {
+      globalThis.gc?.();
+      return {};
+    },
+  },
+  () => server.close(),
+);
+tell({
+  type: 'ready',
+  baseUrl: server.baseUrl,
+  port: server.port,
+  /** From the startEngineServer call to listening, modules already loaded. */
+  startMs: readyAt - startAt,
+  /** Loading the engine's modules (bundled by the bench, as by the app; through tsx when run unbuilt). */
+  importMs: startAt - importStart,
+  /** From the process's start (Node's time origin) to listening. */
+  sinceProcessStartMs: readyAt,
+  rss: process.memoryUsage().rss,
+});

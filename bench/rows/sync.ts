@@ -1,0 +1,205 @@
+// Row 6: an order created upstream → visible on the replica (p50/p99), and the outbox's replay
+// rate after an outage; against the same path with bare node:http ends (bench/children/bare-sync.ts).
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { R1 } from '../../test/support/demo-ids.ts';
+import { FaultProxy } from '../../test/support/fault-proxy.ts';
+import { spawnChild, type Child } from '../lib/child.ts';
+import { authorization, underTest, type BenchContext } from '../lib/context.ts';
+import { prepareDatabase } from '../lib/prepare-database.ts';
+import { figure, type Figure } from '../lib/report.ts';
+import { median, percentile, sleep } from '../lib/stats.ts';
+
+const ORDER = JSON.stringify({
+  location_id: R1.openLocation,
+  type: 'retiro',
+  customer: { name: 'Sincronía' },
+  items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
+});
+
+interface Sample {
+  p50: number;
+  p99: number;
+  replayPerSecond: number;
+  /** From the network's return to the first change delivered. */
+  reconnectMs?: number;
+}
+
+async function call(baseUrl: string, key: string, method: string, path: string, body?: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...authorization(key), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Long-polls a feed, noting when each order first shows up in it. */
+function watchFeed(baseUrl: string, key: string) {
+  const arrivals = new Map<string, number>();
+  const stopping = new AbortController();
+  let failure: unknown = null;
+  const loop = (async () => {
+    let cursor = (await call(baseUrl, key, 'GET', '/events')).body.next_cursor as string;
+    while (!stopping.signal.aborted) {
+      try {
+        const response = await fetch(`${baseUrl}/events?after=${cursor}&limit=500&wait=25`, {
+          headers: authorization(key),
+          signal: stopping.signal,
+        });
+        const page = (await response.json()) as { data: { type: string; data: { id: string } }[]; next_cursor: string };
+        const now = performance.now();
+        for (const event of page.data) {
+          if (event.type.startsWith('order.') && !arrivals.has(event.data.id)) arrivals.set(event.data.id, now);
+        }
+        cursor = page.next_cursor;
+      } catch (error) {
+        if (!stopping.signal.aborted) failure = error;
+        return;
+      }
+    }
+  })();
+  return {
+    arrivals,
+    async waitFor(ids: string[], timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (ids.some((id) => !arrivals.has(id))) {
+        if (failure) throw failure;
+        if (Date.now() > deadline) throw new Error(`${ids.filter((id) => !arrivals.has(id)).length} orders never reached the replica`);
+        await sleep(10);
+      }
+    },
+    async stop() {
+      stopping.abort();
+      await loop.catch(() => {});
+    },
+  };
+}
+
+/** Creates orders upstream one at a time, `gapMs` apart; returns each one's latency to the replica's feed. */
+async function propagation(upstreamUrl: string, replicaUrl: string, key: string, count: number, gapMs: number): Promise<{ latencies: number[]; ids: string[] }> {
+  const feed = watchFeed(replicaUrl, key);
+  await sleep(100); // the watcher's first long-poll is in place
+  try {
+    const sent = new Map<string, number>();
+    for (let i = 0; i < count; i++) {
+      const at = performance.now();
+      const created = await call(upstreamUrl, key, 'POST', '/orders', ORDER);
+      if (created.status !== 201) throw new Error(`POST /orders upstream: ${created.status} ${JSON.stringify(created.body)}`);
+      sent.set(created.body.id as string, at);
+      if (gapMs > 0) await sleep(gapMs);
+    }
+    await feed.waitFor([...sent.keys()]);
+    return { latencies: [...sent].map(([id, at]) => feed.arrivals.get(id)! - at), ids: [...sent.keys()] };
+  } finally {
+    await feed.stop();
+  }
+}
+
+async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs: number, pollMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(pollMs);
+  }
+}
+
+const KITCHEN_PATH = ['en_preparacion', 'listo', 'entregado'];
+
+async function ours(context: BenchContext, database: string, key: string, run: number, count: number, changes: number): Promise<Sample> {
+  const upstream = await spawnChild('engine', { database }, underTest(context, 'row6-upstream'));
+  const proxy = new FaultProxy(upstream.ready.port as number);
+  await proxy.start();
+  let replica: Child | null = null;
+  try {
+    replica = await spawnChild(
+      'replica',
+      { database: join(context.workDir, `replica-${run}.db`), upstreamUrl: proxy.baseUrl, apiKey: key },
+      underTest(context, 'row6-replica'),
+    );
+    const upstreamUrl = upstream.ready.baseUrl as string;
+    const replicaUrl = replica.ready.baseUrl as string;
+    const { latencies, ids } = await propagation(upstreamUrl, replicaUrl, key, count, context.quick ? 10 : 20);
+    // Orders enough for the kitchen's changes (three each), also mirrored before the outage.
+    const needed = Math.ceil(changes / KITCHEN_PATH.length);
+    if (ids.length < needed) ids.push(...(await propagation(upstreamUrl, replicaUrl, key, needed - ids.length, 0)).ids);
+
+    const status = async () => (await call(replicaUrl, key, 'GET', '/sync/status')).body as { online: boolean; outbox_pending: number };
+    proxy.set({ kind: 'refuse' });
+    await until(status, (s) => !s.online, 10_000);
+    for (let i = 0; i < changes; i++) {
+      const order = ids[Math.floor(i / KITCHEN_PATH.length)]!;
+      const moved = await call(replicaUrl, key, 'PATCH', `/orders/${order}`, JSON.stringify({ status: KITCHEN_PATH[i % KITCHEN_PATH.length] }));
+      if (moved.status !== 200) throw new Error(`PATCH on the replica: ${moved.status} ${JSON.stringify(moved.body)}`);
+    }
+    const pending = (await status()).outbox_pending;
+    if (pending !== changes) throw new Error(`outbox holds ${pending} changes, expected ${changes}`);
+    proxy.set({ kind: 'pass' });
+    const opened = performance.now();
+    // The replica retries within its backoff (250 ms at most here): the replay runs from the
+    // first change delivered to the last.
+    await until(status, (s) => s.outbox_pending < changes, 30_000, 5);
+    const started = performance.now();
+    await until(status, (s) => s.outbox_pending === 0, 120_000, 5);
+    const ended = performance.now();
+    return {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      replayPerSecond: changes / ((ended - started) / 1000),
+      reconnectMs: started - opened,
+    };
+  } finally {
+    await replica?.stop();
+    await proxy.stop();
+    await upstream.stop();
+  }
+}
+
+async function ceiling(context: BenchContext, count: number, changes: number): Promise<Sample> {
+  const upstream = await spawnChild('bare-sync', { role: 'upstream' });
+  const proxy = new FaultProxy(upstream.ready.port as number);
+  await proxy.start();
+  let replica: Child | null = null;
+  try {
+    replica = await spawnChild('bare-sync', { role: 'replica', upstreamUrl: proxy.baseUrl });
+    const { latencies, ids } = await propagation(upstream.ready.baseUrl as string, replica.ready.baseUrl as string, 'none', count, context.quick ? 10 : 20);
+    const { ms } = (await replica.ask({ type: 'replay', count: changes, orderIds: ids })) as unknown as { ms: number };
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), replayPerSecond: changes / (ms / 1000) };
+  } finally {
+    await replica?.stop();
+    await proxy.stop();
+    await upstream.stop();
+  }
+}
+
+export async function benchSync(context: BenchContext): Promise<Figure[]> {
+  const count = context.quick ? 50 : 200;
+  const changes = context.quick ? 300 : 1000;
+  const prepared = prepareDatabase(join(context.workDir, 'sync'), 0);
+  const runs = { ours: [] as Sample[], ceiling: [] as Sample[] };
+  for (let run = 0; run < context.runs; run++) {
+    const database = join(context.workDir, `sync-upstream-${run}.db`);
+    copyFileSync(prepared.path, database);
+    runs.ours.push(await ours(context, database, prepared.keys.live_write, run, count, changes));
+    runs.ceiling.push(await ceiling(context, count, changes));
+    const [o, c] = [runs.ours.at(-1)!, runs.ceiling.at(-1)!];
+    context.log(`  run ${run + 1}: p99 ${o.p99.toFixed(1)} ms (bare ${c.p99.toFixed(1)}), replay ${Math.round(o.replayPerSecond)}/s (bare ${Math.round(c.replayPerSecond)}/s)`);
+  }
+  const of = (key: 'p50' | 'p99' | 'replayPerSecond') => ({ ours: runs.ours.map((s) => s[key]), ceiling: runs.ceiling.map((s) => s[key]) });
+  const reconnect = median(runs.ours.map((s) => s.reconnectMs ?? 0));
+  return [
+    figure({ row: 6, name: 'Sync: created upstream → on replica p50', unit: 'ms', better: 'lower', note: `${count} orders, one every ${context.quick ? 10 : 20} ms; seen in the replica's change feed` }, of('p50')),
+    figure({ row: 6, name: 'Sync: created upstream → on replica p99', unit: 'ms', better: 'lower' }, of('p99'), (value) => ({
+      text: '< 250 ms',
+      met: value < 250,
+    })),
+    figure(
+      { row: 6, name: 'Sync: outbox replay after an outage', unit: 'changes/s', better: 'higher', note: `${changes} kitchen changes made offline, from the first delivered to the last (the first left ${reconnect.toFixed(0)} ms after the network came back); ceiling: as many sequential PATCHes through the proxy to a bare server` },
+      of('replayPerSecond'),
+      (value) => ({ text: '> 500/s', met: value > 500 }),
+    ),
+  ];
+}
