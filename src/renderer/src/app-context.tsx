@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useState } from 'react';
-import { useStore } from 'zustand';
+import { createStore, useStore } from 'zustand';
 import type { KitchenApi } from './api.ts';
 import { translate, type TextKey, type Translate } from './i18n.ts';
 import type { BoardState, BoardStore } from './stores/board-store.ts';
@@ -44,6 +44,34 @@ export function useNow(intervalMs = 500): number {
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
+}
+
+/**
+ * One shared ticking clock for the many things on screen that depend on time (500 ticket timers):
+ * each picks what it shows from it and re-renders only when that changes, instead of the whole
+ * board re-rendering on every tick.
+ */
+const TICK_MS = 250;
+const screenClock = createStore<{ now: number }>(() => ({ now: Date.now() }));
+let ticking: ReturnType<typeof setInterval> | null = null;
+let subscribers = 0;
+
+export function useClock<T>(select: (now: number) => T): T {
+  useEffect(() => {
+    subscribers++;
+    if (ticking === null) {
+      screenClock.setState({ now: Date.now() });
+      ticking = setInterval(() => screenClock.setState({ now: Date.now() }), TICK_MS);
+    }
+    return () => {
+      subscribers--;
+      if (subscribers === 0 && ticking !== null) {
+        clearInterval(ticking);
+        ticking = null;
+      }
+    };
+  }, []);
+  return useStore(screenClock, (s) => select(s.now));
 }
 
 /** The engine's clock: the screen's plus the offset the last message carried. */

@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
-import { useApp, useBoard, useEngineNow, useNow, useSettings, useT } from '../app-context.tsx';
+import type { AppSettings } from '../../../shared/ipc/settings.ts';
+import { useApp, useBoard, useEngineNow, useSettings, useT } from '../app-context.tsx';
 import { allDayCounts, COLUMNS, layoutBoard, todayStats, type ShownTicket } from '../board-logic.ts';
 import { formatMinutes } from '../format.ts';
 import { shownTickets } from '../stores/board-store.ts';
@@ -9,8 +10,10 @@ import { TicketCard } from './TicketCard.tsx';
 export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void }) {
   const t = useT();
   const { board } = useApp();
-  const now = useNow(250);
-  const engineNow = useEngineNow(250);
+  // A stable callback, so the memoized cards do not re-render when the parent makes a new one.
+  const latestCancel = useRef(onCancel);
+  latestCancel.current = onCancel;
+  const cancel = useCallback((order: KitchenOrder) => latestCancel.current(order), []);
   const tickets = useBoard((s) => s.tickets);
   const moves = useBoard((s) => s.moves);
   const flashes = useBoard((s) => s.flashes);
@@ -25,7 +28,6 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const shown = useMemo(() => shownTickets({ tickets, moves, flashes }), [tickets, moves, flashes]);
   const layout = useMemo(() => layoutBoard(shown, filter), [shown, filter]);
   const allDay = useMemo(() => allDayCounts(shown, filter), [shown, filter]);
-  const today = todayStats(shown, dayStart, engineNow, thresholds, filter);
   const locationName = (ticket: ShownTicket) =>
     filter === null && locations.length > 1 ? locations.find((l) => l.location_id === ticket.order.location_id)?.name : undefined;
 
@@ -56,10 +58,8 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                 <TicketCard
                   key={ticket.order.id}
                   ticket={ticket}
-                  now={now}
-                  engineNow={engineNow}
                   locationName={locationName(ticket)}
-                  onCancel={onCancel}
+                  onCancel={cancel}
                 />
               ))}
             </div>
@@ -67,24 +67,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         ))}
       </div>
       <aside className="side">
-        <section className="panel today" data-testid="today-panel">
-          <h3>{t('board.today')}</h3>
-          <dl>
-            <div>
-              <dt>{t('board.today_orders')}</dt>
-              <dd data-testid="today-orders">{today.orders}</dd>
-            </div>
-            <div>
-              <dt>{t('board.today_avg')}</dt>
-              <dd data-testid="today-avg">{today.averageToReadyMs === null ? '—' : formatMinutes(today.averageToReadyMs)}</dd>
-            </div>
-            <div className={today.late > 0 ? 'late' : ''}>
-              <dt>{t('board.today_late')}</dt>
-              <dd data-testid="today-late">{today.late}</dd>
-            </div>
-          </dl>
-          {today.testOrders > 0 && <p className="muted">{t('board.today_test', { count: today.testOrders })}</p>}
-        </section>
+        <TodayPanel shown={shown} dayStart={dayStart} thresholds={thresholds} filter={filter} />
         <section className="panel all-day" data-testid="all-day">
           <h3>{t('board.all_day')}</h3>
           {allDay.length === 0 ? (
@@ -99,14 +82,12 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
             </ul>
           )}
         </section>
-        <SideList title={t('board.scheduled')} tickets={layout.scheduled} testId="scheduled" now={now} engineNow={engineNow} onCancel={onCancel} />
+        <SideList title={t('board.scheduled')} tickets={layout.scheduled} testId="scheduled" onCancel={cancel} />
         <SideList
           title={t('board.awaiting_payment')}
           tickets={layout.awaitingPayment}
           testId="awaiting-payment"
-          now={now}
-          engineNow={engineNow}
-          onCancel={onCancel}
+          onCancel={cancel}
         />
         <button type="button" className="btn btn-secondary recall-button" data-testid="recall-open" onClick={() => board.getState().setRecallOpen(true)}>
           {t('board.recall', { count: layout.recall.length })}
@@ -123,7 +104,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
             </header>
             <div className="drawer-tickets">
               {layout.recall.map((ticket) => (
-                <TicketCard key={ticket.order.id} ticket={ticket} now={now} engineNow={engineNow} readOnly compact />
+                <TicketCard key={ticket.order.id} ticket={ticket} readOnly compact />
               ))}
             </div>
           </aside>
@@ -133,7 +114,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   );
 }
 
-function SideList(props: { title: string; tickets: ShownTicket[]; testId: string; now: number; engineNow: number; onCancel(order: KitchenOrder): void }) {
+function SideList(props: { title: string; tickets: ShownTicket[]; testId: string; onCancel(order: KitchenOrder): void }) {
   if (props.tickets.length === 0) return null;
   return (
     <section className="panel side-list" data-testid={props.testId}>
@@ -141,8 +122,40 @@ function SideList(props: { title: string; tickets: ShownTicket[]; testId: string
         {props.title} <span className="count">{props.tickets.length}</span>
       </h3>
       {props.tickets.map((ticket) => (
-        <TicketCard key={ticket.order.id} ticket={ticket} now={props.now} engineNow={props.engineNow} compact onCancel={props.onCancel} />
+        <TicketCard key={ticket.order.id} ticket={ticket} compact onCancel={props.onCancel} />
       ))}
+    </section>
+  );
+}
+
+/** Today's figures: they depend on the time (late tickets), so they tick here, not on the board. */
+function TodayPanel(props: {
+  shown: ShownTicket[];
+  dayStart: number;
+  thresholds: AppSettings['thresholds'];
+  filter: string | null;
+}) {
+  const t = useT();
+  const engineNow = useEngineNow(250);
+  const today = todayStats(props.shown, props.dayStart, engineNow, props.thresholds, props.filter);
+  return (
+    <section className="panel today" data-testid="today-panel">
+      <h3>{t('board.today')}</h3>
+      <dl>
+        <div>
+          <dt>{t('board.today_orders')}</dt>
+          <dd data-testid="today-orders">{today.orders}</dd>
+        </div>
+        <div>
+          <dt>{t('board.today_avg')}</dt>
+          <dd data-testid="today-avg">{today.averageToReadyMs === null ? '—' : formatMinutes(today.averageToReadyMs)}</dd>
+        </div>
+        <div className={today.late > 0 ? 'late' : ''}>
+          <dt>{t('board.today_late')}</dt>
+          <dd data-testid="today-late">{today.late}</dd>
+        </div>
+      </dl>
+      {today.testOrders > 0 && <p className="muted">{t('board.today_test', { count: today.testOrders })}</p>}
     </section>
   );
 }

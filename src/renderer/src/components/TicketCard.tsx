@@ -1,20 +1,23 @@
+import { memo } from 'react';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
-import { useApp, useBoard, useSettings, useT } from '../app-context.tsx';
+import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
 import { formatClock, formatDateTime } from '../format.ts';
 
 interface TicketCardProps {
   ticket: ShownTicket;
-  now: number;
-  /** Engine time, for timers. */
-  engineNow: number;
   locationName?: string | undefined;
   compact?: boolean;
   readOnly?: boolean;
   onCancel?: (order: KitchenOrder) => void;
 }
 
-export function TicketCard({ ticket, now, engineNow, locationName, compact = false, readOnly = false, onCancel }: TicketCardProps) {
+/**
+ * One ticket. Memoized: it re-renders when its order, its moves or flash change, or when what it
+ * shows of the time does (the timer's text each second, its colour, the undo countdown), never
+ * because another ticket changed.
+ */
+export const TicketCard = memo(function TicketCard({ ticket, locationName, compact = false, readOnly = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board } = useApp();
   const { order } = ticket;
@@ -27,16 +30,21 @@ export function TicketCard({ ticket, now, engineNow, locationName, compact = fal
   const thresholds = useSettings((s) => s.settings.thresholds);
   const language = useSettings((s) => s.settings.language);
 
+  const clockOffset = useBoard((s) => s.clockOffset);
+
   const dead = order.status === 'cancelado' && !readOnly;
   const lastMove = moves?.[moves.length - 1];
-  const held = lastMove?.phase === 'held' && lastMove.deadline > now ? lastMove : undefined;
+  const heldSeconds = useClock((now) =>
+    lastMove?.phase === 'held' && lastMove.deadline > now ? Math.max(0, Math.ceil((lastMove.deadline - now) / 1000)) : null,
+  );
+  const held = heldSeconds !== null && lastMove?.phase === 'held' ? lastMove : undefined;
   const sending = moves?.some((m) => m.phase === 'sending') ?? false;
-  const elapsed = elapsedMs(ticket, engineNow);
   const cooking = ticket.shownStatus === 'recibido' || ticket.shownStatus === 'en_preparacion';
-  const level = cooking ? timerLevel(elapsed, thresholds) : 'ok';
+  const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
+  const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
   const bump = readOnly || dead ? null : bumpOf(ticket);
   const cancellable = !readOnly && !dead && canCancel(ticket);
-  const flashKind = flash && flash.until > now ? flash.kind : null;
+  const flashKind = useClock((now) => (flash && flash.until > now ? flash.kind : null));
 
   const classes = [
     'ticket',
@@ -64,9 +72,9 @@ export function TicketCard({ ticket, now, engineNow, locationName, compact = fal
       <header className="ticket-head">
         <div className="ticket-line">
           <span className="ticket-number">#{order.number}</span>
-          {!readOnly && ticket.kitchen_since !== null && (
+          {timerText !== null && (
             <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
-              {formatElapsed(elapsed)}
+              {timerText}
             </span>
           )}
         </div>
@@ -137,7 +145,7 @@ export function TicketCard({ ticket, now, engineNow, locationName, compact = fal
                 board.getState().undo(id);
               }}
             >
-              → {t(`status.${held.target}`)} · {t('ticket.undo')} {Math.max(0, Math.ceil((held.deadline - now) / 1000))}s
+              → {t(`status.${held.target}`)} · {t('ticket.undo')} {heldSeconds}s
             </button>
           ) : sending ? (
             <span className="sending">{t('ticket.sending')}</span>
@@ -174,4 +182,4 @@ export function TicketCard({ ticket, now, engineNow, locationName, compact = fal
       )}
     </article>
   );
-}
+});

@@ -92,13 +92,23 @@ const isNewer = (next: KitchenTicket, known: KitchenTicket | undefined) =>
   known === undefined || Date.parse(next.order.updated_at) >= Date.parse(known.order.updated_at);
 
 /** Tickets as drawn: the last own move's target, or a cancelled ticket held in its old column. */
+/**
+ * What each ticket shows, with its identity kept while its ticket, moves and flash are unchanged:
+ * a memoized card then skips re-rendering when another ticket changes.
+ */
+const shownCache = new WeakMap<KitchenTicket, { moves: unknown; flash: unknown; shown: ShownTicket }>();
+
 export function shownTickets(state: Pick<BoardState, 'tickets' | 'moves' | 'flashes'>): ShownTicket[] {
   return Object.values(state.tickets).map((ticket) => {
     const moves = state.moves[ticket.order.id];
     const flash = state.flashes[ticket.order.id];
+    const cached = shownCache.get(ticket);
+    if (cached && cached.moves === moves && cached.flash === flash) return cached.shown;
     let shownStatus: OrderStatus = moves?.length ? moves[moves.length - 1]!.target : ticket.order.status;
     if (ticket.order.status === 'cancelado' && flash?.kind === 'cancelled' && flash.column) shownStatus = flash.column;
-    return { ...ticket, shownStatus };
+    const shown = { ...ticket, shownStatus };
+    shownCache.set(ticket, { moves, flash, shown });
+    return shown;
   });
 }
 
