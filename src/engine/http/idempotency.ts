@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-retention.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_KEY_LENGTH = 255;
 
 /**

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine.ts';
 import type { MailSender } from '../mail/mail-sender.ts';
 import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
+import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
 import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
 import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
@@ -68,7 +69,21 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
   const quarantine = new Map<string, number>();
   const active = engine.role !== 'replica';
 
+  let lastPurgeAt = Number.NEGATIVE_INFINITY;
+  /** Expired idempotency answers, once a minute of engine time (a replica keeps its own too). */
+  const purgeIdempotencyKeys = (): void => {
+    const now = engine.clock.now();
+    if (stopped || !engine.db.open || now - lastPurgeAt < QUARANTINE_MS) return;
+    lastPurgeAt = now;
+    try {
+      purgeExpiredIdempotencyKeys(engine);
+    } catch (error) {
+      log.error({ err: error, job: 'purge-idempotency-keys' }, 'job failed; it runs again in a minute');
+    }
+  };
+
   const runDatabaseJobs = (): void => {
+    purgeIdempotencyKeys();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;
     try {

@@ -97,3 +97,12 @@ test('PATCH with a key replays; a key over 255 characters is 400', async () => {
   assert.equal(long.status, 400);
   assert.equal(long.body.error.message, 'Idempotency-Key must be 1 to 255 characters');
 });
+
+test('answers past the 24-hour window are purged from the database by the jobs runner', async () => {
+  const count = () => (t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n;
+  await t.call('POST', '/orders', { body: orderBody('Purge'), headers: { 'idempotency-key': 'k-purge' } });
+  assert.ok(count() >= 1);
+  t.clock.advance(24 * 60 * 60 * 1000 + 60_001);
+  await t.server.jobs.runDue();
+  assert.equal(count(), 0);
+});
