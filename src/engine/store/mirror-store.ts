@@ -1,18 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { ProductRow } from './catalogue-store.ts';
 
-export interface MirroredProduct {
-  id: string;
-  restaurant_id: string;
-  category_id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  price: number;
-  offer_price: number | null;
-  image_url: string | null;
-  track_stock: number;
-  position: number;
-}
+/** A product as the upstream's menu shows it, with what the replica adds (tracking, position). */
+export type MirroredProduct = Omit<ProductRow, 'active' | 'orderable'> & { position: number };
 
 /** The writes a replica makes to mirror its upstream's restaurant, catalogue and locations. */
 export class MirrorStore {
