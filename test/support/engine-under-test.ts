@@ -57,29 +57,38 @@ export async function startEngineUnderTest(
     baseUrl: server.baseUrl,
     demo,
     dbPath,
-    async call(method, path, callOptions = {}) {
-      const key = callOptions.key === undefined ? defaultKey : callOptions.key;
-      const headers: Record<string, string> = { ...callOptions.headers };
-      if (key !== null) headers.authorization = `Bearer ${key}`;
-      let body: string | Uint8Array<ArrayBuffer> | undefined;
-      if (callOptions.rawBody !== undefined) body = callOptions.rawBody;
-      else if (callOptions.body !== undefined) {
-        body = JSON.stringify(callOptions.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await fetch(`${server.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-      const text = await response.text();
-      let parsed: unknown = undefined;
-      try {
-        parsed = text.length > 0 ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
-    },
+    call: (method, path, callOptions) => callApi(server.baseUrl, defaultKey, method, path, callOptions),
     async stop() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One request to the API at `baseUrl` with a key (the default one, another, or none), JSON in and out. */
+export async function callApi(
+  baseUrl: string,
+  defaultKey: string | null,
+  method: string,
+  path: string,
+  callOptions: CallOptions = {},
+): Promise<CallResult> {
+  const key = callOptions.key === undefined ? defaultKey : callOptions.key;
+  const headers: Record<string, string> = { ...callOptions.headers };
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (callOptions.rawBody !== undefined) body = callOptions.rawBody;
+  else if (callOptions.body !== undefined) {
+    body = JSON.stringify(callOptions.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
 }

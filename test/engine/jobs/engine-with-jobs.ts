@@ -10,7 +10,7 @@ import { seedDemo, type DemoRestaurant } from '../../../src/engine/demo/seed-dem
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 import type { PaymentProvider, PaymentProviders } from '../../../src/engine/payments/payment-provider.ts';
 import { startEngineServer, type EngineServer } from '../../../src/engine/start-engine-server.ts';
-import { DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
+import { callApi, DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
 
 export interface TestEngineOptions {
   now?: string;
@@ -57,26 +57,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
     },
     demo,
     dbPath,
-    async call(method, path, callOptions = {}) {
-      const key = callOptions.key === undefined ? demo[0]!.keys.live_write : callOptions.key;
-      const headers: Record<string, string> = { ...callOptions.headers };
-      if (key !== null) headers.authorization = `Bearer ${key}`;
-      let body: string | Uint8Array<ArrayBuffer> | undefined;
-      if (callOptions.rawBody !== undefined) body = callOptions.rawBody;
-      else if (callOptions.body !== undefined) {
-        body = JSON.stringify(callOptions.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await fetch(`${t.server.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-      const text = await response.text();
-      let parsed: unknown = undefined;
-      try {
-        parsed = text.length > 0 ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = undefined;
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
-    },
+    call: (method, path, callOptions) => callApi(t.server.baseUrl, demo[0]!.keys.live_write, method, path, callOptions),
     async restart() {
       await t.server.close();
       server = await start();
