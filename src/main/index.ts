@@ -52,6 +52,16 @@ async function boot(): Promise<void> {
   if (hosted.portFallback) logger.warn(hosted.portFallback, 'configured HTTP port was busy; using another one');
 
   const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
+  // Standalone, this engine mails the customers; connected, the platform does.
+  const configureMail = (smtp: Parameters<NonNullable<HostPort['configureMail']>>[0]) => {
+    if (hosted.server.engine.role === 'replica') return;
+    try {
+      hosted.server.configureMail(smtp);
+    } catch (error) {
+      logError(error);
+    }
+  };
+  configureMail(stores.mail.readSecret());
   const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
   const handlers = createIpcHandlers({
     engine: hosted.server.engine,
@@ -59,6 +69,7 @@ async function boot(): Promise<void> {
     restaurantId: hosted.restaurantId,
     settings: stores.settings,
     platformKey: stores.platformKey,
+    mail: stores.mail,
     bootSettings,
     log: logError,
     host: {
@@ -77,6 +88,7 @@ async function boot(): Promise<void> {
       connectionStatus,
       syncStatus: () => hosted.syncStatus(),
       backupFolder: () => join(dataDir, 'backups'),
+      configureMail,
     },
   });
   unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);

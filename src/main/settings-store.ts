@@ -3,7 +3,9 @@
 // decrypted here, in main, for the sync; where no protected storage exists it is refused.
 import { safeStorage } from 'electron';
 import Store from 'electron-store';
-import type { PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import { describeMail } from '../engine/ipc/mail-info.ts';
+import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { secureStorageUnavailable } from '../engine/ipc/ipc-errors.ts';
 import { describePlatformKey, platformKeyMode } from '../engine/ipc/platform-key.ts';
 import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
@@ -16,14 +18,22 @@ interface StoredKey {
   last4: string;
 }
 
+interface StoredMail {
+  /** safeStorage ciphertext of the SMTP URL (it carries the password), base64. */
+  cipher: string;
+  from: string | null;
+}
+
 interface StoreShape extends Record<string, unknown> {
   settings?: unknown;
   platformKey?: StoredKey | null;
+  mail?: StoredMail | null;
 }
 
 export interface AppStores {
   settings: SettingsPort;
   platformKey: PlatformKeyPort & { readSecret(): string | null };
+  mail: MailSettingsPort & { readSecret(): SmtpSettings | null };
 }
 
 function secureStorage(): SecureStorageInfo {
@@ -60,6 +70,28 @@ export function createAppStores(cwd: string): AppStores {
         const stored = store.get('platformKey');
         if (!stored || !secureStorage().available) return null;
         return safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
+      },
+    },
+    mail: {
+      info() {
+        const stored = store.get('mail');
+        if (!stored) return describeMail(null);
+        const secret = secureStorage().available ? safeStorage.decryptString(Buffer.from(stored.cipher, 'base64')) : null;
+        return secret === null ? { configured: true, server: null, from: stored.from } : describeMail({ url: secret, ...(stored.from ? { from: stored.from } : {}) });
+      },
+      save(settings) {
+        if (!secureStorage().available) throw secureStorageUnavailable();
+        const cipher = safeStorage.encryptString(settings.url).toString('base64');
+        store.set('mail', { cipher, from: settings.from ?? null } satisfies StoredMail);
+      },
+      clear() {
+        store.delete('mail');
+      },
+      readSecret() {
+        const stored = store.get('mail');
+        if (!stored || !secureStorage().available) return null;
+        const url = safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
+        return { url, ...(stored.from ? { from: stored.from } : {}) };
       },
     },
   };

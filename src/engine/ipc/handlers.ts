@@ -5,7 +5,7 @@ import Value from 'typebox/value';
 import type { IpcChannel, IpcContract, IpcRequest, IpcResponse, IpcResult } from '../../shared/ipc/contract.ts';
 import { isIpcChannel } from '../../shared/ipc/contract.ts';
 import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
-import type { AppSettings, SettingsPatch, SettingsView } from '../../shared/ipc/settings.ts';
+import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../../shared/ipc/settings.ts';
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import { invalidRequest, notFound } from '../domain/errors.ts';
@@ -22,7 +22,8 @@ import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
 import { AppError, toFailure } from './ipc-errors.ts';
 import { platformKeyMode } from './platform-key.ts';
-import type { HostPort, PlatformKeyPort, SettingsPort } from './ports.ts';
+import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
+import { checkSmtpSettings } from '../mail/smtp-sender.ts';
 import { REQUEST_SCHEMAS } from './request-schemas.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
@@ -40,6 +41,8 @@ export interface IpcHandlerDeps {
   restaurantId: string;
   settings: SettingsPort;
   platformKey: PlatformKeyPort;
+  /** Absent where the host keeps no SMTP settings (then mail stays queued). */
+  mail?: MailSettingsPort;
   host: HostPort;
   /** The settings the app started with: changing those that need a restart is reported. */
   bootSettings?: AppSettings;
@@ -65,6 +68,7 @@ export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
     return {
       settings,
       platform_key: deps.platformKey.info(),
+      mail: deps.mail?.info() ?? NO_MAIL,
       secure_storage: deps.platformKey.storage(),
       restart_required: deps.bootSettings ? needsRestart(deps.bootSettings, settings) : false,
     };
@@ -117,6 +121,23 @@ export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
         throw invalidRequest('key is not a platform API key (expected <prefix>_live_… or <prefix>_test_…)');
       }
       deps.platformKey.save(trimmed, label?.trim() || null);
+      return settingsView();
+    },
+    'mail:set-smtp': ({ url, from }) => {
+      if (!deps.mail) throw new AppError('mail_unavailable', 'this app keeps no mail settings');
+      const smtp = { url: url.trim(), ...(from?.trim() ? { from: from.trim() } : {}) };
+      try {
+        checkSmtpSettings(smtp);
+      } catch (error) {
+        throw invalidRequest(`SMTP: ${(error as Error).message}`);
+      }
+      deps.mail.save(smtp);
+      deps.host.configureMail?.(smtp);
+      return settingsView();
+    },
+    'mail:clear-smtp': () => {
+      deps.mail?.clear();
+      deps.host.configureMail?.(null);
       return settingsView();
     },
     'platform:clear-key': () => {

@@ -2,7 +2,9 @@
 import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../shared/ipc/settings.ts';
 import { secureStorageUnavailable } from './ipc-errors.ts';
 import { describePlatformKey } from './platform-key.ts';
-import type { PlatformKeyPort, SettingsPort } from './ports.ts';
+import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
+import { describeMail } from './mail-info.ts';
+import type { SmtpSettings } from '../mail/smtp-sender.ts';
 
 export function memorySettings(initial: AppSettings = DEFAULT_SETTINGS): SettingsPort & { current: AppSettings } {
   const port = {
@@ -35,5 +37,21 @@ export function memoryPlatformKey(
     setAvailable(value) {
       available = value;
     },
+  };
+}
+
+/** SMTP settings kept in memory, described like the real store describes them. */
+export function memoryMail(options: { available?: boolean } = {}): MailSettingsPort & { secret(): SmtpSettings | null } {
+  let stored: SmtpSettings | null = null;
+  return {
+    info: () => describeMail(stored),
+    save(settings) {
+      if (!(options.available ?? true)) throw secureStorageUnavailable();
+      stored = { ...settings };
+    },
+    clear() {
+      stored = null;
+    },
+    secret: () => stored,
   };
 }

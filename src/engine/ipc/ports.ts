@@ -2,7 +2,8 @@
 // electron-store and safeStorage (src/main/settings-store.ts); tests use memory-ports.ts.
 import type { ConnectionStatus } from '../../shared/ipc/kitchen.ts';
 import type { SyncStatus } from '../../shared/sync-status.ts';
-import type { AppInfo, AppSettings, PlatformKeyInfo, SecureStorageInfo } from '../../shared/ipc/settings.ts';
+import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../../shared/ipc/settings.ts';
+import type { SmtpSettings } from '../mail/smtp-sender.ts';
 
 export interface SettingsPort {
   read(): AppSettings;
@@ -18,6 +19,14 @@ export interface PlatformKeyPort {
   clear(): void;
 }
 
+/** Where the SMTP settings are kept: the URL carries a password, so it is stored like the key. */
+export interface MailSettingsPort {
+  info(): MailInfo;
+  /** Throws when secure storage is unavailable. */
+  save(settings: SmtpSettings): void;
+  clear(): void;
+}
+
 /** The host around the engine: what it reports about itself and what it can do to itself. */
 export interface HostPort {
   appInfo(): AppInfo;
@@ -28,6 +37,8 @@ export interface HostPort {
   syncStatus(): SyncStatus | null;
   /** Where "back up now" writes its copies; null where the host keeps none. */
   backupFolder(): string | null;
+  /** Sends customers' mails through this server from now on (null: keep them queued). */
+  configureMail?(settings: SmtpSettings | null): void;
 }
 
 export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };

@@ -63,4 +63,6 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
     label: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
   }),
   'platform:clear-key': Empty,
+  'mail:set-smtp': Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }), from: Type.Union([Type.String({ maxLength: 254 }), Type.Null()]) }),
+  'mail:clear-smtp': Empty,
 };

@@ -38,6 +38,8 @@ export interface IpcContract {
   'platform:clear-key': { request: Record<string, never>; response: SettingsView };
   'sync:status': { request: Record<string, never>; response: SyncStatus | null };
   'app:backup': { request: Record<string, never>; response: { file: string; bytes: number } };
+  'mail:set-smtp': { request: { url: string; from: string | null }; response: SettingsView };
+  'mail:clear-smtp': { request: Record<string, never>; response: SettingsView };
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -63,6 +65,8 @@ export const IPC_CHANNELS = [
   'platform:clear-key',
   'sync:status',
   'app:backup',
+  'mail:set-smtp',
+  'mail:clear-smtp',
 ] as const satisfies readonly IpcChannel[];
 
 // Fails to compile when a channel of the contract is missing from the list above.
@@ -104,6 +108,8 @@ export const BRIDGE_METHODS = {
   clearPlatformKey: 'platform:clear-key',
   syncStatus: 'sync:status',
   backupDatabase: 'app:backup',
+  setSmtp: 'mail:set-smtp',
+  clearSmtp: 'mail:clear-smtp',
 } as const satisfies Record<string, IpcChannel>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -41,9 +41,20 @@ export interface SecureStorageInfo {
   backend: string | null;
 }
 
+/** The SMTP server for customers' "order ready" mails, without its credentials. */
+export interface MailInfo {
+  configured: boolean;
+  /** host:port, never the user or password. */
+  server: string | null;
+  from: string | null;
+}
+
+export const NO_MAIL: MailInfo = { configured: false, server: null, from: null };
+
 export interface SettingsView {
   settings: AppSettings;
   platform_key: PlatformKeyInfo;
+  mail: MailInfo;
   secure_storage: SecureStorageInfo;
   /** Settings that take effect only after a restart (HTTP port and LAN, restaurant, connection). */
   restart_required: boolean;

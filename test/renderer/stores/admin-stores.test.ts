@@ -161,6 +161,7 @@ describe('settings store', () => {
   const view = (over: Partial<SettingsView> = {}): SettingsView => ({
     settings: DEFAULT_SETTINGS,
     platform_key: { present: false, mode: null, label: null, last4: null },
+    mail: { configured: false, server: null, from: null },
     secure_storage: { available: true, backend: 'gnome_libsecret' },
     restart_required: false,
     ...over,
@@ -176,6 +177,8 @@ describe('settings store', () => {
           throw new IpcCallError({ code: 'secure_storage_unavailable', message: 'no keyring' });
         },
         clearPlatformKey: async () => view(),
+        setSmtp: async () => view({ mail: { configured: true, server: 'mail.example:587', from: 'cocina@example.cl' } }),
+        clearSmtp: async () => view(),
         restartApp: async () => ({ restarting: true }),
       },
     });

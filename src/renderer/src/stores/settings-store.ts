@@ -30,6 +30,8 @@ export interface SettingsState {
   update(patch: SettingsPatch): Promise<boolean>;
   savePlatformKey(key: string, label: string | null): Promise<boolean>;
   clearPlatformKey(): Promise<boolean>;
+  saveSmtp(url: string, from: string | null): Promise<boolean>;
+  clearSmtp(): Promise<boolean>;
   restart(): Promise<void>;
   clearError(): void;
 }
@@ -37,7 +39,7 @@ export interface SettingsState {
 export type SettingsStore = StoreApi<SettingsState>;
 
 export function createSettingsStore(deps: {
-  api: Pick<KitchenApi, 'getSettings' | 'updateSettings' | 'setPlatformKey' | 'clearPlatformKey' | 'appInfo' | 'restartApp'>;
+  api: Pick<KitchenApi, 'getSettings' | 'updateSettings' | 'setPlatformKey' | 'clearPlatformKey' | 'setSmtp' | 'clearSmtp' | 'appInfo' | 'restartApp'>;
   now?: () => number;
 }): SettingsStore {
   const now = deps.now ?? (() => Date.now());
@@ -81,6 +83,8 @@ export function createSettingsStore(deps: {
       },
       savePlatformKey: (key, label) => run(() => deps.api.setPlatformKey({ key, label })),
       clearPlatformKey: () => run(() => deps.api.clearPlatformKey({})),
+      saveSmtp: (url, from) => run(() => deps.api.setSmtp({ url, from })),
+      clearSmtp: () => run(() => deps.api.clearSmtp({})),
       async restart() {
         await deps.api.restartApp({});
       },

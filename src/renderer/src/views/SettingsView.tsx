@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
 import { BackupNow } from '../components/BackupNow.tsx';
+import { MailSettings } from '../components/MailSettings.tsx';
 import { SyncConflicts } from '../components/SyncConflicts.tsx';
 
 export function SettingsView() {
@@ -151,6 +152,11 @@ export function SettingsView() {
             </button>
           )}
         </form>
+      </section>
+
+      <section className="settings-section">
+        <h2>{t('mail.title')}</h2>
+        <MailSettings />
       </section>
 
       <section className="settings-section">
