@@ -9,6 +9,7 @@ import { IdempotencyStore } from './store/idempotency-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
+import { KitchenBoardStore } from './store/kitchen-board-store.ts';
 import { MirrorStore } from './store/mirror-store.ts';
 import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
@@ -46,6 +47,7 @@ export class Engine {
   readonly idempotency: IdempotencyStore;
   readonly sync: SyncStore;
   readonly mirror: MirrorStore;
+  readonly kitchen: KitchenBoardStore;
   readonly paymentSessions: PaymentSessionsStore;
   readonly courierDeliveries: CourierDeliveriesStore;
   readonly mailOutbox: MailOutboxStore;
@@ -69,6 +71,7 @@ export class Engine {
     this.idempotency = new IdempotencyStore(this.db);
     this.sync = new SyncStore(this.db);
     this.mirror = new MirrorStore(this.db);
+    this.kitchen = new KitchenBoardStore(this.db);
     this.paymentSessions = new PaymentSessionsStore(this.db);
     this.courierDeliveries = new CourierDeliveriesStore(this.db);
     this.mailOutbox = new MailOutboxStore(this.db);

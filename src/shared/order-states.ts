@@ -22,6 +22,9 @@ export type PatchTarget = (typeof PATCH_TARGETS)[number];
 
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ['entregado', 'cancelado'];
 
+/** Every state that is not finished: what the board shows, and what a replica's first pull fetches. */
+export const ACTIVE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
+
 export function isTerminal(status: OrderStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }

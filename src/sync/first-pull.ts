@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { parseApiKey, type KeyMode } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
+import { ACTIVE_STATUSES } from '../shared/order-states.ts';
 import { registerExternalApiKey } from '../engine/services/api-keys.ts';
 import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorStock } from '../engine/services/mirror-upstream.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
@@ -20,7 +21,6 @@ export class UpstreamRefusedKey extends Error {
   override readonly name = 'UpstreamRefusedKey';
 }
 
-const ACTIVE_STATUSES = ['pendiente_pago', 'programado', 'recibido', 'en_preparacion', 'listo', 'en_reparto'] as const;
 const RECENT_ORDERS_MS = 24 * 60 * 60 * 1000;
 
 export function expectOk<T>(response: UpstreamResponse<T>, what: string): T {

@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import type { OrderStatus } from '../../shared/order-states.ts';
 import type { BoardSnapshot, KitchenEvent, KitchenTicket, LocationStatusEntry, TicketTiming } from '../../shared/ipc/kitchen.ts';
 import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
 import { invalidRequest } from '../domain/errors.ts';
@@ -9,22 +8,12 @@ import { toOrderView, type OrderView } from './order-view.ts';
 
 /**
  * The kitchen screen's reads. Unlike an API key, the screen sees both worlds of its restaurant at
- * once (test orders carry `test: true` and are labelled PRUEBA), so these read the tables directly
- * instead of through an Actor's world.
+ * once (test orders carry `test: true` and are labelled PRUEBA), so these read across worlds
+ * (store/kitchen-board-store.ts) instead of through an Actor's world.
  */
 
 /** How many finished orders the recall drawer offers. */
 export const RECALL_LIMIT = 20;
-
-const ORDER_EVENT_TYPES = ['order.created', 'order.updated'];
-
-interface EventRow {
-  seq: number;
-  type: string;
-  created_at: number;
-  world: 'live' | 'test' | 'both';
-  data: string;
-}
 
 function restaurantRow(engine: Engine, restaurantId: string) {
   const restaurant = engine.restaurants.get(restaurantId);
@@ -34,16 +23,8 @@ function restaurantRow(engine: Engine, restaurantId: string) {
 
 /** Active orders of both worlds, every order created since `dayStart`, and the latest finished ones. */
 function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number): OrderRow[] {
-  const active = ACTIVE_STATUSES.map(() => '?').join(', ');
-  const current = engine.db
-    .prepare(`SELECT * FROM orders WHERE restaurant_id = ? AND (status IN (${active}) OR created_at >= ?)`)
-    .all(restaurantId, ...ACTIVE_STATUSES, dayStart) as OrderRow[];
-  const recall = engine.db
-    .prepare(
-      `SELECT * FROM orders WHERE restaurant_id = ? AND status IN ('entregado', 'cancelado')
-       ORDER BY updated_at DESC, id DESC LIMIT ?`,
-    )
-    .all(restaurantId, recallLimit) as OrderRow[];
+  const current = engine.kitchen.currentOrders(restaurantId, dayStart);
+  const recall = engine.kitchen.latestFinished(restaurantId, recallLimit);
   const byId = new Map<string, OrderRow>();
   for (const row of [...current, ...recall]) byId.set(row.id, row);
   return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
@@ -54,12 +35,11 @@ function boardOrders(engine: Engine, restaurantId: string, dayStart: number, rec
  * primary key (event times grow with their sequence), so a long history is never scanned.
  */
 function firstSeqSince(engine: Engine, since: number): number {
-  const at = engine.db.prepare('SELECT seq, created_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1');
   let low = 0;
   let high = engine.events.lastSeq() + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const row = at.get(middle) as { seq: number; created_at: number } | undefined;
+    const row = engine.kitchen.firstEventAtOrAfter(middle);
     if (!row || row.created_at >= since) high = middle;
     else low = row.seq + 1;
   }
@@ -70,14 +50,7 @@ function firstSeqSince(engine: Engine, since: number): number {
 function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Map<string, TicketTiming> {
   const timings = new Map<string, TicketTiming>();
   if (orderIds.size === 0) return timings;
-  const rows = engine.db
-    .prepare(
-      `SELECT created_at, json_extract(data, '$.id') AS order_id, json_extract(data, '$.status') AS status
-       FROM events WHERE restaurant_id = ? AND seq >= ? AND type IN (${ORDER_EVENT_TYPES.map(() => '?').join(', ')})
-       ORDER BY seq`,
-    )
-    .all(restaurantId, firstSeqSince(engine, since), ...ORDER_EVENT_TYPES) as { created_at: number; order_id: string; status: OrderStatus }[];
-  for (const row of rows) {
+  for (const row of engine.kitchen.orderStatusEvents(restaurantId, firstSeqSince(engine, since))) {
     if (!orderIds.has(row.order_id)) continue;
     timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
   }
@@ -132,11 +105,8 @@ export function readKitchenTicket(engine: Engine, restaurantId: string, order: O
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
-  const rows = engine.db
-    .prepare('SELECT seq, type, created_at, world, data FROM events WHERE restaurant_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-    .all(restaurantId, afterSeq, limit) as EventRow[];
   const events: KitchenEvent[] = [];
-  for (const row of rows) {
+  for (const row of engine.kitchen.events(restaurantId, afterSeq, limit)) {
     const data: unknown = JSON.parse(row.data);
     switch (row.type) {
       case 'order.created':

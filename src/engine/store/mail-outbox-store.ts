@@ -22,19 +22,13 @@ export interface MailRow {
   sent_at: number | null;
 }
 
-export interface NewMail {
-  restaurant_id: string;
-  order_id: string;
-  kind: MailKind;
-  test: number;
-  to_address: string;
-  from_name: string;
-  subject: string;
-  body_text: string;
+export type NewMail = Pick<
+  MailRow,
+  'restaurant_id' | 'order_id' | 'kind' | 'test' | 'to_address' | 'from_name' | 'subject' | 'body_text' | 'created_at'
+> & {
   /** `pending` to send, `sandbox` to record only. */
   status: 'pending' | 'sandbox';
-  created_at: number;
-}
+};
 
 /** The customer mail outbox: rows are written with the change that causes them and sent later. */
 export class MailOutboxStore {

@@ -1,7 +1,9 @@
 // When a ticket reached the kitchen and when it was ready, folded from the order's changes in feed
 // order. The engine folds past events for a snapshot; the screen folds live ones the same way.
-import type { OrderStatus } from '../order-states.ts';
+import { ACTIVE_STATUSES, type OrderStatus } from '../order-states.ts';
 import type { TicketTiming } from './kitchen.ts';
+
+export { ACTIVE_STATUSES };
 
 /** States at or past the kitchen's door: the ticket's timer starts on the first of them. */
 const IN_KITCHEN: readonly OrderStatus[] = ['recibido', 'en_preparacion', 'listo', 'en_reparto', 'entregado'];
@@ -17,9 +19,6 @@ export function foldTiming(previous: TicketTiming | undefined, status: OrderStat
     ready_at: before.ready_at ?? (READY.includes(status) ? at : null),
   };
 }
-
-/** The states the board shows in its columns and side lists (not finished). */
-export const ACTIVE_STATUSES: readonly OrderStatus[] = ['pendiente_pago', 'programado', 'recibido', 'en_preparacion', 'listo', 'en_reparto'];
 
 export function isActiveStatus(status: OrderStatus): boolean {
   return ACTIVE_STATUSES.includes(status);
