@@ -3,6 +3,9 @@ import { ChangeNotifier } from './change-notifier.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { openDatabase } from './store/open-database.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
+import { DataVersion } from './store/data-version.ts';
+import { flushKeyUse } from './services/api-keys.ts';
+import { VerifiedKeys } from './services/verified-keys.ts';
 import { CatalogueStore } from './store/catalogue-store.ts';
 import { EventsStore } from './store/events-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
@@ -55,6 +58,10 @@ export class Engine {
   /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
   readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
+  /** Changes when another connection commits (store/data-version.ts). */
+  readonly dataVersion: DataVersion;
+  /** API keys checked once, and their last uses not yet written (services/verified-keys.ts). */
+  readonly verifiedKeys = new VerifiedKeys();
   private depth = 0;
 
   constructor(options: EngineOptions) {
@@ -77,6 +84,8 @@ export class Engine {
     this.mailOutbox = new MailOutboxStore(this.db);
     this.dueOrders = new DueOrdersStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
+    this.dataVersion = new DataVersion(this.db);
+    this.dataVersion.onChange(() => this.verifiedKeys.clear());
   }
 
   /**
@@ -100,6 +109,12 @@ export class Engine {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    try {
+      flushKeyUse(this);
+    } catch {
+      // A key's last use is worth less than closing: it is lost, as with a crash.
+    }
+    this.db.close();
   }
 }

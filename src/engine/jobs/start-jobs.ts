@@ -1,6 +1,7 @@
 import type { Engine } from '../engine.ts';
 import type { MailSender } from '../mail/mail-sender.ts';
 import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
+import { flushKeyUse } from '../services/api-keys.ts';
 import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
 import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
 import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
@@ -82,7 +83,22 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
     }
   };
 
+  let keyUseFailing = false;
+  /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
+  const writeKeyUses = (): void => {
+    if (stopped || !engine.db.open) return;
+    try {
+      flushKeyUse(engine);
+      keyUseFailing = false;
+    } catch (error) {
+      // Kept in memory and tried again next tick; said once, not every second (a full disk).
+      if (!keyUseFailing) log.error({ err: error, job: 'write-key-uses' }, 'job failed; it runs again on the next tick');
+      keyUseFailing = true;
+    }
+  };
+
   const runDatabaseJobs = (): void => {
+    writeKeyUses();
     purgeIdempotencyKeys();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;

@@ -71,11 +71,19 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
   });
 }
 
-/** How often a key's last use is written: a read must not become a write every time. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key. */
+/**
+ * The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key.
+ * Writes nothing: the use is noted in memory and written later (flushKeyUse).
+ */
 export function authenticate(engine: Engine, presented: string): Actor | null {
+  // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
+  engine.dataVersion.check();
+  const keyWrites = engine.apiKeys.writeCount;
+  const known = engine.verifiedKeys.get(presented, keyWrites);
+  if (known) {
+    engine.verifiedKeys.noteUse(known, engine.clock.now());
+    return known.actor;
+  }
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
   const row = engine.apiKeys.findByLookup(parsed.lookup);
@@ -86,17 +94,37 @@ export function authenticate(engine: Engine, presented: string): Actor | null {
   }
   const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
   if (!matches || row.revoked_at !== null || row.mode !== parsed.mode) return null;
-  const now = engine.clock.now();
-  if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
-    engine.apiKeys.touch(row.id, now);
-  }
-  return { restaurantId: row.restaurant_id, mode: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+  const actor: Actor = { restaurantId: row.restaurant_id, mode: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+  const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
+  engine.verifiedKeys.noteUse(verified, engine.clock.now());
+  return actor;
+}
+
+/**
+ * Writes the key uses noted since the last call, in one transaction. Called by the jobs runner and
+ * on close; when it fails (a full disk) the uses stay in memory and the next call tries again.
+ * A time never goes back (another process may have written a later use).
+ */
+export function flushKeyUse(engine: Engine): number {
+  const pending = engine.verifiedKeys.pending();
+  if (pending.length === 0) return 0;
+  engine.transaction(() => {
+    for (const [keyId, at] of pending) engine.apiKeys.touch(keyId, at);
+  });
+  for (const [keyId, at] of pending) engine.verifiedKeys.written(keyId, at);
+  return pending.length;
+}
+
+/** A key's row with its last use as this process knows it (a use may not be written yet). */
+function withPendingUse(engine: Engine, row: ApiKeyRow): ApiKeyRow {
+  const pending = engine.verifiedKeys.pendingUse(row.id);
+  return pending !== undefined && (row.last_used_at === null || pending > row.last_used_at) ? { ...row, last_used_at: pending } : row;
 }
 
 export function listApiKeys(engine: Engine, restaurantId: string): ApiKeyView[] {
   const restaurant = engine.restaurants.get(restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
-  return engine.apiKeys.listForRestaurant(restaurantId).map((row) => toView(row, restaurant.time_zone));
+  return engine.apiKeys.listForRestaurant(restaurantId).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
 }
 
 export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): ApiKeyView {
@@ -104,7 +132,7 @@ export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string
   const row = engine.apiKeys.find(restaurantId, keyId);
   if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
   engine.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
-  return toView(engine.apiKeys.find(restaurantId, keyId)!, restaurant.time_zone);
+  return toView(withPendingUse(engine, engine.apiKeys.find(restaurantId, keyId)!), restaurant.time_zone);
 }
 
 

@@ -28,8 +28,9 @@ export class ApiKeysStore {
   private readonly byId: Statement<[string, string], ApiKeyRow>;
   private readonly byRestaurant: Statement<[string], ApiKeyRow>;
   private readonly revokeStatement: Statement<[number, string, string]>;
-  private readonly touchStatement: Statement<[number, string]>;
+  private readonly touchStatement: Statement<[{ at: number; id: string }]>;
   private readonly setWriteStatement: Statement<[number, string]>;
+  private writes = 0;
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
@@ -46,11 +47,23 @@ export class ApiKeysStore {
     this.revokeStatement = db.prepare(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND restaurant_id = ? AND revoked_at IS NULL',
     );
-    this.touchStatement = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.touchStatement = db.prepare(
+      'UPDATE api_keys SET last_used_at = @at WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @at)',
+    );
     this.setWriteStatement = db.prepare('UPDATE api_keys SET can_write = ? WHERE id = ?');
   }
 
+  /**
+   * How many times this connection changed a key's identity, permission or revocation: what is
+   * kept in memory of verified keys is dropped when it moves (other processes' writes show in
+   * `PRAGMA data_version`). A last-use time is not counted: it changes no key.
+   */
+  get writeCount(): number {
+    return this.writes;
+  }
+
   insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): void {
+    this.writes++;
     this.insertStatement.run(row);
   }
 
@@ -75,14 +88,17 @@ export class ApiKeysStore {
   }
 
   revoke(restaurantId: string, id: string, at: number): boolean {
+    this.writes++;
     return this.revokeStatement.run(at, id, restaurantId).changes > 0;
   }
 
   setWrite(id: string, write: boolean): void {
+    this.writes++;
     this.setWriteStatement.run(write ? 1 : 0, id);
   }
 
+  /** Records a use; an earlier time than the stored one is ignored. */
   touch(id: string, at: number): void {
-    this.touchStatement.run(at, id);
+    this.touchStatement.run({ at, id });
   }
 }

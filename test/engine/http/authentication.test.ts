@@ -1,0 +1,110 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { R1 } from '../../support/demo-ids.ts';
+import { Engine } from '../../../src/engine/engine.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../src/engine/services/api-keys.ts';
+
+// Keys are verified once and kept in memory; these check that what another connection (the keys
+// CLI, another process on the same file) does to keys is seen at once, and that reading writes nothing.
+describe('authentication: verified keys in memory, last use written later', () => {
+  let engine: EngineUnderTest;
+  /** A second connection to the same file, as the keys CLI opens. */
+  let other: Engine;
+
+  before(async () => {
+    engine = await startEngineUnderTest();
+    other = new Engine({ database: engine.dbPath });
+  });
+  after(async () => {
+    other.close();
+    await engine.stop();
+  });
+
+  const lastUsedOf = (keyId: string): number | null =>
+    (other.db.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').get(keyId) as { last_used_at: number | null }).last_used_at;
+
+  test('a key created by another connection works on its next request; one revoked there is refused on the next', async () => {
+    const { key, record } = createApiKey(other, { restaurantId: R1.id, mode: 'live', write: false, label: 'from the CLI' });
+    assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
+    assert.equal((await engine.call('GET', '/orders?limit=1', { key })).status, 200);
+    revokeApiKey(other, R1.id, record.id);
+    const refused = await engine.call('GET', '/menu', { key });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.error.code, 'unauthorized');
+    // the engine's own keys are unaffected
+    assert.equal((await engine.call('GET', '/menu')).status, 200);
+  });
+
+  test('a permission changed by another connection applies on the next request', async () => {
+    const { key, record } = createApiKey(other, { restaurantId: R1.id, mode: 'live', write: true, label: 'downgraded' });
+    assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 200);
+    other.apiKeys.setWrite(record.id, false);
+    assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 403);
+  });
+
+  test('a read writes nothing, even for a key idle over a minute: its use is written by the jobs runner', async () => {
+    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, mode: 'live', write: false, label: 'idle' });
+    assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
+    await engine.server.jobs.runDue();
+    const firstUse = engine.clock.now();
+    assert.equal(lastUsedOf(record.id), firstUse);
+    engine.clock.advance(5 * 60_000);
+    // Any write now would fail: another connection holds the write lock (the engine would wait out
+    // its busy timeout and answer 500). Reads still see the last commit.
+    other.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const path of ['/menu', '/orders?limit=5', '/locations', `/stock?location_id=${R1.openLocation}`]) {
+        const res = await engine.call('GET', path, { key });
+        assert.equal(res.status, 200, path);
+      }
+    } finally {
+      other.db.exec('ROLLBACK');
+    }
+    // noted in memory (and shown by the app's key list), not yet written
+    const laterUse = engine.clock.now();
+    assert.equal(lastUsedOf(record.id), firstUse);
+    const listed = listApiKeys(engine.server.engine, R1.id).find((k) => k.id === record.id)!;
+    assert.equal(Date.parse(listed.last_used_at!), laterUse);
+    await engine.server.jobs.runDue();
+    assert.equal(lastUsedOf(record.id), laterUse);
+  });
+
+  test('a failing write of last uses fails no request and is tried again on a later tick', async () => {
+    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, mode: 'live', write: false, label: 'retried' });
+    await engine.server.jobs.runDue();
+    // A write that SQLite refuses, standing in for a full disk.
+    other.db.exec(`CREATE TRIGGER refuse_key_use BEFORE UPDATE OF last_used_at ON api_keys
+                   BEGIN SELECT RAISE(ABORT, 'no space left (stand-in)'); END`);
+    try {
+      assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
+      const used = engine.clock.now();
+      await engine.server.jobs.runDue();
+      assert.equal(lastUsedOf(record.id), null);
+      assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
+      other.db.exec('DROP TRIGGER refuse_key_use');
+      await engine.server.jobs.runDue();
+      assert.equal(lastUsedOf(record.id), used);
+    } finally {
+      other.db.exec('DROP TRIGGER IF EXISTS refuse_key_use');
+    }
+  });
+
+  test('a use noted but not yet written is written when the engine closes', async () => {
+    const second = await startEngineUnderTest();
+    try {
+      const { key, record } = createApiKey(second.server.engine, { restaurantId: R1.id, mode: 'live', write: false, label: 'closing' });
+      assert.equal((await second.call('GET', '/menu', { key })).status, 200);
+      const used = second.clock.now();
+      await second.server.close();
+      const reader = new Engine({ database: second.dbPath });
+      try {
+        assert.equal(reader.apiKeys.find(R1.id, record.id)!.last_used_at, used);
+      } finally {
+        reader.close();
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+});
