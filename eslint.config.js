@@ -25,7 +25,7 @@ export default tseslint.config(
   layer(['src/engine/**', 'src/sync/**'], ['electron', 'electron-store'], 'the engine and sync run in plain Node'),
   layer(['src/shared/**'], ['**/engine/**', '**/main/**', '**/renderer/**', '**/preload/**', '**/sync/**', 'node:*', 'electron', 'better-sqlite3'], 'shared holds pure types and rules for both processes'),
   layer(['src/renderer/**'], ['**/engine/**', '**/main/**', '**/sync/**', 'node:*', 'electron', 'better-sqlite3'], 'the renderer knows only src/shared and the preload bridge'),
-  { files: ['src/**/cli/**', 'src/engine/restaurant-config/write-json-schema.ts'], rules: { 'no-console': 'off' } },
+  { files: ['src/**/cli/**', 'src/engine/restaurant-config/write-json-schema.ts', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
     files: ['test/**', 'bench/**'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -1,0 +1,173 @@
+// Boots the main process as built (`electron-vite build` → out/main/index.js) under a stand-in
+// `electron` module: the wiring and the paths that only a real launch would otherwise show.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { IPC_CHANNELS, LIVE_CHANNEL } from '../../src/shared/ipc/contract.ts';
+import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
+import { R1 } from '../support/demo-ids.ts';
+import type { StandInCommand, StandInQuestion, StandInReport } from './support/stand-in-electron.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const OUT = join(ROOT, 'out');
+
+interface BootedMain {
+  child: ChildProcess;
+  reports: StandInReport[];
+  /** Resolves with the first report (already received or yet to come) that `match` accepts. */
+  waitFor<T extends StandInReport>(match: (report: StandInReport) => report is T, what: string): Promise<T>;
+  ask(question: StandInQuestion): Promise<unknown>;
+  exited: Promise<number | null>;
+}
+
+/** The built app, not electron-vite dev: no dev server URL may leak in from the environment. */
+function withoutDevServer(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ELECTRON_RENDERER_URL: _devServer, ...rest } = env;
+  return rest;
+}
+
+function bootBuiltMain(dataDir: string): BootedMain {
+  const child = fork(join(OUT, 'main/index.js'), [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx', '--import', join(ROOT, 'test/main/support/use-stand-in-electron.ts')],
+    env: { ...withoutDevServer(process.env), COMANDA_DATA_DIR: dataDir },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const reports: StandInReport[] = [];
+  const waiters: { match: (report: StandInReport) => boolean; resolve: (report: StandInReport) => void }[] = [];
+  child.on('message', (report: StandInReport) => {
+    reports.push(report);
+    for (const waiter of [...waiters]) {
+      if (waiter.match(report)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(report);
+      }
+    }
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  let nextId = 1;
+  const waitFor = <T extends StandInReport>(match: (report: StandInReport) => report is T, what: string) => {
+    const seen = reports.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<T>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`main never reported ${what}`)), 30_000);
+      waiters.push({
+        match,
+        resolve: (report) => {
+          clearTimeout(timer);
+          done(report as T);
+        },
+      });
+      void exited.then((code) => fail(new Error(`main exited (${code}) before ${what}`)));
+    });
+  };
+  const ask = async (question: StandInQuestion) => {
+    const id = nextId++;
+    const reply = waitFor((r): r is Extract<StandInReport, { type: 'reply' }> => r.type === 'reply' && r.id === id, `a reply to ${id}`);
+    child.send({ ...question, id } satisfies StandInCommand);
+    return (await reply).result;
+  };
+  return { child, reports, waitFor, ask, exited };
+}
+
+describe('the built main process under a stand-in electron', () => {
+  let dataDir: string;
+  let main: BootedMain;
+
+  before(() => {
+    // The same build `npm run build` makes (and CI runs before the tests): about a second.
+    execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    dataDir = mkdtempSync(join(tmpdir(), 'comanda-main-'));
+    main = bootBuiltMain(dataDir);
+  });
+
+  after(async () => {
+    if (main.child.exitCode === null) main.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the window is created isolated and sandboxed, with the preload the build produced, on the built page', async () => {
+    const window = await main.waitFor((r): r is Extract<StandInReport, { type: 'window' }> => r.type === 'window', 'a window');
+    const web = window.options.webPreferences;
+    assert.equal(web.contextIsolation, true);
+    assert.equal(web.sandbox, true);
+    assert.equal(web.nodeIntegration, false);
+    assert.equal(web.webSecurity, true);
+    assert.equal(web.webviewTag, false);
+    assert.equal(resolve(web.preload), join(OUT, 'preload/index.cjs'));
+    assert.ok(existsSync(web.preload), `the preload ${web.preload} exists`);
+    assert.ok(existsSync(window.options.icon), 'the window icon exists');
+    const load = await main.waitFor((r): r is Extract<StandInReport, { type: 'load' }> => r.type === 'load', 'a page load');
+    assert.equal(fileURLToPath(load.url), join(OUT, 'renderer/index.html'));
+    assert.ok(existsSync(fileURLToPath(load.url)));
+    assert.equal(await main.ask({ cmd: 'permission', permission: 'geolocation' }), false);
+    assert.equal(await main.ask({ cmd: 'permission', permission: 'clipboard-sanitized-write' }), true);
+  });
+
+  test('the engine starts on the data folder and every channel of the IPC contract has a handler', async () => {
+    await main.waitFor((r): r is Extract<StandInReport, { type: 'load' }> => r.type === 'load', 'a page load');
+    const handled = main.reports.filter((r) => r.type === 'handle').map((r) => (r as { channel: string }).channel);
+    assert.deepEqual([...handled].sort(), [...IPC_CHANNELS].sort());
+    assert.ok(existsSync(join(dataDir, 'comanda.db')), 'the database is in the data folder');
+    const info = (await main.ask({ cmd: 'invoke', channel: 'app:info', request: {} })) as { ok: true; value: { api_base_url: string; data_dir: string } };
+    assert.equal(info.ok, true);
+    assert.equal(info.value.data_dir, dataDir);
+    const openapi = await fetch(`${info.value.api_base_url}/openapi.json`);
+    assert.equal(openapi.status, 200);
+    const board = (await main.ask({ cmd: 'invoke', channel: 'board:snapshot', request: {} })) as { ok: boolean; value: { restaurant: { name: string } } };
+    assert.equal(board.ok, true);
+    assert.ok(board.value.restaurant.name.length > 0);
+  });
+
+  test('a page that is not the app is refused', async () => {
+    const refused = (await main.ask({ cmd: 'invoke', channel: 'board:snapshot', request: {}, senderUrl: 'https://evil.example/' })) as { ok: boolean; error: { code: string } };
+    assert.deepEqual([refused.ok, refused.error.code], [false, 'forbidden']);
+  });
+
+  test('the live feed pushes an order written over the HTTP API to the window', async () => {
+    const info = (await main.ask({ cmd: 'invoke', channel: 'app:info', request: {} })) as { value: { api_base_url: string } };
+    const created = (await main.ask({ cmd: 'invoke', channel: 'keys:create', request: { mode: 'test', write: true, label: 'boot test' } })) as { value: { key: string } };
+    const response = await fetch(`${info.value.api_base_url}/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.value.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        location_id: R1.openLocation,
+        type: 'retiro',
+        customer: { name: 'Prueba de arranque', phone: '+56911112222' },
+        items: [{ product_id: R1.products.cazuela, quantity: 1 }],
+      }),
+    });
+    const order = (await response.json()) as { id: string };
+    assert.equal(response.status, 201, JSON.stringify(order));
+    const pushed = await main.waitFor(
+      (r): r is Extract<StandInReport, { type: 'send' }> =>
+        r.type === 'send' &&
+        r.channel === LIVE_CHANNEL &&
+        (r.payload as LivePush).kind === 'events' &&
+        (r.payload as Extract<LivePush, { kind: 'events' }>).events.some((e) => 'order' in e && e.order.id === order.id),
+      'the new order on the live channel',
+    );
+    assert.ok(pushed);
+  });
+
+  test('quitting closes the engine: the process exits 0, the port closes and the data is on disk', async () => {
+    const info = (await main.ask({ cmd: 'invoke', channel: 'app:info', request: {} })) as { value: { api_base_url: string } };
+    main.child.send({ cmd: 'quit' });
+    assert.equal(await main.exited, 0);
+    assert.ok(main.reports.some((r) => r.type === 'exit' && r.code === 0));
+    assert.ok(!main.reports.some((r) => r.type === 'error-box'), 'no error dialog');
+    await assert.rejects(fetch(`${info.value.api_base_url}/openapi.json`));
+    const db = new Database(join(dataDir, 'comanda.db'), { readonly: true });
+    try {
+      const orders = db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE customer_name = 'Prueba de arranque'`).get() as { n: number };
+      assert.equal(orders.n, 1);
+    } finally {
+      db.close();
+    }
+  });
+});
