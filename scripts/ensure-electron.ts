@@ -59,10 +59,12 @@ function failureMessage(pkg: ElectronPackage, reason: string): string {
   ].join('\n');
 }
 
-function lastLine(text: string): string {
+/** The installer's own words, made plainer where they are only "fetch failed". */
+function installerReason(text: string): string {
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
-  const errorLine = lines.find((line) => /error|fail|refused|ENOTFOUND|EAI_AGAIN|ECONN/i.test(line));
-  return errorLine ?? lines.at(-1) ?? 'the installer exited without saying why';
+  const errorLine = lines.find((line) => /error|fail|refused|ENOTFOUND|EAI_AGAIN|ECONN|HTTPError/i.test(line));
+  const reason = errorLine ?? lines.at(-1) ?? 'the installer exited without saying why';
+  return /fetch failed/i.test(reason) ? `no connection to the download server (${reason})` : reason;
 }
 
 export function ensureElectron(args: string[]): number {
@@ -78,7 +80,7 @@ export function ensureElectron(args: string[]): number {
   if (result.status === 0 && electronInstalled(pkg)) return 0;
   const reason = result.error
     ? result.error.message
-    : lastLine(`${result.stderr ?? ''}\n${result.stdout ?? ''}`);
+    : installerReason(`${result.stderr ?? ''}\n${result.stdout ?? ''}`);
   console.error(failureMessage(pkg, reason));
   return 1;
 }
