@@ -4,14 +4,20 @@ import type { Engine } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { getOrder } from '../engine/services/read-orders.ts';
 import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
+import type { KeyMode } from '../engine/domain/api-key-format.ts';
 
 /**
  * The replica's writes: each is applied locally through the same services as anywhere else and,
- * in the same transaction, appended to the durable outbox the pusher sends upstream. Sandbox
- * writes change nothing locally, so they have nothing to send either.
+ * in the same transaction, appended to the durable outbox the pusher sends upstream.
+ *
+ * Orders of the replica's world (`mode`, the platform key's world) are sent whatever that world
+ * is: sandbox orders run the whole kitchen flow and sync like live ones. Orders of the other world
+ * (a local sandbox key on a live replica, say) stay local: the platform key cannot speak for them.
+ * Stock and open/close are simulated in sandbox: such writes change nothing, so send nothing.
  */
-export function replicaCommands(engine: Engine, onQueued: () => void): EngineCommands {
+export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => void): EngineCommands {
   const local = localCommands(engine);
+  const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
   const queue = (...args: Parameters<Engine['sync']['append']>) => {
     engine.sync.append(...args);
   };
@@ -28,7 +34,7 @@ export function replicaCommands(engine: Engine, onQueued: () => void): EngineCom
       }
       return committed(() => {
         const order = local.createOrder(actor, input, options);
-        if (!order.test) queue(randomUUID(), 'create_order', input, { orderId: order.id }, engine.clock.now());
+        if (ourWorld(order)) queue(randomUUID(), 'create_order', input, { orderId: order.id }, engine.clock.now());
         return order;
       });
     },
@@ -36,7 +42,7 @@ export function replicaCommands(engine: Engine, onQueued: () => void): EngineCom
       return committed(() => {
         const before = getOrder(engine, actor, orderId);
         const order = local.transitionOrder(actor, orderId, target);
-        if (!order.test && before.status !== order.status) {
+        if (ourWorld(order) && before.status !== order.status) {
           queue(randomUUID(), 'transition_order', { status: target }, { orderId: order.id }, engine.clock.now());
         }
         return order;

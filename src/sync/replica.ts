@@ -67,7 +67,7 @@ export class Replica {
       catalogueRefreshMs: options.catalogueRefreshMs ?? 300_000,
       maxBackoffMs: options.maxBackoffMs ?? 15_000,
     };
-    this.commands = replicaCommands(engine, () => this.pusherWaker.wake());
+    this.commands = replicaCommands(engine, identity.mode, () => this.pusherWaker.wake());
   }
 
   /**

@@ -1,192 +1,198 @@
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, TwoEngines, type Api } from './two-engines.ts';
+import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
+import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
 
-const sys = new TwoEngines();
-let up: Api;
-let rep: Api;
+function scenarios(mode: KeyMode): void {
+  const sys = new TwoEngines(mode);
+  let up: Api;
+  let rep: Api;
 
-before(async () => {
-  await sys.start();
-  up = sys.upstreamApi();
-  rep = sys.replicaApi();
-});
-after(() => sys.stop());
+  before(async () => {
+    await sys.start();
+    up = sys.upstreamApi();
+    rep = sys.replicaApi();
+  });
+  after(() => sys.stop());
 
-const pickup = (name: string) => ({
-  location_id: R1.openLocation,
-  type: 'retiro',
-  customer: { name },
-  items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
-});
+  const pickup = (name: string) => ({
+    location_id: R1.openLocation,
+    type: 'retiro',
+    customer: { name },
+    items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
+  });
 
-const syncStatus = async () => (await rep('GET', '/sync/status')).body;
-const drained = () => eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online, 20_000);
+  const syncStatus = async () => (await rep('GET', '/sync/status')).body;
+  const drained = () => eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online, 20_000);
 
-async function feedSince(cursor: string) {
-  const events: { type: string; data: any }[] = [];
-  let after = cursor;
-  for (;;) {
-    const page = await up('GET', `/events?after=${after}&limit=500`);
-    events.push(...page.body.data);
-    after = page.body.next_cursor;
-    if (!page.body.has_more) return events;
+  async function feedSince(cursor: string) {
+    const events: { type: string; data: any }[] = [];
+    let after = cursor;
+    for (;;) {
+      const page = await up('GET', `/events?after=${after}&limit=500`);
+      events.push(...page.body.data);
+      after = page.body.next_cursor;
+      if (!page.body.has_more) return events;
+    }
   }
-}
 
-test('injected faults: a 500, a 429 with Retry-After and a reset mid-response deliver each change exactly once', async () => {
-  const order = await rep('POST', '/orders', pickup('Faults'));
-  assert.equal(order.status, 201);
-  let status = await drained();
-  assert.equal(status.outbox_pending, 0);
-  const upstreamId = (await rep('GET', `/orders/${order.body.id}`)).body.id;
+  test('injected faults: a 500, a 429 with Retry-After and a reset mid-response deliver each change exactly once', async () => {
+    const order = await rep('POST', '/orders', pickup('Faults'));
+    assert.equal(order.status, 201);
+    let status = await drained();
+    assert.equal(status.outbox_pending, 0);
+    const upstreamId = (await rep('GET', `/orders/${order.body.id}`)).body.id;
 
-  sys.proxy.set({ kind: 'status', status: 500 });
-  assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
-  await eventually(syncStatus, (s) => s.last_error !== null);
-  assert.equal((await syncStatus()).outbox_pending, 1);
-  sys.proxy.set({ kind: 'status', status: 429, retryAfterSeconds: 1 });
-  await new Promise((r) => setTimeout(r, 300));
-  assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'recibido', 'nothing got through');
-  sys.proxy.set({ kind: 'pass' });
-  await drained();
-  assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'en_preparacion');
+    sys.proxy.set({ kind: 'status', status: 500 });
+    assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
+    await eventually(syncStatus, (s) => s.last_error !== null);
+    assert.equal((await syncStatus()).outbox_pending, 1);
+    sys.proxy.set({ kind: 'status', status: 429, retryAfterSeconds: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'recibido', 'nothing got through');
+    sys.proxy.set({ kind: 'pass' });
+    await drained();
+    assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'en_preparacion');
 
-  // The upstream applies the create, the answer is cut: the retry with the same key is replayed.
-  const before = sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length;
-  sys.proxy.set({ kind: 'reset-mid-response', afterBytes: 40 });
-  const cut = await rep('POST', '/orders', pickup('Cut answer'));
-  assert.equal(cut.status, 201);
-  await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, (n) => n > before);
-  await new Promise((r) => setTimeout(r, 200));
-  sys.proxy.set({ kind: 'pass' });
-  status = await drained();
-  assert.equal(status.conflicts.length, 0);
-  const named = (await up('GET', '/orders?limit=100')).body.data.filter((o: any) => o.customer.name === 'Cut answer');
-  assert.equal(named.length, 1, 'created exactly once upstream');
-  assert.ok(sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length >= before + 2, 'it was sent twice');
-  const local = await rep('GET', `/orders/${cut.body.id}`);
-  assert.equal(local.body.id, named[0].id);
-});
+    // The upstream applies the create, the answer is cut: the retry with the same key is replayed.
+    const before = sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length;
+    sys.proxy.set({ kind: 'reset-mid-response', afterBytes: 40 });
+    const cut = await rep('POST', '/orders', pickup('Cut answer'));
+    assert.equal(cut.status, 201);
+    await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, (n) => n > before);
+    await new Promise((r) => setTimeout(r, 200));
+    sys.proxy.set({ kind: 'pass' });
+    status = await drained();
+    assert.equal(status.conflicts.length, 0);
+    const named = (await up('GET', '/orders?limit=100')).body.data.filter((o: any) => o.customer.name === 'Cut answer');
+    assert.equal(named.length, 1, 'created exactly once upstream');
+    assert.ok(sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length >= before + 2, 'it was sent twice');
+    const local = await rep('GET', `/orders/${cut.body.id}`);
+    assert.equal(local.body.id, named[0].id);
+  });
 
-test('a 10-minute outage with 200 kitchen changes: all arrive once, in order, and both sides end equal', async () => {
-  const cursor = (await up('GET', '/events')).body.next_cursor;
-  sys.proxy.set({ kind: 'refuse' });
-  await eventually(syncStatus, (s) => s.online === false);
+  test('a 10-minute outage with 200 kitchen changes: all arrive once, in order, and both sides end equal', async () => {
+    const cursor = (await up('GET', '/events')).body.next_cursor;
+    sys.proxy.set({ kind: 'refuse' });
+    await eventually(syncStatus, (s) => s.online === false);
 
-  const expected = new Map<string, string[]>();
-  const localIds: string[] = [];
-  let changes = 0;
-  const tick = () => sys.clock.advance(3_000); // 200 changes over 10 minutes
-  for (let i = 0; i < 20; i++) {
-    tick();
-    const created = await rep('POST', '/orders', pickup(`Outage ${i}`));
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    localIds.push(created.body.id);
-    changes++;
-    const path = i % 4 === 3 ? ['en_preparacion', 'cancelado'] : ['en_preparacion', 'listo', 'entregado'];
-    for (const target of path) {
+    const expected = new Map<string, string[]>();
+    const localIds: string[] = [];
+    let changes = 0;
+    const tick = () => sys.clock.advance(3_000); // 200 changes over 10 minutes
+    for (let i = 0; i < 20; i++) {
       tick();
-      const moved = await rep('PATCH', `/orders/${created.body.id}`, { status: target });
-      assert.equal(moved.status, 200);
+      const created = await rep('POST', '/orders', pickup(`Outage ${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      localIds.push(created.body.id);
+      changes++;
+      const path = i % 4 === 3 ? ['en_preparacion', 'cancelado'] : ['en_preparacion', 'listo', 'entregado'];
+      for (const target of path) {
+        tick();
+        const moved = await rep('PATCH', `/orders/${created.body.id}`, { status: target });
+        assert.equal(moved.status, 200);
+        changes++;
+      }
+      expected.set(`Outage ${i}`, path);
+    }
+    // Meanwhile the store front keeps selling upstream.
+    const direct = await up('POST', '/orders', pickup('Direct during outage'));
+    assert.equal(direct.status, 201);
+    let quantity = 0;
+    while (changes < 175) {
+      tick();
+      quantity = (quantity + 7) % 50;
+      const product = changes % 2 === 0 ? R1.products.empanadaQueso : R1.products.pastelDeChoclo;
+      const set = await rep('PUT', '/stock', { location_id: R1.closedLocation, items: [{ product_id: product, quantity }] });
+      assert.equal(set.status, 200);
       changes++;
     }
-    expected.set(`Outage ${i}`, path);
-  }
-  // Meanwhile the store front keeps selling upstream.
-  const direct = await up('POST', '/orders', pickup('Direct during outage'));
-  assert.equal(direct.status, 201);
-  let quantity = 0;
-  while (changes < 175) {
-    tick();
-    quantity = (quantity + 7) % 50;
-    const product = changes % 2 === 0 ? R1.products.empanadaQueso : R1.products.pastelDeChoclo;
-    const set = await rep('PUT', '/stock', { location_id: R1.closedLocation, items: [{ product_id: product, quantity }] });
-    assert.equal(set.status, 200);
-    changes++;
-  }
-  let open = false;
-  while (changes < 200) {
-    tick();
-    open = !open;
-    const res = await rep('POST', `/locations/${R1.closedLocation}/${open ? 'open' : 'close'}`);
-    assert.equal(res.status, 200);
-    assert.equal(res.body.open_now, open, 'the kitchen sees its own open/close at once');
-    changes++;
-  }
-  const during = await syncStatus();
-  assert.equal(during.outbox_pending, 200);
-  assert.equal(during.online, false);
-  assert.equal((await rep('GET', '/orders?limit=1')).status, 200, 'reads are served offline');
+    let open = false;
+    while (changes < 200) {
+      tick();
+      open = !open;
+      const res = await rep('POST', `/locations/${R1.closedLocation}/${open ? 'open' : 'close'}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.open_now, open, 'the kitchen sees its own open/close at once');
+      changes++;
+    }
+    const during = await syncStatus();
+    // Sandbox stock and open/close are simulated: only the 75 order changes have anything to send.
+    assert.equal(during.outbox_pending, mode === 'live' ? 200 : 75);
+    assert.equal(during.online, false);
+    assert.equal((await rep('GET', '/orders?limit=1')).status, 200, 'reads are served offline');
 
-  sys.proxy.set({ kind: 'pass' });
-  const started = Date.now();
-  const status = await drained();
-  assert.equal(status.outbox_pending, 0, JSON.stringify(status));
-  assert.deepEqual(status.conflicts, []);
-  const replayMs = Date.now() - started;
-  assert.ok(replayMs < 20_000, `replay took ${replayMs} ms`);
+    sys.proxy.set({ kind: 'pass' });
+    const started = Date.now();
+    const status = await drained();
+    assert.equal(status.outbox_pending, 0, JSON.stringify(status));
+    assert.deepEqual(status.conflicts, []);
+    const replayMs = Date.now() - started;
+    assert.ok(replayMs < 20_000, `replay took ${replayMs} ms`);
 
-  // Exactly once, in order: each order's history upstream is the kitchen's history.
-  const events = await feedSince(cursor);
-  for (const [name, path] of expected) {
-    const history = events.filter((e) => e.type.startsWith('order.') && e.data.customer.name === name).map((e) => e.data.status);
-    assert.deepEqual(history, ['recibido', ...path], name);
-  }
-  const upstreamOrders = (await up('GET', '/orders?limit=100')).body.data;
-  for (const name of expected.keys()) {
-    assert.equal(upstreamOrders.filter((o: any) => o.customer.name === name).length, 1, name);
-  }
-  // Both sides equal: every order, every stock quantity, every location.
-  await eventually(
-    async () => (await rep('GET', '/orders?limit=100')).body.data,
-    (orders) => orders.some((o: any) => o.customer.name === 'Direct during outage'),
-  );
-  const replicaOrders = (await rep('GET', '/orders?limit=100')).body.data;
-  assert.deepEqual(replicaOrders, upstreamOrders);
-  for (const location of [R1.openLocation, R1.closedLocation, R1.inactiveLocation]) {
-    assert.deepEqual((await rep('GET', `/stock?location_id=${location}`)).body, (await up('GET', `/stock?location_id=${location}`)).body);
-  }
-  const locations = await eventually(
-    async () => [(await rep('GET', '/locations')).body.data, (await up('GET', '/locations')).body.data],
-    ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
-  );
-  assert.deepEqual(locations[0], locations[1]);
-  for (const id of localIds) assert.equal((await rep('GET', `/orders/${id}`)).status, 200, 'local ids still answer');
-});
-
-test('a change the upstream refuses is a conflict: recorded with both sides, the upstream state wins', async () => {
-  const order = await up('POST', '/orders', pickup('Conflict'));
-  await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.status === 200);
-  sys.proxy.set({ kind: 'refuse' });
-  await eventually(syncStatus, (s) => s.online === false);
-  assert.equal((await up('PATCH', `/orders/${order.body.id}`, { status: 'cancelado' })).status, 200);
-  const local = await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' });
-  assert.equal(local.status, 200);
-  assert.equal(local.body.status, 'en_preparacion');
-  sys.proxy.set({ kind: 'pass' });
-  const status = await drained();
-  assert.equal(status.conflicts.length, 1);
-  const conflict = status.conflicts[0];
-  assert.equal(conflict.kind, 'transition_order');
-  assert.equal(conflict.order_id, order.body.id);
-  assert.deepEqual(conflict.local_change, { status: 'en_preparacion' });
-  assert.equal(conflict.upstream_error.code, 'illegal_transition');
-  assert.equal(conflict.upstream_state.status, 'cancelado');
-  const mirrored = await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.body.status === 'cancelado');
-  assert.equal(mirrored.body.status, 'cancelado');
-});
-
-test('the upstream killed and restarted: the kitchen goes on, then everything arrives', async () => {
-  const order = await rep('POST', '/orders', pickup('Restart'));
-  await drained();
-  await sys.restartUpstream(async () => {
-    await eventually(syncStatus, (s) => s.online === false);
-    assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
-    assert.equal((await syncStatus()).outbox_pending, 1);
+    // Exactly once, in order: each order's history upstream is the kitchen's history.
+    const events = await feedSince(cursor);
+    for (const [name, path] of expected) {
+      const history = events.filter((e) => e.type.startsWith('order.') && e.data.customer.name === name).map((e) => e.data.status);
+      assert.deepEqual(history, ['recibido', ...path], name);
+    }
+    const upstreamOrders = (await up('GET', '/orders?limit=100')).body.data;
+    for (const name of expected.keys()) {
+      assert.equal(upstreamOrders.filter((o: any) => o.customer.name === name).length, 1, name);
+    }
+    // Both sides equal: every order, every stock quantity, every location.
+    await eventually(
+      async () => (await rep('GET', '/orders?limit=100')).body.data,
+      (orders) => orders.some((o: any) => o.customer.name === 'Direct during outage'),
+    );
+    const replicaOrders = (await rep('GET', '/orders?limit=100')).body.data;
+    assert.deepEqual(replicaOrders, upstreamOrders);
+    for (const location of [R1.openLocation, R1.closedLocation, R1.inactiveLocation]) {
+      assert.deepEqual((await rep('GET', `/stock?location_id=${location}`)).body, (await up('GET', `/stock?location_id=${location}`)).body);
+    }
+    const locations = await eventually(
+      async () => [(await rep('GET', '/locations')).body.data, (await up('GET', '/locations')).body.data],
+      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+    );
+    assert.deepEqual(locations[0], locations[1]);
+    for (const id of localIds) assert.equal((await rep('GET', `/orders/${id}`)).status, 200, 'local ids still answer');
   });
-  await drained();
-  const id = (await rep('GET', `/orders/${order.body.id}`)).body.id;
-  assert.equal((await up('GET', `/orders/${id}`)).body.status, 'en_preparacion');
-});
+
+  test('a change the upstream refuses is a conflict: recorded with both sides, the upstream state wins', async () => {
+    const order = await up('POST', '/orders', pickup('Conflict'));
+    await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.status === 200);
+    sys.proxy.set({ kind: 'refuse' });
+    await eventually(syncStatus, (s) => s.online === false);
+    assert.equal((await up('PATCH', `/orders/${order.body.id}`, { status: 'cancelado' })).status, 200);
+    const local = await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' });
+    assert.equal(local.status, 200);
+    assert.equal(local.body.status, 'en_preparacion');
+    sys.proxy.set({ kind: 'pass' });
+    const status = await drained();
+    assert.equal(status.conflicts.length, 1);
+    const conflict = status.conflicts[0];
+    assert.equal(conflict.kind, 'transition_order');
+    assert.equal(conflict.order_id, order.body.id);
+    assert.deepEqual(conflict.local_change, { status: 'en_preparacion' });
+    assert.equal(conflict.upstream_error.code, 'illegal_transition');
+    assert.equal(conflict.upstream_state.status, 'cancelado');
+    const mirrored = await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.body.status === 'cancelado');
+    assert.equal(mirrored.body.status, 'cancelado');
+  });
+
+  test('the upstream killed and restarted: the kitchen goes on, then everything arrives', async () => {
+    const order = await rep('POST', '/orders', pickup('Restart'));
+    await drained();
+    await sys.restartUpstream(async () => {
+      await eventually(syncStatus, (s) => s.online === false);
+      assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
+      assert.equal((await syncStatus()).outbox_pending, 1);
+    });
+    await drained();
+    const id = (await rep('GET', `/orders/${order.body.id}`)).body.id;
+    assert.equal((await up('GET', `/orders/${id}`)).body.status, 'en_preparacion');
+  });
+}
+
+for (const mode of KEY_MODES) describe(`sync through faults, ${mode} key`, () => scenarios(mode));

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
+import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
 import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
 import { startReplicaServer, type ReplicaServer } from '../../src/sync/start-replica-server.ts';
@@ -33,9 +34,13 @@ export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => b
   }
 }
 
+/** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
+export const KEY_MODES: readonly KeyMode[] = ['live', 'test'];
+
 /**
  * An upstream engine (restartable on its file) and a replica that reaches it through a fault
- * proxy, both on real ports and real SQLite files, sharing one manual clock.
+ * proxy, both on real ports and real SQLite files, sharing one manual clock. The replica holds the
+ * first demo restaurant's write key of `mode`'s world.
  */
 export class TwoEngines {
   readonly dir = mkdtempSync(join(tmpdir(), 'comanda-sync-'));
@@ -45,8 +50,10 @@ export class TwoEngines {
   proxy!: FaultProxy;
   demo!: DemoRestaurant[];
 
+  constructor(readonly mode: KeyMode = 'live') {}
+
   get key(): string {
-    return this.demo[0]!.keys.live_write;
+    return this.mode === 'live' ? this.demo[0]!.keys.live_write : this.demo[0]!.keys.test_write;
   }
 
   async start(): Promise<void> {
