@@ -1,11 +1,15 @@
 import { ERROR_STATUS, type ErrorCode } from '../../shared/error-codes.ts';
+import { redactApiKeys } from './api-key-redaction.ts';
 
-/** A refusal the API reports as `{ error: { code, message } }` with the code's HTTP status. */
+/**
+ * A refusal the API reports as `{ error: { code, message } }` with the code's HTTP status. The
+ * message never carries an API key: one quoted from a request is redacted here, once for every door.
+ */
 export class ApiError extends Error {
   readonly code: ErrorCode;
 
   constructor(code: ErrorCode, message: string) {
-    super(message);
+    super(redactApiKeys(message));
     this.name = 'ApiError';
     this.code = code;
   }

@@ -9,7 +9,7 @@ import { invalidRequest } from '../domain/errors.ts';
 import { installAuthentication } from './authentication.ts';
 import { BODY_LIMIT_BYTES, clientErrorReply, frameworkErrorReply, installErrorReplies } from './error-replies.ts';
 import type { ApiServer, HttpContext } from './http-context.ts';
-import { installIdempotencyFingerprint } from './idempotency.ts';
+import { answerRefusalOnce, installIdempotencyFingerprint } from './idempotency.ts';
 import { apiLogger } from './request-log.ts';
 import { illFormedTextIn } from './unicode-text.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
@@ -59,8 +59,11 @@ function ajvFor(options: AjvOptions): Ajv {
   return ajv;
 }
 
-/** A route without a body schema (open, close) takes no body: whatever is sent is ignored. */
-const takesNoBody = (request: FastifyRequest): boolean => request.routeOptions.schema?.body === undefined;
+/**
+ * A route without a body schema (open, close) takes no body: whatever is sent is ignored. Nor does
+ * an unknown route, which is 404 whatever its body.
+ */
+const takesNoBody = (request: FastifyRequest): boolean => request.is404 || request.routeOptions.schema?.body === undefined;
 
 /**
  * Bodies are JSON. Any other media type (text/plain too, which Fastify would read as a string) is
@@ -71,6 +74,7 @@ function installBodyParsers(app: ApiServer): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
+    request.bodyText = body as string;
     json(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
       const illFormed = illFormedTextIn(body as string, parsed);
@@ -78,8 +82,9 @@ function installBodyParsers(app: ApiServer): void {
       done(null, parsed);
     });
   });
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, _body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
+    request.bodyText = body as string;
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
   });
 }
@@ -119,7 +124,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
   );
 
-  installErrorReplies(app);
+  installErrorReplies(app, (request, reply, refusal) => answerRefusalOnce(options.engine, request, reply, refusal));
   installBodyParsers(app);
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   const clock: Clock = options.engine.clock;

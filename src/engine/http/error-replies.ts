@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { redactApiKeys } from '../domain/api-key-redaction.ts';
 import { ApiError } from '../domain/errors.ts';
 import { describeValidationErrors } from './validation-messages.ts';
 
@@ -38,18 +39,38 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 
-export function installErrorReplies(app: FastifyInstance): void {
+/** The 404 of a path no route serves: the method and the path with any key in it masked, never the query. */
+export function noSuchEndpoint(request: FastifyRequest): ApiError {
+  const path = (request.url.split('?')[0] ?? '').slice(0, MAX_PATH_SHOWN);
+  return new ApiError('not_found', `no such endpoint: ${request.method} ${redactApiKeys(path)}`);
+}
+
+const MAX_PATH_SHOWN = 200;
+
+/** Answers a refusal the idempotency record must keep (http/idempotency.ts); false to answer it plainly. */
+export type RefusalRecorder = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => boolean;
+
+export function installErrorReplies(app: FastifyInstance, recordRefusal: RefusalRecorder = () => false): void {
+  const refuse = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => {
+    try {
+      if (recordRefusal(request, reply, refusal)) return reply;
+    } catch (error) {
+      if (error instanceof ApiError) return sendApiError(reply, error);
+      throw error;
+    }
+    return sendApiError(reply, refusal);
+  };
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) return sendApiError(reply, error);
+    // An unknown route is 404 whatever came with it (no Content-Type on QUERY, a body that is not JSON).
+    if (request.is404) return sendApiError(reply, noSuchEndpoint(request));
+    if (error instanceof ApiError) return refuse(request, reply, error);
     const translated = fromFastifyError(error);
-    if (translated) return sendApiError(reply, translated);
+    if (translated) return refuse(request, reply, translated);
     // Anything else is ours to fix: log it whole, tell the client nothing of it.
     request.log.error({ err: error }, 'unexpected error');
     return sendApiError(reply, new ApiError('internal_error', 'internal error; the request was not completed'));
   });
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendApiError(reply, new ApiError('not_found', `no such endpoint: ${request.method} ${(request.url.split('?')[0] ?? '').slice(0, 200)}`)),
-  );
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => sendApiError(reply, noSuchEndpoint(request)));
 }
 
 /**

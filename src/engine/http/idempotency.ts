@@ -54,12 +54,22 @@ function requestFingerprint(request: FastifyRequest, rawBody: unknown): string {
   return createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(rawBody ?? null)}`).digest('hex');
 }
 
+/** A body that could not be parsed is fingerprinted by its text (canonical JSON never starts with `raw:`). */
+function unparsedFingerprint(request: FastifyRequest, text: string): string {
+  const path = request.url.split('?')[0];
+  return createHash('sha256').update(`${request.method} ${path}\nraw:${text}`).digest('hex');
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Hash of method, path and body as received (before defaults are applied). */
     idempotencyFingerprint?: string;
+    /** The body's text as received, kept by the body parsers so a refused body can be fingerprinted. */
+    bodyText?: string;
   }
 }
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Fingerprints requests that carry an Idempotency-Key, before validation fills in defaults. */
 export function installIdempotencyFingerprint(app: FastifyInstance): void {
@@ -68,6 +78,48 @@ export function installIdempotencyFingerprint(app: FastifyInstance): void {
       request.idempotencyFingerprint = requestFingerprint(request, request.body);
     }
   });
+}
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) {
+    throw invalidRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
+  }
+  return header;
+}
+
+/**
+ * In one transaction: the answer stored under the request's key (replayed, or 409 for another
+ * body), or else `answer()`'s, stored. `answer` runs inside that transaction.
+ */
+function answerOnce(
+  engine: Engine,
+  request: FastifyRequest,
+  key: string,
+  fingerprint: string,
+  answer: () => { status: number; body: unknown },
+): { status: number; body: string; replayed: boolean } {
+  const actor = actorOf(request);
+  return engine.transaction(() => {
+    const now = engine.clock.now();
+    const stored = engine.idempotency.get(actor.keyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    if (stored) {
+      if (stored.request_hash !== fingerprint) {
+        throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
+      }
+      return { status: stored.status, body: stored.body, replayed: true };
+    }
+    const { status, body } = answer();
+    const text = JSON.stringify(body);
+    engine.idempotency.save(actor.keyId, key, fingerprint, status, text, now);
+    return { status, body: text, replayed: false };
+  });
+}
+
+function sendAnswer(reply: FastifyReply, outcome: { status: number; body: string; replayed: boolean }): void {
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  sendJsonAsIs(reply, outcome.status, outcome.body);
 }
 
 /**
@@ -82,38 +134,43 @@ export function respondToWrite<T>(
   successStatus: number,
   work: () => T,
 ): void {
-  const header = request.headers['idempotency-key'];
-  if (header === undefined) {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) {
     reply.code(successStatus).send(work());
     return;
   }
-  if (typeof header !== 'string' || header.length === 0 || header.length > MAX_KEY_LENGTH) {
-    throw invalidRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
-  }
-  const actor = actorOf(request);
   const fingerprint = request.idempotencyFingerprint ?? requestFingerprint(request, request.body);
-  const outcome = engine.transaction(() => {
-    const now = engine.clock.now();
-    const stored = engine.idempotency.get(actor.keyId, header, now - IDEMPOTENCY_WINDOW_MS);
-    if (stored) {
-      if (stored.request_hash !== fingerprint) {
-        throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
-      }
-      return { status: stored.status, body: stored.body, replayed: true };
-    }
-    let status = successStatus;
-    let body: unknown;
+  const outcome = answerOnce(engine, request, key, fingerprint, () => {
     try {
-      body = engine.transaction(work);
+      return { status: successStatus, body: engine.transaction(work) };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      status = error.status;
-      body = error.toBody();
+      return { status: error.status, body: error.toBody() };
     }
-    const text = JSON.stringify(body);
-    engine.idempotency.save(actor.keyId, header, fingerprint, status, text, now);
-    return { status, body: text, replayed: false };
   });
-  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-  sendJsonAsIs(reply, outcome.status, outcome.body);
+  sendAnswer(reply, outcome);
+}
+
+/**
+ * A 400 refused before the write ran (a body that is not JSON, or that its schema rejects) is an
+ * answer like any other: stored under the request's `Idempotency-Key` and replayed for the same
+ * body, and the key used again with another body is 409. Returns false when the refusal is not
+ * one to store: not a 400, no (valid) key, no authenticated key to store it under, not a write.
+ */
+export function answerRefusalOnce(engine: Engine, request: FastifyRequest, reply: FastifyReply, refusal: ApiError): boolean {
+  if (refusal.status !== 400 || request.is404 || !request.actor || !WRITE_METHODS.has(request.method)) return false;
+  let key: string | undefined;
+  try {
+    key = idempotencyKeyOf(request);
+  } catch {
+    return false;
+  }
+  if (key === undefined) return false;
+  const fingerprint =
+    request.idempotencyFingerprint ??
+    (request.body === undefined && request.bodyText !== undefined
+      ? unparsedFingerprint(request, request.bodyText)
+      : requestFingerprint(request, request.body));
+  sendAnswer(reply, answerOnce(engine, request, key, fingerprint, () => ({ status: refusal.status, body: refusal.toBody() })));
+  return true;
 }

@@ -43,6 +43,23 @@ describe('errors', () => {
       const res = await engine.call(method, path, key === null ? { key: null } : {});
       assertError(res, 404, 'not_found', `no such endpoint: ${method} /v1${path}`);
     }
+    // Whatever the method and body: QUERY with no Content-Type, a body that is not JSON, too big a body.
+    for (const [method, path, init] of [
+      ['QUERY', '/nope', {}],
+      ['QUERY', '/nope', { body: 'no es json', headers: { 'content-type': 'text/plain' } }],
+      ['QUERY', '/orders', {}],
+      ['POST', '/nope', { body: '{"roto": ', headers: { 'content-type': 'application/json' } }],
+      ['PATCH', '/nope', { body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } }],
+      ['PUT', '/menu', { body: '<xml/>', headers: { 'content-type': 'application/xml' } }],
+    ] as const) {
+      const res = await fetch(`${engine.baseUrl}${path}`, { method, ...init });
+      assertError(
+        { status: res.status, body: await res.json(), headers: res.headers },
+        404,
+        'not_found',
+        `no such endpoint: ${method} /v1${path}`,
+      );
+    }
     // outside /v1 too
     const res = await fetch(`${engine.baseUrl.replace(/\/v1$/, '')}/menu`);
     assert.equal(res.status, 404);

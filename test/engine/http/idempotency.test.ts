@@ -54,7 +54,51 @@ test('the same key with another body is 409 state_conflict', async () => {
     body: { location_id: R1.openLocation, items: [] },
     headers: { 'idempotency-key': 'k-2' },
   });
-  assert.equal(otherPath.status, 400, 'validation runs before the idempotency check');
+  assert.equal(otherPath.status, 409, 'another path under the same key is another request, even one its schema refuses');
+  assert.equal(otherPath.body.error.code, 'state_conflict');
+});
+
+test('a 400 its schema gives is stored under the key: replayed for the same body, 409 for another', async () => {
+  const bad = { ...orderBody('Karin'), items: [{ product_id: R1.products.pastelDeChoclo, quantity: 0 }] };
+  const first = await t.call('POST', '/orders', { body: bad, headers: { 'idempotency-key': 'k-400' } });
+  assert.equal(first.status, 400);
+  assert.equal(first.body.error.code, 'invalid_request');
+  const replay = await t.call('POST', '/orders', { body: bad, headers: { 'idempotency-key': 'k-400' } });
+  assert.equal(replay.status, 400);
+  assert.equal(replay.text, first.text);
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  const before = await liveOrderCount();
+  const fixed = await t.call('POST', '/orders', { body: orderBody('Karin'), headers: { 'idempotency-key': 'k-400' } });
+  assert.equal(fixed.status, 409, 'the key answered a 400 first: another body is a conflict, not an order');
+  assert.equal(fixed.body.error.code, 'state_conflict');
+  assert.equal(await liveOrderCount(), before);
+});
+
+test('a body that is not JSON is a stored 400 too', async () => {
+  const raw = '{"location_id": ';
+  const headers = { 'idempotency-key': 'k-not-json', 'content-type': 'application/json' };
+  const first = await t.call('POST', '/orders', { rawBody: raw, headers });
+  assert.equal(first.status, 400);
+  assert.equal(first.body.error.message, 'request body is not valid JSON');
+  const replay = await t.call('POST', '/orders', { rawBody: raw, headers });
+  assert.equal(replay.text, first.text);
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  const other = await t.call('POST', '/orders', { rawBody: '{"x": ', headers });
+  assert.equal(other.status, 409);
+  const plain = await t.call('POST', '/orders', { rawBody: 'hola', headers: { 'idempotency-key': 'k-plain', 'content-type': 'text/plain' } });
+  assert.equal(plain.status, 400);
+  const plainAgain = await t.call('POST', '/orders', { rawBody: 'hola', headers: { 'idempotency-key': 'k-plain', 'content-type': 'text/plain' } });
+  assert.equal(plainAgain.headers.get('idempotent-replayed'), 'true');
+});
+
+test('a refusal with no key or an unusable key is not stored', async () => {
+  const bad = { ...orderBody('Lola'), items: [] };
+  const noKey = await t.call('POST', '/orders', { body: bad });
+  assert.equal(noKey.status, 400);
+  assert.equal(noKey.headers.get('idempotent-replayed'), null);
+  const long = await t.call('POST', '/orders', { body: bad, headers: { 'idempotency-key': 'x'.repeat(256) } });
+  assert.equal(long.status, 400);
+  assert.equal(long.headers.get('idempotent-replayed'), null);
 });
 
 test('a refusal is replayed too, even after the cause is gone', async () => {
