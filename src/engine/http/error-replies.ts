@@ -65,7 +65,9 @@ export function installErrorReplies(app: FastifyInstance, recordRefusal: Refusal
     if (request.is404) return sendApiError(reply, noSuchEndpoint(request));
     if (error instanceof ApiError) return refuse(request, reply, error);
     const translated = fromFastifyError(error);
-    if (translated) return refuse(request, reply, translated);
+    // A body too large was never read: there is nothing to fingerprint, so nothing is stored.
+    const unread = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413;
+    if (translated) return unread ? sendApiError(reply, translated) : refuse(request, reply, translated);
     // Anything else is ours to fix: log it whole, tell the client nothing of it.
     request.log.error({ err: error }, 'unexpected error');
     return sendApiError(reply, new ApiError('internal_error', 'internal error; the request was not completed'));
