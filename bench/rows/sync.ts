@@ -1,5 +1,6 @@
-// Row 6: an order created upstream → visible on the replica (p50/p99), and the outbox's replay
-// rate after an outage; against the same path with bare node:http ends (bench/children/bare-sync.ts).
+// Row 6: an order created upstream → visible on the replica (p50/p99), the outbox's replay rate
+// after an outage, against the same path with bare node:http ends (bench/children/bare-sync.ts);
+// and the kitchen's reconnect: from the network's return to 30 queued changes drained.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { R1 } from '../../test/support/demo-ids.ts';
@@ -21,9 +22,16 @@ interface Sample {
   p50: number;
   p99: number;
   replayPerSecond: number;
-  /** From the network's return to the first change delivered. */
+  /** From the network's return to the first change delivered (after the replay's outage). */
   reconnectMs?: number;
+  /** After an outage of RECONNECT_OUTAGE_MS: from the network's return to the first of 30 changes delivered, and to all 30. */
+  noticedMs?: number;
+  drainedMs?: number;
 }
+
+/** Long enough for any backoff to have grown to its cap (the replica's defaults are measured). */
+const RECONNECT_OUTAGE_MS = 8_000;
+const RECONNECT_CHANGES = 30;
 
 async function call(baseUrl: string, key: string, method: string, path: string, body?: string): Promise<{ status: number; body: any }> {
   const response = await fetch(`${baseUrl}${path}`, {
@@ -145,11 +153,31 @@ async function ours(context: BenchContext, database: string, key: string, run: n
     const started = performance.now();
     await until(status, (s) => s.outbox_pending === 0, 120_000, 5);
     const ended = performance.now();
+
+    // The kitchen's reconnect: orders mirrored first, then a long outage with 30 changes queued.
+    const fresh = (await propagation(upstreamUrl, replicaUrl, key, RECONNECT_CHANGES / KITCHEN_PATH.length, 0)).ids;
+    proxy.set({ kind: 'refuse' });
+    await until(status, (s) => !s.online, 10_000);
+    const outageStarted = performance.now();
+    for (let i = 0; i < RECONNECT_CHANGES; i++) {
+      const order = fresh[Math.floor(i / KITCHEN_PATH.length)]!;
+      const moved = await call(replicaUrl, key, 'PATCH', `/orders/${order}`, JSON.stringify({ status: KITCHEN_PATH[i % KITCHEN_PATH.length] }));
+      if (moved.status !== 200) throw new Error(`PATCH on the replica: ${moved.status} ${JSON.stringify(moved.body)}`);
+    }
+    await sleep(Math.max(0, RECONNECT_OUTAGE_MS - (performance.now() - outageStarted)));
+    proxy.set({ kind: 'pass' });
+    const back = performance.now();
+    await until(status, (s) => s.outbox_pending < RECONNECT_CHANGES, 30_000, 5);
+    const noticed = performance.now();
+    await until(status, (s) => s.outbox_pending === 0, 30_000, 5);
+    const drained = performance.now();
     return {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       replayPerSecond: changes / ((ended - started) / 1000),
       reconnectMs: started - opened,
+      noticedMs: noticed - back,
+      drainedMs: drained - back,
     };
   } finally {
     await replica?.stop();
@@ -186,10 +214,15 @@ export async function benchSync(context: BenchContext): Promise<Figure[]> {
     runs.ours.push(await ours(context, database, prepared.keys.live_write, run, count, changes));
     runs.ceiling.push(await ceiling(context, count, changes));
     const [o, c] = [runs.ours.at(-1)!, runs.ceiling.at(-1)!];
-    context.log(`  run ${run + 1}: p99 ${o.p99.toFixed(1)} ms (bare ${c.p99.toFixed(1)}), replay ${Math.round(o.replayPerSecond)}/s (bare ${Math.round(c.replayPerSecond)}/s)`);
+    context.log(
+      `  run ${run + 1}: p99 ${o.p99.toFixed(1)} ms (bare ${c.p99.toFixed(1)}), replay ${Math.round(o.replayPerSecond)}/s (bare ${Math.round(c.replayPerSecond)}/s), ` +
+        `reconnect: first change ${o.noticedMs!.toFixed(0)} ms, ${RECONNECT_CHANGES} drained ${o.drainedMs!.toFixed(0)} ms`,
+    );
   }
   const of = (key: 'p50' | 'p99' | 'replayPerSecond') => ({ ours: runs.ours.map((s) => s[key]), ceiling: runs.ceiling.map((s) => s[key]) });
   const reconnect = median(runs.ours.map((s) => s.reconnectMs ?? 0));
+  const ourOnly = (key: 'noticedMs' | 'drainedMs') => ({ ours: runs.ours.map((s) => s[key] ?? Number.NaN), ceiling: [] });
+  const outage = `after ${RECONNECT_OUTAGE_MS / 1000} s offline (fault proxy refusing connections) with ${RECONNECT_CHANGES} kitchen changes queued; the replica's default schedule`;
   return [
     figure({ row: 6, name: 'Sync: created upstream → on replica p50', unit: 'ms', better: 'lower', note: `${count} orders, one every ${context.quick ? 10 : 20} ms; seen in the replica's change feed` }, of('p50')),
     figure({ row: 6, name: 'Sync: created upstream → on replica p99', unit: 'ms', better: 'lower' }, of('p99'), (value) => ({
@@ -200,6 +233,16 @@ export async function benchSync(context: BenchContext): Promise<Figure[]> {
       { row: 6, name: 'Sync: outbox replay after an outage', unit: 'changes/s', better: 'higher', note: `${changes} kitchen changes made offline, from the first delivered to the last (the first left ${reconnect.toFixed(0)} ms after the network came back); ceiling: as many sequential PATCHes through the proxy to a bare server` },
       of('replayPerSecond'),
       (value) => ({ text: '> 500/s', met: value > 500 }),
+    ),
+    figure(
+      { row: 6, name: 'Sync: network back → first queued change delivered', unit: 'ms', better: 'lower', note: `${outage}; no ceiling (the bare pair has no reconnect logic)` },
+      ourOnly('noticedMs'),
+      (value) => ({ text: '< 2 s', met: value < 2_000 }),
+    ),
+    figure(
+      { row: 6, name: `Sync: network back → ${RECONNECT_CHANGES} queued changes drained`, unit: 'ms', better: 'lower', note: outage },
+      ourOnly('drainedMs'),
+      (value) => ({ text: '< 3 s', met: value < 3_000 }),
     ),
   ];
 }

@@ -17,6 +17,7 @@ import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRef
 import { pushChange } from './push-change.ts';
 import { replicaCommands } from './replica-commands.ts';
 import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
+import { KITCHEN_RECONNECT, UpstreamLink, type ReconnectSchedule } from './upstream-link.ts';
 import type { UpstreamFeedPage, UpstreamLocations } from './upstream-types.ts';
 
 export interface ReplicaOptions {
@@ -31,8 +32,10 @@ export interface ReplicaOptions {
   statusRefreshMs?: number;
   /** How often the catalogue and stock are read again while online. */
   catalogueRefreshMs?: number;
-  /** The longest wait between retries while the upstream cannot be reached. */
+  /** The longest wait before resending a change the upstream answered with an error (5xx, 429). */
   maxBackoffMs?: number;
+  /** When to probe an unreachable upstream (default: at most every second). */
+  reconnect?: ReconnectSchedule;
 }
 
 export type { SyncConflict as SyncConflictView, SyncStatus as SyncStatusView } from '../shared/sync-status.ts';
@@ -47,17 +50,17 @@ export class Replica {
   readonly commands: EngineCommands;
   private readonly client: UpstreamClient;
   private readonly options: Required<Omit<ReplicaOptions, 'engine' | 'apiKey' | 'upstreamUrl'>>;
+  private readonly link: UpstreamLink;
   private readonly mutex = new AsyncMutex();
   private readonly pusherWaker = new Waker();
   private readonly pullerWaker = new Waker();
   private readonly refresherWaker = new Waker();
   private readonly stopping = new AbortController();
   private loops: Promise<void>[] = [];
-  private online = false;
   private lastError: string | null = null;
   private lagMs: number | null = null;
 
-  private constructor(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, options: ReplicaOptions) {
+  private constructor(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, options: ReplicaOptions, online: boolean) {
     this.engine = engine;
     this.client = client;
     this.identity = identity;
@@ -65,8 +68,14 @@ export class Replica {
       pollWaitSeconds: options.pollWaitSeconds ?? 25,
       statusRefreshMs: options.statusRefreshMs ?? 30_000,
       catalogueRefreshMs: options.catalogueRefreshMs ?? 300_000,
-      maxBackoffMs: options.maxBackoffMs ?? 15_000,
+      maxBackoffMs: options.maxBackoffMs ?? 5_000,
+      reconnect: options.reconnect ?? KITCHEN_RECONNECT,
     };
+    // Any answer proves the upstream is there; the feed's head is one indexed read for it.
+    const probe = async (signal: AbortSignal) => {
+      await client.call('GET', '/events?limit=1', { signal, timeoutMs: this.options.reconnect.probeTimeoutMs });
+    };
+    this.link = new UpstreamLink(probe, this.options.reconnect, this.stopping.signal, online);
     this.commands = replicaCommands(engine, identity.mode, () => this.pusherWaker.wake());
   }
 
@@ -80,15 +89,13 @@ export class Replica {
     const client = new UpstreamClient(options.upstreamUrl, options.apiKey);
     try {
       const identity = await identifyReplica(engine, client, options.apiKey);
-      const replica = new Replica(engine, client, identity, options);
       if (engine.sync.state(SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
       else await refreshCatalogue(engine, client, identity);
-      replica.online = true;
-      return replica;
+      return new Replica(engine, client, identity, options, true);
     } catch (error) {
       const known = Replica.offlineIdentity(engine, options.apiKey);
       if (error instanceof UpstreamUnreachable && known) {
-        const replica = new Replica(engine, client, known, options);
+        const replica = new Replica(engine, client, known, options, false);
         replica.lastError = error.message;
         return replica;
       }
@@ -117,7 +124,7 @@ export class Replica {
     this.pusherWaker.wake();
     this.pullerWaker.wake();
     this.refresherWaker.wake();
-    await Promise.allSettled(this.loops);
+    await Promise.allSettled([...this.loops, this.link.settled()]);
     await this.client.close();
   }
 
@@ -129,9 +136,9 @@ export class Replica {
     const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
     const lastPull = this.engine.sync.state(SYNC_KEYS.lastPullAt);
     return {
-      online: this.online,
+      online: this.link.online,
       last_pull_at: formatNullableInstant(lastPull === undefined ? null : Number(lastPull), zone),
-      lag_ms: this.online ? (this.lagMs ?? 0) : lastPull === undefined ? null : this.engine.clock.now() - Number(lastPull),
+      lag_ms: this.link.online ? (this.lagMs ?? 0) : lastPull === undefined ? null : this.engine.clock.now() - Number(lastPull),
       outbox_pending: this.engine.sync.pending(),
       conflicts: this.engine.sync.conflicts().map((c) => ({
         id: c.id,
@@ -152,14 +159,20 @@ export class Replica {
     return backoffDelay(failures, 250, this.options.maxBackoffMs);
   }
 
-  private markOffline(error: unknown): void {
-    this.online = false;
+  /**
+   * A call failed without an answer: the upstream is unreachable (the loops then wait for the
+   * link's probe), or a local fault (kept as the last error; the caller retries on its backoff).
+   */
+  private failed(error: unknown): void {
     this.lastError = error instanceof Error ? error.message : String(error);
+    if (error instanceof UpstreamUnreachable) this.link.lost();
   }
 
   private async pullLoop(): Promise<void> {
     let failures = 0;
     while (this.running) {
+      await this.link.back();
+      if (!this.running) return;
       try {
         const cursor = this.engine.sync.state(SYNC_KEYS.cursor) ?? '';
         const wait = this.options.pollWaitSeconds;
@@ -168,9 +181,9 @@ export class Replica {
           `/events?after=${encodeURIComponent(cursor)}&limit=500&wait=${wait}`,
           { timeoutMs: (wait + 10) * 1000, signal: this.stopping.signal },
         );
+        this.link.reached();
         if (response.status === 200) {
           failures = 0;
-          this.online = true;
           this.lastError = null;
           const page = response.body;
           const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity, page));
@@ -185,9 +198,11 @@ export class Replica {
         await this.pullerWaker.sleep(response.retryAfterMs ?? this.backoff(failures), this.stopping.signal);
       } catch (error) {
         if (!this.running) return;
-        failures++;
-        this.markOffline(error);
-        await this.pullerWaker.sleep(this.backoff(failures), this.stopping.signal);
+        this.failed(error);
+        if (!(error instanceof UpstreamUnreachable)) {
+          failures++;
+          await this.pullerWaker.sleep(this.backoff(failures), this.stopping.signal);
+        }
       }
     }
   }
@@ -195,6 +210,8 @@ export class Replica {
   private async pushLoop(): Promise<void> {
     let failures = 0;
     while (this.running) {
+      await this.link.back();
+      if (!this.running) return;
       const row = this.engine.sync.nextToPush();
       if (!row) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
@@ -202,6 +219,7 @@ export class Replica {
       }
       try {
         const outcome = await this.mutex.run(() => pushChange(this.engine, this.client, this.identity, row));
+        this.link.reached();
         if (outcome.kind === 'retry') {
           failures++;
           this.engine.sync.failedAttempt(row.seq, outcome.reason);
@@ -209,15 +227,17 @@ export class Replica {
           await this.pusherWaker.sleep(outcome.delayMs ?? this.backoff(failures), this.stopping.signal);
         } else {
           failures = 0;
-          if (outcome.kind === 'sent') this.online = true;
           this.pullerWaker.wake();
         }
       } catch (error) {
         if (!this.running) return;
-        failures++;
-        this.markOffline(error);
+        this.failed(error);
         this.engine.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
-        await this.pusherWaker.sleep(this.backoff(failures), this.stopping.signal);
+        // Unreachable: the loop waits for the link's probe. Anything else: retry on the backoff.
+        if (!(error instanceof UpstreamUnreachable)) {
+          failures++;
+          await this.pusherWaker.sleep(this.backoff(failures), this.stopping.signal);
+        }
       }
     }
   }
@@ -228,6 +248,7 @@ export class Replica {
     while (this.running) {
       await this.refresherWaker.sleep(this.options.statusRefreshMs, this.stopping.signal);
       if (!this.running) return;
+      if (!this.link.online) continue; // the link's probe looks for the upstream meanwhile
       try {
         sinceCatalogue += this.options.statusRefreshMs;
         if (sinceCatalogue >= this.options.catalogueRefreshMs) {
@@ -247,7 +268,7 @@ export class Replica {
           ),
         );
       } catch (error) {
-        if (error instanceof UpstreamUnreachable) this.markOffline(error);
+        this.failed(error);
       }
     }
   }

@@ -14,7 +14,7 @@ export interface ReplicaServerOptions {
   port?: number;
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
-  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs'>;
+  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs' | 'reconnect'>;
 }
 
 export interface ReplicaServer {

@@ -5,7 +5,8 @@ import { ManualClock } from '../../src/engine/clock.ts';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
 import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
-import { startReplicaServer, type ReplicaServer } from '../../src/sync/start-replica-server.ts';
+import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/sync/start-replica-server.ts';
+import type { ReconnectSchedule } from '../../src/sync/upstream-link.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 
@@ -34,6 +35,9 @@ export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => b
   }
 }
 
+/** Probes every 20 ms while the upstream is away: tests wait no real reconnect time. */
+export const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
+
 /** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
 export const KEY_MODES: readonly KeyMode[] = ['live', 'test'];
 
@@ -50,7 +54,10 @@ export class TwoEngines {
   proxy!: FaultProxy;
   demo!: DemoRestaurant[];
 
-  constructor(readonly mode: KeyMode = 'live') {}
+  constructor(
+    readonly mode: KeyMode = 'live',
+    private readonly sync: ReplicaServerOptions['sync'] = {},
+  ) {}
 
   get key(): string {
     return this.mode === 'live' ? this.demo[0]!.keys.live_write : this.demo[0]!.keys.test_write;
@@ -67,7 +74,7 @@ export class TwoEngines {
       apiKey: this.key,
       clock: this.clock,
       rateLimits: GENEROUS_LIMITS,
-      sync: { pollWaitSeconds: 2, maxBackoffMs: 400 },
+      sync: { pollWaitSeconds: 2, maxBackoffMs: 400, reconnect: PROMPT_RECONNECT, ...this.sync },
     });
   }
 
