@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../domain/errors.ts';
 import { Engine } from '../engine.ts';
+import { StorageRefusal } from '../store/database-checks.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
 import { defaultDatabasePath } from './data-dir.ts';
 
@@ -36,7 +37,14 @@ function main(): void {
   const command = positionals[0];
   if (!command || !['create', 'list', 'revoke'].includes(command)) usage('a command is needed: create, list or revoke');
   if (!values.restaurant) usage('--restaurant ID is required');
-  const engine = new Engine({ database: values.db ?? defaultDatabasePath() });
+  let engine: Engine;
+  try {
+    engine = new Engine({ database: values.db ?? defaultDatabasePath() });
+  } catch (error) {
+    if (!(error instanceof StorageRefusal)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
   try {
     if (command === 'create') {
       if (values.mode !== 'live' && values.mode !== 'test') usage('--mode must be live or test');

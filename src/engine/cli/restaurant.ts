@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.ts';
+import { StorageRefusal } from '../store/database-checks.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { importRestaurant, RestaurantConfigError } from '../restaurant-config/import-restaurant.ts';
 import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../restaurant-config/schema.ts';
@@ -66,7 +67,7 @@ function main(argv: string[]): void {
       // Checked before the database is opened, so a bad file creates nothing.
       const validation = validateRestaurantConfig(json);
       if (!validation.ok) throw new CliFailure(problemLines(path, validation.errors));
-      const db = openDatabase(values.db ?? defaultDatabasePath());
+      const db = openOrRefuse(values.db ?? defaultDatabasePath());
       try {
         const imported = importRestaurant(db, json, systemClock);
         console.log(`imported: ${describe(validation.config, imported.restaurantId)}`);
@@ -82,6 +83,15 @@ function main(argv: string[]): void {
       throw new CliFailure([USAGE], 2);
     default:
       throw new CliFailure([`unknown command: ${command}`, USAGE], 2);
+  }
+}
+
+function openOrRefuse(path: string): ReturnType<typeof openDatabase> {
+  try {
+    return openDatabase(path);
+  } catch (error) {
+    if (error instanceof StorageRefusal) throw new CliFailure([error.message]);
+    throw error;
   }
 }
 

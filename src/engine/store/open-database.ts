@@ -1,14 +1,56 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate } from './migrate.ts';
+import { checkIntegrity, checkOwnership, inspectFile, probeWrite, StorageRefusal } from './database-checks.ts';
+import { checkMigrationList, migrate } from './migrate.ts';
+import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
 export type { Database };
 
-/** Opens (creating if needed) the engine's SQLite file in WAL mode and brings its schema up to date. */
-export function openDatabase(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new BetterSqlite3(path);
+export interface OpenDatabaseOptions {
+  /** The schema steps (tests pass a list with a gap or a shorter one); default: this release's. */
+  migrations?: readonly Migration[];
+}
+
+/**
+ * Opens (creating if needed) the engine's SQLite file in WAL mode and brings its schema up to
+ * date, after the start-up checks (store/database-checks.ts): a file that is not a SQLite
+ * database, belongs to another program, is newer than this code, is damaged or cannot be written
+ * is refused with a StorageRefusal; the first three are refused before anything is written.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
+  const migrations = options.migrations ?? MIGRATIONS;
+  checkMigrationList(migrations);
+  if (path === ':memory:') return configure(new BetterSqlite3(path), migrations);
+  inspectFile(path);
+  mkdirSync(dirname(path), { recursive: true });
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path);
+  } catch (error) {
+    throw new StorageRefusal(path, `SQLite cannot open it (${(error as Error).message})`);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    checkOwnership(db, path, migrations.length);
+    checkIntegrity(db, path);
+    try {
+      configure(db, migrations);
+    } catch (error) {
+      // A file SQLite opened read-only (immutable, no permission) fails on its first write here.
+      if (!(error as { code?: string }).code?.startsWith('SQLITE_')) throw error;
+      probeWrite(db, path);
+      throw new StorageRefusal(path, `it could not be prepared (${(error as Error).message})`);
+    }
+    probeWrite(db, path);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function configure(db: Database, migrations: readonly Migration[]): Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // A checkpoint (the WAL copied into the file, with its fsyncs) every 4,000 pages (16 MB) instead
@@ -17,6 +59,6 @@ export function openDatabase(path: string): Database {
   db.pragma('wal_autocheckpoint = 4000');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }

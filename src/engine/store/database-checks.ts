@@ -1,0 +1,143 @@
+// What the engine checks before it serves a SQLite file: that the file is a SQLite database, that
+// it is Comanda's (or empty), that it is whole, and that it can be written. A file that fails is
+// refused with one line saying what is wrong, which file, and how to restore it from a backup.
+// The checks that could change the file (WAL mode, migrations, the write probe) come after the
+// ones that refuse a file that is not ours, so such a file is left byte for byte as it was.
+import type { Database } from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+
+/** `PRAGMA application_id` of every Comanda database ("Cmnd"), set on creation and on migration. */
+export const COMANDA_APPLICATION_ID = 0x436d6e64;
+
+/** Tables every Comanda schema since version 1 has: how an older file (no application_id yet) is recognised. */
+const COMANDA_V1_TABLES = ['restaurants', 'locations', 'products', 'orders', 'api_keys', 'events', 'idempotency_keys'] as const;
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const HEADER_BYTES = 100;
+
+/** Why a database file was refused; `message` is the one line the engine prints (or the app shows). */
+export class StorageRefusal extends Error {
+  readonly file: string;
+  readonly problem: string;
+
+  constructor(file: string, problem: string) {
+    super(`cannot use the database ${file}: ${problem}. ${restoreAdvice(file)}`);
+    this.name = 'StorageRefusal';
+    this.file = file;
+    this.problem = problem;
+  }
+}
+
+export function restoreAdvice(file: string): string {
+  return (
+    `To restore: stop Comanda, move ${file} aside (with its -wal and -shm files) and copy your latest backup ` +
+    `(made by the app's "Back up now", kept in its backups folder, or by npm run backup -- --out FILE) in its place`
+  );
+}
+
+export interface FileInspection {
+  /** The file did not exist, or has 0 bytes: the engine creates its schema in it. */
+  fresh: boolean;
+}
+
+/**
+ * Reads the file's 100-byte header without SQLite (which would try to recover or rewrite it):
+ * refuses what is not a SQLite database, and bytes after the last page that SQLite never writes
+ * (a bad copy or a damaged disk). Skipped when a non-empty WAL holds the newest pages.
+ */
+export function inspectFile(path: string): FileInspection {
+  if (!existsSync(path)) return { fresh: true };
+  const size = statSync(path).size;
+  if (size === 0) return { fresh: true };
+  const header = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(path, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, header, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read < HEADER_BYTES || !header.subarray(0, 16).equals(SQLITE_MAGIC)) {
+    throw new StorageRefusal(path, 'it is not a SQLite database (its header is damaged, or it is another kind of file)');
+  }
+  const rawPageSize = header.readUInt16BE(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) {
+    throw new StorageRefusal(path, `its header is damaged (page size ${rawPageSize})`);
+  }
+  if (size % pageSize !== 0) {
+    throw new StorageRefusal(path, `its size (${size} bytes) is not a whole number of ${pageSize}-byte pages: it holds bytes SQLite did not write (a bad copy or a damaged disk)`);
+  }
+  const pagesInHeader = header.readUInt32BE(28);
+  const headerSizeValid = pagesInHeader > 0 && header.readUInt32BE(24) === header.readUInt32BE(92);
+  if (headerSizeValid && !walHasContent(path) && size > pagesInHeader * pageSize) {
+    throw new StorageRefusal(
+      path,
+      `it has ${size - pagesInHeader * pageSize} bytes after its last page (${pagesInHeader} pages of ${pageSize} bytes): data SQLite did not write (a bad copy or a damaged disk)`,
+    );
+  }
+  return { fresh: false };
+}
+
+function walHasContent(path: string): boolean {
+  const wal = `${path}-wal`;
+  return existsSync(wal) && statSync(wal).size > 0;
+}
+
+/** What the schema says about the file, read before anything is written to it. */
+export function checkOwnership(db: Database, path: string, knownVersion: number): void {
+  let applicationId: number;
+  let version: number;
+  let tables: string[];
+  try {
+    applicationId = db.pragma('application_id', { simple: true }) as number;
+    version = db.pragma('user_version', { simple: true }) as number;
+    tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  } catch (error) {
+    throw new StorageRefusal(path, `SQLite cannot read it (${(error as Error).message})`);
+  }
+  const ours = applicationId === COMANDA_APPLICATION_ID;
+  if (!ours) {
+    if (applicationId !== 0) {
+      throw new StorageRefusal(path, `it belongs to another program (application_id ${applicationId}, not Comanda's); it was left untouched`);
+    }
+    const olderComanda = version >= 1 && COMANDA_V1_TABLES.every((t) => tables.includes(t));
+    if (tables.length > 0 && !olderComanda) {
+      const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? `, … (${tables.length} tables)` : '');
+      throw new StorageRefusal(path, `it is not a Comanda database (it holds tables of another program: ${shown}); it was left untouched`);
+    }
+  }
+  if (version > knownVersion) {
+    throw new StorageRefusal(path, `its schema version ${version} is newer than this program knows (${knownVersion}): it was written by a newer Comanda; it was left untouched`);
+  }
+}
+
+/** `PRAGMA quick_check`: the b-trees and their pages, without cross-checking indexes (see docs/architecture.md for its cost). */
+export function checkIntegrity(db: Database, path: string): void {
+  let rows: { quick_check: string }[];
+  try {
+    rows = db.pragma('quick_check(5)') as { quick_check: string }[];
+  } catch (error) {
+    throw new StorageRefusal(path, `it is damaged (${(error as Error).message})`);
+  }
+  const problems = rows.map((r) => r.quick_check).filter((line) => line !== 'ok');
+  if (problems.length > 0) {
+    throw new StorageRefusal(path, `it is damaged (quick_check: ${problems.join('; ').replace(/\s+/g, ' ').slice(0, 300)})`);
+  }
+}
+
+/** Commits one real write (the application_id, rewritten as it is), so a file that cannot be written is found now and not on the first order. */
+export function probeWrite(db: Database, path: string): void {
+  try {
+    db.transaction(() => db.pragma(`application_id = ${COMANDA_APPLICATION_ID}`)).immediate();
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    const why =
+      code.startsWith('SQLITE_FULL')
+        ? 'the disk is full; free some space and start again'
+        : code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_CANTOPEN')
+          ? 'it cannot be written (read-only or immutable file, or no permission on it or its folder; check with ls -l and lsattr)'
+          : `a test write failed`;
+    throw new StorageRefusal(path, `${why} (${(error as Error).message})`);
+  }
+}

@@ -1,0 +1,157 @@
+// The start-up checks on real files: `npm run serve` on a file it cannot use exits non-zero with
+// one line (what, which file, how to restore) and no base_url; a file that is not ours is left
+// byte for byte as it was.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { appendFileSync, closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { seedDemo } from '../../../src/engine/demo/seed-demo.ts';
+import { Engine } from '../../../src/engine/engine.ts';
+import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
+import { COMANDA_APPLICATION_ID, StorageRefusal } from '../../../src/engine/store/database-checks.ts';
+import { openDatabase } from '../../../src/engine/store/open-database.ts';
+import { MIGRATIONS } from '../../../src/engine/store/migrations/index.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+
+interface ServeOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run serve` on the file; kills it if it does start (a test then fails on its base_url line). */
+function serve(dbPath: string): Promise<ServeOutcome> {
+  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', dbPath], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    if (stdout.includes('\n')) child.kill('SIGKILL');
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+function assertRefused(outcome: ServeOutcome, dbPath: string, problem: RegExp): void {
+  assert.equal(outcome.stdout, '', `no base_url line may be printed; got ${outcome.stdout}`);
+  assert.equal(outcome.code, 1, `exit code; stderr: ${outcome.stderr}`);
+  const lines = outcome.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line; got:\n${outcome.stderr}`);
+  const line = lines[0]!;
+  assert.ok(line.includes(dbPath), `names the file: ${line}`);
+  assert.match(line, problem);
+  assert.match(line, /restore.*backup/i);
+}
+
+const bytesOf = (path: string) => readFileSync(path);
+
+describe('start-up checks', () => {
+  let dir: string;
+  let good: string;
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'comanda-checks-'));
+    good = join(dir, 'good.db');
+    const engine = new Engine({ database: good });
+    seedDemo(engine, { live: null, test: sandboxSimulator });
+    engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    engine.close();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const copy = (name: string) => {
+    const path = join(dir, name);
+    copyFileSync(good, path);
+    return path;
+  };
+
+  test('a new file gets Comanda application_id; a good one opens', () => {
+    const db = new Database(good, { readonly: true });
+    assert.equal(db.pragma('application_id', { simple: true }), COMANDA_APPLICATION_ID);
+    assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+    db.close();
+    openDatabase(copy('reopened.db')).close();
+  });
+
+  test('immutable file (chattr +i): refused before serving, one line, no base_url', async (t) => {
+    const path = copy('immutable.db');
+    try {
+      execFileSync('chattr', ['+i', path]);
+    } catch (error) {
+      t.skip(`chattr +i is not available here: ${(error as Error).message}`);
+      return;
+    }
+    try {
+      const before = bytesOf(path);
+      assertRefused(await serve(path), path, /cannot be written/);
+      assert.deepEqual(bytesOf(path), before);
+    } finally {
+      execFileSync('chattr', ['-i', path]);
+    }
+  });
+
+  test('garbage appended at the end of the file: refused, untouched', async () => {
+    const path = copy('appended.db');
+    appendFileSync(path, Buffer.alloc(10_000, 0x5a));
+    const before = bytesOf(path);
+    assertRefused(await serve(path), path, /bytes SQLite did not write|after its last page/);
+    assert.deepEqual(bytesOf(path), before);
+    // Whole pages of garbage after the last one too.
+    const pages = copy('appended-pages.db');
+    appendFileSync(pages, Buffer.alloc(3 * 4096, 0x5a));
+    assert.throws(() => openDatabase(pages), (error: Error) => error instanceof StorageRefusal && /after its last page/.test(error.message));
+  });
+
+  test('garbage over one page: quick_check refuses it, no write reaches the file', async () => {
+    const path = copy('page.db');
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * 5);
+    closeSync(fd);
+    const before = bytesOf(path);
+    assertRefused(await serve(path), path, /damaged/);
+    assert.deepEqual(bytesOf(path), before);
+  });
+
+  test('an unrelated SQLite file: refused, untouched, no table added', async () => {
+    const path = join(dir, 'other.db');
+    const other = new Database(path);
+    other.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('hola');");
+    other.close();
+    const before = bytesOf(path);
+    assertRefused(await serve(path), path, /not a Comanda database.*notes/);
+    assert.deepEqual(bytesOf(path), before);
+    assert.equal(existsSync(`${path}-wal`), false);
+    // Another program's application_id, even with no tables.
+    const marked = join(dir, 'marked.db');
+    const db = new Database(marked);
+    db.pragma('application_id = 1234');
+    db.close();
+    const markedBefore = bytesOf(marked);
+    assert.throws(() => openDatabase(marked), /another program \(application_id 1234/);
+    assert.deepEqual(bytesOf(marked), markedBefore);
+    // A file that is not SQLite at all.
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'lista de compras\n'.repeat(100));
+    assert.throws(() => openDatabase(text), /not a SQLite database/);
+    assert.equal(readFileSync(text, 'utf8'), 'lista de compras\n'.repeat(100));
+  });
+
+  test('a 0-byte file is a new database for the engine (the app refuses it: test/main)', () => {
+    const path = join(dir, 'zero.db');
+    writeFileSync(path, '');
+    const db = openDatabase(path);
+    assert.equal(db.pragma('application_id', { simple: true }), COMANDA_APPLICATION_ID);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM restaurants').get() as { n: number }).n, 0);
+    db.close();
+  });
+});
