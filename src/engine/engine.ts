@@ -13,6 +13,7 @@ import { LocationsStore } from './store/locations-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
 import { KitchenBoardStore } from './store/kitchen-board-store.ts';
+import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { MirrorStore } from './store/mirror-store.ts';
 import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
@@ -51,6 +52,8 @@ export class Engine {
   readonly sync: SyncStore;
   readonly mirror: MirrorStore;
   readonly kitchen: KitchenBoardStore;
+  /** Item bumps, recalls, channels and the restaurant file's kitchen settings. */
+  readonly kitchenData: KitchenDataStore;
   readonly paymentSessions: PaymentSessionsStore;
   readonly courierDeliveries: CourierDeliveriesStore;
   readonly mailOutbox: MailOutboxStore;
@@ -79,6 +82,7 @@ export class Engine {
     this.sync = new SyncStore(this.db);
     this.mirror = new MirrorStore(this.db);
     this.kitchen = new KitchenBoardStore(this.db);
+    this.kitchenData = new KitchenDataStore(this.db);
     this.paymentSessions = new PaymentSessionsStore(this.db);
     this.courierDeliveries = new CourierDeliveriesStore(this.db);
     this.mailOutbox = new MailOutboxStore(this.db);

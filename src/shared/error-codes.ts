@@ -23,3 +23,31 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 export interface ApiErrorBody {
   error: { code: ErrorCode; message: string };
 }
+
+/**
+ * Refusals only the kitchen screen meets (its channels, never the public API), with the status the
+ * kitchen's HTTP transport answers them with. With ERROR_STATUS, these are every code a kitchen
+ * screen must translate.
+ */
+export const KITCHEN_ERROR_STATUS = {
+  /** An item bump on a delivered or cancelled order (recall it first). */
+  ticket_finished: 409,
+  /** A recall of an order that is still on the board. */
+  ticket_not_finished: 409,
+  /** No protected storage (keychain, DPAPI, Secret Service) for the platform key or SMTP password. */
+  secure_storage_unavailable: 503,
+  backup_unavailable: 503,
+  mail_unavailable: 503,
+  platform_key_missing: 409,
+  /** Said by the transport, not the engine: the engine could not be reached at all. */
+  engine_unreachable: 503,
+} as const;
+
+export type KitchenOnlyErrorCode = keyof typeof KITCHEN_ERROR_STATUS;
+export type KitchenErrorCode = ErrorCode | KitchenOnlyErrorCode;
+
+export const KITCHEN_ERROR_CODES = [...ERROR_CODES, ...(Object.keys(KITCHEN_ERROR_STATUS) as KitchenOnlyErrorCode[])] as KitchenErrorCode[];
+
+export function isKitchenErrorCode(value: unknown): value is KitchenErrorCode {
+  return typeof value === 'string' && (KITCHEN_ERROR_CODES as string[]).includes(value);
+}

@@ -7,6 +7,7 @@ import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
+import { itemStatesPath, mirrorItemStates, type UpstreamItemStates } from './kitchen-sync.ts';
 
 export type PushOutcome =
   | { kind: 'sent' }
@@ -63,6 +64,8 @@ function requestFor(row: OutboxRow, payload: Record<string, unknown>) {
       return { method: 'PUT' as const, path: '/stock', body: payload };
     case 'set_location_open':
       return { method: 'POST' as const, path: `/locations/${row.location_id}/${payload.open ? 'open' : 'close'}`, body: undefined };
+    case 'set_item_done':
+      return { method: 'PUT' as const, path: `${itemStatesPath(row.order_id!)}/${Number(payload.item_index)}`, body: { done: payload.done } };
   }
 }
 
@@ -99,6 +102,10 @@ async function currentUpstreamState(client: UpstreamClient, row: OutboxRow): Pro
       const res = await client.call('GET', '/locations');
       return res.status === 200 ? res.body : null;
     }
+    if (row.kind === 'set_item_done' && row.order_id) {
+      const res = await client.call('GET', itemStatesPath(row.order_id));
+      return res.status === 200 ? res.body : null;
+    }
   } catch {
     // The conflict is recorded all the same; the feed will bring the upstream's state.
   }
@@ -119,6 +126,10 @@ function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, ro
   }
   if (row.kind === 'set_stock' && upstreamState && row.location_id) {
     mirrorStock(engine, identity.restaurantId, row.location_id, (upstreamState as UpstreamStock).data);
+    return;
+  }
+  if (row.kind === 'set_item_done' && upstreamState && row.order_id) {
+    mirrorItemStates(engine, row.order_id, upstreamState as UpstreamItemStates);
     return;
   }
   if (row.kind === 'set_location_open' && upstreamState) {

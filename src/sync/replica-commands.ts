@@ -67,5 +67,14 @@ export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => v
         return result;
       });
     },
+    setItemDone(actor, orderId, itemIndex, done) {
+      return committed(() => {
+        const result = local.setItemDone(actor, orderId, itemIndex, done);
+        if (result.changed && result.order.test === 0) {
+          queue(randomUUID(), 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id }, engine.clock.now());
+        }
+        return result;
+      });
+    },
   };
 }

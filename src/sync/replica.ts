@@ -14,6 +14,7 @@ import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from './apply-feed.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
+import { runKitchenPull } from './kitchen-sync.ts';
 import { pushChange } from './push-change.ts';
 import { replicaCommands } from './replica-commands.ts';
 import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
@@ -116,7 +117,7 @@ export class Replica {
   }
 
   start(): void {
-    this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop()];
+    this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop(), this.kitchenLoop()];
   }
 
   async stop(): Promise<void> {
@@ -205,6 +206,23 @@ export class Replica {
         }
       }
     }
+  }
+
+  /** The kitchen's item bumps made upstream (sync/kitchen-sync.ts); its failures show in the main feed's status. */
+  private kitchenLoop(): Promise<void> {
+    const waker = new Waker();
+    this.stopping.signal.addEventListener('abort', () => waker.wake(), { once: true });
+    return runKitchenPull({
+      engine: this.engine,
+      client: this.client,
+      restaurantId: this.identity.restaurantId,
+      waitSeconds: this.options.pollWaitSeconds,
+      exclusive: (work) => this.mutex.run(work),
+      sleep: (ms) => waker.sleep(ms, this.stopping.signal),
+      backoff: (failures) => this.backoff(failures),
+      running: () => this.running,
+      signal: this.stopping.signal,
+    });
   }
 
   private async pushLoop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../../shared/error-codes.ts';
+import { ERROR_STATUS, KITCHEN_ERROR_STATUS, type ErrorCode, type KitchenOnlyErrorCode } from '../../shared/error-codes.ts';
 import { redactApiKeys } from './api-key-redaction.ts';
 
 /**
@@ -25,3 +25,21 @@ export class ApiError extends Error {
 
 export const invalidRequest = (message: string) => new ApiError('invalid_request', message);
 export const notFound = (message: string) => new ApiError('not_found', message);
+
+/**
+ * A refusal only the kitchen's channels give (never the public API): its code is one of
+ * KITCHEN_ERROR_STATUS, so the screen can translate it.
+ */
+export class KitchenError extends Error {
+  readonly code: KitchenOnlyErrorCode;
+
+  constructor(code: KitchenOnlyErrorCode, message: string) {
+    super(message);
+    this.name = 'KitchenError';
+    this.code = code;
+  }
+
+  get status(): number {
+    return KITCHEN_ERROR_STATUS[this.code];
+  }
+}

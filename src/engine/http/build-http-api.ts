@@ -19,6 +19,7 @@ import { registerLocationRoutes } from './routes/locations.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
 import { registerSyncStatusRoute } from './routes/sync-status.ts';
+import { registerKitchenSyncRoutes } from './routes/sync-kitchen.ts';
 
 export interface RateLimits {
   perKey: RateLimitSettings;
@@ -157,6 +158,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerEventRoutes(api, options);
       registerSandboxPayRoutes(api, options);
       if (options.replica) registerSyncStatusRoute(api, options.replica);
+      registerKitchenSyncRoutes(api, options);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
     },
     { prefix: '/v1' },

@@ -1,29 +1,22 @@
 // Refusals of the IPC layer that are not API errors, and the failure envelope of every answer.
+import type { KitchenOnlyErrorCode } from '../../shared/error-codes.ts';
 import type { IpcFailure } from '../../shared/ipc/contract.ts';
-import { ApiError } from '../domain/errors.ts';
+import { ApiError, KitchenError } from '../domain/errors.ts';
 
 /** An app-level refusal (not one of the API's codes), e.g. no protected storage for the platform key. */
-export class AppError extends Error {
-  readonly code: string;
+export { KitchenError as AppError };
 
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'AppError';
-    this.code = code;
-  }
-}
-
-export const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable';
+export const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable' satisfies KitchenOnlyErrorCode;
 
 export const secureStorageUnavailable = () =>
-  new AppError(
+  new KitchenError(
     SECURE_STORAGE_UNAVAILABLE,
     'this system offers no protected storage (keychain, DPAPI or a Secret Service), so the platform key was not saved',
   );
 
 /** The failure a screen may show: the engine's and the app's refusals verbatim, anything else hidden. */
 export function toFailure(error: unknown, log?: (error: unknown) => void): IpcFailure {
-  if (error instanceof ApiError || error instanceof AppError) return { code: error.code, message: error.message };
+  if (error instanceof ApiError || error instanceof KitchenError) return { code: error.code, message: error.message };
   log?.(error);
   return { code: 'internal_error', message: 'internal error; the action was not completed' };
 }

@@ -15,6 +15,8 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'app:restart': Empty,
   'board:snapshot': Empty,
   'orders:transition': Type.Object({ order_id: Uuid(), target: Type.Enum([...PATCH_TARGETS]) }),
+  'items:set-done': Type.Object({ order_id: Uuid(), item_index: Type.Integer({ minimum: 0, maximum: 999 }), done: Type.Boolean() }),
+  'orders:recall': Type.Object({ order_id: Uuid() }),
   'stock:read': Type.Object({ location_id: Uuid(), world: WorldField }),
   'stock:set': Type.Object({
     location_id: Uuid(),

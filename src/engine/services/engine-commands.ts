@@ -6,6 +6,7 @@ import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { setLocationOpen, type LocationStatusResult } from './locations.ts';
 import type { OrderView } from './order-view.ts';
 import { setStock, type SetStockInput, type SetStockResult } from './stock.ts';
+import { setItemDone, type ItemDoneResult } from './kitchen-items.ts';
 import { transitionOrder } from './transition-order.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface EngineCommands {
   transitionOrder(actor: Actor, orderId: string, target: PatchTarget): OrderView;
   setStock(actor: Actor, input: SetStockInput): SetStockResult;
   setLocationOpen(actor: Actor, locationId: string, open: boolean): LocationStatusResult;
+  /** Item-level bump (kitchen data, not part of the public API). */
+  setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult;
 }
 
 export function localCommands(engine: Engine): EngineCommands {
@@ -25,5 +28,6 @@ export function localCommands(engine: Engine): EngineCommands {
     transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target),
     setStock: (actor, input) => setStock(engine, actor, input),
     setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
+    setItemDone: (actor, orderId, itemIndex, done) => setItemDone(engine, actor, orderId, itemIndex, done),
   };
 }

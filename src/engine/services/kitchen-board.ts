@@ -1,10 +1,13 @@
 import { DateTime } from 'luxon';
 import type { BoardSnapshot, KitchenEvent, KitchenTicket, LocationStatusEntry, TicketTiming } from '../../shared/ipc/kitchen.ts';
 import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
+import { KITCHEN_EVENT_PREFIX } from '../store/events-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
+import { ticketKitchen, type TicketContext } from './ticket-kitchen.ts';
 
 /**
  * The kitchen screen's reads. Unlike an API key, the screen sees both worlds of its restaurant at
@@ -21,12 +24,26 @@ function restaurantRow(engine: Engine, restaurantId: string) {
   return restaurant;
 }
 
-/** Active orders of both worlds, every order created since `dayStart`, and the latest finished ones. */
-function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number): OrderRow[] {
+/** The kitchen's events: an item bumped, a ticket recalled. */
+export const KITCHEN_EVENTS = {
+  item: `${KITCHEN_EVENT_PREFIX}item`,
+  recall: `${KITCHEN_EVENT_PREFIX}recall`,
+} as const;
+
+function ticketContext(engine: Engine, restaurantId: string): TicketContext {
+  return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now() };
+}
+
+/**
+ * Active orders of both worlds, every order created since `dayStart`, the latest finished ones and
+ * those recalled onto the board.
+ */
+function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number, now: number): OrderRow[] {
   const current = engine.kitchen.currentOrders(restaurantId, dayStart);
   const recall = engine.kitchen.latestFinished(restaurantId, recallLimit);
+  const recalled = engine.kitchenData.recalled(restaurantId, now);
   const byId = new Map<string, OrderRow>();
-  for (const row of [...current, ...recall]) byId.set(row.id, row);
+  for (const row of [...current, ...recall, ...recalled]) byId.set(row.id, row);
   return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
 }
 
@@ -69,12 +86,14 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
   // Read in one transaction so the orders and the cursor describe the same moment.
   return engine.db.transaction(() => {
     const cursor = engine.events.lastSeq();
-    const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit);
+    const context = ticketContext(engine, restaurant.id);
+    const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
     const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
     const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
     const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
     const tickets: KitchenTicket[] = rows.map((row) => ({
       order: toOrderView(row, restaurant.time_zone),
+      kitchen: ticketKitchen(engine, row, context),
       ...(timings.get(row.id) ?? fallbackTiming(row)),
     }));
     return {
@@ -82,6 +101,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
       locations: engine.locations
         .list(restaurant.id)
         .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
+      stations: context.settings.stations,
       tickets,
       day_start: dayStart,
       now,
@@ -97,22 +117,61 @@ function fallbackTiming(row: OrderRow): TicketTiming {
 
 /** One order as a ticket, with its timing read from the feed (for a single answer, e.g. after a tap). */
 export function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): KitchenTicket {
+  const context = ticketContext(engine, restaurantId);
+  const row = engine.orders.getById(order.id);
+  if (!row || row.restaurant_id !== context.restaurant.id) throw notFound(`order ${order.id} not found`);
+  const createdAt = row.created_at;
+  const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
+  return {
+    order,
+    kitchen: ticketKitchen(engine, row, context),
+    ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)),
+  };
+}
+
+/** One order of the restaurant as a ticket, by id (either world). */
+export function readKitchenTicketById(engine: Engine, restaurantId: string, orderId: string): KitchenTicket {
   const restaurant = restaurantRow(engine, restaurantId);
-  const createdAt = Date.parse(order.created_at);
-  const timings = timingsSince(engine, restaurant.id, Number.isNaN(createdAt) ? 0 : createdAt, new Set([order.id]));
-  return { order, ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)) };
+  const row = engine.orders.getById(orderId.toLowerCase());
+  if (!row || row.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
+  return readKitchenTicket(engine, restaurantId, toOrderView(row, restaurant.time_zone));
 }
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
   const events: KitchenEvent[] = [];
-  for (const row of engine.kitchen.events(restaurantId, afterSeq, limit)) {
+  const rows = engine.kitchen.events(restaurantId, afterSeq, limit);
+  if (rows.length === 0) return events;
+  const context = ticketContext(engine, restaurantId);
+  // The kitchen data an event carries is the order's as it stands now (later events say the same or more).
+  const kitchenOf = (orderId: string) => {
+    // A replica's own order may have been renamed to its upstream id since the event was written.
+    const order = engine.orders.getById(orderId) ?? engine.orders.getById(engine.sync.upstreamIdOf(orderId) ?? orderId);
+    return order ? ticketKitchen(engine, order, context) : null;
+  };
+  for (const row of rows) {
     const data: unknown = JSON.parse(row.data);
     switch (row.type) {
       case 'order.created':
-      case 'order.updated':
-        events.push({ seq: row.seq, type: row.type, at: row.created_at, order: data as OrderView });
+      case 'order.updated': {
+        const order = data as OrderView;
+        const kitchen = kitchenOf(order.id);
+        if (kitchen) events.push({ seq: row.seq, type: row.type, at: row.created_at, order, kitchen });
         break;
+      }
+      case KITCHEN_EVENTS.item:
+      case KITCHEN_EVENTS.recall: {
+        const order = engine.orders.getById((data as { order_id: string }).order_id);
+        if (!order) break;
+        events.push({
+          seq: row.seq,
+          type: row.type === KITCHEN_EVENTS.item ? 'ticket.items' : 'ticket.recalled',
+          at: row.created_at,
+          order: toOrderView(order, context.restaurant.time_zone),
+          kitchen: ticketKitchen(engine, order, context),
+        });
+        break;
+      }
       case 'stock.updated':
         events.push({
           seq: row.seq,

@@ -3,6 +3,12 @@ import { bound } from './bound.ts';
 
 export type EventWorld = 'live' | 'test' | 'both';
 
+/**
+ * Events of the kitchen's own data (item bumps, recalls) share the feed so every screen gets them
+ * live, but they are not part of the public API: the API's listing skips this prefix.
+ */
+export const KITCHEN_EVENT_PREFIX = 'kitchen.';
+
 export interface EventRow {
   seq: number;
   type: string;
@@ -22,7 +28,8 @@ export class EventsStore {
     );
     this.after = db.prepare(
       `SELECT seq, type, created_at, data FROM events
-       WHERE restaurant_id = ${bound()} AND seq > ${bound()} AND world IN (${bound()}, 'both') ORDER BY seq LIMIT ?`,
+       WHERE restaurant_id = ${bound()} AND seq > ${bound()} AND world IN (${bound()}, 'both')
+       AND type NOT LIKE '${KITCHEN_EVENT_PREFIX}%' ORDER BY seq LIMIT ?`,
     );
     this.last = db.prepare('SELECT MAX(seq) AS seq FROM events');
   }

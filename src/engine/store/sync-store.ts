@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-export type OutboxKind = 'create_order' | 'transition_order' | 'set_stock' | 'set_location_open';
+export type OutboxKind = 'create_order' | 'transition_order' | 'set_stock' | 'set_location_open' | 'set_item_done';
 
 export interface OutboxRow {
   seq: number;
@@ -59,7 +59,10 @@ export class SyncStore {
     );
     this.nextPending = db.prepare("SELECT * FROM sync_outbox WHERE status = 'pending' ORDER BY seq LIMIT 1");
     this.pendingCount = db.prepare("SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending'");
-    this.pendingForOrder = db.prepare("SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND order_id = ?");
+    // An item bump is kitchen data: it never holds back the order's own updates from upstream.
+    this.pendingForOrder = db.prepare(
+      "SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND order_id = ? AND kind <> 'set_item_done'",
+    );
     this.pendingStockAt = db.prepare(
       "SELECT * FROM sync_outbox WHERE status = 'pending' AND kind = 'set_stock' AND location_id = ? ORDER BY seq",
     );

@@ -22,6 +22,10 @@ export interface IpcContract {
   'app:restart': { request: Record<string, never>; response: { restarting: boolean } };
   'board:snapshot': { request: Record<string, never>; response: BoardSnapshot };
   'orders:transition': { request: { order_id: string; target: PatchTarget }; response: KitchenTicket };
+  /** Item-level bump: strikes (or un-strikes) one line of the order, shared by every screen. */
+  'items:set-done': { request: { order_id: string; item_index: number; done: boolean }; response: KitchenTicket };
+  /** Brings a finished ticket back on the board for a few minutes, without changing its state. */
+  'orders:recall': { request: { order_id: string }; response: KitchenTicket };
   'stock:read': { request: { location_id: string; world: World }; response: StockView };
   'stock:set': {
     request: { location_id: string; world: World; items: { product_id: string; quantity: number }[] };
@@ -52,6 +56,8 @@ export const IPC_CHANNELS = [
   'app:restart',
   'board:snapshot',
   'orders:transition',
+  'items:set-done',
+  'orders:recall',
   'stock:read',
   'stock:set',
   'locations:list',
@@ -81,7 +87,7 @@ export function isIpcChannel(value: unknown): value is IpcChannel {
 export const LIVE_CHANNEL = 'live:push';
 
 export interface IpcFailure {
-  /** An API error code (error-codes.ts) or one of the app's own, such as `secure_storage_unavailable`. */
+  /** An API error code or one of the kitchen's own (error-codes.ts, `KitchenErrorCode`): translate by it. */
   code: string;
   message: string;
 }
@@ -95,6 +101,8 @@ export const BRIDGE_METHODS = {
   restartApp: 'app:restart',
   boardSnapshot: 'board:snapshot',
   transitionOrder: 'orders:transition',
+  setItemDone: 'items:set-done',
+  recallOrder: 'orders:recall',
   readStock: 'stock:read',
   setStock: 'stock:set',
   listLocations: 'locations:list',

@@ -6,8 +6,72 @@ import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
 
 export type World = 'live' | 'test';
 
-export type TicketModifier = OrderModifier;
-export type TicketItem = OrderItem;
+/** A modifier as the cook reads it: `allergen` when the restaurant file flags that option. */
+export interface TicketModifier extends OrderModifier {
+  allergen: boolean;
+}
+
+/** One line of the order with the kitchen's own data about it. */
+export interface TicketItem extends Omit<OrderItem, 'modifiers'> {
+  /** Position in `order.items`: what `items:set-done` names. */
+  index: number;
+  modifiers: TicketModifier[];
+  /** The station that prepares it (restaurant file); null when no station is assigned. */
+  station_id: string | null;
+  /** Struck through by a cook (item-level bump), shared by every screen. */
+  done: boolean;
+}
+
+/** A station of the restaurant file (e.g. "Plancha", "Fríos", "Bar"). */
+export interface KitchenStation {
+  id: string;
+  name: string;
+}
+
+/** How far one station is with one ticket. */
+export interface StationProgress {
+  station_id: string | null;
+  done: number;
+  total: number;
+}
+
+/** What the cook must know about the money: paid, or cash to collect (and how much). */
+export interface TicketPayment {
+  paid: boolean;
+  /** e.g. "efectivo", "tarjeta", or the online method; null when not known yet. */
+  method: string | null;
+  /** CLP to collect on delivery or pickup (unpaid, not online); null when nothing is collected. */
+  collect: number | null;
+}
+
+/** A ticket that is not ready to cook yet shows a countdown to this moment. */
+export interface TicketCountdown {
+  kind: 'scheduled' | 'payment';
+  /** Epoch ms: when a scheduled order is due, or when an unpaid online order is cancelled. */
+  at: number;
+}
+
+/**
+ * The kitchen's data about one order, computed by the engine (never in the screen): it travels
+ * with the snapshot and with every live event about the order.
+ */
+export interface TicketKitchen {
+  items: TicketItem[];
+  /** Per station present on the ticket (null: items without a station), in the stations' order. */
+  stations: StationProgress[];
+  /** Where the order came from: the integration's name (API key label), a POS's name, or "kitchen". */
+  channel: string | null;
+  /** The POS integration that owns the order; the screen then shows no action and says so. */
+  managed_by: string | null;
+  /** The transitions the engine would accept from this screen now, forward step first. */
+  actions: PatchTarget[];
+  /** Set when every item is done: the step the screen may suggest (one of `actions`). */
+  suggested_target: PatchTarget | null;
+  payment: TicketPayment;
+  countdown: TicketCountdown | null;
+  /** A finished ticket brought back by `orders:recall` shows on the board until then (epoch ms). */
+  recalled_until: number | null;
+}
 
 /** The API's Order without what the kitchen does not show (money breakdown, payment link). */
 export type KitchenOrder = Omit<Order, 'subtotal' | 'shipping_fee' | 'discount' | 'payment_link'>;
@@ -20,6 +84,7 @@ export interface TicketTiming {
 
 export interface KitchenTicket extends TicketTiming {
   order: KitchenOrder;
+  kitchen: TicketKitchen;
 }
 
 export interface BoardLocation {
@@ -31,7 +96,12 @@ export interface BoardLocation {
 export interface BoardSnapshot {
   restaurant: { id: string; name: string; time_zone: string };
   locations: BoardLocation[];
-  /** Active orders of both worlds, every order created today, and the latest finished ones. */
+  /** The restaurant's stations, in the file's order (empty: the restaurant declares none). */
+  stations: KitchenStation[];
+  /**
+   * Active orders of both worlds, every order created today, the latest finished ones (the recall
+   * list) and every recalled one.
+   */
   tickets: KitchenTicket[];
   /** Start of the restaurant's local day (epoch ms), for the "today" panel. */
   day_start: number;
@@ -91,7 +161,9 @@ export interface ApiKeyEntry {
 
 /** One change of the feed as the kitchen sees it (both worlds; `world` says whose). */
 export type KitchenEvent =
-  | { seq: number; type: 'order.created' | 'order.updated'; at: number; order: KitchenOrder }
+  | { seq: number; type: 'order.created' | 'order.updated'; at: number; order: KitchenOrder; kitchen: TicketKitchen }
+  /** Kitchen-only changes (item bump, recall): the order as it stands and its kitchen data now. */
+  | { seq: number; type: 'ticket.items' | 'ticket.recalled'; at: number; order: KitchenOrder; kitchen: TicketKitchen }
   | { seq: number; type: 'stock.updated'; at: number; world: World | 'both'; data: { location_id: string; items: { product_id: string; quantity: number }[] } }
   | { seq: number; type: 'location.updated'; at: number; data: LocationStatusEntry };
 

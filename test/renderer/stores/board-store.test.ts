@@ -5,12 +5,13 @@ import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { IpcCallError } from '../../../src/renderer/src/api.ts';
 import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore } from '../../../src/renderer/src/stores/board-store.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
-import { deferred, FakeClock, order, settle, ticket } from './fakes.ts';
+import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
 function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnapshot {
   return {
     restaurant: { id: 'r1', name: 'R', time_zone: 'America/Santiago' },
     locations: [{ location_id: 'loc-1', name: 'Centro', is_active: true }, { location_id: 'loc-2', name: 'Norte', is_active: true }],
+    stations: [],
     tickets,
     day_start: Date.parse('2026-11-21T00:00:00-03:00'),
     now,
@@ -34,7 +35,7 @@ describe('board store', () => {
   const push = (events: { type: 'order.created' | 'order.updated'; order: KitchenOrder }[]): LivePush => ({
     kind: 'events',
     now: clock.now,
-    events: events.map((e) => ({ ...e, seq: ++seq, at: clock.now })),
+    events: events.map((e) => ({ ...e, kitchen: kitchenOf(e.order), seq: ++seq, at: clock.now })),
   });
   const shown = (id: string) => shownTickets(store.getState()).find((t) => t.order.id === id)?.shownStatus;
 
@@ -179,13 +180,13 @@ describe('board store', () => {
 
   test('events already in the snapshot are ignored; pushes during a load wait for it', async () => {
     const before = store.getState().tickets;
-    store.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order() }] });
+    store.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order(), kitchen: kitchenOf(order()) }] });
     assert.equal(store.getState().tickets, before);
     const slow = deferred<BoardSnapshot>();
     const lateStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: () => slow.promise, transitionOrder: () => Promise.reject(new Error('unused')) } });
     const loading = lateStore.getState().load();
     const early = order();
-    lateStore.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early }] });
+    lateStore.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early, kitchen: kitchenOf(early) }] });
     slow.resolve(snapshot([], clock.now, 10));
     await loading;
     assert.ok(lateStore.getState().tickets[early.id]);
@@ -225,7 +226,7 @@ describe('board store', () => {
 
 describe('board rules', () => {
   const now = Date.parse('2026-11-21T20:00:00-03:00');
-  const t = (o: KitchenOrder, shownStatus = o.status, since = Date.parse(o.created_at), ready: number | null = null) => ({ order: o, kitchen_since: since, ready_at: ready, shownStatus });
+  const t = (o: KitchenOrder, shownStatus = o.status, since = Date.parse(o.created_at), ready: number | null = null) => ({ order: o, kitchen: kitchenOf(o), kitchen_since: since, ready_at: ready, shownStatus });
 
   test('columns, side lists, recall and the location filter', () => {
     const tickets = [

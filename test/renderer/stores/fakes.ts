@@ -1,6 +1,7 @@
 // Test doubles for the renderer stores: a clock with timers that only move when told, and a
 // kitchen API whose answers the test gives (or withholds) explicitly.
-import type { KitchenOrder, KitchenTicket } from '../../../src/shared/ipc/kitchen.ts';
+import type { KitchenOrder, KitchenTicket, TicketKitchen } from '../../../src/shared/ipc/kitchen.ts';
+import { kitchenActions, stationProgress, ticketPayment } from '../../../src/shared/kitchen-ticket-rules.ts';
 import type { OrderStatus, OrderType } from '../../../src/shared/order-states.ts';
 
 export class FakeClock {
@@ -73,6 +74,28 @@ export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus;
   };
 }
 
+/** The kitchen data the engine would send for an order without stations, bumps or recall. */
+export function kitchenOf(o: KitchenOrder): TicketKitchen {
+  const items = o.items.map((item, index) => ({
+    ...item,
+    index,
+    modifiers: item.modifiers.map((m) => ({ ...m, allergen: false })),
+    station_id: null,
+    done: false,
+  }));
+  return {
+    items,
+    stations: stationProgress(items, []),
+    channel: null,
+    managed_by: null,
+    actions: kitchenActions(o.status, o.type, null),
+    suggested_target: null,
+    payment: ticketPayment(o.payment, o.total, false),
+    countdown: null,
+    recalled_until: null,
+  };
+}
+
 export function ticket(o: KitchenOrder, kitchenSince: number | null = Date.parse(o.created_at)): KitchenTicket {
-  return { order: o, kitchen_since: kitchenSince, ready_at: null };
+  return { order: o, kitchen: kitchenOf(o), kitchen_since: kitchenSince, ready_at: null };
 }

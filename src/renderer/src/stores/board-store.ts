@@ -240,7 +240,7 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
     const applyEvent = (event: KitchenEvent) => {
       if (event.type !== 'order.created' && event.type !== 'order.updated') return;
       const known = get().tickets[event.order.id];
-      integrate({ order: event.order, ...foldTiming(known, event.order.status, event.at) }, 'feed');
+      integrate({ order: event.order, kitchen: event.kitchen, ...foldTiming(known, event.order.status, event.at) }, 'feed');
     };
 
     const receive = (push: LivePush) => {

@@ -1,0 +1,78 @@
+import type { Engine } from '../engine.ts';
+import { notFound } from '../domain/errors.ts';
+import { isTestWorld, type Actor } from './actor.ts';
+import { KITCHEN_EVENTS } from './kitchen-board.ts';
+import { readKitchenSettings, type KitchenSettings } from './kitchen-settings.ts';
+import { restaurantOf } from './restaurant-context.ts';
+
+// What a replica needs of the kitchen's data, over the sync door (not the public API): an order's
+// item states, and a feed of item changes in the order they happened, with the kitchen settings.
+
+export interface ItemStateEntry {
+  item_index: number;
+  done: boolean;
+}
+
+export interface OrderItemStates {
+  order_id: string;
+  data: ItemStateEntry[];
+}
+
+export interface ItemFeedEntry extends ItemStateEntry {
+  /** The position in the upstream's change feed (the same numbers as the API's `ev_` cursors). */
+  seq: number;
+  order_id: string;
+}
+
+export interface ItemFeedPage {
+  data: ItemFeedEntry[];
+  /** Give it back as `after` for what follows. */
+  next_cursor: number;
+  settings: KitchenSettings;
+}
+
+export function readOrderItemStates(engine: Engine, actor: Actor, orderId: string): OrderItemStates {
+  const restaurant = restaurantOf(engine, actor);
+  const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  if (!order) throw notFound(`order ${orderId} not found`);
+  return {
+    order_id: order.id,
+    data: engine.kitchenData.itemStates(order.id).map((s) => ({ item_index: s.item_index, done: s.done === 1 })),
+  };
+}
+
+export function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
+  const restaurant = restaurantOf(engine, actor);
+  const rows = engine.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
+  const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));
+  return {
+    data,
+    next_cursor: data.length > 0 ? data[data.length - 1]!.seq : afterSeq,
+    settings: readKitchenSettings(engine, restaurant.id),
+  };
+}
+
+/** The feed with long-poll: when nothing follows, waits up to `waitMs` for a commit of the restaurant. */
+export async function pollItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number, waitMs: number, signal?: AbortSignal): Promise<ItemFeedPage> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const page = readItemFeed(engine, actor, afterSeq, limit);
+    const remaining = deadline - Date.now();
+    if (page.data.length > 0 || remaining <= 0 || signal?.aborted) return page;
+    await engine.notifier.waitForChange(actor.restaurantId, remaining, signal);
+  }
+}
+
+/**
+ * A replica takes its upstream's item state: written with its kitchen event (so local screens see
+ * it) and never queued back. Unchanged, nothing written. Call inside a transaction.
+ */
+export function mirrorItemState(engine: Engine, orderId: string, itemIndex: number, done: boolean): boolean {
+  const order = engine.orders.getById(orderId);
+  if (!order) return false;
+  if ((engine.kitchenData.itemState(order.id, itemIndex)?.done === 1) === done) return false;
+  const now = engine.clock.now();
+  engine.kitchenData.setItemState(order.id, itemIndex, done, now);
+  engine.events.append(order.restaurant_id, order.test === 1 ? 'test' : 'live', KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
+  return true;
+}

@@ -1,0 +1,31 @@
+import type { KitchenStation } from '../../shared/ipc/kitchen.ts';
+import type { Engine } from '../engine.ts';
+
+/**
+ * The restaurant file's kitchen settings, resolved at import: each product's station (its own or its
+ * category's) and the modifier options flagged as allergens, by the names an order line carries.
+ */
+export interface KitchenSettings {
+  stations: KitchenStation[];
+  /** Product id → station id. */
+  product_stations: Record<string, string>;
+  /** Product id → allergen options, each as `allergenKey(group, option)`. */
+  allergens: Record<string, string[]>;
+}
+
+export const NO_KITCHEN_SETTINGS: KitchenSettings = { stations: [], product_stations: {}, allergens: {} };
+
+/** How an order line's modifier (group and option names) is matched with a flagged option. */
+export function allergenKey(group: string | null, option: string | null): string {
+  return `${group ?? ''}\u001f${option ?? ''}`;
+}
+
+export function readKitchenSettings(engine: Engine, restaurantId: string): KitchenSettings {
+  const row = engine.kitchenData.settings(restaurantId);
+  return row ? (JSON.parse(row.settings) as KitchenSettings) : NO_KITCHEN_SETTINGS;
+}
+
+/** Replaces the restaurant's kitchen settings; call inside the import's (or the mirror's) transaction. */
+export function writeKitchenSettings(engine: Engine, restaurantId: string, settings: KitchenSettings): void {
+  engine.kitchenData.setSettings(restaurantId, JSON.stringify(settings), engine.clock.now());
+}
