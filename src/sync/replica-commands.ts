@@ -70,7 +70,7 @@ export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => v
     setItemDone(actor, orderId, itemIndex, done) {
       return committed(() => {
         const result = local.setItemDone(actor, orderId, itemIndex, done);
-        if (result.changed && result.order.test === 0) {
+        if (result.changed && ourWorld({ test: result.order.test === 1 })) {
           queue(randomUUID(), 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id }, engine.clock.now());
         }
         return result;
