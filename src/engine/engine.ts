@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { openDatabase } from './store/open-database.ts';
@@ -66,6 +66,9 @@ export class Engine {
   /** API keys checked once, and their last uses not yet written (services/verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
   private depth = 0;
+  private readonly beginRead: Statement;
+  private readonly commitRead: Statement;
+  private readonly rollbackRead: Statement;
 
   constructor(options: EngineOptions) {
     this.db = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
@@ -88,6 +91,9 @@ export class Engine {
     this.mailOutbox = new MailOutboxStore(this.db);
     this.dueOrders = new DueOrdersStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
+    this.beginRead = this.db.prepare('BEGIN DEFERRED');
+    this.commitRead = this.db.prepare('COMMIT');
+    this.rollbackRead = this.db.prepare('ROLLBACK');
     this.dataVersion = new DataVersion(this.db);
     this.dataVersion.onChange(() => this.verifiedKeys.clear());
   }
@@ -110,6 +116,25 @@ export class Engine {
     } finally {
       this.depth--;
     }
+  }
+
+  /**
+   * Runs `work`, which only reads, in one read transaction: every read sees the same commit, and
+   * the WAL read lock is taken once instead of once per statement. Inside a transaction already,
+   * `work` simply runs in it.
+   */
+  read<T>(work: () => T): T {
+    if (this.db.inTransaction) return work();
+    this.beginRead.run();
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      if (this.db.inTransaction) this.rollbackRead.run();
+      throw error;
+    }
+    this.commitRead.run();
+    return result;
   }
 
   close(): void {

@@ -27,6 +27,8 @@ export interface EngineServerOptions {
   replica?: ReplicaDoor;
   /** Where customer mails are sent; without it they stay queued (and visible) until configureMail. */
   smtp?: SmtpSettings | null;
+  /** false answers order reads without the kept response bytes (http/order-responses.ts); default true. */
+  keepOrderResponses?: boolean;
   /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
   jobsIntervalMs?: number;
 }
@@ -71,6 +73,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.replica ? { replica: options.replica } : {}),
+    ...(options.keepOrderResponses !== undefined ? { keepOrderResponses: options.keepOrderResponses } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });

@@ -26,6 +26,8 @@ export interface HttpContext {
   publicOrigin?: string;
   /** Present when the engine is a replica of an upstream platform. */
   replica?: ReplicaDoor;
+  /** false answers order reads without the kept response bytes (to compare with them); default true. */
+  keepOrderResponses?: boolean;
 }
 
 /** What only the upstream can do, reached through the replica, and the replica's sync status. */

@@ -2,6 +2,8 @@ import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
+import type { OrderListFilter, OrderListKey } from '../store/orders-store.ts';
+import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from './actor.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import { restaurantOf } from './restaurant-context.ts';
@@ -21,6 +23,29 @@ export interface OrderPage {
 
 /** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
 export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPage {
+  const { restaurant, filter, limit } = listFilter(engine, actor, query);
+  const rows = engine.orders.list(filter);
+  const { page, has_more, next_cursor } = pageOf(rows, limit);
+  return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
+}
+
+/** The page listOrders() answers, as order ids only (read from the index), with its world. */
+export interface OrderPageKeys {
+  restaurant: RestaurantRow;
+  test: boolean;
+  ids: string[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The same page as listOrders() (same checks, same refusals), its orders' ids only. */
+export function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPageKeys {
+  const { restaurant, filter, limit } = listFilter(engine, actor, query);
+  const { page, has_more, next_cursor } = pageOf(engine.orders.listKeys(filter), limit);
+  return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
+}
+
+function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): { restaurant: RestaurantRow; filter: OrderListFilter; limit: number } {
   const restaurant = restaurantOf(engine, actor);
   const limit = query.limit ?? 20;
   const from = readInstant(query.from, 'from', restaurant.time_zone);
@@ -29,7 +54,7 @@ export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput)
   if (locationId !== undefined && !engine.locations.get(restaurant.id, locationId)) {
     throw invalidRequest(`location_id: unknown location ${query.location_id}`);
   }
-  const rows = engine.orders.list({
+  const filter: OrderListFilter = {
     restaurantId: restaurant.id,
     test: isTestWorld(actor),
     ...(query.status !== undefined ? { status: query.status } : {}),
@@ -38,15 +63,16 @@ export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput)
     ...(to !== undefined ? { to } : {}),
     ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
     limit: limit + 1,
-  });
+  };
+  return { restaurant, filter, limit };
+}
+
+/** One more row than the limit was read: it says whether there is more. */
+function pageOf<T extends OrderListKey>(rows: T[], limit: number): { page: T[]; has_more: boolean; next_cursor: string | null } {
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
-  return {
-    data: page.map((row) => toOrderView(row, restaurant.time_zone)),
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null,
-  };
+  return { page, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null };
 }
 
 function readInstant(text: string | undefined, field: string, zone: string): number | undefined {

@@ -56,8 +56,19 @@ const INSERT_COLUMNS: (keyof OrderRow)[] = [
   'stock_taken', 'managed_by', 'created_at', 'updated_at',
 ];
 
+/** Told of every write this connection makes to an order: its id, or null when ids themselves changed. */
+export type OrderWriteListener = (id: string | null) => void;
+
+/** An order's position in the newest-first list. */
+export interface OrderListKey {
+  id: string;
+  created_at: number;
+}
+
 export class OrdersStore {
   private readonly db: Database;
+  private readonly writeListeners = new Set<OrderWriteListener>();
+  private readonly listKeyStatements = new Map<string, Statement<unknown[], OrderListKey>>();
   private readonly insertStatement: Statement;
   private readonly byId: Statement<[{ id: string; restaurantId: string; test: number }], OrderRow>;
   private readonly byIdAnyWorld: Statement<[string], OrderRow>;
@@ -83,12 +94,28 @@ export class OrdersStore {
     );
   }
 
+  /**
+   * Listens to this connection's writes to orders (what other connections commit shows in
+   * `PRAGMA data_version`). Every write to the orders table goes through this store, so what is
+   * kept in memory of an order can be dropped when it changes. Returns the unsubscribe.
+   */
+  onWrite(listener: OrderWriteListener): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  private written(id: string | null): void {
+    for (const listener of this.writeListeners) listener(id);
+  }
+
   insert(row: OrderRow): void {
+    this.written(row.id);
     this.insertStatement.run(row);
   }
 
   /** Writes an order as another engine reported it (a replica mirroring its upstream). */
   upsert(row: OrderRow): void {
+    this.written(row.id);
     this.upsertStatement.run(row);
   }
 
@@ -97,6 +124,7 @@ export class OrdersStore {
    * Call inside a transaction.
    */
   rename(fromId: string, toId: string, number: string): void {
+    this.written(null);
     this.db.pragma('defer_foreign_keys = ON');
     for (const ref of this.referencesToOrders()) {
       this.db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.column} = ?`).run(toId, fromId);
@@ -124,6 +152,27 @@ export class OrdersStore {
 
   /** Newest first; one statement per combination of filters, prepared once (see bound.ts). */
   list(filter: OrderListFilter): OrderRow[] {
+    const { sql, params } = this.listQuery('*', filter);
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return statement.all(...params);
+  }
+
+  /** The same rows as list(), only their ids and creation times (read from the index alone). */
+  listKeys(filter: OrderListFilter): OrderListKey[] {
+    const { sql, params } = this.listQuery('id, created_at', filter);
+    let statement = this.listKeyStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listKeyStatements.set(sql, statement);
+    }
+    return statement.all(...params);
+  }
+
+  private listQuery(columns: string, filter: OrderListFilter): { sql: string; params: unknown[] } {
     const where = [`restaurant_id = ${bound()}`, `test = ${bound()}`];
     const params: unknown[] = [filter.restaurantId, filter.test ? 1 : 0];
     if (filter.status !== undefined) {
@@ -147,16 +196,11 @@ export class OrdersStore {
       params.push(filter.before.createdAt, filter.before.createdAt, filter.before.id);
     }
     params.push(filter.limit);
-    const sql = `SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
-    let statement = this.listStatements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.listStatements.set(sql, statement);
-    }
-    return statement.all(...params);
+    return { sql: `SELECT ${columns} FROM orders WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`, params };
   }
 
   update(id: string, changes: OrderChanges, updatedAt: number): void {
+    this.written(id);
     const columns = Object.keys(changes).sort();
     const sql = `UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`;
     let statement = this.updateStatements.get(sql);

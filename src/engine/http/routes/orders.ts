@@ -6,6 +6,7 @@ import { requireWrite } from '../../services/restaurant-context.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
+import { OrderResponses } from '../order-responses.ts';
 import { originOf } from '../request-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
@@ -16,17 +17,27 @@ const idempotencyHeader = Type.Object({
 
 export function registerOrderRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
+  // Reads answered from kept response bytes (order-responses.ts), unless turned off.
+  const responses = context.keepOrderResponses === false ? null : new OrderResponses(engine);
+  if (responses) app.addHook('onClose', (_instance, done) => {
+    responses.close();
+    done();
+  });
 
   app.get(
     '/orders',
     { schema: { tags: ['orders'], summary: 'List orders, newest first', querystring: ListOrdersQuery, response: { 200: OrderList, ...errors } } },
-    (request) => listOrders(engine, actorOf(request), request.query),
+    (request, reply) =>
+      responses ? void responses.sendPage(reply, actorOf(request), request.query) : listOrders(engine, actorOf(request), request.query),
   );
 
   app.get(
     '/orders/:order_id',
     { schema: { tags: ['orders'], summary: 'Read an order', params: OrderIdParams, response: { 200: Order, ...errors } } },
-    (request) => getOrder(engine, actorOf(request), request.params.order_id),
+    (request, reply) =>
+      responses
+        ? void responses.sendOrder(reply, actorOf(request), request.params.order_id)
+        : getOrder(engine, actorOf(request), request.params.order_id),
   );
 
   app.post(

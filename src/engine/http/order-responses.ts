@@ -1,0 +1,130 @@
+import type { FastifyReply } from 'fastify';
+import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
+import { Order } from '../../shared/schemas/orders.ts';
+import type { Engine } from '../engine.ts';
+import { isTestWorld, type Actor } from '../services/actor.ts';
+import type { OrderView } from '../services/order-view.ts';
+import { getOrder, listOrderKeys, listOrders } from '../services/read-orders.ts';
+import { restaurantOf } from '../services/restaurant-context.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const COMMA = Buffer.from(',');
+
+/**
+ * Enough for the orders a restaurant's integrations read back in a day (about 1 KB each, 2 MB in
+ * all); past it the oldest kept answer goes first.
+ */
+export const MAX_KEPT_ORDERS = 2_000;
+
+interface KeptOrder {
+  restaurantId: string;
+  test: boolean;
+  /** The restaurant's time zone the times were written in. */
+  timeZone: string;
+  bytes: Buffer;
+}
+
+/**
+ * `GET /orders/{id}` and `GET /orders` answered from each order's response bytes, kept in memory
+ * once the route's own serializer wrote them (so they are byte for byte what it writes; a test
+ * checks it), and a list page assembled from them. Kept bytes are dropped when the order may have
+ * changed: every write this connection makes to an order goes through OrdersStore, which tells
+ * (onWrite), and another connection's commit shows in `PRAGMA data_version`, read first in the
+ * request's read transaction. An order read through an alias (a replica's local id) is not kept.
+ */
+export class OrderResponses {
+  private readonly kept = new Map<string, KeptOrder>();
+  private readonly unsubscribe: (() => void)[];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly maxKept = MAX_KEPT_ORDERS,
+  ) {
+    this.unsubscribe = [
+      engine.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
+      engine.dataVersion.onChange(() => this.kept.clear()),
+    ];
+  }
+
+  /** Stops listening and forgets everything (the HTTP server closed). */
+  close(): void {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.kept.clear();
+  }
+
+  /** The answer to `GET /orders/{id}` (errors are thrown, as the uncached route throws them). */
+  sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): FastifyReply {
+    const id = requestedId.toLowerCase();
+    const keepable = this.keepable();
+    const bytes = this.engine.read(() => {
+      this.engine.dataVersion.check();
+      const restaurant = restaurantOf(this.engine, actor);
+      const test = isTestWorld(actor);
+      const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
+      if (kept) return kept;
+      const view = getOrder(this.engine, actor, id);
+      const written = Buffer.from(reply.serialize(view) as string);
+      if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
+      return written;
+    });
+    return reply.type(JSON_TYPE).send(bytes);
+  }
+
+  /** The answer to `GET /orders`: the page's ids read from the index, each order's bytes kept or written. */
+  sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): FastifyReply {
+    const keepable = this.keepable();
+    const bytes = this.engine.read(() => {
+      this.engine.dataVersion.check();
+      const keys = listOrderKeys(this.engine, actor, query);
+      const { restaurant, test } = keys;
+      const parts: Buffer[] = [];
+      for (const id of keys.ids) {
+        const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
+        if (!kept) break;
+        parts.push(kept);
+      }
+      if (parts.length < keys.ids.length) {
+        // Some order is not kept: the page's orders are read in full, in this same transaction.
+        parts.length = 0;
+        const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
+        for (const view of listOrders(this.engine, actor, query).data) {
+          const written = Buffer.from(serializeOrder(view));
+          if (keepable) this.keep(view.id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
+          parts.push(written);
+        }
+      }
+      // The envelope as the route's serializer writes it, the orders put in its empty array.
+      const envelope = reply.serialize({ data: [], has_more: keys.has_more, next_cursor: keys.next_cursor }) as string;
+      const open = '{"data":[';
+      if (!envelope.startsWith(`${open}]`)) throw new Error(`unexpected order list envelope: ${envelope}`);
+      const pieces: Buffer[] = [Buffer.from(open)];
+      parts.forEach((part, index) => {
+        if (index > 0) pieces.push(COMMA);
+        pieces.push(part);
+      });
+      pieces.push(Buffer.from(envelope.slice(open.length)));
+      return Buffer.concat(pieces);
+    });
+    return reply.type(JSON_TYPE).send(bytes);
+  }
+
+  private find(id: string, restaurantId: string, test: boolean, timeZone: string): Buffer | undefined {
+    const kept = this.kept.get(id);
+    if (!kept || kept.restaurantId !== restaurantId || kept.test !== test || kept.timeZone !== timeZone) return undefined;
+    return kept.bytes;
+  }
+
+  /** Nothing read inside another transaction (a write) is kept: it may yet be rolled back. */
+  private keepable(): boolean {
+    return !this.engine.db.inTransaction;
+  }
+
+  private keep(id: string, order: KeptOrder): void {
+    this.kept.delete(id);
+    if (this.kept.size >= this.maxKept) {
+      const oldest = this.kept.keys().next();
+      if (!oldest.done) this.kept.delete(oldest.value);
+    }
+    this.kept.set(id, order);
+  }
+}
