@@ -4,6 +4,7 @@ import { defaultCouriers } from './couriers/courier-registry.ts';
 import type { CourierRegistry } from './couriers/courier-registry.ts';
 import { Engine } from './engine.ts';
 import { buildHttpApi, type RateLimits } from './http/build-http-api.ts';
+import type { KitchenDoorOptions } from './http/kitchen/kitchen-door.ts';
 import type { ApiServer, ReplicaDoor } from './http/http-context.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from './services/engine-commands.ts';
@@ -31,6 +32,8 @@ export interface EngineServerOptions {
   keepOrderResponses?: boolean;
   /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
   jobsIntervalMs?: number;
+  /** The kitchen screen served to paired tablets at /kitchen/: where the built page is, heartbeat, pairing limits. */
+  kitchen?: KitchenDoorOptions;
 }
 
 export interface EngineServer {
@@ -45,6 +48,8 @@ export interface EngineServer {
   configureMail(settings: SmtpSettings | null): void;
   /** http://host:port/v1 */
   baseUrl: string;
+  /** http://host:port, where the kitchen screen (/kitchen/) and its pairing URLs live. */
+  origin: string;
   port: number;
   close(): Promise<void>;
 }
@@ -74,6 +79,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.replica ? { replica: options.replica } : {}),
     ...(options.keepOrderResponses !== undefined ? { keepOrderResponses: options.keepOrderResponses } : {}),
+    ...(options.kitchen ? { kitchen: options.kitchen } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
@@ -97,6 +103,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
       jobs.setMailSender(settings ? createSmtpSender(settings) : null);
     },
     baseUrl: `http://${shownHost}:${port}/v1`,
+    origin: `http://${shownHost}:${port}`,
     port,
     async close() {
       if (closed) return;

@@ -41,6 +41,12 @@ export const KITCHEN_ERROR_STATUS = {
   platform_key_missing: 409,
   /** Said by the transport, not the engine: the engine could not be reached at all. */
   engine_unreachable: 503,
+  /** A browser without a valid device token (never paired, or revoked): it shows the pairing page. */
+  device_unpaired: 401,
+  /** A desktop-only channel asked for by a tablet: it does not exist on the HTTP transport. */
+  desktop_only: 404,
+  /** This host serves no kitchen screens, so it cannot pair one. */
+  pairing_unavailable: 503,
 } as const;
 
 export type KitchenOnlyErrorCode = keyof typeof KITCHEN_ERROR_STATUS;

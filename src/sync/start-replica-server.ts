@@ -1,3 +1,4 @@
+import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { Engine } from '../engine/engine.ts';
@@ -15,6 +16,8 @@ export interface ReplicaServerOptions {
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
   sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs' | 'reconnect'>;
+  /** The kitchen screen for paired tablets (/kitchen/), as startEngineServer takes it. */
+  kitchen?: KitchenDoorOptions;
 }
 
 export interface ReplicaServer {
@@ -41,6 +44,7 @@ export async function startReplicaServer(options: ReplicaServerOptions): Promise
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.kitchen ? { kitchen: options.kitchen } : {}),
   });
   replica.start();
   return {

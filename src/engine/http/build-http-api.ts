@@ -20,6 +20,7 @@ import { registerOrderRoutes } from './routes/orders.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
 import { registerSyncStatusRoute } from './routes/sync-status.ts';
 import { registerKitchenSyncRoutes } from './routes/sync-kitchen.ts';
+import { registerKitchenDoor, type KitchenDoorOptions } from './kitchen/kitchen-door.ts';
 
 export interface RateLimits {
   perKey: RateLimitSettings;
@@ -52,6 +53,8 @@ export interface HttpApiOptions extends HttpContext {
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
   timeouts?: HttpTimeouts;
+  /** The kitchen screen for paired browser tablets at /kitchen/ (always served; the page needs a built renderer). */
+  kitchen?: KitchenDoorOptions;
 }
 
 function ajvFor(options: AjvOptions): Ajv {
@@ -163,5 +166,6 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
     },
     { prefix: '/v1' },
   );
+  await registerKitchenDoor(app, options, options.kitchen ?? {});
   return app;
 }

@@ -28,6 +28,8 @@ export interface LiveFeed {
 }
 
 export const DEFAULT_HEARTBEAT_MS = 2000;
+/** Heartbeats a screen may miss before it calls its data stale. */
+export const STALE_HEARTBEATS = 3;
 
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { engine, restaurantId } = options;
@@ -47,9 +49,11 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
       if (events.length < batch) return;
     }
   };
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const heartbeat = () => {
     if (stopped || !engine.db.open) return;
-    options.send({ kind: 'heartbeat', now: engine.clock.now(), status: options.connectionStatus() });
+    // Three missed heartbeats make the screen say its data may be stale, whatever the period.
+    options.send({ kind: 'heartbeat', now: engine.clock.now(), status: options.connectionStatus(), stale_after_ms: STALE_HEARTBEATS * heartbeatMs });
   };
 
   // The notifier calls back inside the writer's call stack, right after its commit: push on the
@@ -59,7 +63,7 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
     scheduled = true;
     setImmediate(flush);
   });
-  const timer = setInterval(heartbeat, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  const timer = setInterval(heartbeat, heartbeatMs);
   timer.unref?.();
 
   return {

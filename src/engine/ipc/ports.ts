@@ -39,6 +39,11 @@ export interface HostPort {
   backupFolder(): string | null;
   /** Sends customers' mails through this server from now on (null: keep them queued). */
   configureMail?(settings: SmtpSettings | null): void;
+  /**
+   * The origin a tablet opens the pairing URL on (the LAN address when LAN access is on, loopback
+   * otherwise) and whether a tablet can reach it at all. Absent where no kitchen screen is served.
+   */
+  pairingOrigin?(): { origin: string; lan: boolean };
 }
 
 export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };

@@ -1,7 +1,8 @@
-// The typed IPC contract between the kitchen screen and the main process: one channel per use
-// case, each with its request and response types. Main registers one handler per channel
-// (src/engine/ipc/handlers.ts), the preload exposes one method per channel, and both are checked
-// against this map by the compiler.
+// The one contract between the screen and the engine: one channel per use case, each with its
+// request (schema in request-schemas.ts) and response types. Kitchen channels are served on both
+// transports (the desktop's preload bridge, and HTTP + live stream to paired tablets); desktop
+// channels only on the bridge. Handlers (src/engine/ipc/kitchen-handlers.ts, desktop-handlers.ts),
+// the preload and the browser transport are all checked against these maps by the compiler.
 import type { PatchTarget } from '../order-states.ts';
 import type {
   ApiKeyEntry,
@@ -16,10 +17,14 @@ import type {
 } from './kitchen.ts';
 import type { AppInfo, SettingsPatch, SettingsView } from './settings.ts';
 import type { SyncStatus } from '../sync-status.ts';
+import type { KitchenDeviceEntry, PairingOffer } from './devices.ts';
 
-export interface IpcContract {
-  'app:info': { request: Record<string, never>; response: AppInfo };
-  'app:restart': { request: Record<string, never>; response: { restarting: boolean } };
+/**
+ * What a kitchen screen does, wherever it runs: served to the desktop window through the preload
+ * bridge AND to paired browser tablets over HTTP (`POST /kitchen/api/<channel>`) and one live
+ * stream (`GET /kitchen/live`). Both transports are built from this one list.
+ */
+export interface KitchenContract {
   'board:snapshot': { request: Record<string, never>; response: BoardSnapshot };
   'orders:transition': { request: { order_id: string; target: PatchTarget }; response: KitchenTicket };
   /** Item-level bump: strikes (or un-strikes) one line of the order, shared by every screen. */
@@ -33,6 +38,12 @@ export interface IpcContract {
   };
   'locations:list': { request: { world: World }; response: LocationsViewData };
   'locations:set-open': { request: { location_id: string; world: World; open: boolean }; response: LocationStatusEntry };
+}
+
+/** What only the desktop app's own window may do: never served over HTTP, never to a tablet. */
+export interface DesktopContract {
+  'app:info': { request: Record<string, never>; response: AppInfo };
+  'app:restart': { request: Record<string, never>; response: { restarting: boolean } };
   'keys:list': { request: Record<string, never>; response: ApiKeyEntry[] };
   'keys:create': { request: { mode: World; write: boolean; label: string | null }; response: { key: string; record: ApiKeyEntry } };
   'keys:revoke': { request: { key_id: string }; response: ApiKeyEntry };
@@ -44,16 +55,21 @@ export interface IpcContract {
   'app:backup': { request: Record<string, never>; response: { file: string; bytes: number } };
   'mail:set-smtp': { request: { url: string; from: string | null }; response: SettingsView };
   'mail:clear-smtp': { request: Record<string, never>; response: SettingsView };
+  'devices:list': { request: Record<string, never>; response: KitchenDeviceEntry[] };
+  'devices:pair': { request: { name: string | null }; response: PairingOffer };
+  'devices:revoke': { request: { device_id: string }; response: KitchenDeviceEntry };
 }
 
+export interface IpcContract extends KitchenContract, DesktopContract {}
+
+export type KitchenChannel = keyof KitchenContract;
+export type DesktopChannel = keyof DesktopContract;
 export type IpcChannel = keyof IpcContract;
 export type IpcRequest<C extends IpcChannel> = IpcContract[C]['request'];
 export type IpcResponse<C extends IpcChannel> = IpcContract[C]['response'];
 
-/** Every channel, for registration and for the sender check (a channel not listed is refused). */
-export const IPC_CHANNELS = [
-  'app:info',
-  'app:restart',
+/** The kitchen's channels: registered on ipcMain and as HTTP endpoints, from this list. */
+export const KITCHEN_CHANNELS = [
   'board:snapshot',
   'orders:transition',
   'items:set-done',
@@ -62,6 +78,12 @@ export const IPC_CHANNELS = [
   'stock:set',
   'locations:list',
   'locations:set-open',
+] as const satisfies readonly KitchenChannel[];
+
+/** The desktop's own channels: on ipcMain only. */
+export const DESKTOP_CHANNELS = [
+  'app:info',
+  'app:restart',
   'keys:list',
   'keys:create',
   'keys:revoke',
@@ -73,11 +95,25 @@ export const IPC_CHANNELS = [
   'app:backup',
   'mail:set-smtp',
   'mail:clear-smtp',
-] as const satisfies readonly IpcChannel[];
+  'devices:list',
+  'devices:pair',
+  'devices:revoke',
+] as const satisfies readonly DesktopChannel[];
 
-// Fails to compile when a channel of the contract is missing from the list above.
-type MissingChannels = Exclude<IpcChannel, (typeof IPC_CHANNELS)[number]>;
-const _allChannelsListed: MissingChannels extends never ? true : MissingChannels = true;
+/** Every channel, for registration and for the sender check (a channel not listed is refused). */
+export const IPC_CHANNELS: readonly IpcChannel[] = [...KITCHEN_CHANNELS, ...DESKTOP_CHANNELS];
+
+// Fail to compile when a channel of a contract is missing from its list, or sits in both.
+type MissingKitchen = Exclude<KitchenChannel, (typeof KITCHEN_CHANNELS)[number]>;
+type MissingDesktop = Exclude<DesktopChannel, (typeof DESKTOP_CHANNELS)[number]>;
+type InBoth = KitchenChannel & DesktopChannel;
+const _allKitchenListed: MissingKitchen extends never ? true : MissingKitchen = true;
+const _allDesktopListed: MissingDesktop extends never ? true : MissingDesktop = true;
+const _noChannelInBoth: InBoth extends never ? true : InBoth = true;
+
+export function isKitchenChannel(value: unknown): value is KitchenChannel {
+  return typeof value === 'string' && (KITCHEN_CHANNELS as readonly string[]).includes(value);
+}
 
 export function isIpcChannel(value: unknown): value is IpcChannel {
   return typeof value === 'string' && (IPC_CHANNELS as readonly string[]).includes(value);
@@ -118,6 +154,9 @@ export const BRIDGE_METHODS = {
   backupDatabase: 'app:backup',
   setSmtp: 'mail:set-smtp',
   clearSmtp: 'mail:clear-smtp',
+  listDevices: 'devices:list',
+  pairDevice: 'devices:pair',
+  revokeDevice: 'devices:revoke',
 } as const satisfies Record<string, IpcChannel>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -184,6 +184,12 @@ export interface ConnectionStatus {
 /** What main pushes on the live channel. */
 export type LivePush =
   | { kind: 'events'; now: number; events: KitchenEvent[] }
-  | { kind: 'heartbeat'; now: number; status: ConnectionStatus };
+  | {
+      kind: 'heartbeat';
+      now: number;
+      status: ConnectionStatus;
+      /** Without a word for this long the screen says its data may be stale (three heartbeats); absent: the screen's default. */
+      stale_after_ms?: number;
+    };
 
 export type { OrderStatus, OrderType, PatchTarget };

@@ -83,7 +83,7 @@ describe('live feed to the kitchen screen', () => {
     fast.stop();
     const count = beats.length;
     assert.ok(count >= 2, `expected heartbeats, got ${count}`);
-    assert.deepEqual(beats[0], { kind: 'heartbeat', now: engine.clock.now(), status: { ...STANDALONE_STATUS, queued: 3 } });
+    assert.deepEqual(beats[0], { kind: 'heartbeat', now: engine.clock.now(), status: { ...STANDALONE_STATUS, queued: 3 }, stale_after_ms: 60 });
     await placeOrder(engine);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(beats.length, count);

@@ -1,9 +1,10 @@
-// The shape of every IPC request, checked in main before a handler runs: the renderer is treated
-// like any other client, never trusted to send what its types say.
+// The shape of every request of the contract (contract.ts), checked before a handler runs on either
+// transport: the window and a tablet are treated like any other client, never trusted to send what
+// their types say.
 import Type, { type TSchema } from 'typebox';
-import { PATCH_TARGETS } from '../../shared/order-states.ts';
-import type { IpcChannel } from '../../shared/ipc/contract.ts';
-import { Uuid } from '../../shared/schemas/common.ts';
+import { PATCH_TARGETS } from '../order-states.ts';
+import type { IpcChannel } from './contract.ts';
+import { Uuid } from '../schemas/common.ts';
 
 const Empty = Type.Object({});
 const WorldField = Type.Enum(['live', 'test']);
@@ -67,4 +68,7 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'platform:clear-key': Empty,
   'mail:set-smtp': Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }), from: Type.Union([Type.String({ maxLength: 254 }), Type.Null()]) }),
   'mail:clear-smtp': Empty,
+  'devices:list': Empty,
+  'devices:pair': Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]) }),
+  'devices:revoke': Type.Object({ device_id: Uuid() }),
 };
