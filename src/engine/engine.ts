@@ -21,6 +21,7 @@ import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
 import { DueOrdersStore } from './store/due-orders-store.ts';
 import { MailOutboxStore } from './store/mail-outbox-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 export interface EngineOptions {
@@ -58,6 +59,7 @@ export class Engine {
   readonly courierDeliveries: CourierDeliveriesStore;
   readonly mailOutbox: MailOutboxStore;
   readonly dueOrders: DueOrdersStore;
+  readonly kitchenDevices: KitchenDevicesStore;
   /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
   readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
@@ -90,6 +92,7 @@ export class Engine {
     this.courierDeliveries = new CourierDeliveriesStore(this.db);
     this.mailOutbox = new MailOutboxStore(this.db);
     this.dueOrders = new DueOrdersStore(this.db);
+    this.kitchenDevices = new KitchenDevicesStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');

@@ -4,6 +4,7 @@ import initial from './0001-initial.ts';
 import replica from './0002-replica.ts';
 import paymentsCouriersMail from './0003-payments-couriers-mail.ts';
 import kitchenData from './0004-kitchen-data.ts';
+import kitchenDevices from './0005-kitchen-devices.ts';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'replica', sql: replica },
   { version: 3, name: 'payments-couriers-mail', sql: paymentsCouriersMail },
   { version: 4, name: 'kitchen-data', sql: kitchenData },
+  { version: 5, name: 'kitchen-devices', sql: kitchenDevices },
 ];
