@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { importDemoRestaurants } from '../engine/demo/seed-demo.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
+import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
 import { STANDALONE_STATUS } from '../engine/ipc/ports.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { startEngineServer, type EngineServer } from '../engine/start-engine-server.ts';
@@ -29,6 +30,8 @@ export interface EngineHostOptions {
   clock?: Clock;
   logger?: FastifyBaseLogger | boolean;
   rateLimits?: RateLimits;
+  /** The kitchen screen for paired tablets at /kitchen/ (its heartbeat reports this host's connection status). */
+  kitchen?: Omit<KitchenDoorOptions, 'connectionStatus'>;
 }
 
 export interface EngineHost {
@@ -43,6 +46,8 @@ export interface EngineHost {
   /** Set when the configured port was taken and another one was picked. */
   portFallback: { wanted: number; got: number } | null;
   lanUrls(): string[];
+  /** Where a tablet opens its pairing URL: the first LAN address with LAN access on, loopback otherwise. */
+  pairingOrigin(): { origin: string; lan: boolean };
   /** How this app reaches the world, for the status bar. */
   connectionStatus(): ConnectionStatus;
   /** The replica's sync status with its conflicts; null when standalone. */
@@ -77,8 +82,9 @@ interface Served {
  * apart, untouched). When the platform refuses the key, or cannot be reached before a first copy
  * exists, the kitchen still opens on the standalone engine and the status bar says why.
  */
-async function serve(options: EngineHostOptions, host: string, port: number): Promise<Served> {
+async function serve(options: EngineHostOptions, host: string, port: number, connectionStatus: () => ConnectionStatus): Promise<Served> {
   const common = {
+    kitchen: { ...options.kitchen, connectionStatus },
     host,
     port,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -128,7 +134,9 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
   const wanted = settings.http.port;
   // A busy port must not keep the kitchen from opening: take a free one and say so.
   const port = (await portIsFree(host, wanted)) ? wanted : 0;
-  const { server, replica, connectionError } = await serve(options, host, port);
+  // The tablets' heartbeat says what the status bar says; it is known once the engine is up.
+  let status: () => ConnectionStatus = () => STANDALONE_STATUS;
+  const { server, replica, connectionError } = await serve(options, host, port, () => status());
   const close = async () => {
     if (replica) await replica.close();
     else await server.close();
@@ -139,6 +147,13 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
       ? restaurants.find((r) => r.id === replica.replica.identity.restaurantId)
       : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);
     if (!chosen) throw new Error('the database has no restaurant');
+    status = () => {
+      if (replica) return replicaConnectionStatus(replica);
+      if (connectionError !== null) {
+        return { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError };
+      }
+      return STANDALONE_STATUS;
+    };
     return {
       server,
       jobs: server.jobs,
@@ -148,13 +163,11 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
       host,
       portFallback: port === wanted ? null : { wanted, got: server.port },
       lanUrls: () => (host === LAN_HOST ? lanAddresses().map((a) => `http://${a}:${server.port}/v1`) : []),
-      connectionStatus: () => {
-        if (replica) return replicaConnectionStatus(replica);
-        if (connectionError !== null) {
-          return { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError };
-        }
-        return STANDALONE_STATUS;
+      pairingOrigin: () => {
+        const lan = host === LAN_HOST ? lanAddresses()[0] : undefined;
+        return lan ? { origin: `http://${lan}:${server.port}`, lan: true } : { origin: server.origin, lan: false };
       },
+      connectionStatus: () => status(),
       syncStatus: () => replica?.replica.status() ?? null,
       close,
     };

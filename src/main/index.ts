@@ -47,7 +47,14 @@ async function boot(): Promise<void> {
     bootSettings.connection.mode === 'connected' && bootSettings.connection.platform_url && platformKey
       ? { platformUrl: bootSettings.connection.platform_url, apiKey: platformKey }
       : null;
-  engineHost = await startEngineHost({ dataDir, settings: bootSettings, connection, logger: logger.child({ part: 'http' }) });
+  // The same page the window shows is served to paired tablets at /kitchen/ (built once: out/renderer).
+  engineHost = await startEngineHost({
+    dataDir,
+    settings: bootSettings,
+    connection,
+    logger: logger.child({ part: 'http' }),
+    kitchen: { rendererDir: devServerUrl === undefined ? rendererDir : null },
+  });
   const hosted = engineHost;
   if (hosted.portFallback) logger.warn(hosted.portFallback, 'configured HTTP port was busy; using another one');
 
@@ -89,6 +96,7 @@ async function boot(): Promise<void> {
       syncStatus: () => hosted.syncStatus(),
       backupFolder: () => join(dataDir, 'backups'),
       configureMail,
+      pairingOrigin: () => hosted.pairingOrigin(),
     },
   });
   unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);

@@ -6,13 +6,20 @@ import { startEngineServer } from '../start-engine-server.ts';
 import { UpstreamRefusedKey } from '../../sync/first-pull.ts';
 import { startReplicaServer, type ReplicaServer } from '../../sync/start-replica-server.ts';
 import { defaultDatabasePath } from './data-dir.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createPairingCode } from '../services/kitchen-devices.ts';
+
+/** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
+const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');
 
 const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
   --db PATH   SQLite file (default ${defaultDatabasePath()})
-  --demo      seed the two demo restaurants on an empty database and print their keys
+  --demo      seed the two demo restaurants on an empty database and print their keys and a
+              kitchen_pairing_url each (open it in a tablet's browser: single use, 10 minutes)
   --smtp URL  send customer mails through this server: smtp://user:pass@host:port (smtps:// for TLS);
               without it, mails stay queued in the database until a server is configured
   --smtp-from ADDRESS  sender address (default: the SMTP user when it is an address, else no-reply@host)
@@ -69,10 +76,24 @@ async function main(): Promise<void> {
     await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
     return;
   }
-  const server = await startEngineServer({ database: values.db ?? defaultDatabasePath(), host: values.host, port, logger, smtp });
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) logger.warn({ dir: RENDERER_DIR }, 'the kitchen screen is not built: run `npm run build` once to serve it at /kitchen/');
+  const server = await startEngineServer({
+    database: values.db ?? defaultDatabasePath(),
+    host: values.host,
+    port,
+    logger,
+    smtp,
+    kitchen: { rendererDir: RENDERER_DIR },
+  });
   if (server.jobs.mailSender) logger.info({ smtp: server.jobs.mailSender.description }, 'customer mails go through SMTP');
   else logger.info('no --smtp: customer mails stay queued in the database');
-  const restaurants = values.demo ? seedDemo(server.engine, server.payments) : [];
+  // Each demo restaurant comes with a pairing URL, so a tablet's browser shows its board at once.
+  const restaurants = values.demo
+    ? seedDemo(server.engine, server.payments).map((r) => ({
+        ...r,
+        kitchen_pairing_url: createPairingCode(server.engine, { restaurantId: r.id, origin: server.origin }).pairing_url,
+      }))
+    : [];
   process.stdout.write(`${JSON.stringify({ base_url: server.baseUrl, restaurants })}\n`);
   closeOnSignals(server, logger);
 }
@@ -92,7 +113,7 @@ async function serveReplica(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('--upstream must be an http or https URL');
   let replica: ReplicaServer;
   try {
-    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...options });
+    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...options, kitchen: { rendererDir: RENDERER_DIR } });
   } catch (error) {
     if (error instanceof UpstreamRefusedKey) fail(`the platform refused COMANDA_UPSTREAM_KEY: ${error.message}`);
     throw error;

@@ -1,30 +1,39 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { KitchenOrder } from '../../shared/ipc/kitchen.ts';
-import { useApp, useBoard, useNow, useSettings, useT } from './app-context.tsx';
+import { useApp, useBoard, useLanguage, useNow, useSettings, useT, useTheme } from './app-context.tsx';
 import { StaleBanner, Toasts } from './components/Banners.tsx';
 import { BoardView } from './components/BoardView.tsx';
 import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.tsx';
+import { SoundPrompt } from './components/SoundPrompt.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { formatClock } from './format.ts';
 import { createAlarm } from './sound.ts';
 import { IntegrationsView } from './views/IntegrationsView.tsx';
+import { KitchenScreensView } from './views/KitchenScreensView.tsx';
+import { ScreenView } from './views/ScreenView.tsx';
+import { useWakeLock } from './tablet/wake-lock.ts';
 import { LocationsView } from './views/LocationsView.tsx';
 import { SettingsView } from './views/SettingsView.tsx';
 import { StockView } from './views/StockView.tsx';
 
-export type View = 'board' | 'stock' | 'locations' | 'integrations' | 'settings';
-const VIEWS: View[] = ['board', 'stock', 'locations', 'integrations', 'settings'];
+export type View = 'board' | 'stock' | 'locations' | 'screens' | 'integrations' | 'settings' | 'screen';
+/** The desktop window has every view; a paired tablet only the kitchen's, and its own preferences. */
+const VIEWS: Record<'desktop' | 'tablet', View[]> = {
+  desktop: ['board', 'stock', 'locations', 'screens', 'integrations', 'settings'],
+  tablet: ['board', 'stock', 'locations', 'screen'],
+};
 
 export function App() {
   const t = useT();
-  const { board } = useApp();
+  const { board, mode, preferences } = useApp();
+  const views = VIEWS[mode];
   const [view, setView] = useState<View>(() => {
     const requested = new URLSearchParams(window.location.search).get('view');
-    return VIEWS.includes(requested as View) ? (requested as View) : 'board';
+    return views.includes(requested as View) ? (requested as View) : 'board';
   });
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
-  const theme = useSettings((s) => s.settings.theme);
-  const language = useSettings((s) => s.settings.language);
+  const theme = useTheme();
+  const language = useLanguage();
   const soundOn = useSettings((s) => s.settings.sound);
   const muted = useBoard((s) => s.muted);
   const ringingCount = useBoard((s) => Object.keys(s.ringing).length);
@@ -35,6 +44,7 @@ export function App() {
   const offset = useBoard((s) => s.clockOffset);
   const alarm = useMemo(() => createAlarm(), []);
   const alarmOn = ringingCount > 0 && soundOn && !muted;
+  useWakeLock(mode === 'tablet' && view === 'board');
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -80,14 +90,14 @@ export function App() {
   }, [board, view, confirm]);
 
   return (
-    <div className={`app view-${view}`} data-alarm={alarmOn ? 'on' : 'off'} data-testid="app">
+    <div className={`app view-${view} mode-${mode}`} data-alarm={alarmOn ? 'on' : 'off'} data-mode={mode} data-testid="app">
       <header className="top-bar">
         <div className="brand">
           <span className="logo">Comanda</span>
           {restaurant && <span className="restaurant-name">{restaurant.name}</span>}
         </div>
         <nav className="tabs">
-          {VIEWS.map((v) => (
+          {views.map((v) => (
             <button key={v} type="button" className={`tab ${view === v ? 'active' : ''}`} data-testid={`nav-${v}`} aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
               {t(`nav.${v}`)}
             </button>
@@ -99,7 +109,11 @@ export function App() {
               className="location-filter"
               data-testid="location-filter"
               value={filter ?? ''}
-              onChange={(e) => board.getState().setLocationFilter(e.target.value || null)}
+              onChange={(e) => {
+                const chosen = e.target.value || null;
+                board.getState().setLocationFilter(chosen);
+                preferences.getState().set({ location_id: chosen });
+              }}
             >
               <option value="">{t('board.location_all')}</option>
               {locations
@@ -126,11 +140,14 @@ export function App() {
       </header>
       <div className="banner-slot">
         <StaleBanner />
+        {mode === 'tablet' && <SoundPrompt />}
       </div>
       <main className="content">
         {view === 'board' && <BoardView onCancel={askCancel} />}
         {view === 'stock' && <StockView />}
         {view === 'locations' && <LocationsView />}
+        {view === 'screens' && <KitchenScreensView confirm={setConfirm} />}
+        {view === 'screen' && <ScreenView />}
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>

@@ -7,9 +7,18 @@ import type { KeysState, KeysStore } from './stores/keys-store.ts';
 import type { LocationsState, LocationsStore } from './stores/locations-store.ts';
 import type { SettingsState, SettingsStore } from './stores/settings-store.ts';
 import type { StockState, StockStore } from './stores/stock-store.ts';
+import type { DevicesState, DevicesStore } from './stores/devices-store.ts';
+import type { ScreenPreferencesState, ScreenPreferencesStore } from './stores/screen-preferences.ts';
+import type { Language, Theme } from '../../shared/ipc/settings.ts';
+
+/** The desktop app's window (preload bridge, every channel) or a paired tablet's browser (kitchen channels only). */
+export type ScreenMode = 'desktop' | 'tablet';
 
 export interface AppStores {
+  mode: ScreenMode;
   api: KitchenApi;
+  preferences: ScreenPreferencesStore;
+  devices: DevicesStore;
   board: BoardStore;
   settings: SettingsStore;
   stock: StockStore;
@@ -25,14 +34,33 @@ export function useApp(): AppStores {
   return stores;
 }
 
+export function useOptionalApp(): AppStores | null {
+  return useContext(AppContext);
+}
+
 export const useBoard = <T,>(selector: (s: BoardState) => T): T => useStore(useApp().board, selector);
 export const useSettings = <T,>(selector: (s: SettingsState) => T): T => useStore(useApp().settings, selector);
 export const useStock = <T,>(selector: (s: StockState) => T): T => useStore(useApp().stock, selector);
 export const useLocations = <T,>(selector: (s: LocationsState) => T): T => useStore(useApp().locations, selector);
 export const useKeys = <T,>(selector: (s: KeysState) => T): T => useStore(useApp().keys, selector);
+export const useDevices = <T,>(selector: (s: DevicesState) => T): T => useStore(useApp().devices, selector);
+export const usePreferences = <T,>(selector: (s: ScreenPreferencesState) => T): T => useStore(useApp().preferences, selector);
+
+/** This screen's language: its own choice, else the app's setting. */
+export function useLanguage(): Language {
+  const own = usePreferences((s) => s.language);
+  const app = useSettings((s) => s.settings.language);
+  return own ?? app;
+}
+
+export function useTheme(): Theme {
+  const own = usePreferences((s) => s.theme);
+  const app = useSettings((s) => s.settings.theme);
+  return own ?? app;
+}
 
 export function useT(): Translate {
-  const language = useSettings((s) => s.settings.language);
+  const language = useLanguage();
   return (key: TextKey, vars?: Record<string, string | number>) => translate(language, key, vars);
 }
 

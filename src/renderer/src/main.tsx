@@ -1,38 +1,77 @@
+// The screen's start: inside the desktop app the preload's bridge is there (window.comanda); in a
+// tablet's browser it is not, and the same app talks HTTP + live stream to the engine that served
+// it, after checking that this browser is paired (or showing the pairing page).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createStore } from 'zustand/vanilla';
+import type { ComandaBridge } from '../../shared/ipc/contract.ts';
+import { createBridge } from '../../preload/bridge.ts';
 import { createApi } from './api.ts';
-import { App } from './App.tsx';
-import { AppContext, type AppStores } from './app-context.tsx';
+import { Root, type PairingState } from './Root.tsx';
+import { AppContext, type AppStores, type ScreenMode } from './app-context.tsx';
 import { createBoardStore } from './stores/board-store.ts';
+import { createDevicesStore } from './stores/devices-store.ts';
 import { createKeysStore } from './stores/keys-store.ts';
 import { createLocationsStore } from './stores/locations-store.ts';
+import { browserStorage, createScreenPreferencesStore } from './stores/screen-preferences.ts';
 import { createSettingsStore } from './stores/settings-store.ts';
 import { createStockStore } from './stores/stock-store.ts';
+import { createHttpTransport } from './transport/http-transport.ts';
 import './styles.css';
 
-const api = createApi(window.comanda);
-const stores: AppStores = {
-  api,
-  board: createBoardStore({ api }),
-  settings: createSettingsStore({ api }),
-  stock: createStockStore({ api }),
-  locations: createLocationsStore({ api }),
-  keys: createKeysStore({ api }),
-};
+const preferences = createScreenPreferencesStore(browserStorage());
+const pairing = createStore<{ state: PairingState }>()(() => ({ state: 'checking' }));
 
-// Every live push goes to each store that shows something it may change.
-api.onLive((push) => {
-  stores.board.getState().receive(push);
-  stores.stock.getState().receive(push);
-  stores.locations.getState().receive(push);
-});
-void stores.settings.getState().load();
-void stores.board.getState().load();
+function startStores(bridge: ComandaBridge, mode: ScreenMode): AppStores {
+  const api = createApi(bridge);
+  const stores: AppStores = {
+    mode,
+    api,
+    preferences,
+    board: createBoardStore({ api }),
+    settings: createSettingsStore({ api }),
+    stock: createStockStore({ api }),
+    locations: createLocationsStore({ api }),
+    keys: createKeysStore({ api }),
+    devices: createDevicesStore({ api }),
+  };
+  stores.board.getState().setLocationFilter(preferences.getState().location_id);
+  // Every live push goes to each store that shows something it may change.
+  api.onLive((push) => {
+    stores.board.getState().receive(push);
+    stores.stock.getState().receive(push);
+    stores.locations.getState().receive(push);
+  });
+  // Settings are the desktop's own; a tablet keeps its preferences on itself.
+  if (mode === 'desktop') void stores.settings.getState().load();
+  void stores.board.getState().load();
+  return stores;
+}
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppContext.Provider value={stores}>
-      <App />
-    </AppContext.Provider>
-  </StrictMode>,
-);
+const root = createRoot(document.getElementById('root')!);
+const render = (stores: AppStores | null) =>
+  root.render(
+    <StrictMode>
+      <AppContext.Provider value={stores}>
+        <Root pairing={pairing} preferences={preferences} />
+      </AppContext.Provider>
+    </StrictMode>,
+  );
+
+if (typeof window.comanda === 'object' && window.comanda !== null) {
+  pairing.setState({ state: 'paired' });
+  render(startStores(window.comanda, 'desktop'));
+} else {
+  const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
+  const transport = createHttpTransport({ base, onUnpaired: () => pairing.setState({ state: 'unpaired' }) });
+  render(null);
+  void transport.session().then((paired) => {
+    if (paired === false) {
+      pairing.setState({ state: 'unpaired' });
+      return;
+    }
+    // Paired, or the engine is out of reach for now: the board starts and says how fresh it is.
+    pairing.setState({ state: 'paired' });
+    render(startStores(createBridge(transport), 'tablet'));
+  });
+}

@@ -58,6 +58,8 @@ export interface BoardState {
   clockOffset: number;
   /** Screen time of the last word from main (push, heartbeat or answer). */
   lastHeardAt: number;
+  /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
+  staleAfterMs: number;
   status: ConnectionStatus | null;
   muted: boolean;
   recallOpen: boolean;
@@ -112,8 +114,8 @@ export function shownTickets(state: Pick<BoardState, 'tickets' | 'moves' | 'flas
   });
 }
 
-export function isStale(state: Pick<BoardState, 'lastHeardAt' | 'loaded'>, now: number): boolean {
-  return state.loaded && now - state.lastHeardAt > STALE_AFTER_MS;
+export function isStale(state: Pick<BoardState, 'lastHeardAt' | 'loaded'> & { staleAfterMs?: number }, now: number): boolean {
+  return state.loaded && now - state.lastHeardAt > (state.staleAfterMs ?? STALE_AFTER_MS);
 }
 
 export function createBoardStore(deps: BoardStoreDeps): BoardStore {
@@ -251,7 +253,7 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
       const wasStale = isStale(get(), now());
       set({ lastHeardAt: now(), clockOffset: push.now - now() });
       if (push.kind === 'heartbeat') {
-        set({ status: push.status });
+        set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}) });
         if (get().loaded && (wasStale || now() - lastLoadAt > RESYNC_MS)) void get().load();
         return;
       }
@@ -278,6 +280,7 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
       locationFilter: null,
       clockOffset: 0,
       lastHeardAt: now(),
+      staleAfterMs: STALE_AFTER_MS,
       status: null,
       muted: false,
       recallOpen: false,

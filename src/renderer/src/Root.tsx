@@ -1,0 +1,18 @@
+// What the screen shows at the top: the app, or (a tablet without a valid device token) the
+// pairing page. A screen revoked while it runs drops to the pairing page at its next message.
+import type { StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { App } from './App.tsx';
+import { useOptionalApp } from './app-context.tsx';
+import type { ScreenPreferencesState } from './stores/screen-preferences.ts';
+import { PairingPage } from './views/PairingPage.tsx';
+
+export type PairingState = 'checking' | 'paired' | 'unpaired';
+
+export function Root(props: { pairing: StoreApi<{ state: PairingState }>; preferences: StoreApi<ScreenPreferencesState> }) {
+  const state = useStore(props.pairing, (s) => s.state);
+  const stores = useOptionalApp();
+  if (state === 'unpaired') return <PairingPage preferences={props.preferences} />;
+  if (state === 'checking' || stores === null) return <div className="app-starting" data-testid="starting" />;
+  return <App />;
+}

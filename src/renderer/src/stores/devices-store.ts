@@ -1,0 +1,56 @@
+// The desktop's "Pantallas de cocina": the tablets paired to this restaurant, the pairing offer on
+// show (QR, URL, six-digit code, until when), and revoking a screen.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { KitchenDeviceEntry, PairingOffer } from '../../../shared/ipc/devices.ts';
+import type { KitchenApi } from '../api.ts';
+import { errorMessage } from '../api.ts';
+
+export interface DevicesState {
+  devices: KitchenDeviceEntry[];
+  offer: PairingOffer | null;
+  busy: boolean;
+  error: string | null;
+  load(): Promise<void>;
+  offerPairing(name: string | null): Promise<boolean>;
+  revoke(deviceId: string): Promise<boolean>;
+  dismissOffer(): void;
+}
+
+export type DevicesStore = StoreApi<DevicesState>;
+
+export function createDevicesStore(deps: { api: Pick<KitchenApi, 'listDevices' | 'pairDevice' | 'revokeDevice'> }): DevicesStore {
+  return createStore<DevicesState>()((set, get) => {
+    const attempt = async (work: () => Promise<void>): Promise<boolean> => {
+      set({ busy: true, error: null });
+      try {
+        await work();
+        set({ busy: false });
+        return true;
+      } catch (error) {
+        set({ busy: false, error: errorMessage(error) });
+        return false;
+      }
+    };
+    return {
+      devices: [],
+      offer: null,
+      busy: false,
+      error: null,
+      async load() {
+        await attempt(async () => set({ devices: await deps.api.listDevices({}) }));
+      },
+      offerPairing: (name) =>
+        attempt(async () => {
+          set({ offer: await deps.api.pairDevice({ name: name?.trim() || null }) });
+        }),
+      revoke: (deviceId) =>
+        attempt(async () => {
+          const record = await deps.api.revokeDevice({ device_id: deviceId });
+          set({ devices: get().devices.map((d) => (d.id === deviceId ? record : d)) });
+        }),
+      dismissOffer() {
+        set({ offer: null });
+      },
+    };
+  });
+}

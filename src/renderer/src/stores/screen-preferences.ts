@@ -1,0 +1,71 @@
+// What this one screen prefers, kept on the screen itself (localStorage), not in the app's settings:
+// a tablet by the grill and the desktop by the counter may want different languages, themes and
+// locations. `null` means "as the app says" (the desktop's settings, or the default on a tablet).
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Language, Theme } from '../../../shared/ipc/settings.ts';
+
+export interface ScreenPreferences {
+  language: Language | null;
+  theme: Theme | null;
+  /** The one location this screen shows; null: all of them. */
+  location_id: string | null;
+}
+
+export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null };
+
+export interface ScreenPreferencesState extends ScreenPreferences {
+  set(patch: Partial<ScreenPreferences>): void;
+}
+
+export type ScreenPreferencesStore = StoreApi<ScreenPreferencesState>;
+
+/** Where they are kept; a Storage (localStorage in the page, a Map-backed one in tests), or none. */
+export interface PreferencesStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export const SCREEN_PREFERENCES_KEY = 'comanda.screen-preferences.v1';
+
+const LANGUAGES: readonly string[] = ['es', 'en'];
+const THEMES: readonly string[] = ['dark', 'light'];
+
+/** What was kept, field by field: anything unreadable falls back to the default, never breaks the screen. */
+export function readScreenPreferences(storage: PreferencesStorage | null): ScreenPreferences {
+  let kept: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(storage?.getItem(SCREEN_PREFERENCES_KEY) ?? '{}');
+    if (parsed && typeof parsed === 'object') kept = parsed as Record<string, unknown>;
+  } catch {
+    kept = {};
+  }
+  return {
+    language: LANGUAGES.includes(kept.language as string) ? (kept.language as Language) : null,
+    theme: THEMES.includes(kept.theme as string) ? (kept.theme as Theme) : null,
+    location_id: typeof kept.location_id === 'string' && kept.location_id.length <= 64 ? kept.location_id : null,
+  };
+}
+
+export function createScreenPreferencesStore(storage: PreferencesStorage | null): ScreenPreferencesStore {
+  return createStore<ScreenPreferencesState>()((set, get) => ({
+    ...readScreenPreferences(storage),
+    set(patch) {
+      set(patch);
+      const { set: _set, ...kept } = get();
+      try {
+        storage?.setItem(SCREEN_PREFERENCES_KEY, JSON.stringify(kept));
+      } catch {
+        // Private mode or a full storage: the choice holds until the page reloads.
+      }
+    },
+  }));
+}
+
+/** localStorage when the page may use it. */
+export function browserStorage(): PreferencesStorage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}

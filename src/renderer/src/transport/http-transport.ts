@@ -1,0 +1,137 @@
+// The kitchen screen in a tablet's browser: the same contract as the desktop's preload bridge,
+// carried by HTTP (one POST per call to /kitchen/api/<channel>) and one live stream (Server-Sent
+// Events at /kitchen/live) that reconnects by itself and resumes where it was. The device token
+// rides in an HttpOnly cookie this code never sees. Desktop-only channels are refused here,
+// without a request: they do not exist on this transport.
+import { isKitchenChannel, type IpcChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
+import type { LivePush } from '../../../shared/ipc/kitchen.ts';
+import type { BridgeTransport } from '../../../preload/bridge.ts';
+
+/** The engine's answer when this browser holds no valid device token. */
+export const DEVICE_UNPAIRED = 'device_unpaired';
+export const DESKTOP_ONLY = 'desktop_only';
+
+export interface HttpTransportOptions {
+  /** Where the kitchen lives, e.g. '/kitchen' (same origin). */
+  base: string;
+  /** Called once when the engine says this screen is not (or no longer) paired. */
+  onUnpaired(): void;
+  /** How long to wait before reopening a stream the browser gave up on. */
+  reopenMs?: number;
+}
+
+export interface HttpTransport extends BridgeTransport {
+  /** Asks whether this browser is paired (network trouble counts as "unknown": null). */
+  session(): Promise<boolean | null>;
+  close(): void;
+}
+
+const failure = (code: string, message: string): { ok: false; error: IpcFailure } => ({ ok: false, error: { code, message } });
+
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  const listeners = new Set<(push: LivePush) => void>();
+  const reopenMs = options.reopenMs ?? 2000;
+  let source: EventSource | null = null;
+  let lastEventId: string | null = null;
+  let closed = false;
+  let unpaired = false;
+  let opened: Promise<void> | null = null;
+  let markOpened: () => void = () => {};
+
+  const dropToPairing = () => {
+    if (unpaired) return;
+    unpaired = true;
+    source?.close();
+    options.onUnpaired();
+  };
+
+  const session = async (): Promise<boolean | null> => {
+    try {
+      const response = await fetch(`${options.base}/session`, { credentials: 'same-origin', cache: 'no-store' });
+      if (response.status === 401) return false;
+      return response.ok ? true : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const open = () => {
+    if (closed || unpaired) return;
+    opened ??= new Promise<void>((resolve) => {
+      markOpened = resolve;
+    });
+    const url = `${options.base}/live${lastEventId !== null ? `?after=${encodeURIComponent(lastEventId)}` : ''}`;
+    const stream = new EventSource(url);
+    source = stream;
+    stream.addEventListener('ready', (event) => {
+      lastEventId = (event as MessageEvent).lastEventId || lastEventId;
+      markOpened();
+    });
+    stream.addEventListener('unpaired', dropToPairing);
+    stream.onmessage = (event) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
+      let push: LivePush;
+      try {
+        push = JSON.parse(event.data as string) as LivePush;
+      } catch {
+        return;
+      }
+      for (const listener of listeners) listener(push);
+    };
+    stream.onerror = () => {
+      // A dropped connection is retried by the browser itself; one it gave up on (an answer that
+      // was not a stream: the engine refused the token, or something else holds the port) is ours.
+      if (stream.readyState !== EventSource.CLOSED) return;
+      stream.close();
+      setTimeout(async () => {
+        if (closed || unpaired || source !== stream) return;
+        if ((await session()) === false) dropToPairing();
+        else open();
+      }, reopenMs);
+    };
+  };
+
+  return {
+    async invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> {
+      if (!isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
+      // A snapshot read before the stream is open could miss what happens in between: wait for it
+      // (not forever: a board without live changes still beats no board).
+      if (channel === 'board:snapshot' && opened) await Promise.race([opened, new Promise((r) => setTimeout(r, 3000))]);
+      let response: Response;
+      try {
+        response = await fetch(`${options.base}/api/${channel}`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          cache: 'no-store',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request ?? {}),
+        });
+      } catch {
+        return failure('unreachable', 'the kitchen server cannot be reached');
+      }
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        return failure('internal_error', `unexpected answer from the kitchen server (HTTP ${response.status})`);
+      }
+      const result = body as Partial<IpcResult<unknown>> & { error?: IpcFailure };
+      if (result.ok === true) return { ok: true, value: (result as { value: unknown }).value };
+      const error = result.error ?? { code: 'internal_error', message: `HTTP ${response.status}` };
+      if (error.code === DEVICE_UNPAIRED) dropToPairing();
+      return { ok: false, error };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      if (source === null) open();
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    session,
+    close() {
+      closed = true;
+      source?.close();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// "Pantallas de cocina" (desktop only): put a tablet on the board with a QR code, its URL or a
+// six-digit code (ten minutes, single use), and see or revoke the screens already paired.
+import { useEffect, useState } from 'react';
+import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
+import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
+import { formatClock, formatDateTime } from '../format.ts';
+
+export function KitchenScreensView({ confirm }: { confirm(request: ConfirmRequest): void }) {
+  const t = useT();
+  const language = useLanguage();
+  const { devices } = useApp();
+  const list = useDevices((s) => s.devices);
+  const offer = useDevices((s) => s.offer);
+  const busy = useDevices((s) => s.busy);
+  const error = useDevices((s) => s.error);
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const [name, setName] = useState('');
+
+  useEffect(() => {
+    void devices.getState().load();
+  }, [devices]);
+  // A screen pairs on the tablet, not here: look again while an offer is on show.
+  useEffect(() => {
+    if (!offer) return;
+    const timer = setInterval(() => void devices.getState().load(), 3000);
+    return () => clearInterval(timer);
+  }, [devices, offer]);
+
+  const when = (at: string | null) => (at ? formatDateTime(at, timeZone, language) : t('screens.never'));
+
+  return (
+    <div className="page screens-page" data-testid="screens-view">
+      <header className="page-head">
+        <h1>{t('screens.title')}</h1>
+      </header>
+      <p className="muted">{t('screens.intro')}</p>
+      <form
+        className="key-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void devices
+            .getState()
+            .offerPairing(name.trim() || null)
+            .then((ok) => ok && setName(''));
+        }}
+      >
+        <label className="field">
+          <span>{t('screens.name')}</span>
+          <input data-testid="screen-name" value={name} maxLength={60} placeholder={t('screens.name_placeholder')} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <button type="submit" className="btn btn-primary" data-testid="screen-add" disabled={busy}>
+          {t('screens.add')}
+        </button>
+      </form>
+      {error && <div className="notice notice-error" role="alert">{t('common.error', { message: error })}</div>}
+      {offer && (
+        <div className="pairing-offer" data-testid="pairing-offer">
+          <img className="pairing-qr" data-testid="pairing-qr" alt={t('screens.qr_alt')} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(offer.qr_svg)}`} />
+          <div className="pairing-details">
+            <p>{t('screens.scan')}</p>
+            <code className="pairing-url" data-testid="pairing-url">
+              {offer.pairing_url}
+            </code>
+            <p>
+              {t('screens.or_code')} <strong className="pairing-digits" data-testid="pairing-digits">{offer.code}</strong>
+            </p>
+            <p className="muted">{t('screens.expires', { time: formatClock(offer.expires_at, timeZone, language) })}</p>
+            {!offer.reachable_from_lan && <p className="warning" data-testid="pairing-lan-off">{t('screens.lan_off')}</p>}
+            <button type="button" className="btn btn-secondary" onClick={() => devices.getState().dismissOffer()}>
+              {t('keys.done')}
+            </button>
+          </div>
+        </div>
+      )}
+      {list.length === 0 ? (
+        <p className="muted">{t('screens.none')}</p>
+      ) : (
+        <table className="keys-table screens-table">
+          <thead>
+            <tr>
+              <th>{t('screens.name_column')}</th>
+              <th>{t('screens.paired_at')}</th>
+              <th>{t('screens.last_seen')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {[...list].reverse().map((d) => (
+              <tr key={d.id} data-device-id={d.id} className={d.revoked_at ? 'revoked' : ''}>
+                <td>{d.name}</td>
+                <td>{when(d.paired_at)}</td>
+                <td>{when(d.last_seen_at)}</td>
+                <td>
+                  {d.revoked_at ? (
+                    <span className="muted">{t('screens.revoked')}</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="btn btn-danger"
+                      data-testid="screen-revoke"
+                      onClick={() =>
+                        confirm({
+                          title: t('screens.revoke'),
+                          body: t('screens.revoke_confirm', { name: d.name }),
+                          confirmLabel: t('screens.revoke'),
+                          danger: true,
+                          onConfirm: () => void devices.getState().revoke(d.id),
+                        })
+                      }
+                    >
+                      {t('screens.revoke')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
