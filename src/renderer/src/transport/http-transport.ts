@@ -107,7 +107,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           body: JSON.stringify(request ?? {}),
         });
       } catch {
-        return failure('unreachable', 'the kitchen server cannot be reached');
+        return failure('engine_unreachable', 'the kitchen server cannot be reached');
       }
       let body: unknown;
       try {
