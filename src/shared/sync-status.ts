@@ -2,7 +2,11 @@
 
 export interface SyncConflict {
   id: number;
-  /** create_order, transition_order, set_stock or set_location_open. */
+  /**
+   * create_order, transition_order, set_stock or set_location_open: a change of the kitchen the
+   * platform refused. order_divergence: the periodic check found the sides holding different
+   * states for an order (local_change is this side's state, null when it had no such order).
+   */
   kind: string;
   order_id: string | null;
   /** The change the kitchen made here. */
@@ -21,6 +25,8 @@ export interface SyncStatus {
   outbox_pending: number;
   conflicts: SyncConflict[];
   last_error: string | null;
+  /** When the active orders were last compared with the platform's (any difference is a conflict). */
+  last_check_at: string | null;
   upstream: string;
   mode: 'live' | 'test';
 }

@@ -91,19 +91,24 @@ async function fetchCatalogue(client: UpstreamClient) {
   return { menu, locations, stock };
 }
 
+/** Every upstream order a list query matches, page after page. */
+export async function fetchOrdersWhere(client: UpstreamClient, query: string): Promise<OrderView[]> {
+  const orders: OrderView[] = [];
+  let cursor: string | null = null;
+  do {
+    const path: string = `/orders?limit=100&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page: UpstreamOrderPage = expectOk(await client.call<UpstreamOrderPage>('GET', path), 'GET /orders');
+    orders.push(...page.data);
+    cursor = page.has_more ? page.next_cursor : null;
+  } while (cursor);
+  return orders;
+}
+
 async function fetchOrders(client: UpstreamClient, since: number): Promise<OrderView[]> {
   const byId = new Map<string, OrderView>();
-  const walk = async (query: string) => {
-    let cursor: string | null = null;
-    do {
-      const path: string = `/orders?limit=100&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page: UpstreamOrderPage = expectOk(await client.call<UpstreamOrderPage>('GET', path), 'GET /orders');
-      for (const order of page.data) byId.set(order.id, order);
-      cursor = page.has_more ? page.next_cursor : null;
-    } while (cursor);
-  };
-  await walk(`from=${encodeURIComponent(new Date(since).toISOString())}`);
-  for (const status of ACTIVE_STATUSES) await walk(`status=${status}`);
+  const add = (orders: OrderView[]) => orders.forEach((order) => byId.set(order.id, order));
+  add(await fetchOrdersWhere(client, `from=${encodeURIComponent(new Date(since).toISOString())}`));
+  for (const status of ACTIVE_STATUSES) add(await fetchOrdersWhere(client, `status=${status}`));
   return [...byId.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 

@@ -13,6 +13,7 @@ import type { SyncStatus } from '../shared/sync-status.ts';
 import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from './apply-feed.ts';
+import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
 import { pushChange } from './push-change.ts';
@@ -37,6 +38,8 @@ export interface ReplicaOptions {
   maxBackoffMs?: number;
   /** When to probe an unreachable upstream (default: at most every second). */
   reconnect?: ReconnectSchedule;
+  /** How often the active orders are compared with the upstream's (see divergence-check.ts). */
+  divergenceCheckMs?: number;
 }
 
 export type { SyncConflict as SyncConflictView, SyncStatus as SyncStatusView } from '../shared/sync-status.ts';
@@ -56,10 +59,12 @@ export class Replica {
   private readonly pusherWaker = new Waker();
   private readonly pullerWaker = new Waker();
   private readonly refresherWaker = new Waker();
+  private readonly checkerWaker = new Waker();
   private readonly stopping = new AbortController();
   private loops: Promise<void>[] = [];
   private lastError: string | null = null;
   private lagMs: number | null = null;
+  private lastCheckAt: number | null = null;
 
   private constructor(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, options: ReplicaOptions, online: boolean) {
     this.engine = engine;
@@ -71,6 +76,7 @@ export class Replica {
       catalogueRefreshMs: options.catalogueRefreshMs ?? 300_000,
       maxBackoffMs: options.maxBackoffMs ?? 5_000,
       reconnect: options.reconnect ?? KITCHEN_RECONNECT,
+      divergenceCheckMs: options.divergenceCheckMs ?? 60_000,
     };
     // Any answer proves the upstream is there; the feed's head is one indexed read for it.
     const probe = async (signal: AbortSignal) => {
@@ -117,7 +123,7 @@ export class Replica {
   }
 
   start(): void {
-    this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop(), this.kitchenLoop()];
+    this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop(), this.kitchenLoop(), this.divergenceLoop()];
   }
 
   async stop(): Promise<void> {
@@ -125,6 +131,7 @@ export class Replica {
     this.pusherWaker.wake();
     this.pullerWaker.wake();
     this.refresherWaker.wake();
+    this.checkerWaker.wake();
     await Promise.allSettled([...this.loops, this.link.settled()]);
     await this.client.close();
   }
@@ -151,6 +158,7 @@ export class Replica {
         created_at: formatNullableInstant(c.created_at, zone),
       })),
       last_error: this.lastError,
+      last_check_at: formatNullableInstant(this.lastCheckAt, zone),
       upstream: this.client.base,
       mode: this.identity.mode,
     };
@@ -218,7 +226,8 @@ export class Replica {
       restaurantId: this.identity.restaurantId,
       waitSeconds: this.options.pollWaitSeconds,
       exclusive: (work) => this.mutex.run(work),
-      sleep: (ms) => waker.sleep(ms, this.stopping.signal),
+      // While the link is down its probe, not a grown backoff, says when to try again.
+      sleep: (ms) => (this.link.online ? waker.sleep(ms, this.stopping.signal) : this.link.back()),
       backoff: (failures) => this.backoff(failures),
       running: () => this.running,
       signal: this.stopping.signal,
@@ -285,6 +294,24 @@ export class Replica {
             }),
           ),
         );
+      } catch (error) {
+        this.failed(error);
+      }
+    }
+  }
+
+  /**
+   * Now and then, the active orders against the upstream's, under the mutex (nothing applied or
+   * pushed meanwhile): a difference the feed and the outbox do not explain becomes a conflict.
+   */
+  private async divergenceLoop(): Promise<void> {
+    while (this.running) {
+      await this.checkerWaker.sleep(this.options.divergenceCheckMs, this.stopping.signal);
+      if (!this.running) return;
+      if (!this.link.online) continue;
+      try {
+        const report = await this.mutex.run(() => checkDivergence(this.engine, this.client, this.identity));
+        if (!report.skipped) this.lastCheckAt = this.engine.clock.now();
       } catch (error) {
         this.failed(error);
       }

@@ -15,7 +15,7 @@ export interface ReplicaServerOptions {
   port?: number;
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
-  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs' | 'reconnect'>;
+  sync?: Pick<ReplicaOptions, 'pollWaitSeconds' | 'statusRefreshMs' | 'catalogueRefreshMs' | 'maxBackoffMs' | 'reconnect' | 'divergenceCheckMs'>;
   /** The kitchen screen for paired tablets (/kitchen/), as startEngineServer takes it. */
   kitchen?: KitchenDoorOptions;
 }

@@ -69,17 +69,18 @@ export class TwoEngines {
     this.proxy = new FaultProxy(this.upstream.port);
     await this.proxy.start();
     this.replica = await startReplicaServer({
-      database: join(this.dir, 'replica.db'),
+      database: this.replicaDatabase,
       upstreamUrl: this.proxy.baseUrl,
       apiKey: this.key,
       clock: this.clock,
       rateLimits: GENEROUS_LIMITS,
-      sync: { pollWaitSeconds: 2, maxBackoffMs: 400, reconnect: PROMPT_RECONNECT, ...this.sync },
+      // The divergence check runs all along: every scenario also shows it finds no false difference.
+      sync: { pollWaitSeconds: 2, maxBackoffMs: 400, reconnect: PROMPT_RECONNECT, divergenceCheckMs: 500, ...this.sync },
     });
   }
 
   async startUpstream(port = 0): Promise<void> {
-    this.upstream = await startEngineServer({ database: join(this.dir, 'upstream.db'), clock: this.clock, port, rateLimits: GENEROUS_LIMITS });
+    this.upstream = await startEngineServer({ database: this.upstreamDatabase, clock: this.clock, port, rateLimits: GENEROUS_LIMITS });
   }
 
   /** The upstream process goes away (its port closes) and comes back on the same file. */
@@ -89,6 +90,14 @@ export class TwoEngines {
     await whileDown();
     await this.startUpstream();
     this.proxy.retarget(this.upstream.port);
+  }
+
+  get replicaDatabase(): string {
+    return join(this.dir, 'replica.db');
+  }
+
+  get upstreamDatabase(): string {
+    return join(this.dir, 'upstream.db');
   }
 
   upstreamApi(): Api {

@@ -16,10 +16,17 @@ export interface OutboxRow {
   sent_at: number | null;
 }
 
+/** A difference the periodic check found between the two sides, not a refused push. */
+export const DIVERGENCE_KIND = 'order_divergence';
+
+/** `outbox_seq` of a conflict no queued change caused (a divergence). */
+export const NO_OUTBOX_CHANGE = 0;
+
 export interface ConflictRow {
   id: number;
+  /** The refused change; NO_OUTBOX_CHANGE for a divergence. */
   outbox_seq: number;
-  kind: OutboxKind;
+  kind: OutboxKind | typeof DIVERGENCE_KIND;
   order_id: string | null;
   local_change: string;
   upstream_error: string;
@@ -42,7 +49,7 @@ export class SyncStore {
   private readonly markSent: Statement<[number, number]>;
   private readonly markConflict: Statement<[string, number]>;
   private readonly recordAttempt: Statement<[string, number]>;
-  private readonly insertConflict: Statement<[number, OutboxKind, string | null, string, string, string | null, number]>;
+  private readonly insertConflict: Statement<[number, OutboxKind | typeof DIVERGENCE_KIND, string | null, string, string, string | null, number]>;
   private readonly allConflicts: Statement<[], ConflictRow>;
   private readonly insertAlias: Statement<[string, string]>;
   private readonly aliasOf: Statement<[string], { upstream_id: string }>;
@@ -158,6 +165,19 @@ export class SyncStore {
       row.payload,
       JSON.stringify(upstreamError),
       upstreamState === undefined ? null : JSON.stringify(upstreamState),
+      at,
+    );
+  }
+
+  /** Both sides of an order the periodic check found different; the caller makes the upstream's stand. */
+  divergence(orderId: string, local: unknown, upstreamError: unknown, upstreamState: unknown, at: number): void {
+    this.insertConflict.run(
+      NO_OUTBOX_CHANGE,
+      DIVERGENCE_KIND,
+      orderId,
+      JSON.stringify(local),
+      JSON.stringify(upstreamError),
+      upstreamState === undefined || upstreamState === null ? null : JSON.stringify(upstreamState),
       at,
     );
   }

@@ -10,6 +10,7 @@ const SyncStatus = Type.Object({
   outbox_pending: Type.Integer(),
   conflicts: Type.Array(Type.Unknown()),
   last_error: Type.Union([Type.String(), Type.Null()]),
+  last_check_at: Type.Union([Type.String(), Type.Null()]),
   upstream: Type.String(),
   mode: Type.Enum(['live', 'test']),
 });
