@@ -8,6 +8,14 @@ export class ChangeNotifier {
     for (const wake of [...set]) wake();
   }
 
+  /**
+   * Wakes every waiter: another process (a CLI, a second engine) committed, and which restaurants
+   * it touched is unknown here. Each waiter re-reads its own feed and waits again if nothing is new.
+   */
+  notifyAll(): void {
+    for (const restaurantId of [...this.waiters.keys()]) this.notify(restaurantId);
+  }
+
   /** Calls `listener` after every commit that wrote an event of the restaurant; returns the unsubscribe. */
   subscribe(restaurantId: string, listener: () => void): () => void {
     let set = this.waiters.get(restaurantId);

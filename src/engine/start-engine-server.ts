@@ -11,6 +11,8 @@ import { localCommands, type EngineCommands } from './services/engine-commands.t
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
+import type { MailSender } from './mail/mail-sender.ts';
+import { acquireServingLock, type ServingLock } from './serving-lock.ts';
 
 export interface EngineServerOptions {
   /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
@@ -30,6 +32,18 @@ export interface EngineServerOptions {
   smtp?: SmtpSettings | null;
   /** false answers order reads without the kept response bytes (http/order-responses.ts); default true. */
   keepOrderResponses?: boolean;
+  /** Who serves, for the message a second engine on the same file prints ("npm run serve", "the Comanda app"). */
+  servingAs?: string;
+  /**
+   * Serve without taking the file's serving lock (serving-lock.ts): only for tests of two engine
+   * processes on one file, which SQLite keeps consistent but which no restaurant should run.
+   */
+  shareDatabase?: boolean;
+  /**
+   * How often (ms) `PRAGMA data_version` is read to notice commits of other processes on the file
+   * (a CLI, or a second engine under --share-file), which wake long-polls and the live feed; default 250.
+   */
+  externalChangesPollMs?: number;
   /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
   jobsIntervalMs?: number;
   /** The kitchen screen served to paired tablets at /kitchen/: where the built page is, heartbeat, pairing limits. */
@@ -58,6 +72,19 @@ export interface EngineServer {
 export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
   // Checked before anything opens, so a bad URL fails the start with its reason.
   const mailSender = options.smtp ? createSmtpSender(options.smtp) : null;
+  // Taken before the file is opened, so a second engine stops at once, before any check or write.
+  const databasePath = options.database instanceof Engine ? options.database.db.name : options.database;
+  const servingLock =
+    options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
+  try {
+    return await serveEngine(options, mailSender, servingLock);
+  } catch (error) {
+    servingLock?.release();
+    throw error;
+  }
+}
+
+async function serveEngine(options: EngineServerOptions, mailSender: MailSender | null, servingLock: ServingLock | null): Promise<EngineServer> {
   const engine =
     options.database instanceof Engine
       ? options.database
@@ -91,6 +118,14 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     logger: app.log,
     ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
   });
+  // Commits made by other processes wake this engine's waiters too (its own wake them at once).
+  const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());
+  const watcher = setInterval(() => {
+    if (engine.db.open) engine.dataVersion.check();
+  }, options.externalChangesPollMs ?? 250);
+  watcher.unref();
+  const baseUrl = `http://${shownHost}:${port}/v1`;
+  servingLock?.setBaseUrl(baseUrl);
   let closed = false;
   return {
     engine,
@@ -102,15 +137,18 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     configureMail(settings: SmtpSettings | null) {
       jobs.setMailSender(settings ? createSmtpSender(settings) : null);
     },
-    baseUrl: `http://${shownHost}:${port}/v1`,
+    baseUrl,
     origin: `http://${shownHost}:${port}`,
     port,
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(watcher);
+      stopWatching();
       await jobs.stop();
       await app.close();
       engine.close();
+      servingLock?.release();
     },
   };
 }

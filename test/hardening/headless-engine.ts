@@ -21,9 +21,9 @@ export interface HeadlessEngine {
 
 export async function startHeadlessEngine(
   dbPath: string,
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; args?: string[] } = {},
 ): Promise<HeadlessEngine> {
-  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', dbPath, '--demo'], {
+  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', dbPath, '--demo', ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

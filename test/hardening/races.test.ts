@@ -256,9 +256,12 @@ describe('two engine processes on one SQLite file', () => {
 
   test('clients hammer both at once: no 500, documented refusals, one consistent database', async () => {
     const dbPath = join(dir, 'shared.db');
-    // The first seeds the demo; the second opens the same file and issues its own keys.
+    // The first seeds the demo; the second opens the same file and issues its own keys. One engine
+    // serves a file (test/engine/serving-lock.test.ts): the second opts out with --share-file,
+    // which exists for this test: what SQLite guarantees to two writing processes (the CLIs
+    // beside the engine rely on it) is checked here under the heaviest load.
     const first = await startHeadlessEngine(dbPath);
-    const second = await startHeadlessEngine(dbPath);
+    const second = await startHeadlessEngine(dbPath, { args: ['--share-file'] });
     engines = [first, second];
     // Each client its own key (the per-key rate limit is per process, and this is no rate test).
     const rounds = Math.max(1, Math.round(6 * SCALE));

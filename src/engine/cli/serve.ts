@@ -23,6 +23,8 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo
   --smtp URL  send customer mails through this server: smtp://user:pass@host:port (smtps:// for TLS);
               without it, mails stay queued in the database until a server is configured
   --smtp-from ADDRESS  sender address (default: the SMTP user when it is an address, else no-reply@host)
+  --share-file  tests only: serve even when another engine serves the file (by default a second
+              engine on a file exits at once, naming the one that serves it)
   --upstream BASE_URL  run as a replica of the restaurant that COMANDA_UPSTREAM_KEY belongs to on that
               platform (e.g. https://platform.example/v1); the key is read from the environment only`;
 
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
         smtp: { type: 'string' },
         'smtp-from': { type: 'string' },
         upstream: { type: 'string' },
+        'share-file': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -84,6 +87,8 @@ async function main(): Promise<void> {
     logger,
     smtp,
     kitchen: { rendererDir: RENDERER_DIR },
+    servingAs: 'npm run serve',
+    shareDatabase: values['share-file'],
   });
   if (server.jobs.mailSender) logger.info({ smtp: server.jobs.mailSender.description }, 'customer mails go through SMTP');
   else logger.info('no --smtp: customer mails stay queued in the database');

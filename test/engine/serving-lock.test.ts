@@ -1,0 +1,83 @@
+// One serving engine per file: a second `serve` on a file an engine serves exits at once naming
+// the holder; the lock dies with its process (SIGKILL included); the CLIs keep working beside the
+// engine and what they write is seen at once.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
+import { startEngineServer } from '../../src/engine/start-engine-server.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { startHeadlessEngine, type HeadlessEngine } from '../hardening/headless-engine.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+
+function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(NODE, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    // A second engine that starts anyway prints its base_url: stop it, the test fails on it.
+    if (script.endsWith('serve.ts') && stdout.includes('\n')) child.kill('SIGKILL');
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+const menu = (engine: HeadlessEngine, key: string) => fetch(`${engine.baseUrl}/menu`, { headers: { authorization: `Bearer ${key}` } });
+
+describe('one serving engine per file', () => {
+  let dir: string;
+  let dbPath: string;
+  let engine: HeadlessEngine;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'comanda-serving-'));
+    dbPath = join(dir, 'comanda.db');
+    engine = await startHeadlessEngine(dbPath);
+  });
+  after(async () => {
+    await engine.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a second serve on the file exits at once, naming the process that serves it', async () => {
+    const second = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', dbPath]);
+    assert.equal(second.stdout, '', 'no base_url line');
+    assert.equal(second.code, 1);
+    const lines = second.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, second.stderr);
+    assert.match(lines[0]!, new RegExp(`${dbPath.replaceAll('/', '\\/')} is already being served by process ${engine.child.pid} \\(npm run serve`));
+    assert.ok(lines[0]!.includes(engine.baseUrl), lines[0]);
+    // In this process too (what the app's engine host calls).
+    await assert.rejects(startEngineServer({ database: dbPath }), (error: Error) => error instanceof DatabaseAlreadyServed && error.holder?.pid === engine.child.pid);
+  });
+
+  test('the keys CLI works beside the engine: a created key authenticates on the next request, a revoked one is refused', async () => {
+    const created = await run('src/engine/cli/keys.ts', ['create', '--restaurant', R1.id, '--mode', 'live', '--label', 'cli beside', '--db', dbPath]);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    assert.equal((await menu(engine, key)).status, 200);
+    const keyId = /created key (\S+)/.exec(created.stderr)![1]!;
+    const revoked = await run('src/engine/cli/keys.ts', ['revoke', '--restaurant', R1.id, '--key', keyId, '--db', dbPath]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    // "Within a second": the engine may keep verified keys for a moment (reads need no write).
+    let status = 0;
+    for (let i = 0; i < 20; i++) {
+      status = (await menu(engine, key)).status;
+      if (status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(status, 401);
+  });
+
+  test('the lock dies with its process: after a SIGKILL a new engine serves the file', async () => {
+    await engine.kill('SIGKILL');
+    engine = await startHeadlessEngine(dbPath);
+    assert.equal((await menu(engine, engine.restaurants[0]!.keys.live_read)).status, 200);
+  });
+});
