@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
+import { ApiError } from './domain/errors.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { openDatabase } from './store/open-database.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
@@ -23,6 +24,12 @@ import { MailOutboxStore } from './store/mail-outbox-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
+
+/** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
+}
 
 export interface EngineOptions {
   /** A path to the SQLite file (or ':memory:'), or an open database. */
@@ -71,6 +78,7 @@ export class Engine {
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
   private readonly rollbackRead: Statement;
+  private diskFull = false;
 
   constructor(options: EngineOptions) {
     this.db = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
@@ -110,7 +118,7 @@ export class Engine {
     if (this.depth > 0) return this.db.transaction(work)();
     this.depth++;
     try {
-      const result = this.db.transaction(work).immediate();
+      const result = this.withFullDiskRetry(() => this.db.transaction(work).immediate());
       for (const restaurantId of this.events.takePending()) this.notifier.notify(restaurantId);
       return result;
     } catch (error) {
@@ -138,6 +146,57 @@ export class Engine {
     }
     this.commitRead.run();
     return result;
+  }
+
+  /** True since a write found the disk full, until a write succeeds again (the app's status bar says "disco lleno"). */
+  get storageFull(): boolean {
+    return this.diskFull;
+  }
+
+  /**
+   * Whether the disk is still full: after a write found it full, one small write is tried (the
+   * app asks with every heartbeat), so the flag clears when space comes back even if nobody writes.
+   */
+  recheckStorage(): boolean {
+    if (!this.diskFull || !this.db.open) return this.diskFull;
+    try {
+      this.transaction(() => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'storage_full') throw error;
+    }
+    return this.diskFull;
+  }
+
+  /**
+   * A write that meets a full disk (SQLITE_FULL, rolled back whole) gets one more try after
+   * `wal_checkpoint(TRUNCATE)`: the log's pages are copied into the database file, where they
+   * mostly overwrite pages already there, and the log shrinks to nothing, which often frees what
+   * the write needs. Still full, it is refused as `storage_full` (503, Retry-After); nothing
+   * committed is touched, and the next write after space comes back simply succeeds.
+   */
+  private withFullDiskRetry<T>(write: () => T): T {
+    try {
+      const result = write();
+      this.diskFull = false;
+      return result;
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+    }
+    this.events.discardPending();
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+    }
+    try {
+      const result = write();
+      this.diskFull = false;
+      return result;
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      this.diskFull = true;
+      throw new ApiError('storage_full', 'the disk holding the database is full: the change was not saved; retry once space is freed');
+    }
   }
 
   close(): void {

@@ -105,7 +105,7 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
       connectionError = `${(error as Error).message}; showing the local restaurant instead`;
     }
   }
-  const server = await startEngineServer({ database: join(options.dataDir, STANDALONE_DATABASE), ...common });
+  const server = await startEngineServer({ database: join(options.dataDir, STANDALONE_DATABASE), servingAs: 'the Comanda app', ...common });
   try {
     // First start: an empty database gets the demo restaurants, so the screen has something real.
     importDemoRestaurants(server.engine, server.payments);
@@ -148,11 +148,13 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
       : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);
     if (!chosen) throw new Error('the database has no restaurant');
     status = () => {
-      if (replica) return replicaConnectionStatus(replica);
-      if (connectionError !== null) {
-        return { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError };
-      }
-      return STANDALONE_STATUS;
+      const current: ConnectionStatus = replica
+        ? replicaConnectionStatus(replica)
+        : connectionError !== null
+          ? { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError }
+          : STANDALONE_STATUS;
+      // Asked with every heartbeat: a full disk is tried again, so "disco lleno" goes away once space is freed.
+      return server.engine.recheckStorage() ? { ...current, storage_full: true } : current;
     };
     return {
       server,

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   state_conflict: 409,
   rate_limited: 429,
   payment_unavailable: 503,
+  storage_full: 503,
   internal_error: 500,
 } as const;
 

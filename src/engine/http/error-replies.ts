@@ -35,7 +35,11 @@ function fromFastifyError(error: FastifyError & { validation?: ErrorObject[]; va
   return null;
 }
 
+/** Seconds a client should wait before retrying a write refused on a full disk. */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.code === 'storage_full') reply.header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 

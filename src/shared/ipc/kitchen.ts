@@ -179,6 +179,8 @@ export interface ConnectionStatus {
   conflicts: number;
   /** Why the platform cannot be reached or refused us, in its words; null when all is well. */
   error: string | null;
+  /** The disk holding the database is full: writes are refused (503 storage_full) until space is freed. */
+  storage_full?: boolean;
 }
 
 /** What main pushes on the live channel. */

@@ -30,6 +30,11 @@ export function StatusBar() {
           {t('statusbar.conflicts', { count: status!.conflicts })}
         </span>
       )}
+      {status?.storage_full && (
+        <span className="status-error" data-testid="storage-full">
+          {t('statusbar.storage_full')}
+        </span>
+      )}
       {status?.error && (
         <span className="status-error" data-testid="connection-error" title={status.error}>
           {status.error}
