@@ -108,8 +108,8 @@ test('disk full on a small tmpfs: writes 503 storage_full, reads 200, writes res
     reopened.close();
     for (const id of acknowledged) assert.ok(kept.has(id), `acknowledged order ${id} survives a restart`);
     console.log(
-      `[disk-full] tmpfs 12 MiB: ${acknowledged.length} orders acknowledged (${takenWhileFilling} after the filler hit ENOSPC, ` +
-        `thanks to the checkpoint), all present after a restart; ${refused} writes refused 503 storage_full; ` +
+      `[disk-full] tmpfs 12 MiB: ${acknowledged.length} orders acknowledged (${takenWhileFilling} taken after the filler hit ENOSPC), ` +
+        `all present after a restart; ${refused} writes refused 503 storage_full; ` +
         `first write after freeing space: ${resumeMs.toFixed(1)} ms, no restart`,
     );
   } finally {
