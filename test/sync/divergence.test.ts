@@ -16,6 +16,17 @@ function writeBehindTheEnginesBack(database: string, orderId: string, status: st
   }
 }
 
+/** An order gone from the upstream's file (a restore from an older backup, say). */
+function removeBehindTheEnginesBack(database: string, orderId: string): void {
+  const db = new Database(database);
+  try {
+    db.pragma('foreign_keys = OFF');
+    assert.equal(db.prepare('DELETE FROM orders WHERE id = ?').run(orderId).changes, 1);
+  } finally {
+    db.close();
+  }
+}
+
 function scenario(mode: KeyMode): void {
   const sys = new TwoEngines(mode);
   let up: Api;
@@ -51,6 +62,7 @@ function scenario(mode: KeyMode): void {
     const changedUpstream = await mirroredOrder('Changed upstream');
     const changedHere = await mirroredOrder('Changed here');
     const finishedUpstream = await mirroredOrder('Finished upstream');
+    const goneUpstream = await mirroredOrder('Gone upstream');
     await afterTwoMoreChecks();
     const calm = await syncStatus();
     assert.deepEqual(calm.conflicts, [], 'no difference where the sides agree');
@@ -60,9 +72,10 @@ function scenario(mode: KeyMode): void {
     writeBehindTheEnginesBack(sys.replicaDatabase, changedHere, 'listo');
     // No longer active upstream: the check asks for it by id.
     writeBehindTheEnginesBack(sys.upstreamDatabase, finishedUpstream, 'entregado');
+    removeBehindTheEnginesBack(sys.upstreamDatabase, goneUpstream);
 
-    const status = await eventually(syncStatus, (s) => s.conflicts.length >= 3);
-    assert.equal(status.conflicts.length, 3, JSON.stringify(status.conflicts));
+    const status = await eventually(syncStatus, (s) => s.conflicts.length >= 4);
+    assert.equal(status.conflicts.length, 4, JSON.stringify(status.conflicts));
     const byOrder = new Map(status.conflicts.map((c: any) => [c.order_id, c]));
     const expected = [
       [changedUpstream, 'recibido', 'en_preparacion'],
@@ -82,9 +95,17 @@ function scenario(mode: KeyMode): void {
       assert.deepEqual(b.body, a.body, 'the upstream state stands on the replica');
     }
 
+    // The upstream has no such order: both sides kept in the conflict, and it cannot stand here.
+    const gone: any = byOrder.get(goneUpstream);
+    assert.equal(gone.kind, 'order_divergence');
+    assert.equal(gone.local_change.status, 'recibido');
+    assert.equal(gone.upstream_state, null);
+    assert.equal((await up('GET', `/orders/${goneUpstream}`)).status, 404);
+    assert.equal((await rep('GET', `/orders/${goneUpstream}`)).body.status, 'cancelado');
+
     // Resolved: later checks find the sides equal and record nothing more.
     await afterTwoMoreChecks();
-    assert.equal((await syncStatus()).conflicts.length, 3);
+    assert.equal((await syncStatus()).conflicts.length, 4);
   });
 }
 
