@@ -38,11 +38,11 @@ describe('kitchen and desktop channels', () => {
   });
 
   test('every channel is either the kitchen’s or the desktop’s, and has a request schema', () => {
-    const kitchen = Object.keys(createKitchenHandlers(deps())).sort();
-    const desktop = Object.keys(createDesktopHandlers(deps())).sort();
+    const kitchen: string[] = Object.keys(createKitchenHandlers(deps())).sort();
+    const desktop: string[] = Object.keys(createDesktopHandlers(deps())).sort();
     assert.deepEqual(kitchen, [...KITCHEN_CHANNELS].sort());
     assert.deepEqual(desktop, [...DESKTOP_CHANNELS].sort());
-    assert.equal(kitchen.filter((c) => desktop.includes(c)).length, 0);
+    assert.equal(kitchen.filter((c: string) => (desktop as readonly string[]).includes(c)).length, 0);
     assert.deepEqual(Object.keys(REQUEST_SCHEMAS).sort(), [...IPC_CHANNELS].sort());
     for (const forbidden of ['keys:list', 'keys:create', 'settings:get', 'settings:update', 'platform:set-key', 'mail:set-smtp', 'devices:pair', 'app:backup']) {
       assert.ok(!(KITCHEN_CHANNELS as readonly string[]).includes(forbidden), `${forbidden} must stay desktop-only`);
