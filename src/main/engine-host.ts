@@ -1,12 +1,14 @@
 // The engine inside the desktop app: its SQLite file in the user data folder, the demo restaurant on
 // first start, its jobs (started by startEngineServer), and the local HTTP API; in connected mode,
 // the engine as a replica of the platform. Plain Node (no Electron import), so tests boot it.
+import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { importDemoRestaurants } from '../engine/demo/seed-demo.ts';
+import { StorageRefusal } from '../engine/store/database-checks.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
 import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
 import { STANDALONE_STATUS } from '../engine/ipc/ports.ts';
@@ -105,10 +107,24 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
       connectionError = `${(error as Error).message}; showing the local restaurant instead`;
     }
   }
-  const server = await startEngineServer({ database: join(options.dataDir, STANDALONE_DATABASE), servingAs: 'the Comanda app', ...common });
+  const databasePath = join(options.dataDir, STANDALONE_DATABASE);
+  // Demo data goes only into a file this start creates: an existing one, even empty (a failed
+  // copy, a restore gone wrong), is the restaurant's and must never open on demo restaurants.
+  const firstStart = !existsSync(databasePath);
+  if (!firstStart && statSync(databasePath).size === 0) {
+    throw new StorageRefusal(databasePath, 'it is empty (0 bytes), which Comanda never leaves: a failed copy or restore? It was left as it is, with no demo data put in it');
+  }
+  const server = await startEngineServer({ database: databasePath, servingAs: 'the Comanda app', ...common });
   try {
-    // First start: an empty database gets the demo restaurants, so the screen has something real.
-    importDemoRestaurants(server.engine, server.payments);
+    // First start: the new database gets the demo restaurants, so the screen has something real.
+    if (firstStart) importDemoRestaurants(server.engine, server.payments);
+    if (server.engine.restaurants.list().length === 0) {
+      throw new StorageRefusal(
+        databasePath,
+        'it holds no restaurant (no demo data is put into an existing file); import yours with npm run restaurant -- import FILE --db ' +
+          `${databasePath}, or delete the file to start again with the demo restaurants`,
+      );
+    }
   } catch (error) {
     await server.close();
     throw error;

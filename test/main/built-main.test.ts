@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +168,26 @@ describe('the built main process under a stand-in electron', () => {
       assert.equal(orders.n, 1);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('the built main process on a database it cannot use', () => {
+  test('a 0-byte comanda.db: the error dialog says what, which file and how to restore; exit 1; the file untouched', async () => {
+    // The build is the one the describe above made (tests of a file run in order).
+    const dataDir = mkdtempSync(join(tmpdir(), 'comanda-main-bad-'));
+    const dbPath = join(dataDir, 'comanda.db');
+    try {
+      writeFileSync(dbPath, '');
+      const main = bootBuiltMain(dataDir);
+      const box = await main.waitFor((r): r is Extract<StandInReport, { type: 'error-box' }> => r.type === 'error-box', 'an error dialog');
+      assert.ok(box.content.includes(`cannot use the database ${dbPath}: it is empty (0 bytes)`), box.content);
+      assert.match(box.content, /To restore: .*backup/);
+      assert.equal(await main.exited, 1);
+      assert.ok(!main.reports.some((r) => r.type === 'window'), 'no kitchen window on a database it cannot use');
+      assert.equal(statSync(dbPath).size, 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
