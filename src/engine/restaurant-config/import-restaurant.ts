@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import type { RestaurantConfig } from './schema.ts';
+import { resolveKitchenSettings } from './stations.ts';
 import { jsonPath, validateRestaurantConfig, type RestaurantConfigProblem } from './validate-restaurant-config.ts';
 
 /** A configuration that cannot be imported; `errors` lists every problem with its JSON path. */
@@ -167,6 +168,12 @@ function writeRestaurant(db: Database, config: RestaurantConfig, now: number): I
     }
     return locationId;
   });
+
+  db.prepare('INSERT INTO kitchen_settings (restaurant_id, settings, updated_at) VALUES (?, ?, ?)').run(
+    restaurantId,
+    JSON.stringify(resolveKitchenSettings(config, productIds)),
+    now,
+  );
 
   return { restaurantId, locationIds, productIds };
 }

@@ -201,6 +201,11 @@ export const ModifierOptionSchema = Type.Object(
     id: Type.Optional(Id('option')),
     name: Name('option'),
     price: Type.Integer({ minimum: 0, default: 0, description: 'Price added to the product when chosen. Integer CLP.' }),
+    allergen: Type.Optional(
+      Type.Boolean({
+        description: 'true: choosing this option is an allergy matter (e.g. "Sin gluten", "Alergia al maní"); kitchen screens show it in red.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'Modifier option' },
 );
@@ -250,6 +255,34 @@ export const CategorySchema = Type.Object(
     products: Type.Array(ProductSchema, { maxItems: 1000, description: 'Products, in display order.' }),
   },
   { additionalProperties: false, title: 'Category' },
+);
+
+export const StationSchema = Type.Object(
+  {
+    id: Type.String({
+      pattern: SLUG_PATTERN,
+      maxLength: 50,
+      description: 'Short name of the station, lowercase letters, digits and hyphens, unique in the file, e.g. "plancha".',
+    }),
+    name: Name('station, as kitchen screens show it, e.g. "Plancha", "Fríos" or "Bar"'),
+    categories: Type.Array(Type.String({ minLength: 1, maxLength: 200, description: 'A category\'s name, or its id.' }), {
+      maxItems: 200,
+      uniqueItems: true,
+      default: [],
+      description: 'Categories whose products this station prepares, by name (or id). A category belongs to one station at most.',
+    }),
+    products: Type.Array(Type.String({ pattern: SLUG_PATTERN, maxLength: 100, description: 'A product\'s slug.' }), {
+      maxItems: 1000,
+      uniqueItems: true,
+      default: [],
+      description: 'Products this station prepares, by slug; this wins over the station of the product\'s category. A product is listed by one station at most.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Station',
+    description: 'A kitchen station. Each kitchen screen may show one station\'s items only; the expo screen shows every station\'s progress.',
+  },
 );
 
 export const FreeOverSubtotalSubsidySchema = Type.Object(
@@ -305,6 +338,13 @@ export const RestaurantConfigSchema = Type.Object(
       },
       { additionalProperties: false, description: 'The menu shared by every location.' },
     ),
+    stations: Type.Optional(
+      Type.Array(StationSchema, {
+        maxItems: 50,
+        description:
+          'The kitchen\'s stations, in the order screens show them, and which products each prepares. Products no station names (by itself or by its category) belong to none: only the expo screen shows them.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -318,6 +358,7 @@ export type LocationConfig = RestaurantConfig['locations'][number];
 export type CategoryConfig = RestaurantConfig['catalogue']['categories'][number];
 export type ProductConfig = CategoryConfig['products'][number];
 export type ModifierGroupConfig = ProductConfig['modifier_groups'][number];
+export type StationConfig = Static<typeof StationSchema>;
 export type TimeRange = Static<typeof TimeRangeSchema>;
 
 const JSON_SCHEMA_DIALECT = 'http://json-schema.org/draft-07/schema#';

@@ -21,6 +21,7 @@ import {
   type RestaurantConfig,
   type TimeRange,
 } from './schema.ts';
+import { checkStations } from './stations.ts';
 
 export interface RestaurantConfigProblem {
   /** Where in the file, e.g. `$.catalogue.categories[0].products[2].slug`. */
@@ -297,6 +298,8 @@ function crossFieldProblems(config: RestaurantConfig): RestaurantConfigProblem[]
   config.locations.forEach((location, l) => {
     checkLocation(location, l, productsBySlug, report);
   });
+
+  checkStations(config, report);
 
   return problems;
 }

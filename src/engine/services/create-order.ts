@@ -13,6 +13,7 @@ import { isTestWorld, type Actor } from './actor.ts';
 import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-settings.ts';
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
+import { orderChannel } from './order-channel.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
 
@@ -83,6 +84,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       updated_at: now,
     };
     engine.orders.insert(row);
+    engine.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
 
     let paymentLink: PaymentLink | undefined;
     if (online) {

@@ -1,0 +1,79 @@
+// The restaurant file's kitchen settings: stations (which products each prepares, by category or
+// by product) and modifier options flagged as allergens. Checked with the rest of the file and
+// resolved, at import, into what the engine reads for every ticket.
+import { allergenKey, type KitchenSettings } from '../services/kitchen-settings.ts';
+import type { RestaurantConfig } from './schema.ts';
+
+type Report = (path: string, message: string) => void;
+
+const stationPath = (s: number, ...rest: (string | number)[]) =>
+  `$.stations[${s}]${rest.map((r) => (typeof r === 'number' ? `[${r}]` : `.${r}`)).join('')}`;
+
+/** Every category index a station's reference names: by name, or by id. */
+function categoriesNamed(config: RestaurantConfig, reference: string): number[] {
+  const found: number[] = [];
+  config.catalogue.categories.forEach((category, c) => {
+    if (category.name === reference || category.id === reference) found.push(c);
+  });
+  return found;
+}
+
+/** Duplicate station ids, unknown categories and products, and anything claimed by two stations. */
+export function checkStations(config: RestaurantConfig, report: Report): void {
+  const stations = config.stations ?? [];
+  const ids = new Map<string, number>();
+  const slugs = new Set(config.catalogue.categories.flatMap((c) => c.products.map((p) => p.slug)));
+  const categoryOwner = new Map<number, number>();
+  const productOwner = new Map<string, number>();
+  stations.forEach((station, s) => {
+    const earlier = ids.get(station.id);
+    if (earlier !== undefined) report(stationPath(s, 'id'), `duplicate station id "${station.id}" (already used by $.stations[${earlier}])`);
+    else ids.set(station.id, s);
+    station.categories.forEach((reference, k) => {
+      const found = categoriesNamed(config, reference);
+      if (found.length === 0) {
+        report(stationPath(s, 'categories', k), `unknown category "${reference}" (name or id of a category of $.catalogue.categories)`);
+      }
+      for (const c of found) {
+        const owner = categoryOwner.get(c);
+        if (owner !== undefined && owner !== s) {
+          report(stationPath(s, 'categories', k), `category "${reference}" already belongs to station "${stations[owner]!.id}"`);
+        } else categoryOwner.set(c, s);
+      }
+    });
+    station.products.forEach((slug, k) => {
+      if (!slugs.has(slug)) report(stationPath(s, 'products', k), `unknown product "${slug}" (the slug of a product of $.catalogue)`);
+      const owner = productOwner.get(slug);
+      if (owner !== undefined && owner !== s) {
+        report(stationPath(s, 'products', k), `product "${slug}" is already listed by station "${stations[owner]!.id}"`);
+      } else productOwner.set(slug, s);
+    });
+  });
+}
+
+/** The kitchen settings of a valid file, with product ids as imported (by slug). */
+export function resolveKitchenSettings(config: RestaurantConfig, productIds: Record<string, string>): KitchenSettings {
+  const stations = config.stations ?? [];
+  const product_stations: Record<string, string> = {};
+  // Categories first, then products, so a product's own station wins.
+  for (const station of stations) {
+    for (const reference of station.categories) {
+      for (const c of categoriesNamed(config, reference)) {
+        for (const product of config.catalogue.categories[c]!.products) product_stations[productIds[product.slug]!] = station.id;
+      }
+    }
+  }
+  for (const station of stations) {
+    for (const slug of station.products) product_stations[productIds[slug]!] = station.id;
+  }
+  const allergens: Record<string, string[]> = {};
+  for (const category of config.catalogue.categories) {
+    for (const product of category.products) {
+      const flagged = product.modifier_groups.flatMap((group) =>
+        group.options.filter((option) => option.allergen === true).map((option) => allergenKey(group.name, option.name)),
+      );
+      if (flagged.length > 0) allergens[productIds[product.slug]!] = flagged;
+    }
+  }
+  return { stations: stations.map((s) => ({ id: s.id, name: s.name })), product_stations, allergens };
+}
