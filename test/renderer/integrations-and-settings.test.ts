@@ -127,6 +127,19 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="offline-banner"]').waitFor({ state: 'detached' });
   });
 
+  test('a full disk: the status bar says "Disco lleno" until space is back', async () => {
+    Object.assign(k.connection, { storage_full: true });
+    k.feed.heartbeat();
+    await k.page.locator('[data-testid="nav-board"]').click();
+    const label = k.page.locator('[data-testid="storage-full"]');
+    await label.waitFor();
+    assert.match(await label.innerText(), /Disco lleno/);
+    await k.screenshot('status-bar-disco-lleno');
+    Object.assign(k.connection, { storage_full: false });
+    k.feed.heartbeat();
+    await label.waitFor({ state: 'detached' });
+  });
+
   test('without protected storage the screen says the key cannot be stored, and it is not', async () => {
     await k.page.locator('[data-testid="nav-settings"]').click();
     await k.page.locator('[data-testid="clear-platform-key"]').click();
