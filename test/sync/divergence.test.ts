@@ -2,6 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
+import { applyFeedPage } from '../../src/sync/apply-feed.ts';
+import { SYNC_KEYS } from '../../src/sync/first-pull.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
 
@@ -106,6 +108,46 @@ function scenario(mode: KeyMode): void {
     // Resolved: later checks find the sides equal and record nothing more.
     await afterTwoMoreChecks();
     assert.equal((await syncStatus()).conflicts.length, 4);
+  });
+
+  test("a kitchen's transition then item bump, made offline, converge on the upstream's state with no conflict", async () => {
+    const id = await mirroredOrder('Bumped offline');
+    const conflictsBefore = (await syncStatus()).conflicts.length;
+    sys.proxy.set({ kind: 'refuse' });
+    await eventually(syncStatus, (s) => s.online === false);
+    assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
+    const kitchen = { restaurantId: sys.replica.replica.identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' };
+    sys.replica.replica.commands.setItemDone(kitchen, id, 0, true);
+    assert.equal((await syncStatus()).outbox_pending, 2);
+    sys.clock.advance(5_000); // the upstream applies the change later than the kitchen made it
+    sys.proxy.set({ kind: 'pass' });
+    await eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online);
+    const converged = await eventually(
+      async () => [(await up('GET', `/orders/${id}`)).body, (await rep('GET', `/orders/${id}`)).body],
+      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+    );
+    assert.equal(converged[0].status, 'en_preparacion');
+    assert.deepEqual(converged[1], converged[0]);
+    await afterTwoMoreChecks();
+    assert.equal((await syncStatus()).conflicts.length, conflictsBefore);
+  });
+
+  test("an item bump on its way up does not hold back the order's state from the feed", async () => {
+    const id = await mirroredOrder('Bump pending');
+    sys.proxy.set({ kind: 'refuse' });
+    await eventually(syncStatus, (s) => s.online === false);
+    const { engine, identity, commands } = sys.replica.replica;
+    commands.setItemDone({ restaurantId: identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
+    assert.equal(engine.sync.pending(), 1);
+    // The upstream moves the order; its feed page is applied as the puller would apply it.
+    assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
+    const page = (await up('GET', `/events?after=${engine.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
+    applyFeedPage(engine, identity, page);
+    assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
+    sys.proxy.set({ kind: 'pass' });
+    await eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online);
+    const [a, b] = await Promise.all([up('GET', `/orders/${id}`), rep('GET', `/orders/${id}`)]);
+    assert.deepEqual(b.body, a.body);
   });
 }
 
