@@ -20,8 +20,9 @@ export class StorageRefusal extends Error {
   readonly file: string;
   readonly problem: string;
 
-  constructor(file: string, problem: string) {
-    super(`cannot use the database ${file}: ${problem}. ${restoreAdvice(file)}`);
+  /** `advice` replaces the restore steps when the file itself is fine (it cannot be written now). */
+  constructor(file: string, problem: string, advice: string = restoreAdvice(file)) {
+    super(`cannot use the database ${file}: ${problem}. ${advice}`);
     this.name = 'StorageRefusal';
     this.file = file;
     this.problem = problem;
@@ -138,6 +139,7 @@ export function probeWrite(db: Database, path: string): void {
         : code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_CANTOPEN')
           ? 'it cannot be written (read-only or immutable file, or no permission on it or its folder; check with ls -l and lsattr)'
           : `a test write failed`;
-    throw new StorageRefusal(path, `${why} (${(error as Error).message})`);
+    // Its data is intact: restoring a backup (or moving its -wal aside) would lose commits.
+    throw new StorageRefusal(path, `${why} (${(error as Error).message})`, 'Fix that and start again: nothing in the file was lost, so there is nothing to restore from a backup');
   }
 }
