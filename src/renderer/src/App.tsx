@@ -104,7 +104,8 @@ export function App() {
           ))}
         </nav>
         <div className="top-tools">
-          {view === 'board' && locations.length > 1 && (
+          {/* A tablet chooses its location once, in "Esta pantalla": the bar keeps room for the tabs. */}
+          {view === 'board' && mode === 'desktop' && locations.length > 1 && (
             <select
               className="location-filter"
               data-testid="location-filter"

@@ -79,6 +79,7 @@ export async function startKitchenUnderTest(
       connectionStatus: () => connection,
       syncStatus: () => null,
       backupFolder: () => backupDir,
+      pairingOrigin: () => ({ origin: engine.server.origin, lan: false }),
     },
   });
 

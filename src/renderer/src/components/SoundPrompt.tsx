@@ -30,7 +30,7 @@ export function SoundPrompt() {
   if (allowed !== false) return null;
   return (
     <button type="button" className="sound-prompt" data-testid="sound-prompt" onClick={() => void soundAllowed().then(setAllowed)}>
-      🔔 {t('tablet.sound_prompt')}
+      {t('tablet.sound_prompt')}
     </button>
   );
 }

@@ -4,11 +4,21 @@
 // restart shows the stale banner and recovers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PAIRING_CODE_TTL_MS } from '../../../../src/engine/services/kitchen-devices.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { eventually } from '../../../renderer/support/wait.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
+import { ARTIFACTS } from '../../../renderer/support/kitchen-under-test.ts';
+
+const VIEWPORTS = {
+  portrait: { width: 800, height: 1280 },
+  landscape: { width: 1280, height: 800 },
+  desktop: { width: 1920, height: 1080 },
+  phone: { width: 390, height: 844 },
+};
 
 const ORDER = {
   location_id: R1.openLocation,
@@ -123,6 +133,20 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     assert.equal(await a.locator('[data-testid="board"]').count(), 1);
     const refused = await inPage(b, '/kitchen/api/board:snapshot', {});
     assert.equal(refused.status, 401);
+  });
+
+  test('screenshots: the board and the pairing page in portrait, landscape, desktop and phone sizes', async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await k.call('POST', '/orders', { body: { ...ORDER, type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa', customer: { name: 'Pedro Soto' }, notes: 'sin cebolla' } });
+    await k.call('POST', '/orders', { body: { ...ORDER, customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 3 }] } });
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await a.setViewportSize(viewport);
+      await b.setViewportSize(viewport);
+      await a.waitForTimeout(300);
+      await a.screenshot({ path: join(ARTIFACTS, `i10-tablet-board-${name}.png`) });
+      await b.screenshot({ path: join(ARTIFACTS, `i10-tablet-pairing-${name}.png`) });
+    }
+    await a.setViewportSize(VIEWPORTS.portrait);
   });
 
   test('stopping the engine shows the stale banner within 5 s; restarting it recovers', async () => {

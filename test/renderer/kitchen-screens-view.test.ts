@@ -1,0 +1,57 @@
+// "Pantallas de cocina" in the desktop window (through the bridge): add a screen (QR code, URL,
+// six digits, expiry), the tablet pairs, the list shows it, Revocar revokes it.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { ARTIFACTS, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+import { eventually } from './support/wait.ts';
+
+const VIEWPORTS = {
+  portrait: { width: 800, height: 1280 },
+  landscape: { width: 1280, height: 800 },
+  desktop: { width: 1920, height: 1080 },
+  phone: { width: 390, height: 844 },
+};
+
+describe('Pantallas de cocina (desktop window)', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    k = await startKitchenUnderTest();
+    await k.open('screens');
+    await k.page.locator('[data-testid="screens-view"]').waitFor();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  test('Añadir una pantalla shows a QR code, the URL, the code and its expiry; the paired screen is listed and can be revoked', async () => {
+    const { page } = k;
+    await page.locator('[data-testid="screen-name"]').fill('Plancha');
+    await page.locator('[data-testid="screen-add"]').click();
+    await page.locator('[data-testid="pairing-offer"]').waitFor();
+    const url = await page.locator('[data-testid="pairing-url"]').innerText();
+    const code = await page.locator('[data-testid="pairing-digits"]').innerText();
+    assert.match(code, /^\d{6}$/);
+    assert.equal(url, `${k.engine.server.origin}/kitchen/pair?code=${code}`);
+    assert.ok((await page.locator('[data-testid="pairing-qr"]').getAttribute('src'))!.startsWith('data:image/svg+xml'));
+    assert.equal(await page.locator('[data-testid="pairing-qr"]').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
+    assert.match(await page.locator('[data-testid="pairing-offer"]').innerText(), /Vale hasta las \d\d:\d\d/);
+    await page.locator('[data-testid="pairing-lan-off"]').waitFor();
+
+    const paired = pairWithCode(k.engine.server.engine, code);
+    const row = page.locator(`tr[data-device-id="${paired.device.id}"]`);
+    await row.waitFor({ timeout: 6000 });
+    assert.match(await row.innerText(), /Plancha/);
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: join(ARTIFACTS, `i10-desktop-screens-${name}.png`), fullPage: false });
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    await row.locator('[data-testid="screen-revoke"]').click();
+    await page.locator('[data-testid="confirm-yes"]').click();
+    await eventually(() => authenticateDevice(k.engine.server.engine, paired.token) === null, 'the screen revoked');
+    await row.locator('text=Revocada').waitFor();
+  });
+});
