@@ -59,6 +59,17 @@ function scenarios(mode: KeyMode): void {
     const upstreamDone = await eventually(async () => doneOf(sys.upstream.engine, R1.id, orderId), (d) => d?.[1] === true);
     assert.deepEqual(upstreamDone, [false, true]);
 
+    // The restaurant file's stations reached the replica with the item feed.
+    const replicaBoard = await eventually(
+      async () => readKitchenBoard(replicaEngine, sys.replica.replica.identity.restaurantId),
+      (b) => b.stations.length > 0,
+    );
+    assert.deepEqual(replicaBoard.stations, readKitchenBoard(sys.upstream.engine, R1.id).stations);
+    assert.deepEqual(
+      replicaBoard.tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.station_id),
+      ['horno', 'bar'],
+    );
+
     await upstreamKitchen['items:set-done']({ order_id: orderId, item_index: 0, done: true });
     const replicaDone = await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), (d) => d?.[0] === true);
     assert.deepEqual(replicaDone, [true, true]);

@@ -7,7 +7,7 @@ import { KITCHEN_EVENT_PREFIX } from '../store/events-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
-import { ticketKitchen, type TicketContext } from './ticket-kitchen.ts';
+import { factsOfOrders, factsPerOrder, ticketKitchen, type TicketContext } from './ticket-kitchen.ts';
 
 /**
  * The kitchen screen's reads. Unlike an API key, the screen sees both worlds of its restaurant at
@@ -30,8 +30,8 @@ export const KITCHEN_EVENTS = {
   recall: `${KITCHEN_EVENT_PREFIX}recall`,
 } as const;
 
-function ticketContext(engine: Engine, restaurantId: string): TicketContext {
-  return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now() };
+function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrder(engine)): TicketContext {
+  return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now(), facts };
 }
 
 /**
@@ -86,14 +86,14 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
   // Read in one transaction so the orders and the cursor describe the same moment.
   return engine.db.transaction(() => {
     const cursor = engine.events.lastSeq();
-    const context = ticketContext(engine, restaurant.id);
     const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
+    const context = ticketContext(engine, restaurant.id, factsOfOrders(engine, rows.map((r) => r.id)));
     const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
     const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
     const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
     const tickets: KitchenTicket[] = rows.map((row) => ({
       order: toOrderView(row, restaurant.time_zone),
-      kitchen: ticketKitchen(engine, row, context),
+      kitchen: ticketKitchen(row, context),
       ...(timings.get(row.id) ?? fallbackTiming(row)),
     }));
     return {
@@ -124,7 +124,7 @@ export function readKitchenTicket(engine: Engine, restaurantId: string, order: O
   const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
   return {
     order,
-    kitchen: ticketKitchen(engine, row, context),
+    kitchen: ticketKitchen(row, context),
     ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)),
   };
 }
@@ -147,7 +147,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
   const kitchenOf = (orderId: string) => {
     // A replica's own order may have been renamed to its upstream id since the event was written.
     const order = engine.orders.getById(orderId) ?? engine.orders.getById(engine.sync.upstreamIdOf(orderId) ?? orderId);
-    return order ? ticketKitchen(engine, order, context) : null;
+    return order ? ticketKitchen(order, context) : null;
   };
   for (const row of rows) {
     const data: unknown = JSON.parse(row.data);
@@ -168,7 +168,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
           type: row.type === KITCHEN_EVENTS.item ? 'ticket.items' : 'ticket.recalled',
           at: row.created_at,
           order: toOrderView(order, context.restaurant.time_zone),
-          kitchen: ticketKitchen(engine, order, context),
+          kitchen: ticketKitchen(order, context),
         });
         break;
       }

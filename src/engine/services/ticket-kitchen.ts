@@ -7,17 +7,53 @@ import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { allergenKey, type KitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from './order-view.ts';
 
-/** What every ticket of one read shares: the restaurant, its kitchen settings and the clock's now. */
+/** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */
+export interface KitchenFacts {
+  doneItems(orderId: string): Set<number>;
+  recalledUntil(orderId: string): number | null;
+  channel(orderId: string): string | null;
+}
+
+/** What every ticket of one read shares: the restaurant, its kitchen settings, the clock's now and the facts. */
 export interface TicketContext {
   restaurant: RestaurantRow;
   settings: KitchenSettings;
   now: number;
+  facts: KitchenFacts;
+}
+
+/** Facts read per order (one ticket, a few live events). */
+export function factsPerOrder(engine: Engine): KitchenFacts {
+  return {
+    doneItems: (orderId) => new Set(engine.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
+    recalledUntil: (orderId) => engine.kitchenData.recalledUntil(orderId),
+    channel: (orderId) => engine.kitchenData.channel(orderId),
+  };
+}
+
+/** Facts of many orders read in three queries (a board snapshot of hundreds of tickets). */
+export function factsOfOrders(engine: Engine, orderIds: readonly string[]): KitchenFacts {
+  const done = new Map<string, Set<number>>();
+  for (const row of engine.kitchenData.itemStatesOf(orderIds)) {
+    if (row.done !== 1) continue;
+    const set = done.get(row.order_id) ?? new Set<number>();
+    set.add(row.item_index);
+    done.set(row.order_id, set);
+  }
+  const recalls = new Map(engine.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
+  const channels = new Map(engine.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
+  const none = new Set<number>();
+  return {
+    doneItems: (orderId) => done.get(orderId) ?? none,
+    recalledUntil: (orderId) => recalls.get(orderId) ?? null,
+    channel: (orderId) => channels.get(orderId) ?? null,
+  };
 }
 
 /** The kitchen's data about one order: its lines with station, allergens and bumps, and what the cook may do. */
-export function ticketKitchen(engine: Engine, row: OrderRow, context: TicketContext): TicketKitchen {
-  const { settings } = context;
-  const done = new Set(engine.kitchenData.itemStates(row.id).filter((s) => s.done === 1).map((s) => s.item_index));
+export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitchen {
+  const { settings, facts } = context;
+  const done = facts.doneItems(row.id);
   const lines = JSON.parse(row.items) as OrderItemView[];
   const items: TicketItem[] = lines.map((line, index) => {
     const flagged = line.product_id === null ? undefined : settings.allergens[line.product_id];
@@ -30,11 +66,11 @@ export function ticketKitchen(engine: Engine, row: OrderRow, context: TicketCont
     };
   });
   const actions = kitchenActions(row.status, row.type, row.managed_by);
-  const recalledUntil = engine.kitchenData.recalledUntil(row.id);
+  const recalledUntil = facts.recalledUntil(row.id);
   return {
     items,
     stations: stationProgress(items, settings.stations.map((s) => s.id)),
-    channel: engine.kitchenData.channel(row.id) ?? row.managed_by,
+    channel: facts.channel(row.id) ?? row.managed_by,
     managed_by: row.managed_by,
     actions,
     suggested_target: suggestedTarget(row.status, row.type, actions, items),

@@ -29,6 +29,9 @@ export class KitchenDataStore {
   private readonly putChannel: Statement<[string, string]>;
   private readonly settingsOf: Statement<[string], KitchenSettingsRow>;
   private readonly putSettings: Statement<[string, string, number]>;
+  private readonly itemsOfMany: Statement<[string], ItemStateRow>;
+  private readonly recallsOfMany: Statement<[string], { order_id: string; recalled_until: number }>;
+  private readonly channelsOfMany: Statement<[string], { order_id: string; channel: string }>;
   private readonly pendingItemPush: Statement<[string, number], { n: number }>;
   private readonly itemEventsAfter: Statement<[string, string, string, number, number], { seq: number; data: string }>;
 
@@ -52,6 +55,10 @@ export class KitchenDataStore {
     this.putChannel = db.prepare(
       'INSERT INTO kitchen_order_channels (order_id, channel) VALUES (?, ?) ON CONFLICT (order_id) DO UPDATE SET channel = excluded.channel',
     );
+    // Many orders at once (a board snapshot): their ids as one JSON array.
+    this.itemsOfMany = db.prepare('SELECT * FROM kitchen_item_states WHERE order_id IN (SELECT value FROM json_each(?))');
+    this.recallsOfMany = db.prepare('SELECT order_id, recalled_until FROM kitchen_recalls WHERE order_id IN (SELECT value FROM json_each(?))');
+    this.channelsOfMany = db.prepare('SELECT order_id, channel FROM kitchen_order_channels WHERE order_id IN (SELECT value FROM json_each(?))');
     this.pendingItemPush = db.prepare(
       `SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending' AND kind = 'set_item_done' AND order_id = ?
        AND json_extract(payload, '$.item_index') = ?`,
@@ -68,6 +75,18 @@ export class KitchenDataStore {
 
   itemStates(orderId: string): ItemStateRow[] {
     return this.itemsOf.all(orderId);
+  }
+
+  itemStatesOf(orderIds: readonly string[]): ItemStateRow[] {
+    return this.itemsOfMany.all(JSON.stringify(orderIds));
+  }
+
+  recallsOf(orderIds: readonly string[]): { order_id: string; recalled_until: number }[] {
+    return this.recallsOfMany.all(JSON.stringify(orderIds));
+  }
+
+  channelsOf(orderIds: readonly string[]): { order_id: string; channel: string }[] {
+    return this.channelsOfMany.all(JSON.stringify(orderIds));
   }
 
   itemState(orderId: string, itemIndex: number): ItemStateRow | undefined {

@@ -7,6 +7,7 @@ import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
 import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { callIpc } from '../../../src/engine/ipc/handlers.ts';
+import { isKitchenErrorCode } from '../../../src/shared/error-codes.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { handlersFor, placeOrder } from '../ipc/support.ts';
@@ -94,6 +95,8 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     assert.equal(!notFinished.ok && notFinished.error.code, 'ticket_not_finished');
     const badIndex = await callIpc(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: -1, done: true });
     assert.equal(!badIndex.ok && badIndex.error.code, 'invalid_request');
+    // Every one is a code the screen can translate.
+    for (const result of [missingLine, finished, notFinished, badIndex]) assert.ok(!result.ok && isKitchenErrorCode(result.error.code));
   });
 
   test('recall brings a finished ticket back, marked, without changing its state, until the clock passes', async () => {
