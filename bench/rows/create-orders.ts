@@ -76,7 +76,7 @@ export async function benchCreateOrders(context: BenchContext): Promise<Figure[]
     figure(
       { row: 3, name: 'POST /orders throughput', unit: 'orders/s', better: 'higher', note: '10 connections; ceiling: raw better-sqlite3, same rows, 1 transaction/order' },
       { ours: ours.map((r) => r.rps), ceiling: ceiling.map((r) => r.ordersPerSecond) },
-      (value, ratio) => ({ text: '≥ 2,000/s and ≥ 25% of ceiling', met: value >= 2000 && ratio !== null && ratio >= 0.25 }),
+      (_value, ratio) => ({ text: '≥ 50% of ceiling', met: ratio !== null && ratio >= 0.5 }),
     ),
     figure(
       { row: 3, name: 'POST /orders latency p50', unit: 'ms', better: 'lower', note: 'ceiling: one transaction of the raw loop' },
@@ -85,6 +85,7 @@ export async function benchCreateOrders(context: BenchContext): Promise<Figure[]
     figure(
       { row: 3, name: 'POST /orders latency p99', unit: 'ms', better: 'lower' },
       { ours: ours.map((r) => r.p99), ceiling: ceiling.map((r) => r.p99) },
+      (value) => ({ text: '< 10 ms', met: value < 10 }),
     ),
   ];
 }

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { FastifyReply } from 'fastify';
 import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
@@ -9,6 +10,16 @@ import { restaurantOf } from '../services/restaurant-context.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const COMMA = Buffer.from(',');
+
+/**
+ * The UTF-8 bytes of a text in a buffer of their own: Buffer.from() would cut small ones from a
+ * shared 8 KB pool, and a kept order would keep its whole pool slab alive.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
 
 /**
  * Enough for the orders a restaurant's integrations read back in a day (about 1 KB each, 2 MB in
@@ -29,20 +40,33 @@ interface KeptOrder {
  * once the route's own serializer wrote them (so they are byte for byte what it writes; a test
  * checks it), and a list page assembled from them. Kept bytes are dropped when the order may have
  * changed: every write this connection makes to an order goes through OrdersStore, which tells
- * (onWrite), and another connection's commit shows in `PRAGMA data_version`, read first in the
- * request's read transaction. An order read through an alias (a replica's local id) is not kept.
+ * (onWrite), and another connection's commit shows in `PRAGMA data_version` (read by the
+ * authentication of every request, and again first in a page's read transaction). An order read
+ * through an alias (a replica's local id) is not kept.
+ *
+ * A kept order is sent without reading the database at all: the restaurant's time zone (the
+ * times are written in it, and a missing restaurant must still refuse the key) is kept too, for
+ * as long as this connection wrote nothing (SQLite's `total_changes()`, which counts every row
+ * this connection changed and needs no lock to read) and no other connection committed.
  */
 export class OrderResponses {
   private readonly kept = new Map<string, KeptOrder>();
+  private readonly zones = new Map<string, string>();
+  private zonesAtChanges = -1;
+  private readonly totalChanges: Statement<[], number>;
   private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly engine: Engine,
     private readonly maxKept = MAX_KEPT_ORDERS,
   ) {
+    this.totalChanges = engine.db.prepare<[], number>('SELECT total_changes()').pluck();
     this.unsubscribe = [
       engine.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
-      engine.dataVersion.onChange(() => this.kept.clear()),
+      engine.dataVersion.onChange(() => {
+        this.kept.clear();
+        this.zones.clear();
+      }),
     ];
   }
 
@@ -50,20 +74,30 @@ export class OrderResponses {
   close(): void {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.kept.clear();
+    this.zones.clear();
   }
 
-  /** The answer to `GET /orders/{id}` (errors are thrown, as the uncached route throws them). */
+  /**
+   * The answer to `GET /orders/{id}` (errors are thrown, as the uncached route throws them).
+   * Authentication read `PRAGMA data_version` for this request just before.
+   */
   sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): FastifyReply {
     const id = requestedId.toLowerCase();
+    const test = isTestWorld(actor);
     const keepable = this.keepable();
+    if (keepable) {
+      const zone = this.zoneOf(actor.restaurantId);
+      const kept = zone === undefined ? undefined : this.find(id, actor.restaurantId, test, zone);
+      if (kept) return reply.type(JSON_TYPE).send(kept);
+    }
     const bytes = this.engine.read(() => {
       this.engine.dataVersion.check();
       const restaurant = restaurantOf(this.engine, actor);
-      const test = isTestWorld(actor);
+      if (keepable) this.keepZone(restaurant.id, restaurant.time_zone);
       const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
       if (kept) return kept;
       const view = getOrder(this.engine, actor, id);
-      const written = Buffer.from(reply.serialize(view) as string);
+      const written = ownBytes(reply.serialize(view) as string);
       if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
       return written;
     });
@@ -88,7 +122,7 @@ export class OrderResponses {
         parts.length = 0;
         const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
         for (const view of listOrders(this.engine, actor, query).data) {
-          const written = Buffer.from(serializeOrder(view));
+          const written = ownBytes(serializeOrder(view));
           if (keepable) this.keep(view.id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
           parts.push(written);
         }
@@ -106,6 +140,20 @@ export class OrderResponses {
       return Buffer.concat(pieces);
     });
     return reply.type(JSON_TYPE).send(bytes);
+  }
+
+  /** The restaurant's time zone as last read, unless this connection wrote anything since. */
+  private zoneOf(restaurantId: string): string | undefined {
+    const changes = this.totalChanges.get()!;
+    if (changes !== this.zonesAtChanges) {
+      this.zones.clear();
+      this.zonesAtChanges = changes;
+    }
+    return this.zones.get(restaurantId);
+  }
+
+  private keepZone(restaurantId: string, zone: string): void {
+    if (this.zoneOf(restaurantId) !== zone) this.zones.set(restaurantId, zone);
   }
 
   private find(id: string, restaurantId: string, test: boolean, timeZone: string): Buffer | undefined {

@@ -139,6 +139,26 @@ describe('order reads from kept response bytes', () => {
     }
   });
 
+  test("a restaurant's new time zone applies at once, changed on this connection or another", async () => {
+    const id = orders[0]!;
+    const zoneOf = async (baseUrl: string) => (JSON.parse((await read(baseUrl, `/orders/${id}`, keys().live_read)).text) as OrderView).created_at.slice(-6);
+    assert.equal(await zoneOf(t.baseUrl), '-03:00');
+    const setZone = (db: Engine['db'], zone: string) => db.prepare('UPDATE restaurants SET time_zone = ? WHERE id = ?').run(zone, R1.id);
+    const other = new Engine({ database: t.dbPath, clock: t.clock });
+    try {
+      setZone(other.db, 'Asia/Tokyo');
+      assert.equal(await zoneOf(t.baseUrl), '+09:00');
+      await assertSameAnswers('zone changed by another connection');
+      setZone(t.server.engine.db, 'Europe/Madrid');
+      assert.equal(await zoneOf(t.baseUrl), '+01:00');
+      await assertSameAnswers('zone changed on this connection');
+    } finally {
+      setZone(other.db, 'America/Santiago');
+      other.close();
+    }
+    assert.equal(await zoneOf(t.baseUrl), '-03:00');
+  });
+
   test('an unknown or foreign order is the same 404 both ways', async () => {
     const foreign = t.demo[1]!.managed_order_ids[0];
     for (const id of ['00000000-0000-4000-8000-00000000dead', ...(foreign ? [foreign] : [])]) {
