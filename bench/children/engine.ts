@@ -21,6 +21,7 @@ const readyAt = performance.now();
 answer(
   {
     rss: () => ({ rss: process.memoryUsage().rss }),
+    cpu: () => ({ ...process.cpuUsage() }),
     gc: () => {
       globalThis.gc?.();
       return {};

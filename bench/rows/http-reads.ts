@@ -1,6 +1,6 @@
 // Rows 1 and 2: GET /orders/{id} and GET /orders?limit=20 against a bare node:http server that
 // answers the same bytes from memory.
-import { spawnChild } from '../lib/child.ts';
+import { spawnChild, type Child } from '../lib/child.ts';
 import { authorization, underTest, type BenchContext } from '../lib/context.ts';
 import { runLoad, type LoadResult } from '../lib/load.ts';
 import { figure, type Figure } from '../lib/report.ts';
@@ -12,7 +12,7 @@ const PER_MESSAGE = new Set(['date', 'connection', 'keep-alive', 'content-length
 async function compare(context: BenchContext, row: number, label: string, paths: string[], minimumRatio: number): Promise<Figure[]> {
   const headers = authorization(context.prepared.keys.live_read);
   const engine = await spawnChild('engine', { database: context.prepared.path }, underTest(context, `row${row}`));
-  let bare: Awaited<ReturnType<typeof spawnChild>> | null = null;
+  let bare: Child | null = null;
   let fastify: Awaited<ReturnType<typeof spawnChild>> | null = null;
   try {
     const baseUrl = engine.ready.baseUrl as string;
@@ -30,20 +30,34 @@ async function compare(context: BenchContext, row: number, label: string, paths:
     const ours: LoadResult[] = [];
     const ceiling: LoadResult[] = [];
     const fastifyAlone: number[] = [];
+    const cpu = { ours: [] as number[], ceiling: [] as number[] };
+    const load = (url: string, durationSeconds = context.seconds) =>
+      runLoad({ url: `${url}${paths[0]}`, paths: paths.map((p) => `/v1${p}`), headers, durationSeconds });
+    // Warm-up runs first (JIT, caches), not measured.
+    if (context.warmupSeconds > 0) {
+      for (const url of [baseUrl, bareUrl, fastifyUrl]) await load(url, context.warmupSeconds);
+    }
+    /** A measured run, with the server's CPU time (user + system) per answer: what contention hardly moves. */
+    const measured = async (child: Child, url: string, into: LoadResult[], cpuInto: number[]) => {
+      const before = await child.ask({ type: 'cpu' });
+      const result = await load(url);
+      const after = await child.ask({ type: 'cpu' });
+      into.push(result);
+      const micros = (after.user as number) - (before.user as number) + (after.system as number) - (before.system as number);
+      cpuInto.push(micros / Math.max(1, result.requests));
+    };
     for (let run = 0; run < context.runs; run++) {
-      const warmupSeconds = run === 0 ? context.warmupSeconds : 0;
-      const load = (url: string) => runLoad({ url: `${url}${paths[0]}`, paths: paths.map((p) => `/v1${p}`), headers, durationSeconds: context.seconds, warmupSeconds });
       // Alternated, so neither side always gets the quieter moment.
       if (run % 2 === 0) {
-        ours.push(await load(baseUrl));
-        ceiling.push(await load(bareUrl));
+        await measured(engine, baseUrl, ours, cpu.ours);
+        await measured(bare, bareUrl, ceiling, cpu.ceiling);
       } else {
-        ceiling.push(await load(bareUrl));
-        ours.push(await load(baseUrl));
+        await measured(bare, bareUrl, ceiling, cpu.ceiling);
+        await measured(engine, baseUrl, ours, cpu.ours);
       }
       fastifyAlone.push((await load(fastifyUrl)).rps);
       context.log(
-        `  run ${run + 1}: ours ${Math.round(ours.at(-1)!.rps)} req/s, bare ${Math.round(ceiling.at(-1)!.rps)} req/s, Fastify alone ${Math.round(fastifyAlone.at(-1)!)} req/s`,
+        `  run ${run + 1}: ours ${Math.round(ours.at(-1)!.rps)} req/s (${cpu.ours.at(-1)!.toFixed(1)} µs CPU each), bare ${Math.round(ceiling.at(-1)!.rps)} req/s (${cpu.ceiling.at(-1)!.toFixed(1)} µs), Fastify alone ${Math.round(fastifyAlone.at(-1)!)} req/s`,
       );
     }
     const of = (key: keyof LoadResult) => ({ ours: ours.map((r) => r[key]), ceiling: ceiling.map((r) => r[key]) });
@@ -60,6 +74,16 @@ async function compare(context: BenchContext, row: number, label: string, paths:
       throughput,
       figure({ row, name: `${label} latency p50`, unit: 'ms', better: 'lower' }, of('p50')),
       figure({ row, name: `${label} latency p99`, unit: 'ms', better: 'lower' }, of('p99')),
+      figure(
+        {
+          row,
+          name: `${label} server CPU per answer`,
+          unit: 'µs',
+          better: 'lower',
+          note: 'user + system CPU time of the server process over a run ÷ its answers; steadier than throughput on a shared machine',
+        },
+        cpu,
+      ),
     ];
   } finally {
     await fastify?.stop();

@@ -27,6 +27,9 @@ function ownBytes(text: string): Buffer {
  */
 export const MAX_KEPT_ORDERS = 2_000;
 
+/** Whole list pages kept, in bytes (a page of 20 is about 18 KB, of 100 about 90 KB). */
+export const MAX_KEPT_PAGE_BYTES = 2 * 1024 * 1024;
+
 interface KeptOrder {
   restaurantId: string;
   test: boolean;
@@ -47,12 +50,16 @@ interface KeptOrder {
  * A kept order is sent without reading the database at all: the restaurant's time zone (the
  * times are written in it, and a missing restaurant must still refuse the key) is kept too, for
  * as long as this connection wrote nothing (SQLite's `total_changes()`, which counts every row
- * this connection changed and needs no lock to read) and no other connection committed.
+ * this connection changed and needs no lock to read) and no other connection committed. Whole
+ * list pages are kept under the same condition, by restaurant, world and query.
  */
 export class OrderResponses {
   private readonly kept = new Map<string, KeptOrder>();
   private readonly zones = new Map<string, string>();
-  private zonesAtChanges = -1;
+  /** Whole list pages by restaurant, world and query, while nothing at all was written. */
+  private readonly pages = new Map<string, Buffer>();
+  private pageBytes = 0;
+  private keptAtChanges = -1;
   private readonly totalChanges: Statement<[], number>;
   private readonly unsubscribe: (() => void)[];
 
@@ -65,7 +72,7 @@ export class OrderResponses {
       engine.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
       engine.dataVersion.onChange(() => {
         this.kept.clear();
-        this.zones.clear();
+        this.keptAtChanges = -1;
       }),
     ];
   }
@@ -75,6 +82,7 @@ export class OrderResponses {
     for (const unsubscribe of this.unsubscribe) unsubscribe();
     this.kept.clear();
     this.zones.clear();
+    this.pages.clear();
   }
 
   /**
@@ -107,6 +115,12 @@ export class OrderResponses {
   /** The answer to `GET /orders`: the page's ids read from the index, each order's bytes kept or written. */
   sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): FastifyReply {
     const keepable = this.keepable();
+    const pageKey = `${actor.restaurantId}\n${actor.mode}\n${JSON.stringify(query)}`;
+    if (keepable) {
+      this.syncWithChanges();
+      const page = this.pages.get(pageKey);
+      if (page) return reply.type(JSON_TYPE).send(page);
+    }
     const bytes = this.engine.read(() => {
       this.engine.dataVersion.check();
       const keys = listOrderKeys(this.engine, actor, query);
@@ -137,19 +151,39 @@ export class OrderResponses {
         pieces.push(part);
       });
       pieces.push(Buffer.from(envelope.slice(open.length)));
-      return Buffer.concat(pieces);
+      const page = Buffer.concat(pieces);
+      if (keepable) this.keepPage(pageKey, page);
+      return page;
     });
     return reply.type(JSON_TYPE).send(bytes);
   }
 
+  /** Forgets kept time zones and pages if this connection wrote anything since they were kept. */
+  private syncWithChanges(): void {
+    const changes = this.totalChanges.get()!;
+    if (changes === this.keptAtChanges) return;
+    this.zones.clear();
+    this.pages.clear();
+    this.pageBytes = 0;
+    this.keptAtChanges = changes;
+  }
+
   /** The restaurant's time zone as last read, unless this connection wrote anything since. */
   private zoneOf(restaurantId: string): string | undefined {
-    const changes = this.totalChanges.get()!;
-    if (changes !== this.zonesAtChanges) {
-      this.zones.clear();
-      this.zonesAtChanges = changes;
-    }
+    this.syncWithChanges();
     return this.zones.get(restaurantId);
+  }
+
+  private keepPage(key: string, page: Buffer): void {
+    this.syncWithChanges();
+    if (page.length > MAX_KEPT_PAGE_BYTES / 4) return;
+    for (const [oldKey, oldPage] of this.pages) {
+      if (this.pageBytes + page.length <= MAX_KEPT_PAGE_BYTES) break;
+      this.pages.delete(oldKey);
+      this.pageBytes -= oldPage.length;
+    }
+    this.pages.set(key, page);
+    this.pageBytes += page.length;
   }
 
   private keepZone(restaurantId: string, zone: string): void {
