@@ -40,6 +40,8 @@ export interface EngineOptions {
    * provisional numbers, and what the upstream does (payments, couriers, mail) is left to it.
    */
   role?: 'standalone' | 'replica';
+  /** Files up to this size are quick_checked when opened; larger ones after start (store/database-checks.ts). */
+  quickCheckMaxBytes?: number;
   /** Courier adapters by provider name; the simulated courier by default. */
   couriers?: CourierRegistry;
 }
@@ -79,9 +81,13 @@ export class Engine {
   private readonly commitRead: Statement;
   private readonly rollbackRead: Statement;
   private diskFull = false;
+  private damaged: string | null = null;
 
   constructor(options: EngineOptions) {
-    this.db = typeof options.database === 'string' ? openDatabase(options.database) : options.database;
+    this.db =
+      typeof options.database === 'string'
+        ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
+        : options.database;
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.restaurants = new RestaurantsStore(this.db, this.role === 'replica' ? 'L' : '');
@@ -114,6 +120,7 @@ export class Engine {
    * fails half-way). Waiters on the change feed are woken only after the commit.
    */
   transaction<T>(work: () => T): T {
+    if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
     // Nested calls become savepoints, so an inner failure caught outside rolls back only its part.
     if (this.depth > 0) return this.db.transaction(work)();
     this.depth++;
@@ -146,6 +153,19 @@ export class Engine {
     }
     this.commitRead.run();
     return result;
+  }
+
+  /**
+   * Stops every write: the file was found damaged after the engine started (a large file's
+   * quick_check runs then). Reads go on, so the kitchen still sees its orders.
+   */
+  refuseWrites(reason: string): void {
+    this.damaged = reason;
+  }
+
+  /** Why writes are refused (a damaged file), or null. */
+  get writesRefused(): string | null {
+    return this.damaged;
   }
 
   /** True since a write found the disk full, until a write succeeds again (the app's status bar says "disco lleno"). */

@@ -13,6 +13,7 @@ import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
 import type { MailSender } from './mail/mail-sender.ts';
 import { acquireServingLock, type ServingLock } from './serving-lock.ts';
+import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from './store/database-checks.ts';
 
 export interface EngineServerOptions {
   /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
@@ -44,6 +45,8 @@ export interface EngineServerOptions {
    * (a CLI, or a second engine under --share-file), which wake long-polls and the live feed; default 250.
    */
   externalChangesPollMs?: number;
+  /** Files up to this size are quick_checked before serving, larger ones right after (default 32 MiB). */
+  quickCheckMaxBytes?: number;
   /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
   jobsIntervalMs?: number;
   /** The kitchen screen served to paired tablets at /kitchen/: where the built page is, heartbeat, pairing limits. */
@@ -60,6 +63,8 @@ export interface EngineServer {
   jobs: JobsRunner;
   /** Sets or clears the SMTP server for customer mails at runtime (the app's settings); throws SmtpSettingsError when unusable. */
   configureMail(settings: SmtpSettings | null): void;
+  /** Resolves once the file's quick_check is done (at once when it ran before serving): the refusal when damaged, else null. */
+  integrityChecked: Promise<StorageRefusal | null>;
   /** http://host:port/v1 */
   baseUrl: string;
   /** http://host:port, where the kitchen screen (/kitchen/) and its pairing URLs live. */
@@ -92,6 +97,7 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
           database: options.database,
           couriers: options.couriers ?? defaultCouriers(),
           ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {}),
         });
   const payments = options.payments ?? { live: null, test: sandboxSimulator };
   // Quotes and dispatches use the same adapters.
@@ -125,6 +131,18 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
   }, options.externalChangesPollMs ?? 250);
   watcher.unref();
   const baseUrl = `http://${shownHost}:${port}/v1`;
+  // A file too large to check before serving is checked now, off the event loop; damaged, it
+  // takes no more writes (503 storage_damaged) and says so in the log.
+  const databaseFile = engine.db.name;
+  const integrityChecked: Promise<StorageRefusal | null> = quickCheckAtOpen(databaseFile, options.quickCheckMaxBytes)
+    ? Promise.resolve(null)
+    : checkIntegrityInBackground(databaseFile).then((refusal) => {
+        if (refusal) {
+          engine.refuseWrites(refusal.message);
+          app.log.error({ file: databaseFile }, refusal.message);
+        }
+        return refusal;
+      });
   servingLock?.setBaseUrl(baseUrl);
   let closed = false;
   return {
@@ -137,6 +155,7 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
     configureMail(settings: SmtpSettings | null) {
       jobs.setMailSender(settings ? createSmtpSender(settings) : null);
     },
+    integrityChecked,
     baseUrl,
     origin: `http://${shownHost}:${port}`,
     port,

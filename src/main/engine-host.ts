@@ -169,6 +169,8 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
         : connectionError !== null
           ? { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError }
           : STANDALONE_STATUS;
+      const damaged = server.engine.writesRefused;
+      if (damaged) return { ...current, error: damaged };
       // Asked with every heartbeat: a full disk is tried again, so "disco lleno" goes away once space is freed.
       return server.engine.recheckStorage() ? { ...current, storage_full: true } : current;
     };

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   payment_unavailable: 503,
   storage_full: 503,
+  storage_damaged: 503,
   internal_error: 500,
 } as const;
 

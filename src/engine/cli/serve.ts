@@ -90,6 +90,9 @@ async function main(): Promise<void> {
     servingAs: 'npm run serve',
     shareDatabase: values['share-file'],
   });
+  void server.integrityChecked.then((refusal) => {
+    if (refusal) process.stderr.write(`comanda serve: ${refusal.message}; reads go on, writes are refused (503 storage_damaged)\n`);
+  });
   if (server.jobs.mailSender) logger.info({ smtp: server.jobs.mailSender.description }, 'customer mails go through SMTP');
   else logger.info('no --smtp: customer mails stay queued in the database');
   // Each demo restaurant comes with a pairing URL, so a tablet's browser shows its board at once.

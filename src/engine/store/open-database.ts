@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkIntegrity, checkOwnership, inspectFile, probeWrite, StorageRefusal } from './database-checks.ts';
+import { checkIntegrity, checkOwnership, inspectFile, probeWrite, quickCheckAtOpen, StorageRefusal } from './database-checks.ts';
 import { checkMigrationList, migrate } from './migrate.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
@@ -10,6 +10,8 @@ export type { Database };
 export interface OpenDatabaseOptions {
   /** The schema steps (tests pass a list with a gap or a shorter one); default: this release's. */
   migrations?: readonly Migration[];
+  /** Files up to this size get quick_check while opened; larger ones are checked after start (startEngineServer). */
+  quickCheckMaxBytes?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   try {
     db.pragma('busy_timeout = 5000');
     checkOwnership(db, path, migrations.length);
-    checkIntegrity(db, path);
+    if (quickCheckAtOpen(path, options.quickCheckMaxBytes)) checkIntegrity(db, path);
     try {
       configure(db, migrations);
     } catch (error) {

@@ -14,6 +14,9 @@ import { Engine } from '../../../src/engine/engine.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import { COMANDA_APPLICATION_ID, StorageRefusal } from '../../../src/engine/store/database-checks.ts';
 import { openDatabase } from '../../../src/engine/store/open-database.ts';
+import { startEngineServer } from '../../../src/engine/start-engine-server.ts';
+import { R1 } from '../../support/demo-ids.ts';
+import { callApi } from '../../support/engine-under-test.ts';
 import { MIGRATIONS } from '../../../src/engine/store/migrations/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -58,12 +61,13 @@ const bytesOf = (path: string) => readFileSync(path);
 describe('start-up checks', () => {
   let dir: string;
   let good: string;
+  let writeKey: string;
 
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-checks-'));
     good = join(dir, 'good.db');
     const engine = new Engine({ database: good });
-    seedDemo(engine, { live: null, test: sandboxSimulator });
+    writeKey = seedDemo(engine, { live: null, test: sandboxSimulator })[0]!.keys.live_write;
     engine.db.pragma('wal_checkpoint(TRUNCATE)');
     engine.close();
   });
@@ -120,6 +124,36 @@ describe('start-up checks', () => {
     const before = bytesOf(path);
     assertRefused(await serve(path), path, /damaged/);
     assert.deepEqual(bytesOf(path), before);
+  });
+
+  test('a file too large to check before serving is checked right after: damaged, it takes no more writes', async () => {
+    const path = copy('large-damaged.db');
+    const fd = openSync(path, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * 5);
+    closeSync(fd);
+    // Every file counts as large here (the real threshold is 32 MiB, about 8,000 orders).
+    const server = await startEngineServer({ database: path, quickCheckMaxBytes: 0, logger: false });
+    try {
+      const refusal = await server.integrityChecked;
+      assert.ok(refusal instanceof StorageRefusal);
+      assert.match(refusal.message, new RegExp(`cannot use the database ${path}: it is damaged \\(quick_check: .*To restore`));
+      const write = await callApi(server.baseUrl, writeKey, 'POST', '/orders', {
+        body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Después del chequeo' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
+      });
+      assert.equal(write.status, 503, write.text);
+      assert.equal(write.body.error.code, 'storage_damaged');
+      assert.match(write.body.error.message, /damaged/);
+    } finally {
+      await server.close();
+    }
+    // A whole file passes the same check.
+    const whole = await startEngineServer({ database: copy('large-whole.db'), quickCheckMaxBytes: 0, logger: false });
+    try {
+      assert.equal(await whole.integrityChecked, null);
+      assert.equal(whole.engine.writesRefused, null);
+    } finally {
+      await whole.close();
+    }
   });
 
   test('an unrelated SQLite file: refused, untouched, no table added', async () => {
