@@ -12,6 +12,8 @@ export interface CourierQuoteRequest {
   dropoff: CourierPlace;
   /** When the quote is asked for, epoch milliseconds (the engine's clock, so tests can drive it). */
   at: number;
+  /** Aborts when the engine stops waiting (its timeout): the adapter should drop the request. */
+  signal?: AbortSignal;
 }
 
 export interface CourierQuote {
@@ -24,6 +26,11 @@ export interface CourierQuote {
 export interface CourierDispatchRequest extends CourierQuoteRequest {
   /** The order being delivered; couriers use it to recognise a repeated dispatch of the same order. */
   order_id: string;
+  /**
+   * The same for every attempt at dispatching this order (`comanda-dispatch-<order id>`): send it
+   * as the courier API's idempotency key, so a retry after a timeout never books a second rider.
+   */
+  idempotency_key: string;
 }
 
 export interface CourierDispatch {
@@ -37,6 +44,7 @@ export interface CourierCancelRequest {
   delivery_id: string;
   /** When the cancellation is asked for, epoch milliseconds. */
   at: number;
+  signal?: AbortSignal;
 }
 
 export interface CourierCancellation {
@@ -55,6 +63,7 @@ export interface CourierTrackRequest {
   dispatched_at: number;
   /** When the status is asked for, epoch milliseconds. */
   at: number;
+  signal?: AbortSignal;
 }
 
 export interface CourierTracking {
@@ -67,8 +76,10 @@ export interface CourierTracking {
 }
 
 /**
- * A third-party courier behind one interface. Every method is synchronous so a quote can be
- * answered (and a dispatch recorded) inside the engine's SQLite transaction.
+ * A third-party courier behind one interface. Every method is asynchronous, as a courier's API
+ * is: the engine calls them outside any database transaction, with a timeout (the jobs runner for
+ * dispatch, cancel and track, performing intents written by the order's transitions;
+ * POST /delivery/quote for quotes). A method that throws or rejects has failed.
  */
 export interface CourierProvider {
   /** The provider's name as locations list it in their courier preference, e.g. "simulado". */
@@ -76,14 +87,15 @@ export interface CourierProvider {
   /** Customer-facing Spanish name, used as the message of an available quote, e.g. "Courier simulado". */
   readonly label: string;
   /** Prices a delivery; null when the courier does not cover it (too far, no coordinates...). */
-  quote(request: CourierQuoteRequest): CourierQuote | null;
+  quote(request: CourierQuoteRequest): Promise<CourierQuote | null>;
   /**
-   * Asks the courier to carry an order. Dispatching the same order again returns the same delivery.
-   * Throwing means the dispatch failed: the order stays `listo` and the engine retries later.
+   * Asks the courier to carry an order. Dispatching the same order again (same idempotency key)
+   * returns the same delivery. Failing means the dispatch failed: the order stays `listo` and the
+   * engine retries later.
    */
-  dispatch(request: CourierDispatchRequest): CourierDispatch;
+  dispatch(request: CourierDispatchRequest): Promise<CourierDispatch>;
   /** Asks the courier to call off a delivery it was dispatched. */
-  cancel(request: CourierCancelRequest): CourierCancellation;
+  cancel(request: CourierCancelRequest): Promise<CourierCancellation>;
   /** The delivery's current status; the jobs runner asks until it is `entregado` or `cancelado`. */
-  track(request: CourierTrackRequest): CourierTracking;
+  track(request: CourierTrackRequest): Promise<CourierTracking>;
 }

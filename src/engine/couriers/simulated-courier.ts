@@ -44,7 +44,8 @@ const coordinatesOf = (place: CourierPlace): LatLng | null =>
   place.lat === null || place.lng === null ? null : [place.lat, place.lng];
 
 /**
- * The built-in courier of sandbox and demo: prices by straight-line distance, never calls out.
+ * The built-in courier of sandbox and demo: prices by straight-line distance, never calls out. It
+ * is asynchronous like any courier and goes through the same intents and jobs.
  * Everything it answers follows from its input alone, so tests can predict it: its delivery's
  * status is a function of the dispatch time and the time asked about (the engine's clock), so it
  * keeps no state and survives restarts.
@@ -62,7 +63,7 @@ export class SimulatedCourier implements CourierProvider {
     if (!(a >= 0 && p >= a && d >= p)) throw new Error('simulated courier steps must be increasing: assigned <= picked up <= delivered');
   }
 
-  quote(request: CourierQuoteRequest): CourierQuote | null {
+  async quote(request: CourierQuoteRequest): Promise<CourierQuote | null> {
     const pickup = coordinatesOf(request.pickup);
     const dropoff = coordinatesOf(request.dropoff);
     // It does not geocode: without both ends' coordinates there is no distance to price.
@@ -76,17 +77,17 @@ export class SimulatedCourier implements CourierProvider {
     };
   }
 
-  dispatch(request: CourierDispatchRequest): CourierDispatch {
+  async dispatch(request: CourierDispatchRequest): Promise<CourierDispatch> {
     // Derived from the order id, so dispatching the same order twice yields the same delivery.
     const deliveryId = `sim-${request.order_id}`;
     return { delivery_id: deliveryId, tracking_url: `${this.trackingBaseUrl}/${deliveryId}` };
   }
 
-  cancel(request: CourierCancelRequest): CourierCancellation {
+  async cancel(request: CourierCancelRequest): Promise<CourierCancellation> {
     return { delivery_id: request.delivery_id, cancelled: true };
   }
 
-  track(request: CourierTrackRequest): CourierTracking {
+  async track(request: CourierTrackRequest): Promise<CourierTracking> {
     const dispatched = DateTime.fromMillis(request.dispatched_at);
     const at = (minutes: number) => dispatched.plus({ minutes }).toMillis();
     const assigned = at(this.steps.assignedAfterMinutes);

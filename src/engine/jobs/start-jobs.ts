@@ -3,9 +3,10 @@ import type { MailSender } from '../mail/mail-sender.ts';
 import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
 import { flushKeyUse } from '../services/api-keys.ts';
 import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
-import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
+import { DEFAULT_COURIER_TIMEOUT_MS } from '../services/follow-courier-deliveries.ts';
 import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
+import { followDueCourierDeliveries } from './follow-couriers.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 
 export interface JobsOptions {
@@ -14,12 +15,14 @@ export interface JobsOptions {
   /** Where customer mails go; null keeps them queued (and visible) until one is set. */
   mailSender?: MailSender | null;
   logger?: JobsLogger;
+  /** How long one courier call may take (real time) before it counts as failed; default 10 s. */
+  courierTimeoutMs?: number;
 }
 
 export interface JobsRunner {
   /**
    * Runs everything due at the engine clock's now: the database jobs synchronously (they are done
-   * when this returns), then a mail pass, which the returned promise waits for.
+   * when this returns), then a courier pass and a mail pass, which the returned promise waits for.
    */
   runDue(): Promise<void>;
   /** Sets (or removes, with null) the mail sender; the runner closes the one it replaces. */
@@ -50,13 +53,40 @@ interface DatabaseJob {
 const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
-  { name: 'follow-courier-deliveries', due: (engine) => dueCourierDeliveries(engine), run: followCourierDelivery },
 ];
+
+/**
+ * Work that calls outside parties, outside any transaction: one pass at a time; asking for one
+ * while it runs makes it run again once done. Returns the kick, which resolves when the pass is over.
+ */
+function serialPass(run: () => Promise<void>, onError: (error: unknown) => void): () => Promise<void> {
+  let pass: Promise<void> | null = null;
+  let again = false;
+  const kick = (): Promise<void> => {
+    if (pass) {
+      again = true;
+      return pass;
+    }
+    pass = (async () => {
+      do {
+        again = false;
+        await run();
+      } while (again);
+    })()
+      .catch(onError)
+      .finally(() => {
+        pass = null;
+      });
+    return pass;
+  };
+  return kick;
+}
 
 /**
  * The engine's background work, all found from the database (so a restart loses nothing) and
  * timed by the engine's clock: cancelling unpaid online orders, releasing scheduled orders,
- * retrying failed courier dispatches and following dispatched ones, and sending queued mail.
+ * performing courier intents (dispatch, retries, status checks, cancellations) and sending queued
+ * mail. What calls an outside party (couriers, SMTP) runs outside any transaction.
  * It runs on a real-time tick and, with a ManualClock, every time a test moves the clock.
  * A replica runs none of it: its upstream does.
  */
@@ -154,9 +184,28 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
     return mailPass;
   };
 
+  const courierTimeoutMs = options.courierTimeoutMs ?? DEFAULT_COURIER_TIMEOUT_MS;
+  let courierPass: Promise<void> | null = null;
+  const kickCouriers = serialPass(
+    async () => {
+      if (!active || stopped || !engine.db.open) return;
+      await followDueCourierDeliveries(engine, log, courierTimeoutMs, () => stopped || !engine.db.open);
+    },
+    (error) => log.error({ err: error, job: 'follow-courier-deliveries' }, 'courier pass failed'),
+  );
+  const trackedCourierPass = (): Promise<void> => {
+    const pass = kickCouriers();
+    courierPass = pass;
+    void pass.finally(() => {
+      if (courierPass === pass) courierPass = null;
+    });
+    return pass;
+  };
+
   const runDue = (): Promise<void> => {
     runDatabaseJobs();
-    return kickMail();
+    // Couriers first: a dispatch recorded before the "ready" mail goes out puts its tracking link in it.
+    return trackedCourierPass().then(() => kickMail());
   };
 
   const timer = setInterval(() => void runDue(), options.intervalMs ?? 1000);
@@ -185,6 +234,7 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
       stopped = true;
       clearInterval(timer);
       unsubscribe();
+      if (courierPass) await courierPass;
       if (mailPass) await mailPass;
       sender?.close();
     },

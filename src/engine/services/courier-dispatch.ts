@@ -4,7 +4,6 @@ import type { CourierProvider } from '../couriers/courier-provider.ts';
 import type { Engine } from '../engine.ts';
 import type { CourierDeliveryRow } from '../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
-import { errorText } from './error-text.ts';
 
 /** Own riders: no courier is dispatched, the kitchen moves the order itself. */
 export const OWN_DELIVERY_PROVIDER = 'propio';
@@ -18,6 +17,8 @@ export const DISPATCH_FAILED = 'fallido';
 /** Dispatch retries: 30 s after the first failure, doubling, at most every 10 minutes. */
 const RETRY_FIRST_SECONDS = 30;
 const RETRY_MAX_SECONDS = 10 * 60;
+/** How long a courier call may take before it counts as failed (real time: it waits on the network). */
+export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
 /** How often a dispatched delivery's status is asked for, unless the courier says when it changes. */
 export const STATUS_CHECK_SECONDS = 30;
 
@@ -39,79 +40,49 @@ export function courierOf(engine: Engine, order: OrderRow): CourierProvider | un
   return order.delivery_provider === null ? undefined : courierFor(engine.couriers, order.delivery_provider, order.test === 1);
 }
 
-/**
- * Asks the order's courier to carry it and records the delivery (or the failure) in the
- * `courier_deliveries` row; returns the order's new delivery fields. Runs inside the transaction
- * of the `listo` transition or of a retry: a courier that throws never aborts it.
- */
-export function dispatchCourier(engine: Engine, order: OrderRow, now: number): OrderChanges {
-  const existing = engine.courierDeliveries.get(order.id);
-  // Already on its way (a repeated call): nothing to do.
-  if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
-  const attempts = (existing?.attempts ?? 0) + 1;
-  const provider = order.delivery_provider!;
-  let outcome: { deliveryId: string; trackingUrl: string | null } | { error: string };
-  try {
-    const courier = courierOf(engine, order);
-    if (!courier) throw new Error(`no courier adapter named "${provider}" is configured in this engine`);
-    const location = order.location_id === null ? undefined : engine.locations.get(order.restaurant_id, order.location_id);
-    const dispatch = courier.dispatch({
-      order_id: order.id,
-      pickup: { lat: location?.latitude ?? null, lng: location?.longitude ?? null, address: location?.address ?? null },
-      dropoff: { lat: null, lng: null, address: order.address },
-      at: now,
-    });
-    if (typeof dispatch?.delivery_id !== 'string' || dispatch.delivery_id.length === 0) {
-      throw new Error(`courier "${provider}" answered the dispatch without a delivery id`);
-    }
-    outcome = { deliveryId: dispatch.delivery_id, trackingUrl: typeof dispatch.tracking_url === 'string' ? dispatch.tracking_url : null };
-  } catch (error) {
-    outcome = { error: errorText(error) };
-  }
+/** What the courier API gets as its idempotency key: one per order, the same for every attempt. */
+export function dispatchIdempotencyKey(orderId: string): string {
+  return `comanda-dispatch-${orderId}`;
+}
 
-  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'created_at' | 'updated_at'> =
-    'error' in outcome
-      ? {
-          status: DISPATCH_FAILED,
-          delivery_id: null,
-          tracking_url: null,
-          attempts,
-          next_check_at: dispatchRetryAt(now, attempts),
-          last_error: outcome.error,
-          dispatched_at: null,
-        }
-      : {
-          status: 'pendiente',
-          delivery_id: outcome.deliveryId,
-          tracking_url: outcome.trackingUrl,
-          attempts,
-          // Looked at on the next run, which learns from the courier when to look again.
-          next_check_at: now,
-          last_error: null,
-          dispatched_at: now,
-        };
+export const noAdapterMessage = (provider: string) => `no courier adapter named "${provider}" is configured in this engine`;
+
+/**
+ * The dispatch intent, written in the transaction of the `listo` transition: a `courier_deliveries`
+ * row due now, which the jobs runner performs outside any transaction (follow-courier-deliveries.ts).
+ * The order's delivery is `pendiente` (dispatch requested) meanwhile. A provider this engine has
+ * no adapter for fails at once (`fallido`, retried with backoff): nothing outside is asked for that.
+ */
+export function requestCourierDispatch(engine: Engine, order: OrderRow, now: number): OrderChanges {
+  const existing = engine.courierDeliveries.get(order.id);
+  // Already requested or on its way (a repeated call): nothing to do.
+  if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
+  const provider = order.delivery_provider!;
+  const attempts = existing?.attempts ?? 0;
+  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'created_at' | 'updated_at'> = courierOf(engine, order)
+    ? { status: 'pendiente', delivery_id: null, tracking_url: null, attempts, next_check_at: now, last_error: null, dispatched_at: null }
+    : {
+        status: DISPATCH_FAILED,
+        delivery_id: null,
+        tracking_url: null,
+        attempts: attempts + 1,
+        next_check_at: dispatchRetryAt(now, attempts + 1),
+        last_error: noAdapterMessage(provider),
+        dispatched_at: null,
+      };
   if (existing) engine.courierDeliveries.update(order.id, fields, now);
   else engine.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
-  return { delivery_status: fields.status, delivery_tracking_url: fields.tracking_url };
+  return { delivery_status: fields.status, delivery_tracking_url: null };
 }
 
 /**
- * Calls off the courier delivery of an order being cancelled, inside that transaction. The order
- * is cancelled whatever the courier answers; a refusal or an error is kept in `last_error`.
+ * The cancellation intent, in the transaction that cancels the order: a dispatched delivery is
+ * marked `cancelado` and left due, so the jobs runner tells the courier. One not dispatched yet
+ * (requested, failed, or with its dispatch under way) needs nobody told now; a dispatch that
+ * answers after this is called off by the runner when it records it.
  */
-export function cancelCourierDelivery(engine: Engine, order: OrderRow, now: number): void {
+export function requestCourierCancellation(engine: Engine, order: OrderRow, now: number): void {
   const row = engine.courierDeliveries.get(order.id);
   if (!row || row.status === 'entregado' || row.status === 'cancelado') return;
-  let lastError: string | null = row.last_error;
-  if (row.status !== DISPATCH_FAILED && row.delivery_id !== null) {
-    try {
-      const courier = courierOf(engine, order);
-      if (!courier) throw new Error(`no courier adapter named "${row.provider}" is configured in this engine`);
-      const answer = courier.cancel({ delivery_id: row.delivery_id, at: now });
-      lastError = answer.cancelled ? null : `courier "${row.provider}" refused to cancel delivery ${row.delivery_id}`;
-    } catch (error) {
-      lastError = `cancelling with the courier failed: ${errorText(error)}`;
-    }
-  }
-  engine.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: null, last_error: lastError }, now);
+  engine.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
 }

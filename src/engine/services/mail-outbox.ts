@@ -14,15 +14,9 @@ export const MAX_MAIL_ATTEMPTS = 12;
 /** How long one attempt holds a mail: a sender that dies mid-attempt leaves it to be retried after this. */
 const ATTEMPT_LEASE_MINUTES = 5;
 
-/**
- * Queues the "your order is ready" mail when the customer left an email, inside the transaction of
- * the `listo` transition. Sandbox orders' mails are recorded and never sent.
- */
-export function queueReadyMail(engine: Engine, order: OrderRow, now: number): void {
-  const to = order.customer_email?.trim();
-  if (!to) return;
+function readyMailOf(engine: Engine, order: OrderRow) {
   const restaurant = engine.restaurants.get(order.restaurant_id);
-  if (!restaurant) return;
+  if (!restaurant) return null;
   const location = order.location_id === null ? undefined : engine.locations.get(order.restaurant_id, order.location_id);
   const items = (JSON.parse(order.items) as OrderItemView[]).map((i) => ({ name: i.name, quantity: i.quantity }));
   const mail = composeReadyMail({
@@ -39,18 +33,40 @@ export function queueReadyMail(engine: Engine, order: OrderRow, now: number): vo
     total: order.total,
     test: order.test === 1,
   });
+  return { restaurant, mail };
+}
+
+/**
+ * Queues the "your order is ready" mail when the customer left an email, inside the transaction of
+ * the `listo` transition. Sandbox orders' mails are recorded and never sent.
+ */
+export function queueReadyMail(engine: Engine, order: OrderRow, now: number): void {
+  const to = order.customer_email?.trim();
+  if (!to) return;
+  const composed = readyMailOf(engine, order);
+  if (!composed) return;
   engine.mailOutbox.enqueue({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     kind: 'order_ready',
     test: order.test,
     to_address: to,
-    from_name: restaurant.name,
-    subject: mail.subject,
-    body_text: mail.text,
+    from_name: composed.restaurant.name,
+    subject: composed.mail.subject,
+    body_text: composed.mail.text,
     status: order.test === 1 ? 'sandbox' : 'pending',
     created_at: now,
   });
+}
+
+/**
+ * The courier's tracking page became known after the `listo` mail was queued (the courier is
+ * called after that commit): the mail, if no attempt has taken it yet, now carries the link.
+ */
+export function refreshReadyMail(engine: Engine, order: OrderRow, now: number): void {
+  if (!order.customer_email?.trim()) return;
+  const composed = readyMailOf(engine, order);
+  if (composed) engine.mailOutbox.rewriteUnsent(order.id, 'order_ready', composed.mail.subject, composed.mail.text, now);
 }
 
 /** Ids of the mails due for an attempt now, oldest first. */

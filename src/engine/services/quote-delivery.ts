@@ -6,7 +6,10 @@ import { applySubsidies, ownDeliveryQuote, type OwnDeliveryRefusal, type Shippin
 import { invalidRequest } from '../domain/errors.ts';
 import type { LatLng } from '../domain/geo.ts';
 import { formatInstant } from '../domain/time.ts';
+import { callWithTimeout } from '../adapters/call-with-timeout.ts';
+import type { CourierQuote } from '../couriers/courier-provider.ts';
 import type { Engine } from '../engine.ts';
+import { DEFAULT_COURIER_TIMEOUT_MS } from './courier-dispatch.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import type { Actor } from './actor.ts';
@@ -36,9 +39,16 @@ export function unavailableQuote(message: string, expires: string): Quote {
 /**
  * Quotes delivery from a location to an address: own riders when enabled and covering, else the
  * location's couriers in preference order, with the restaurant's shipping subsidies applied.
- * Reads only: a quote is not stored.
+ * Reads only: a quote is not stored, and no transaction is open while a courier is asked (each
+ * with a timeout; one that fails or is too slow is passed over for the next preference).
  */
-export function quoteDelivery(engine: Engine, actor: Actor, input: QuoteInput, couriers: CourierRegistry): Quote {
+export async function quoteDelivery(
+  engine: Engine,
+  actor: Actor,
+  input: QuoteInput,
+  couriers: CourierRegistry,
+  timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
+): Promise<Quote> {
   const restaurant = restaurantOf(engine, actor);
   const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
@@ -73,7 +83,7 @@ export function quoteDelivery(engine: Engine, actor: Actor, input: QuoteInput, c
     }
   }
 
-  const courierResult = firstCourierQuote(settings, couriers, location, input, now);
+  const courierResult = await firstCourierQuote(settings, couriers, location, input, now, timeoutMs);
   if ('quote' in courierResult) {
     const { name, label, quote } = courierResult;
     return available(name, quote.fee, quote.duration_minutes, label);
@@ -94,13 +104,14 @@ type CourierResult =
   | { name: string; label: string; quote: { fee: number; duration_minutes: number } }
   | { failure: CourierFailure };
 
-function firstCourierQuote(
+async function firstCourierQuote(
   settings: DeliverySettings,
   couriers: CourierRegistry,
   location: LocationRow,
   input: QuoteInput,
   now: number,
-): CourierResult {
+  timeoutMs: number,
+): Promise<CourierResult> {
   const preferred = settings.couriers ?? [];
   if (preferred.length === 0) return { failure: 'none_configured' };
   const request = {
@@ -114,7 +125,13 @@ function firstCourierQuote(
     const courier = couriers.get(name);
     if (!courier) continue;
     anyAvailable = true;
-    const quote = courier.quote(request);
+    let quote: CourierQuote | null;
+    try {
+      quote = await callWithTimeout(`courier "${name}" (quote)`, timeoutMs, (signal) => courier.quote({ ...request, signal }));
+    } catch {
+      // Unreachable or too slow: as if it did not cover the address; the next preference may.
+      quote = null;
+    }
     if (quote) return { name, label: courier.label, quote };
   }
   return { failure: anyAvailable ? 'none_cover' : 'none_available' };

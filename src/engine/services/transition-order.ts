@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from './actor.ts';
-import { cancelCourierDelivery, dispatchCourier, isCourierDelivery, OWN_DELIVERY_PROVIDER } from './courier-dispatch.ts';
+import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
 import { queueReadyMail } from './mail-outbox.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';
 import { toOrderView } from './order-view.ts';
@@ -38,10 +38,11 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
  * automatic transitions (payment, scheduled release, couriers, unpaid expiry): call it inside a
  * transaction, after checking legality.
  *
- * Side effects, all in the caller's transaction: cancelling restores stock, closes open payment
- * sessions and calls off the courier; reaching `listo` dispatches the courier of a courier delivery
- * (a failing courier leaves `delivery.status = fallido`, retried by the jobs) and queues the
- * customer's mail. A replica leaves payments, couriers and mail to its upstream.
+ * Side effects, all in the caller's transaction and none of them a call to the outside: cancelling
+ * restores stock, closes open payment sessions and writes the courier's cancellation intent;
+ * reaching `listo` writes the courier's dispatch intent for a courier delivery (`delivery.status =
+ * pendiente`; the jobs runner calls the courier after the commit) and queues the customer's mail.
+ * A replica leaves payments, couriers and mail to its upstream.
  */
 export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}): OrderRow {
   const now = engine.clock.now();
@@ -57,7 +58,7 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     }
     if (sideEffects) {
       engine.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
-      cancelCourierDelivery(engine, order, now);
+      requestCourierCancellation(engine, order, now);
     }
   }
   if (order.delivery_provider === OWN_DELIVERY_PROVIDER) {
@@ -65,7 +66,7 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     if (target === 'entregado') changes.delivery_status = 'entregado';
   }
   if (target === 'listo' && sideEffects && isCourierDelivery(order)) {
-    Object.assign(changes, dispatchCourier(engine, order, now));
+    Object.assign(changes, requestCourierDispatch(engine, order, now));
   }
   const updated = writeOrderChanges(engine, order, changes, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);

@@ -41,6 +41,7 @@ export class MailOutboxStore {
   private readonly failedStatement: Statement<[string, number, number]>;
   private readonly byRestaurant: Statement<[string, number], MailRow>;
   private readonly byOrder: Statement<[string], MailRow>;
+  private readonly rewriteStatement: Statement<[string, string, number, string, string]>;
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
@@ -71,6 +72,15 @@ export class MailOutboxStore {
     );
     this.byRestaurant = db.prepare('SELECT * FROM mail_outbox WHERE restaurant_id = ? ORDER BY created_at DESC, id DESC LIMIT ?');
     this.byOrder = db.prepare('SELECT * FROM mail_outbox WHERE order_id = ? ORDER BY id');
+    this.rewriteStatement = db.prepare(
+      `UPDATE mail_outbox SET subject = ?, body_text = ?, updated_at = ?
+       WHERE order_id = ? AND kind = ? AND status IN ('pending', 'sandbox') AND attempts = 0`,
+    );
+  }
+
+  /** Rewrites a mail no attempt has taken yet (an attempt reads it when it claims it); returns whether one was. */
+  rewriteUnsent(orderId: string, kind: string, subject: string, bodyText: string, at: number): boolean {
+    return this.rewriteStatement.run(subject, bodyText, at, orderId, kind).changes === 1;
   }
 
   /** Queues a mail; a second mail of the same kind for the same order is ignored (returns false). */

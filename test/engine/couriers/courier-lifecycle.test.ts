@@ -70,27 +70,37 @@ describe('courier deliveries on the engine clock', () => {
     return ready.body as { id: string; status: string; delivery: { provider: string; status: string | null; tracking_url: string | null } };
   };
   const read = async (id: string) => (await t.call('GET', `/orders/${id}`, { key })).body;
+  /** The courier is called by the jobs runner after the commit: wait for its pass to be over. */
+  const settle = () => t.server.jobs.runDue();
+  const advance = async (ms: number) => {
+    t.clock.advance(ms);
+    await settle();
+  };
 
-  test('listo dispatches; the courier is assigned, picks up and delivers, moving the order by itself', async () => {
+  test('listo requests the dispatch; the courier is called after the commit, assigned, picks up and delivers', async () => {
     const feed = await t.call('GET', '/events', { key });
     const order = await readyDelivery();
     const tracking = `https://simulado.comanda.invalid/seguimiento/sim-${order.id}`;
     assert.equal(order.status, 'listo');
-    assert.deepEqual(order.delivery, { provider: 'simulado', status: 'pendiente', tracking_url: tracking });
+    // The transition only wrote the intent: dispatch requested, no courier called yet.
+    assert.deepEqual(order.delivery, { provider: 'simulado', status: 'pendiente', tracking_url: null });
+    await settle();
+    assert.deepEqual((await read(order.id)).delivery, { provider: 'simulado', status: 'pendiente', tracking_url: tracking });
+    assert.ok(courier.calls.includes(`dispatch ${order.id}`));
 
-    t.clock.advance(2 * MINUTE - SECOND);
+    await advance(2 * MINUTE - SECOND);
     assert.equal((await read(order.id)).delivery.status, 'pendiente');
-    t.clock.advance(SECOND);
+    await advance(SECOND);
     let now = await read(order.id);
     assert.equal(now.status, 'listo');
     assert.equal(now.delivery.status, 'asignado');
 
-    t.clock.advance(8 * MINUTE);
+    await advance(8 * MINUTE);
     now = await read(order.id);
     assert.equal(now.status, 'en_reparto', 'the pickup puts the order on its way');
     assert.deepEqual(now.delivery, { provider: 'simulado', status: 'en_camino', tracking_url: tracking });
 
-    t.clock.advance(20 * MINUTE);
+    await advance(20 * MINUTE);
     now = await read(order.id);
     assert.equal(now.status, 'entregado');
     assert.equal(now.delivery.status, 'entregado');
@@ -104,6 +114,8 @@ describe('courier deliveries on the engine clock', () => {
         ['order.created', 'recibido', null],
         ['order.updated', 'en_preparacion', null],
         ['order.updated', 'listo', 'pendiente'],
+        // The dispatch recorded: the same status, now with the courier's tracking page.
+        ['order.updated', 'listo', 'pendiente'],
         ['order.updated', 'listo', 'asignado'],
         ['order.updated', 'en_reparto', 'en_camino'],
         ['order.updated', 'entregado', 'entregado'],
@@ -112,14 +124,15 @@ describe('courier deliveries on the engine clock', () => {
 
     // Done: the courier is asked nothing more.
     const calls = courier.calls.length;
-    t.clock.advance(60 * MINUTE);
+    await advance(60 * MINUTE);
     assert.equal(courier.calls.length, calls);
   });
 
   test('a delivery seen only once it is over still passes through en_reparto', async () => {
     const order = await readyDelivery();
+    await settle();
     const feed = await t.call('GET', '/events', { key });
-    t.clock.advance(45 * MINUTE);
+    await advance(45 * MINUTE);
     const now = await read(order.id);
     assert.equal(now.status, 'entregado');
     const events = (await t.call('GET', `/events?after=${feed.body.next_cursor}`, { key })).body.data.filter(
@@ -136,13 +149,16 @@ describe('courier deliveries on the engine clock', () => {
 
   test('cancelling the order calls off its courier delivery', async () => {
     const order = await readyDelivery();
-    t.clock.advance(3 * MINUTE);
+    await settle();
+    await advance(3 * MINUTE);
     assert.equal((await read(order.id)).delivery.status, 'asignado');
     const cancelled = await t.call('PATCH', `/orders/${order.id}`, { key, body: { status: 'cancelado' } });
     assert.equal(cancelled.status, 200);
     assert.equal(cancelled.body.delivery.status, 'cancelado');
+    // The courier is told after the commit, by the jobs runner.
+    await settle();
     assert.ok(courier.calls.includes(`cancel sim-${order.id}`));
-    t.clock.advance(60 * MINUTE);
+    await advance(60 * MINUTE);
     const now = await read(order.id);
     assert.equal(now.status, 'cancelado');
     assert.equal(now.delivery.status, 'cancelado');
@@ -153,28 +169,29 @@ describe('courier deliveries on the engine clock', () => {
     courier.down = true;
     const order = await readyDelivery();
     assert.equal(order.status, 'listo', 'a failing courier never blocks the kitchen');
-    assert.deepEqual(order.delivery, { provider: 'simulado', status: 'fallido', tracking_url: null });
+    await settle();
+    assert.deepEqual((await read(order.id)).delivery, { provider: 'simulado', status: 'fallido', tracking_url: null });
     const row = () => t.server.engine.courierDeliveries.get(order.id)!;
     assert.equal(row().attempts, 1);
     assert.match(row().last_error!, /ECONNREFUSED/);
 
     const dispatches = () => courier.calls.filter((c) => c === `dispatch ${order.id}`).length;
-    t.clock.advance(30 * SECOND - 1);
+    await advance(30 * SECOND - 1);
     assert.equal(dispatches(), 1);
-    t.clock.advance(1);
+    await advance(1);
     assert.equal(dispatches(), 2, 'first retry after 30 s');
-    t.clock.advance(60 * SECOND - 1);
+    await advance(60 * SECOND - 1);
     assert.equal(dispatches(), 2);
-    t.clock.advance(1);
+    await advance(1);
     assert.equal(dispatches(), 3, 'then after 1 minute');
-    t.clock.advance(2 * MINUTE);
+    await advance(2 * MINUTE);
     assert.equal(dispatches(), 4, 'then 2 minutes');
     assert.equal(row().attempts, 4);
     assert.equal((await read(order.id)).delivery.status, 'fallido');
     assert.equal((await read(order.id)).status, 'listo');
 
     courier.down = false;
-    t.clock.advance(4 * MINUTE);
+    await advance(4 * MINUTE);
     const back = await read(order.id);
     assert.equal(back.status, 'listo');
     assert.deepEqual(back.delivery, {
@@ -182,18 +199,19 @@ describe('courier deliveries on the engine clock', () => {
       status: 'pendiente',
       tracking_url: `https://simulado.comanda.invalid/seguimiento/sim-${order.id}`,
     });
-    t.clock.advance(30 * MINUTE);
+    await advance(30 * MINUTE);
     assert.equal((await read(order.id)).status, 'entregado');
   });
 
   test('an outage while following a dispatched delivery only delays it', async () => {
     const order = await readyDelivery();
+    await settle();
     courier.down = true;
-    t.clock.advance(15 * MINUTE);
+    await advance(15 * MINUTE);
     assert.equal((await read(order.id)).status, 'listo');
     assert.match(t.server.engine.courierDeliveries.get(order.id)!.last_error!, /unreachable/);
     courier.down = false;
-    t.clock.advance(30 * SECOND);
+    await advance(30 * SECOND);
     const now = await read(order.id);
     assert.equal(now.status, 'en_reparto');
     assert.equal(now.delivery.status, 'en_camino');
@@ -202,10 +220,11 @@ describe('courier deliveries on the engine clock', () => {
   test('when the kitchen sends its own rider, retries of a failed dispatch stop', async () => {
     courier.down = true;
     const order = await readyDelivery();
+    await settle();
     const out = await t.call('PATCH', `/orders/${order.id}`, { key, body: { status: 'en_reparto' } });
     assert.equal(out.status, 200);
     courier.down = false;
-    t.clock.advance(10 * MINUTE);
+    await advance(10 * MINUTE);
     const row = t.server.engine.courierDeliveries.get(order.id)!;
     assert.equal(row.next_check_at, null);
     assert.equal(row.attempts, 1);
@@ -227,7 +246,7 @@ describe('courier deliveries on the engine clock', () => {
     await t.call('PATCH', `/orders/${own.body.id}`, { key, body: { status: 'en_preparacion' } });
     const ready = await t.call('PATCH', `/orders/${own.body.id}`, { key, body: { status: 'listo' } });
     assert.deepEqual(ready.body.delivery, { provider: 'propio', status: null, tracking_url: null });
-    t.clock.advance(60 * MINUTE);
+    await advance(60 * MINUTE);
     assert.equal((await read(own.body.id)).status, 'listo');
     assert.ok(!courier.calls.some((c) => c.includes(own.body.id)));
     assert.equal(t.server.engine.courierDeliveries.get(own.body.id), undefined);
@@ -264,12 +283,14 @@ describe('courier deliveries on the engine clock', () => {
 
   test('survives a restart: a dispatched delivery goes on from the database', async () => {
     const order = await readyDelivery();
+    await settle();
     await t.server.close();
     t.clock.advance(12 * MINUTE);
     await t.restart();
+    await settle();
     const now = await read(order.id);
     assert.equal(now.status, 'en_reparto');
-    t.clock.advance(20 * MINUTE);
+    await advance(20 * MINUTE);
     assert.equal((await read(order.id)).status, 'entregado');
   });
 });

@@ -79,6 +79,8 @@ describe('the ready email over SMTP', () => {
       { ...pickupBody('prueba@example.com'), type: 'delivery', location_id: R1.closedLocation, address: 'Av. Ossa 1200' },
       key,
     );
+    // The courier is called after the listo commit; its tracking link then goes into the queued mail.
+    await t.server.jobs.runDue();
     const [row] = orderMail(t.server.engine, order.id);
     assert.equal(row!.status, 'sandbox');
     assert.equal(row!.subject, `[PRUEBA] Tu pedido N° ${order.number} está listo`);

@@ -121,8 +121,8 @@ function quoteAt(location: Omit<LocationFixture, 'id'>, dropoff: LatLng | null, 
 const UNAVAILABLE = { available: false, provider: null, fee: 0, fee_original: 0, fee_subsidy: 0, currency: 'CLP', duration_minutes: 0 };
 
 describe('own delivery', () => {
-  test('inside the radius: own riders at the band fee', () => {
-    assert.deepEqual(quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(2)), {
+  test('inside the radius: own riders at the band fee', async () => {
+    assert.deepEqual(await quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(2)), {
       available: true,
       provider: 'propio',
       fee: 2200,
@@ -135,12 +135,12 @@ describe('own delivery', () => {
     });
   });
 
-  test('near the location: the first band', () => {
-    assert.equal(quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(1)).fee, 1500);
+  test('near the location: the first band', async () => {
+    assert.equal((await quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(1))).fee, 1500);
   });
 
-  test('outside the radius without couriers: unavailable, saying why', () => {
-    assert.deepEqual(quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(3.2)), {
+  test('outside the radius without couriers: unavailable, saying why', async () => {
+    assert.deepEqual(await quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, northBy(3.2)), {
       ...UNAVAILABLE,
       expires: '2026-11-21T12:10:00-03:00',
       message:
@@ -148,22 +148,22 @@ describe('own delivery', () => {
     });
   });
 
-  test('inside the polygon', () => {
-    const quote = quoteAt({ delivery: { own: OWN_POLYGON } }, northBy(2));
+  test('inside the polygon', async () => {
+    const quote = await quoteAt({ delivery: { own: OWN_POLYGON } }, northBy(2));
     assert.equal(quote.available, true);
     assert.equal(quote.provider, 'propio');
     assert.equal(quote.fee, 1800);
     assert.equal(quote.duration_minutes, 25);
   });
 
-  test('outside the polygon, though nearer than inside points', () => {
-    const quote = quoteAt({ delivery: { own: OWN_POLYGON } }, northBy(-1.5));
+  test('outside the polygon, though nearer than inside points', async () => {
+    const quote = await quoteAt({ delivery: { own: OWN_POLYGON } }, northBy(-1.5));
     assert.equal(quote.available, false);
     assert.match(quote.message, /fuera de la zona de cobertura del despacho propio/);
   });
 
-  test('a dropoff without coordinates cannot be checked for own coverage', () => {
-    const quote = quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, null);
+  test('a dropoff without coordinates cannot be checked for own coverage', async () => {
+    const quote = await quoteAt({ delivery: { own: OWN_RADIUS_3KM } }, null);
     assert.equal(quote.available, false);
     assert.equal(
       quote.message,
@@ -171,23 +171,23 @@ describe('own delivery', () => {
     );
   });
 
-  test('disabled own delivery is not offered even inside its coverage', () => {
-    const quote = quoteAt({ delivery: { own: { ...OWN_RADIUS_3KM, enabled: false } } }, northBy(1));
+  test('disabled own delivery is not offered even inside its coverage', async () => {
+    const quote = await quoteAt({ delivery: { own: { ...OWN_RADIUS_3KM, enabled: false } } }, northBy(1));
     assert.equal(quote.available, false);
     assert.match(quote.message, /^La sucursal no tiene despacho propio ni couriers configurados\./);
   });
 
-  test('a location without coordinates cannot price own delivery', () => {
-    const quote = quoteAt({ coordinates: null, delivery: { own: OWN_RADIUS_3KM } }, northBy(1));
+  test('a location without coordinates cannot price own delivery', async () => {
+    const quote = await quoteAt({ coordinates: null, delivery: { own: OWN_RADIUS_3KM } }, northBy(1));
     assert.equal(quote.available, false);
     assert.match(quote.message, /^La sucursal no tiene coordenadas y el despacho propio las necesita/);
   });
 });
 
 describe('couriers', () => {
-  test('outside own coverage: falls back to the simulated courier', () => {
+  test('outside own coverage: falls back to the simulated courier', async () => {
     // 4.5 km: 5 started km → 1990 + 5 × 450; 20 + 4 × 4.5 minutes.
-    assert.deepEqual(quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(4.5)), {
+    assert.deepEqual(await quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(4.5)), {
       available: true,
       provider: 'simulado',
       fee: 4240,
@@ -200,50 +200,50 @@ describe('couriers', () => {
     });
   });
 
-  test('own delivery comes first when it covers, even with couriers', () => {
-    assert.equal(quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(1)).provider, 'propio');
+  test('own delivery comes first when it covers, even with couriers', async () => {
+    assert.equal((await quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(1))).provider, 'propio');
   });
 
-  test('without own delivery the courier quotes', () => {
-    const quote = quoteAt({ delivery: { couriers: ['simulado'] } }, northBy(0.5));
+  test('without own delivery the courier quotes', async () => {
+    const quote = await quoteAt({ delivery: { couriers: ['simulado'] } }, northBy(0.5));
     assert.equal(quote.provider, 'simulado');
     assert.equal(quote.fee, 1990 + 450);
     assert.equal(quote.duration_minutes, 22);
   });
 
-  test('the preference order decides; a provider this engine lacks is skipped', () => {
+  test('the preference order decides; a provider this engine lacks is skipped', async () => {
     const flat = (name: string, fee: number): CourierProvider => ({
       name,
       label: `Courier ${name}`,
-      quote: () => ({ fee, duration_minutes: 40 }),
-      dispatch: () => ({ delivery_id: 'x', tracking_url: null }),
-      cancel: (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
-      track: () => ({ status: 'pendiente' }),
+      quote: async () => ({ fee, duration_minutes: 40 }),
+      dispatch: async () => ({ delivery_id: 'x', tracking_url: null }),
+      cancel: async (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
+      track: async () => ({ status: 'pendiente' }),
     });
     const registry = courierRegistry(flat('courier_a', 3000), flat('courier_b', 2000));
     const engine = setup([{ id: LOCATION_ID, delivery: { couriers: ['desconocido', 'courier_b', 'courier_a'] } }]);
-    const quote = quoteDelivery(engine, actor, input(northBy(1)), registry);
+    const quote = await quoteDelivery(engine, actor, input(northBy(1)), registry);
     assert.equal(quote.provider, 'courier_b');
     assert.equal(quote.fee, 2000);
     assert.equal(quote.message, 'Courier courier_b');
   });
 
-  test('a courier that does not cover passes to the next', () => {
+  test('a courier that does not cover passes to the next', async () => {
     const none: CourierProvider = {
       name: 'courier_a',
       label: 'Courier A',
-      quote: () => null,
-      dispatch: () => ({ delivery_id: 'x', tracking_url: null }),
-      cancel: (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
-      track: () => ({ status: 'pendiente' }),
+      quote: async () => null,
+      dispatch: async () => ({ delivery_id: 'x', tracking_url: null }),
+      cancel: async (request) => ({ delivery_id: request.delivery_id, cancelled: true }),
+      track: async () => ({ status: 'pendiente' }),
     };
     const engine = setup([{ id: LOCATION_ID, delivery: { couriers: ['courier_a', 'simulado'] } }]);
     const registry = courierRegistry(none, ...defaultCouriers().values());
-    assert.equal(quoteDelivery(engine, actor, input(northBy(1)), registry).provider, 'simulado');
+    assert.equal((await quoteDelivery(engine, actor, input(northBy(1)), registry)).provider, 'simulado');
   });
 
-  test('beyond 15 km no courier covers', () => {
-    const quote = quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(16));
+  test('beyond 15 km no courier covers', async () => {
+    const quote = await quoteAt({ delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(16));
     assert.equal(quote.available, false);
     assert.equal(
       quote.message,
@@ -251,21 +251,21 @@ describe('couriers', () => {
     );
   });
 
-  test('the simulated courier needs coordinates too', () => {
-    const quote = quoteAt({ delivery: { couriers: ['simulado'] } }, null);
+  test('the simulated courier needs coordinates too', async () => {
+    const quote = await quoteAt({ delivery: { couriers: ['simulado'] } }, null);
     assert.equal(quote.available, false);
     assert.equal(quote.message, 'Ningún courier cubre la dirección sin coordenadas. Solo está disponible el retiro en la sucursal.');
   });
 
-  test('only providers this engine does not have', () => {
-    const quote = quoteAt({ delivery: { couriers: ['desconocido'] } }, northBy(1));
+  test('only providers this engine does not have', async () => {
+    const quote = await quoteAt({ delivery: { couriers: ['desconocido'] } }, northBy(1));
     assert.equal(quote.available, false);
     assert.match(quote.message, /^Ningún courier configurado está disponible\./);
   });
 });
 
-test('no own delivery and no couriers: pickup only', () => {
-  const quote = quoteAt({ delivery: {} }, northBy(1));
+test('no own delivery and no couriers: pickup only', async () => {
+  const quote = await quoteAt({ delivery: {} }, northBy(1));
   assert.deepEqual(quote, {
     ...UNAVAILABLE,
     expires: '2026-11-21T12:10:00-03:00',
@@ -278,40 +278,40 @@ describe('subsidies', () => {
   const halfUpTo1000: ShippingSubsidyRule = { type: 'percentage', percent: 50, max: 1000 };
   const own = { delivery: { own: OWN_RADIUS_3KM } };
 
-  test('free over subtotal', () => {
-    const quote = quoteAt(own, northBy(2), { subtotal: 20000, subsidies: [freeOver20k] });
+  test('free over subtotal', async () => {
+    const quote = await quoteAt(own, northBy(2), { subtotal: 20000, subsidies: [freeOver20k] });
     assert.deepEqual([quote.fee, quote.fee_original, quote.fee_subsidy], [0, 2200, 2200]);
   });
 
-  test('below the minimum subtotal the customer pays everything', () => {
-    const quote = quoteAt(own, northBy(2), { subtotal: 19990, subsidies: [freeOver20k] });
+  test('below the minimum subtotal the customer pays everything', async () => {
+    const quote = await quoteAt(own, northBy(2), { subtotal: 19990, subsidies: [freeOver20k] });
     assert.deepEqual([quote.fee, quote.fee_original, quote.fee_subsidy], [2200, 2200, 0]);
   });
 
-  test('percentage with cap, and the largest rule wins', () => {
-    const quote = quoteAt(own, northBy(2), { subtotal: 15000, subsidies: [freeOver20k, halfUpTo1000] });
+  test('percentage with cap, and the largest rule wins', async () => {
+    const quote = await quoteAt(own, northBy(2), { subtotal: 15000, subsidies: [freeOver20k, halfUpTo1000] });
     assert.deepEqual([quote.fee, quote.fee_original, quote.fee_subsidy], [1200, 2200, 1000]);
   });
 
-  test('subsidies apply to courier quotes too', () => {
-    const quote = quoteAt({ delivery: { couriers: ['simulado'] } }, northBy(4.5), { subsidies: [halfUpTo1000] });
+  test('subsidies apply to courier quotes too', async () => {
+    const quote = await quoteAt({ delivery: { couriers: ['simulado'] } }, northBy(4.5), { subsidies: [halfUpTo1000] });
     assert.deepEqual([quote.provider, quote.fee, quote.fee_original, quote.fee_subsidy], ['simulado', 3240, 4240, 1000]);
   });
 
-  test('the fee is never negative', () => {
-    const quote = quoteAt(own, northBy(2), { subsidies: [{ type: 'percentage', percent: 100, max: 50000 }] });
+  test('the fee is never negative', async () => {
+    const quote = await quoteAt(own, northBy(2), { subsidies: [{ type: 'percentage', percent: 100, max: 50000 }] });
     assert.deepEqual([quote.fee, quote.fee_original, quote.fee_subsidy], [0, 2200, 2200]);
   });
 
-  test('an unavailable quote carries no subsidy', () => {
-    const quote = quoteAt(own, northBy(10), { subtotal: 50000, subsidies: [freeOver20k] });
+  test('an unavailable quote carries no subsidy', async () => {
+    const quote = await quoteAt(own, northBy(10), { subtotal: 50000, subsidies: [freeOver20k] });
     assert.deepEqual([quote.available, quote.fee, quote.fee_original, quote.fee_subsidy], [false, 0, 0, 0]);
   });
 });
 
 describe('the location', () => {
-  test('a deactivated location does not deliver', () => {
-    const quote = quoteAt({ name: 'Sucursal Centro', isActive: false, delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(1));
+  test('a deactivated location does not deliver', async () => {
+    const quote = await quoteAt({ name: 'Sucursal Centro', isActive: false, delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }, northBy(1));
     assert.deepEqual(quote, {
       ...UNAVAILABLE,
       expires: '2026-11-21T12:10:00-03:00',
@@ -319,13 +319,13 @@ describe('the location', () => {
     });
   });
 
-  test("another restaurant's location is unknown (400)", () => {
+  test("another restaurant's location is unknown (400)", async () => {
     const otherLocation = '1c0ffee0-0000-4000-8000-000000000099';
     const engine = setup([
       { id: LOCATION_ID, delivery: { own: OWN_RADIUS_3KM } },
       { id: otherLocation, restaurantId: OTHER_RESTAURANT_ID, delivery: { own: OWN_RADIUS_3KM } },
     ]);
-    assert.throws(
+    await assert.rejects(
       () => quoteDelivery(engine, actor, input(northBy(1), 10000, otherLocation), defaultCouriers()),
       (error: unknown) =>
         error instanceof ApiError &&
@@ -335,34 +335,34 @@ describe('the location', () => {
     );
   });
 
-  test('an unknown location is 400', () => {
+  test('an unknown location is 400', async () => {
     const engine = setup([{ id: LOCATION_ID, delivery: {} }]);
-    assert.throws(
+    await assert.rejects(
       () => quoteDelivery(engine, actor, input(northBy(1), 10000, '1c0ffee0-0000-4000-8000-0000000000aa'), defaultCouriers()),
       (error: unknown) => error instanceof ApiError && error.status === 400,
     );
   });
 
-  test('the location id is read in any case', () => {
+  test('the location id is read in any case', async () => {
     const engine = setup([{ id: LOCATION_ID, delivery: { own: OWN_RADIUS_3KM } }]);
-    assert.equal(quoteDelivery(engine, actor, input(northBy(1), 10000, LOCATION_ID.toUpperCase()), defaultCouriers()).available, true);
+    assert.equal((await quoteDelivery(engine, actor, input(northBy(1), 10000, LOCATION_ID.toUpperCase()), defaultCouriers())).available, true);
   });
 });
 
 describe('expiry and side effects', () => {
-  test('expires exactly 10 minutes after the quote, with the -03:00 offset', () => {
+  test('expires exactly 10 minutes after the quote, with the -03:00 offset', async () => {
     const engine = setup([{ id: LOCATION_ID, delivery: { own: OWN_RADIUS_3KM } }]);
     (engine.clock as ManualClock).set('2026-11-21T23:55:30-03:00');
-    assert.equal(quoteDelivery(engine, actor, input(northBy(1)), defaultCouriers()).expires, '2026-11-22T00:05:30-03:00');
+    assert.equal((await quoteDelivery(engine, actor, input(northBy(1)), defaultCouriers())).expires, '2026-11-22T00:05:30-03:00');
   });
 
-  test('a quote writes nothing to the database', () => {
+  test('a quote writes nothing to the database', async () => {
     const engine = setup([{ id: LOCATION_ID, delivery: { own: OWN_RADIUS_3KM, couriers: ['simulado'] } }]);
     const changes = () => engine.db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
     const before = changes();
-    quoteDelivery(engine, actor, input(northBy(1)), defaultCouriers());
-    quoteDelivery(engine, actor, input(northBy(5)), defaultCouriers());
-    quoteDelivery(engine, actor, input(northBy(50)), defaultCouriers());
+    await quoteDelivery(engine, actor, input(northBy(1)), defaultCouriers());
+    await quoteDelivery(engine, actor, input(northBy(5)), defaultCouriers());
+    await quoteDelivery(engine, actor, input(northBy(50)), defaultCouriers());
     assert.equal(changes(), before);
   });
 });
