@@ -51,6 +51,10 @@ export interface EngineServerOptions {
   jobsIntervalMs?: number;
   /** The kitchen screen served to paired tablets at /kitchen/: where the built page is, heartbeat, pairing limits. */
   kitchen?: KitchenDoorOptions;
+  /** How long (real time) a payment provider may take to open a session; default 10 s. */
+  paymentTimeoutMs?: number;
+  /** How long (real time) one courier call may take; default 10 s. */
+  courierTimeoutMs?: number;
 }
 
 export interface EngineServer {
@@ -113,6 +117,7 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
     ...(options.replica ? { replica: options.replica } : {}),
     ...(options.keepOrderResponses !== undefined ? { keepOrderResponses: options.keepOrderResponses } : {}),
     ...(options.kitchen ? { kitchen: options.kitchen } : {}),
+    ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
@@ -123,6 +128,7 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
     mailSender,
     logger: app.log,
     ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
+    ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
   });
   // Commits made by other processes wake this engine's waiters too (its own wake them at once).
   const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());

@@ -21,6 +21,8 @@ export interface HttpContext {
   /** The writes, applied locally or (in a replica) also queued for the upstream. */
   commands: EngineCommands;
   payments: PaymentProviders;
+  /** How long a payment provider may take to open a session before the order is withdrawn (503); default 10 s. */
+  paymentTimeoutMs?: number;
   couriers: CourierRegistry;
   /** Overrides the origin taken from the request's Host for links to this engine (payment pages). */
   publicOrigin?: string;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-retention.ts';
+import { PENDING_STATUS } from '../store/idempotency-store.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 
@@ -98,8 +99,8 @@ function answerOnce(
   request: FastifyRequest,
   key: string,
   fingerprint: string,
-  answer: () => { status: number; body: unknown },
-): { status: number; body: string; replayed: boolean } {
+  answer: () => { status: number; body: unknown; pendingMarker?: string },
+): { status: number; body: string; replayed: boolean; pending?: true } {
   const actor = actorOf(request);
   return engine.transaction(() => {
     const now = engine.clock.now();
@@ -108,13 +109,82 @@ function answerOnce(
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
       }
+      if (stored.status === PENDING_STATUS) {
+        throw new ApiError('state_conflict', 'the first request with this Idempotency-Key is still being completed; retry in a moment');
+      }
       return { status: stored.status, body: stored.body, replayed: true };
     }
-    const { status, body } = answer();
+    const { status, body, pendingMarker } = answer();
+    if (pendingMarker !== undefined) {
+      // The answer comes after the commit: until then a retry is told to wait, never run twice.
+      engine.idempotency.save(actor.keyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      return { status, body: '', replayed: false, pending: true };
+    }
     const text = JSON.stringify(body);
     engine.idempotency.save(actor.keyId, key, fingerprint, status, text, now);
     return { status, body: text, replayed: false };
   });
+}
+
+/** Work an answer still waits on once its write committed, and what marks its key meanwhile. */
+export interface AfterCommit<U> {
+  /** Stored as the body of the key's in-flight record; whoever withdraws the write removes it. */
+  marker: string;
+  run: () => Promise<U>;
+}
+
+/**
+ * Like respondToWrite, for a write whose answer needs an outside party after its commit (an online
+ * order: its payment provider is called with no transaction open). `after` decides, inside the
+ * write's transaction, whether such a step follows. With an `Idempotency-Key` the key is recorded
+ * as in flight in that transaction (a concurrent retry is 409, never a second order), then holds
+ * the final answer, or is forgotten when the step ends in a 5xx (the key may be retried).
+ */
+export async function respondToWriteThen<T, U>(
+  engine: Engine,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  successStatus: number,
+  work: () => T,
+  after: (result: T) => AfterCommit<U> | null,
+): Promise<void> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) {
+    const result = work();
+    const step = after(result);
+    reply.code(successStatus).send(step ? await step.run() : result);
+    return;
+  }
+  const actor = actorOf(request);
+  const fingerprint = request.idempotencyFingerprint ?? requestFingerprint(request, request.body);
+  let step: AfterCommit<U> | null = null;
+  const outcome = answerOnce(engine, request, key, fingerprint, () => {
+    try {
+      const result = engine.transaction(work);
+      step = after(result);
+      return step ? { status: successStatus, body: null, pendingMarker: step.marker } : { status: successStatus, body: result };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      return { status: error.status, body: error.toBody() };
+    }
+  });
+  const pending = step as AfterCommit<U> | null;
+  if (!('pending' in outcome) || !pending) return sendAnswer(reply, outcome);
+  let status = successStatus;
+  let body: unknown;
+  try {
+    body = await pending.run();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status >= 500) {
+      engine.transaction(() => engine.idempotency.remove(actor.keyId, key));
+      throw error;
+    }
+    status = error.status;
+    body = error.toBody();
+  }
+  const text = JSON.stringify(body);
+  engine.transaction(() => engine.idempotency.save(actor.keyId, key, fingerprint, status, text, engine.clock.now()));
+  sendAnswer(reply, { status, body: text, replayed: false });
 }
 
 function sendAnswer(reply: FastifyReply, outcome: { status: number; body: string; replayed: boolean }): void {

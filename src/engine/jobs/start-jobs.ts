@@ -4,6 +4,7 @@ import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-or
 import { flushKeyUse } from '../services/api-keys.ts';
 import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
 import { DEFAULT_COURIER_TIMEOUT_MS } from '../services/follow-courier-deliveries.ts';
+import { staleOnlinePaymentOpenings, withdrawOnlineOrder } from '../services/open-online-payment.ts';
 import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
 import { followDueCourierDeliveries } from './follow-couriers.ts';
@@ -53,6 +54,7 @@ interface DatabaseJob {
 const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
+  { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
 ];
 
 /**

@@ -1,4 +1,3 @@
-import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { PaymentResult } from '../store/payment-sessions-store.ts';
 
@@ -28,22 +27,36 @@ export interface PaymentLink {
 }
 
 export interface OpenSessionRequest {
+  /**
+   * The engine's id of the session, already recorded in `payment_sessions`: the provider's
+   * confirmations name it, and it is the idempotency key towards the provider (a retried call
+   * for the same session must not open a second one).
+   */
+  session_id: string;
   order: OrderRow;
   returnUrl: string;
   preselectedMethod: 'transferencia' | 'tarjeta' | null;
   /** Scheme, host and port the client reached us at, for links that point back to this engine. */
   origin: string;
+  /** Aborts when the engine stops waiting (its timeout): the provider should drop the request. */
+  signal?: AbortSignal;
+}
+
+/** What a provider answers when it opened a session: the hosted page the customer pays on. */
+export interface OpenedSession {
+  payment_url: string;
 }
 
 /**
- * A payment provider opens a hosted payment session for an online order. It runs inside the
- * order's transaction: throwing aborts the order (nothing created, stock untouched). The session
- * is recorded in `payment_sessions` (engine.paymentSessions) under the provider's name; the
+ * A payment provider opens a hosted payment session for an online order. It is asynchronous, as
+ * a provider's API is, and called after the order's commit, with no transaction open and with a
+ * timeout (services/open-online-payment.ts): the order, its stock and its session (`opening`)
+ * are written first; failing or timing out withdraws the order and gives its stock back. The
  * provider's confirmations come back as PaymentConfirmation.
  */
 export interface PaymentProvider {
   readonly name: string;
-  openSession(engine: Engine, request: OpenSessionRequest): PaymentLink;
+  openSession(request: OpenSessionRequest): Promise<OpenedSession>;
 }
 
 /** Payment providers by world. Production has none until one is configured. */

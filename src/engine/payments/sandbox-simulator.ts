@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { Engine } from '../engine.ts';
-import type { OpenSessionRequest, PaymentLink, PaymentProvider } from './payment-provider.ts';
+import type { OpenedSession, OpenSessionRequest, PaymentProvider } from './payment-provider.ts';
 
 export const SANDBOX_PROVIDER_NAME = 'sandbox';
 
@@ -12,19 +10,14 @@ export function sandboxPaymentPath(sessionId: string): string {
   return `/v1/sandbox/pay/${sessionId}`;
 }
 
-/** The sandbox's provider: sessions paid on the engine's own simulator page (http/routes/sandbox-pay.ts). */
+/**
+ * The sandbox's provider: sessions paid on the engine's own simulator page (http/routes/sandbox-pay.ts).
+ * It calls nothing outside, yet goes through the same path as a real provider: asked after the
+ * order's commit, asynchronously, with a timeout.
+ */
 export const sandboxSimulator: PaymentProvider = {
   name: SANDBOX_PROVIDER_NAME,
-  openSession(engine: Engine, request: OpenSessionRequest): PaymentLink {
-    const id = `ps_test_${randomUUID().replaceAll('-', '')}`;
-    engine.paymentSessions.insert({
-      id,
-      order_id: request.order.id,
-      provider: SANDBOX_PROVIDER_NAME,
-      return_url: request.returnUrl,
-      preselected_method: request.preselectedMethod,
-      created_at: engine.clock.now(),
-    });
-    return { session_id: id, payment_url: `${request.origin}${sandboxPaymentPath(id)}` };
+  async openSession(request: OpenSessionRequest): Promise<OpenedSession> {
+    return { payment_url: `${request.origin}${sandboxPaymentPath(request.session_id)}` };
   },
 };

@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { chooseModifiers, orderTotals, productBasePrice } from '../domain/order-pricing.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
-import type { PaymentLink, PaymentProviders } from '../payments/payment-provider.ts';
+import type { PaymentProviders } from '../payments/payment-provider.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
@@ -29,7 +29,10 @@ export interface CreateOrderOptions {
 
 /**
  * Creates an order with catalogue prices, taking tracked stock atomically (production keys only),
- * in one transaction with its `order.created` event.
+ * in one transaction with its `order.created` event. An online order is the first half of its
+ * creation: written `pendiente_pago` with its stock taken and its payment session `opening`; the
+ * provider is asked after the commit, and only then is it announced (or withdrawn): see
+ * services/open-online-payment.ts.
  */
 export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView {
   requireWrite(actor);
@@ -86,23 +89,27 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.orders.insert(row);
     engine.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
 
-    let paymentLink: PaymentLink | undefined;
     if (online) {
       const payments = test ? options.payments.test : options.payments.live;
       if (!payments) {
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
-      paymentLink = payments.openSession(engine, {
-        order: row,
-        returnUrl: input.return_url!,
-        preselectedMethod: input.payment_method ?? null,
-        origin: options.origin,
+      // The session is written with the order; its provider is asked after this commit.
+      engine.paymentSessions.insert({
+        id: `ps_${test ? 'test' : 'live'}_${randomUUID().replaceAll('-', '')}`,
+        order_id: row.id,
+        provider: payments.name,
+        return_url: input.return_url!,
+        preselected_method: input.payment_method ?? null,
+        created_at: now,
       });
     }
 
     const view = toOrderView(row, restaurant.time_zone);
-    engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
-    return paymentLink ? { ...view, payment_link: paymentLink } : view;
+    // An online order is announced once its provider has opened its payment page
+    // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
+    if (!online) engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
+    return view;
   });
 }
 

@@ -97,7 +97,8 @@ function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChange
   return updated;
 }
 
-function restoreStock(engine: Engine, order: OrderRow, now: number): void {
+/** Gives back the tracked stock an order took, with `stock.updated`; call inside a transaction. */
+export function restoreStock(engine: Engine, order: OrderRow, now: number): void {
   if (order.location_id === null) return;
   const returned = new Map<string, number>();
   for (const item of JSON.parse(order.items) as OrderItemView[]) {

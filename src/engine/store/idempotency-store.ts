@@ -6,10 +6,22 @@ export interface StoredResponse {
   body: string;
 }
 
+/**
+ * The status of a key's record while its write waits on an outside party after its commit (an
+ * online order's payment provider); the body is then pendingMarker(order id).
+ */
+export const PENDING_STATUS = 0;
+
+export function pendingMarker(orderId: string): string {
+  return JSON.stringify({ pending_order_id: orderId });
+}
+
 export class IdempotencyStore {
   private readonly find: Statement<[string, string, number], StoredResponse>;
   private readonly insertStatement: Statement<[string, string, string, number, string, number]>;
   private readonly purge: Statement<[number]>;
+  private readonly removeStatement: Statement<[string, string]>;
+  private readonly removePendingStatement: Statement<[string]>;
 
   constructor(db: Database) {
     this.find = db.prepare(
@@ -21,6 +33,18 @@ export class IdempotencyStore {
          body = excluded.body, created_at = excluded.created_at`,
     );
     this.purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?');
+    this.removeStatement = db.prepare('DELETE FROM idempotency_keys WHERE api_key_id = ? AND key = ?');
+    this.removePendingStatement = db.prepare(`DELETE FROM idempotency_keys WHERE status = ${PENDING_STATUS} AND body = ?`);
+  }
+
+  /** Forgets a key's record (a write that ended in a 5xx: the key may be used again). */
+  remove(apiKeyId: string, key: string): void {
+    this.removeStatement.run(apiKeyId, key);
+  }
+
+  /** Forgets the in-flight marker of a write whose answer will never come (its order withdrawn). */
+  removePending(marker: string): void {
+    this.removePendingStatement.run(marker);
   }
 
   get(apiKeyId: string, key: string, notOlderThan: number): StoredResponse | undefined {

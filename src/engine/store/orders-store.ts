@@ -73,6 +73,7 @@ export class OrdersStore {
   private readonly byId: Statement<[{ id: string; restaurantId: string; test: number }], OrderRow>;
   private readonly byIdAnyWorld: Statement<[string], OrderRow>;
   private readonly upsertStatement: Statement;
+  private readonly deleteStatement: Statement<[string]>;
   private readonly listStatements = new Map<string, Statement<unknown[], OrderRow>>();
   private readonly updateStatements = new Map<string, Statement>();
 
@@ -87,6 +88,7 @@ export class OrdersStore {
        AND restaurant_id = @restaurantId AND test = @test`,
     );
     this.byIdAnyWorld = db.prepare('SELECT * FROM orders WHERE id = ?');
+    this.deleteStatement = db.prepare('DELETE FROM orders WHERE id = ?');
     const updatable = INSERT_COLUMNS.filter((c) => c !== 'id' && c !== 'restaurant_id' && c !== 'test');
     this.upsertStatement = db.prepare(
       `INSERT INTO orders (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((c) => `@${c}`).join(', ')})
@@ -111,6 +113,12 @@ export class OrdersStore {
   insert(row: OrderRow): void {
     this.written(row.id);
     this.insertStatement.run(row);
+  }
+
+  /** Removes an order nobody was told of (an online order whose payment never opened); its referencing rows first. */
+  delete(id: string): void {
+    this.written(id);
+    this.deleteStatement.run(id);
   }
 
   /** Writes an order as another engine reported it (a replica mirroring its upstream). */

@@ -15,6 +15,8 @@ export interface PaymentSessionRow {
   last_result: PaymentResult | null;
   paid_method: string | null;
   closed_reason: PaymentClosedReason | null;
+  /** 1 while the provider has not yet answered with the payment page (it is asked after the order's commit). */
+  opening: number;
   created_at: number;
   updated_at: number;
 }
@@ -28,18 +30,31 @@ export interface NewPaymentSession {
   created_at: number;
 }
 
-/** Online payment sessions: one per payment attempt window of an online order. */
+/**
+ * Online payment sessions: one per payment attempt window of an online order. A session is
+ * written `opening` with its order; the provider is asked after that commit (services/open-online-payment.ts).
+ */
 export class PaymentSessionsStore {
   private readonly insertStatement: Statement<[string, string, string, string, string | null, number, number]>;
   private readonly byId: Statement<[string], PaymentSessionRow>;
   private readonly setResult: Statement<[PaymentResult, number, string]>;
   private readonly setPaid: Statement<[string, number, string]>;
   private readonly closeOpen: Statement<[PaymentClosedReason, number, string]>;
+  private readonly openedStatement: Statement<[number, string]>;
+  private readonly openingOfOrderStatement: Statement<[string], PaymentSessionRow>;
+  private readonly deleteOfOrderStatement: Statement<[string]>;
+  private readonly staleOpeningsStatement: Statement<[number, number], { order_id: string }>;
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
-      `INSERT INTO payment_sessions (id, order_id, provider, status, return_url, preselected_method, created_at, updated_at)
-       VALUES (?, ?, ?, 'open', ?, ?, ?, ?)`,
+      `INSERT INTO payment_sessions (id, order_id, provider, status, return_url, preselected_method, opening, created_at, updated_at)
+       VALUES (?, ?, ?, 'open', ?, ?, 1, ?, ?)`,
+    );
+    this.openedStatement = db.prepare('UPDATE payment_sessions SET opening = 0, updated_at = ? WHERE id = ? AND opening = 1');
+    this.openingOfOrderStatement = db.prepare('SELECT * FROM payment_sessions WHERE order_id = ? AND opening = 1');
+    this.deleteOfOrderStatement = db.prepare('DELETE FROM payment_sessions WHERE order_id = ?');
+    this.staleOpeningsStatement = db.prepare(
+      'SELECT order_id FROM payment_sessions WHERE opening = 1 AND created_at <= ? ORDER BY created_at LIMIT ?',
     );
     this.byId = db.prepare('SELECT * FROM payment_sessions WHERE id = ?');
     this.setResult = db.prepare(`UPDATE payment_sessions SET last_result = ?, updated_at = ? WHERE id = ? AND status = 'open'`);
@@ -62,6 +77,26 @@ export class PaymentSessionsStore {
       session.created_at,
       session.created_at,
     );
+  }
+
+  /** The provider answered: the session's page exists. Returns false when it was not opening (withdrawn meanwhile). */
+  markOpened(id: string, at: number): boolean {
+    return this.openedStatement.run(at, id).changes === 1;
+  }
+
+  /** The session of an order whose provider has not answered yet. */
+  openingOfOrder(orderId: string): PaymentSessionRow | undefined {
+    return this.openingOfOrderStatement.get(orderId);
+  }
+
+  /** Removes an order's sessions (an order withdrawn because its provider never opened one). */
+  deleteOfOrder(orderId: string): void {
+    this.deleteOfOrderStatement.run(orderId);
+  }
+
+  /** Orders whose provider was asked at or before `createdBy` and never answered (the engine stopped meanwhile). */
+  staleOpenings(createdBy: number, limit: number): string[] {
+    return this.staleOpeningsStatement.all(createdBy, limit).map((r) => r.order_id);
   }
 
   get(id: string): PaymentSessionRow | undefined {

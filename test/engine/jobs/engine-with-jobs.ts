@@ -1,6 +1,5 @@
 // A real engine on a real port and SQLite file, like test/support/engine-under-test.ts, with the
 // knobs the jobs' tests need: couriers, SMTP, and a restart on the same database and clock.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,8 @@ export interface TestEngineOptions {
   couriers?: CourierRegistry;
   smtp?: SmtpSettings;
   payments?: PaymentProviders;
+  paymentTimeoutMs?: number;
+  courierTimeoutMs?: number;
 }
 
 export interface TestEngine {
@@ -44,6 +45,8 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       ...(options.couriers ? { couriers: options.couriers } : {}),
       ...(options.smtp ? { smtp: options.smtp } : {}),
       ...(options.payments ? { payments: options.payments } : {}),
+      ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
+      ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
       // Quick real-time ticks, so queued mail goes out at once.
       jobsIntervalMs: 50,
     });
@@ -82,21 +85,12 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
 }
 
 /**
- * A stand-in for a production payment provider: it records its sessions like any provider and
+ * A stand-in for a production payment provider: asked after the order's commit like any provider,
  * its "webhook" is services/confirm-payment.ts, called by the test.
  */
 export const fakeLiveProvider: PaymentProvider = {
   name: 'fake-live',
-  openSession(engine, request) {
-    const id = `ps_live_${randomUUID().replaceAll('-', '')}`;
-    engine.paymentSessions.insert({
-      id,
-      order_id: request.order.id,
-      provider: 'fake-live',
-      return_url: request.returnUrl,
-      preselected_method: request.preselectedMethod,
-      created_at: engine.clock.now(),
-    });
-    return { session_id: id, payment_url: `https://pagos.example/checkout/${id}` };
+  async openSession(request) {
+    return { payment_url: `https://pagos.example/checkout/${request.session_id}` };
   },
 };

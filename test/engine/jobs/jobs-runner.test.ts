@@ -10,6 +10,7 @@ import { startJobs, type JobsRunner } from '../../../src/engine/jobs/start-jobs.
 import type { MailSender, OutgoingMail } from '../../../src/engine/mail/mail-sender.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import { createOrder } from '../../../src/engine/services/create-order.ts';
+import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
 import type { Actor } from '../../../src/engine/services/actor.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
@@ -45,7 +46,7 @@ describe('the jobs runner', () => {
   });
 
   const online = () =>
-    createOrder(
+    createOnlineOrder(
       engine,
       actor,
       {
@@ -61,9 +62,9 @@ describe('the jobs runner', () => {
   const statusOf = (id: string) => engine.orders.getById(id)!.status;
 
   test('one bad item never blocks the others; it is logged, left alone a minute, then retried', async () => {
-    const bad = online();
+    const bad = await online();
     clock.advance(1000);
-    const good = online();
+    const good = await online();
     // A corrupted row: cancelling it throws (its items cannot be read to give stock back).
     engine.db.prepare(`UPDATE orders SET items = 'not json', stock_taken = 1 WHERE id = ?`).run(bad.id);
     jobs = startJobs(engine, { logger, intervalMs: 3_600_000 });
@@ -131,7 +132,7 @@ describe('the jobs runner', () => {
 
   test('a replica runs no jobs: its upstream does', async () => {
     const replica = new Engine({ database: engine.db, clock, role: 'replica' });
-    const order = online();
+    const order = await online();
     const runner = startJobs(replica, { intervalMs: 3_600_000 });
     clock.advance(31 * MINUTE);
     await runner.runDue();

@@ -10,7 +10,7 @@ import type { PaymentConfirmation } from '../../../src/engine/payments/payment-p
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import type { Actor } from '../../../src/engine/services/actor.ts';
 import { confirmPayment, readPaymentSession, returnUrlWith } from '../../../src/engine/services/confirm-payment.ts';
-import { createOrder } from '../../../src/engine/services/create-order.ts';
+import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
@@ -32,7 +32,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
   });
 
   const online = () =>
-    createOrder(
+    createOnlineOrder(
       engine,
       actor,
       {
@@ -46,8 +46,8 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
       { payments, origin: 'http://127.0.0.1:4750' },
     );
 
-  test('opening a session records it in the store with the preselection', () => {
-    const order = online();
+  test('opening a session records it in the store with the preselection', async () => {
+    const order = await online();
     const session = engine.paymentSessions.get(order.payment_link!.session_id)!;
     assert.equal(session.order_id, order.id);
     assert.equal(session.provider, 'sandbox');
@@ -55,8 +55,8 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(order.payment_link!.payment_url, `http://127.0.0.1:4750/v1/sandbox/pay/${session.id}`);
   });
 
-  test('malformed confirmations are refused before anything is read', () => {
-    const order = online();
+  test('malformed confirmations are refused before anything is read', async () => {
+    const order = await online();
     const id = order.payment_link!.session_id;
     const bad: [PaymentConfirmation, RegExp][] = [
       [{ session_id: id, result: 'maybe' as never, method: null }, /result must be one of: success, failed, cancelled/],
@@ -70,8 +70,8 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(confirmPayment(engine, { session_id: 'ps_test_unknown', result: 'success', method: 'tarjeta' }), null);
   });
 
-  test('success pays once; its outcome and the page view agree', () => {
-    const order = online();
+  test('success pays once; its outcome and the page view agree', async () => {
+    const order = await online();
     const id = order.payment_link!.session_id;
     const first = confirmPayment(engine, { session_id: id, result: 'success', method: 'apple_pay' })!;
     assert.equal(first.changed, true);
@@ -87,8 +87,8 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(engine.paymentSessions.get(id)!.status, 'paid');
   });
 
-  test('a cancelled order closes its session; nothing revives it', () => {
-    const order = online();
+  test('a cancelled order closes its session; nothing revives it', async () => {
+    const order = await online();
     const id = order.payment_link!.session_id;
     transitionOrder(engine, actor, order.id, 'cancelado');
     assert.equal(engine.paymentSessions.get(id)!.closed_reason, 'cancelled');
@@ -99,7 +99,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(engine.orders.getById(order.id)!.paid, 0);
   });
 
-  test('return_url keeps its own query and fragment', () => {
+  test('return_url keeps its own query and fragment', async () => {
     assert.equal(
       returnUrlWith('https://tienda.example/vuelta?ref=1&payment=x#fin', 'abc', 'failed'),
       'https://tienda.example/vuelta?ref=1&payment=failed&order_id=abc#fin',

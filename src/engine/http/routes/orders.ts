@@ -5,8 +5,10 @@ import { getOrder, listOrders } from '../../services/read-orders.ts';
 import { requireWrite } from '../../services/restaurant-context.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
-import { respondToWrite } from '../idempotency.ts';
 import { OrderResponses } from '../order-responses.ts';
+import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
+import { openOnlinePayment } from '../../services/open-online-payment.ts';
+import { pendingMarker } from '../../store/idempotency-store.ts';
 import { originOf } from '../request-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
@@ -59,8 +61,21 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         const forwarded = await replica.forwardOnlineOrder(actorOf(request), request.body, typeof key === 'string' ? key : undefined);
         return sendJsonAsIs(reply, forwarded.status, JSON.stringify(forwarded.body));
       }
-      respondToWrite(engine, request, reply, 201, () =>
-        context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin: originOf(context, request) }),
+      const origin = originOf(context, request);
+      // An online order's provider is asked after the order's commit (services/open-online-payment.ts).
+      await respondToWriteThen(
+        engine,
+        request,
+        reply,
+        201,
+        () => context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin }),
+        (order) =>
+          request.body.payment === 'online'
+            ? {
+                marker: pendingMarker(order.id),
+                run: () => openOnlinePayment(engine, context.payments, order.id, origin, context.paymentTimeoutMs),
+              }
+            : null,
       );
       return reply;
     },

@@ -5,6 +5,7 @@ import replica from './0002-replica.ts';
 import paymentsCouriersMail from './0003-payments-couriers-mail.ts';
 import kitchenData from './0004-kitchen-data.ts';
 import kitchenDevices from './0005-kitchen-devices.ts';
+import paymentOpening from './0006-payment-opening.ts';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'payments-couriers-mail', sql: paymentsCouriersMail },
   { version: 4, name: 'kitchen-data', sql: kitchenData },
   { version: 5, name: 'kitchen-devices', sql: kitchenDevices },
+  { version: 6, name: 'payment-opening', sql: paymentOpening },
 ];

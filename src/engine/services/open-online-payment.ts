@@ -1,0 +1,119 @@
+import { DateTime } from 'luxon';
+import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
+import { callWithTimeout } from '../adapters/call-with-timeout.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { PaymentLink, PaymentProviders } from '../payments/payment-provider.ts';
+import { pendingMarker } from '../store/idempotency-store.ts';
+import type { Actor } from './actor.ts';
+import { createOrder, type CreateOrderOptions } from './create-order.ts';
+import { errorText } from './error-text.ts';
+import { toOrderView, type OrderView } from './order-view.ts';
+import { restoreStock } from './transition-order.ts';
+
+/** How long a payment provider may take to open a session (real time: it waits on the network). */
+export const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
+/**
+ * A session still `opening` this long after its order (engine clock) will never be answered: the
+ * engine stopped while asking. Far beyond any timeout, so no call under way is pre-empted.
+ */
+const STALE_OPENING_MINUTES = 5;
+
+export type OnlineOrderView = OrderView & { payment_link: PaymentLink };
+
+const unavailable = (why: string) =>
+  new ApiError('payment_unavailable', `online payment is not available right now: ${why}; no order was created, try again`);
+
+/**
+ * The second half of creating an online order, after the commit that wrote it (create-order.ts):
+ * asks the provider to open the payment session, asynchronously, with a timeout, with no
+ * transaction open. When it answers, one transaction records the session as opened and writes
+ * the order's `order.created` event; the order with its `payment_link` is the 201. When it fails
+ * or times out, another transaction withdraws the order (withdrawOnlineOrder) and this throws
+ * 503 `payment_unavailable`, as when no provider is configured: no order is created.
+ */
+export async function openOnlinePayment(
+  engine: Engine,
+  payments: PaymentProviders,
+  orderId: string,
+  origin: string,
+  timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
+): Promise<OnlineOrderView> {
+  const order = engine.orders.getById(orderId);
+  const session = engine.paymentSessions.openingOfOrder(orderId);
+  if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
+  const provider = order.test === 1 ? payments.test : payments.live;
+  let paymentUrl: string;
+  try {
+    if (!provider || provider.name !== session.provider) throw new Error(`payment provider "${session.provider}" is not configured`);
+    const opened = await callWithTimeout(`payment provider "${provider.name}"`, timeoutMs, (signal) =>
+      provider.openSession({
+        session_id: session.id,
+        order,
+        returnUrl: session.return_url,
+        preselectedMethod: session.preselected_method as 'transferencia' | 'tarjeta' | null,
+        origin,
+        signal,
+      }),
+    );
+    if (typeof opened?.payment_url !== 'string' || opened.payment_url.length === 0) {
+      throw new Error(`payment provider "${provider.name}" answered without a payment_url`);
+    }
+    paymentUrl = opened.payment_url;
+  } catch (error) {
+    withdrawOnlineOrder(engine, orderId);
+    throw unavailable(`the payment provider could not open a session (${errorText(error)})`);
+  }
+  return engine.transaction(() => {
+    const current = engine.orders.getById(orderId);
+    if (!current || !engine.paymentSessions.markOpened(session.id, engine.clock.now())) {
+      throw unavailable('the order was withdrawn while its payment was being opened');
+    }
+    const restaurant = engine.restaurants.get(current.restaurant_id)!;
+    const view = toOrderView(current, restaurant.time_zone);
+    engine.events.append(current.restaurant_id, current.test === 1 ? 'test' : 'live', 'order.created', engine.clock.now(), view);
+    return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
+  });
+}
+
+/**
+ * The compensation of an online order whose provider never opened its session, in its own
+ * transaction: its stock comes back (with `stock.updated`), and the order and its session are
+ * removed. It was never announced (no `order.created`) and its client got a 503, so to
+ * integrators it was never created, as api-v1-decisions.md says of `payment_unavailable`; its
+ * number stays used. Also forgets an Idempotency-Key still waiting on it, so the key can be
+ * retried. Does nothing to an order whose session was opened.
+ */
+export function withdrawOnlineOrder(engine: Engine, orderId: string): boolean {
+  return engine.transaction(() => {
+    const order = engine.orders.getById(orderId);
+    if (!order || !engine.paymentSessions.openingOfOrder(orderId)) return false;
+    const now = engine.clock.now();
+    if (order.stock_taken === 1) restoreStock(engine, order, now);
+    engine.paymentSessions.deleteOfOrder(orderId);
+    engine.orders.delete(orderId);
+    engine.idempotency.removePending(pendingMarker(orderId));
+    return true;
+  });
+}
+
+/** Online orders whose provider was asked before the engine stopped, and never answered. */
+export function staleOnlinePaymentOpenings(engine: Engine, limit = 100): string[] {
+  const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
+  return engine.paymentSessions.staleOpenings(cutoff, limit);
+}
+
+/**
+ * Both halves of creating an online order, for doors that are not HTTP (tests, tools): the order's
+ * commit, then its provider asked with no transaction open.
+ */
+export async function createOnlineOrder(
+  engine: Engine,
+  actor: Actor,
+  input: CreateOrderInput,
+  options: CreateOrderOptions,
+  timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
+): Promise<OnlineOrderView> {
+  const order = createOrder(engine, actor, input, options);
+  return openOnlinePayment(engine, options.payments, order.id, options.origin, timeoutMs);
+}
