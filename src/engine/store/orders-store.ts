@@ -115,9 +115,15 @@ export class OrdersStore {
     this.insertStatement.run(row);
   }
 
-  /** Removes an order nobody was told of (an online order whose payment never opened); its referencing rows first. */
+  /**
+   * Removes an order nobody was told of (an online order whose payment never opened), with every
+   * row that points to it (its session, its kitchen channel...). Call inside a transaction.
+   */
   delete(id: string): void {
     this.written(id);
+    for (const ref of this.referencesToOrders()) {
+      this.db.prepare(`DELETE FROM ${ref.table} WHERE ${ref.column} = ?`).run(id);
+    }
     this.deleteStatement.run(id);
   }
 
