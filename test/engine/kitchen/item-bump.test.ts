@@ -102,7 +102,15 @@ describe('item-level bump: kitchen data kept by the engine', () => {
   test('recall brings a finished ticket back, marked, without changing its state, until the clock passes', async () => {
     const order = await placeOrder(engine, twoLines);
     for (const target of ['en_preparacion', 'listo', 'entregado'] as const) await ipc.ok('orders:transition', { order_id: order.id, target });
+    const pushes: LivePush[] = [];
+    const feed = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
     const recalled = await ipc.ok('orders:recall', { order_id: order.id });
+    await tick();
+    feed.stop();
+    const shared = pushes.flatMap((p) => (p.kind === 'events' ? p.events : [])).find((e) => e.type === 'ticket.recalled');
+    assert.ok(shared && shared.type === 'ticket.recalled', 'every screen hears of the recall');
+    assert.equal(shared.order.status, 'entregado');
+    assert.equal(shared.kitchen.recalled_until, engine.clock.now() + 5 * 60_000);
     assert.equal(recalled.order.status, 'entregado');
     assert.equal(recalled.kitchen.recalled_until, engine.clock.now() + 5 * 60_000);
     assert.equal(recalled.kitchen.items.length, 2, 'the recall list carries the items');
