@@ -1,6 +1,8 @@
 import { DateTime, IANAZone } from 'luxon';
 
-export const DEFAULT_TIME_ZONE = 'America/Santiago';
+import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+
+export { DEFAULT_TIME_ZONE };
 
 const HOUR_MS = 3_600_000;
 /** Hours whose offset is remembered per zone before the memory is cleared. */

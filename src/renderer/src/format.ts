@@ -1,6 +1,6 @@
-import type { Language } from '../../shared/ipc/settings.ts';
+import { LOCALE_OF, type Language } from '../../shared/locale.ts';
 
-const locale = (language: Language) => (language === 'es' ? 'es-CL' : 'en-GB');
+const locale = (language: Language) => LOCALE_OF[language];
 
 /** 21:30 in the restaurant's time zone. */
 export function formatClock(at: string | number, timeZone: string, language: Language): string {
@@ -27,4 +27,9 @@ export function formatDateTime(at: string | number, timeZone: string, language: 
 export function formatMinutes(ms: number): string {
   const minutes = Math.round(ms / 60_000);
   return `${minutes} min`;
+}
+
+/** $4.980 (es-CL) or CLP 4,980 (en-GB): the order's money is whole pesos. */
+export function formatMoney(amount: number, language: Language): string {
+  return new Intl.NumberFormat(LOCALE_OF[language], { style: 'currency', currency: 'CLP', maximumFractionDigits: 0 }).format(amount);
 }

@@ -1,7 +1,9 @@
 // The app's settings: what the kitchen screen may read and change. The platform key itself never
 // appears here: only whether there is one, its mode, label and last four characters.
 
-export type Language = 'es' | 'en';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../locale.ts';
+
+export type { Language };
 export type Theme = 'dark' | 'light';
 
 export interface AppSettings {
@@ -18,7 +20,7 @@ export interface AppSettings {
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
-  language: 'es',
+  language: DEFAULT_LANGUAGE,
   theme: 'dark',
   sound: true,
   thresholds: { warn_minutes: 10, late_minutes: 20 },
@@ -98,7 +100,7 @@ export function normalizeSettings(raw: unknown): AppSettings {
   let late = integer(thresholds.late_minutes, 1, 240, d.thresholds.late_minutes);
   if (warn >= late) [warn, late] = [d.thresholds.warn_minutes, d.thresholds.late_minutes];
   return {
-    language: pick(r.language, ['es', 'en'] as const, d.language),
+    language: pick(r.language, LANGUAGES, d.language),
     theme: pick(r.theme, ['dark', 'light'] as const, d.theme),
     sound: typeof r.sound === 'boolean' ? r.sound : d.sound,
     thresholds: { warn_minutes: warn, late_minutes: late },

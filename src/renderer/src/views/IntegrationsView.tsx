@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useEffect, useState } from 'react';
 import type { World } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useKeys, useSettings, useT } from '../app-context.tsx';
@@ -13,7 +14,7 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
   const error = useKeys((s) => s.error);
   const info = useSettings((s) => s.info);
   const language = useSettings((s) => s.settings.language);
-  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [label, setLabel] = useState('');
   const [mode, setMode] = useState<World>('live');
   const [write, setWrite] = useState(false);

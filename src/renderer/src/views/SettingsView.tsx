@@ -1,3 +1,4 @@
+import { LANGUAGES } from '../../../shared/locale.ts';
 import { useEffect, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
@@ -53,7 +54,7 @@ export function SettingsView() {
       <section className="settings-section">
         <h2>{t('settings.language')} · {t('settings.theme')} · {t('settings.sound')}</h2>
         <div className="segmented" role="group">
-          {(['es', 'en'] as const).map((language) => (
+          {LANGUAGES.map((language) => (
             <button key={language} type="button" className={`btn ${settings.language === language ? 'active' : ''}`} data-testid={`language-${language}`} onClick={() => update({ language })}>
               {language === 'es' ? 'Español' : 'English'}
             </button>
