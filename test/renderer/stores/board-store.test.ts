@@ -78,8 +78,43 @@ describe('board store', () => {
     await clock.advance(1);
     assert.deepEqual(calls, [{ order_id: id, target: 'en_preparacion' }]);
     await settle();
+    // The reply only acknowledges: the ticket changes when the feed brings the order back.
+    assert.equal(store.getState().tickets[id]!.order.status, 'recibido');
+    assert.equal(store.getState().moves[id]![0]!.phase, 'sent');
+    assert.equal(shown(id), 'en_preparacion');
+    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
     assert.equal(store.getState().tickets[id]!.order.status, 'en_preparacion');
     assert.equal(store.getState().moves[id], undefined);
+    assert.equal(store.getState().flashes[id], undefined);
+  });
+
+  test('the feed may bring the change back before the reply: the move is settled either way', async () => {
+    const id = initial[0]!.order.id;
+    const reply = deferred<KitchenTicket>();
+    answers = () => reply.promise;
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
+    assert.equal(store.getState().moves[id], undefined);
+    reply.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
+    await settle();
+    assert.equal(store.getState().moves[id], undefined);
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().flashes[id], undefined);
+  });
+
+  test('an engine out of reach: the tap says so and the board knows until the next word', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new TypeError('Failed to fetch'));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(shown(id), 'recibido');
+    const toast = store.getState().toasts.at(-1)!;
+    assert.equal(toast.kind === 'refused' && toast.code, 'unreachable');
+    assert.equal(store.getState().engineLost, true);
+    store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+    assert.equal(store.getState().engineLost, false);
   });
 
   test('undo (Esc) takes back the latest held bump and nothing is sent', async () => {
@@ -112,10 +147,10 @@ describe('board store', () => {
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto']);
     await clock.advance(HOLD_MS);
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto', 'entregado']);
-    assert.equal(store.getState().tickets[id]!.order.status, 'entregado');
+    assert.equal(shown(id), 'entregado');
   });
 
-  test('a refusal rolls the card back and shows the engine\'s message', async () => {
+  test('a refusal rolls the card back and names the engine\'s code', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
     store.getState().bump(id);
@@ -124,7 +159,8 @@ describe('board store', () => {
     assert.equal(shown(id), 'recibido');
     const toast = store.getState().toasts.at(-1)!;
     assert.equal(toast.kind, 'refused');
-    assert.equal(toast.message, 'order 1 cannot go from cancelado to en_preparacion');
+    assert.equal(toast.kind === 'refused' && toast.code, 'illegal_transition');
+    assert.equal(store.getState().engineLost, false);
     assert.equal(store.getState().flashes[id]?.kind, 'refused');
   });
 
@@ -142,7 +178,7 @@ describe('board store', () => {
     await settle();
     await settle();
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'cancelado']);
-    assert.equal(store.getState().tickets[id]!.order.status, 'cancelado');
+    assert.equal(shown(id), 'cancelado');
   });
 
   test('a new order rings until touched; a paid online order coming in rings too', () => {

@@ -1,0 +1,17 @@
+// What every slice of the board state shares: the kitchen calls, the injected clock and timers, and
+// the timings (injected by tests so they never wait real seconds).
+import type { StoreApi } from 'zustand/vanilla';
+import type { KitchenApi } from '../../api.ts';
+import type { BoardState } from '../board-store.ts';
+
+export interface BoardContext {
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'>;
+  now: () => number;
+  setTimer: (run: () => void, ms: number) => unknown;
+  clearTimer: (handle: unknown) => void;
+  holdMs: number;
+  flashMs: number;
+}
+
+export type SetBoard = StoreApi<BoardState>['setState'];
+export type GetBoard = () => BoardState;
