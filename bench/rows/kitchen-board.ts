@@ -19,7 +19,10 @@ const RENDERER = new URL('../../src/renderer/index.html', import.meta.url);
 const PROBE = `
 (() => {
   const bench = (window.__bench = { target: ${TICKETS}, firstFull: null, pushAt: null, watch: null, changedAt: null, done: null });
-  const count = () => document.querySelectorAll('.column article').length;
+  // The board windows its columns (it renders what fits and counts the rest): what it holds is on
+  // the board element; the static copy's changes by hand are counted as cards.
+  const count = () => Number(document.querySelector('[data-testid="board"]')?.getAttribute('data-active') ?? 0);
+  const cards = () => document.querySelectorAll('.column article').length;
   const settle = () => { document.body.getBoundingClientRect(); return performance.now(); };
   const observer = new MutationObserver(() => {
     if (bench.firstFull === null && count() >= bench.target) bench.firstFull = settle();
@@ -37,6 +40,7 @@ const PROBE = `
     get: () => push && ((p) => { if (p && p.kind === 'events' && bench.watch && bench.pushAt === null) bench.pushAt = performance.now(); return push(p); }),
     set: (value) => { push = value; },
   });
+  bench.count = count;
   bench.arm = (watch) => { bench.pushAt = null; bench.changedAt = null; bench.done = null; bench.watch = watch; };
   // The ceiling's changes: a ticket added to the first column, then one moved to the next, by hand.
   bench.changeByHand = async () => {
@@ -46,8 +50,8 @@ const PROBE = `
     });
     const received = document.querySelector('[data-column="recibido"] .column-tickets');
     const preparing = document.querySelector('[data-column="en_preparacion"] .column-tickets');
-    const before = count();
-    bench.arm(() => count() > before);
+    const before = cards();
+    bench.arm(() => cards() > before);
     bench.pushAt = performance.now();
     const copy = received.querySelector('article').cloneNode(true);
     copy.setAttribute('data-number', 'copy-' + before);
@@ -151,8 +155,8 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
       }
       await sleep(300);
       for (let i = 0; i < repeats; i++) {
-        const before = await page.evaluate(() => document.querySelectorAll('.column article').length);
-        await page.evaluate((n) => (window as any).__bench.arm(() => document.querySelectorAll('.column article').length > n), before);
+        const before = await page.evaluate(() => (window as any).__bench.count() as number);
+        await page.evaluate((n) => (window as any).__bench.arm(() => (window as any).__bench.count() > n), before);
         await place();
         const [pushAt, changedAt, done] = await waitInPage(() => {
           const b = (window as any).__bench;

@@ -75,7 +75,13 @@ describe('stock and locations screens (Chromium, real engine)', () => {
     assert.match(await card(R1.inactiveLocation).innerText(), /Sucursal desactivada/);
     assert.equal(await card(R1.inactiveLocation).locator('[data-testid="location-close"]').count(), 0);
 
+    // Closing asks first; going back leaves it open.
     await card(R1.openLocation).locator('[data-testid="location-close"]').click();
+    assert.match(await k.page.locator('[role="dialog"]').innerText(), /¿Cerrar /);
+    await k.page.locator('[data-testid="confirm-back"]').click();
+    assert.equal(await card(R1.openLocation).getAttribute('data-open'), 'true');
+    await card(R1.openLocation).locator('[data-testid="location-close"]').click();
+    await k.page.locator('[data-testid="confirm-yes"]').click();
     await eventually(async () => (await card(R1.openLocation).getAttribute('data-open')) === 'false', 'closed on screen');
     assert.match(await card(R1.openLocation).innerText(), /Caja cerrada/);
     const http = await k.engine.call('GET', '/locations', { key: keys.live_read });
@@ -105,6 +111,7 @@ describe('stock and locations screens (Chromium, real engine)', () => {
     const card = k.page.locator(`[data-location-id="${R1.openLocation}"]`);
     await k.page.locator('[data-testid="world-toggle"] [data-world="test"]').click();
     await card.locator('[data-testid="location-close"]').click();
+    await k.page.locator('[data-testid="confirm-yes"]').click();
     await card.locator('[data-testid="location-simulated"]').waitFor();
     assert.equal(await card.getAttribute('data-open'), 'false');
     assert.equal((await k.engine.call('GET', '/locations', { key: keys.live_read })).body.data.find((l: any) => l.location_id === R1.openLocation).open_now, true);

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { KitchenOrder } from '../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useLanguage, useNow, useSettings, useT, useTheme } from './app-context.tsx';
-import { StaleBanner, Toasts } from './components/Banners.tsx';
-import { BoardView } from './components/BoardView.tsx';
+import { LocationClosedBanner, StaleBanner, Toasts, UndoTray } from './components/Banners.tsx';
+import { BoardView, LocationFilter } from './components/BoardView.tsx';
 import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.tsx';
 import { SoundPrompt } from './components/SoundPrompt.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { formatClock } from './format.ts';
+import { boardFit, useViewportWidth } from './layout.ts';
 import { createAlarm } from './sound.ts';
 import { IntegrationsView } from './views/IntegrationsView.tsx';
 import { KitchenScreensView } from './views/KitchenScreensView.tsx';
@@ -38,8 +39,7 @@ export function App() {
   const muted = useBoard((s) => s.muted);
   const ringingCount = useBoard((s) => Object.keys(s.ringing).length);
   const restaurant = useBoard((s) => s.restaurant);
-  const locations = useBoard((s) => s.locations);
-  const filter = useBoard((s) => s.locationFilter);
+  const fit = boardFit(useViewportWidth());
   const now = useNow(1000);
   const offset = useBoard((s) => s.clockOffset);
   const alarm = useMemo(() => createAlarm(), []);
@@ -97,44 +97,40 @@ export function App() {
           {restaurant && <span className="restaurant-name">{restaurant.name}</span>}
         </div>
         <nav className="tabs">
-          {views.map((v) => (
-            <button key={v} type="button" className={`tab ${view === v ? 'active' : ''}`} data-testid={`nav-${v}`} aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
-              {t(`nav.${v}`)}
-            </button>
-          ))}
+          {fit.columnsPerPage === 1 ? (
+            // A phone has no room for five tabs: the views are one menu (whole words, no wrapping).
+            <select className="nav-select" data-testid="nav-select" aria-label={t('nav.board')} value={view} onChange={(e) => setView(e.target.value as View)}>
+              {views.map((v) => (
+                <option key={v} value={v}>
+                  {t(`nav.${v}`)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            views.map((v) => (
+              <button key={v} type="button" className={`tab ${view === v ? 'active' : ''}`} data-testid={`nav-${v}`} aria-current={view === v ? 'page' : undefined} onClick={() => setView(v)}>
+                {t(`nav.${v}`)}
+              </button>
+            ))
+          )}
         </nav>
         <div className="top-tools">
           {/* A tablet chooses its location once, in "Esta pantalla": the bar keeps room for the tabs. */}
-          {view === 'board' && mode === 'desktop' && locations.length > 1 && (
-            <select
-              className="location-filter"
-              data-testid="location-filter"
-              value={filter ?? ''}
-              onChange={(e) => {
-                const chosen = e.target.value || null;
-                board.getState().setLocationFilter(chosen);
-                preferences.getState().set({ location_id: chosen });
-              }}
-            >
-              <option value="">{t('board.location_all')}</option>
-              {locations
-                .filter((l) => l.is_active)
-                .map((l) => (
-                  <option key={l.location_id} value={l.location_id}>
-                    {l.name}
-                  </option>
-                ))}
-            </select>
-          )}
+          {view === 'board' && fit.columnsPerPage > 1 && <LocationFilter />}
           <button
             type="button"
             className={`btn btn-mute ${muted ? 'muted' : ''} ${ringingCount > 0 ? 'ringing' : ''}`}
             data-testid="mute"
             aria-pressed={muted}
+            aria-label={t(muted ? 'board.unmute' : 'board.mute')}
             title={ringingCount > 0 ? t('board.ringing', { count: ringingCount }) : undefined}
             onClick={() => board.getState().setMuted(!muted)}
           >
-            {t(muted ? 'board.unmute' : 'board.mute')}
+            <svg className="mute-icon" viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
+              <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
+              {muted ? <path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" strokeWidth="2.4" /> : <path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" strokeWidth="2" fill="none" />}
+            </svg>
+            <span className="mute-label">{t(muted ? 'board.unmute' : 'board.mute')}</span>
           </button>
           {restaurant && <span className="clock">{formatClock(now + offset, restaurant.time_zone, language)}</span>}
         </div>
@@ -142,18 +138,22 @@ export function App() {
       <div className="banner-slot">
         <StaleBanner />
         {mode === 'tablet' && <SoundPrompt />}
+        {view === 'board' && <LocationClosedBanner />}
       </div>
       <main className="content">
         {view === 'board' && <BoardView onCancel={askCancel} />}
         {view === 'stock' && <StockView />}
-        {view === 'locations' && <LocationsView />}
+        {view === 'locations' && <LocationsView confirm={setConfirm} />}
         {view === 'screens' && <KitchenScreensView confirm={setConfirm} />}
         {view === 'screen' && <ScreenView />}
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
       <StatusBar />
-      <Toasts />
+      <div className="overlay-stack">
+        <Toasts />
+        {view === 'board' && <UndoTray />}
+      </div>
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
     </div>
   );

@@ -54,7 +54,7 @@ export function canCancel(ticket: ShownTicket): boolean {
   return nextTransitions(ticket.shownStatus, ticket.order.type).includes('cancelado');
 }
 
-const byTimer = (a: ShownTicket, b: ShownTicket) => timerStart(a) - timerStart(b) || a.order.number.localeCompare(b.order.number);
+const byTimer = (a: ShownTicket, b: ShownTicket) => timerStart(a) - timerStart(b) || a.order.number.localeCompare(b.order.number, undefined, { numeric: true });
 
 export interface BoardLayout {
   columns: Record<ColumnStatus, ShownTicket[]>;

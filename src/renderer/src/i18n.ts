@@ -1,6 +1,6 @@
 // The screen's words: Spanish first, English second, each a complete record of every text key
 // (src/renderer/src/locales), and the sentence a cook reads for each refusal code.
-import type { ErrorCode } from '../../shared/error-codes.ts';
+import type { KitchenErrorCode } from '../../shared/error-codes.ts';
 import type { Language } from '../../shared/locale.ts';
 import { en } from './locales/en.ts';
 import { es, type TextKey } from './locales/es.ts';
@@ -17,8 +17,8 @@ export function translate(language: Language, key: TextKey, vars: Record<string,
 
 export type Translate = (key: TextKey, vars?: Record<string, string | number>) => string;
 
-/** Why a tap did not go through: an engine code, or the engine out of reach. */
-export type RefusalCode = ErrorCode | 'unreachable';
+/** Why a tap did not go through: an engine or kitchen code, or the engine out of reach. */
+export type RefusalCode = KitchenErrorCode | 'unreachable';
 
 const REFUSALS: Record<RefusalCode, TextKey> = {
   invalid_request: 'refusal.invalid_request',
@@ -33,7 +33,18 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   state_conflict: 'refusal.state_conflict',
   rate_limited: 'refusal.rate_limited',
   payment_unavailable: 'refusal.payment_unavailable',
+  storage_full: 'refusal.storage_full',
   internal_error: 'refusal.internal_error',
+  ticket_finished: 'refusal.ticket_finished',
+  ticket_not_finished: 'refusal.ticket_not_finished',
+  secure_storage_unavailable: 'refusal.internal_error',
+  backup_unavailable: 'refusal.internal_error',
+  mail_unavailable: 'refusal.internal_error',
+  platform_key_missing: 'refusal.internal_error',
+  engine_unreachable: 'refusal.unreachable',
+  device_unpaired: 'refusal.device_unpaired',
+  desktop_only: 'refusal.forbidden',
+  pairing_unavailable: 'refusal.unreachable',
   unreachable: 'refusal.unreachable',
 };
 

@@ -45,6 +45,7 @@ function startStores(bridge: ComandaBridge, mode: ScreenMode): AppStores {
   // Settings are the desktop's own; a tablet keeps its preferences on itself.
   if (mode === 'desktop') void stores.settings.getState().load();
   void stores.board.getState().load();
+  void stores.locations.getState().load();
   return stores;
 }
 

@@ -39,6 +39,8 @@ export interface KitchenUnderTest {
   /** Holds live pushes (events and heartbeats) back, as a stalled main process would; resume delivers them. */
   pausePushes(): void;
   resumePushes(): void;
+  /** Makes every call from the screen fail to reach the engine (as a dead main process or network would); false restores. */
+  cutEngine(cut: boolean): void;
   /** Waits until every push sent so far has reached the page. */
   drained(): Promise<void>;
   connection: ConnectionStatus;
@@ -92,7 +94,11 @@ export async function startKitchenUnderTest(
     locale: 'es-CL',
     timezoneId: 'America/Santiago',
   });
-  await context.exposeFunction('__comandaInvoke', (channel: unknown, request: unknown) => dispatchIpc(handlers, channel, request));
+  let engineCut = false;
+  await context.exposeFunction('__comandaInvoke', (channel: unknown, request: unknown) => {
+    if (engineCut) throw new Error('engine unreachable');
+    return dispatchIpc(handlers, channel, request);
+  });
   await context.addInitScript({
     content: `${rendered.bridgeScript}
 ;(() => {
@@ -143,6 +149,9 @@ export async function startKitchenUnderTest(
       held = null;
       for (const push of backlog) deliver(push);
       feed.heartbeat();
+    },
+    cutEngine(cut) {
+      engineCut = cut;
     },
     drained: () => chain.then(() => undefined),
     async screenshot(name) {

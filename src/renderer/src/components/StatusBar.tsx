@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useBoard, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 import { isStale } from '../stores/board-store.ts';
@@ -7,17 +8,24 @@ export function StatusBar() {
   const now = useNow(1000);
   const status = useBoard((s) => s.status);
   const stale = useBoard((s) => isStale(s, now));
-  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const language = useSettings((s) => s.settings.language);
   const apiUrl = useSettings((s) => s.info?.api_base_url ?? null);
+  const engineLost = useBoard((s) => s.engineLost);
   const mode = status?.mode ?? 'standalone';
   const online = status?.online ?? false;
   return (
-    <footer className="status-bar" data-testid="status-bar">
-      <span className={`status-dot ${status === null ? '' : stale ? 'stale' : online ? 'online' : 'offline'}`} aria-hidden="true" />
+    <footer className={`status-bar ${engineLost ? 'engine-lost' : ''}`} data-testid="status-bar" data-engine={engineLost ? 'lost' : 'ok'}>
+      <span className={`status-dot ${engineLost ? 'offline' : status === null ? '' : stale ? 'stale' : online ? 'online' : 'offline'}`} aria-hidden="true" />
       <span data-testid="connection">
         {t(mode === 'connected' ? 'statusbar.connected' : 'statusbar.standalone')} ·{' '}
-        {status === null ? t('statusbar.connecting') : stale ? t('statusbar.stale') : t(online ? 'statusbar.online' : 'statusbar.offline')}
+        {engineLost
+          ? t('statusbar.unreachable')
+          : status === null
+            ? t('statusbar.connecting')
+            : stale
+              ? t('statusbar.stale')
+              : t(online ? 'statusbar.online' : 'statusbar.offline')}
       </span>
       {mode === 'connected' && (
         <span data-testid="last-sync">

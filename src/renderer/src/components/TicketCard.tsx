@@ -1,8 +1,11 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
-import { formatClock, formatDateTime } from '../format.ts';
+import { formatClock, formatDateTime, formatMoney } from '../format.ts';
+import type { TextKey } from '../i18n.ts';
+import { useTrackVisibility } from '../visibility.ts';
 
 interface TicketCardProps {
   ticket: ShownTicket;
@@ -12,38 +15,60 @@ interface TicketCardProps {
   onCancel?: (order: KitchenOrder) => void;
 }
 
+/** A code the screen has words for, else the code itself (a courier or payment method we do not know). */
+function label(t: (key: TextKey) => string, prefix: string, code: string): string {
+  const key = `${prefix}.${code}` as TextKey;
+  const text = t(key);
+  return text === key ? code : text;
+}
+
 /**
  * One ticket. Memoized: it re-renders when its order, its moves or flash change, or when what it
- * shows of the time does (the timer's text each second, its colour, the undo countdown), never
- * because another ticket changed.
+ * shows of the time does (the timer's text each second, its colour), never because another ticket
+ * changed.
  */
 export const TicketCard = memo(function TicketCard({ ticket, locationName, compact = false, readOnly = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board } = useApp();
   const { order } = ticket;
   const id = order.id;
+  const ref = useRef<HTMLElement>(null);
   const moves = useBoard((s) => s.moves[id]);
   const flash = useBoard((s) => s.flashes[id]);
   const ringing = useBoard((s) => s.ringing[id] === true);
   const selected = useBoard((s) => s.selectedId === id);
-  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const thresholds = useSettings((s) => s.settings.thresholds);
   const language = useSettings((s) => s.settings.language);
-
   const clockOffset = useBoard((s) => s.clockOffset);
+  useTrackVisibility(ref, id, !readOnly);
+
+  // Keyboard, bump bar and the new-orders indicator bring the ticket into view (a tap does not:
+  // the board must not jump under the cook's finger).
+  const focusSeq = useBoard((s) => (s.focusRequest?.orderId === id ? s.focusRequest.seq : 0));
+  useEffect(() => {
+    if (focusSeq > 0) ref.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [focusSeq]);
 
   const dead = order.status === 'cancelado' && !readOnly;
   const lastMove = moves?.[moves.length - 1];
-  const heldSeconds = useClock((now) =>
-    lastMove?.phase === 'held' && lastMove.deadline > now ? Math.max(0, Math.ceil((lastMove.deadline - now) / 1000)) : null,
-  );
-  const held = heldSeconds !== null && lastMove?.phase === 'held' ? lastMove : undefined;
+  const held = useClock((now) => lastMove?.phase === 'held' && lastMove.deadline > now);
   const sending = moves?.some((m) => m.phase === 'sending') ?? false;
   const cooking = ticket.shownStatus === 'recibido' || ticket.shownStatus === 'en_preparacion';
   const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
   const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
-  const bump = readOnly || dead ? null : bumpOf(ticket);
-  const cancellable = !readOnly && !dead && canCancel(ticket);
+  const countdown = useClock((now) => {
+    if (ticket.shownStatus === 'programado' && order.scheduled_for) {
+      const left = Date.parse(order.scheduled_for) - (now + clockOffset);
+      return left > 0 ? t('ticket.starts_in', { time: formatElapsed(left) }) : t('ticket.starts_now');
+    }
+    if (ticket.shownStatus === 'pendiente_pago') return t('ticket.waiting_payment', { time: formatElapsed(now + clockOffset - Date.parse(order.created_at)) });
+    return null;
+  });
+  // A managed order moves where it is managed: the kitchen gets no button the engine would refuse.
+  const managed = order.managed_by_integrator;
+  const bump = readOnly || dead || managed ? null : bumpOf(ticket);
+  const cancellable = !readOnly && !dead && !managed && canCancel(ticket);
   const flashKind = useClock((now) => (flash && flash.until > now ? flash.kind : null));
 
   const classes = [
@@ -58,8 +83,11 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
     compact ? 'compact' : '',
   ].filter(Boolean);
 
+  const paymentMethod = order.payment.method ? label(t, 'payment', order.payment.method) : null;
+
   return (
     <article
+      ref={ref}
       className={classes.join(' ')}
       data-order-id={id}
       data-number={order.number}
@@ -81,7 +109,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
         <div className="ticket-badges">
           <span className={`badge badge-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
           {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
-          {order.managed_by_integrator && <span className="badge badge-pos">{t('ticket.pos')}</span>}
+          {managed && <span className="badge badge-pos">{t('ticket.pos')}</span>}
           {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
         </div>
       </header>
@@ -94,59 +122,64 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
       {order.scheduled_for && (
         <div className="ticket-scheduled">{t('ticket.scheduled', { time: formatDateTime(order.scheduled_for, timeZone, language) })}</div>
       )}
-      {!compact && (
-        <ul className="ticket-items">
-          {order.items.map((item, index) => (
-            <li key={index} className="ticket-item">
-              <span className="qty">{item.quantity}×</span>
-              <span className="item-name">{item.name}</span>
-              {item.modifiers.length > 0 && (
-                <ul className="modifiers">
-                  {item.modifiers.map((m, i) => (
-                    <li key={i}>{m.name ?? m.group}</li>
-                  ))}
-                </ul>
-              )}
-              {item.notes && <div className="item-note">⚠ {item.notes}</div>}
-            </li>
-          ))}
-        </ul>
+      {countdown && (
+        <div className="ticket-countdown" data-testid="countdown">
+          {countdown}
+        </div>
       )}
-      {!compact && order.notes && (
+      <ul className="ticket-items">
+        {order.items.map((item, index) => (
+          <li key={index} className="ticket-item" data-testid="item" data-done="false">
+            <span className="item-line">
+              <span className="qty">{item.quantity} ×</span> <span className="item-name">{item.name}</span>
+            </span>
+            {item.modifiers.length > 0 && (
+              <ul className="modifiers">
+                {item.modifiers.map((m, i) => (
+                  <li key={i}>{m.name ?? m.group}</li>
+                ))}
+              </ul>
+            )}
+            {item.notes && <div className="item-note">⚠ {item.notes}</div>}
+          </li>
+        ))}
+      </ul>
+      {order.notes && (
         <div className="order-note">
           <strong>{t('ticket.note')}:</strong> {order.notes}
         </div>
       )}
-      {order.type === 'delivery' && !compact && (
-        <div className="ticket-delivery">
-          {order.address && <div className="address">{order.address}</div>}
-          {order.delivery && (
-            <div className="courier">
-              {t('ticket.courier')}: {order.delivery.provider}
-              {order.delivery.status ? ` · ${order.delivery.status}` : ''}
-            </div>
-          )}
+      <div className="ticket-facts">
+        {order.type === 'delivery' && order.address && !compact && <div className="address">{order.address}</div>}
+        {order.delivery && (
+          <div className="courier">
+            {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
+            {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
+          </div>
+        )}
+        {order.customer.phone && !compact && <div className="phone">{t('ticket.phone', { phone: order.customer.phone })}</div>}
+        <div className={`payment ${order.payment.paid ? 'paid' : 'to-collect'}`} data-testid="payment">
+          {order.payment.paid
+            ? t('ticket.paid')
+            : paymentMethod
+              ? t('ticket.collect_method', { amount: formatMoney(order.total, language), method: paymentMethod })
+              : t('ticket.collect', { amount: formatMoney(order.total, language) })}
         </div>
-      )}
+      </div>
       {readOnly && (
         <div className="ticket-final">
           {t(`status.${order.status}`)} · {formatClock(order.updated_at, timeZone, language)}
         </div>
       )}
+      {managed && !readOnly && !dead && (
+        <div className="managed-by" data-testid="managed-by">
+          {t('ticket.managed_by', { manager: t('ticket.pos') })}
+        </div>
+      )}
       {(bump || cancellable || held || sending) && (
         <footer className="ticket-actions">
-          {held ? (
-            <button
-              type="button"
-              className="btn btn-undo"
-              data-testid="undo"
-              onClick={(e) => {
-                e.stopPropagation();
-                board.getState().undo(id);
-              }}
-            >
-              → {t(`status.${held.target}`)} · {t('ticket.undo')} {heldSeconds}s
-            </button>
+          {held && lastMove ? (
+            <span className="held">{t('ticket.held', { target: t(`status.${lastMove.target}`) })}</span>
           ) : sending ? (
             <span className="sending">{t('ticket.sending')}</span>
           ) : null}

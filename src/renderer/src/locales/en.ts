@@ -273,4 +273,9 @@ export const en: Record<TextKey, string> = {
   'pairing.unreachable': 'Comanda could not be reached. Check the network and try again.',
   'tablet.sound_prompt': 'Tap to turn on sound',
   'sync.kind.set_item_done': 'Item bumped in the kitchen',
+  'refusal.storage_full': 'Could not move #{number}: the main computer\'s disk is full. Free some space.',
+  'refusal.ticket_finished': 'Order #{number} is finished: recall it first to mark its items.',
+  'refusal.ticket_not_finished': 'Order #{number} is still on the board: no need to recall it.',
+  'refusal.device_unpaired': 'This screen is no longer paired: #{number} was not moved. Pair it again at the counter.',
+  'refusal.item_failed': 'Could not mark an item of #{number}.',
 };

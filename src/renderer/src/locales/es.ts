@@ -271,6 +271,11 @@ export const es = {
   'pairing.unreachable': 'No se pudo contactar a Comanda. Revisa la red y vuelve a intentarlo.',
   'tablet.sound_prompt': 'Toca para activar el sonido',
   'sync.kind.set_item_done': 'Plato marcado en cocina',
+  'refusal.storage_full': 'No se pudo mover #{number}: el disco del equipo principal está lleno. Libera espacio.',
+  'refusal.ticket_finished': 'El pedido #{number} ya terminó: recupéralo primero para marcar sus productos.',
+  'refusal.ticket_not_finished': 'El pedido #{number} sigue en el tablero: no hace falta recuperarlo.',
+  'refusal.device_unpaired': 'Esta pantalla ya no está vinculada: #{number} no se movió. Vuélvela a vincular en el mostrador.',
+  'refusal.item_failed': 'No se pudo marcar un producto de #{number}.',
 } as const;
 
 export type TextKey = keyof typeof es;

@@ -4,14 +4,21 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Language, Theme } from '../../../shared/ipc/settings.ts';
 
+/** How much a ticket shows: `auto` turns compact above a count of tickets (rush hour). */
+export type Density = 'auto' | 'comfortable' | 'compact';
+export const DENSITIES: readonly Density[] = ['auto', 'comfortable', 'compact'];
+
 export interface ScreenPreferences {
   language: Language | null;
   theme: Theme | null;
   /** The one location this screen shows; null: all of them. */
   location_id: string | null;
+  density: Density;
+  /** The station this screen prepares for (its items only); null: expo, every item. */
+  station_id: string | null;
 }
 
-export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null };
+export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null, density: 'auto', station_id: null };
 
 export interface ScreenPreferencesState extends ScreenPreferences {
   set(patch: Partial<ScreenPreferences>): void;
@@ -43,6 +50,8 @@ export function readScreenPreferences(storage: PreferencesStorage | null): Scree
     language: LANGUAGES.includes(kept.language as string) ? (kept.language as Language) : null,
     theme: THEMES.includes(kept.theme as string) ? (kept.theme as Theme) : null,
     location_id: typeof kept.location_id === 'string' && kept.location_id.length <= 64 ? kept.location_id : null,
+    density: DENSITIES.includes(kept.density as Density) ? (kept.density as Density) : 'auto',
+    station_id: typeof kept.station_id === 'string' && kept.station_id.length <= 64 ? kept.station_id : null,
   };
 }
 

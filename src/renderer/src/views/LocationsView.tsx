@@ -1,9 +1,11 @@
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useEffect } from 'react';
 import { useApp, useBoard, useLocations, useSettings, useT } from '../app-context.tsx';
+import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
 import { WorldToggle } from '../components/WorldToggle.tsx';
 import { formatClock, formatDateTime } from '../format.ts';
 
-export function LocationsView() {
+export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): void }) {
   const t = useT();
   const { locations } = useApp();
   const view = useLocations((s) => s.view);
@@ -11,7 +13,7 @@ export function LocationsView() {
   const busy = useLocations((s) => s.busy);
   const error = useLocations((s) => s.error);
   const simulated = useLocations((s) => s.simulated);
-  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const language = useSettings((s) => s.settings.language);
 
   useEffect(() => {
@@ -62,7 +64,16 @@ export function LocationsView() {
                   className="btn btn-danger"
                   data-testid="location-close"
                   disabled={busy[l.location_id] === true || !l.open_now}
-                  onClick={() => void locations.getState().setOpen(l.location_id, false)}
+                  onClick={() =>
+                    // Closing stops new orders: asked first, like cancelling an order.
+                    confirm({
+                      title: t('locations.close_title', { name: l.name }),
+                      body: t('locations.close_body'),
+                      confirmLabel: t('locations.close_yes'),
+                      danger: true,
+                      onConfirm: () => void locations.getState().setOpen(l.location_id, false),
+                    })
+                  }
                 >
                   {t('locations.close')}
                 </button>

@@ -1,0 +1,142 @@
+// The board on every screen it meets at rush hour: a TV over the pass, tablets both ways and a
+// phone, with 40 and then 100 active orders. Nothing overflows sideways, buttons are big and their
+// words whole, a new order is in view or announced, and the undo of a tap stays on screen.
+// One browser and one engine for the whole file; the screenshots are saved as artifacts.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { R1 } from '../support/demo-ids.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+import { eventually } from './support/wait.ts';
+
+const VIEWPORTS = [
+  { name: 'tv', width: 1920, height: 1080 },
+  { name: 'landscape', width: 1280, height: 800 },
+  { name: 'portrait', width: 800, height: 1280 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/** An evening's spread of orders: pickups and deliveries, cash and paid, modifiers and notes. */
+function eveningOrder(i: number): Record<string, unknown> {
+  const items = [
+    [{ product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra, R1.options.tomateExtra] }, { product_id: R1.products.bebidaLata, quantity: 2 }],
+    [{ product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.marraqueta], notes: 'sin mayo' }, { product_id: R1.products.cazuela, quantity: 1 }],
+    [{ product_id: R1.products.empanadaCamaronQueso, quantity: 24 }],
+    [{ product_id: R1.products.barrosLuco, quantity: 1 }],
+  ][i % 4];
+  const delivery = i % 3 === 0;
+  return {
+    customer: { name: `Cliente ${i}`, phone: `+56 9 5555 ${String(1000 + i)}` },
+    items,
+    ...(delivery ? { type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa' } : {}),
+  };
+}
+
+describe('the board on every screen (Chromium, real engine)', () => {
+  let k: KitchenUnderTest;
+  let keys: KitchenUnderTest['engine']['demo'][number]['keys'];
+  let placed = 0;
+
+  const addOrders = async (count: number) => {
+    const made: { id: string }[] = [];
+    for (let i = 0; i < count; i++) made.push(await placeOrder(k.engine, eveningOrder(placed++)));
+    // A spread over the columns: a third in preparation, a sixth ready.
+    for (const [index, order] of made.entries()) {
+      if (index % 3 === 1 || index % 6 === 2) await k.engine.call('PATCH', `/orders/${order.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });
+      if (index % 6 === 2) await k.engine.call('PATCH', `/orders/${order.id}`, { key: keys.live_write, body: { status: 'listo' } });
+    }
+  };
+  const activeOnBoard = async () => Number(await k.page.locator('[data-testid="board"]').getAttribute('data-active'));
+
+  before(async () => {
+    k = await startKitchenUnderTest();
+    keys = k.engine.demo[0]!.keys;
+    await k.page.clock.install();
+    await k.open();
+    await k.page.locator('[data-testid="board"]').waitFor();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  for (const count of [40, 100]) {
+    test(`${count} active orders: every viewport fits, nothing hidden without a word`, async () => {
+      await addOrders(count - (await activeOnBoard()));
+      await eventually(async () => (await activeOnBoard()) >= count, `${count} tickets on the board`);
+      for (const viewport of VIEWPORTS) {
+        await k.page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await k.page.locator('[data-testid="board"]').waitFor();
+        await checkFit(k, `${viewport.name} with ${count}`);
+
+        // A new order: in view, or announced by the indicator, which brings it into view.
+        const fresh = await placeOrder(k.engine, { customer: { name: `Recién llegado ${viewport.name}` } });
+        const card = k.page.locator(`.column article[data-order-id="${fresh.id}"]`);
+        const indicator = k.page.locator('[data-testid="new-orders-indicator"]');
+        const announced = async () => (await indicator.isVisible()) && (await indicator.innerText()).includes(`#${fresh.number}`);
+        await eventually(async () => (await inViewport(k, card)) || (await announced()), `new order in view or announced (${viewport.name}, ${count})`);
+        if (!(await inViewport(k, card))) {
+          await indicator.click();
+          await eventually(() => inViewport(k, card), `the indicator brings the new order into view (${viewport.name}, ${count})`);
+        }
+        assert.equal(await card.getAttribute('data-ringing'), 'true');
+        await k.screenshot(`board-${viewport.name}-${viewport.width}x${viewport.height}-${count}`);
+
+        // A tap near the bottom of a column: its undo stays in view, in the tray.
+        const column = k.page.locator('.column').first();
+        await column.locator('.column-tickets').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        const last = column.locator('article[data-order-id]').last();
+        const lastId = await last.getAttribute('data-order-id');
+        await last.locator('[data-testid="bump"]').click();
+        const undo = k.page.locator(`[data-testid="undo"][data-order-id="${lastId}"]`);
+        assert.ok(await inViewport(k, undo), `undo in view after a tap at the bottom (${viewport.name}, ${count})`);
+        await checkFit(k, `${viewport.name} with ${count}, a move held`);
+        await undo.click();
+        assert.equal(await undo.count(), 0);
+        await card.locator('.ticket-customer').click(); // acknowledged: it stops ringing
+      }
+      await k.page.setViewportSize({ width: 1280, height: 800 });
+    });
+  }
+});
+
+/** The element's box lies inside the window (and it is drawn). */
+async function inViewport(k: KitchenUnderTest, locator: ReturnType<KitchenUnderTest['page']['locator']>): Promise<boolean> {
+  if ((await locator.count()) === 0) return false;
+  return locator.first().evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return false;
+    const visibleHeight = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+    return box.left >= 0 && box.right <= window.innerWidth + 0.5 && visibleHeight >= Math.min(box.height, window.innerHeight / 2) * 0.5;
+  });
+}
+
+/** No sideways scrolling, the header in one piece, buttons of at least 48 px with their words whole. */
+async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
+  const report = await k.page.evaluate(() => {
+    const root = document.documentElement;
+    const problems: string[] = [];
+    if (root.scrollWidth > root.clientWidth) problems.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+    for (const el of document.querySelectorAll<HTMLElement>('.column, .column-tickets, .board, .top-bar')) {
+      if (el.scrollWidth > el.clientWidth + 1) problems.push(`${el.className} overflows sideways: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+    const boxes = ['.brand', '.tabs', '.top-tools'].map((s) => document.querySelector(s)!.getBoundingClientRect());
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) problems.push(`header parts ${i} and ${j} overlap`);
+      }
+    const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="hidden-count"], [data-testid="new-orders-indicator"]')];
+    let checked = 0;
+    for (const button of buttons) {
+      const box = button.getBoundingClientRect();
+      if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) continue;
+      checked++;
+      if (box.height < 48 || box.width < 48) problems.push(`"${button.innerText}" is ${box.width.toFixed(0)}×${box.height.toFixed(0)} px`);
+      if (button.scrollWidth > button.clientWidth) problems.push(`"${button.innerText}" is clipped: ${button.scrollWidth} > ${button.clientWidth}`);
+      if (box.right > window.innerWidth + 0.5 || box.left < 0) problems.push(`"${button.innerText}" is outside the window`);
+    }
+    const bumps = document.querySelectorAll('[data-testid="bump"]').length;
+    return { problems, checked, bumps };
+  });
+  assert.deepEqual(report.problems, [], where);
+  assert.ok(report.bumps > 0, `${where}: bump buttons on screen`);
+}
