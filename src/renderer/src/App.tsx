@@ -26,7 +26,7 @@ const VIEWS: Record<'desktop' | 'tablet', View[]> = {
 
 export function App() {
   const t = useT();
-  const { board, mode, preferences } = useApp();
+  const { board, mode } = useApp();
   const views = VIEWS[mode];
   const [view, setView] = useState<View>(() => {
     const requested = new URLSearchParams(window.location.search).get('view');

@@ -34,6 +34,7 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   rate_limited: 'refusal.rate_limited',
   payment_unavailable: 'refusal.payment_unavailable',
   storage_full: 'refusal.storage_full',
+  storage_damaged: 'refusal.storage_damaged',
   internal_error: 'refusal.internal_error',
   ticket_finished: 'refusal.ticket_finished',
   ticket_not_finished: 'refusal.ticket_not_finished',

@@ -276,6 +276,7 @@ export const es = {
   'refusal.ticket_not_finished': 'El pedido #{number} sigue en el tablero: no hace falta recuperarlo.',
   'refusal.device_unpaired': 'Esta pantalla ya no está vinculada: #{number} no se movió. Vuélvela a vincular en el mostrador.',
   'refusal.item_failed': 'No se pudo marcar un producto de #{number}.',
+  'refusal.storage_damaged': 'No se pudo mover #{number}: el archivo de datos del equipo principal está dañado. Avisa al encargado.',
 } as const;
 
 export type TextKey = keyof typeof es;
