@@ -6,8 +6,8 @@ import { startEngineServer } from '../start-engine-server.ts';
 import { UpstreamRefusedKey } from '../../sync/first-pull.ts';
 import { startReplicaServer, type ReplicaServer } from '../../sync/start-replica-server.ts';
 import { defaultDatabasePath } from './data-dir.ts';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { ensureKitchenBuilt } from './kitchen-build.ts';
 import { createPairingCode } from '../services/kitchen-devices.ts';
 
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
@@ -73,13 +73,13 @@ async function main(): Promise<void> {
 
   // stdout carries exactly one JSON line (a contract other tools read); logs go to stderr.
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
+  await ensureKitchenBuilt(RENDERER_DIR, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
   if (values.upstream !== undefined) {
     if (values.demo) fail('--demo and --upstream exclude each other: a replica takes its data from the upstream');
     if (smtp) fail('--smtp and --upstream exclude each other: the upstream sends the customer mails');
     await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
     return;
   }
-  if (!existsSync(join(RENDERER_DIR, 'index.html'))) logger.warn({ dir: RENDERER_DIR }, 'the kitchen screen is not built: run `npm run build` once to serve it at /kitchen/');
   const server = await startEngineServer({
     database: values.db ?? defaultDatabasePath(),
     host: values.host,

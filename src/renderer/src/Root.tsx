@@ -7,12 +7,13 @@ import { useOptionalApp } from './app-context.tsx';
 import type { ScreenPreferencesState } from './stores/screen-preferences.ts';
 import { PairingPage } from './views/PairingPage.tsx';
 
-export type PairingState = 'checking' | 'paired' | 'unpaired';
+/** `revoked`: it was paired while this page ran, and the engine now refuses it. */
+export type PairingState = 'checking' | 'paired' | 'unpaired' | 'revoked';
 
 export function Root(props: { pairing: StoreApi<{ state: PairingState }>; preferences: StoreApi<ScreenPreferencesState> }) {
   const state = useStore(props.pairing, (s) => s.state);
   const stores = useOptionalApp();
-  if (state === 'unpaired') return <PairingPage preferences={props.preferences} />;
+  if (state === 'unpaired' || state === 'revoked') return <PairingPage preferences={props.preferences} revoked={state === 'revoked'} />;
   if (state === 'checking' || stores === null) return <div className="app-starting" data-testid="starting" />;
   return <App />;
 }

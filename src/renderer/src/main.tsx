@@ -64,7 +64,10 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
   render(startStores(window.comanda, 'desktop'));
 } else {
   const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
-  const transport = createHttpTransport({ base, onUnpaired: () => pairing.setState({ state: 'unpaired' }) });
+  const transport = createHttpTransport({
+    base,
+    onUnpaired: () => pairing.setState((s) => ({ state: s.state === 'paired' ? 'revoked' : 'unpaired' })),
+  });
   render(null);
   void transport.session().then((paired) => {
     if (paired === false) {

@@ -269,6 +269,7 @@ export const es = {
   'pairing.refused': 'Ese código o enlace venció o ya se usó. Pide uno nuevo en el mostrador.',
   'pairing.rate_limited': 'Demasiados intentos desde esta red. Espera un minuto y vuelve a intentarlo.',
   'pairing.unreachable': 'No se pudo contactar a Comanda. Revisa la red y vuelve a intentarlo.',
+  'pairing.revoked': 'Esta pantalla fue desvinculada desde el mostrador. Para volver a mostrar el tablero, vincúlala de nuevo.',
   'tablet.sound_prompt': 'Toca para activar el sonido',
   'sync.kind.set_item_done': 'Plato marcado en cocina',
   'refusal.storage_full': 'No se pudo mover #{number}: el disco del equipo principal está lleno. Libera espacio.',

@@ -8,13 +8,15 @@ import type { ScreenPreferencesState } from '../stores/screen-preferences.ts';
 
 const REASONS: Record<string, TextKey> = { refused: 'pairing.refused', rate_limited: 'pairing.rate_limited' };
 
-export function PairingPage(props: { preferences: StoreApi<ScreenPreferencesState> }) {
+export function PairingPage(props: { preferences: StoreApi<ScreenPreferencesState>; revoked?: boolean }) {
   const language = useStore(props.preferences, (s) => s.language) ?? 'es';
   const theme = useStore(props.preferences, (s) => s.theme) ?? 'dark';
   const t = (key: TextKey, vars?: Record<string, string | number>) => translate(language, key, vars);
   const reason = new URLSearchParams(window.location.search).get('pairing');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(reason && REASONS[reason] ? t(REASONS[reason]) : null);
+  const [error, setError] = useState<string | null>(
+    props.revoked ? t('pairing.revoked') : reason && REASONS[reason] ? t(REASONS[reason]) : null,
+  );
   const [busy, setBusy] = useState(false);
   document.documentElement.dataset.theme = theme;
   document.documentElement.lang = language;

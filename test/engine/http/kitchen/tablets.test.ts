@@ -130,6 +130,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     const { revokeKitchenDevice } = await import('../../../../src/engine/services/kitchen-devices.ts');
     revokeKitchenDevice(k.server.engine, R1.id, newest.id);
     await b.locator('[data-testid="pairing-required"]').waitFor({ timeout: 5000 });
+    assert.match(await b.locator('[data-testid="pairing-error"]').innerText(), /desvinculada/);
     assert.equal(await a.locator('[data-testid="board"]').count(), 1);
     const refused = await inPage(b, '/kitchen/api/board:snapshot', {});
     assert.equal(refused.status, 401);
