@@ -10,6 +10,7 @@ import { installAuthentication } from './authentication.ts';
 import { BODY_LIMIT_BYTES, clientErrorReply, frameworkErrorReply, installErrorReplies } from './error-replies.ts';
 import type { ApiServer, HttpContext } from './http-context.ts';
 import { answerRefusalOnce, installIdempotencyFingerprint } from './idempotency.ts';
+import { SWAGGER_OPTIONS } from './openapi/document.ts';
 import { apiLogger } from './request-log.ts';
 import { illFormedTextIn } from './unicode-text.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
@@ -58,7 +59,17 @@ export interface HttpApiOptions extends HttpContext {
 }
 
 function ajvFor(options: AjvOptions): Ajv {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, strict: false, ...options });
+  // verbose: a refusal's message may come from the schema that refused (`x-message`).
+  // discriminator: OpenAPI's, which picks the one branch of a `oneOf` to check by a property's value.
+  const ajv = new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+    discriminator: true,
+    ...options,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -138,19 +149,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
   });
   installIdempotencyFingerprint(app);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Restaurant Ordering API',
-        version: '1.0',
-        description: 'The Comanda engine. See docs/api-reference.md for every decision on what the specification leaves open.',
-      },
-      servers: [{ url: '/v1' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await app.register(swagger, SWAGGER_OPTIONS);
 
   await app.register(
     async (v1) => {

@@ -32,17 +32,35 @@ export function describeValidationErrors(errors: ErrorObject[], part: string): s
   return describeOne(first, part);
 }
 
+/** The refusal's own words, when the schema that refused gives them (`x-message`). */
+function schemaMessage(error: ErrorObject): string | null {
+  const parent: unknown = error.parentSchema;
+  if (parent === null || typeof parent !== 'object') return null;
+  const message = (parent as Record<string, unknown>)['x-message'];
+  return typeof message === 'string' ? message : null;
+}
+
 function describeOne(error: ErrorObject, part: string): string {
+  const own = schemaMessage(error);
+  if (own !== null) return own;
   const path = fieldPath(error.instancePath, part);
   switch (error.keyword) {
     case 'required':
       return `${join(path, String(error.params.missingProperty))} is required`;
+    case 'discriminator': {
+      const tag = String(error.params.tag);
+      if (error.params.tagValue === undefined) return `${join(path, tag)} is required`;
+      const branches = ((error.parentSchema as { oneOf?: { properties?: Record<string, { const?: unknown }> }[] } | undefined)?.oneOf ?? []);
+      const values = branches.map((branch) => branch.properties?.[tag]?.const).filter((value) => value !== undefined);
+      return `${join(path, tag)} must be one of: ${values.join(', ')}`;
+    }
     case 'enum':
       return `${path} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':
       if (error.params.pattern === '\\S') return `${path} must not be blank`;
       return /uuid|\[0-9a-fA-F\]\{8\}/.test(String(error.params.pattern)) ? `${path} must be a UUID` : `${path} is badly formatted`;
     case 'format':
+      if (error.params.format === 'uuid') return `${path} must be a UUID`;
       return `${path} must be a valid ${String(error.params.format)}`;
     case 'minItems':
       return `${path} must have at least ${String(error.params.limit)} element${error.params.limit === 1 ? '' : 's'}`;

@@ -8,13 +8,15 @@
 // Schema drops such fields from `required` (see `restaurantConfigJsonSchema`): in a file they may be
 // left out.
 import { Type, type Static } from 'typebox';
+import { COURIER_NAME_PATTERN } from '../../shared/schemas/delivery.ts';
+
+export { COURIER_NAME_PATTERN };
 
 export const DEFAULT_TIME_ZONE = 'America/Santiago';
 
 /** Lowercase UUID: the ids the API shows are lowercase, so the file uses the same spelling. */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 export const SLUG_PATTERN = '^[a-z0-9-]+$';
-export const COURIER_NAME_PATTERN = '^[a-z][a-z0-9_]*$';
 /** A time of day at which a range opens: 00:00 to 23:59. */
 export const OPENS_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 /** A time of day at which a range closes: 00:00 to 23:59, or 24:00 for the end of the day. */

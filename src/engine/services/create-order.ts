@@ -43,7 +43,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
 
-    checkShape(input);
+    // Field combinations (address for delivery, https return_url for online, payment_method only
+    // online) are rules of CreateOrderBody, checked with the rest of the request's schema.
     const scheduledFor = readScheduledFor(input, restaurant, location, now);
     // Every 400 is decided before any 409, so a malformed request is always told so first.
     const items = priceItems(engine, restaurant.id, input);
@@ -111,28 +112,6 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     if (!online) engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
     return view;
   });
-}
-
-/** Rules that tie fields together, which the schema alone cannot say. */
-function checkShape(input: CreateOrderInput): void {
-  if (input.type === 'delivery' && !input.address?.trim()) {
-    throw invalidRequest('address is required when type is delivery');
-  }
-  if (input.payment === 'online') {
-    if (!input.return_url) throw invalidRequest('return_url is required when payment is online');
-    if (!isHttpsUrl(input.return_url)) throw invalidRequest('return_url must be an https URL');
-  } else if (input.payment_method !== undefined) {
-    throw invalidRequest('payment_method is accepted only with payment = online');
-  }
-}
-
-function isHttpsUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
 }
 
 function readScheduledFor(input: CreateOrderInput, restaurant: RestaurantRow, location: LocationRow, now: number): number | null {

@@ -1,28 +1,47 @@
 import Type from 'typebox';
 
-/** A UUID; the API writes them lowercase and reads them in any case. */
+/**
+ * Names a schema for the OpenAPI document: every use of it becomes a `$ref` to
+ * `#/components/schemas/<name>` (src/engine/http/openapi/document.ts). Validation ignores the mark.
+ */
+export function named<T extends object>(name: string, schema: T): T {
+  return Object.assign(schema, { 'x-component': name });
+}
+
+/**
+ * A UUID the API reads, in any case; the pattern keeps `urn:uuid:` prefixes out, which the `uuid`
+ * format alone would let in.
+ */
 export const Uuid = (description?: string) =>
   Type.String({
+    format: 'uuid',
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
     ...(description ? { description } : {}),
   });
+
+/** A UUID the API writes (always lowercase). */
+export const UuidOut = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
 /** ISO 8601 with seconds and the America/Santiago offset of that instant. */
 export const DateTimeOut = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
-/** Any ISO 8601 date-time; without an offset it is America/Santiago local time. Checked by the service. */
-export const DateTimeIn = (description?: string) =>
-  Type.String({ minLength: 1, maxLength: 64, ...(description ? { description } : {}) });
+/** The date-times the API reads: at least hours and minutes; any offset, `Z`, or none (local time). */
+export const DATE_TIME_IN_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
+
+/**
+ * A date-time the API reads. Wider than RFC 3339's `date-time` (which needs seconds and an offset):
+ * without an offset it is local time in the restaurant's zone. The service still refuses impossible
+ * dates (a 13th month) with the same message.
+ */
+export const DateTimeIn = (name: string, description: string) =>
+  Type.String({
+    maxLength: 64,
+    pattern: DATE_TIME_IN_PATTERN,
+    description: `${description} ISO 8601 date-time with at least hours and minutes; any offset or \`Z\`; without an offset it is local time in the restaurant's zone (America/Santiago).`,
+    examples: ['2026-11-21T20:00:00-03:00'],
+    'x-message': `${name} must be an ISO 8601 date-time`,
+  });
 
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const ErrorBody = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.String({ description: 'Machine-readable error code (see the reference).' }),
-      message: Type.String({ description: 'What went wrong, for a person; never internals.' }),
-    }),
-  },
-  { description: 'Every error has this shape.' },
-);

@@ -1,23 +1,69 @@
 import Type from 'typebox';
-import { DateTimeOut } from './common.ts';
+import { DateTimeOut, named, UuidOut } from './common.ts';
+import { LocationStatus } from './locations.ts';
+import { Order } from './orders.ts';
 
 export const EVENT_TYPES = ['order.created', 'order.updated', 'stock.updated', 'location.updated'] as const;
 
-export const EventsQuery = Type.Object({
-  after: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A next_cursor (or event id); none means from now.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 0, description: 'Seconds to hold the request while nothing is new.' })),
-});
+/** An event id, which is also a cursor: `ev_<n>`. */
+export const EVENT_CURSOR_PATTERN = '^ev_(0|[1-9][0-9]{0,15})$';
 
-export const EventPage = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      type: Type.Enum([...EVENT_TYPES]),
-      created_at: DateTimeOut(),
-      data: Type.Unknown(),
+const FEED_CURSOR_MESSAGE = 'after is not a cursor this API gave out (use next_cursor as it came)';
+
+export const EventsQuery = Type.Object({
+  after: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: EVENT_CURSOR_PATTERN,
+      description: 'A `next_cursor` (or an event id), `ev_<n>`; without it the feed starts from now.',
+      examples: ['ev_42'],
+      'x-message': FEED_CURSOR_MESSAGE,
     }),
   ),
-  next_cursor: Type.String(),
-  has_more: Type.Boolean(),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 0, description: 'Seconds to hold the request while nothing is new (long-poll).' })),
 });
+
+const eventFields = {
+  id: Type.String({ pattern: EVENT_CURSOR_PATTERN, description: 'Also a cursor: `after=<id>` resumes after this event.' }),
+  created_at: DateTimeOut(),
+};
+
+const StockChange = Type.Object({
+  location_id: UuidOut(),
+  items: Type.Array(Type.Object({ product_id: UuidOut(), quantity: Type.Integer({ description: 'The new absolute quantity.' }) })),
+});
+
+export const OrderCreatedEvent = named(
+  'OrderCreatedEvent',
+  Type.Object({ ...eventFields, type: Type.Literal('order.created'), data: Order }, { description: 'A new order (never with `payment_link`).' }),
+);
+export const OrderUpdatedEvent = named(
+  'OrderUpdatedEvent',
+  Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, expiry, scheduled release, courier progress.' }),
+);
+export const StockUpdatedEvent = named(
+  'StockUpdatedEvent',
+  Type.Object({ ...eventFields, type: Type.Literal('stock.updated'), data: StockChange }, { description: 'Production stock changed (orders, cancellations, PUT /stock).' }),
+);
+export const LocationUpdatedEvent = named(
+  'LocationUpdatedEvent',
+  Type.Object({ ...eventFields, type: Type.Literal('location.updated'), data: LocationStatus }, { description: 'A location was opened or closed.' }),
+);
+
+export const Event = named(
+  'Event',
+  Type.Union([OrderCreatedEvent, OrderUpdatedEvent, StockUpdatedEvent, LocationUpdatedEvent], {
+    description: 'One change of the restaurant\'s feed, typed by `type`.',
+    discriminator: { propertyName: 'type' },
+  }),
+);
+
+export const EventPage = named(
+  'EventPage',
+  Type.Object({
+    data: Type.Array(Event, { description: 'Oldest first, in commit order.' }),
+    next_cursor: Type.String({ pattern: EVENT_CURSOR_PATTERN, description: 'Pass it as `after` for the next page.' }),
+    has_more: Type.Boolean(),
+  }),
+);

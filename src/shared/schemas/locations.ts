@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTimeOut, Nullable, Uuid } from './common.ts';
+import { DateTimeOut, named, Nullable, Uuid, UuidOut } from './common.ts';
 
 export const LOCATION_REASONS = [
   'caja_abierta',
@@ -9,25 +9,34 @@ export const LOCATION_REASONS = [
   'sucursal_desactivada',
 ] as const;
 
-export const LocationStatus = Type.Object({
-  location_id: Type.String(),
-  name: Type.String(),
-  address: Type.String(),
-  is_active: Type.Boolean(),
-  open_now: Type.Boolean(),
-  reason: Type.Enum([...LOCATION_REASONS]),
-  next_opening_at: Nullable(DateTimeOut('Next opening per the weekly schedule; null while open and in manual mode.')),
-});
+export const LocationStatus = named(
+  'Location',
+  Type.Object({
+    location_id: UuidOut(),
+    name: Type.String(),
+    address: Type.String(),
+    is_active: Type.Boolean({ description: 'False: deactivated in the panel.' }),
+    open_now: Type.Boolean(),
+    reason: Type.Enum([...LOCATION_REASONS]),
+    next_opening_at: Nullable(DateTimeOut('Next opening per the weekly schedule (14 days ahead at most); null while open and in manual mode.')),
+  }),
+);
 
-export const LocationStatusResult = Type.Object({
-  ...LocationStatus.properties,
-  simulated: Type.Optional(Type.Boolean({ description: 'Present (true) for sandbox keys: nothing was changed.' })),
-});
+export const LocationStatusResult = named(
+  'LocationChange',
+  Type.Intersect([
+    LocationStatus,
+    Type.Object({ simulated: Type.Optional(Type.Boolean({ description: 'Present (true) for sandbox keys: nothing was changed.' })) }),
+  ]),
+);
 
-export const LocationList = Type.Object({
-  register_mode: Type.Enum(['manual', 'schedule']),
-  checked_at: DateTimeOut(),
-  data: Type.Array(LocationStatus),
-});
+export const LocationList = named(
+  'LocationList',
+  Type.Object({
+    register_mode: Type.Enum(['manual', 'schedule'], { description: '`manual`: opened by the day\'s cash register; `schedule`: weekly schedule plus exceptions.' }),
+    checked_at: DateTimeOut('When the live status was evaluated.'),
+    data: Type.Array(LocationStatus),
+  }),
+);
 
-export const LocationIdParams = Type.Object({ location_id: Uuid() });
+export const LocationIdParams = Type.Object({ location_id: Uuid('The location\'s id.') });

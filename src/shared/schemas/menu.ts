@@ -1,40 +1,47 @@
 import Type from 'typebox';
-import { Nullable, Uuid } from './common.ts';
+import { named, Nullable, Uuid, UuidOut } from './common.ts';
 
 export const MenuQuery = Type.Object({
   location_id: Type.Optional(Uuid('Evaluate availability at this location; without it, at any active location.')),
 });
 
-const Option = Type.Object({ id: Type.String(), name: Type.String(), price: Type.Integer() });
+const Option = named('MenuOption', Type.Object({ id: UuidOut(), name: Type.String(), price: Type.Integer({ description: 'CLP added to the product\'s price.' }) }));
 
-const ModifierGroup = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  required: Type.Boolean(),
-  min: Type.Integer(),
-  max: Type.Integer(),
-  options: Type.Array(Option),
-});
+const ModifierGroup = named(
+  'ModifierGroup',
+  Type.Object({
+    id: UuidOut(),
+    name: Type.String(),
+    required: Type.Boolean({ description: 'At least max(min, 1) options must be chosen.' }),
+    min: Type.Integer(),
+    max: Type.Integer(),
+    options: Type.Array(Option),
+  }),
+);
 
-const Product = Type.Object({
-  id: Type.String(),
-  slug: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  price: Type.Integer(),
-  offer_price: Nullable(Type.Integer({ description: 'Lower price while on offer; null when none.' })),
-  image_url: Nullable(Type.String()),
-  available: Type.Boolean({ description: 'Reflects inventory.' }),
-  modifier_groups: Type.Array(ModifierGroup),
-});
+export const MenuItem = named(
+  'MenuItem',
+  Type.Object({
+    id: UuidOut(),
+    slug: Type.String(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    price: Type.Integer({ description: 'CLP.' }),
+    offer_price: Nullable(Type.Integer({ description: 'Lower price while on offer; null when none.' })),
+    image_url: Nullable(Type.String({ format: 'uri' })),
+    available: Type.Boolean({ description: 'Reflects inventory: at `location_id`, or at any active location without it.' }),
+    modifier_groups: Type.Array(ModifierGroup),
+  }),
+);
 
-export const Menu = Type.Object({
-  categories: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      description: Nullable(Type.String()),
-      products: Type.Array(Product),
-    }),
-  ),
-});
+export const MenuCategory = named(
+  'MenuCategory',
+  Type.Object({
+    id: UuidOut(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    products: Type.Array(MenuItem),
+  }),
+);
+
+export const Menu = named('Menu', Type.Object({ categories: Type.Array(MenuCategory) }));

@@ -1,90 +1,217 @@
 import Type from 'typebox';
-import { ORDER_STATUSES, PATCH_TARGETS } from '../order-states.ts';
-import { DateTimeIn, DateTimeOut, Nullable, Uuid } from './common.ts';
+import { ORDER_STATUSES, ORDER_TYPES, PATCH_TARGETS } from '../order-states.ts';
+import { DateTimeIn, DateTimeOut, named, Nullable, Uuid, UuidOut } from './common.ts';
+import { DELIVERY_PROVIDER, DELIVERY_STATUSES } from './delivery.ts';
 
-export const OrderItemInput = Type.Object({
-  product_id: Uuid('A product id from GET /menu.'),
-  quantity: Type.Integer({ minimum: 1, maximum: 999 }),
-  notes: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-  modifier_option_ids: Type.Optional(Type.Array(Uuid(), { maxItems: 50, description: 'Option ids from GET /menu.' })),
-});
+/** How an order is paid: `efectivo` in person, the others online (api-v1-spec.md, Payment). */
+export const PAYMENT_METHODS = ['efectivo', 'transferencia', 'tarjeta', 'apple_pay'] as const;
 
-export const CreateOrderBody = Type.Object({
-  location_id: Uuid(),
-  type: Type.Enum(['delivery', 'retiro']),
-  customer: Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-    phone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-    email: Type.Optional(Nullable(Type.String({ maxLength: 254, format: 'email' }))),
+/** The methods a customer can be offered first on the payment page. */
+export const PRESELECTABLE_PAYMENT_METHODS = ['transferencia', 'tarjeta'] as const;
+
+export const OrderItemInput = named(
+  'OrderItemInput',
+  Type.Object({
+    product_id: Uuid('A product id from GET /menu.'),
+    quantity: Type.Integer({ minimum: 1, maximum: 999 }),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    modifier_option_ids: Type.Optional(
+      Type.Array(Uuid(), {
+        maxItems: 50,
+        description: 'Option ids from GET /menu; they must satisfy every modifier group of the product (400 names the group).',
+      }),
+    ),
   }),
-  items: Type.Array(OrderItemInput, { minItems: 1, maxItems: 100 }),
-  address: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-  notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-  shipping_fee: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0 })),
-  payment: Type.Optional(Type.Enum(['external', 'online'], { default: 'external' })),
-  payment_method: Type.Optional(Type.Enum(['transferencia', 'tarjeta'])),
-  return_url: Type.Optional(Type.String({ maxLength: 2000 })),
-  scheduled_for: Type.Optional(Nullable(DateTimeIn('Optional: a future date-time (preparation lead .. 7 days ahead).'))),
-});
+);
+
+/**
+ * Rules that tie fields together. They are validated here, with the rest of the body, so the
+ * OpenAPI document states exactly what the engine accepts; `x-message` is the 400's message.
+ * The branches spell out `additionalProperties: true` (JSON Schema's default: unknown fields are
+ * ignored) so that example checkers which close every object schema do not misread them.
+ */
+/** By `type`: a delivery needs a non-blank `address` (a `oneOf` with a discriminator, so generated clients see it too). */
+const byOrderType = {
+  oneOf: [
+    named('DeliveryOrderRule', {
+      type: 'object',
+      description: 'A delivery order needs an address.',
+      properties: {
+        type: { const: 'delivery' },
+        address: { type: 'string', pattern: '\\S', 'x-message': 'address is required when type is delivery' },
+      },
+      required: ['type', 'address'],
+      additionalProperties: true,
+      'x-message': 'address is required when type is delivery',
+    }),
+    named('PickupOrderRule', { type: 'object', description: 'A pickup order.', properties: { type: { const: 'retiro' } }, required: ['type'], additionalProperties: true }),
+  ],
+  discriminator: { propertyName: 'type' },
+};
+
+const onlineNeedsHttpsReturnUrl = {
+  if: { properties: { payment: { const: 'online' } }, required: ['payment'] },
+  then: {
+    required: ['return_url'],
+    properties: {
+      return_url: {
+        type: 'string',
+        format: 'uri',
+        pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+',
+        'x-message': 'return_url must be an https URL',
+      },
+    },
+    additionalProperties: true,
+    'x-message': 'return_url is required when payment is online',
+  },
+  else: {
+    properties: { payment_method: { not: {}, 'x-message': 'payment_method is accepted only with payment = online' } },
+    additionalProperties: true,
+  },
+};
+
+export const CreateOrderBody = named(
+  'CreateOrderRequest',
+  Type.Object(
+    {
+      location_id: Uuid('The location, from GET /locations.'),
+      type: Type.Enum([...ORDER_TYPES]),
+      customer: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+        phone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+        email: Type.Optional(Nullable(Type.String({ maxLength: 254, format: 'email' }))),
+      }),
+      items: Type.Array(OrderItemInput, { minItems: 1, maxItems: 100 }),
+      address: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Required (not blank) when `type` is `delivery`; ignored for `retiro`.' }))),
+      notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+      shipping_fee: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`.' }),
+      ),
+      payment: Type.Optional(Type.Enum(['external', 'online'], { default: 'external' })),
+      payment_method: Type.Optional(
+        Type.Enum([...PRESELECTABLE_PAYMENT_METHODS], { description: 'Only with `payment: online`: the method preselected on the payment page.' }),
+      ),
+      return_url: Type.Optional(
+        Type.String({
+          maxLength: 2000,
+          description:
+            'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed` or `cancelled`).',
+        }),
+      ),
+      scheduled_for: Type.Optional(
+        Nullable(DateTimeIn('scheduled_for', 'Optional: commits the order to a future date-time, from the location\'s preparation lead to 7 days ahead.')),
+      ),
+    },
+    { ...byOrderType, allOf: [onlineNeedsHttpsReturnUrl] },
+  ),
+);
 export type CreateOrderInput = Type.Static<typeof CreateOrderBody>;
 
-export const PatchOrderBody = Type.Object({
-  status: Type.Enum([...PATCH_TARGETS], { description: 'The target state.' }),
-});
+export const PatchOrderBody = named(
+  'PatchOrderRequest',
+  Type.Object({
+    status: Type.Enum([...PATCH_TARGETS], { description: 'The target state; it must be reachable from the current one (else 409 illegal_transition).' }),
+  }),
+);
 
-export const OrderIdParams = Type.Object({ order_id: Uuid() });
+export const OrderIdParams = Type.Object({ order_id: Uuid('The order\'s id.') });
 
 export const ListOrdersQuery = Type.Object({
   status: Type.Optional(Type.Enum([...ORDER_STATUSES])),
   location_id: Type.Optional(Uuid()),
-  from: Type.Optional(DateTimeIn('Created at or after (inclusive).')),
-  to: Type.Optional(DateTimeIn('Created before (exclusive).')),
+  from: Type.Optional(DateTimeIn('from', 'Created at or after (inclusive).')),
+  to: Type.Optional(DateTimeIn('to', 'Created before (exclusive).')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The `next_cursor` of the previous page, as it came.' })),
 });
 export type ListOrdersInput = Type.Static<typeof ListOrdersQuery>;
 
-const Modifier = Type.Object({ group: Nullable(Type.String()), name: Nullable(Type.String()), price: Type.Integer() });
+const Modifier = named(
+  'OrderModifier',
+  Type.Object({
+    group: Nullable(Type.String({ description: 'The modifier group\'s name.' })),
+    name: Nullable(Type.String({ description: 'The chosen option.' })),
+    price: Type.Integer(),
+  }),
+);
 
-export const OrderItem = Type.Object({
-  product_id: Nullable(Type.String()),
-  name: Type.String(),
-  quantity: Type.Integer(),
-  unit_price: Type.Integer({ description: 'CLP, modifiers included.' }),
-  notes: Nullable(Type.String()),
-  modifiers: Type.Array(Modifier),
-});
+export const OrderItem = named(
+  'OrderItem',
+  Type.Object({
+    product_id: Nullable(UuidOut()),
+    name: Type.String(),
+    quantity: Type.Integer(),
+    unit_price: Type.Integer({ description: 'CLP, modifiers included.' }),
+    notes: Nullable(Type.String()),
+    modifiers: Type.Array(Modifier),
+  }),
+);
 
-export const Order = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
+export const PaymentLink = named(
+  'PaymentLink',
+  Type.Object(
+    {
+      payment_url: Type.String({ format: 'uri', description: 'The hosted payment page (the engine\'s simulator for sandbox keys).' }),
+      session_id: Type.String(),
+    },
+    { description: 'Where to send the customer to pay. Only in the 201 answer to POST /orders with `payment: online` (and its replay).' },
+  ),
+);
+
+export const Order = named(
+  'Order',
+  Type.Object({
+    id: UuidOut(),
     number: Type.String({ description: 'Short number for the customer; sandbox orders start with T.' }),
     status: Type.Enum([...ORDER_STATUSES]),
-    type: Type.Enum(['delivery', 'retiro']),
-    location_id: Nullable(Type.String()),
+    type: Type.Enum([...ORDER_TYPES]),
+    location_id: Nullable(UuidOut()),
     customer: Type.Object({ name: Nullable(Type.String()), phone: Nullable(Type.String()), email: Nullable(Type.String()) }),
-    address: Nullable(Type.String()),
+    address: Nullable(Type.String({ description: 'Delivery orders only.' })),
     notes: Nullable(Type.String()),
     items: Type.Array(OrderItem),
     subtotal: Type.Integer(),
     shipping_fee: Type.Integer(),
     discount: Type.Integer(),
     total: Type.Integer(),
-    payment: Type.Object({ method: Nullable(Type.String()), paid: Type.Boolean() }),
+    payment: Type.Object({
+      method: Type.Union([Type.Enum([...PAYMENT_METHODS]), Type.Null()], {
+        description: '`efectivo` for external payment; for online payment null until paid, then the method paid with.',
+      }),
+      paid: Type.Boolean({ description: 'True once an online payment is confirmed; external orders always report false.' }),
+    }),
     delivery: Nullable(
-      Type.Object({ provider: Type.String(), status: Nullable(Type.String()), tracking_url: Nullable(Type.String()) }),
+      Type.Object(
+        {
+          provider: DELIVERY_PROVIDER,
+          status: Type.Union([Type.Enum([...DELIVERY_STATUSES]), Type.Null()], {
+            description:
+              'Null until something happens. `pendiente` (requested), `asignado`, `en_camino` (picked up), `entregado`, `cancelado`; `fallido` (engine addition) when the courier dispatch failed and is being retried.',
+          }),
+          tracking_url: Nullable(Type.String({ format: 'uri', description: 'The courier\'s tracking page; null for own delivery.' })),
+        },
+        { description: 'Null for pickup orders and for delivery orders of a location with neither own delivery nor couriers.' },
+      ),
     ),
     scheduled_for: Nullable(DateTimeOut()),
     created_at: DateTimeOut(),
     updated_at: DateTimeOut(),
     test: Type.Boolean({ description: 'True for sandbox orders (label PRUEBA).' }),
     managed_by_integrator: Type.Boolean({ description: 'True when a POS integration owns the order (PATCH is 409).' }),
-    payment_link: Type.Optional(Type.Object({ payment_url: Type.String(), session_id: Type.String() })),
-  },
+  }),
 );
 
-export const OrderList = Type.Object({
-  data: Type.Array(Order),
-  has_more: Type.Boolean(),
-  next_cursor: Nullable(Type.String()),
-});
+/** The answer to POST /orders: the Order, with `payment_link` for online payment. */
+export const CreatedOrder = named(
+  'CreatedOrder',
+  Type.Intersect([Order, Type.Object({ payment_link: Type.Optional(PaymentLink) })]),
+);
+
+export const OrderList = named(
+  'OrderPage',
+  Type.Object({
+    data: Type.Array(Order),
+    has_more: Type.Boolean(),
+    next_cursor: Nullable(Type.String({ description: 'Opaque; null on the last page.' })),
+  }),
+);

@@ -1,5 +1,3 @@
-import Type from 'typebox';
-import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { Quote, QuoteBody } from '../../../shared/schemas/delivery.ts';
 import { Menu, MenuQuery } from '../../../shared/schemas/menu.ts';
 import { SetStockBody, SetStockResult, StockList, StockQuery } from '../../../shared/schemas/stock.ts';
@@ -9,23 +7,23 @@ import { readStock } from '../../services/stock.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
+import { IdempotencyHeaders } from '../openapi/idempotency-header.ts';
+import { operation } from '../openapi/operations.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
-const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
-const idempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String()) });
 
 export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
 
   app.get(
     '/menu',
-    { schema: { tags: ['menu'], summary: 'The menu with stock-based availability', querystring: MenuQuery, response: { 200: Menu, ...errors } } },
+    { schema: { ...operation('getMenu', { 200: { schema: Menu, description: 'The menu.' } }), querystring: MenuQuery } },
     (request) => readMenu(engine, actorOf(request), request.query.location_id),
   );
 
   app.get(
     '/stock',
-    { schema: { tags: ['stock'], summary: 'Stock of tracked products at a location', querystring: StockQuery, response: { 200: StockList, ...errors } } },
+    { schema: { ...operation('getStock', { 200: { schema: StockList, description: 'Stock of every tracked product at the location.' } }), querystring: StockQuery } },
     (request) => readStock(engine, actorOf(request), request.query.location_id),
   );
 
@@ -33,11 +31,9 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
     '/stock',
     {
       schema: {
-        tags: ['stock'],
-        summary: 'Set absolute stock quantities',
-        headers: idempotencyHeader,
+        ...operation('setStock', { 200: { schema: SetStockResult, description: 'The quantities now set.' } }),
+        headers: IdempotencyHeaders,
         body: SetStockBody,
-        response: { 200: SetStockResult, ...errors },
       },
     },
     (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setStock(actorOf(request), request.body)),
@@ -45,7 +41,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
 
   app.post(
     '/delivery/quote',
-    { schema: { tags: ['delivery'], summary: 'Quote delivery to an address', body: QuoteBody, response: { 200: Quote, ...errors } } },
+    { schema: { ...operation('quoteDelivery', { 200: { schema: Quote, description: 'The quote, or why there is no delivery.' } }), body: QuoteBody } },
     async (request, reply) => {
       if (context.replica) {
         const quoted = await context.replica.quoteDelivery(actorOf(request), request.body);

@@ -1,18 +1,16 @@
-import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { EventPage, EventsQuery } from '../../../shared/schemas/events.ts';
 import { pollFeed } from '../../services/change-feed.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
+import { operation } from '../openapi/operations.ts';
 
 export function registerEventRoutes(app: ApiServer, context: HttpContext): void {
   app.get(
     '/events',
     {
       schema: {
-        tags: ['events'],
-        summary: 'The change feed, oldest first, with long-poll',
+        ...operation('listEvents', { 200: { schema: EventPage, description: 'Events after the cursor.' } }),
         querystring: EventsQuery,
-        response: { 200: EventPage, '4xx': ErrorBody, '5xx': ErrorBody },
       },
     },
     async (request, reply) => {

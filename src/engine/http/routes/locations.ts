@@ -1,20 +1,18 @@
-import Type from 'typebox';
-import { ErrorBody } from '../../../shared/schemas/common.ts';
 import { LocationIdParams, LocationList, LocationStatusResult } from '../../../shared/schemas/locations.ts';
 import { listLocations } from '../../services/locations.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
+import { IdempotencyHeaders } from '../openapi/idempotency-header.ts';
+import { operation } from '../openapi/operations.ts';
 
-const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
-const idempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String()) });
 
 export function registerLocationRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
 
   app.get(
     '/locations',
-    { schema: { tags: ['locations'], summary: 'Locations with live open/closed status', response: { 200: LocationList, ...errors } } },
+    { schema: operation('listLocations', { 200: { schema: LocationList, description: 'The locations, evaluated now.' } }) },
     (request) => listLocations(engine, actorOf(request)),
   );
 
@@ -23,11 +21,11 @@ export function registerLocationRoutes(app: ApiServer, context: HttpContext): vo
       `/locations/:location_id/${action}`,
       {
         schema: {
-          tags: ['locations'],
-          summary: action === 'open' ? 'Open a location now' : 'Close a location now',
-          headers: idempotencyHeader,
+          ...operation(action === 'open' ? 'openLocation' : 'closeLocation', {
+            200: { schema: LocationStatusResult, description: 'The location\'s status after the change.' },
+          }),
+          headers: IdempotencyHeaders,
           params: LocationIdParams,
-          response: { 200: LocationStatusResult, ...errors },
         },
       },
       (request, reply) => void respondToWrite(engine, request, reply, 200, () =>

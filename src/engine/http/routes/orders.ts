@@ -1,21 +1,16 @@
-import Type from 'typebox';
-import { ErrorBody } from '../../../shared/schemas/common.ts';
-import { CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
+import { CreatedOrder, CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
 import { getOrder, listOrders } from '../../services/read-orders.ts';
 import { requireWrite } from '../../services/restaurant-context.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
+import { IdempotencyHeaders } from '../openapi/idempotency-header.ts';
+import { operation } from '../openapi/operations.ts';
 import { OrderResponses } from '../order-responses.ts';
 import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
 import { openOnlinePayment } from '../../services/open-online-payment.ts';
 import { pendingMarker } from '../../store/idempotency-store.ts';
 import { originOf } from '../request-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
-
-const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
-const idempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Replays the first answer for 24 h (up to 255 chars).' })),
-});
 
 export function registerOrderRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
@@ -28,14 +23,14 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
 
   app.get(
     '/orders',
-    { schema: { tags: ['orders'], summary: 'List orders, newest first', querystring: ListOrdersQuery, response: { 200: OrderList, ...errors } } },
+    { schema: { ...operation('listOrders', { 200: { schema: OrderList, description: 'A page of orders.' } }), querystring: ListOrdersQuery } },
     (request, reply) =>
       responses ? void responses.sendPage(reply, actorOf(request), request.query) : listOrders(engine, actorOf(request), request.query),
   );
 
   app.get(
     '/orders/:order_id',
-    { schema: { tags: ['orders'], summary: 'Read an order', params: OrderIdParams, response: { 200: Order, ...errors } } },
+    { schema: { ...operation('getOrder', { 200: { schema: Order, description: 'The order.' } }), params: OrderIdParams } },
     (request, reply) =>
       responses
         ? void responses.sendOrder(reply, actorOf(request), request.params.order_id)
@@ -46,11 +41,9 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
     '/orders',
     {
       schema: {
-        tags: ['orders'],
-        summary: 'Create an order',
-        headers: idempotencyHeader,
+        ...operation('createOrder', { 201: { schema: CreatedOrder, description: 'The order, with `payment_link` for online payment.' } }),
+        headers: IdempotencyHeaders,
         body: CreateOrderBody,
-        response: { 201: Order, ...errors },
       },
     },
     async (request, reply) => {
@@ -85,12 +78,10 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
     '/orders/:order_id',
     {
       schema: {
-        tags: ['orders'],
-        summary: 'Move an order to another state',
-        headers: idempotencyHeader,
+        ...operation('transitionOrder', { 200: { schema: Order, description: 'The order in the resulting state, after side effects.' } }),
+        headers: IdempotencyHeaders,
         params: OrderIdParams,
         body: PatchOrderBody,
-        response: { 200: Order, ...errors },
       },
     },
     (request, reply) => void respondToWrite(engine, request, reply, 200, () =>

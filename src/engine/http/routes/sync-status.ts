@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { ErrorBody } from '../../../shared/schemas/common.ts';
+import { ErrorBody } from '../../../shared/schemas/errors.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, ReplicaDoor } from '../http-context.ts';
 
