@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
 import type { RateLimits } from '../../src/engine/http/build-http-api.ts';
 import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+import { assertConformsToDocument } from './openapi-conformance.ts';
 
 /** A Saturday evening in Santiago: the demo's schedule-mode locations are open. */
 export const DEMO_NOW = '2026-11-21T20:00:00-03:00';
@@ -65,7 +66,10 @@ export async function startEngineUnderTest(
   };
 }
 
-/** One request to the API at `baseUrl` with a key (the default one, another, or none), JSON in and out. */
+/**
+ * One request to the API at `baseUrl` with a key (the default one, another, or none), JSON in and
+ * out. The answer is checked against the OpenAPI document the engine serves (a drift throws).
+ */
 export async function callApi(
   baseUrl: string,
   defaultKey: string | null,
@@ -90,5 +94,7 @@ export async function callApi(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  const result = { status: response.status, headers: response.headers, body: parsed, text };
+  await assertConformsToDocument(baseUrl, method, path, result);
+  return result;
 }

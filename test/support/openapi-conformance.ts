@@ -1,0 +1,104 @@
+// Every answer the HTTP tests receive is checked against the OpenAPI document the engine serves:
+// a documented status, the documented headers (required ones present, values of their type) and a
+// body of the documented schema. A drift between the engine and its document fails the test that
+// saw it. Answers to requests outside the document (unknown routes, the sandbox payment page,
+// the document itself) are not checked.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+type Json = Record<string, any>;
+
+interface Conformance {
+  document: Json;
+  ajv: Ajv2020;
+  validators: Map<string, ValidateFunction>;
+  routes: { method: string; template: string; pattern: RegExp }[];
+}
+
+const byDocumentText = new Map<string, Conformance>();
+const byBaseUrl = new Map<string, Promise<Conformance>>();
+
+const DOCUMENT_ID = 'https://comanda.invalid/openapi.json';
+
+function conformanceFor(text: string): Conformance {
+  const known = byDocumentText.get(text);
+  if (known) return known;
+  const document = JSON.parse(text) as Json;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+  const routes: Conformance['routes'] = [];
+  for (const [template, item] of Object.entries(document.paths as Json)) {
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    for (const method of Object.keys(item as Json)) routes.push({ method: method.toUpperCase(), template, pattern });
+  }
+  const made = { document, ajv, validators: new Map(), routes };
+  byDocumentText.set(text, made);
+  return made;
+}
+
+async function documentFor(baseUrl: string): Promise<Conformance> {
+  let pending = byBaseUrl.get(baseUrl);
+  if (!pending) {
+    pending = fetch(`${baseUrl}/openapi.json`).then(async (response) => conformanceFor(await response.text()));
+    byBaseUrl.set(baseUrl, pending);
+  }
+  return pending;
+}
+
+const pointer = (...parts: string[]) => parts.map((part) => part.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+
+function validator(conformance: Conformance, path: string): ValidateFunction {
+  let found = conformance.validators.get(path);
+  if (!found) {
+    found = conformance.ajv.compile({ $ref: `${DOCUMENT_ID}#/${path}` });
+    conformance.validators.set(path, found);
+  }
+  return found;
+}
+
+function headerValue(schema: Json, text: string): unknown {
+  return schema.type === 'integer' && /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
+export interface AnswerToCheck {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** Throws when the answer to `method path` (path relative to baseUrl) breaks the served document. */
+export async function assertConformsToDocument(baseUrl: string, method: string, path: string, answer: AnswerToCheck): Promise<void> {
+  const conformance = await documentFor(baseUrl);
+  const bare = (path.split('?')[0] ?? '').replace(/(.)\/$/, '$1');
+  const route = conformance.routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(bare));
+  if (!route) return;
+  const operation = conformance.document.paths[route.template][route.method.toLowerCase()] as Json;
+  const where = `${method} ${path} answered ${answer.status}`;
+  const statusKey = [String(answer.status), `${String(answer.status)[0]}XX`, 'default'].find((key) => operation.responses[key]);
+  if (!statusKey) throw new Error(`${where}, a status the OpenAPI document does not give for ${operation.operationId}: ${answer.text.slice(0, 300)}`);
+  const documented = operation.responses[statusKey] as Json;
+  const problems: string[] = [];
+  for (const [name, header] of Object.entries((documented.headers ?? {}) as Json)) {
+    const value = answer.headers.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`header ${name} is missing`);
+      continue;
+    }
+    const check = validator(conformance, pointer('paths', route.template, route.method.toLowerCase(), 'responses', statusKey, 'headers', name, 'schema'));
+    if (!check(headerValue(header.schema as Json, value))) problems.push(`header ${name}: ${value} ${conformance.ajv.errorsText(check.errors)}`);
+  }
+  const media = documented.content?.['application/json'];
+  if (media) {
+    const type = answer.headers.get('content-type') ?? '';
+    if (!type.startsWith('application/json')) problems.push(`content-type ${type}, not application/json`);
+    const check = validator(conformance, pointer('paths', route.template, route.method.toLowerCase(), 'responses', statusKey, 'content', 'application/json', 'schema'));
+    if (!check(answer.body)) problems.push(`body: ${conformance.ajv.errorsText(check.errors, { dataVar: 'body' })}`);
+  } else if (answer.text.length > 0) {
+    problems.push('a body where the document gives none');
+  }
+  if (problems.length > 0) {
+    throw new Error(`${where}, which breaks the OpenAPI document (${operation.operationId} ${statusKey}): ${problems.join('; ')}\n${answer.text.slice(0, 500)}`);
+  }
+}
