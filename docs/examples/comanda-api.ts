@@ -938,6 +938,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -43,8 +43,10 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
 
-    // Field combinations (address for delivery, https return_url for online, payment_method only
-    // online) are rules of CreateOrderBody, checked with the rest of the request's schema.
+    // Field combinations (address for delivery, an https return_url for online, payment_method
+    // only online) are rules of CreateOrderBody, checked with the rest of the request's schema.
+    // Its pattern for return_url is what a JSON Schema can say; the URL parser has the last word.
+    if (input.payment === 'online' && !isHttpsUrl(input.return_url ?? '')) throw invalidRequest('return_url must be an https URL');
     const scheduledFor = readScheduledFor(input, restaurant, location, now);
     // Every 400 is decided before any 409, so a malformed request is always told so first.
     const items = priceItems(engine, restaurant.id, input);
@@ -112,6 +114,15 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     if (!online) engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
     return view;
   });
+}
+
+function isHttpsUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 function readScheduledFor(input: CreateOrderInput, restaurant: RestaurantRow, location: LocationRow, now: number): number | null {

@@ -1,12 +1,8 @@
 import Type from 'typebox';
 
-/**
- * Names a schema for the OpenAPI document: every use of it becomes a `$ref` to
- * `#/components/schemas/<name>` (src/engine/http/openapi/document.ts). Validation ignores the mark.
- */
-export function named<T extends object>(name: string, schema: T): T {
-  return Object.assign(schema, { 'x-component': name });
-}
+export { named } from './named.ts';
+/** Every error's shape (errors.ts has the ones narrowed to a status). */
+export { ErrorBody } from './errors.ts';
 
 /**
  * A UUID the API reads, in any case; the pattern keeps `urn:uuid:` prefixes out, which the `uuid`

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../error-codes.ts';
-import { named } from './common.ts';
+import { named } from './named.ts';
 
 /** The error codes answered with `status`, in the order of error-codes.ts. */
 export function codesWithStatus(status: number): ErrorCode[] {

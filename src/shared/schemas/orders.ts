@@ -56,7 +56,6 @@ const onlineNeedsHttpsReturnUrl = {
     properties: {
       return_url: {
         type: 'string',
-        format: 'uri',
         pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#@\\s]+',
         'x-message': 'return_url must be an https URL',
       },

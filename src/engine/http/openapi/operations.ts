@@ -225,7 +225,10 @@ export function operation(id: OperationId, success: Record<number, ResponseSpec>
     responses[503] = response(
       'The engine cannot complete the request now; nothing was created or changed.',
       errorBody(`${PascalCase(id)}Unavailable`, unavailable, 'Unavailable now.'),
-      rateLimitHeaders(false),
+      {
+        ...rateLimitHeaders(false),
+        'Retry-After': { ...integer('With `storage_full`: whole seconds before trying again.', false), minimum: 1 },
+      },
     );
   }
   return {
