@@ -220,6 +220,18 @@ export interface components {
                 message: string;
             };
         };
+        /** @description Unavailable now. */
+        CloseLocationUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_full";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
         CreatedOrder: components["schemas"]["Order"] & {
             payment_link?: components["schemas"]["PaymentLink"];
         };
@@ -277,7 +289,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "payment_unavailable";
+                code: "payment_unavailable" | "storage_full";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -428,6 +440,18 @@ export interface components {
                  * @enum {unknown}
                  */
                 code: "state_conflict";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        OpenLocationUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_full";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -632,6 +656,18 @@ export interface components {
             /** @description True for sandbox keys: nothing was changed. */
             simulated: boolean;
         };
+        /** @description Unavailable now. */
+        SetStockUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_full";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
         StockItem: {
             /** Format: uuid */
             product_id: string;
@@ -674,6 +710,18 @@ export interface components {
                  * @enum {unknown}
                  */
                 code: "managed_by_integrator" | "illegal_transition" | "state_conflict";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        TransitionOrderUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_full";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -1200,6 +1248,23 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionOrderUnavailable"];
+                };
+            };
         };
     };
     getMenu: {
@@ -1504,6 +1569,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetStockUnavailable"];
                 };
             };
         };
@@ -1841,6 +1923,23 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenLocationUnavailable"];
+                };
+            };
         };
     };
     closeLocation: {
@@ -1987,6 +2086,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloseLocationUnavailable"];
                 };
             };
         };
