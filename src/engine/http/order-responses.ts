@@ -22,6 +22,15 @@ function ownBytes(text: string): Buffer {
 }
 
 /**
+ * The route's own serializer of its 200 answer. Routes declare their answers per media type (the
+ * OpenAPI document's `content`), so it is looked up by status and media type.
+ */
+function routeSerializer(reply: FastifyReply): (payload: unknown) => string {
+  const found = reply.getSerializationFunction('200', 'application/json') as ((payload: unknown) => string) | undefined;
+  return found ?? ((payload) => reply.serialize(payload) as string);
+}
+
+/**
  * Enough for the orders a restaurant's integrations read back in a day (about 1 KB each, 2 MB in
  * all); past it the oldest kept answer goes first.
  */
@@ -105,7 +114,7 @@ export class OrderResponses {
       const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
       if (kept) return kept;
       const view = getOrder(this.engine, actor, id);
-      const written = ownBytes(reply.serialize(view) as string);
+      const written = ownBytes(routeSerializer(reply)(view));
       if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
       return written;
     });
@@ -142,7 +151,7 @@ export class OrderResponses {
         }
       }
       // The envelope as the route's serializer writes it, the orders put in its empty array.
-      const envelope = reply.serialize({ data: [], has_more: keys.has_more, next_cursor: keys.next_cursor }) as string;
+      const envelope = routeSerializer(reply)({ data: [], has_more: keys.has_more, next_cursor: keys.next_cursor });
       const open = '{"data":[';
       if (!envelope.startsWith(`${open}]`)) throw new Error(`unexpected order list envelope: ${envelope}`);
       const pieces: Buffer[] = [Buffer.from(open)];
