@@ -227,7 +227,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full";
+                code: "storage_full" | "storage_damaged";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -289,7 +289,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "payment_unavailable" | "storage_full";
+                code: "payment_unavailable" | "storage_full" | "storage_damaged";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -451,7 +451,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full";
+                code: "storage_full" | "storage_damaged";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -663,7 +663,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full";
+                code: "storage_full" | "storage_damaged";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -721,7 +721,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full";
+                code: "storage_full" | "storage_damaged";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
