@@ -36,11 +36,12 @@ describe('changes committed by another process', () => {
     const dbPath = join(dir, 'comanda.db');
     here = await startEngineServer({ database: dbPath, rateLimits: GENEROUS_LIMITS, logger: false, externalChangesPollMs: 20 });
     key = seedDemo(here.engine, here.payments)[0]!.keys.live_read;
-    other = await startHeadlessEngine(dbPath, { args: ['--share-file'] });
+    other = await startHeadlessEngine(dbPath, { args: ['--share-file'], timeoutMs: 90_000 });
   });
   after(async () => {
-    await other.kill();
-    await here.close();
+    // Guarded: a start that failed under load must not leave a server or a child keeping the run alive.
+    await other?.kill();
+    await here?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -70,7 +71,17 @@ describe('changes committed by another process', () => {
     });
     try {
       const id = await orderOnOtherProcess();
-      const push = await pushed;
+      // Bounded, so a missed wake-up fails with what the feed saw instead of hanging the run.
+      let timer: NodeJS.Timeout | undefined;
+      const push = await Promise.race([
+        pushed,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${here.engine.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
+            20_000,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
       assert.ok(JSON.stringify(push).includes(id), 'the pushed events carry the order');
     } finally {
       feed.stop();

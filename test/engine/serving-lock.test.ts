@@ -38,10 +38,10 @@ describe('one serving engine per file', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-serving-'));
     dbPath = join(dir, 'comanda.db');
-    engine = await startHeadlessEngine(dbPath);
+    engine = await startHeadlessEngine(dbPath, { timeoutMs: 90_000 });
   });
   after(async () => {
-    await engine.kill();
+    await engine?.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -77,7 +77,7 @@ describe('one serving engine per file', () => {
 
   test('the lock dies with its process: after a SIGKILL a new engine serves the file', async () => {
     await engine.kill('SIGKILL');
-    engine = await startHeadlessEngine(dbPath);
+    engine = await startHeadlessEngine(dbPath, { timeoutMs: 90_000 });
     assert.equal((await menu(engine, engine.restaurants[0]!.keys.live_read)).status, 200);
   });
 });

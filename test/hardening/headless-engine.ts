@@ -40,7 +40,11 @@ export async function startHeadlessEngine(
   });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`the engine did not start in time; stderr:\n${stderr}`)), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => {
+      // Not left running: its pipes would keep the test process alive after the failure.
+      child.kill('SIGKILL');
+      reject(new Error(`the engine did not start in time; stderr:\n${stderr}`));
+    }, options.timeoutMs ?? 20_000);
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       out += chunk;
