@@ -99,7 +99,59 @@ describe('kitchen board (Chromium, real engine)', () => {
     const recalled = k.page.locator(`[data-testid="recall"] article[data-number="${order.number}"]`);
     await recalled.waitFor();
     assert.match(await recalled.innerText(), /Entregado/);
-    await k.page.locator('[data-testid="recall"] .drawer-head button').click();
+    // The recall list shows the items and puts the ticket back on the board, marked, state unchanged.
+    assert.match(await recalled.innerText(), /3 × Completo italiano/);
+    await k.page.locator(`[data-testid="recall-back"][data-order-id="${order.id}"]`).click();
+    const back = k.page.locator(`.column-listo article[data-order-id="${order.id}"]`);
+    await back.waitFor({ timeout: 5000 });
+    assert.equal(await back.locator('[data-testid="recalled"]').innerText(), 'RECUPERADO');
+    assert.equal(await back.locator('[data-testid="bump"]').count(), 0);
+    assert.equal(await statusOverHttp(order.id), 'entregado');
+  });
+
+  test('item bump: struck on one screen, seen on another, kept after a reload; all struck suggests the next step', async () => {
+    const order = await placeOrder(k.engine, { customer: { name: 'Por ítem' } });
+    const ticket = k.page.locator(`.column article[data-order-id="${order.id}"]`);
+    await ticket.waitFor({ timeout: 5000 });
+    const items = ticket.locator('[data-testid="item"]');
+    assert.equal(await items.count(), 2);
+    await items.nth(0).click();
+    assert.equal(await items.nth(0).getAttribute('data-done'), 'true');
+    // A second screen opened now sees it struck; what it un-strikes reaches the first one live.
+    const other = await k.context.newPage();
+    await other.goto(k.page.url());
+    const otherItems = other.locator(`.column article[data-order-id="${order.id}"] [data-testid="item"]`);
+    await eventually(async () => (await otherItems.nth(0).getAttribute('data-done')) === 'true', 'struck on the other screen');
+    await otherItems.nth(0).click();
+    await eventually(async () => (await items.nth(0).getAttribute('data-done')) === 'false', 'un-struck here, live');
+    await other.close();
+    await items.nth(0).click();
+    await items.nth(1).click();
+    await ticket.locator('[data-testid="suggested"]').waitFor();
+    assert.match(await ticket.locator('[data-testid="suggested"]').innerText(), /Todo listo: Preparar/);
+    assert.match((await ticket.locator('[data-testid="bump"]').getAttribute('class'))!, /is-suggested/);
+    await k.page.reload();
+    await ticket.waitFor();
+    assert.deepEqual(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-done'))), ['true', 'true']);
+  });
+
+  test('a station screen shows only its items; expo shows every item with each station\'s progress and bumps the order', async () => {
+    await k.page.setViewportSize({ width: 1920, height: 1080 });
+    const order = await placeOrder(k.engine, { customer: { name: 'Estaciones' } });
+    const ticket = k.page.locator(`.column article[data-order-id="${order.id}"]`);
+    await ticket.waitFor({ timeout: 5000 });
+    await k.page.locator('[data-testid="station"]').selectOption('plancha');
+    assert.deepEqual(await ticket.locator('[data-testid="item"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-station'))), ['plancha']);
+    assert.match(await ticket.innerText(), /Churrasco/);
+    assert.doesNotMatch(await ticket.innerText(), /Empanada de queso/);
+    assert.equal(await ticket.locator('[data-testid="bump"]').count(), 0);
+    await k.page.locator('[data-testid="station"]').selectOption('');
+    assert.equal(await ticket.locator('[data-testid="item"]').count(), 2);
+    assert.match(await ticket.locator('[data-testid="station-progress"]').innerText(), /Horno 0\/1/);
+    assert.equal(await ticket.locator('[data-testid="bump"]').count(), 1);
+    await ticket.scrollIntoViewIfNeeded();
+    await k.screenshot('board-expo-1920x1080');
+    await k.page.setViewportSize({ width: 1366, height: 900 });
   });
 
   test('Esc takes a bump back before it is sent; arrows select and Enter bumps', async () => {
@@ -194,7 +246,6 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await column(order.number), 'recibido');
     await k.screenshot('board-engine-unreachable');
     k.cutEngine(false);
-    k.feed.heartbeat();
     await eventually(async () => (await k.page.locator('[data-testid="status-bar"]').getAttribute('data-engine')) === 'ok', 'status back once the engine speaks');
     await k.page.locator('[data-testid="toast"] button').first().click();
   });

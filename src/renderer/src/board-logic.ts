@@ -63,8 +63,32 @@ export interface BoardLayout {
   recall: ShownTicket[];
 }
 
-export function layoutBoard(tickets: ShownTicket[], locationId: string | null, recallLimit = 20): BoardLayout {
-  const visible = locationId === null ? tickets : tickets.filter((t) => t.order.location_id === locationId);
+export interface LayoutOptions {
+  /** Finished tickets brought back by a recall, still within their time: shown with the ready ones. */
+  recalled?: ReadonlySet<string>;
+  /** A station screen: only the tickets with an item of that station. */
+  stationId?: string | null;
+  recallLimit?: number;
+}
+
+/** Ids of the finished tickets a recall keeps on the board at `now` (engine clock), joined: a stable key. */
+export function recalledKey(tickets: Record<string, KitchenTicket>, now: number): string {
+  const ids: string[] = [];
+  for (const ticket of Object.values(tickets)) {
+    const until = ticket.kitchen.recalled_until;
+    if (until !== null && until > now) ids.push(ticket.order.id);
+  }
+  return ids.sort().join(',');
+}
+
+export function layoutBoard(tickets: ShownTicket[], locationId: string | null, options: LayoutOptions = {}): BoardLayout {
+  const recalled = options.recalled ?? new Set<string>();
+  const stationId = options.stationId ?? null;
+  const visible = tickets.filter(
+    (t) =>
+      (locationId === null || t.order.location_id === locationId) &&
+      (stationId === null || t.kitchen.items.some((item) => item.station_id === stationId)),
+  );
   const columns = Object.fromEntries(COLUMNS.map((c) => [c, [] as ShownTicket[]])) as Record<ColumnStatus, ShownTicket[]>;
   const scheduled: ShownTicket[] = [];
   const awaitingPayment: ShownTicket[] = [];
@@ -72,15 +96,18 @@ export function layoutBoard(tickets: ShownTicket[], locationId: string | null, r
   for (const ticket of visible) {
     const status = ticket.shownStatus;
     if (isColumnStatus(status)) columns[status].push(ticket);
+    else if (recalled.has(ticket.order.id)) columns.listo.push(ticket);
     else if (status === 'programado') scheduled.push(ticket);
     else if (status === 'pendiente_pago') awaitingPayment.push(ticket);
     else recall.push(ticket);
   }
   for (const c of COLUMNS) columns[c].sort(byTimer);
+  // Recalled tickets first among the ready ones: they came back to be looked at.
+  columns.listo.sort((a, b) => Number(recalled.has(b.order.id)) - Number(recalled.has(a.order.id)));
   scheduled.sort((a, b) => (a.order.scheduled_for ?? '').localeCompare(b.order.scheduled_for ?? ''));
   awaitingPayment.sort((a, b) => a.order.created_at.localeCompare(b.order.created_at));
   recall.sort((a, b) => Date.parse(b.order.updated_at) - Date.parse(a.order.updated_at));
-  return { columns, scheduled, awaitingPayment, recall: recall.slice(0, recallLimit) };
+  return { columns, scheduled, awaitingPayment, recall: recall.slice(0, options.recallLimit ?? 20) };
 }
 
 export interface AllDayLine {

@@ -36,6 +36,7 @@ function startStores(bridge: ComandaBridge, mode: ScreenMode): AppStores {
     devices: createDevicesStore({ api }),
   };
   stores.board.getState().setLocationFilter(preferences.getState().location_id);
+  stores.board.getState().setStationFilter(preferences.getState().station_id);
   // Every live push goes to each store that shows something it may change.
   api.onLive((push) => {
     stores.board.getState().receive(push);

@@ -39,7 +39,7 @@ export interface KitchenUnderTest {
   /** Holds live pushes (events and heartbeats) back, as a stalled main process would; resume delivers them. */
   pausePushes(): void;
   resumePushes(): void;
-  /** Makes every call from the screen fail to reach the engine (as a dead main process or network would); false restores. */
+  /** Makes every call from the screen fail to reach the engine and holds its pushes (as a dead main process or network would); false restores. */
   cutEngine(cut: boolean): void;
   /** Waits until every push sent so far has reached the page. */
   drained(): Promise<void>;
@@ -151,7 +151,10 @@ export async function startKitchenUnderTest(
       feed.heartbeat();
     },
     cutEngine(cut) {
+      // A dead engine neither answers nor pushes: its heartbeats stop too until it is back.
       engineCut = cut;
+      if (cut) this.pausePushes();
+      else this.resumePushes();
     },
     drained: () => chain.then(() => undefined),
     async screenshot(name) {

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../../shared/ipc/settings.ts';
-import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, COLUMNS, layoutBoard, todayStats, type BoardLayout, type ColumnStatus, type ShownTicket } from '../board-logic.ts';
+import { useApp, useBoard, useClock, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
+import { allDayCounts, COLUMNS, layoutBoard, recalledKey, todayStats, type BoardLayout, type ColumnStatus, type ShownTicket } from '../board-logic.ts';
 import { formatMinutes } from '../format.ts';
 import { AUTO_COMPACT_ABOVE, boardFit, COLUMN_WINDOW, useViewportWidth } from '../layout.ts';
 import { shownTickets } from '../stores/board-store.ts';
@@ -24,6 +24,8 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const loadError = useBoard((s) => s.loadError);
   const locations = useBoard((s) => s.locations);
   const filter = useBoard((s) => s.locationFilter);
+  const stationFilter = useBoard((s) => s.stationFilter);
+  const clockOffset = useBoard((s) => s.clockOffset);
   const recallOpen = useBoard((s) => s.recallOpen);
   const dayStart = useBoard((s) => s.dayStart);
   const focusRequest = useBoard((s) => s.focusRequest);
@@ -34,7 +36,12 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const [panelsOpen, setPanelsOpen] = useState(false);
 
   const shown = useMemo(() => shownTickets({ tickets, moves, flashes }), [tickets, moves, flashes]);
-  const layout = useMemo(() => layoutBoard(shown, filter), [shown, filter]);
+  // Which recalled tickets are back on the board: a key that changes only when one comes or goes.
+  const recalledIds = useClock((now) => recalledKey(tickets, now + clockOffset));
+  const layout = useMemo(
+    () => layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter }),
+    [shown, filter, recalledIds, stationFilter],
+  );
   const inColumns = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
   const compact = density === 'compact' || (density === 'auto' && inColumns > AUTO_COMPACT_ABOVE);
   const pages = Math.ceil(COLUMNS.length / fit.columnsPerPage);
@@ -103,6 +110,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
             <NewOrdersIndicator layout={layout} />
           </div>
           <div className="toolbar-buttons">
+            {fit.columnsPerPage > 1 && <StationSelect />}
             {fit.columnsPerPage > 1 && <DensitySelect />}
             {!fit.sideInline && (
               <button type="button" className="btn btn-secondary panels-button" data-testid="panels-open" onClick={() => setPanelsOpen(true)}>
@@ -144,7 +152,23 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
             </header>
             <div className="drawer-tickets">
               {layout.recall.map((ticket) => (
-                <TicketCard key={ticket.order.id} ticket={ticket} readOnly />
+                <div key={ticket.order.id} className="recall-entry">
+                  <TicketCard ticket={ticket} readOnly />
+                  {!recalledIds.split(',').includes(ticket.order.id) && (
+                    <button
+                      type="button"
+                      className="btn btn-primary recall-back"
+                      data-testid="recall-back"
+                      data-order-id={ticket.order.id}
+                      onClick={() => {
+                        board.getState().recall(ticket.order.id);
+                        board.getState().setRecallOpen(false);
+                      }}
+                    >
+                      {t('board.recall_back')}
+                    </button>
+                  )}
+                </div>
               ))}
             </div>
           </aside>
@@ -237,6 +261,7 @@ function SidePanels(props: {
   return (
     <>
       {props.withFilter && <LocationFilter />}
+      {props.withFilter && <StationSelect />}
       {props.withFilter && <DensitySelect />}
       {props.withRecall && <RecallButton count={props.layout.recall.length} />}
       <TodayPanel shown={props.shown} dayStart={props.dayStart} thresholds={props.thresholds} filter={props.filter} />
@@ -276,6 +301,31 @@ function DensitySelect() {
       {DENSITIES.map((d) => (
         <option key={d} value={d}>
           {t('board.density')}: {t(`board.density_${d}`)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Which station this screen prepares for, or expo (every item, each station's progress). */
+function StationSelect() {
+  const t = useT();
+  const { board, preferences } = useApp();
+  const stations = useBoard((s) => s.stations);
+  const stationFilter = useBoard((s) => s.stationFilter);
+  if (stations.length === 0) return null;
+  const choose = (stationId: string | null) => {
+    board.getState().setStationFilter(stationId);
+    preferences.getState().set({ station_id: stationId });
+  };
+  return (
+    <select className="station-select" data-testid="station" aria-label={t('board.screen')} value={stationFilter ?? ''} onChange={(e) => choose(e.target.value || null)}>
+      <option value="">
+        {t('board.screen')}: {t('board.screen_expo')}
+      </option>
+      {stations.map((station) => (
+        <option key={station.id} value={station.id}>
+          {t('board.screen')}: {station.name}
         </option>
       ))}
     </select>

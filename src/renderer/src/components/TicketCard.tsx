@@ -5,6 +5,7 @@ import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.ts
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
 import { formatClock, formatDateTime, formatMoney } from '../format.ts';
 import type { TextKey } from '../i18n.ts';
+import { itemDone } from '../stores/board/items-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 
 interface TicketCardProps {
@@ -41,6 +42,11 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const thresholds = useSettings((s) => s.settings.thresholds);
   const language = useSettings((s) => s.settings.language);
   const clockOffset = useBoard((s) => s.clockOffset);
+  const kitchen = ticket.kitchen;
+  const marks = useBoard((s) => s.itemMarks);
+  const stationFilter = useBoard((s) => s.stationFilter);
+  const stations = useBoard((s) => s.stations);
+  const recalled = useClock((now) => kitchen.recalled_until !== null && kitchen.recalled_until > now + clockOffset);
   useTrackVisibility(ref, id, !readOnly);
 
   // Keyboard, bump bar and the new-orders indicator bring the ticket into view (a tap does not:
@@ -58,17 +64,23 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
   const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
   const countdown = useClock((now) => {
-    if (ticket.shownStatus === 'programado' && order.scheduled_for) {
-      const left = Date.parse(order.scheduled_for) - (now + clockOffset);
-      return left > 0 ? t('ticket.starts_in', { time: formatElapsed(left) }) : t('ticket.starts_now');
-    }
-    if (ticket.shownStatus === 'pendiente_pago') return t('ticket.waiting_payment', { time: formatElapsed(now + clockOffset - Date.parse(order.created_at)) });
-    return null;
+    const due = kitchen.countdown;
+    if (!due) return null;
+    const left = due.at - (now + clockOffset);
+    if (due.kind === 'scheduled') return left > 0 ? t('ticket.starts_in', { time: formatElapsed(left) }) : t('ticket.starts_now');
+    return left > 0 ? t('ticket.payment_deadline', { time: formatElapsed(left) }) : t('ticket.waiting_payment', { time: formatElapsed(-left) });
   });
   // A managed order moves where it is managed: the kitchen gets no button the engine would refuse.
-  const managed = order.managed_by_integrator;
-  const bump = readOnly || dead || managed ? null : bumpOf(ticket);
-  const cancellable = !readOnly && !dead && !managed && canCancel(ticket);
+  const managedBy = kitchen.managed_by ?? (order.managed_by_integrator ? t('ticket.manager_unknown') : null);
+  const managed = managedBy !== null;
+  // A station screen strikes its items; the order itself is bumped by expo.
+  const onStation = stationFilter !== null;
+  const bump = readOnly || dead || managed || onStation ? null : bumpOf(ticket);
+  const cancellable = !readOnly && !dead && !managed && !onStation && canCancel(ticket);
+  const items = onStation ? kitchen.items.filter((item) => item.station_id === stationFilter) : kitchen.items;
+  const allDone = kitchen.items.length > 0 && kitchen.items.every((item) => itemDone(marks, id, item.index, item.done));
+  const suggested = bump !== null && allDone && (kitchen.suggested_target === bump || kitchen.suggested_target === null) ? bump : null;
+  const canStrike = !readOnly && !dead;
   const flashKind = useClock((now) => (flash && flash.until > now ? flash.kind : null));
 
   const classes = [
@@ -81,6 +93,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
     flashKind ? `flash-${flashKind}` : '',
     dead ? 'dead' : '',
     compact ? 'compact' : '',
+    recalled ? 'recalled' : '',
   ].filter(Boolean);
 
   const paymentMethod = order.payment.method ? label(t, 'payment', order.payment.method) : null;
@@ -111,6 +124,8 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
           {managed && <span className="badge badge-pos">{t('ticket.pos')}</span>}
           {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
+          {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
+          {kitchen.channel && <span className="badge badge-channel">{kitchen.channel}</span>}
         </div>
       </header>
       {dead && <div className="dead-banner">{t('ticket.cancelled_elsewhere')}</div>}
@@ -127,22 +142,47 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           {countdown}
         </div>
       )}
-      <ul className="ticket-items">
-        {order.items.map((item, index) => (
-          <li key={index} className="ticket-item" data-testid="item" data-done="false">
-            <span className="item-line">
-              <span className="qty">{item.quantity} ×</span> <span className="item-name">{item.name}</span>
+      {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
+        <div className="station-progress" data-testid="station-progress">
+          {kitchen.stations.map((p) => (
+            <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
+              {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
             </span>
-            {item.modifiers.length > 0 && (
-              <ul className="modifiers">
-                {item.modifiers.map((m, i) => (
-                  <li key={i}>{m.name ?? m.group}</li>
-                ))}
-              </ul>
-            )}
-            {item.notes && <div className="item-note">⚠ {item.notes}</div>}
-          </li>
-        ))}
+          ))}
+        </div>
+      )}
+      <ul className="ticket-items">
+        {items.map((item) => {
+          const done = itemDone(marks, id, item.index, item.done);
+          return (
+            <li
+              key={item.index}
+              className={`ticket-item ${done ? 'done' : ''} ${canStrike ? 'strikable' : ''}`}
+              data-testid="item"
+              data-done={done ? 'true' : 'false'}
+              data-station={item.station_id ?? ''}
+              onClick={(e) => {
+                if (!canStrike) return;
+                e.stopPropagation();
+                board.getState().toggleItem(id, item.index);
+              }}
+            >
+              <span className="item-line">
+                <span className="qty">{item.quantity} ×</span> <span className="item-name">{item.name}</span>
+              </span>
+              {item.modifiers.length > 0 && (
+                <ul className="modifiers">
+                  {item.modifiers.map((m, i) => (
+                    <li key={i} className={m.allergen ? 'allergen' : ''}>
+                      {m.allergen && <span className="allergen-tag">{t('ticket.allergen')}</span>} {m.name ?? m.group}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {item.notes && <div className="item-note">⚠ {item.notes}</div>}
+            </li>
+          );
+        })}
       </ul>
       {order.notes && (
         <div className="order-note">
@@ -158,13 +198,17 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           </div>
         )}
         {order.customer.phone && !compact && <div className="phone">{t('ticket.phone', { phone: order.customer.phone })}</div>}
-        <div className={`payment ${order.payment.paid ? 'paid' : 'to-collect'}`} data-testid="payment">
-          {order.payment.paid
-            ? t('ticket.paid')
-            : paymentMethod
-              ? t('ticket.collect_method', { amount: formatMoney(order.total, language), method: paymentMethod })
-              : t('ticket.collect', { amount: formatMoney(order.total, language) })}
-        </div>
+        {kitchen.payment.paid ? (
+          <div className="payment paid" data-testid="payment">
+            {t('ticket.paid')}
+          </div>
+        ) : kitchen.payment.collect !== null ? (
+          <div className="payment to-collect" data-testid="payment">
+            {paymentMethod
+              ? t('ticket.collect_method', { amount: formatMoney(kitchen.payment.collect, language), method: paymentMethod })
+              : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
+          </div>
+        ) : null}
       </div>
       {readOnly && (
         <div className="ticket-final">
@@ -173,7 +217,12 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
       )}
       {managed && !readOnly && !dead && (
         <div className="managed-by" data-testid="managed-by">
-          {t('ticket.managed_by', { manager: t('ticket.pos') })}
+          {t('ticket.managed_by', { manager: managedBy })}
+        </div>
+      )}
+      {suggested && (
+        <div className="suggested" data-testid="suggested">
+          {t('ticket.suggest', { action: t(`action.${suggested}`) })}
         </div>
       )}
       {(bump || cancellable || held || sending) && (
@@ -186,7 +235,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           {bump && (
             <button
               type="button"
-              className={`btn btn-bump bump-${bump}`}
+              className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`}
               data-testid="bump"
               data-target={bump}
               onClick={(e) => {

@@ -280,4 +280,5 @@ export const en: Record<TextKey, string> = {
   'refusal.device_unpaired': 'This screen is no longer paired: #{number} was not moved. Pair it again at the counter.',
   'refusal.item_failed': 'Could not mark an item of #{number}.',
   'refusal.storage_damaged': 'Could not move #{number}: the main computer\'s data file is damaged. Tell the manager.',
+  'ticket.payment_deadline': 'Cancelled without payment in {time}',
 };

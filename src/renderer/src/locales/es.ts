@@ -278,6 +278,7 @@ export const es = {
   'refusal.device_unpaired': 'Esta pantalla ya no está vinculada: #{number} no se movió. Vuélvela a vincular en el mostrador.',
   'refusal.item_failed': 'No se pudo marcar un producto de #{number}.',
   'refusal.storage_damaged': 'No se pudo mover #{number}: el archivo de datos del equipo principal está dañado. Avisa al encargado.',
+  'ticket.payment_deadline': 'Sin pago se cancela en {time}',
 } as const;
 
 export type TextKey = keyof typeof es;

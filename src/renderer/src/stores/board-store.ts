@@ -1,9 +1,10 @@
-// The board's state, in four slices over one zustand store: the feed (tickets as the engine last
+// The board's state, in slices over one zustand store: the feed (tickets as the engine last
 // said: the one source of truth), this screen's held moves (undo, then sent; the reply only
-// acknowledges), notices (flashes, ringing, toasts) and the selection.
+// acknowledges), notices (flashes, ringing, toasts), the selection, and item bumps and recall.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BoardContext } from './board/context.ts';
 import { createFeedSlice, type FeedSlice } from './board/feed-slice.ts';
+import { createItemsSlice, type ItemsSlice } from './board/items-slice.ts';
 import { createMovesSlice, type MovesSlice } from './board/moves-slice.ts';
 import { createNoticesSlice, type NoticesSlice } from './board/notices-slice.ts';
 import { createSelectionSlice, type SelectionSlice } from './board/selection-slice.ts';
@@ -18,7 +19,7 @@ export const HOLD_MS = 5000;
 /** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
 export const FLASH_MS = 8000;
 
-export type BoardState = FeedSlice & MovesSlice & NoticesSlice & SelectionSlice;
+export type BoardState = FeedSlice & MovesSlice & NoticesSlice & SelectionSlice & ItemsSlice;
 export type BoardStore = StoreApi<BoardState>;
 
 export interface BoardStoreDeps extends Partial<Omit<BoardContext, 'api'>> {
@@ -38,6 +39,7 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
     ...createFeedSlice(set, get, ctx),
     ...createMovesSlice(set, get, ctx),
     ...createNoticesSlice(set, get, ctx),
-    ...createSelectionSlice(set, get),
+    ...createSelectionSlice(set, get, ctx.now),
+    ...createItemsSlice(set, get, ctx),
   }));
 }

@@ -5,7 +5,7 @@ import type { KitchenApi } from '../../api.ts';
 import type { BoardState } from '../board-store.ts';
 
 export interface BoardContext {
-  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'>;
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder'>>;
   now: () => number;
   setTimer: (run: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;

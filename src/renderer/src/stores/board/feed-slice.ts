@@ -1,6 +1,6 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
-import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenEvent, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
+import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenEvent, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
 import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
 import { isColumnStatus } from '../../board-logic.ts';
@@ -17,6 +17,8 @@ export interface FeedSlice {
   loadError: string | null;
   restaurant: BoardSnapshot['restaurant'] | null;
   locations: BoardLocation[];
+  /** The restaurant's stations (empty: none declared): a screen may show one, or expo. */
+  stations: KitchenStation[];
   dayStart: number;
   cursor: number;
   tickets: Record<string, KitchenTicket>;
@@ -75,7 +77,10 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
         if (settled === 'dropped-held') get().addToast({ kind: 'changed', number: order.number, status: order.status });
       }
     }
-    if (isNewer(ticket, known)) set((s) => ({ tickets: { ...s.tickets, [order.id]: ticket } }));
+    if (isNewer(ticket, known)) {
+      set((s) => ({ tickets: { ...s.tickets, [order.id]: ticket } }));
+      get().settleItems(ticket);
+    }
   };
 
   const applyEvent = (event: KitchenEvent) => {
@@ -110,6 +115,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     loadError: null,
     restaurant: null,
     locations: [],
+    stations: [],
     dayStart: 0,
     cursor: 0,
     tickets: {},
@@ -137,6 +143,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
               loadError: null,
               restaurant: snapshot.restaurant,
               locations: snapshot.locations,
+              stations: snapshot.stations,
               dayStart: snapshot.day_start,
               cursor: snapshot.cursor,
               tickets,

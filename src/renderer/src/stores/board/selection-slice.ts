@@ -1,12 +1,14 @@
 // What the cook points at: the selected ticket (touch, keyboard or bump bar), which location is
 // shown, and which side list is open. Arrows walk the four columns and then the side lists.
-import { COLUMNS, layoutBoard, type ShownTicket } from '../../board-logic.ts';
+import { COLUMNS, layoutBoard, recalledKey, type ShownTicket } from '../../board-logic.ts';
 import type { GetBoard, SetBoard } from './context.ts';
 import { shownTickets } from './shown.ts';
 
 export interface SelectionSlice {
   selectedId: string | null;
   locationFilter: string | null;
+  /** The station this screen shows (its items only); null: expo, every item. */
+  stationFilter: string | null;
   muted: boolean;
   recallOpen: boolean;
   /** A ticket to bring into view (keyboard, bump bar, new-orders indicator); `seq` repeats a request. */
@@ -17,24 +19,27 @@ export interface SelectionSlice {
   /** Selects a ticket and brings it into view, wherever it is (another page, a drawer, below the fold). */
   reveal(orderId: string): void;
   setLocationFilter(locationId: string | null): void;
+  setStationFilter(stationId: string | null): void;
   setMuted(muted: boolean): void;
   setRecallOpen(open: boolean): void;
 }
 
 /** Every list the keyboard reaches, left to right: the columns, then scheduled, awaiting payment and recall. */
-export function selectableLists(state: ReturnType<GetBoard>): ShownTicket[][] {
-  const layout = layoutBoard(shownTickets(state), state.locationFilter);
+export function selectableLists(state: ReturnType<GetBoard>, now: number): ShownTicket[][] {
+  const recalled = new Set(recalledKey(state.tickets, now + state.clockOffset).split(',').filter(Boolean));
+  const layout = layoutBoard(shownTickets(state), state.locationFilter, { recalled, stationId: state.stationFilter });
   const lists = [...COLUMNS.map((c) => layout.columns[c]), layout.scheduled, layout.awaitingPayment];
   if (state.recallOpen) lists.push(layout.recall);
   return lists;
 }
 
-export function createSelectionSlice(set: SetBoard, get: GetBoard): SelectionSlice {
+export function createSelectionSlice(set: SetBoard, get: GetBoard, now: () => number): SelectionSlice {
   let focusSeq = 0;
   const select = (orderId: string) => set({ selectedId: orderId, focusRequest: { orderId, seq: ++focusSeq } });
   return {
     selectedId: null,
     locationFilter: null,
+    stationFilter: null,
     muted: false,
     recallOpen: false,
     focusRequest: null,
@@ -46,7 +51,7 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard): SelectionSli
 
     moveSelection(direction) {
       const state = get();
-      const lists = selectableLists(state);
+      const lists = selectableLists(state, now());
       let col = -1;
       let row = -1;
       lists.forEach((tickets, c) => {
@@ -90,6 +95,9 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard): SelectionSli
 
     setLocationFilter(locationId) {
       set({ locationFilter: locationId });
+    },
+    setStationFilter(stationId) {
+      set({ stationFilter: stationId });
     },
     setMuted(muted) {
       set({ muted });
