@@ -131,6 +131,16 @@ export async function startKitchenUnderTest(
     heartbeatMs: options.heartbeatMs ?? 1000,
   });
 
+  const pausePushes = () => {
+    held ??= [];
+  };
+  const resumePushes = () => {
+    const backlog = held ?? [];
+    held = null;
+    for (const push of backlog) deliver(push);
+    feed.heartbeat();
+  };
+
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
     engine,
@@ -141,20 +151,13 @@ export async function startKitchenUnderTest(
     settings,
     platformKey,
     connection,
-    pausePushes() {
-      held ??= [];
-    },
-    resumePushes() {
-      const backlog = held ?? [];
-      held = null;
-      for (const push of backlog) deliver(push);
-      feed.heartbeat();
-    },
+    pausePushes,
+    resumePushes,
     cutEngine(cut) {
       // A dead engine neither answers nor pushes: its heartbeats stop too until it is back.
       engineCut = cut;
-      if (cut) this.pausePushes();
-      else this.resumePushes();
+      if (cut) pausePushes();
+      else resumePushes();
     },
     drained: () => chain.then(() => undefined),
     async screenshot(name) {
