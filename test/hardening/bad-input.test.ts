@@ -26,6 +26,7 @@ import {
 } from './arbitraries.ts';
 import { parseJson, rawHttp, type ApiResponse } from './http-client.ts';
 import { assertDocumentedError, assertTotalsAddUp, InvariantChecker } from './invariants.ts';
+import { assertConformsToDocument } from '../support/openapi-conformance.ts';
 
 const SEED = Number(process.env.HARDENING_SEED ?? Date.now() % 2_147_483_647);
 const RUNS = (n: number) => Math.max(1, Math.round(n * Number(process.env.HARDENING_SCALE ?? 1)));
@@ -204,6 +205,8 @@ async function run(property: string, request: Sent): Promise<ApiResponse> {
   const res = await send(request);
   count(property, res.status, res.body?.error?.code);
   checkAnswer(request, res);
+  // Whatever was sent, the answer is one the OpenAPI document gives.
+  await assertConformsToDocument(t.baseUrl, request.method, request.path, res);
   checker.check();
   return res;
 }

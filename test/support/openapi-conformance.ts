@@ -71,7 +71,11 @@ export interface AnswerToCheck {
 /** Throws when the answer to `method path` (path relative to baseUrl) breaks the served document. */
 export async function assertConformsToDocument(baseUrl: string, method: string, path: string, answer: AnswerToCheck): Promise<void> {
   const conformance = await documentFor(baseUrl);
-  const bare = (path.split('?')[0] ?? '').replace(/(.)\/$/, '$1');
+  // The path as fetch sends it (dot segments resolved), relative to the base URL.
+  const base = new URL(baseUrl).pathname;
+  const sent = new URL(`${baseUrl}${path}`).pathname;
+  if (!sent.startsWith(`${base}/`)) return;
+  const bare = sent.slice(base.length).replace(/(.)\/$/, '$1');
   const route = conformance.routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(bare));
   if (!route) return;
   const operation = conformance.document.paths[route.template][route.method.toLowerCase()] as Json;
