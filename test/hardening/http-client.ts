@@ -1,6 +1,7 @@
 // HTTP as the hardening suites need it: fetch for ordinary calls, a raw socket for what fetch refuses
 // to send (control characters, broken framing, clients that never finish).
 import { connect } from 'node:net';
+import { assertConformsToDocument } from '../support/openapi-conformance.ts';
 
 export interface ApiResponse {
   status: number;
@@ -40,7 +41,10 @@ export async function callApi(baseUrl: string, method: string, path: string, opt
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  const result = { status: response.status, headers: response.headers, body: parsed, text };
+  // Whatever the suite sends, the answer is one the OpenAPI document gives.
+  await assertConformsToDocument(baseUrl, method, path, result);
+  return result;
 }
 
 export interface RawResponse {
