@@ -73,11 +73,13 @@ async function main(): Promise<void> {
 
   // stdout carries exactly one JSON line (a contract other tools read); logs go to stderr.
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
-  await ensureKitchenBuilt(RENDERER_DIR, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
+  // After the database passed its start-up checks (a refused file says one line and nothing else),
+  // before the line that hands out the pairing URL (which must then open a working board).
+  const kitchenBuilt = () => ensureKitchenBuilt(RENDERER_DIR, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
   if (values.upstream !== undefined) {
     if (values.demo) fail('--demo and --upstream exclude each other: a replica takes its data from the upstream');
     if (smtp) fail('--smtp and --upstream exclude each other: the upstream sends the customer mails');
-    await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
+    await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger, kitchenBuilt });
     return;
   }
   const server = await startEngineServer({
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
     servingAs: 'npm run serve',
     shareDatabase: values['share-file'],
   });
+  await kitchenBuilt();
   void server.integrityChecked.then((refusal) => {
     if (refusal) process.stderr.write(`comanda serve: ${refusal.message}; reads go on, writes are refused (503 storage_damaged)\n`);
   });
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
 
 async function serveReplica(
   upstream: string,
-  options: { database: string; host: string; port: number; logger: pino.Logger },
+  options: { database: string; host: string; port: number; logger: pino.Logger; kitchenBuilt: () => Promise<boolean> },
 ): Promise<void> {
   const apiKey = process.env.COMANDA_UPSTREAM_KEY;
   if (!apiKey) fail('--upstream needs the platform key in the COMANDA_UPSTREAM_KEY environment variable');
@@ -121,11 +124,13 @@ async function serveReplica(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('--upstream must be an http or https URL');
   let replica: ReplicaServer;
   try {
-    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...options, kitchen: { rendererDir: RENDERER_DIR } });
+    const { kitchenBuilt: _build, ...serverOptions } = options;
+    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...serverOptions, kitchen: { rendererDir: RENDERER_DIR } });
   } catch (error) {
     if (error instanceof UpstreamRefusedKey) fail(`the platform refused COMANDA_UPSTREAM_KEY: ${error.message}`);
     throw error;
   }
+  await options.kitchenBuilt();
   const status = replica.replica.status();
   if (!status.online) options.logger.warn({ error: status.last_error }, 'upstream unreachable: serving the local copy');
   process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, mode: replica.replica.identity.mode })}\n`);
