@@ -56,12 +56,25 @@ export function canCancel(ticket: ShownTicket): boolean {
 
 /** Order numbers compare as numbers ("9" before "10"); one collator, not one per comparison. */
 const byNumber = new Intl.Collator(undefined, { numeric: true }).compare;
-/** Oldest first: each ticket's start read once, not once per comparison. */
+/** Each order's timer start, parsed once per version of it (a change re-sorts 250 tickets, not re-parses them). */
+const startCache = new WeakMap<KitchenTicket['order'], number>();
+function startOf(ticket: ShownTicket): number {
+  if (ticket.kitchen_since !== null) return ticket.kitchen_since;
+  let start = startCache.get(ticket.order);
+  if (start === undefined) startCache.set(ticket.order, (start = timerStart(ticket)));
+  return start;
+}
+
+/** Oldest first (the column's own array, freshly built by layoutBoard, sorted in place). */
 function sortByTimer(tickets: ShownTicket[]): ShownTicket[] {
-  return tickets
-    .map((ticket) => ({ ticket, start: timerStart(ticket) }))
-    .sort((a, b) => a.start - b.start || byNumber(a.ticket.order.number, b.ticket.order.number))
-    .map((x) => x.ticket);
+  return tickets.sort((a, b) => startOf(a) - startOf(b) || byOrderNumber(a.order.number, b.order.number));
+}
+
+/** Ties are common (a rush fills a second with orders): plain numbers compare without the collator. */
+function byOrderNumber(a: string, b: string): number {
+  const x = Number(a);
+  const y = Number(b);
+  return Number.isInteger(x) && Number.isInteger(y) && a !== '' && b !== '' ? x - y : byNumber(a, b);
 }
 
 export interface BoardLayout {

@@ -68,6 +68,16 @@ describe('board store', () => {
     assert.equal(state.cursor, 10);
   });
 
+  test("the clock offset follows the engine, not each push's delivery delay", () => {
+    const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
+    // 40 ms late (a push in transit): the timers keep the offset they have.
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 5000 - 40, status });
+    assert.equal(store.getState().clockOffset, 5000);
+    // The engine's clock moved by two seconds: the offset follows.
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
+    assert.equal(store.getState().clockOffset, 7000);
+  });
+
   test('a bump shows at once, is held for the undo window, then sent', async () => {
     const id = initial[0]!.order.id;
     store.getState().bump(id);

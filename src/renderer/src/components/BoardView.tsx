@@ -193,7 +193,9 @@ function Column(props: {
   const focusId = useBoard((s) => s.focusRequest?.orderId ?? null);
   const focusIndex = focusId === null ? -1 : tickets.findIndex((x) => x.order.id === focusId);
   const rendered = tickets.slice(0, Math.max(limit, focusIndex + 1));
-  const inView = useVisibleIds((ids) => tickets.reduce((n, x) => n + (ids[x.order.id] ? 1 : 0), 0));
+  // Only a rendered ticket can be in view: counting over the window, not the whole column (250
+  // tickets at rush hour), keeps this off every change's bill.
+  const inView = useVisibleIds((ids) => rendered.reduce((n, x) => n + (ids[x.order.id] ? 1 : 0), 0));
   const hidden = tickets.length - inView;
   const showMore = () => {
     if (rendered.length < tickets.length) setLimit(rendered.length + COLUMN_WINDOW);
