@@ -89,6 +89,8 @@ describe('the board on every screen (Chromium, real engine)', () => {
         const undo = k.page.locator(`[data-testid="undo"][data-order-id="${lastId}"]`);
         assert.ok(await inViewport(k, undo), `undo in view after a tap at the bottom (${viewport.name}, ${count})`);
         await checkFit(k, `${viewport.name} with ${count}, a move held`);
+        assert.deepEqual(await coveredByTray(k), [], `the undo tray covers nothing (${viewport.name}, ${count})`);
+        await k.screenshot(`board-${viewport.name}-${viewport.width}x${viewport.height}-${count}-held`);
         await undo.click();
         assert.equal(await undo.count(), 0);
         await card.locator('.ticket-customer').click(); // acknowledged: it stops ringing
@@ -97,6 +99,24 @@ describe('the board on every screen (Chromium, real engine)', () => {
     });
   }
 });
+
+/** The board's buttons (as far as their column shows them) that the undo tray overlaps. */
+async function coveredByTray(k: KitchenUnderTest): Promise<string[]> {
+  return k.page.evaluate(() => {
+    const tray = document.querySelector('[data-testid="undo-tray"]')?.getBoundingClientRect();
+    if (!tray) return ['no undo tray'];
+    const covered: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('.board button, .board select')) {
+      const box = el.getBoundingClientRect();
+      const clip = (el.closest('.column-tickets') ?? el.closest('.board')!).getBoundingClientRect();
+      const top = Math.max(box.top, clip.top);
+      const bottom = Math.min(box.bottom, clip.bottom);
+      if (box.width === 0 || bottom <= top) continue;
+      if (box.left < tray.right && tray.left < box.right && top < tray.bottom && tray.top < bottom) covered.push(el.dataset.testid ?? el.className);
+    }
+    return covered;
+  });
+}
 
 /** The element's box lies inside the window (and it is drawn). */
 async function inViewport(k: KitchenUnderTest, locator: ReturnType<KitchenUnderTest['page']['locator']>): Promise<boolean> {

@@ -149,11 +149,13 @@ export function App() {
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
-      <StatusBar />
+      {/* In the flow above the status bar, not floating: the board gives up the room they take, so
+          they never cover a ticket or a column's "+N más". */}
       <div className="overlay-stack">
         <Toasts />
         {view === 'board' && <UndoTray />}
       </div>
+      <StatusBar />
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
     </div>
   );
