@@ -18,7 +18,15 @@ const RENDERER = new URL('../../src/renderer/index.html', import.meta.url);
 /** Installed in every page before its scripts: notes when the board first holds the tickets, and times single changes. */
 const PROBE = `
 (() => {
-  const bench = (window.__bench = { target: ${TICKETS}, firstFull: null, pushAt: null, watch: null, changedAt: null, done: null });
+  const bench = (window.__bench = { target: ${TICKETS}, firstFull: null, snapshotAt: null, pushAt: null, watch: null, changedAt: null, done: null });
+  // When the snapshot's answer reached the page: what comes before is loading the app and the
+  // harness carrying ~0.8 MB through Playwright, what comes after is the board's own work. The
+  // figure stays from navigation to laid out; this only splits it in the note.
+  const invoke = window.__comandaInvoke;
+  if (invoke) window.__comandaInvoke = (channel, request) => invoke(channel, request).then((answer) => {
+    if (channel === 'board:snapshot' && bench.snapshotAt === null) bench.snapshotAt = performance.now();
+    return answer;
+  });
   // The board windows its columns (it renders what fits and counts the rest): what it holds is on
   // the board element; the static copy's changes by hand are counted as cards.
   const count = () => Number(document.querySelector('[data-testid="board"]')?.getAttribute('data-active') ?? 0);
@@ -121,6 +129,8 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
     };
 
     const firstRender: number[] = [];
+    /** Of each first render, the part after the snapshot's answer arrived (the board's own work). */
+    const afterSnapshot: number[] = [];
     /** Each run's median of its changes: a figure is the median over runs, like every other. */
     const newOrder: number[] = [];
     const transition: number[] = [];
@@ -145,6 +155,8 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
     for (let run = 0; run < context.runs; run++) {
       await kitchen.open();
       firstRender.push(await waitInPage(() => (window as any).__bench.firstFull as number | null, `${TICKETS} tickets on the board`));
+      const snapshotAt = (await page.evaluate(() => (window as any).__bench.snapshotAt as number | null)) ?? Number.NaN;
+      afterSnapshot.push(firstRender.at(-1)! - snapshotAt);
       if (run === 0) {
         siteUrl = page.url().replace(/[^/]*$/, '');
         snapshot = await page.evaluate(() => {
@@ -191,12 +203,12 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
       await page.unroute(`${siteUrl}bench-board.html`);
       endRun();
       context.log(
-        `  run ${run + 1}: first render ${firstRender.at(-1)!.toFixed(0)} ms (static ${ceiling.firstRender.at(-1)!.toFixed(0)}), new order ${newOrder.at(-1)!.toFixed(1)} ms (by hand ${ceiling.newOrder.at(-1)!.toFixed(1)}), transition ${transition.at(-1)!.toFixed(1)} ms (by hand ${ceiling.transition.at(-1)!.toFixed(1)})`,
+        `  run ${run + 1}: first render ${firstRender.at(-1)!.toFixed(0)} ms (${afterSnapshot.at(-1)!.toFixed(0)} after the snapshot arrived; static ${ceiling.firstRender.at(-1)!.toFixed(0)}), new order ${newOrder.at(-1)!.toFixed(1)} ms (by hand ${ceiling.newOrder.at(-1)!.toFixed(1)}), transition ${transition.at(-1)!.toFixed(1)} ms (by hand ${ceiling.transition.at(-1)!.toFixed(1)})`,
       );
     }
     const note = `headless Chromium, ${TICKETS} active tickets, from navigation to the tickets laid out`;
     return [
-      figure({ row: 5, name: 'Kitchen board: first render (500 tickets)', unit: 'ms', better: 'lower', note: `${note}; ceiling: the same board as static HTML` }, { ours: firstRender, ceiling: ceiling.firstRender }, (value) => ({ text: '< 300 ms', met: value < 300 })),
+      figure({ row: 5, name: 'Kitchen board: first render (500 tickets)', unit: 'ms', better: 'lower', note: `${note} (median ${median(afterSnapshot).toFixed(0)} ms of it after the snapshot's answer reached the page); ceiling: the same board as static HTML` }, { ours: firstRender, ceiling: ceiling.firstRender }, (value) => ({ text: '< 300 ms', met: value < 300 })),
       figure({ row: 5, name: 'Kitchen board: apply one new order', unit: 'ms', better: 'lower', note: `from the live push reaching the page to the ticket laid out (each run: the median of ${repeats}), ${Math.round(median(layoutShare) * 100)}% of it style and layout; ceiling: the same DOM change by hand` }, { ours: newOrder, ceiling: ceiling.newOrder }, (value) => ({ text: '< 16 ms', met: value < 16 })),
       figure({ row: 5, name: 'Kitchen board: apply one transition', unit: 'ms', better: 'lower' }, { ours: transition, ceiling: ceiling.transition }, (value) => ({ text: '< 16 ms', met: value < 16 })),
     ];
