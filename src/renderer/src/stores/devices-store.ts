@@ -3,13 +3,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KitchenDeviceEntry, PairingOffer } from '../../../shared/ipc/devices.ts';
 import type { KitchenApi } from '../api.ts';
-import { errorMessage } from '../api.ts';
+import { adminAction, type AdminActionState } from './admin-action.ts';
 
-export interface DevicesState {
+export interface DevicesState extends AdminActionState {
   devices: KitchenDeviceEntry[];
   offer: PairingOffer | null;
-  busy: boolean;
-  error: string | null;
   load(): Promise<void>;
   offerPairing(name: string | null): Promise<boolean>;
   revoke(deviceId: string): Promise<boolean>;
@@ -20,17 +18,7 @@ export type DevicesStore = StoreApi<DevicesState>;
 
 export function createDevicesStore(deps: { api: Pick<KitchenApi, 'listDevices' | 'pairDevice' | 'revokeDevice'> }): DevicesStore {
   return createStore<DevicesState>()((set, get) => {
-    const attempt = async (work: () => Promise<void>): Promise<boolean> => {
-      set({ busy: true, error: null });
-      try {
-        await work();
-        set({ busy: false });
-        return true;
-      } catch (error) {
-        set({ busy: false, error: errorMessage(error) });
-        return false;
-      }
-    };
+    const attempt = adminAction(set);
     return {
       devices: [],
       offer: null,

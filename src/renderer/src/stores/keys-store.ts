@@ -2,14 +2,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiKeyEntry, World } from '../../../shared/ipc/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
-import { errorMessage } from '../api.ts';
+import { adminAction, type AdminActionState } from './admin-action.ts';
 
-export interface KeysState {
+export interface KeysState extends AdminActionState {
   keys: ApiKeyEntry[];
   /** The key just generated: shown once, then forgotten by `dismissCreated`. */
   created: { key: string; record: ApiKeyEntry } | null;
-  busy: boolean;
-  error: string | null;
   load(): Promise<void>;
   create(input: { mode: World; write: boolean; label: string | null }): Promise<boolean>;
   revoke(keyId: string): Promise<boolean>;
@@ -20,17 +18,7 @@ export type KeysStore = StoreApi<KeysState>;
 
 export function createKeysStore(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStore {
   return createStore<KeysState>()((set, get) => {
-    const attempt = async (work: () => Promise<void>): Promise<boolean> => {
-      set({ busy: true, error: null });
-      try {
-        await work();
-        set({ busy: false });
-        return true;
-      } catch (error) {
-        set({ busy: false, error: errorMessage(error) });
-        return false;
-      }
-    };
+    const attempt = adminAction(set);
     return {
       keys: [],
       created: null,
