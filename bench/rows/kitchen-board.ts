@@ -72,6 +72,7 @@ const PROBE = `
     return [added, await settled()];
   };
   bench.columnOf = (number) => document.querySelector('.column article[data-number="' + number + '"]')?.closest('[data-column]')?.getAttribute('data-column') ?? null;
+  bench.columnCount = (status) => Number(document.querySelector('[data-column="' + status + '"]')?.getAttribute('data-count') ?? -1);
 })();
 `;
 
@@ -177,9 +178,13 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
         perRun.newOrder.push(done - pushAt);
         layoutShare.push((done - changedAt) / (done - pushAt));
         const order = waiting.shift()!;
+        // The ticket leaves the top of "Nuevos" (a rendered card) and is counted in "En preparación":
+        // drawn there while it falls within the column's window, else counted in its "+N más" (after
+        // 16 moves, in a full run, the moved tickets fill the window).
         await page.evaluate((n) => {
           const b = (window as any).__bench;
-          b.arm(() => b.columnOf(n) === 'en_preparacion');
+          const before = b.columnCount('en_preparacion');
+          b.arm(() => b.columnOf(n) !== 'recibido' && b.columnCount('en_preparacion') > before);
         }, order.number);
         await move(order.id, 'en_preparacion');
         const [movedAt, changedAt2, moved] = await waitInPage(() => {
