@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
@@ -7,7 +7,7 @@ import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ip
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
+import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 
 const twoLines = {
   location_id: R1.openLocation,
@@ -24,16 +24,11 @@ const doneOf = (engine: Engine, restaurantId: string, orderId: string): boolean[
   readKitchenBoard(engine, restaurantId).tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.done);
 
 function scenarios(mode: KeyMode): void {
-  const sys = new TwoEngines(mode);
-  let up: Api;
-  let rep: Api;
+  const { sys, up, rep } = twoEnginesForSuite(mode);
   let replicaKitchen: KitchenHandlers;
   let upstreamKitchen: KitchenHandlers;
 
-  before(async () => {
-    await sys.start();
-    up = sys.upstreamApi();
-    rep = sys.replicaApi();
+  before(() => {
     replicaKitchen = createKitchenHandlers({
       engine: sys.replica.replica.engine,
       commands: sys.replica.replica.commands,
@@ -41,7 +36,6 @@ function scenarios(mode: KeyMode): void {
     });
     upstreamKitchen = createKitchenHandlers({ engine: sys.upstream.engine, commands: localCommands(sys.upstream.engine), restaurantId: R1.id });
   });
-  after(() => sys.stop());
 
   test('a bump on the replica is queued with it and reaches the upstream; one there comes back down', async () => {
     const created = await up('POST', '/orders', twoLines);

@@ -1,20 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
-import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
+import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 
 function scenarios(mode: KeyMode): void {
-  const sys = new TwoEngines(mode);
-  let up: Api;
-  let rep: Api;
-
-  before(async () => {
-    await sys.start();
-    up = sys.upstreamApi();
-    rep = sys.replicaApi();
-  });
-  after(() => sys.stop());
+  const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode);
 
   const pickup = (name: string) => ({
     location_id: R1.openLocation,
@@ -22,8 +13,6 @@ function scenarios(mode: KeyMode): void {
     customer: { name },
     items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
   });
-
-  const syncStatus = async () => (await rep('GET', '/sync/status')).body;
   const drained = () => eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online, 20_000);
 
   async function feedSince(cursor: string) {

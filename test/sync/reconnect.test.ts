@@ -1,9 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { KITCHEN_RECONNECT } from '../../src/sync/upstream-link.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
+import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 
 test("the kitchen's reconnect schedule probes at least every second, however long the outage", () => {
   for (const failures of [0, 1, 2, 3, 5, 10, 50, 1_000, 1_000_000]) {
@@ -19,7 +19,7 @@ function scenario(mode: KeyMode): void {
   // Errors the upstream answers are retried on a backoff that would outlast the test (a minute):
   // only the link's probe can bring the replica back in time.
   const probes: number[] = [];
-  const sys = new TwoEngines(mode, {
+  const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode, {
     maxBackoffMs: 60_000,
     reconnect: {
       probeDelayMs: (failures) => {
@@ -29,16 +29,6 @@ function scenario(mode: KeyMode): void {
       probeTimeoutMs: 1_000,
     },
   });
-  let up: Api;
-  let rep: Api;
-  before(async () => {
-    await sys.start();
-    up = sys.upstreamApi();
-    rep = sys.replicaApi();
-  });
-  after(() => sys.stop());
-
-  const syncStatus = async () => (await rep('GET', '/sync/status')).body;
 
   test('after a long outage, the probe finds the upstream and 30 queued changes drain without waiting a backoff', async () => {
     const ids: string[] = [];

@@ -1,20 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, TwoEngines, type Api } from './two-engines.ts';
+import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 
 function scenarios(mode: KeyMode): void {
-  const sys = new TwoEngines(mode);
-  let up: Api;
-  let rep: Api;
-
-  before(async () => {
-    await sys.start();
-    up = sys.upstreamApi();
-    rep = sys.replicaApi();
-  });
-  after(() => sys.stop());
+  const { sys, up, rep } = twoEnginesForSuite(mode);
 
   const quantityOf = (body: { data: { product_id: string; quantity: number }[] }, product: string) =>
     body.data.find((e) => e.product_id === product)!.quantity;

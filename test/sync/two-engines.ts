@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
@@ -113,4 +114,19 @@ export class TwoEngines {
     await this.proxy.stop();
     await this.upstream.close();
   }
+}
+
+/**
+ * The suite's two engines, started before its tests and stopped after them. `up` and `rep` call the
+ * upstream and the replica with the replica's key (usable once started); `syncStatus` is the
+ * replica's `/sync/status` body.
+ */
+export function twoEnginesForSuite(mode: KeyMode, sync?: ReplicaServerOptions['sync']) {
+  const sys = new TwoEngines(mode, sync);
+  before(() => sys.start());
+  after(() => sys.stop());
+  const up: Api = (method, path, body) => sys.upstreamApi()(method, path, body);
+  const rep: Api = (method, path, body) => sys.replicaApi()(method, path, body);
+  const syncStatus = async () => (await rep('GET', '/sync/status')).body;
+  return { sys, up, rep, syncStatus };
 }
