@@ -1,15 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wav': 'audio/wav',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
+import { CONTENT_TYPES } from '../../../src/engine/http/kitchen/static-files.ts';
 
 /** Serves a built page on 127.0.0.1 (any free port), as the app's window would load it. */
 export async function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -20,7 +12,7 @@ export async function serveStatic(dir: string): Promise<{ url: string; close(): 
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     createReadStream(file).pipe(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { CONTENT_SECURITY_POLICY } from '../../../shared/content-security-policy.ts';
 
-const TYPES: Record<string, string> = {
+/** Content types of the files a renderer build holds (the tests' static server uses them too). */
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -48,7 +49,7 @@ export async function sendKitchenFile(reply: FastifyReply, dir: string | null, r
     const body = await readFile(path);
     // Built assets carry a content hash in their name; the page itself must always be fresh.
     const cache = wanted.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-    return reply.type(TYPES[extname(path)] ?? 'application/octet-stream').header('Cache-Control', cache).send(body);
+    return reply.type(CONTENT_TYPES[extname(path)] ?? 'application/octet-stream').header('Cache-Control', cache).send(body);
   } catch {
     if (wanted === 'index.html') return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
     return reply.code(404).type('text/plain').send('not found');
