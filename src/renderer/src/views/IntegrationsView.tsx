@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { World } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useKeys, useSettings, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
+import { RevocableTable } from '../components/RevocableTable.tsx';
 import { formatDateTime } from '../format.ts';
 
 export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest): void }) {
@@ -101,55 +102,36 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
       {list.length === 0 ? (
         <p className="muted">{t('keys.none')}</p>
       ) : (
-        <table className="keys-table">
-          <thead>
-            <tr>
-              <th>{t('keys.label_column')}</th>
-              <th>{t('keys.mode')}</th>
-              <th>{t('keys.permission')}</th>
-              <th>{t('keys.created')}</th>
-              <th>{t('keys.last_used')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {[...list].reverse().map((k) => (
-              <tr key={k.id} data-key-id={k.id} className={k.revoked_at ? 'revoked' : ''}>
-                <td>
+        <RevocableTable
+          rows={list}
+          className="keys-table"
+          idAttribute="data-key-id"
+          columns={[
+            {
+              title: t('keys.label_column'),
+              cell: (k) => (
+                <>
                   {k.label ?? t('keys.no_label')} <span className="muted">…{k.last4}</span>
-                </td>
-                <td>
-                  <span className={`badge ${k.mode === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.mode === 'live' ? 'world.live' : 'world.test')}</span>
-                </td>
-                <td>{t(k.write ? 'keys.write' : 'keys.read')}</td>
-                <td>{when(k.created_at)}</td>
-                <td>{when(k.last_used_at)}</td>
-                <td>
-                  {k.revoked_at ? (
-                    <span className="muted">{t('keys.revoked')}</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn-danger"
-                      data-testid="key-revoke"
-                      onClick={() =>
-                        confirm({
-                          title: t('keys.revoke'),
-                          body: t('keys.revoke_confirm', { label: k.label ?? `…${k.last4}` }),
-                          confirmLabel: t('keys.revoke'),
-                          danger: true,
-                          onConfirm: () => void keys.getState().revoke(k.id),
-                        })
-                      }
-                    >
-                      {t('keys.revoke')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              title: t('keys.mode'),
+              cell: (k) => <span className={`badge ${k.mode === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.mode === 'live' ? 'world.live' : 'world.test')}</span>,
+            },
+            { title: t('keys.permission'), cell: (k) => t(k.write ? 'keys.write' : 'keys.read') },
+            { title: t('keys.created'), cell: (k) => when(k.created_at) },
+            { title: t('keys.last_used'), cell: (k) => when(k.last_used_at) },
+          ]}
+          revoke={{
+            label: t('keys.revoke'),
+            revokedText: t('keys.revoked'),
+            testId: 'key-revoke',
+            confirmBody: (k) => t('keys.revoke_confirm', { label: k.label ?? `…${k.last4}` }),
+            run: (id) => void keys.getState().revoke(id),
+          }}
+          confirm={confirm}
+        />
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
+import { RevocableTable } from '../components/RevocableTable.tsx';
 import { formatClock, formatDateTime } from '../format.ts';
 
 export function KitchenScreensView({ confirm }: { confirm(request: ConfirmRequest): void }) {
@@ -75,47 +76,24 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
       {list.length === 0 ? (
         <p className="muted">{t('screens.none')}</p>
       ) : (
-        <table className="keys-table screens-table">
-          <thead>
-            <tr>
-              <th>{t('screens.name_column')}</th>
-              <th>{t('screens.paired_at')}</th>
-              <th>{t('screens.last_seen')}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {[...list].reverse().map((d) => (
-              <tr key={d.id} data-device-id={d.id} className={d.revoked_at ? 'revoked' : ''}>
-                <td>{d.name}</td>
-                <td>{when(d.paired_at)}</td>
-                <td>{when(d.last_seen_at)}</td>
-                <td>
-                  {d.revoked_at ? (
-                    <span className="muted">{t('screens.revoked')}</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn-danger"
-                      data-testid="screen-revoke"
-                      onClick={() =>
-                        confirm({
-                          title: t('screens.revoke'),
-                          body: t('screens.revoke_confirm', { name: d.name }),
-                          confirmLabel: t('screens.revoke'),
-                          danger: true,
-                          onConfirm: () => void devices.getState().revoke(d.id),
-                        })
-                      }
-                    >
-                      {t('screens.revoke')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RevocableTable
+          rows={list}
+          className="keys-table screens-table"
+          idAttribute="data-device-id"
+          columns={[
+            { title: t('screens.name_column'), cell: (d) => d.name },
+            { title: t('screens.paired_at'), cell: (d) => when(d.paired_at) },
+            { title: t('screens.last_seen'), cell: (d) => when(d.last_seen_at) },
+          ]}
+          revoke={{
+            label: t('screens.revoke'),
+            revokedText: t('screens.revoked'),
+            testId: 'screen-revoke',
+            confirmBody: (d) => t('screens.revoke_confirm', { name: d.name }),
+            run: (id) => void devices.getState().revoke(id),
+          }}
+          confirm={confirm}
+        />
       )}
     </div>
   );
