@@ -5,7 +5,8 @@
 // once, naming the holder from `<db>-serving.json`. The CLIs (keys, restaurant, backup) do not
 // take it: they write through SQLite's normal locking beside the running engine.
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export interface ServingHolder {
   pid: number;
@@ -45,6 +46,9 @@ const holderPathOf = (databasePath: string) => `${databasePath}-serving.json`;
 /** Takes the serving lock of `databasePath`, or throws DatabaseAlreadyServed naming the holder. */
 export function acquireServingLock(databasePath: string, program: string): ServingLock {
   const lockPath = lockPathOf(databasePath);
+  // The lock is taken before the database is opened: on a first start the data folder (e.g.
+  // ~/.config/Comanda) may not exist yet.
+  mkdirSync(dirname(databasePath), { recursive: true });
   const lock: Database = new BetterSqlite3(lockPath, { timeout: 0 });
   try {
     // EXCLUSIVE locking mode keeps the lock once taken, until the connection closes (or the

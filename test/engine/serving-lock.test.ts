@@ -45,6 +45,12 @@ describe('one serving engine per file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test('a first start makes the data folder it serves from (nothing there yet)', async () => {
+    const fresh = join(dir, 'first-start', 'Comanda', 'comanda.db');
+    const first = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', fresh]);
+    assert.match(first.stdout, /"base_url":"http:\/\/127\.0\.0\.1:\d+\/v1"/, first.stderr);
+  });
+
   test('a second serve on the file exits at once, naming the process that serves it', async () => {
     const second = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', dbPath]);
     assert.equal(second.stdout, '', 'no base_url line');
