@@ -36,7 +36,8 @@ const ORDER = {
   location_id: R1.openLocation,
   type: 'retiro',
   customer: { name: 'Bench' },
-  items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }],
+  // Untracked stock: a full run's 100 orders (and more) never run out.
+  items: [{ product_id: R1.products.cazuela, quantity: 1 }],
 };
 
 /**
