@@ -12,7 +12,9 @@ import { COURIER_NAME_PATTERN } from '../../shared/schemas/delivery.ts';
 
 export { COURIER_NAME_PATTERN };
 
-export const DEFAULT_TIME_ZONE = 'America/Santiago';
+import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+
+export { DEFAULT_TIME_ZONE };
 
 /** Lowercase UUID: the ids the API shows are lowercase, so the file uses the same spelling. */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';

@@ -5,6 +5,7 @@ import Type, { type TSchema } from 'typebox';
 import { PATCH_TARGETS } from '../order-states.ts';
 import type { IpcChannel } from './contract.ts';
 import { Uuid } from '../schemas/common.ts';
+import { LANGUAGES } from '../locale.ts';
 
 const Empty = Type.Object({});
 const WorldField = Type.Enum(['live', 'test']);
@@ -38,7 +39,7 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'keys:revoke': Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }),
   'settings:get': Empty,
   'settings:update': Type.Object({
-    language: Type.Optional(Type.Enum(['es', 'en'])),
+    language: Type.Optional(Type.Enum([...LANGUAGES])),
     theme: Type.Optional(Type.Enum(['dark', 'light'])),
     sound: Type.Optional(Type.Boolean()),
     thresholds: Type.Optional(

@@ -3,6 +3,7 @@
 // locations. `null` means "as the app says" (the desktop's settings, or the default on a tablet).
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Language, Theme } from '../../../shared/ipc/settings.ts';
+import { isLanguage } from '../../../shared/locale.ts';
 
 /** How much a ticket shows: `auto` turns compact above a count of tickets (rush hour). */
 export type Density = 'auto' | 'comfortable' | 'compact';
@@ -34,7 +35,6 @@ export interface PreferencesStorage {
 
 export const SCREEN_PREFERENCES_KEY = 'comanda.screen-preferences.v1';
 
-const LANGUAGES: readonly string[] = ['es', 'en'];
 const THEMES: readonly string[] = ['dark', 'light'];
 
 /** What was kept, field by field: anything unreadable falls back to the default, never breaks the screen. */
@@ -47,7 +47,7 @@ export function readScreenPreferences(storage: PreferencesStorage | null): Scree
     kept = {};
   }
   return {
-    language: LANGUAGES.includes(kept.language as string) ? (kept.language as Language) : null,
+    language: isLanguage(kept.language) ? kept.language : null,
     theme: THEMES.includes(kept.theme as string) ? (kept.theme as Theme) : null,
     location_id: typeof kept.location_id === 'string' && kept.location_id.length <= 64 ? kept.location_id : null,
     density: DENSITIES.includes(kept.density as Density) ? (kept.density as Density) : 'auto',

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
 import { RevocableTable } from '../components/RevocableTable.tsx';
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { formatClock, formatDateTime } from '../format.ts';
 
 export function KitchenScreensView({ confirm }: { confirm(request: ConfirmRequest): void }) {
@@ -14,7 +15,7 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
   const offer = useDevices((s) => s.offer);
   const busy = useDevices((s) => s.busy);
   const error = useDevices((s) => s.error);
-  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? 'America/Santiago');
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [name, setName] = useState('');
 
   useEffect(() => {

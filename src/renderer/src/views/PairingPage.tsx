@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { LANGUAGES } from '../../../shared/locale.ts';
 import { translate, type TextKey } from '../i18n.ts';
 import type { ScreenPreferencesState } from '../stores/screen-preferences.ts';
 
@@ -77,7 +78,7 @@ export function PairingPage(props: { preferences: StoreApi<ScreenPreferencesStat
           </p>
         )}
         <div className="segmented pairing-language">
-          {(['es', 'en'] as const).map((l) => (
+          {LANGUAGES.map((l) => (
             <button key={l} type="button" className={`btn ${language === l ? 'active' : ''}`} onClick={() => props.preferences.getState().set({ language: l })}>
               {l === 'es' ? 'Español' : 'English'}
             </button>
