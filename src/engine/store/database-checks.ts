@@ -4,9 +4,9 @@
 // The checks that could change the file (WAL mode, migrations, the write probe) come after the
 // ones that refuse a file that is not ours, so such a file is left byte for byte as it was.
 import type { Database } from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 
 /** `PRAGMA application_id` of every Comanda database ("Cmnd"), set on creation and on migration. */
 export const COMANDA_APPLICATION_ID = 0x436d6e64;
@@ -158,32 +158,47 @@ export function quickCheckAtOpen(path: string, maxBytes = QUICK_CHECK_AT_OPEN_MA
   return path === ':memory:' || !existsSync(path) || statSync(path).size <= maxBytes;
 }
 
-// A worker thread of its own, so the event loop keeps answering while the file is read end to end.
-// Plain CommonJS given as text: it travels inside any bundle (the app's main process is bundled).
-const QUICK_CHECK_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+// A process of its own, so the event loop keeps answering while the file is read end to end, and
+// the memory the check takes goes back when it ends: a worker thread's stayed in the engine's RSS
+// (14-18 MB at 100,000 orders, docs/performance.md row 4). Plain CommonJS given as text, run by
+// this same executable (in the app, Electron as plain Node through ELECTRON_RUN_AS_NODE).
+const QUICK_CHECK_PROCESS = `
 let result;
 try {
-  const Database = require(workerData.driver);
-  const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
+  const Database = require(process.env.COMANDA_QUICK_CHECK_DRIVER);
+  const db = new Database(process.env.COMANDA_QUICK_CHECK_FILE, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   result = { problems: db.pragma('quick_check(5)').map((r) => r.quick_check).filter((line) => line !== 'ok') };
   db.close();
 } catch (error) {
   result = { problems: [String((error && error.message) || error)] };
 }
-parentPort.postMessage(result);
+process.stdout.write(JSON.stringify(result));
 `;
 
-/** Runs `quick_check` on its own read-only connection in a worker; resolves with the refusal, or null when the file is whole. */
+/** Runs `quick_check` on its own read-only connection in a child process; resolves with the refusal, or null when the file is whole. */
 export function checkIntegrityInBackground(path: string): Promise<StorageRefusal | null> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   return new Promise((resolve) => {
-    const worker = new Worker(QUICK_CHECK_WORKER, { eval: true, workerData: { driver, path } });
-    worker.once('message', (result: { problems: string[] }) => {
-      resolve(result.problems.length === 0 ? null : new StorageRefusal(path, `it is damaged (quick_check: ${result.problems.join('; ').replace(/\s+/g, ' ').slice(0, 300)})`));
-      void worker.terminate();
+    const child = spawn(process.execPath, ['-e', QUICK_CHECK_PROCESS], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', COMANDA_QUICK_CHECK_DRIVER: driver, COMANDA_QUICK_CHECK_FILE: path },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    worker.once('error', (error) => resolve(new StorageRefusal(path, `it could not be checked (${error.message})`)));
+    let output = '';
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    child.once('error', (error) => resolve(new StorageRefusal(path, `it could not be checked (${error.message})`)));
+    child.once('close', (code) => {
+      let result: { problems: string[] };
+      try {
+        result = JSON.parse(output) as { problems: string[] };
+      } catch {
+        const why = errors.trim().split('\n').at(-1) || `the check ended with code ${String(code)}`;
+        resolve(new StorageRefusal(path, `it could not be checked (${why})`));
+        return;
+      }
+      resolve(result.problems.length === 0 ? null : new StorageRefusal(path, `it is damaged (quick_check: ${result.problems.join('; ').replace(/\s+/g, ' ').slice(0, 300)})`));
+    });
   });
 }
