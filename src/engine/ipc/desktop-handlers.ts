@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import QRCode from 'qrcode';
 import type { DesktopChannel, DesktopContract } from '../../shared/ipc/contract.ts';
 import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../../shared/ipc/settings.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import { invalidRequest, KitchenError } from '../domain/errors.ts';
 import { DEFAULT_TIME_ZONE } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import { checkSmtpSettings } from '../mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
 import { backupDatabase } from '../services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, revokeKitchenDevice } from '../services/kitchen-devices.ts';
-import { AppError } from './ipc-errors.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
 
@@ -53,7 +52,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'sync:status': () => deps.host.syncStatus(),
     'app:backup': async () => {
       const folder = deps.host.backupFolder();
-      if (folder === null) throw new AppError('backup_unavailable', 'this app keeps no backup folder');
+      if (folder === null) throw new KitchenError('backup_unavailable', 'this app keeps no backup folder');
       const zone = engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
       const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
       const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
@@ -85,7 +84,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return settingsView();
     },
     'mail:set-smtp': ({ url, from }) => {
-      if (!deps.mail) throw new AppError('mail_unavailable', 'this app keeps no mail settings');
+      if (!deps.mail) throw new KitchenError('mail_unavailable', 'this app keeps no mail settings');
       const smtp = { url: url.trim(), ...(from?.trim() ? { from: from.trim() } : {}) };
       try {
         checkSmtpSettings(smtp);
@@ -104,7 +103,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'devices:list': () => listKitchenDevices(engine, restaurantId),
     'devices:pair': async ({ name }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
-      if (origin === null) throw new AppError('pairing_unavailable', 'this app serves no kitchen screens');
+      if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
       const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin });
       return {
         code: offer.code,
@@ -159,7 +158,7 @@ export function applySettingsPatch(
   next.connection = { ...next.connection, platform_url: url };
   if (next.connection.mode === 'connected') {
     if (url === null) throw invalidRequest('connection.platform_url is required to connect to a platform');
-    if (!checks.hasPlatformKey()) throw new AppError('platform_key_missing', 'save the platform key before connecting');
+    if (!checks.hasPlatformKey()) throw new KitchenError('platform_key_missing', 'save the platform key before connecting');
   }
   return next;
 }

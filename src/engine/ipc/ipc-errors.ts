@@ -3,9 +3,6 @@ import type { KitchenOnlyErrorCode } from '../../shared/error-codes.ts';
 import type { IpcFailure } from '../../shared/ipc/contract.ts';
 import { ApiError, KitchenError } from '../domain/errors.ts';
 
-/** An app-level refusal (not one of the API's codes), e.g. no protected storage for the platform key. */
-export { KitchenError as AppError };
-
 export const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable' satisfies KitchenOnlyErrorCode;
 
 export const secureStorageUnavailable = () =>
