@@ -73,13 +73,10 @@ async function main(): Promise<void> {
 
   // stdout carries exactly one JSON line (a contract other tools read); logs go to stderr.
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination(2));
-  // After the database passed its start-up checks (a refused file says one line and nothing else),
-  // before the line that hands out the pairing URL (which must then open a working board).
-  const kitchenBuilt = () => ensureKitchenBuilt(RENDERER_DIR, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
   if (values.upstream !== undefined) {
     if (values.demo) fail('--demo and --upstream exclude each other: a replica takes its data from the upstream');
     if (smtp) fail('--smtp and --upstream exclude each other: the upstream sends the customer mails');
-    await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger, kitchenBuilt });
+    await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
     return;
   }
   const server = await startEngineServer({
@@ -92,7 +89,7 @@ async function main(): Promise<void> {
     servingAs: 'npm run serve',
     shareDatabase: values['share-file'],
   });
-  await kitchenBuilt();
+  await buildKitchen(logger);
   void server.integrityChecked.then((refusal) => {
     if (refusal) process.stderr.write(`comanda serve: ${refusal.message}; reads go on, writes are refused (503 storage_damaged)\n`);
   });
@@ -111,7 +108,7 @@ async function main(): Promise<void> {
 
 async function serveReplica(
   upstream: string,
-  options: { database: string; host: string; port: number; logger: pino.Logger; kitchenBuilt: () => Promise<boolean> },
+  options: { database: string; host: string; port: number; logger: pino.Logger },
 ): Promise<void> {
   const apiKey = process.env.COMANDA_UPSTREAM_KEY;
   if (!apiKey) fail('--upstream needs the platform key in the COMANDA_UPSTREAM_KEY environment variable');
@@ -124,17 +121,24 @@ async function serveReplica(
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('--upstream must be an http or https URL');
   let replica: ReplicaServer;
   try {
-    const { kitchenBuilt: _build, ...serverOptions } = options;
-    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...serverOptions, kitchen: { rendererDir: RENDERER_DIR } });
+    replica = await startReplicaServer({ upstreamUrl: upstream, apiKey, ...options, kitchen: { rendererDir: RENDERER_DIR } });
   } catch (error) {
     if (error instanceof UpstreamRefusedKey) fail(`the platform refused COMANDA_UPSTREAM_KEY: ${error.message}`);
     throw error;
   }
-  await options.kitchenBuilt();
+  await buildKitchen(options.logger);
   const status = replica.replica.status();
   if (!status.online) options.logger.warn({ error: status.last_error }, 'upstream unreachable: serving the local copy');
   process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, mode: replica.replica.identity.mode })}\n`);
   closeOnSignals(replica, options.logger);
+}
+
+/**
+ * Called once the database passed its start-up checks (a refused file says one line and nothing
+ * else) and before the line that hands out the pairing URL (which must then open a working board).
+ */
+function buildKitchen(logger: pino.Logger): Promise<boolean> {
+  return ensureKitchenBuilt(RENDERER_DIR, { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
 }
 
 function closeOnSignals(server: { close(): Promise<void> }, logger: pino.Logger): void {
