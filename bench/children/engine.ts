@@ -22,7 +22,6 @@ const readyAt = performance.now();
 // the load of rows 1-3 starts once it is over, so it measures the engine and not that one-off scan.
 const refusal = await server.integrityChecked;
 if (refusal) throw new Error(refusal.message);
-const checkedAt = performance.now();
 answer(
   {
     rss: () => ({ rss: process.memoryUsage().rss }),
@@ -44,7 +43,5 @@ tell({
   importMs: startAt - importStart,
   /** From the process's start (Node's time origin) to listening. */
   sinceProcessStartMs: readyAt,
-  /** From listening to the end of the background quick_check (0 when it ran before listening). */
-  integrityCheckMs: checkedAt - readyAt,
   rss: process.memoryUsage().rss,
 });
