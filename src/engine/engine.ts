@@ -82,6 +82,7 @@ export class Engine {
   private readonly rollbackRead: Statement;
   private diskFull = false;
   private damaged: string | null = null;
+  private readonly commitListeners = new Set<() => void>();
 
   constructor(options: EngineOptions) {
     this.db =
@@ -127,6 +128,7 @@ export class Engine {
     try {
       const result = this.withFullDiskRetry(() => this.db.transaction(work).immediate());
       for (const restaurantId of this.events.takePending()) this.notifier.notify(restaurantId);
+      for (const listener of this.commitListeners) listener();
       return result;
     } catch (error) {
       this.events.discardPending();
@@ -134,6 +136,12 @@ export class Engine {
     } finally {
       this.depth--;
     }
+  }
+
+  /** Calls `listener` after each write transaction commits (the WAL checkpointer's wake-up); returns its removal. */
+  onCommit(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { closeSync, openSync } from 'node:fs';
 import type { Clock } from './clock.ts';
 import { defaultCouriers } from './couriers/courier-registry.ts';
 import type { CourierRegistry } from './couriers/courier-registry.ts';
@@ -13,6 +14,7 @@ import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
 import type { MailSender } from './mail/mail-sender.ts';
 import { acquireServingLock, type ServingLock } from './serving-lock.ts';
+import { startWalCheckpointer } from './store/wal-checkpointer.ts';
 import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from './store/database-checks.ts';
 
 export interface EngineServerOptions {
@@ -149,6 +151,10 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
         }
         return refusal;
       });
+  // Checkpoints off the event loop (store/wal-checkpointer.ts); started after listening, it costs start-up nothing.
+  const syncDescriptor = databaseFile === ':memory:' || databaseFile === '' ? null : openSync(databaseFile, 'r+');
+  const checkpointer = syncDescriptor === null ? null : startWalCheckpointer(engine.db, syncDescriptor);
+  const stopWaking = checkpointer ? engine.onCommit(checkpointer.wake) : () => {};
   servingLock?.setBaseUrl(baseUrl);
   let closed = false;
   return {
@@ -172,7 +178,11 @@ async function serveEngine(options: EngineServerOptions, mailSender: MailSender 
       stopWatching();
       await jobs.stop();
       await app.close();
+      stopWaking();
+      await checkpointer?.stop();
       engine.close();
+      // Only now: closing it with a connection still open would drop SQLite's locks (store/wal-checkpointer.ts).
+      if (syncDescriptor !== null) closeSync(syncDescriptor);
       servingLock?.release();
     },
   };

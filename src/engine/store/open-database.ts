@@ -52,13 +52,18 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
+/**
+ * A checkpoint (the WAL copied into the file, with its fsyncs) every 4,000 pages (16 MB) instead
+ * of SQLite's 1,000: a hot page written by many commits is copied once, and writes stall the event
+ * loop four times less often (measured by `npm run bench`, docs/performance.md). A serving engine
+ * moves its checkpoints to a worker (store/wal-checkpointer.ts); this is for everything else.
+ */
+export const AUTOCHECKPOINT_PAGES = 4000;
+
 function configure(db: Database, migrations: readonly Migration[]): Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  // A checkpoint (the WAL copied into the file, with its fsyncs) every 4,000 pages (16 MB) instead
-  // of SQLite's 1,000: a hot page written by many commits is copied once, and writes stall the
-  // event loop four times less often (measured by `npm run bench`, docs/performance.md).
-  db.pragma('wal_autocheckpoint = 4000');
+  db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, migrations);
