@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreparedDatabase } from './prepare-database.ts';
 import type { SpawnOptions } from './child.ts';
+import { ENGINE_NODE_FLAGS } from '../../src/engine/engine-node-flags.ts';
 
 export interface BenchContext {
   quick: boolean;
@@ -18,12 +19,12 @@ export interface BenchContext {
   log(message: string): void;
 }
 
-/** Node flags for a process of ours under test: CPU profiling when asked for. */
+/** Node flags for a process of ours under test: the engine's own (src/engine/engine-node-flags.ts), and CPU profiling when asked for. */
 export function underTest(context: BenchContext, name: string): SpawnOptions {
-  if (!context.profileDir) return {};
+  if (!context.profileDir) return { nodeFlags: [...ENGINE_NODE_FLAGS] };
   const dir = join(context.profileDir, name);
   mkdirSync(dir, { recursive: true });
-  return { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] };
+  return { nodeFlags: [...ENGINE_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`] };
 }
 
 let copies = 0;
