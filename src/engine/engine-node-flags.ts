@@ -3,8 +3,9 @@
  * checked by test/engine/engine-node-flags.test.ts) and so does the bench's engine.
  *
  * `--max-semi-space-size=4`: under a steady load V8 grows its young generation to 2 × 16 MB and
- * keeps it; 2 × 8 MB is 16 MB less resident memory, and rows 1-3 of `npm run bench` did not move
- * (docs/performance.md). The desktop app cannot take it: Electron reads V8 flags for its main
+ * keeps it; at 2 × 4 MB the engine's RSS after row 4's load is about 24 MB lower (more than the
+ * WAL checkpointer's worker thread takes), and rows 1-3 of `npm run bench` did not move
+ * (docs/performance.md). The desktop app does not get it: Electron reads V8 flags for its main
  * process only from its own command line.
  */
 export const ENGINE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];

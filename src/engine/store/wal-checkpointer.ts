@@ -108,6 +108,8 @@ export function startWalCheckpointer(db: Database, syncDescriptor: number, optio
     async stop() {
       if (!stopped) {
         stopped = true;
+        // Kept unreferenced while it runs; waiting for its exit must keep the process alive.
+        worker.ref();
         Atomics.store(signal, STOP, 1);
         Atomics.notify(signal, COMMITS, 1);
       }

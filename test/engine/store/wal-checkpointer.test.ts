@@ -3,12 +3,16 @@
 // checkpoints back. What SQLite has copied is read from the -shm file, where it keeps it.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { AUTOCHECKPOINT_PAGES, openDatabase, type Database } from '../../../src/engine/store/open-database.ts';
 import { AUTOCHECKPOINT_PAGES_BEHIND_WORKER, startWalCheckpointer } from '../../../src/engine/store/wal-checkpointer.ts';
+import { startEngineUnderTest } from '../../support/engine-under-test.ts';
+import { R1 } from '../../support/demo-ids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-checkpointer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,5 +110,47 @@ describe('WAL checkpointer', () => {
     checkpointer.wake();
     assert.equal(logState(path).copied, 0, 'no worker copies any more');
     close();
+  });
+
+  test('a served engine copies its log from the worker, and closing leaves no descriptor of the file open', async () => {
+    const engine = await startEngineUnderTest();
+    const { dbPath } = engine;
+    try {
+      const db = engine.server.engine.db;
+      await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
+      for (let i = 0; i < 5; i++) {
+        const created = await engine.call('POST', '/orders', {
+          body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Cliente', phone: '+56 9 1111 2222' }, items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }], payment: 'external' },
+        });
+        assert.equal(created.status, 201, created.text);
+      }
+      await until('the orders to be copied into the file', () => {
+        const { frames, copied } = logState(dbPath);
+        return frames > 0 && copied === frames;
+      });
+    } finally {
+      await engine.server.close();
+    }
+    const open = existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return ''; } }) : [];
+    assert.deepEqual(open.filter((target) => target.startsWith(dbPath)), [], 'descriptors of the database still open');
+    assert.equal(existsSync(`${dbPath}-wal`), false, 'the last connection to close removes the log');
+    await engine.stop();
+  });
+
+  test('closing a served engine in a process with nothing else to do waits for the worker, then exits', () => {
+    // The worker is unreferenced while it runs; a close that did not reference it while waiting
+    // left the process with an unsettled await (exit code 13) and the file not closed.
+    const root = join(import.meta.dirname, '..', '..', '..');
+    const script = join(dir, 'close-and-exit.mts');
+    writeFileSync(
+      script,
+      `import { startEngineServer } from ${JSON.stringify(join(root, 'src', 'engine', 'start-engine-server.ts'))};
+const server = await startEngineServer({ database: ${JSON.stringify(join(dir, 'close-and-exit.db'))}, logger: false });
+await server.close();
+console.log('closed');
+`,
+    );
+    const output = execFileSync(join(root, 'node_modules', '.bin', 'node'), ['--import', 'tsx', script], { cwd: root, encoding: 'utf8' });
+    assert.equal(output.trim(), 'closed');
   });
 });
