@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,6 +153,18 @@ describe('the built main process under a stand-in electron', () => {
       'the new order on the live channel',
     );
     assert.ok(pushed);
+    // The bundled main process runs the WAL checkpointer's worker (store/wal-checkpointer.ts): the
+    // log is copied into the file without the serving connection's own checkpoint (16,000 pages).
+    const shm = join(dataDir, 'comanda.db-shm');
+    const deadline = Date.now() + 10_000;
+    const logState = () => {
+      const header = readFileSync(shm);
+      return { frames: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
+    };
+    while (!(logState().frames > 0 && logState().copied === logState().frames)) {
+      assert.ok(Date.now() < deadline, `the log was not copied by the worker: ${JSON.stringify(logState())}`);
+      await new Promise((done) => setTimeout(done, 5));
+    }
   });
 
   test('quitting closes the engine: the process exits 0, the port closes and the data is on disk', async () => {
