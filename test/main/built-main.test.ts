@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { IPC_CHANNELS, LIVE_CHANNEL } from '../../src/shared/ipc/contract.ts';
 import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
+import { walLogState } from '../support/wal-log-state.ts';
 import type { StandInCommand, StandInQuestion, StandInReport } from './support/stand-in-electron.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -155,12 +156,8 @@ describe('the built main process under a stand-in electron', () => {
     assert.ok(pushed);
     // The bundled main process runs the WAL checkpointer's worker (store/wal-checkpointer.ts): the
     // log is copied into the file without the serving connection's own checkpoint (16,000 pages).
-    const shm = join(dataDir, 'comanda.db-shm');
     const deadline = Date.now() + 10_000;
-    const logState = () => {
-      const header = readFileSync(shm);
-      return { frames: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
-    };
+    const logState = () => walLogState(join(dataDir, 'comanda.db'));
     while (!(logState().frames > 0 && logState().copied === logState().frames)) {
       assert.ok(Date.now() < deadline, `the log was not copied by the worker: ${JSON.stringify(logState())}`);
       await new Promise((done) => setTimeout(done, 5));

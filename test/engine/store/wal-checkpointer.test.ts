@@ -1,9 +1,9 @@
 // The WAL checkpointer on a real file: the worker copies the log into the database file while the
 // serving connection never checkpoints, the log restarts instead of growing, and stopping hands the
-// checkpoints back. What SQLite has copied is read from the -shm file, where it keeps it.
+// checkpoints back. What SQLite has copied is read from the -shm file (test/support/wal-log-state.ts).
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,17 +12,12 @@ import { writeFileSync } from 'node:fs';
 import { AUTOCHECKPOINT_PAGES, openDatabase, type Database } from '../../../src/engine/store/open-database.ts';
 import { AUTOCHECKPOINT_PAGES_BEHIND_WORKER, startWalCheckpointer } from '../../../src/engine/store/wal-checkpointer.ts';
 import { startEngineUnderTest } from '../../support/engine-under-test.ts';
+import { walLogState } from '../../support/wal-log-state.ts';
 import { R1 } from '../../support/demo-ids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-checkpointer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
-
-/** mxFrame (frames in the log) and nBackfill (frames copied into the file), from the wal-index header. */
-function logState(path: string): { frames: number; copied: number } {
-  const shm = readFileSync(`${path}-shm`);
-  return { frames: shm.readUInt32LE(16), copied: shm.readUInt32LE(96) };
-}
 
 /** Polls a condition that a worker thread makes true; fails after `ms`. */
 async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
@@ -62,11 +57,11 @@ describe('WAL checkpointer', () => {
     try {
       await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
       write(db, 200);
-      const written = logState(path).frames;
+      const written = walLogState(path).frames;
       assert.ok(written >= 200 && written < AUTOCHECKPOINT_PAGES_BEHIND_WORKER, `${written} frames`);
-      assert.equal(logState(path).copied, 0, 'nothing is copied before the worker is woken');
+      assert.equal(walLogState(path).copied, 0, 'nothing is copied before the worker is woken');
       checkpointer.wake();
-      await until('the log to be copied', () => logState(path).copied === written);
+      await until('the log to be copied', () => walLogState(path).copied === written);
       assert.ok(statSync(path).size >= 200 * 4096, 'the pages are in the database file');
     } finally {
       await checkpointer.stop();
@@ -82,10 +77,10 @@ describe('WAL checkpointer', () => {
       const held: number[] = [];
       for (let round = 0; round < 20; round++) {
         write(db, 50);
-        const { frames } = logState(path);
+        const { frames } = walLogState(path);
         held.push(frames);
         checkpointer.wake();
-        await until(`round ${round} to be copied`, () => logState(path).copied === frames);
+        await until(`round ${round} to be copied`, () => walLogState(path).copied === frames);
       }
       // Each round starts the log over: it never holds more than one round's frames (a log that
       // never restarted would hold all 20 rounds' at the end).
@@ -108,7 +103,7 @@ describe('WAL checkpointer', () => {
     assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), AUTOCHECKPOINT_PAGES);
     write(db, 20);
     checkpointer.wake();
-    assert.equal(logState(path).copied, 0, 'no worker copies any more');
+    assert.equal(walLogState(path).copied, 0, 'no worker copies any more');
     close();
   });
 
@@ -125,7 +120,7 @@ describe('WAL checkpointer', () => {
         assert.equal(created.status, 201, created.text);
       }
       await until('the orders to be copied into the file', () => {
-        const { frames, copied } = logState(dbPath);
+        const { frames, copied } = walLogState(dbPath);
         return frames > 0 && copied === frames;
       });
     } finally {
