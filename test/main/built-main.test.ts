@@ -12,6 +12,7 @@ import { IPC_CHANNELS, LIVE_CHANNEL } from '../../src/shared/ipc/contract.ts';
 import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { walLogState } from '../support/wal-log-state.ts';
+import { eventually } from '../support/eventually.ts';
 import type { StandInCommand, StandInQuestion, StandInReport } from './support/stand-in-electron.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -156,12 +157,14 @@ describe('the built main process under a stand-in electron', () => {
     assert.ok(pushed);
     // The bundled main process runs the WAL checkpointer's worker (store/wal-checkpointer.ts): the
     // log is copied into the file without the serving connection's own checkpoint (16,000 pages).
-    const deadline = Date.now() + 10_000;
-    const logState = () => walLogState(join(dataDir, 'comanda.db'));
-    while (!(logState().frames > 0 && logState().copied === logState().frames)) {
-      assert.ok(Date.now() < deadline, `the log was not copied by the worker: ${JSON.stringify(logState())}`);
-      await new Promise((done) => setTimeout(done, 5));
-    }
+    await eventually(
+      () => {
+        const { frames, copied } = walLogState(join(dataDir, 'comanda.db'));
+        return frames > 0 && copied === frames;
+      },
+      10_000,
+      'the log copied by the worker',
+    );
   });
 
   test('quitting closes the engine: the process exits 0, the port closes and the data is on disk', async () => {

@@ -74,16 +74,6 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
   return t;
 }
 
-/** Waits until `check` holds (polling), or fails after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /**
  * A stand-in for a production payment provider: asked after the order's commit like any provider,
  * its "webhook" is services/confirm-payment.ts, called by the test.

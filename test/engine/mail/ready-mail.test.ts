@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listOutboxMail, orderMail } from '../../../src/engine/services/mail-outbox.ts';
 import { R1 } from '../../support/demo-ids.ts';
-import { eventually, startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
+import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
+import { eventually } from '../../support/eventually.ts';
 import { SMTP_USER, startSmtpTestServer, type SmtpTestServer } from './smtp-test-server.ts';
 
 const MINUTE = 60_000;

@@ -6,27 +6,22 @@ import assert from 'node:assert/strict';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { AUTOCHECKPOINT_PAGES, openDatabase, type Database } from '../../../src/engine/store/open-database.ts';
 import { AUTOCHECKPOINT_PAGES_BEHIND_WORKER, startWalCheckpointer } from '../../../src/engine/store/wal-checkpointer.ts';
 import { startEngineUnderTest } from '../../support/engine-under-test.ts';
 import { walLogState } from '../../support/wal-log-state.ts';
+import { eventually } from '../../support/eventually.ts';
 import { R1 } from '../../support/demo-ids.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'comanda-checkpointer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-/** Polls a condition that a worker thread makes true; fails after `ms`. */
-async function until(what: string, condition: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
-}
+/** The worker's connection is open: the serving connection has moved to the far threshold. */
+const workerTookOver = (db: Database): Promise<void> =>
+  eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER, 10_000, 'the worker to take over');
 
 function freshDatabase(): { db: Database; path: string; fd: number; close(): void } {
   const path = join(dir, `db-${++files}.sqlite`);
@@ -55,13 +50,13 @@ describe('WAL checkpointer', () => {
     const { db, path, fd, close } = freshDatabase();
     const checkpointer = startWalCheckpointer(db, fd, { gatherMs: 0, idleMs: 60_000 });
     try {
-      await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
+      await workerTookOver(db);
       write(db, 200);
       const written = walLogState(path).frames;
       assert.ok(written >= 200 && written < AUTOCHECKPOINT_PAGES_BEHIND_WORKER, `${written} frames`);
       assert.equal(walLogState(path).copied, 0, 'nothing is copied before the worker is woken');
       checkpointer.wake();
-      await until('the log to be copied', () => walLogState(path).copied === written);
+      await eventually(() => walLogState(path).copied === written, 10_000, 'the log to be copied');
       assert.ok(statSync(path).size >= 200 * 4096, 'the pages are in the database file');
     } finally {
       await checkpointer.stop();
@@ -73,14 +68,14 @@ describe('WAL checkpointer', () => {
     const { db, path, fd, close } = freshDatabase();
     const checkpointer = startWalCheckpointer(db, fd, { gatherMs: 0, idleMs: 60_000 });
     try {
-      await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
+      await workerTookOver(db);
       const held: number[] = [];
       for (let round = 0; round < 20; round++) {
         write(db, 50);
         const { frames } = walLogState(path);
         held.push(frames);
         checkpointer.wake();
-        await until(`round ${round} to be copied`, () => walLogState(path).copied === frames);
+        await eventually(() => walLogState(path).copied === frames, 10_000, `round ${round} to be copied`);
       }
       // Each round starts the log over: it never holds more than one round's frames (a log that
       // never restarted would hold all 20 rounds' at the end).
@@ -97,7 +92,7 @@ describe('WAL checkpointer', () => {
   test('stopping hands the checkpoints back to the serving connection', async () => {
     const { db, path, fd, close } = freshDatabase();
     const checkpointer = startWalCheckpointer(db, fd, { gatherMs: 0, idleMs: 60_000 });
-    await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
+    await workerTookOver(db);
     await checkpointer.stop();
     await checkpointer.stop();
     assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), AUTOCHECKPOINT_PAGES);
@@ -112,17 +107,21 @@ describe('WAL checkpointer', () => {
     const { dbPath } = engine;
     try {
       const db = engine.server.engine.db;
-      await until('the worker to take over', () => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER);
+      await workerTookOver(db);
       for (let i = 0; i < 5; i++) {
         const created = await engine.call('POST', '/orders', {
           body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Cliente', phone: '+56 9 1111 2222' }, items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }], payment: 'external' },
         });
         assert.equal(created.status, 201, created.text);
       }
-      await until('the orders to be copied into the file', () => {
-        const { frames, copied } = walLogState(dbPath);
-        return frames > 0 && copied === frames;
-      });
+      await eventually(
+        () => {
+          const { frames, copied } = walLogState(dbPath);
+          return frames > 0 && copied === frames;
+        },
+        10_000,
+        'the orders to be copied into the file',
+      );
     } finally {
       await engine.server.close();
     }
