@@ -22,6 +22,7 @@ import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
 import { DueOrdersStore } from './store/due-orders-store.ts';
 import { MailOutboxStore } from './store/mail-outbox-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
@@ -69,6 +70,8 @@ export class Engine {
   readonly mailOutbox: MailOutboxStore;
   readonly dueOrders: DueOrdersStore;
   readonly kitchenDevices: KitchenDevicesStore;
+  /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
+  readonly kitchenChanges: KitchenChangesStore;
   /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
   readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
@@ -108,6 +111,7 @@ export class Engine {
     this.mailOutbox = new MailOutboxStore(this.db);
     this.dueOrders = new DueOrdersStore(this.db);
     this.kitchenDevices = new KitchenDevicesStore(this.db);
+    this.kitchenChanges = new KitchenChangesStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');

@@ -9,6 +9,7 @@ import type { Engine } from '../engine.ts';
 import type { Actor } from '../services/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
 import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
+import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';
 import { recallOrder } from '../services/recall-order.ts';
 import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
@@ -44,19 +45,23 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
   const actor = (world: World) => kitchenActor(restaurantId, world);
   return {
     'board:snapshot': () => readKitchenBoard(engine, restaurantId),
-    'orders:transition': ({ order_id, target }) => {
+    'orders:transition': ({ order_id, target, change_id }) => {
       // A test order is changed in the test world, a real one in the real world: the same rules
       // an API key of that world meets.
       const row = engine.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
-      const order = commands.transitionOrder(actor(row.test === 1 ? 'test' : 'live'), row.id, target);
-      return readKitchenTicket(engine, restaurantId, order);
+      const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
+        commands.transitionOrder(actor(row.test === 1 ? 'test' : 'live'), row.id, target),
+      );
+      return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
     },
-    'items:set-done': ({ order_id, item_index, done }) => {
+    'items:set-done': ({ order_id, item_index, done, change_id }) => {
       const row = engine.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
-      const result = commands.setItemDone(actor(row.test === 1 ? 'test' : 'live'), row.id, item_index, done);
-      return readKitchenTicketById(engine, restaurantId, result.order.id);
+      applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
+        commands.setItemDone(actor(row.test === 1 ? 'test' : 'live'), row.id, item_index, done),
+      );
+      return readKitchenTicketById(engine, restaurantId, row.id);
     },
     'orders:recall': ({ order_id }) => readKitchenTicketById(engine, restaurantId, recallOrder(engine, restaurantId, order_id).order.id),
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),

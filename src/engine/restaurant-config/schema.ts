@@ -349,6 +349,13 @@ export const RestaurantConfigSchema = Type.Object(
           'The kitchen\'s stations, in the order screens show them, and which products each prepares. Products no station names (by itself or by its category) belong to none: only the expo screen shows them.',
       }),
     ),
+    allergy_words: Type.Optional(
+      Type.Array(Type.String({ minLength: 2, maxLength: 40 }), {
+        maxItems: 100,
+        description:
+          'Words that mark a free-text note as an allergy, besides the built-in ones (alergia, alérgico, sin gluten, celíaco, maní, mariscos…): the kitchen screen shows such a note like an allergen modifier. Matched as whole words, without case or accents.',
+      }),
+    ),
   },
   {
     additionalProperties: false,

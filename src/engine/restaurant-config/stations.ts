@@ -75,5 +75,5 @@ export function resolveKitchenSettings(config: RestaurantConfig, productIds: Rec
       if (flagged.length > 0) allergens[productIds[product.slug]!] = flagged;
     }
   }
-  return { stations: stations.map((s) => ({ id: s.id, name: s.name })), product_stations, allergens };
+  return { stations: stations.map((s) => ({ id: s.id, name: s.name })), product_stations, allergens, allergy_words: config.allergy_words ?? [] };
 }

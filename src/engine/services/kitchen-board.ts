@@ -102,6 +102,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
         .list(restaurant.id)
         .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
       stations: context.settings.stations,
+      allergy_words: context.settings.allergy_words ?? [],
       tickets,
       day_start: dayStart,
       now,

@@ -11,6 +11,8 @@ export interface KitchenSettings {
   product_stations: Record<string, string>;
   /** Product id → allergen options, each as `allergenKey(group, option)`. */
   allergens: Record<string, string[]>;
+  /** The restaurant's own words marking a note as an allergy (absent in settings imported before them). */
+  allergy_words?: string[];
 }
 
 export const NO_KITCHEN_SETTINGS: KitchenSettings = { stations: [], product_stations: {}, allergens: {} };

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { KitchenOrder } from '../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useLanguage, useNow, useSettings, useT, useTheme } from './app-context.tsx';
-import { LocationClosedBanner, StaleBanner, Toasts, UndoTray } from './components/Banners.tsx';
-import { BoardView, LocationFilter } from './components/BoardView.tsx';
+import { StatusStrip, Toasts, UndoTray } from './components/Banners.tsx';
+import { BoardView } from './components/BoardView.tsx';
 import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.tsx';
-import { SoundPrompt } from './components/SoundPrompt.tsx';
-import { StatusBar } from './components/StatusBar.tsx';
+import { ScreenMenuButton } from './components/ScreenMenu.tsx';
+import { useSoundAllowed } from './components/SoundPrompt.tsx';
 import { formatClock } from './format.ts';
 import { boardFit, useViewportWidth } from './layout.ts';
 import { createAlarm } from './sound.ts';
@@ -45,6 +45,7 @@ export function App() {
   const alarm = useMemo(() => createAlarm(), []);
   const alarmOn = ringingCount > 0 && soundOn && !muted;
   useWakeLock(mode === 'tablet' && view === 'board');
+  const soundAllowed = useSoundAllowed(mode === 'tablet');
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -115,8 +116,7 @@ export function App() {
           )}
         </nav>
         <div className="top-tools">
-          {/* A tablet chooses its location once, in "Esta pantalla": the bar keeps room for the tabs. */}
-          {view === 'board' && fit.columnsPerPage > 1 && <LocationFilter />}
+          {view === 'board' && <ScreenMenuButton />}
           <button
             type="button"
             className={`btn btn-mute ${muted ? 'muted' : ''} ${ringingCount > 0 ? 'ringing' : ''}`}
@@ -135,11 +135,6 @@ export function App() {
           {restaurant && <span className="clock">{formatClock(now + offset, restaurant.time_zone, language)}</span>}
         </div>
       </header>
-      <div className="banner-slot">
-        <StaleBanner />
-        {mode === 'tablet' && <SoundPrompt />}
-        {view === 'board' && <LocationClosedBanner />}
-      </div>
       <main className="content">
         {view === 'board' && <BoardView onCancel={askCancel} />}
         {view === 'stock' && <StockView />}
@@ -149,13 +144,10 @@ export function App() {
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {/* In the flow above the status bar, not floating: the board gives up the room they take, so
-          they never cover a ticket or a column's "+N más". */}
-      <div className="overlay-stack">
-        <Toasts />
-        {view === 'board' && <UndoTray />}
-      </div>
-      <StatusBar />
+      {/* Over the board at fixed sizes: they never push or shrink it. */}
+      <Toasts />
+      {view === 'board' && <UndoTray />}
+      <StatusStrip board={view === 'board'} soundAllowed={soundAllowed} />
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
     </div>
   );

@@ -3,6 +3,7 @@
 import { bumpTarget, nextTransitions, type OrderStatus, type PatchTarget } from '../../shared/order-states.ts';
 import type { KitchenTicket } from '../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../shared/ipc/settings.ts';
+import type { TicketShape } from './board-plan.ts';
 
 /** The four columns of the kitchen flow. */
 export const COLUMNS = ['recibido', 'en_preparacion', 'listo', 'en_reparto'] as const satisfies readonly OrderStatus[];
@@ -90,6 +91,8 @@ export interface LayoutOptions {
   /** A station screen: only the tickets with an item of that station. */
   stationId?: string | null;
   recallLimit?: number;
+  /** Tickets drawn where they were a moment ago (just tapped: nothing moves under a finger). */
+  placed?: ReadonlyMap<string, OrderStatus>;
 }
 
 /** Ids of the finished tickets a recall keeps on the board at `now` (engine clock), joined: a stable key. */
@@ -115,7 +118,7 @@ export function layoutBoard(tickets: ShownTicket[], locationId: string | null, o
   const awaitingPayment: ShownTicket[] = [];
   const recall: ShownTicket[] = [];
   for (const ticket of visible) {
-    const status = ticket.shownStatus;
+    const status = options.placed?.get(ticket.order.id) ?? ticket.shownStatus;
     if (isColumnStatus(status)) columns[status].push(ticket);
     else if (recalled.has(ticket.order.id)) columns.listo.push(ticket);
     else if (status === 'programado') scheduled.push(ticket);
@@ -187,4 +190,25 @@ export function todayStats(
   }
   const averageToReadyMs = durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length;
   return { orders, testOrders, averageToReadyMs, late };
+}
+
+/** What a ticket holds, for its height before it is drawn (board-plan.ts estimates from it). */
+export function ticketShape(ticket: ShownTicket, options: { compact: boolean; stationId: string | null; withStations: boolean; showState: boolean }): TicketShape {
+  const { order, kitchen } = ticket;
+  const items = (options.stationId === null ? kitchen.items : kitchen.items.filter((i) => i.station_id === options.stationId)).map((item) => ({
+    text: `${item.quantity}× ${item.name}`,
+    modifiers: item.modifiers.length,
+    note: item.notes,
+  }));
+  let extra = 1; // customer (and address, phone) line
+  if (order.type === 'delivery' && !options.compact) extra += 1;
+  if (order.delivery) extra += 1;
+  if (kitchen.payment.paid || kitchen.payment.collect !== null) extra += 1;
+  if (options.withStations && options.stationId === null && kitchen.stations.length > 0) extra += 1;
+  if (order.scheduled_for) extra += 1;
+  if (kitchen.countdown) extra += 1;
+  if (kitchen.managed_by !== null || order.managed_by_integrator) extra += 1;
+  if (options.showState) extra += 1;
+  const hasActions = kitchen.managed_by === null && !order.managed_by_integrator && options.stationId === null && (COLUMNS as readonly string[]).includes(ticket.shownStatus);
+  return { items, extraLines: extra, note: order.notes, hasActions };
 }

@@ -26,9 +26,10 @@ import type { KitchenDeviceEntry, PairingOffer } from './devices.ts';
  */
 export interface KitchenContract {
   'board:snapshot': { request: Record<string, never>; response: BoardSnapshot };
-  'orders:transition': { request: { order_id: string; target: PatchTarget }; response: KitchenTicket };
+  /** `change_id`: the screen's key for this change; sent again, it is applied once. */
+  'orders:transition': { request: { order_id: string; target: PatchTarget; change_id?: string }; response: KitchenTicket };
   /** Item-level bump: strikes (or un-strikes) one line of the order, shared by every screen. */
-  'items:set-done': { request: { order_id: string; item_index: number; done: boolean }; response: KitchenTicket };
+  'items:set-done': { request: { order_id: string; item_index: number; done: boolean; change_id?: string }; response: KitchenTicket };
   /** Brings a finished ticket back on the board for a few minutes, without changing its state. */
   'orders:recall': { request: { order_id: string }; response: KitchenTicket };
   'stock:read': { request: { location_id: string; world: World }; response: StockView };

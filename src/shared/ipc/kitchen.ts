@@ -98,6 +98,8 @@ export interface BoardSnapshot {
   locations: BoardLocation[];
   /** The restaurant's stations, in the file's order (empty: the restaurant declares none). */
   stations: KitchenStation[];
+  /** The restaurant's own words that mark a note as an allergy (shared/allergy-notes.ts has the built-in ones). */
+  allergy_words: string[];
   /**
    * Active orders of both worlds, every order created today, the latest finished ones (the recall
    * list) and every recalled one.

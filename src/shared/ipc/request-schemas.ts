@@ -9,6 +9,8 @@ import { LANGUAGES } from '../locale.ts';
 
 const Empty = Type.Object({});
 const WorldField = Type.Enum(['live', 'test']);
+/** A screen's key for one change (pending-slice.ts makes 32 hex digits): applied once. */
+const ChangeId = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' });
 
 export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'app:info': Empty,
@@ -16,8 +18,13 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'app:backup': Empty,
   'app:restart': Empty,
   'board:snapshot': Empty,
-  'orders:transition': Type.Object({ order_id: Uuid(), target: Type.Enum([...PATCH_TARGETS]) }),
-  'items:set-done': Type.Object({ order_id: Uuid(), item_index: Type.Integer({ minimum: 0, maximum: 999 }), done: Type.Boolean() }),
+  'orders:transition': Type.Object({ order_id: Uuid(), target: Type.Enum([...PATCH_TARGETS]), change_id: Type.Optional(ChangeId) }),
+  'items:set-done': Type.Object({
+    order_id: Uuid(),
+    item_index: Type.Integer({ minimum: 0, maximum: 999 }),
+    done: Type.Boolean(),
+    change_id: Type.Optional(ChangeId),
+  }),
   'orders:recall': Type.Object({ order_id: Uuid() }),
   'stock:read': Type.Object({ location_id: Uuid(), world: WorldField }),
   'stock:set': Type.Object({

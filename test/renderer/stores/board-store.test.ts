@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { IpcCallError } from '../../../src/renderer/src/api.ts';
-import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore } from '../../../src/renderer/src/stores/board-store.ts';
+import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/stores/board-store.ts';
+import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/stores/board/pending-slice.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
@@ -12,6 +13,7 @@ function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnap
     restaurant: { id: 'r1', name: 'R', time_zone: 'America/Santiago' },
     locations: [{ location_id: 'loc-1', name: 'Centro', is_active: true }, { location_id: 'loc-2', name: 'Norte', is_active: true }],
     stations: [],
+    allergy_words: [],
     tickets,
     day_start: Date.parse('2026-11-21T00:00:00-03:00'),
     now,
@@ -22,7 +24,10 @@ function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnap
 describe('board store', () => {
   let clock: FakeClock;
   let calls: { order_id: string; target: PatchTarget }[];
+  let keys: (string | undefined)[];
   let answers: ((request: { order_id: string; target: PatchTarget }) => Promise<KitchenTicket>) | null;
+  let kept: Map<string, string>;
+  const storage = () => ({ getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v) });
   let store: BoardStore;
   let initial: KitchenTicket[];
   let seq: number;
@@ -42,15 +47,19 @@ describe('board store', () => {
   beforeEach(async () => {
     clock = new FakeClock();
     calls = [];
+    keys = [];
+    kept = new Map();
     seq = 10;
     answers = null;
     initial = [ticket(order()), ticket(order({ type: 'delivery' })), ticket(order({ test: true, status: 'en_preparacion' }))];
     store = createBoardStore({
       ...clock.deps,
+      pendingStorage: storagePending(storage()),
       api: {
         boardSnapshot: async () => snapshot(initial, clock.now + 5000),
-        transitionOrder: (request) => {
+        transitionOrder: ({ change_id, ...request }) => {
           calls.push(request);
+          keys.push(change_id);
           if (answers) return answers(request);
           const known = store.getState().tickets[request.order_id]!;
           return Promise.resolve({ ...known, order: updated(known.order, request.target) });
@@ -82,7 +91,7 @@ describe('board store', () => {
     const id = initial[0]!.order.id;
     store.getState().bump(id);
     assert.equal(shown(id), 'en_preparacion');
-    assert.equal(store.getState().moves[id]![0]!.phase, 'held');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'held');
     await clock.advance(HOLD_MS - 1);
     assert.deepEqual(calls, []);
     await clock.advance(1);
@@ -90,11 +99,11 @@ describe('board store', () => {
     await settle();
     // The reply only acknowledges: the ticket changes when the feed brings the order back.
     assert.equal(store.getState().tickets[id]!.order.status, 'recibido');
-    assert.equal(store.getState().moves[id]![0]!.phase, 'sent');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
     assert.equal(shown(id), 'en_preparacion');
     store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
     assert.equal(store.getState().tickets[id]!.order.status, 'en_preparacion');
-    assert.equal(store.getState().moves[id], undefined);
+    assert.equal(store.getState().pending[id], undefined);
     assert.equal(store.getState().flashes[id], undefined);
   });
 
@@ -105,26 +114,88 @@ describe('board store', () => {
     store.getState().bump(id);
     await clock.advance(HOLD_MS);
     store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
-    assert.equal(store.getState().moves[id], undefined);
+    assert.equal(store.getState().pending[id], undefined);
     reply.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
     await settle();
-    assert.equal(store.getState().moves[id], undefined);
+    assert.equal(store.getState().pending[id], undefined);
     assert.equal(shown(id), 'en_preparacion');
     assert.equal(store.getState().flashes[id], undefined);
   });
 
-  test('an engine out of reach: the tap says so and the board knows until the next word', async () => {
+  test('an engine out of reach: the tap is kept, waits on its card, survives a reload and is sent once with its key when the engine answers', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new TypeError('Failed to fetch'));
     store.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
-    assert.equal(shown(id), 'recibido');
-    const toast = store.getState().toasts.at(-1)!;
-    assert.equal(toast.kind === 'refused' && toast.code, 'unreachable');
+    // Kept, still shown where the cook put it, waiting; no "did not move" toast.
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
+    assert.equal(store.getState().toasts.length, 0);
     assert.equal(store.getState().engineLost, true);
+    // An answer to some other call is not a heartbeat: the board stays stale until one comes (the
+    // answer does say the engine is reachable: the change is tried again, and fails again here).
+    await clock.advance(STALE_AFTER_MS + 1);
+    store.getState().heard();
+    assert.equal(isStale(store.getState(), clock.now), true);
+    await settle();
+    assert.equal(calls.length, 2);
+    // The screen reloads: the change is read back from the screen's storage, still waiting.
+    const reloaded = createBoardStore({
+      ...clock.deps,
+      pendingStorage: storagePending(storage()),
+      api: {
+        boardSnapshot: async () => snapshot(initial, clock.now),
+        transitionOrder: ({ change_id, ...request }) => {
+          calls.push(request);
+          keys.push(change_id);
+          return Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, request.target) });
+        },
+      },
+    });
+    assert.equal((reloaded.getState().pending[id] as PendingChange[])[0]!.phase, 'queued');
+    // The engine answers (the snapshot): the change goes, with the same key as the first try.
+    await reloaded.getState().load();
+    await settle();
+    assert.deepEqual(calls, Array(3).fill({ order_id: id, target: 'en_preparacion' }));
+    assert.equal(new Set(keys).size, 1);
+    assert.match(keys[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(reloaded.getState().pending[id]![0]!.phase, 'sent');
+  });
+
+  test('a queued change the engine refuses once it is back shows as a refusal on its card', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new TypeError('Failed to fetch'));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
+    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'cancelled meanwhile' }));
     store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
-    assert.equal(store.getState().engineLost, false);
+    await settle();
+    assert.equal(store.getState().pending[id], undefined);
+    assert.deepEqual(store.getState().flashes[id] && { kind: store.getState().flashes[id]!.kind, code: store.getState().flashes[id]!.code }, { kind: 'refused', code: 'illegal_transition' });
+    assert.equal(shown(id), 'recibido');
+  });
+
+  test('a double tap is one step; a tap meant for a state the screen no longer shows does nothing', async () => {
+    const id = initial[1]!.order.id;
+    store.getState().bump(id, 'recibido');
+    await clock.advance(150);
+    store.getState().bump(id, 'en_preparacion');
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().pending[id]!.length, 1);
+    await clock.advance(TAP_GUARD_MS);
+    // Drawn for 'recibido', but the screen already shows it in preparation: not two steps.
+    store.getState().bump(id, 'recibido');
+    assert.equal(shown(id), 'en_preparacion');
+    // The same for an item: a second tap within the guard does not take the mark back.
+    const itemsStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: async () => snapshot(initial, clock.now), transitionOrder: () => Promise.reject(new Error('unused')), setItemDone: async () => initial[0]! } });
+    await itemsStore.getState().load();
+    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
+    await clock.advance(100);
+    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
+    assert.equal(itemsStore.getState().pending[initial[0]!.order.id]!.filter((c) => c.kind === 'item').at(-1)!.kind === 'item' && (itemsStore.getState().pending[initial[0]!.order.id]!.at(-1) as { done: boolean }).done, true);
   });
 
   test('undo (Esc) takes back the latest held bump and nothing is sent', async () => {
@@ -145,12 +216,15 @@ describe('board store', () => {
   test('a second tap confirms the first at once and holds the next step', async () => {
     const id = initial[1]!.order.id; // delivery: recibido → en_preparacion → listo → en_reparto → entregado
     store.getState().bump(id);
+    await clock.advance(TAP_GUARD_MS);
     store.getState().bump(id);
     assert.equal(shown(id), 'listo');
     await settle();
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
+    await clock.advance(TAP_GUARD_MS);
     store.getState().bump(id);
     await settle();
+    await clock.advance(TAP_GUARD_MS);
     store.getState().bump(id);
     assert.equal(shown(id), 'entregado');
     await settle();
@@ -179,6 +253,7 @@ describe('board store', () => {
     const first = deferred<KitchenTicket>();
     answers = (request) => (request.target === 'en_preparacion' ? first.promise : Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'cancelado', 2) }));
     store.getState().bump(id);
+    await clock.advance(TAP_GUARD_MS);
     store.getState().bump(id); // releases the first, holds 'listo'
     store.getState().cancel(id); // drops the held 'listo', queues the cancel behind the one in flight
     assert.equal(shown(id), 'cancelado');
@@ -215,7 +290,7 @@ describe('board store', () => {
 
     store.getState().bump(b.id);
     store.getState().receive(push([{ type: 'order.updated', order: updated(b, 'cancelado') }]));
-    assert.equal(store.getState().moves[b.id], undefined);
+    assert.equal(store.getState().pending[b.id], undefined);
     assert.equal(store.getState().flashes[b.id]?.kind, 'cancelled');
     // Dead, but still where the cook was looking (where the held bump had put it), until the flash ends.
     assert.equal(shown(b.id), 'en_preparacion');

@@ -1,62 +1,131 @@
+// The board's chrome in one slim strip at the bottom (stale data, the platform offline, sound,
+// closed locations, storage, what waits to be sent), detail on tap; toasts and the undo tray float
+// over the board at fixed sizes, so nothing the cook reads moves or shrinks when they come.
+import { useState } from 'react';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
-import { isStale, type Move } from '../stores/board-store.ts';
+import { isStale, type PendingMove } from '../stores/board-store.ts';
 
-/** Said plainly, across the board: the data may be old, or the platform is out of reach. */
-export function StaleBanner() {
+export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean | null }) {
   const t = useT();
   const now = useNow(1000);
+  const status = useBoard((s) => s.status);
   const stale = useBoard((s) => isStale(s, now));
   const lastHeardAt = useBoard((s) => s.lastHeardAt);
-  const status = useBoard((s) => s.status);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const language = useSettings((s) => s.settings.language);
-  if (stale) {
-    return (
-      <div className="banner banner-stale" role="alert" data-testid="stale-banner">
-        {t('board.stale', { seconds: Math.floor((now - lastHeardAt) / 1000) })}
-      </div>
-    );
-  }
-  if (status && status.mode === 'connected' && !status.online) {
-    return (
-      <div className="banner banner-offline" role="alert" data-testid="offline-banner">
-        {t('board.offline', { time: status.last_sync_at ? formatClock(status.last_sync_at, timeZone, language) : '—' })}
-      </div>
-    );
-  }
-  return null;
+  const apiUrl = useSettings((s) => s.info?.api_base_url ?? null);
+  const engineLost = useBoard((s) => s.engineLost);
+  const waiting = useBoard((s) => Object.values(s.pending).reduce((n, changes) => n + changes.filter((c) => c.phase === 'queued' || c.phase === 'sending').length, 0));
+  const mode = status?.mode ?? 'standalone';
+  const online = status?.online ?? false;
+  // "En línea" only while heartbeats arrive: an answer to a tap is not a live feed.
+  const connection = engineLost
+    ? t('statusbar.unreachable')
+    : status === null
+      ? t('statusbar.connecting')
+      : stale
+        ? t('statusbar.stale')
+        : t(online ? 'statusbar.online' : 'statusbar.offline');
+  return (
+    <footer
+      className={`status-bar ${engineLost ? 'engine-lost' : ''} ${stale ? 'is-stale' : ''}`}
+      data-testid="status-bar"
+      data-engine={engineLost ? 'lost' : 'ok'}
+      data-stale={stale ? 'true' : 'false'}
+    >
+      {stale ? (
+        <span className="strip-chip chip-stale" role="alert" data-testid="stale-banner" title={t('board.stale', { seconds: Math.floor((now - lastHeardAt) / 1000) })}>
+          ⚠ {t('strip.stale', { seconds: Math.floor((now - lastHeardAt) / 1000) })}
+        </span>
+      ) : (
+        <span className={`status-dot ${engineLost ? 'offline' : status === null ? '' : online ? 'online' : 'offline'}`} aria-hidden="true" />
+      )}
+      <span data-testid="connection" className="strip-text">
+        {t(mode === 'connected' ? 'statusbar.connected' : 'statusbar.standalone')} · {connection}
+      </span>
+      {!stale && status && status.mode === 'connected' && !status.online && (
+        <span className="strip-chip chip-offline" role="alert" data-testid="offline-banner" title={t('board.offline', { time: status.last_sync_at ? formatClock(status.last_sync_at, timeZone, language) : '—' })}>
+          {t('strip.platform_offline')}
+        </span>
+      )}
+      {waiting > 0 && (
+        <span className="strip-chip chip-waiting" data-testid="pending-count" data-count={waiting}>
+          {t('strip.waiting', { count: waiting })}
+        </span>
+      )}
+      {onBoard && soundAllowed === false && (
+        <span className="strip-chip chip-sound" data-testid="sound-prompt">
+          {t('strip.sound')}
+        </span>
+      )}
+      {onBoard && <ClosedLocations />}
+      {status?.storage_full && (
+        <span className="strip-chip chip-error" data-testid="storage-full" title={t('statusbar.storage_full')}>
+          {t('strip.storage_full')}
+        </span>
+      )}
+      {mode === 'connected' && (
+        <span data-testid="last-sync" className="strip-text">
+          {t('statusbar.last_sync', { time: status?.last_sync_at ? formatClock(status.last_sync_at, timeZone, language) : t('statusbar.never') })}
+        </span>
+      )}
+      {(status?.queued ?? 0) > 0 && <span data-testid="queued" className="strip-text">{t('statusbar.queued', { count: status!.queued })}</span>}
+      {(status?.conflicts ?? 0) > 0 && (
+        <span className="status-conflicts strip-text" data-testid="conflicts">
+          {t('statusbar.conflicts', { count: status!.conflicts })}
+        </span>
+      )}
+      {status?.error && (
+        <span className="status-error strip-text" data-testid="connection-error" title={status.error}>
+          {status.error}
+        </span>
+      )}
+      {apiUrl && <span className="muted strip-text strip-api">{t('statusbar.api', { url: apiUrl })}</span>}
+    </footer>
+  );
 }
 
-/** While a location this board shows is closed, the board says so, with the way to reopen it. */
-export function LocationClosedBanner() {
+/** A closed location this board shows: a short chip; a tap gives the detail and the way to reopen it. */
+function ClosedLocations() {
   const t = useT();
   const { locations } = useApp();
   const view = useLocations((s) => s.view);
   const busy = useLocations((s) => s.busy);
   const filter = useBoard((s) => s.locationFilter);
+  const [open, setOpen] = useState(false);
   if (!view || view.world !== 'live') return null;
   const closed = view.data.filter((l) => l.is_active && !l.open_now && (filter === null || l.location_id === filter));
   if (closed.length === 0) return null;
   return (
-    <div className="banner banner-closed" role="status" data-testid="location-closed-banner">
-      <span>{t('board.location_closed', { names: closed.map((l) => l.name).join(', ') })}</span>
-      {view.register_mode === 'manual' &&
-        closed.map((l) => (
-          <button
-            key={l.location_id}
-            type="button"
-            className="btn btn-primary"
-            data-testid="location-reopen"
-            disabled={busy[l.location_id] === true}
-            onClick={() => void locations.getState().setOpen(l.location_id, true)}
-          >
-            {t('board.reopen', { name: l.name })}
-          </button>
-        ))}
-    </div>
+    <span className="strip-closed" data-testid="location-closed-banner">
+      <button type="button" className="strip-chip chip-closed" data-testid="location-closed-chip" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {t('strip.closed', { names: closed.map((l) => l.name).join(', ') })}
+      </button>
+      {open && (
+        <span className="strip-popover" role="dialog">
+          <span>{t('board.location_closed', { names: closed.map((l) => l.name).join(', ') })}</span>
+          {view.register_mode === 'manual' &&
+            closed.map((l) => (
+              <button
+                key={l.location_id}
+                type="button"
+                className="btn btn-primary"
+                data-testid="location-reopen"
+                disabled={busy[l.location_id] === true}
+                onClick={() => {
+                  setOpen(false);
+                  void locations.getState().setOpen(l.location_id, true);
+                }}
+              >
+                {t('board.reopen', { name: l.name })}
+              </button>
+            ))}
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -83,25 +152,49 @@ export function Toasts() {
   );
 }
 
-/** The moves still held, in one fixed place on the screen: a tap (or Esc) takes one back. */
+/**
+ * The moves still held, in one place of fixed size over the board: the latest one (a tap, or Esc,
+ * takes it back) and "+N" more, whose list opens on tap. It never pushes or shrinks the board.
+ */
 export function UndoTray() {
   const t = useT();
-  const moves = useBoard((s) => s.moves);
+  const pending = useBoard((s) => s.pending);
   const tickets = useBoard((s) => s.tickets);
-  const held = Object.entries(moves)
-    .flatMap(([orderId, list]) => list.filter((m) => m.phase === 'held').map((move) => ({ orderId, move })))
-    .sort((a, b) => b.move.seq - a.move.seq);
-  if (held.length === 0) return null;
+  const [listOpen, setListOpen] = useState(false);
+  const held = useClock((now) =>
+    Object.entries(pending)
+      .flatMap(([orderId, list]) => list.filter((c): c is PendingMove => c.kind === 'move' && c.phase === 'held' && c.deadline > now).map((move) => ({ orderId, move })))
+      .sort((a, b) => b.move.seq - a.move.seq)
+      .map(({ orderId, move }) => `${orderId}|${move.seq}`)
+      .join(','),
+  );
+  if (held === '') return null;
+  const entries = held.split(',').map((entry) => {
+    const [orderId, seq] = entry.split('|') as [string, string];
+    const move = (pending[orderId] ?? []).find((c) => c.seq === Number(seq)) as PendingMove | undefined;
+    return { orderId, move };
+  });
+  const [latest, ...more] = entries;
   return (
     <div className="undo-tray" data-testid="undo-tray" role="region" aria-label={t('board.undo_tray')}>
-      {held.map(({ orderId, move }) => (
-        <HeldMove key={move.seq} orderId={orderId} number={tickets[orderId]?.order.number ?? '?'} move={move} />
-      ))}
+      {listOpen && more.length > 0 && (
+        <div className="undo-list" data-testid="undo-list">
+          {more.map(({ orderId, move }) => move && <HeldMove key={move.seq} orderId={orderId} number={tickets[orderId]?.order.number ?? '?'} move={move} />)}
+        </div>
+      )}
+      <div className="undo-row">
+        {latest?.move && <HeldMove orderId={latest.orderId} number={tickets[latest.orderId]?.order.number ?? '?'} move={latest.move} />}
+        {more.length > 0 && (
+          <button type="button" className="btn btn-secondary undo-more" data-testid="undo-more" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
+            +{more.length}
+          </button>
+        )}
+      </div>
     </div>
   );
 }
 
-function HeldMove({ orderId, number, move }: { orderId: string; number: string; move: Move }) {
+function HeldMove({ orderId, number, move }: { orderId: string; number: string; move: PendingMove }) {
   const t = useT();
   const { board } = useApp();
   // The shared tick may be up to a tick old at the moment of the tap: read the clock itself.

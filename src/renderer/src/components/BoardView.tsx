@@ -1,14 +1,35 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
-import type { AppSettings } from '../../../shared/ipc/settings.ts';
-import { useApp, useBoard, useClock, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, COLUMNS, layoutBoard, recalledKey, todayStats, type BoardLayout, type ColumnStatus, type ShownTicket } from '../board-logic.ts';
-import { formatMinutes } from '../format.ts';
-import { AUTO_COMPACT_ABOVE, boardFit, COLUMN_WINDOW, useViewportWidth } from '../layout.ts';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
+import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
+import { COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { boardMetrics, estimateTicketHeight, planBoard, type BoardPlan, type LaneInput } from '../board-plan.ts';
 import { shownTickets } from '../stores/board-store.ts';
-import { DENSITIES, type Density } from '../stores/screen-preferences.ts';
+import { placedStatusOf, settlingKey } from '../stores/board/shown.ts';
 import { useVisibleIds } from '../visibility.ts';
+import { ScreenMenu } from './ScreenMenu.tsx';
 import { TicketCard } from './TicketCard.tsx';
+
+/** Above this many tickets in the lanes, the automatic density turns compact. */
+export const AUTO_COMPACT_ABOVE = 24;
+/** A lane's header, px (styles.css: --lane-head). */
+const LANE_HEAD = 36;
+/** Room kept under a lane's tickets for the undo tray's edge, px (styles.css: --lane-foot). */
+const LANE_FOOT = 14;
+
+/** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
+function useElementSize(): [(element: HTMLElement | null) => void, { width: number; height: number }] {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    if (!element) return;
+    const measure = () => setSize((old) => (old.width === element.clientWidth && old.height === element.clientHeight ? old : { width: element.clientWidth, height: element.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element]);
+  return [setElement, size];
+}
 
 export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void }) {
   const t = useT();
@@ -18,48 +39,74 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   latestCancel.current = onCancel;
   const cancel = useCallback((order: KitchenOrder) => latestCancel.current(order), []);
   const tickets = useBoard((s) => s.tickets);
-  const moves = useBoard((s) => s.moves);
+  const pending = useBoard((s) => s.pending);
   const flashes = useBoard((s) => s.flashes);
   const loaded = useBoard((s) => s.loaded);
   const loadError = useBoard((s) => s.loadError);
   const locations = useBoard((s) => s.locations);
+  const stations = useBoard((s) => s.stations);
   const filter = useBoard((s) => s.locationFilter);
   const stationFilter = useBoard((s) => s.stationFilter);
   const clockOffset = useBoard((s) => s.clockOffset);
   const recallOpen = useBoard((s) => s.recallOpen);
-  const dayStart = useBoard((s) => s.dayStart);
   const focusRequest = useBoard((s) => s.focusRequest);
-  const thresholds = useSettings((s) => s.settings.thresholds);
   const density = usePreferences((s) => s.density);
-  const fit = boardFit(useViewportWidth());
+  const layoutKind = usePreferences((s) => s.layout);
+  const [lanesRef, size] = useElementSize();
   const [page, setPage] = useState(0);
-  const [panelsOpen, setPanelsOpen] = useState(false);
 
-  const shown = useMemo(() => shownTickets({ tickets, moves, flashes }), [tickets, moves, flashes]);
-  // Which recalled tickets are back on the board: a key that changes only when one comes or goes.
+  const shown = useMemo(() => shownTickets({ tickets, pending, flashes }), [tickets, pending, flashes]);
+  // Which recalled tickets are back on the board, and which were just tapped (they stay put a
+  // moment): keys that change only when one comes or goes.
   const recalledIds = useClock((now) => recalledKey(tickets, now + clockOffset));
-  const layout = useMemo(
-    () => layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter }),
-    [shown, filter, recalledIds, stationFilter],
-  );
-  const inColumns = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
-  const compact = density === 'compact' || (density === 'auto' && inColumns > AUTO_COMPACT_ABOVE);
-  const pages = Math.ceil(COLUMNS.length / fit.columnsPerPage);
-  const shownPage = Math.min(page, pages - 1);
-  const pageColumns = COLUMNS.slice(shownPage * fit.columnsPerPage, (shownPage + 1) * fit.columnsPerPage);
+  const settling = useClock((now) => settlingKey(pending, now));
+  const layout = useMemo(() => {
+    const placed = new Map<string, OrderStatus>();
+    const now = Date.now();
+    for (const id of settling.split(',').filter(Boolean)) {
+      const ticket = shown.find((x) => x.order.id === id);
+      if (ticket) placed.set(id, placedStatusOf(ticket, pending[id], now));
+    }
+    return layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter, placed });
+  }, [shown, filter, recalledIds, stationFilter, settling, pending]);
+  const inLanes = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
+  const compact = density === 'compact' || (density === 'auto' && inLanes > AUTO_COMPACT_ABOVE);
+  const flow = layoutKind === 'flow';
+
+  // The lanes as the plan sees them: each ticket's height at the card width, estimated.
+  const metrics = boardMetrics({ width: window.innerWidth, height: window.innerHeight }, compact ? 'compact' : 'comfortable');
+  const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
+    ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byAge) }]
+    : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
+  const bodyHeight = Math.max(120, size.height - LANE_HEAD - LANE_FOOT);
+  const plan: BoardPlan = useMemo(() => {
+    const guessWidth = metrics.minCardWidth;
+    const shapeOptions = { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow };
+    const lanes: LaneInput[] = laneTickets.map((lane) => ({
+      id: lane.id,
+      heights: lane.tickets.map((x) => estimateTicketHeight(ticketShape(x, shapeOptions), guessWidth, metrics.fontSize)),
+    }));
+    return planBoard({ width: Math.max(200, size.width), height: bodyHeight, metrics, lanes, page });
+    // laneTickets follows layout; the metrics follow the window, compact and the layout kind.
+  }, [layout, size.width, bodyHeight, metrics.fontSize, metrics.minCardWidth, compact, flow, stationFilter, stations.length, page]);
+
   const locationName = (ticket: ShownTicket) =>
     filter === null && locations.length > 1 ? locations.find((l) => l.location_id === ticket.order.location_id)?.name : undefined;
 
-  // A ticket to bring into view may be on another page of columns or in the side drawer.
-  const layoutRef = useRef(layout);
-  layoutRef.current = layout;
+  // A ticket to bring into view may be on another page of lanes, or in the menu's lists.
+  const planRef = useRef({ plan, laneTickets });
+  planRef.current = { plan, laneTickets };
   useEffect(() => {
     if (!focusRequest) return;
-    const current = layoutRef.current;
-    const column = COLUMNS.findIndex((c) => current.columns[c].some((x) => x.order.id === focusRequest.orderId));
-    if (column >= 0) setPage(Math.floor(column / fit.columnsPerPage));
-    else if (!fit.sideInline && [...current.scheduled, ...current.awaitingPayment].some((x) => x.order.id === focusRequest.orderId)) setPanelsOpen(true);
-  }, [focusRequest, fit.columnsPerPage, fit.sideInline]);
+    const { plan: current, laneTickets: lanes } = planRef.current;
+    const index = lanes.findIndex((lane) => lane.tickets.some((x) => x.order.id === focusRequest.orderId));
+    if (index >= 0 && current.paged && !current.lanes[index]!.shown) {
+      const perPage = current.lanes.filter((l) => l.shown).length || 1;
+      setPage(Math.floor(index / perPage));
+    } else if (index < 0 && [...layout.scheduled, ...layout.awaitingPayment].some((x) => x.order.id === focusRequest.orderId)) {
+      board.getState().setMenuOpen(true);
+    }
+  }, [focusRequest, board, layout]);
 
   if (!loaded) {
     return (
@@ -74,155 +121,164 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     );
   }
 
-  const side = (
-    <SidePanels layout={layout} shown={shown} dayStart={dayStart} thresholds={thresholds} filter={filter} compact={compact} withRecall={fit.sideInline || fit.columnsPerPage === 1} withFilter={fit.columnsPerPage === 1} onCancel={cancel} />
-  );
-  const sideCount = layout.scheduled.length + layout.awaitingPayment.length;
-
   return (
     <div
-      className={`board per-page-${fit.columnsPerPage} ${fit.sideInline ? 'side-inline' : 'side-drawer'} ${compact ? 'density-compact' : 'density-comfortable'}`}
+      className={`board layout-${layoutKind} ${compact ? 'density-compact' : 'density-comfortable'} ${plan.paged ? 'paged' : ''}`}
       data-testid="board"
       data-density={compact ? 'compact' : 'comfortable'}
-      data-active={inColumns}
+      data-layout={layoutKind}
+      data-active={inLanes}
+      data-planned-in-view={plan.inView}
+      style={{ ['--ticket-font' as string]: `${metrics.fontSize}px`, ['--lane-head' as string]: `${LANE_HEAD}px`, ['--lane-foot' as string]: `${LANE_FOOT}px` }}
     >
-      <nav className="board-toolbar">
-          {fit.columnsPerPage < 4 && (
-            <div className="column-tabs" role="tablist">
-              {COLUMNS.map((status, index) => (
-                <button
-                  key={status}
-                  type="button"
-                  role="tab"
-                  className={`btn column-tab column-tab-${status} ${pageColumns.includes(status) ? 'active' : ''}`}
-                  aria-selected={pageColumns.includes(status)}
-                  data-testid="column-tab"
-                  data-column-tab={status}
-                  onClick={() => setPage(Math.floor(index / fit.columnsPerPage))}
-                >
-                  <span className="column-tab-name">{t(`status.${status}`)}</span> <span className="count">{layout.columns[status].length}</span>
-                </button>
-              ))}
-            </div>
-          )}
-          <div className="toolbar-row">
-          <div className="indicator-slot">
-            <NewOrdersIndicator layout={layout} />
-          </div>
-          <div className="toolbar-buttons">
-            {fit.columnsPerPage > 1 && <StationSelect />}
-            {fit.columnsPerPage > 1 && <DensitySelect />}
-            {!fit.sideInline && (
-              <button type="button" className="btn btn-secondary panels-button" data-testid="panels-open" onClick={() => setPanelsOpen(true)}>
-                {t('board.panels')}
-                {sideCount > 0 && <span className="count">{sideCount}</span>}
-              </button>
-            )}
-            {!fit.sideInline && fit.columnsPerPage > 1 && <RecallButton count={layout.recall.length} />}
-          </div>
-          </div>
-        </nav>
-      <div className="columns">
-        {pageColumns.map((status) => (
-          <Column key={status} status={status} tickets={layout.columns[status]} compact={compact} locationName={locationName} onCancel={cancel} />
-        ))}
+      {plan.paged && !flow && (
+        <div className="column-tabs" role="tablist">
+          {COLUMNS.map((status, index) => (
+            <button
+              key={status}
+              type="button"
+              role="tab"
+              className={`btn column-tab column-tab-${status} ${plan.lanes[index]!.shown ? 'active' : ''}`}
+              aria-selected={plan.lanes[index]!.shown}
+              data-testid="column-tab"
+              data-column-tab={status}
+              onClick={() => {
+                const perPage = plan.lanes.filter((l) => l.shown).length || 1;
+                setPage(Math.floor(index / perPage));
+              }}
+            >
+              <span className="column-tab-name">{t(`status.${status}`)}</span> <span className="count">{layout.columns[status].length}</span>
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="lanes" ref={lanesRef}>
+        {plan.lanes.map((lanePlan, index) => {
+          if (!lanePlan.shown) return null;
+          const lane = laneTickets[index]!;
+          if (lanePlan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;
+          return (
+            <Lane
+              key={lane.id}
+              id={lane.id}
+              tickets={lane.tickets}
+              columns={lanePlan.columns}
+              width={lanePlan.width}
+              cardWidth={plan.cardWidth}
+              height={bodyHeight}
+              gap={metrics.gap}
+              split={lanePlan.split}
+              compact={compact}
+              flow={flow}
+              locationName={locationName}
+              onCancel={cancel}
+            />
+          );
+        })}
+        <NewOrdersIndicator layout={layout} />
       </div>
-      {fit.sideInline && <aside className="side">{side}</aside>}
-      {!fit.sideInline && panelsOpen && (
-        <div className="drawer-backdrop" onClick={() => setPanelsOpen(false)}>
-          <aside className="drawer side" data-testid="panels" onClick={(e) => e.stopPropagation()}>
-            <header className="drawer-head">
-              <h2>{t('board.panels')}</h2>
-              <button type="button" className="btn btn-secondary" onClick={() => setPanelsOpen(false)}>
-                {t('board.close')}
-              </button>
-            </header>
-            {side}
-          </aside>
-        </div>
-      )}
-      {recallOpen && (
-        <div className="drawer-backdrop" onClick={() => board.getState().setRecallOpen(false)}>
-          <aside className="drawer" data-testid="recall" onClick={(e) => e.stopPropagation()}>
-            <header className="drawer-head">
-              <h2>{t('board.recall_title')}</h2>
-              <button type="button" className="btn btn-secondary" onClick={() => board.getState().setRecallOpen(false)}>
-                {t('board.close')}
-              </button>
-            </header>
-            <div className="drawer-tickets">
-              {layout.recall.map((ticket) => (
-                <div key={ticket.order.id} className="recall-entry">
-                  <TicketCard ticket={ticket} readOnly />
-                  {!recalledIds.split(',').includes(ticket.order.id) && (
-                    <button
-                      type="button"
-                      className="btn btn-primary recall-back"
-                      data-testid="recall-back"
-                      data-order-id={ticket.order.id}
-                      onClick={() => {
-                        board.getState().recall(ticket.order.id);
-                        board.getState().setRecallOpen(false);
-                      }}
-                    >
-                      {t('board.recall_back')}
-                    </button>
-                  )}
-                </div>
-              ))}
-            </div>
-          </aside>
-        </div>
-      )}
+      <ScreenMenu layout={layout} shown={shown} compact={compact} onCancel={cancel} />
+      {recallOpen && <RecallDrawer layout={layout} recalledIds={recalledIds} />}
     </div>
   );
 }
 
-/** A column of the flow: renders a window of its tickets and always says how many are out of view. */
-function Column(props: {
-  status: ColumnStatus;
-  tickets: ShownTicket[];
-  compact: boolean;
-  locationName(ticket: ShownTicket): string | undefined;
-  onCancel(order: KitchenOrder): void;
-}) {
+const byAge = (a: ShownTicket, b: ShownTicket) => (a.kitchen_since ?? Date.parse(a.order.created_at)) - (b.kitchen_since ?? Date.parse(b.order.created_at));
+
+/** A lane with nothing in it: a narrow header with its name and count. */
+function CollapsedLane({ status }: { status: OrderStatus }) {
   const t = useT();
-  const { status, tickets } = props;
-  const listRef = useRef<HTMLDivElement>(null);
-  const [limit, setLimit] = useState(COLUMN_WINDOW);
-  const focusId = useBoard((s) => s.focusRequest?.orderId ?? null);
-  const focusIndex = focusId === null ? -1 : tickets.findIndex((x) => x.order.id === focusId);
-  const rendered = tickets.slice(0, Math.max(limit, focusIndex + 1));
-  // Only a rendered ticket can be in view: counting over the window, not the whole column (250
-  // tickets at rush hour), keeps this off every change's bill.
-  const inView = useVisibleIds((ids) => rendered.reduce((n, x) => n + (ids[x.order.id] ? 1 : 0), 0));
-  const hidden = tickets.length - inView;
-  const showMore = () => {
-    if (rendered.length < tickets.length) setLimit(rendered.length + COLUMN_WINDOW);
-    const list = listRef.current;
-    if (list) list.scrollBy({ top: list.clientHeight * 0.8 });
-  };
   return (
-    <section className={`column column-${status}`} data-column={status} data-count={tickets.length} data-hidden={hidden}>
-      <h2 className="column-title">
-        <span className="column-name">{t(`status.${status}`)}</span> <span className="count">{tickets.length}</span>
+    <section className={`column lane collapsed column-${status}`} data-column={status} data-count={0} data-hidden={0}>
+      <h2 className="lane-name-vertical">
+        <span className="count">0</span> <span className="column-name">{t(`status.${status}`)}</span>
       </h2>
-      <div className="column-tickets" ref={listRef}>
-        {tickets.length === 0 && <div className="empty">{t('board.empty')}</div>}
-        {rendered.map((ticket) => (
-          <TicketCard key={ticket.order.id} ticket={ticket} compact={props.compact} locationName={props.locationName(ticket)} onCancel={props.onCancel} />
-        ))}
-      </div>
-      {hidden > 0 && (
-        <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} onClick={showMore}>
-          {t('board.hidden', { count: hidden })} ↓
-        </button>
-      )}
     </section>
   );
 }
 
-/** New orders out of view are announced here; a tap brings the oldest of them into view. */
+/**
+ * A lane of the board: its tickets flow down its columns (CSS columns, so a ticket taller than a
+ * column runs on into the next one); beyond what it has room for they continue to the right, and
+ * the header says how many are out of view. Only a window of its tickets is drawn.
+ */
+function Lane(props: {
+  id: string;
+  tickets: ShownTicket[];
+  columns: number;
+  width: number;
+  cardWidth: number;
+  /** Its ticket area's height, px: the CSS columns fill to it, then run on to the right. */
+  height: number;
+  gap: number;
+  split: number[];
+  compact: boolean;
+  flow: boolean;
+  locationName(ticket: ShownTicket): string | undefined;
+  onCancel(order: KitchenOrder): void;
+}) {
+  const t = useT();
+  const { id, tickets, columns } = props;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const windowSize = Math.max(16, columns * 8);
+  const [limit, setLimit] = useState(windowSize);
+  const focusId = useBoard((s) => s.focusRequest?.orderId ?? null);
+  const focusIndex = focusId === null ? -1 : tickets.findIndex((x) => x.order.id === focusId);
+  const rendered = tickets.slice(0, Math.max(limit, windowSize, focusIndex + 1));
+  // Only a drawn ticket can be in view: counting over the window, not the whole lane (250 tickets
+  // at rush hour), keeps this off every change's bill.
+  const inView = useVisibleIds((ids) => rendered.reduce((n, x) => n + (ids[x.order.id] ? 1 : 0), 0));
+  const hidden = tickets.length - inView;
+  const vertical = columns === 1;
+  const showMore = () => {
+    if (rendered.length < tickets.length) setLimit(rendered.length + windowSize);
+    const body = bodyRef.current;
+    if (!body) return;
+    if (vertical) body.scrollBy({ top: body.clientHeight * 0.8 });
+    else body.scrollBy({ left: body.clientWidth });
+  };
+  const splitIds = new Set(props.split.map((i) => tickets[i]?.order.id));
+  const status = id as OrderStatus;
+  return (
+    <section
+      className={`column lane column-${status} ${vertical ? 'lane-vertical' : 'lane-columns'}`}
+      data-column={id}
+      data-count={tickets.length}
+      data-hidden={hidden}
+      data-lane-columns={columns}
+      style={{ width: props.width, flex: `0 0 ${props.width}px` }}
+    >
+      <h2 className="column-title">
+        <span className="column-name">{id === 'flow' ? t('board.layout_flow') : t(`status.${status}`)}</span> <span className="count">{tickets.length}</span>
+        {hidden > 0 && (
+          <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} onClick={showMore}>
+            {t('board.hidden', { count: hidden })} {vertical ? '↓' : '→'}
+          </button>
+        )}
+      </h2>
+      <div
+        className="column-tickets"
+        ref={bodyRef}
+        style={vertical ? undefined : { columnCount: columns, columnGap: props.gap, height: props.height }}
+      >
+        {tickets.length === 0 && <div className="empty">{t('board.empty')}</div>}
+        {rendered.map((ticket) => (
+          <TicketCard
+            key={ticket.order.id}
+            ticket={ticket}
+            compact={props.compact}
+            split={splitIds.has(ticket.order.id) && !vertical}
+            showState={props.flow}
+            locationName={props.locationName(ticket)}
+            onCancel={props.onCancel}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** New orders out of view are announced here; a tap brings the latest of them into view. */
 function NewOrdersIndicator({ layout }: { layout: BoardLayout }) {
   const t = useT();
   const { board } = useApp();
@@ -247,167 +303,41 @@ function NewOrdersIndicator({ layout }: { layout: BoardLayout }) {
   );
 }
 
-function SidePanels(props: {
-  layout: BoardLayout;
-  shown: ShownTicket[];
-  dayStart: number;
-  thresholds: AppSettings['thresholds'];
-  filter: string | null;
-  compact: boolean;
-  withRecall: boolean;
-  withFilter: boolean;
-  onCancel(order: KitchenOrder): void;
-}) {
-  const t = useT();
-  const allDay = useMemo(() => allDayCounts(props.shown, props.filter), [props.shown, props.filter]);
-  return (
-    <>
-      {props.withFilter && <LocationFilter />}
-      {props.withFilter && <StationSelect />}
-      {props.withFilter && <DensitySelect />}
-      {props.withRecall && <RecallButton count={props.layout.recall.length} />}
-      <TodayPanel shown={props.shown} dayStart={props.dayStart} thresholds={props.thresholds} filter={props.filter} />
-      <SideList title={t('board.scheduled')} tickets={props.layout.scheduled} testId="scheduled" compact={props.compact} onCancel={props.onCancel} />
-      <SideList title={t('board.awaiting_payment')} tickets={props.layout.awaitingPayment} testId="awaiting-payment" compact={props.compact} onCancel={props.onCancel} />
-      <section className="panel all-day" data-testid="all-day">
-        <h3>{t('board.all_day')}</h3>
-        {allDay.length === 0 ? (
-          <p className="muted">{t('board.all_day_empty')}</p>
-        ) : (
-          <ul>
-            {allDay.map((line) => (
-              <li key={line.name} data-item={line.name}>
-                <span className="all-day-qty">{line.quantity}</span> {line.name}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </>
-  );
-}
-
-/** How much each ticket shows on this screen (kept on the screen). */
-function DensitySelect() {
-  const t = useT();
-  const { preferences } = useApp();
-  const density = usePreferences((s) => s.density);
-  return (
-    <select
-      className="density-select"
-      data-testid="density"
-      aria-label={t('board.density')}
-      value={density}
-      onChange={(e) => preferences.getState().set({ density: e.target.value as Density })}
-    >
-      {DENSITIES.map((d) => (
-        <option key={d} value={d}>
-          {t('board.density')}: {t(`board.density_${d}`)}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-/** Which station this screen prepares for, or expo (every item, each station's progress). */
-function StationSelect() {
-  const t = useT();
-  const { board, preferences } = useApp();
-  const stations = useBoard((s) => s.stations);
-  const stationFilter = useBoard((s) => s.stationFilter);
-  if (stations.length === 0) return null;
-  const choose = (stationId: string | null) => {
-    board.getState().setStationFilter(stationId);
-    preferences.getState().set({ station_id: stationId });
-  };
-  return (
-    <select className="station-select" data-testid="station" aria-label={t('board.screen')} value={stationFilter ?? ''} onChange={(e) => choose(e.target.value || null)}>
-      <option value="">
-        {t('board.screen')}: {t('board.screen_expo')}
-      </option>
-      {stations.map((station) => (
-        <option key={station.id} value={station.id}>
-          {t('board.screen')}: {station.name}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-/** Which location the board shows (in the header, or in the drawer on a phone). */
-export function LocationFilter() {
-  const t = useT();
-  const { board, preferences, mode } = useApp();
-  const locations = useBoard((s) => s.locations);
-  const filter = useBoard((s) => s.locationFilter);
-  // A tablet chooses its location once, in "Esta pantalla".
-  if (locations.length < 2 || mode !== 'desktop') return null;
-  const choose = (chosen: string | null) => {
-    board.getState().setLocationFilter(chosen);
-    // Kept on this screen: it opens on the same location next time.
-    preferences.getState().set({ location_id: chosen });
-  };
-  return (
-    <select className="location-filter" data-testid="location-filter" value={filter ?? ''} onChange={(e) => choose(e.target.value || null)}>
-      <option value="">{t('board.location_all')}</option>
-      {locations
-        .filter((l) => l.is_active)
-        .map((l) => (
-          <option key={l.location_id} value={l.location_id}>
-            {l.name}
-          </option>
-        ))}
-    </select>
-  );
-}
-
-function RecallButton({ count }: { count: number }) {
+/** The latest delivered and cancelled tickets, each can be brought back on the board. */
+function RecallDrawer({ layout, recalledIds }: { layout: BoardLayout; recalledIds: string }) {
   const t = useT();
   const { board } = useApp();
   return (
-    <button type="button" className="btn btn-secondary recall-button" data-testid="recall-open" onClick={() => board.getState().setRecallOpen(true)}>
-      {t('board.recall', { count })}
-    </button>
-  );
-}
-
-function SideList(props: { title: string; tickets: ShownTicket[]; testId: string; compact: boolean; onCancel(order: KitchenOrder): void }) {
-  if (props.tickets.length === 0) return null;
-  return (
-    <section className="panel side-list" data-testid={props.testId}>
-      <h3>
-        {props.title} <span className="count">{props.tickets.length}</span>
-      </h3>
-      {props.tickets.map((ticket) => (
-        <TicketCard key={ticket.order.id} ticket={ticket} compact={props.compact} onCancel={props.onCancel} />
-      ))}
-    </section>
-  );
-}
-
-/** Today's figures: they depend on the time (late tickets), so they tick here, not on the board. */
-function TodayPanel(props: { shown: ShownTicket[]; dayStart: number; thresholds: AppSettings['thresholds']; filter: string | null }) {
-  const t = useT();
-  const engineNow = useEngineNow(1000);
-  const today = todayStats(props.shown, props.dayStart, engineNow, props.thresholds, props.filter);
-  return (
-    <section className="panel today" data-testid="today-panel">
-      <h3>{t('board.today')}</h3>
-      <dl>
-        <div>
-          <dt>{t('board.today_orders')}</dt>
-          <dd data-testid="today-orders">{today.orders}</dd>
+    <div className="drawer-backdrop" onClick={() => board.getState().setRecallOpen(false)}>
+      <aside className="drawer" data-testid="recall" onClick={(e) => e.stopPropagation()}>
+        <header className="drawer-head">
+          <h2>{t('board.recall_title')}</h2>
+          <button type="button" className="btn btn-secondary" onClick={() => board.getState().setRecallOpen(false)}>
+            {t('board.close')}
+          </button>
+        </header>
+        <div className="drawer-tickets">
+          {layout.recall.map((ticket) => (
+            <div key={ticket.order.id} className="recall-entry">
+              <TicketCard ticket={ticket} readOnly />
+              {!recalledIds.split(',').includes(ticket.order.id) && (
+                <button
+                  type="button"
+                  className="btn btn-primary recall-back"
+                  data-testid="recall-back"
+                  data-order-id={ticket.order.id}
+                  onClick={() => {
+                    board.getState().recall(ticket.order.id);
+                    board.getState().setRecallOpen(false);
+                  }}
+                >
+                  {t('board.recall_back')}
+                </button>
+              )}
+            </div>
+          ))}
         </div>
-        <div>
-          <dt>{t('board.today_avg')}</dt>
-          <dd data-testid="today-avg">{today.averageToReadyMs === null ? '—' : formatMinutes(today.averageToReadyMs)}</dd>
-        </div>
-        <div className={today.late > 0 ? 'late' : ''}>
-          <dt>{t('board.today_late')}</dt>
-          <dd data-testid="today-late">{today.late}</dd>
-        </div>
-      </dl>
-      {today.testOrders > 0 && <p className="muted">{t('board.today_test', { count: today.testOrders })}</p>}
-    </section>
+      </aside>
+    </div>
   );
 }

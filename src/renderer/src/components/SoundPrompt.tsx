@@ -1,8 +1,7 @@
-// A tablet's browser plays no sound until someone touches the page. Until it does, the board says
-// so: "Toca para activar el sonido". One tap (anywhere on the prompt) unlocks the new-order alarm.
+// A tablet's browser plays no sound until someone touches the page. The first tap anywhere on the
+// screen unlocks the new-order alarm; until then the status strip says so with one short word.
 import { useEffect, useState } from 'react';
 import chime from '../../../../resources/sounds/new-order.wav';
-import { useT } from '../app-context.tsx';
 
 /** Whether the browser lets this page play sound now (tried silently). */
 async function soundAllowed(): Promise<boolean> {
@@ -17,20 +16,22 @@ async function soundAllowed(): Promise<boolean> {
   }
 }
 
-export function SoundPrompt() {
-  const t = useT();
-  const [allowed, setAllowed] = useState<boolean | null>(null);
+/** null while unknown; false until a tap anywhere lets the page play sound. */
+export function useSoundAllowed(enabled: boolean): boolean | null {
+  const [allowed, setAllowed] = useState<boolean | null>(enabled ? null : true);
   useEffect(() => {
+    if (!enabled) return;
     let live = true;
     void soundAllowed().then((ok) => live && setAllowed(ok));
+    // Any first tap is the gesture the browser waits for: the cook need not find a button.
+    const onTap = () => void soundAllowed().then((ok) => live && ok && setAllowed(true));
+    document.addEventListener('pointerdown', onTap, { capture: true });
+    document.addEventListener('keydown', onTap, { capture: true });
     return () => {
       live = false;
+      document.removeEventListener('pointerdown', onTap, { capture: true });
+      document.removeEventListener('keydown', onTap, { capture: true });
     };
-  }, []);
-  if (allowed !== false) return null;
-  return (
-    <button type="button" className="sound-prompt" data-testid="sound-prompt" onClick={() => void soundAllowed().then(setAllowed)}>
-      {t('tablet.sound_prompt')}
-    </button>
-  );
+  }, [enabled]);
+  return allowed;
 }

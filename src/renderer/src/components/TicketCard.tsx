@@ -1,11 +1,12 @@
 import { memo, useEffect, useRef } from 'react';
+import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
 import { formatClock, formatDateTime, formatMoney } from '../format.ts';
-import type { TextKey } from '../i18n.ts';
-import { itemDone } from '../stores/board/items-slice.ts';
+import { refusalText, type TextKey } from '../i18n.ts';
+import { isWaiting, itemDone, movesOf } from '../stores/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 
 interface TicketCardProps {
@@ -13,6 +14,10 @@ interface TicketCardProps {
   locationName?: string | undefined;
   compact?: boolean;
   readOnly?: boolean;
+  /** Drawn over more than one column (a ticket taller than the screen): it says "sigue →". */
+  split?: boolean;
+  /** The state as a coloured band and a word (the "Flujo" layout, where tickets of every state mix). */
+  showState?: boolean;
   onCancel?: (order: KitchenOrder) => void;
 }
 
@@ -24,26 +29,26 @@ function label(t: (key: TextKey) => string, prefix: string, code: string): strin
 }
 
 /**
- * One ticket. Memoized: it re-renders when its order, its moves or flash change, or when what it
- * shows of the time does (the timer's text each second, its colour), never because another ticket
- * changed.
+ * One ticket: items first, a one-line header (number, pickup or delivery, timer), then who and how
+ * it is paid, and the one-tap step. Memoized: it re-renders when its order, its pending changes or
+ * flash change, or when what it shows of the time does, never because another ticket changed.
  */
-export const TicketCard = memo(function TicketCard({ ticket, locationName, compact = false, readOnly = false, onCancel }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, locationName, compact = false, readOnly = false, split = false, showState = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board } = useApp();
   const { order } = ticket;
   const id = order.id;
   const ref = useRef<HTMLElement>(null);
-  const moves = useBoard((s) => s.moves[id]);
+  const changes = useBoard((s) => s.pending[id]);
   const flash = useBoard((s) => s.flashes[id]);
   const ringing = useBoard((s) => s.ringing[id] === true);
   const selected = useBoard((s) => s.selectedId === id);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
+  const allergyWords = useBoard((s) => s.allergyWords);
   const thresholds = useSettings((s) => s.settings.thresholds);
   const language = useSettings((s) => s.settings.language);
   const clockOffset = useBoard((s) => s.clockOffset);
   const kitchen = ticket.kitchen;
-  const marks = useBoard((s) => s.itemMarks);
   const stationFilter = useBoard((s) => s.stationFilter);
   const stations = useBoard((s) => s.stations);
   const recalled = useClock((now) => kitchen.recalled_until !== null && kitchen.recalled_until > now + clockOffset);
@@ -57,9 +62,11 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   }, [focusSeq]);
 
   const dead = order.status === 'cancelado' && !readOnly;
-  const lastMove = moves?.[moves.length - 1];
+  const moves = movesOf(changes);
+  const lastMove = moves[moves.length - 1];
   const held = useClock((now) => lastMove?.phase === 'held' && lastMove.deadline > now);
-  const sending = moves?.some((m) => m.phase === 'sending') ?? false;
+  const waiting = (changes ?? []).filter((c) => c.phase === 'queued').length;
+  const sending = !waiting && (changes ?? []).some(isWaiting);
   const cooking = ticket.shownStatus === 'recibido' || ticket.shownStatus === 'en_preparacion';
   const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
   const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
@@ -78,14 +85,16 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const bump = readOnly || dead || managed || onStation ? null : bumpOf(ticket);
   const cancellable = !readOnly && !dead && !managed && !onStation && canCancel(ticket);
   const items = onStation ? kitchen.items.filter((item) => item.station_id === stationFilter) : kitchen.items;
-  const allDone = kitchen.items.length > 0 && kitchen.items.every((item) => itemDone(marks, id, item.index, item.done));
+  const allDone = kitchen.items.length > 0 && kitchen.items.every((item) => itemDone(changes, item.index, item.done));
   const suggested = bump !== null && allDone && (kitchen.suggested_target === bump || kitchen.suggested_target === null) ? bump : null;
   const canStrike = !readOnly && !dead;
   const flashKind = useClock((now) => (flash && flash.until > now ? flash.kind : null));
+  const allergic = (text: string | null) => text !== null && mentionsAllergy(text, allergyWords);
 
   const classes = [
     'ticket',
     `type-${order.type}`,
+    `state-${ticket.shownStatus}`,
     `timer-${level}`,
     selected ? 'selected' : '',
     ringing ? 'ringing' : '',
@@ -94,9 +103,18 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
     dead ? 'dead' : '',
     compact ? 'compact' : '',
     recalled ? 'recalled' : '',
+    split ? 'split' : '',
+    showState ? 'show-state' : '',
+    waiting ? 'waiting' : '',
   ].filter(Boolean);
 
   const paymentMethod = order.payment.method ? label(t, 'payment', order.payment.method) : null;
+  const facts = [
+    order.customer.name ?? t('ticket.no_customer'),
+    locationName,
+    order.type === 'delivery' && order.address && !compact ? order.address : undefined,
+    order.customer.phone && !compact ? t('ticket.phone', { phone: order.customer.phone }) : undefined,
+  ].filter(Boolean);
 
   return (
     <article
@@ -108,52 +126,44 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
       data-server-status={order.status}
       data-ringing={ringing ? 'true' : 'false'}
       data-flash={flashKind ?? ''}
+      data-waiting={waiting > 0 ? 'true' : 'false'}
       onClick={() => board.getState().touch(id)}
     >
       <header className="ticket-head">
-        <div className="ticket-line">
-          <span className="ticket-number">#{order.number}</span>
-          {timerText !== null && (
-            <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
-              {timerText}
-            </span>
-          )}
-        </div>
-        <div className="ticket-badges">
-          <span className={`badge badge-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
-          {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
-          {managed && <span className="badge badge-pos">{t('ticket.pos')}</span>}
-          {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
-          {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
-          {kitchen.channel && <span className="badge badge-channel">{kitchen.channel}</span>}
-        </div>
+        <span className="ticket-number">#{order.number}</span>
+        <span className={`ticket-type type-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
+        {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
+        {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
+        {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
+        {split && (
+          <span className="badge badge-split" data-testid="split">
+            {t('ticket.continues')}
+          </span>
+        )}
+        {managed && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
+        {timerText !== null && (
+          <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
+            {timerText}
+          </span>
+        )}
       </header>
+      {showState && <div className={`state-band band-${ticket.shownStatus}`}>{t(`status.${ticket.shownStatus}`)}</div>}
       {dead && <div className="dead-banner">{t('ticket.cancelled_elsewhere')}</div>}
       {flashKind === 'changed' && <div className="changed-banner">{t('ticket.changed')}</div>}
-      <div className="ticket-customer">
-        <span className="customer-name">{order.customer.name ?? t('ticket.no_customer')}</span>
-        {locationName && <span className="ticket-location">{locationName}</span>}
-      </div>
-      {order.scheduled_for && (
-        <div className="ticket-scheduled">{t('ticket.scheduled', { time: formatDateTime(order.scheduled_for, timeZone, language) })}</div>
-      )}
-      {countdown && (
-        <div className="ticket-countdown" data-testid="countdown">
-          {countdown}
+      {flashKind === 'refused' && flash?.code && (
+        <div className="refused-banner" data-testid="refused" data-code={flash.code}>
+          {refusalText(t, flash.code, { number: order.number, manager: managedBy ?? t('ticket.manager_unknown') })}
         </div>
       )}
-      {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
-        <div className="station-progress" data-testid="station-progress">
-          {kitchen.stations.map((p) => (
-            <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
-              {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
-            </span>
-          ))}
+      {waiting > 0 && (
+        <div className="waiting-banner" data-testid="waiting">
+          {t('ticket.waiting_engine', { count: waiting })}
         </div>
       )}
       <ul className="ticket-items">
         {items.map((item) => {
-          const done = itemDone(marks, id, item.index, item.done);
+          const done = itemDone(changes, item.index, item.done);
+          const noteIsAllergy = allergic(item.notes);
           return (
             <li
               key={item.index}
@@ -168,7 +178,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
               }}
             >
               <span className="item-line">
-                <span className="qty">{item.quantity} ×</span> <span className="item-name">{item.name}</span>
+                <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
               </span>
               {item.modifiers.length > 0 && (
                 <ul className="modifiers">
@@ -179,25 +189,34 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
                   ))}
                 </ul>
               )}
-              {item.notes && <div className="item-note">⚠ {item.notes}</div>}
+              {item.notes && (
+                <div className={`item-note ${noteIsAllergy ? 'allergen' : ''}`} data-allergy={noteIsAllergy ? 'true' : 'false'}>
+                  {noteIsAllergy ? <span className="allergen-tag">{t('ticket.allergen')}</span> : '⚠'} {item.notes}
+                </div>
+              )}
             </li>
           );
         })}
       </ul>
       {order.notes && (
-        <div className="order-note">
-          <strong>{t('ticket.note')}:</strong> {order.notes}
+        <div className={`order-note ${allergic(order.notes) ? 'allergen' : ''}`} data-allergy={allergic(order.notes) ? 'true' : 'false'}>
+          {allergic(order.notes) ? <span className="allergen-tag">{t('ticket.allergen')}</span> : <strong>{t('ticket.note')}:</strong>} {order.notes}
         </div>
       )}
+      {order.scheduled_for && <div className="ticket-scheduled">{t('ticket.scheduled', { time: formatDateTime(order.scheduled_for, timeZone, language) })}</div>}
+      {countdown && (
+        <div className="ticket-countdown" data-testid="countdown">
+          {countdown}
+        </div>
+      )}
+      <div className="ticket-customer">{facts.join(' · ')}</div>
       <div className="ticket-facts">
-        {order.type === 'delivery' && order.address && !compact && <div className="address">{order.address}</div>}
         {order.delivery && (
           <div className="courier">
             {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
             {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
           </div>
         )}
-        {order.customer.phone && !compact && <div className="phone">{t('ticket.phone', { phone: order.customer.phone })}</div>}
         {kitchen.payment.paid ? (
           <div className="payment paid" data-testid="payment">
             {t('ticket.paid')}
@@ -210,6 +229,15 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           </div>
         ) : null}
       </div>
+      {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
+        <div className="station-progress" data-testid="station-progress">
+          {kitchen.stations.map((p) => (
+            <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
+              {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
+            </span>
+          ))}
+        </div>
+      )}
       {readOnly && (
         <div className="ticket-final">
           {t(`status.${order.status}`)} · {formatClock(order.updated_at, timeZone, language)}
@@ -240,7 +268,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
               data-target={bump}
               onClick={(e) => {
                 e.stopPropagation();
-                board.getState().bump(id);
+                board.getState().bump(id, ticket.shownStatus);
               }}
             >
               {t(`action.${bump}`)}

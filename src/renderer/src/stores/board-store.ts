@@ -1,16 +1,16 @@
 // The board's state, in slices over one zustand store: the feed (tickets as the engine last
-// said: the one source of truth), this screen's held moves (undo, then sent; the reply only
-// acknowledges), notices (flashes, ringing, toasts), the selection, and item bumps and recall.
+// said: the one source of truth), this screen's pending changes (bumps held for undo, item marks,
+// what waits for the engine; the reply only acknowledges), notices (flashes, ringing, toasts) and
+// the selection.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BoardContext } from './board/context.ts';
 import { createFeedSlice, type FeedSlice } from './board/feed-slice.ts';
-import { createItemsSlice, type ItemsSlice } from './board/items-slice.ts';
-import { createMovesSlice, type MovesSlice } from './board/moves-slice.ts';
 import { createNoticesSlice, type NoticesSlice } from './board/notices-slice.ts';
+import { createPendingSlice, type PendingSlice } from './board/pending-slice.ts';
 import { createSelectionSlice, type SelectionSlice } from './board/selection-slice.ts';
 
 export { isStale, RESYNC_MS, STALE_AFTER_MS } from './board/feed-slice.ts';
-export type { Move } from './board/moves-slice.ts';
+export type { PendingChange, PendingMove } from './board/pending-slice.ts';
 export type { Flash, Toast } from './board/notices-slice.ts';
 export { shownTickets } from './board/shown.ts';
 
@@ -19,7 +19,7 @@ export const HOLD_MS = 5000;
 /** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
 export const FLASH_MS = 8000;
 
-export type BoardState = FeedSlice & MovesSlice & NoticesSlice & SelectionSlice & ItemsSlice;
+export type BoardState = FeedSlice & PendingSlice & NoticesSlice & SelectionSlice;
 export type BoardStore = StoreApi<BoardState>;
 
 export interface BoardStoreDeps extends Partial<Omit<BoardContext, 'api'>> {
@@ -34,12 +34,20 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
     clearTimer: deps.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)),
     holdMs: deps.holdMs ?? HOLD_MS,
     flashMs: deps.flashMs ?? FLASH_MS,
+    pendingStorage: deps.pendingStorage,
   };
-  return createStore<BoardState>()((set, get) => ({
+  const store = createStore<BoardState>()((set, get) => ({
     ...createFeedSlice(set, get, ctx),
-    ...createMovesSlice(set, get, ctx),
+    ...createPendingSlice(set, get, ctx),
     ...createNoticesSlice(set, get, ctx),
     ...createSelectionSlice(set, get, ctx.now),
-    ...createItemsSlice(set, get, ctx),
   }));
+  // Kept on the screen as they change, so a reload (or a crash of the tablet's browser) loses none.
+  if (ctx.pendingStorage) {
+    const storage = ctx.pendingStorage;
+    store.subscribe((state, previous) => {
+      if (state.pending !== previous.pending) storage.write(state.pending);
+    });
+  }
+  return store;
 }

@@ -4,6 +4,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Language, Theme } from '../../../shared/ipc/settings.ts';
 import { isLanguage } from '../../../shared/locale.ts';
+import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 
 /** How much a ticket shows: `auto` turns compact above a count of tickets (rush hour). */
 export type Density = 'auto' | 'comfortable' | 'compact';
@@ -17,9 +18,11 @@ export interface ScreenPreferences {
   density: Density;
   /** The station this screen prepares for (its items only); null: expo, every item. */
   station_id: string | null;
+  /** Lanes by state ("Carriles"), or every ticket in one grid by age ("Flujo"). */
+  layout: BoardLayoutKind;
 }
 
-export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null, density: 'auto', station_id: null };
+export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null, density: 'auto', station_id: null, layout: 'lanes' };
 
 export interface ScreenPreferencesState extends ScreenPreferences {
   set(patch: Partial<ScreenPreferences>): void;
@@ -52,6 +55,7 @@ export function readScreenPreferences(storage: PreferencesStorage | null): Scree
     location_id: typeof kept.location_id === 'string' && kept.location_id.length <= 64 ? kept.location_id : null,
     density: DENSITIES.includes(kept.density as Density) ? (kept.density as Density) : 'auto',
     station_id: typeof kept.station_id === 'string' && kept.station_id.length <= 64 ? kept.station_id : null,
+    layout: BOARD_LAYOUTS.includes(kept.layout as BoardLayoutKind) ? (kept.layout as BoardLayoutKind) : 'lanes',
   };
 }
 

@@ -3,6 +3,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { KitchenApi } from '../../api.ts';
 import type { BoardState } from '../board-store.ts';
+import type { PendingStorage } from './pending-slice.ts';
 
 export interface BoardContext {
   api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder'>>;
@@ -11,6 +12,8 @@ export interface BoardContext {
   clearTimer: (handle: unknown) => void;
   holdMs: number;
   flashMs: number;
+  /** Where pending changes survive a reload (none: they live as long as the page). */
+  pendingStorage?: PendingStorage | undefined;
 }
 
 export type SetBoard = StoreApi<BoardState>['setState'];

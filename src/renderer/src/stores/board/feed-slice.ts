@@ -19,17 +19,19 @@ export interface FeedSlice {
   locations: BoardLocation[];
   /** The restaurant's stations (empty: none declared): a screen may show one, or expo. */
   stations: KitchenStation[];
+  /** The restaurant's own words marking a note as an allergy. */
+  allergyWords: string[];
   dayStart: number;
   cursor: number;
   tickets: Record<string, KitchenTicket>;
   /** Engine clock minus screen clock: timers run on the engine's time. */
   clockOffset: number;
-  /** Screen time of the last word from main (push, heartbeat or answer). */
+  /** Screen time of the last push from the engine (event or heartbeat) or snapshot: a call's answer does not count. */
   lastHeardAt: number;
   /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
   staleAfterMs: number;
   status: ConnectionStatus | null;
-  /** The last call could not reach the engine at all (not a refusal): until the next word from it. */
+  /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */
   engineLost: boolean;
   load(): Promise<void>;
   receive(push: LivePush): void;
@@ -69,7 +71,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     // Timestamps have one-second resolution: compare the order itself.
     const changed = known !== undefined && JSON.stringify(known.order) !== JSON.stringify(order);
     if (known === undefined ? source === 'feed' : changed) {
-      const shownBefore = known ? shownStatusOf(known, state.moves[order.id], state.flashes[order.id]) : null;
+      const shownBefore = known ? shownStatusOf(known, state.pending[order.id], state.flashes[order.id]) : null;
       const settled = state.reconcile(order);
       const cameIn = order.status === 'recibido' && (known === undefined || known.order.status === 'pendiente_pago' || known.order.status === 'programado');
       if (settled === 'own') {
@@ -112,6 +114,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     if (push.kind === 'heartbeat') {
       set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}) });
       if (get().loaded && (wasStale || ctx.now() - lastLoadAt > RESYNC_MS)) void get().load();
+      get().flush();
       return;
     }
     for (const event of push.events) {
@@ -127,6 +130,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     restaurant: null,
     locations: [],
     stations: [],
+    allergyWords: [],
     dayStart: 0,
     cursor: 0,
     tickets: {},
@@ -155,6 +159,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
               restaurant: snapshot.restaurant,
               locations: snapshot.locations,
               stations: snapshot.stations,
+              allergyWords: snapshot.allergy_words ?? [],
               dayStart: snapshot.day_start,
               cursor: snapshot.cursor,
               tickets,
@@ -162,6 +167,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
               lastHeardAt: ctx.now(),
               engineLost: false,
             });
+            get().flush();
           },
           (error: unknown) => set({ loadError: errorMessage(error) }),
         )
@@ -177,7 +183,11 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     receive,
 
     heard() {
-      set({ lastHeardAt: ctx.now(), engineLost: false });
+      // An answer says the engine is reachable, not that the live feed flows: only a push or a
+      // snapshot makes the data fresh again.
+      const wasLost = get().engineLost;
+      if (wasLost) set({ engineLost: false });
+      if (wasLost) get().flush();
     },
 
     lostEngine() {

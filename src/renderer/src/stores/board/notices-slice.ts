@@ -9,6 +9,8 @@ export interface Flash {
   until: number;
   /** For a cancelled ticket: the column it stays in while it flashes. */
   column?: OrderStatus;
+  /** For a refused change: the engine's code, said on the card. */
+  code?: string;
 }
 
 export type Toast =

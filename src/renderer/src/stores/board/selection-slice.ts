@@ -11,6 +11,8 @@ export interface SelectionSlice {
   stationFilter: string | null;
   muted: boolean;
   recallOpen: boolean;
+  /** The screen's menu (station, density, layout, panels, recall). */
+  menuOpen: boolean;
   /** A ticket to bring into view (keyboard, bump bar, new-orders indicator); `seq` repeats a request. */
   focusRequest: { orderId: string; seq: number } | null;
   touch(orderId: string): void;
@@ -22,6 +24,7 @@ export interface SelectionSlice {
   setStationFilter(stationId: string | null): void;
   setMuted(muted: boolean): void;
   setRecallOpen(open: boolean): void;
+  setMenuOpen(open: boolean): void;
 }
 
 /** Every list the keyboard reaches, left to right: the columns, then scheduled, awaiting payment and recall. */
@@ -42,6 +45,7 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard, now: () => nu
     stationFilter: null,
     muted: false,
     recallOpen: false,
+    menuOpen: false,
     focusRequest: null,
 
     touch(orderId) {
@@ -103,7 +107,10 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard, now: () => nu
       set({ muted });
     },
     setRecallOpen(open) {
-      set({ recallOpen: open });
+      set({ recallOpen: open, ...(open ? { menuOpen: false } : {}) });
+    },
+    setMenuOpen(open) {
+      set({ menuOpen: open });
     },
   };
 }

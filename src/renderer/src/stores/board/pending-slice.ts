@@ -1,0 +1,329 @@
+// Every change this screen makes to a ticket, in one place until the engine has it: bumps held for
+// the undo window, item marks, and whatever was tapped while the engine could not be reached.
+// Each change carries its own idempotency key, is sent one at a time per order, in order, and is
+// kept (and survives a reload) until the engine answers: yes (the feed then shows it), or no (the
+// card says so). A tap never moves an order more than one step beyond what the screen showed.
+import { bumpTarget, type OrderStatus, type PatchTarget } from '../../../../shared/order-states.ts';
+import type { KitchenOrder, KitchenTicket } from '../../../../shared/ipc/kitchen.ts';
+import { IpcCallError } from '../../api.ts';
+import type { BoardContext, GetBoard, SetBoard } from './context.ts';
+
+/**
+ * held: a bump within its undo window; queued: due, waiting for the engine to be reachable;
+ * sending: asked, no answer yet; sent: the engine said yes, the feed has not shown it yet.
+ */
+export type PendingPhase = 'held' | 'queued' | 'sending' | 'sent';
+
+interface PendingBase {
+  seq: number;
+  /** Its idempotency key: a retry after an unknown outcome is applied once. */
+  key: string;
+  phase: PendingPhase;
+  /** When it is due to be sent (epoch ms, screen clock). */
+  deadline: number;
+  /** When it was tapped. */
+  at: number;
+}
+
+export interface PendingMove extends PendingBase {
+  kind: 'move';
+  target: PatchTarget;
+  /** What the screen showed when it was tapped. */
+  from: OrderStatus;
+}
+
+export interface PendingItem extends PendingBase {
+  kind: 'item';
+  index: number;
+  done: boolean;
+}
+
+export type PendingChange = PendingMove | PendingItem;
+
+/** Where pending changes are kept across reloads (localStorage in the page). */
+export interface PendingStorage {
+  read(): Record<string, PendingChange[]>;
+  write(pending: Record<string, PendingChange[]>): void;
+}
+
+export interface PendingSlice {
+  /** This screen's changes not yet shown back by the feed, by order id, oldest first. */
+  pending: Record<string, PendingChange[]>;
+  /** One step on from what the screen shows (`seen`: the state the tapped button was drawn for). */
+  bump(orderId: string, seen?: OrderStatus): void;
+  cancel(orderId: string): void;
+  toggleItem(orderId: string, index: number): void;
+  /** Takes back the latest held move (of one order, or of any). */
+  undo(orderId?: string): boolean;
+  /** Sends what waited for the engine (it was just heard from). */
+  flush(): void;
+  /**
+   * The feed brought `order` changed: its own moves that it reflects are done; if it changed
+   * otherwise, the moves this screen still held on it (decided on a state that no longer holds)
+   * are dropped. Says which it was.
+   */
+  reconcile(order: KitchenOrder): 'own' | 'dropped-held' | 'none';
+  /** The feed brought this ticket: the item marks it now reflects are done. */
+  settleItems(ticket: KitchenTicket): void;
+  /** Asks the engine to bring a finished ticket back (the feed brings it). */
+  recall(orderId: string): void;
+}
+
+/** A second tap on the same ticket (or item) within this long is the same tap. */
+export const TAP_GUARD_MS = 700;
+
+/** Codes that mean "not now" rather than "no": the change waits and is sent again. */
+const RETRY_CODES = new Set(['engine_unreachable', 'internal_error', 'storage_full', 'rate_limited']);
+
+export const movesOf = (changes: PendingChange[] | undefined): PendingMove[] => (changes ?? []).filter((c): c is PendingMove => c.kind === 'move');
+
+/** Whether an item shows struck on this screen: its latest pending mark, else the engine's word. */
+export function itemDone(changes: PendingChange[] | undefined, index: number, done: boolean): boolean {
+  if (changes) {
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const change = changes[i]!;
+      if (change.kind === 'item' && change.index === index) return change.done;
+    }
+  }
+  return done;
+}
+
+/** Waiting for the engine: due but not yet accepted by it. */
+export const isWaiting = (change: PendingChange) => change.phase === 'queued' || change.phase === 'sending';
+
+function newKey(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): PendingSlice {
+  const restored = ctx.pendingStorage?.read() ?? {};
+  let seq = Object.values(restored).flat().reduce((max, c) => Math.max(max, c.seq), 0);
+  const timers = new Map<string, unknown>();
+  const lastTap = new Map<string, number>();
+
+  const setChanges = (orderId: string, changes: PendingChange[]) =>
+    set((s) => {
+      const { [orderId]: _old, ...rest } = s.pending;
+      return { pending: changes.length > 0 ? { ...rest, [orderId]: changes } : rest };
+    });
+  const changesOf = (orderId: string) => get().pending[orderId] ?? [];
+  const update = (orderId: string, seqOf: number, patch: Partial<PendingBase>) =>
+    setChanges(orderId, changesOf(orderId).map((c) => (c.seq === seqOf ? ({ ...c, ...patch } as PendingChange) : c)));
+
+  /** A second tap on the same thing within the guard: ignored. */
+  const repeated = (what: string): boolean => {
+    const now = ctx.now();
+    const last = lastTap.get(what);
+    if (last !== undefined && now - last < TAP_GUARD_MS) return true;
+    lastTap.set(what, now);
+    return false;
+  };
+
+  const schedule = (orderId: string, at: number) => {
+    const previous = timers.get(orderId);
+    if (previous !== undefined) ctx.clearTimer(previous);
+    timers.set(
+      orderId,
+      ctx.setTimer(() => {
+        timers.delete(orderId);
+        process(orderId);
+      }, Math.max(0, at - ctx.now())),
+    );
+  };
+
+  const send = (change: PendingChange, orderId: string) =>
+    change.kind === 'move'
+      ? ctx.api.transitionOrder({ order_id: orderId, target: change.target, change_id: change.key })
+      : ctx.api.setItemDone!({ order_id: orderId, item_index: change.index, done: change.done, change_id: change.key });
+
+  /** Sends the next due change of an order; one at a time, in order. */
+  const process = (orderId: string) => {
+    const changes = changesOf(orderId);
+    if (changes.some((c) => c.phase === 'sending')) return;
+    const next = changes.find((c) => c.phase === 'held' || c.phase === 'queued');
+    if (!next) return;
+    if (next.phase === 'held' && next.deadline > ctx.now()) {
+      schedule(orderId, next.deadline);
+      return;
+    }
+    // Known to be out of reach: it waits for the next word from the engine (flush).
+    if (get().engineLost) {
+      if (next.phase !== 'queued') update(orderId, next.seq, { phase: 'queued' });
+      return;
+    }
+    update(orderId, next.seq, { phase: 'sending' });
+    send(next, orderId).then(
+      () => {
+        get().heard();
+        // Still there unless the feed already brought the change back (then it is done).
+        update(orderId, next.seq, { phase: 'sent' });
+        process(orderId);
+      },
+      (error: unknown) => {
+        const refused = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+        if (!refused) {
+          get().lostEngine();
+          update(orderId, next.seq, { phase: 'queued' });
+          return;
+        }
+        get().heard();
+        // The engine said no: this change and what this screen stacked on it go; what it already
+        // accepted stays until the feed shows it.
+        setChanges(
+          orderId,
+          changesOf(orderId).filter((c) => c.phase === 'sent' || (c.seq !== next.seq && !(next.kind === 'move' && c.kind === 'move'))),
+        );
+        const ticket = get().tickets[orderId];
+        get().flash(orderId, { kind: 'refused', until: ctx.now() + ctx.flashMs, code: error.code });
+        get().addToast({ kind: 'refused', orderId, number: ticket?.order.number ?? '?', code: error.code });
+        process(orderId);
+      },
+    );
+  };
+
+  // What was waiting when the page closed waits again (an answer it never got is asked again,
+  // with the same key: applied once).
+  const pending: Record<string, PendingChange[]> = {};
+  for (const [orderId, changes] of Object.entries(restored)) {
+    const waiting = changes.filter((c) => c.phase !== 'sent').map((c) => ({ ...c, phase: 'queued' as const }));
+    if (waiting.length > 0) pending[orderId] = waiting;
+  }
+
+  return {
+    pending,
+
+    bump(orderId, seen) {
+      const ticket = get().tickets[orderId];
+      if (!ticket || ticket.order.status === 'cancelado' || ticket.order.status === 'entregado') return;
+      const moves = movesOf(changesOf(orderId));
+      const shown = moves.length ? moves[moves.length - 1]!.target : ticket.order.status;
+      if (seen !== undefined && seen !== shown) return;
+      const target = bumpTarget(shown, ticket.order.type);
+      if (!target || repeated(`move:${orderId}`)) return;
+      get().touch(orderId);
+      const now = ctx.now();
+      // A second tap on the same ticket (after the guard) confirms the first one at once.
+      const released = changesOf(orderId).map((c) => (c.phase === 'held' ? { ...c, deadline: now } : c));
+      setChanges(orderId, [...released, { kind: 'move', seq: ++seq, key: newKey(), target, from: shown, phase: 'held', deadline: now + ctx.holdMs, at: now }]);
+      process(orderId);
+    },
+
+    cancel(orderId) {
+      const ticket = get().tickets[orderId];
+      if (!ticket) return;
+      get().touch(orderId);
+      const now = ctx.now();
+      const kept = changesOf(orderId).filter((c) => !(c.kind === 'move' && c.phase === 'held'));
+      const moves = movesOf(kept);
+      const from = moves.length ? moves[moves.length - 1]!.target : ticket.order.status;
+      setChanges(orderId, [...kept, { kind: 'move', seq: ++seq, key: newKey(), target: 'cancelado', from, phase: 'held', deadline: now, at: now }]);
+      process(orderId);
+    },
+
+    toggleItem(orderId, index) {
+      const ticket = get().tickets[orderId];
+      const item = ticket?.kitchen.items.find((i) => i.index === index);
+      if (!ticket || !item || !ctx.api.setItemDone || repeated(`item:${orderId}:${index}`)) return;
+      get().touch(orderId);
+      const changes = changesOf(orderId);
+      const done = !itemDone(changes, index, item.done);
+      // A mark not yet sent is replaced; one that only undoes it is not sent at all.
+      const unsent = (c: PendingChange) => c.kind === 'item' && c.index === index && (c.phase === 'held' || c.phase === 'queued');
+      const kept = changes.filter((c) => !unsent(c));
+      const now = ctx.now();
+      const needed = itemDone(kept, index, item.done) !== done;
+      setChanges(orderId, needed ? [...kept, { kind: 'item', seq: ++seq, key: newKey(), index, done, phase: 'held', deadline: now, at: now }] : kept);
+      process(orderId);
+    },
+
+    undo(orderId) {
+      let latest: { orderId: string; change: PendingChange } | null = null;
+      for (const [id, changes] of Object.entries(get().pending)) {
+        if (orderId !== undefined && id !== orderId) continue;
+        for (const change of changes) {
+          if (change.kind === 'move' && change.phase === 'held' && change.deadline > ctx.now() && (latest === null || change.seq > latest.change.seq)) latest = { orderId: id, change };
+        }
+      }
+      if (!latest) return false;
+      const { orderId: id, change } = latest;
+      setChanges(id, changesOf(id).filter((c) => c.seq !== change.seq));
+      set({ selectedId: id });
+      return true;
+    },
+
+    flush() {
+      for (const [orderId, changes] of Object.entries(get().pending)) {
+        if (changes.some((c) => c.phase === 'queued')) process(orderId);
+      }
+    },
+
+    reconcile(order) {
+      const changes = changesOf(order.id);
+      const moves = movesOf(changes);
+      if (moves.length === 0) return 'none';
+      const own = moves.findIndex((m) => m.phase !== 'held' && m.target === order.status);
+      if (own >= 0) {
+        const done = new Set(moves.slice(0, own + 1).map((m) => m.seq));
+        setChanges(order.id, changes.filter((c) => !done.has(c.seq)));
+        return 'own';
+      }
+      const heldHere = moves.some((m) => m.phase === 'held');
+      // What waits for the engine stays: the engine decides, and a refusal shows on the card.
+      setChanges(order.id, changes.filter((c) => c.kind === 'item' || c.phase === 'sending' || c.phase === 'queued'));
+      return heldHere ? 'dropped-held' : 'none';
+    },
+
+    recall(orderId) {
+      if (!ctx.api.recallOrder) return;
+      ctx.api.recallOrder({ order_id: orderId }).then(
+        () => get().heard(),
+        (error: unknown) => {
+          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          if (reached) get().heard();
+          else get().lostEngine();
+          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof IpcCallError ? error.code : 'unreachable' });
+        },
+      );
+    },
+
+    settleItems(ticket) {
+      const changes = changesOf(ticket.order.id);
+      if (!changes.some((c) => c.kind === 'item')) return;
+      const kept = changes.filter((c) => !(c.kind === 'item' && c.phase === 'sent' && ticket.kitchen.items.find((i) => i.index === c.index)?.done === c.done));
+      if (kept.length !== changes.length) setChanges(ticket.order.id, kept);
+    },
+  };
+}
+
+/** Pending changes kept in a Storage (localStorage), read back leniently: bad entries are skipped. */
+export function storagePending(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void } | null, key = 'comanda.pending-changes.v1'): PendingStorage {
+  return {
+    read() {
+      try {
+        const parsed: unknown = JSON.parse(storage?.getItem(key) ?? '{}');
+        if (!parsed || typeof parsed !== 'object') return {};
+        const out: Record<string, PendingChange[]> = {};
+        for (const [orderId, list] of Object.entries(parsed as Record<string, unknown>)) {
+          if (!Array.isArray(list)) continue;
+          const valid = list.filter(
+            (c): c is PendingChange =>
+              !!c && typeof c === 'object' && typeof c.key === 'string' && typeof c.seq === 'number' && (c.kind === 'move' ? typeof c.target === 'string' : c.kind === 'item' && typeof c.index === 'number' && typeof c.done === 'boolean'),
+          );
+          if (valid.length > 0) out[orderId] = valid;
+        }
+        return out;
+      } catch {
+        return {};
+      }
+    },
+    write(pending) {
+      try {
+        storage?.setItem(key, JSON.stringify(pending));
+      } catch {
+        // A full or private storage: the changes hold until the page reloads.
+      }
+    },
+  };
+}
