@@ -39,7 +39,8 @@ describe('board plan', () => {
     const [fresh, cooking, ready, out] = plan.lanes;
     assert.equal(out!.collapsed, true);
     assert.equal(out!.width, tv.collapsedWidth);
-    assert.ok(fresh!.columns > cooking!.columns && cooking!.columns >= ready!.columns && ready!.columns >= 1, JSON.stringify(plan.lanes));
+    assert.ok(fresh!.columns > cooking!.columns && cooking!.columns > ready!.columns && ready!.columns >= 1, JSON.stringify(plan.lanes));
+    assert.equal(fresh!.columns + cooking!.columns + ready!.columns, 6);
     assert.ok(plan.cardWidth >= tv.minCardWidth);
     const used = plan.lanes.reduce((w, l) => w + l.width, 0) + tv.gap * 3;
     assert.ok(used <= 1900 && used > 1900 - plan.cardWidth, `lanes use the width: ${used}`);

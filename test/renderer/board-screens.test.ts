@@ -1,19 +1,16 @@
-// The board on every screen it meets at rush hour: a TV over the pass, tablets both ways and a
-// phone, with 40 and then 100 active orders. Nothing overflows sideways, buttons are big and their
-// words whole, a new order is in view or announced, and the undo of a tap stays on screen.
-// One browser and one engine for the whole file; the screenshots are saved as artifacts.
+// The board on every screen it meets at rush hour, in the desktop window's renderer: a TV over the
+// pass, tablets both ways and a phone, with 40 and then 100 active orders. Nothing overflows
+// sideways, buttons are big and their words whole, a new order is in view or announced, and the
+// undo of a tap stays on screen. One browser and one engine for the whole file; the screenshots are
+// saved as artifacts. (board-rush.test.ts counts the tickets in view on a paired tablet.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from './support/wait.ts';
+import { RUSH_VIEWPORTS } from './support/rush.ts';
 
-const VIEWPORTS = [
-  { name: 'tv', width: 1920, height: 1080 },
-  { name: 'landscape', width: 1280, height: 800 },
-  { name: 'portrait', width: 800, height: 1280 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
+const VIEWPORTS = RUSH_VIEWPORTS;
 
 /** An evening's spread of orders: pickups and deliveries, cash and paid, modifiers and notes. */
 function eveningOrder(i: number): Record<string, unknown> {
@@ -69,7 +66,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
 
         // A new order: in view, or announced by the indicator, which brings it into view.
         const fresh = await placeOrder(k.engine, { customer: { name: `Recién llegado ${viewport.name}` } });
-        const card = k.page.locator(`.column article[data-order-id="${fresh.id}"]`);
+        const card = k.page.locator(`.lanes article[data-order-id="${fresh.id}"]`);
         const indicator = k.page.locator('[data-testid="new-orders-indicator"]');
         const announced = async () => (await indicator.isVisible()) && (await indicator.innerText()).includes(`#${fresh.number}`);
         await eventually(async () => (await inViewport(k, card)) || (await announced()), `new order in view or announced (${viewport.name}, ${count})`);
@@ -80,16 +77,18 @@ describe('the board on every screen (Chromium, real engine)', () => {
         assert.equal(await card.getAttribute('data-ringing'), 'true');
         await k.screenshot(`board-${viewport.name}-${viewport.width}x${viewport.height}-${count}`);
 
-        // A tap near the bottom of a column: its undo stays in view, in the tray.
-        const column = k.page.locator('.column').first();
-        await column.locator('.column-tickets').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+        // A tap at the far end of a lane: its undo stays in view, in the tray, and the lanes keep
+        // their size (the tray floats over the board at a fixed height).
+        const lanesBefore = await k.page.locator('.lanes').boundingBox();
+        const column = k.page.locator('.lanes [data-column="recibido"]');
+        await column.locator('.column-tickets').evaluate((el) => el.scrollTo({ top: el.scrollHeight, left: el.scrollWidth }));
         const last = column.locator('article[data-order-id]').last();
         const lastId = await last.getAttribute('data-order-id');
         await last.locator('[data-testid="bump"]').click();
         const undo = k.page.locator(`[data-testid="undo"][data-order-id="${lastId}"]`);
-        assert.ok(await inViewport(k, undo), `undo in view after a tap at the bottom (${viewport.name}, ${count})`);
+        assert.ok(await inViewport(k, undo), `undo in view after a tap at the end of a lane (${viewport.name}, ${count})`);
         await checkFit(k, `${viewport.name} with ${count}, a move held`);
-        assert.deepEqual(await coveredByTray(k), [], `the undo tray covers nothing (${viewport.name}, ${count})`);
+        assert.deepEqual(await k.page.locator('.lanes').boundingBox(), lanesBefore, `the lanes keep their size (${viewport.name}, ${count})`);
         await k.screenshot(`board-${viewport.name}-${viewport.width}x${viewport.height}-${count}-held`);
         await undo.click();
         assert.equal(await undo.count(), 0);
@@ -99,24 +98,6 @@ describe('the board on every screen (Chromium, real engine)', () => {
     });
   }
 });
-
-/** The board's buttons (as far as their column shows them) that the undo tray overlaps. */
-async function coveredByTray(k: KitchenUnderTest): Promise<string[]> {
-  return k.page.evaluate(() => {
-    const tray = document.querySelector('[data-testid="undo-tray"]')?.getBoundingClientRect();
-    if (!tray) return ['no undo tray'];
-    const covered: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('.board button, .board select')) {
-      const box = el.getBoundingClientRect();
-      const clip = (el.closest('.column-tickets') ?? el.closest('.board')!).getBoundingClientRect();
-      const top = Math.max(box.top, clip.top);
-      const bottom = Math.min(box.bottom, clip.bottom);
-      if (box.width === 0 || bottom <= top) continue;
-      if (box.left < tray.right && tray.left < box.right && top < tray.bottom && tray.top < bottom) covered.push(el.dataset.testid ?? el.className);
-    }
-    return covered;
-  });
-}
 
 /** The element's box lies inside the window (and it is drawn). */
 async function inViewport(k: KitchenUnderTest, locator: ReturnType<KitchenUnderTest['page']['locator']>): Promise<boolean> {
@@ -131,11 +112,17 @@ async function inViewport(k: KitchenUnderTest, locator: ReturnType<KitchenUnderT
 
 /** No sideways scrolling, the header in one piece, buttons of at least 48 px with their words whole. */
 async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
+  // The plan follows the lanes' measured size (a ResizeObserver): a resize lands a frame later.
+  await eventually(
+    () => k.page.evaluate(() => [...document.querySelectorAll('.lanes > .lane')].every((lane) => lane.getBoundingClientRect().right <= window.innerWidth + 0.5)),
+    `${where}: lanes laid out for the window`,
+  );
   const report = await k.page.evaluate(() => {
     const root = document.documentElement;
     const problems: string[] = [];
     if (root.scrollWidth > root.clientWidth) problems.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
-    for (const el of document.querySelectorAll<HTMLElement>('.column, .column-tickets, .board, .top-bar')) {
+    // A lane of several columns runs on to the right (swiped); the board and the page never do.
+    for (const el of document.querySelectorAll<HTMLElement>('.board, .lanes, .top-bar, .lane-vertical .column-tickets')) {
       if (el.scrollWidth > el.clientWidth + 1) problems.push(`${el.className} overflows sideways: ${el.scrollWidth} > ${el.clientWidth}`);
     }
     const boxes = ['.brand', '.tabs', '.top-tools'].map((s) => document.querySelector(s)!.getBoundingClientRect());
@@ -144,15 +131,22 @@ async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
         const [a, b] = [boxes[i]!, boxes[j]!];
         if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) problems.push(`header parts ${i} and ${j} overlap`);
       }
-    const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="hidden-count"], [data-testid="new-orders-indicator"]')];
+    // The lane header's "+N más" is a 34 px chip across a header (its words checked below, not its height).
+    const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="new-orders-indicator"], [data-testid="screen-menu"]')];
+    for (const chip of document.querySelectorAll<HTMLElement>('[data-testid="hidden-count"]')) {
+      if (chip.scrollWidth > chip.clientWidth) problems.push(`"${chip.innerText}" is clipped`);
+    }
     let checked = 0;
     for (const button of buttons) {
       const box = button.getBoundingClientRect();
+      // Only what is in view: inside the lane that scrolls it (a lane swiped sideways stops on a column).
+      const clip = button.closest('.column-tickets')?.getBoundingClientRect();
+      if (clip && (box.left < clip.left - 0.5 || box.right > clip.right + 0.5 || box.bottom <= clip.top || box.top >= clip.bottom)) continue;
       if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) continue;
       checked++;
       if (box.height < 48 || box.width < 48) problems.push(`"${button.innerText}" is ${box.width.toFixed(0)}×${box.height.toFixed(0)} px`);
       if (button.scrollWidth > button.clientWidth) problems.push(`"${button.innerText}" is clipped: ${button.scrollWidth} > ${button.clientWidth}`);
-      if (box.right > window.innerWidth + 0.5 || box.left < 0) problems.push(`"${button.innerText}" is outside the window`);
+      if (box.right > window.innerWidth + 0.5 || box.left < 0) problems.push(`"${button.innerText}" is outside the window (${box.left.toFixed(0)}–${box.right.toFixed(0)} px, its lane ${clip ? `${clip.left.toFixed(0)}–${clip.right.toFixed(0)}` : 'none'})`);
     }
     const bumps = document.querySelectorAll('[data-testid="bump"]').length;
     return { problems, checked, bumps };

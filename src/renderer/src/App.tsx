@@ -7,7 +7,7 @@ import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.t
 import { ScreenMenuButton } from './components/ScreenMenu.tsx';
 import { useSoundAllowed } from './components/SoundPrompt.tsx';
 import { formatClock } from './format.ts';
-import { boardFit, useViewportWidth } from './layout.ts';
+import { useViewportWidth } from './layout.ts';
 import { createAlarm } from './sound.ts';
 import { IntegrationsView } from './views/IntegrationsView.tsx';
 import { KitchenScreensView } from './views/KitchenScreensView.tsx';
@@ -39,7 +39,8 @@ export function App() {
   const muted = useBoard((s) => s.muted);
   const ringingCount = useBoard((s) => Object.keys(s.ringing).length);
   const restaurant = useBoard((s) => s.restaurant);
-  const fit = boardFit(useViewportWidth());
+  // The views as tabs where they fit in one line with the tools, else one menu (whole words, no wrapping).
+  const navAsMenu = useViewportWidth() < (views.length > 4 ? 1240 : 700);
   const now = useNow(1000);
   const offset = useBoard((s) => s.clockOffset);
   const alarm = useMemo(() => createAlarm(), []);
@@ -98,8 +99,7 @@ export function App() {
           {restaurant && <span className="restaurant-name">{restaurant.name}</span>}
         </div>
         <nav className="tabs">
-          {fit.columnsPerPage === 1 ? (
-            // A phone has no room for five tabs: the views are one menu (whole words, no wrapping).
+          {navAsMenu ? (
             <select className="nav-select" data-testid="nav-select" aria-label={t('nav.board')} value={view} onChange={(e) => setView(e.target.value as View)}>
               {views.map((v) => (
                 <option key={v} value={v}>

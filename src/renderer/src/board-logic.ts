@@ -66,9 +66,12 @@ function startOf(ticket: ShownTicket): number {
   return start;
 }
 
+/** Oldest first, then by order number. */
+export const byTimer = (a: ShownTicket, b: ShownTicket): number => startOf(a) - startOf(b) || byOrderNumber(a.order.number, b.order.number);
+
 /** Oldest first (the column's own array, freshly built by layoutBoard, sorted in place). */
 function sortByTimer(tickets: ShownTicket[]): ShownTicket[] {
-  return tickets.sort((a, b) => startOf(a) - startOf(b) || byOrderNumber(a.order.number, b.order.number));
+  return tickets.sort(byTimer);
 }
 
 /** Ties are common (a rush fills a second with orders): plain numbers compare without the collator. */

@@ -155,11 +155,24 @@ export function planBoard(input: BoardPlanInput): BoardPlan {
   const needed = shownBusy.map((i) => Math.max(1, flows[i]!.columns));
   const neededSum = needed.reduce((a, b) => a + b, 0);
   // Enough room: each lane what it needs, the rest by how many tickets each holds (where the next
-  // ones will come). Not enough: the room shared by need, each lane at least one column.
-  const given =
-    neededSum <= total
-      ? share(total - neededSum, shownBusy.map((i) => lanes[i]!.heights.length), 0).map((extra, k) => needed[k]! + extra)
-      : share(total, needed, 1);
+  // ones will come). Not enough: one column each, then each next column, one at a time, to the lane
+  // with the most tickets per column it would then have (D'Hondt), among lanes that still hide some.
+  let given: number[];
+  if (neededSum <= total) {
+    given = share(total - neededSum, shownBusy.map((i) => lanes[i]!.heights.length), 0).map((extra, k) => needed[k]! + extra);
+  } else {
+    given = shownBusy.map(() => 1);
+    for (let left = total - shownBusy.length; left > 0; left--) {
+      let best = 0;
+      let bestQuotient = -1;
+      shownBusy.forEach((i, k) => {
+        const count = lanes[i]!.heights.length;
+        const quotient = flows[i]!.inView(given[k]!) < count ? count / (given[k]! + 1) : -1;
+        if (quotient > bestQuotient) [best, bestQuotient] = [k, quotient];
+      });
+      given[best]!++;
+    }
+  }
   const columnsOf = new Map(shownBusy.map((i, k) => [i, given[k]!]));
   const columnCount = given.reduce((a, b) => a + b, 0);
   const laneGaps = (shownBusy.length - 1) * m.gap;

@@ -10,6 +10,7 @@ import { createApi } from './api.ts';
 import { Root, type PairingState } from './Root.tsx';
 import { AppContext, type AppStores, type ScreenMode } from './app-context.tsx';
 import { createBoardStore } from './stores/board-store.ts';
+import { storagePending } from './stores/board/pending-slice.ts';
 import { createDevicesStore } from './stores/devices-store.ts';
 import { createKeysStore } from './stores/keys-store.ts';
 import { createLocationsStore } from './stores/locations-store.ts';
@@ -28,7 +29,8 @@ function startStores(bridge: ComandaBridge, mode: ScreenMode): AppStores {
     mode,
     api,
     preferences,
-    board: createBoardStore({ api }),
+    // What the cook tapped and the engine has not taken yet is kept on this screen across reloads.
+    board: createBoardStore({ api, pendingStorage: storagePending(browserStorage()) }),
     settings: createSettingsStore({ api }),
     stock: createStockStore({ api }),
     locations: createLocationsStore({ api }),

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
-import { COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { byTimer, COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { boardMetrics, estimateTicketHeight, planBoard, type BoardPlan, type LaneInput } from '../board-plan.ts';
 import { shownTickets } from '../stores/board-store.ts';
 import { placedStatusOf, settlingKey } from '../stores/board/shown.ts';
@@ -76,7 +76,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   // The lanes as the plan sees them: each ticket's height at the card width, estimated.
   const metrics = boardMetrics({ width: window.innerWidth, height: window.innerHeight }, compact ? 'compact' : 'comfortable');
   const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
-    ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byAge) }]
+    ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byTimer) }]
     : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
   const bodyHeight = Math.max(120, size.height - LANE_HEAD - LANE_FOOT);
   const plan: BoardPlan = useMemo(() => {
@@ -147,7 +147,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                 setPage(Math.floor(index / perPage));
               }}
             >
-              <span className="column-tab-name">{t(`status.${status}`)}</span> <span className="count">{layout.columns[status].length}</span>
+              <span className="column-tab-name">{t(`board.tab_${status}`)}</span> <span className="count">{layout.columns[status].length}</span>
             </button>
           ))}
         </div>
@@ -182,8 +182,6 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     </div>
   );
 }
-
-const byAge = (a: ShownTicket, b: ShownTicket) => (a.kitchen_since ?? Date.parse(a.order.created_at)) - (b.kitchen_since ?? Date.parse(b.order.created_at));
 
 /** A lane with nothing in it: a narrow header with its name and count. */
 function CollapsedLane({ status }: { status: OrderStatus }) {

@@ -293,4 +293,8 @@ export const en: Record<TextKey, string> = {
   'strip.sound': 'Tap for sound',
   'strip.closed': 'Closed: {names}',
   'strip.storage_full': 'Disk full',
+  'board.tab_recibido': 'New',
+  'board.tab_en_preparacion': 'Cooking',
+  'board.tab_listo': 'Ready',
+  'board.tab_en_reparto': 'Out',
 };

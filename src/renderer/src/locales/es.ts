@@ -291,6 +291,10 @@ export const es = {
   'strip.sound': 'Toca para sonido',
   'strip.closed': 'Cerrada: {names}',
   'strip.storage_full': 'Disco lleno',
+  'board.tab_recibido': 'Nuevos',
+  'board.tab_en_preparacion': 'En prep.',
+  'board.tab_listo': 'Listos',
+  'board.tab_en_reparto': 'Reparto',
 } as const;
 
 export type TextKey = keyof typeof es;

@@ -113,7 +113,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     set({ lastHeardAt: ctx.now(), clockOffset: steadyOffset(get().clockOffset, push.now - ctx.now()), engineLost: false });
     if (push.kind === 'heartbeat') {
       set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}) });
-      if (get().loaded && (wasStale || ctx.now() - lastLoadAt > RESYNC_MS)) void get().load();
+      // A board that never loaded (its engine was away when the page opened) loads on the first word.
+      if (!get().loaded || wasStale || ctx.now() - lastLoadAt > RESYNC_MS) void get().load();
       get().flush();
       return;
     }

@@ -33,7 +33,9 @@ export interface NoticesSlice {
 }
 
 /** How many toasts stay on screen at once (the oldest goes first). */
-const MAX_TOASTS = 4;
+const MAX_TOASTS = 3;
+/** A toast goes by itself after this long (the card it speaks of keeps its own mark meanwhile). */
+export const TOAST_MS = 10_000;
 
 export function createNoticesSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): NoticesSlice {
   let toastSeq = 0;
@@ -60,7 +62,9 @@ export function createNoticesSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       set({ ringing });
     },
     addToast(toast) {
-      set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { ...toast, id: ++toastSeq } as Toast] }));
+      const id = ++toastSeq;
+      set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { ...toast, id } as Toast] }));
+      ctx.setTimer(() => get().dismissToast(id), TOAST_MS);
     },
     dismissToast(id) {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
