@@ -5,6 +5,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { R1 } from '../support/demo-ids.ts';
 import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
 import { ARTIFACTS } from './support/kitchen-under-test.ts';
 import { measureBoard, rush, RUSH_VIEWPORTS } from './support/rush.ts';
@@ -62,6 +63,34 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
     await page.reload();
     await page.locator('[data-testid="board"]').waitFor();
     assert.equal(await page.locator('[data-testid="board"]').getAttribute('data-layout'), 'flow');
+    await page.context().close();
+  });
+
+  test('a ticket taller than the screen continues in the next column ("sigue →"), its bump in view', async () => {
+    const long = await k.call('POST', '/orders', {
+      body: {
+        location_id: R1.openLocation,
+        type: 'retiro',
+        customer: { name: 'Mesa larga' },
+        items: Array.from({ length: 16 }, (_, i) => ({ product_id: R1.products.churrasco, quantity: 1 + i, modifier_option_ids: [R1.options.marraqueta], notes: `sin mayo, corte ${i + 1}` })),
+      },
+    });
+    assert.equal(long.status, 201, long.text);
+    const { page } = await k.tablet({ width: 1280, height: 800 });
+    await page.goto(k.pairingUrl());
+    const card = page.locator(`.lanes article[data-order-id="${long.body.id}"]`);
+    await card.waitFor();
+    await card.evaluate((el) => el.scrollIntoView({ inline: 'start', block: 'nearest' }));
+    await eventually(async () => (await card.getAttribute('class'))?.includes('split') ?? false, 'the long ticket planned to continue in the next column');
+    assert.equal(await card.locator('[data-testid="split"]').innerText(), 'sigue →');
+    const fragments = await card.evaluate((el) => el.getClientRects().length);
+    assert.ok(fragments >= 2, `drawn over ${fragments} columns`);
+    // Its bump, at the end of the last column it runs over, is on screen and whole.
+    const bump = card.locator('[data-testid="bump"]');
+    const box = (await bump.boundingBox())!;
+    const lane = (await card.evaluate((el) => el.closest('.column-tickets')!.getBoundingClientRect().toJSON())) as DOMRect;
+    assert.ok(box.y >= lane.top && box.y + box.height <= lane.bottom && box.height >= 48, `bump at ${JSON.stringify(box)} inside the lane ${JSON.stringify(lane)}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'rush-long-ticket-1280x800.png') });
     await page.context().close();
   });
 });

@@ -249,8 +249,8 @@ function Lane(props: {
       <h2 className="column-title">
         <span className="column-name">{id === 'flow' ? t('board.layout_flow') : t(`status.${status}`)}</span> <span className="count">{tickets.length}</span>
         {hidden > 0 && (
-          <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} onClick={showMore}>
-            {t('board.hidden', { count: hidden })} {vertical ? '↓' : '→'}
+          <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} aria-label={t('board.hidden', { count: hidden })} onClick={showMore}>
+            +{hidden} <span className="hidden-word">{t('board.hidden_word')}</span> {vertical ? '↓' : '→'}
           </button>
         )}
       </h2>

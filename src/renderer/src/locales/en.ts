@@ -297,4 +297,5 @@ export const en: Record<TextKey, string> = {
   'board.tab_en_preparacion': 'Cooking',
   'board.tab_listo': 'Ready',
   'board.tab_en_reparto': 'Out',
+  'board.hidden_word': 'more',
 };

@@ -295,6 +295,7 @@ export const es = {
   'board.tab_en_preparacion': 'En prep.',
   'board.tab_listo': 'Listos',
   'board.tab_en_reparto': 'Reparto',
+  'board.hidden_word': 'más',
 } as const;
 
 export type TextKey = keyof typeof es;
