@@ -26,7 +26,7 @@ const VIEWS: Record<'desktop' | 'tablet', View[]> = {
 
 export function App() {
   const t = useT();
-  const { board, mode } = useApp();
+  const { board, mode, inBrowser } = useApp();
   const views = VIEWS[mode];
   const [view, setView] = useState<View>(() => {
     const requested = new URLSearchParams(window.location.search).get('view');
@@ -137,7 +137,7 @@ export function App() {
       </header>
       <div className="banner-slot">
         <StaleBanner />
-        {mode === 'tablet' && <SoundPrompt />}
+        {(mode === 'tablet' || inBrowser) && <SoundPrompt />}
         {view === 'board' && <LocationClosedBanner />}
       </div>
       <main className="content">

@@ -165,6 +165,8 @@ export const en: Record<TextKey, string> = {
   'settings.lan': 'Allow access from the local network (LAN)',
   'settings.restart_required': 'Some changes apply after a restart.',
   'settings.restart': 'Restart now',
+  'settings.restart_from_terminal': 'To restart: Ctrl-C in the npm start terminal, then run npm start again.',
+  'settings.clear_text_storage': 'Browser mode (no desktop app, no keychain): the platform key and the SMTP URL are stored unencrypted in {file}, with permissions 0600 (only your user can read it). API keys stay in the database, as always.',
   'settings.save': 'Save',
   'settings.saved': 'Saved.',
   'settings.restaurant': 'Restaurant',

@@ -166,6 +166,8 @@ export const es = {
   'settings.lan': 'Permitir acceso desde la red local (LAN)',
   'settings.restart_required': 'Algunos cambios se aplican al reiniciar.',
   'settings.restart': 'Reiniciar ahora',
+  'settings.restart_from_terminal': 'Para reiniciar: Ctrl-C en la terminal de npm start y vuelve a ejecutar npm start.',
+  'settings.clear_text_storage': 'Modo navegador (sin la app de escritorio ni su llavero): la clave de la plataforma y la URL SMTP se guardan sin cifrar en {file}, con permisos 0600 (solo tu usuario puede leerlo). Las claves de API quedan en la base de datos, como siempre.',
   'settings.save': 'Guardar',
   'settings.saved': 'Guardado.',
   'settings.restaurant': 'Restaurante',
