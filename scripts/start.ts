@@ -17,7 +17,8 @@ import { startBrowserHost, type BrowserHost } from '../src/main/browser-host.ts'
 import { checkElectron } from './ensure-electron.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const RENDERER_DIR = join(ROOT, 'out/renderer');
+/** Where the page is built and served from: out/renderer, as `npm run build` leaves it (COMANDA_RENDERER_DIR: elsewhere). */
+const RENDERER_DIR = process.env.COMANDA_RENDERER_DIR ? resolve(process.env.COMANDA_RENDERER_DIR) : join(ROOT, 'out/renderer');
 /** What the built page is made of: a build older than any of these is rebuilt before it is served. */
 const RENDERER_INPUTS = ['src/renderer', 'src/shared', 'src/preload', 'resources/sounds'];
 
@@ -54,6 +55,22 @@ function rendererStale(): boolean {
   return RENDERER_INPUTS.some((input) => newestInput(join(ROOT, input)) > built);
 }
 
+/**
+ * Calls `stop` when the process that started this one is gone. npm runs a script through `sh -c`,
+ * and SIGTERM sent to npm reaches that shell, which dies without passing it on: this process would
+ * be left serving, orphaned. It notices at its next look (every 250 ms) and stops as on SIGTERM.
+ */
+function stopWithParent(stop: (why: string) => void): void {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      stop('the npm process that started it is gone');
+    }
+  }, 250);
+  watch.unref();
+}
+
 /** electron-vite dev, as before: its exit code, and whether it was asked to stop (Ctrl-C, SIGTERM). */
 function runElectron(): Promise<{ code: number | null; stopped: boolean }> {
   const bin = join(ROOT, 'node_modules/.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite');
@@ -65,6 +82,7 @@ function runElectron(): Promise<{ code: number | null; stopped: boolean }> {
   };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
+  stopWithParent(() => forward('SIGTERM'));
   return new Promise((done) =>
     child.on('exit', (code) => {
       process.off('SIGINT', forward);
@@ -155,6 +173,7 @@ async function runInBrowser(why: string): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => stop('SIGHUP'));
+  stopWithParent(stop);
 }
 
 async function main(): Promise<void> {
