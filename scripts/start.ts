@@ -32,7 +32,7 @@ export function windowlessReason(platform: string = process.platform, env: NodeJ
 /** How to open a URL in the default browser here, or null where there is none to open. */
 export function browserOpener(url: string, platform: string = process.platform, env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } | null {
   if (platform === 'darwin') return { command: 'open', args: [url] };
-  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url] };
+  if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '', url] };
   // Without a display xdg-open would try a text browser, which could spend the one-time link.
   if (windowlessReason(platform, env) !== null) return null;
   return { command: 'xdg-open', args: [url] };

@@ -17,6 +17,7 @@ import { lanAddresses, portIsFree } from '../../src/main/engine-host.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { ARTIFACTS } from '../renderer/support/kitchen-under-test.ts';
+import { browserOpener, windowlessReason } from '../../scripts/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LINK = /http:\/\/127\.0\.0\.1:(\d+)\/kitchen\/admin\?token=(cmadm_[A-Za-z0-9_-]{43})/;
@@ -325,5 +326,23 @@ describe('npm start without Electron: the whole app in the browser', () => {
     assert.equal(await portIsFree('0.0.0.0', Number(new URL(origin).port)), true, 'the port is free');
     await assert.rejects(fetch(`${origin}/v1/openapi.json`));
     assert.equal(existsSync(join(dataDir, 'comanda.db-serving.json')), false, 'the serving lock is released');
+  });
+});
+
+describe('npm start: where Electron can open a window, and how the browser is opened', () => {
+  test('Linux needs a display (X11 or Wayland); macOS and Windows always have one', () => {
+    assert.match(windowlessReason('linux', {}) ?? '', /no display/);
+    assert.equal(windowlessReason('linux', { DISPLAY: ':0' }), null);
+    assert.equal(windowlessReason('linux', { WAYLAND_DISPLAY: 'wayland-0' }), null);
+    assert.equal(windowlessReason('darwin', {}), null);
+    assert.equal(windowlessReason('win32', {}), null);
+  });
+
+  test('xdg-open, open or start; nothing without a display (a text browser could spend the link)', () => {
+    const url = 'http://127.0.0.1:4750/kitchen/admin?token=cmadm_x';
+    assert.deepEqual(browserOpener(url, 'linux', { DISPLAY: ':0' }), { command: 'xdg-open', args: [url] });
+    assert.deepEqual(browserOpener(url, 'darwin', {}), { command: 'open', args: [url] });
+    assert.deepEqual(browserOpener(url, 'win32', {}), { command: 'cmd', args: ['/c', 'start', '', url] });
+    assert.equal(browserOpener(url, 'linux', {}), null);
   });
 });
