@@ -243,6 +243,8 @@ describe('npm start without Electron: the whole app in the browser', () => {
       // Without a session the page is a tablet's pairing page: no manager screen.
       await again.goto(`${origin}/kitchen/`);
       await again.locator('[data-testid="pairing-required"]').waitFor();
+      // On the machine itself, the pairing page points the manager to the terminal's link.
+      assert.match(await again.locator('[data-testid="pairing-manager-hint"]').innerText(), /enlace que muestra la terminal de npm start/);
     } finally {
       await other.close();
     }

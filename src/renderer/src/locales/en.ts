@@ -274,6 +274,7 @@ export const en: Record<TextKey, string> = {
   'pairing.rate_limited': 'Too many attempts from this network. Wait a minute and try again.',
   'pairing.unreachable': 'Comanda could not be reached. Check the network and try again.',
   'pairing.revoked': 'This screen was unpaired at the counter. Pair it again to show the board.',
+  'pairing.manager_hint': 'On the machine running Comanda without the desktop app: for the manager\'s screens, open the link shown in the npm start terminal (Enter there prints a new one).',
   'tablet.sound_prompt': 'Tap to turn on sound',
   'sync.kind.set_item_done': 'Item bumped in the kitchen',
   'refusal.storage_full': 'Could not move #{number}: the main computer\'s disk is full. Free some space.',

@@ -272,6 +272,7 @@ export const es = {
   'pairing.rate_limited': 'Demasiados intentos desde esta red. Espera un minuto y vuelve a intentarlo.',
   'pairing.unreachable': 'No se pudo contactar a Comanda. Revisa la red y vuelve a intentarlo.',
   'pairing.revoked': 'Esta pantalla fue desvinculada desde el mostrador. Para volver a mostrar el tablero, vincúlala de nuevo.',
+  'pairing.manager_hint': 'En el equipo donde corre Comanda sin la app de escritorio: para las pantallas del encargado abre el enlace que muestra la terminal de npm start (Enter allí muestra uno nuevo).',
   'tablet.sound_prompt': 'Toca para activar el sonido',
   'sync.kind.set_item_done': 'Plato marcado en cocina',
   'refusal.storage_full': 'No se pudo mover #{number}: el disco del equipo principal está lleno. Libera espacio.',
