@@ -84,6 +84,8 @@ describe('npm start without Electron: the whole app in the browser', () => {
   let manager: BrowserContext;
   let page: Page;
   let opened: string;
+  /** The key made in Integraciones. */
+  let key: string;
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'comanda-start-'));
@@ -199,7 +201,7 @@ describe('npm start without Electron: the whole app in the browser', () => {
     await page.locator('[data-testid="key-mode"]').selectOption('live');
     await page.locator('[data-testid="key-write"]').selectOption('write');
     await page.locator('[data-testid="key-generate"]').click();
-    const key = (await page.locator('[data-testid="key-secret"]').innerText()).trim();
+    key = (await page.locator('[data-testid="key-secret"]').innerText()).trim();
     assert.match(key, /^cm_live_/);
     assert.equal((await v1('/menu', key)).status, 200, 'the new key is accepted by /v1');
 
@@ -222,6 +224,24 @@ describe('npm start without Electron: the whole app in the browser', () => {
     await card.locator('[data-testid="location-open"]').click();
     await eventually(async () => (await card.getAttribute('data-open')) === 'true', 10_000, 'opened on screen');
     assert.equal(await open(), true);
+  });
+
+  test('an order posted over /v1 reaches the manager’s board on the live stream', async () => {
+    await page.goto(`${origin}/kitchen/`);
+    await page.locator(VIEW_READY.board).waitFor();
+    const response = await fetch(`${origin}/v1/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        location_id: R1.openLocation,
+        type: 'retiro',
+        customer: { name: 'Modo navegador', phone: '+56 9 2222 3333' },
+        items: [{ product_id: R1.products.cazuela, quantity: 1 }],
+      }),
+    });
+    const order = (await response.json()) as { id: string };
+    assert.equal(response.status, 201, JSON.stringify(order));
+    await page.locator(`article[data-order-id="${order.id}"]`).waitFor();
   });
 
   test('a platform key saved in Ajustes goes to the 0600 file the screen names', async () => {
