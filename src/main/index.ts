@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { defaultDataDir } from '../engine/cli/data-dir.ts';
-import { createIpcHandlers } from '../engine/ipc/handlers.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
-import type { HostPort } from '../engine/ipc/ports.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
+import { bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { registerIpcHandlers } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
@@ -42,62 +41,28 @@ async function boot(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
   const stores = createAppStores(dataDir);
   const bootSettings = stores.settings.read();
-  const platformKey = stores.platformKey.readSecret();
-  const connection =
-    bootSettings.connection.mode === 'connected' && bootSettings.connection.platform_url && platformKey
-      ? { platformUrl: bootSettings.connection.platform_url, apiKey: platformKey }
-      : null;
   // The same page the window shows is served to paired tablets at /kitchen/ (built once: out/renderer).
   engineHost = await startEngineHost({
     dataDir,
     settings: bootSettings,
-    connection,
+    connection: bootConnection(bootSettings, stores),
     logger: logger.child({ part: 'http' }),
     kitchen: { rendererDir: devServerUrl === undefined ? rendererDir : null },
   });
   const hosted = engineHost;
   if (hosted.portFallback) logger.warn(hosted.portFallback, 'configured HTTP port was busy; using another one');
 
-  const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
-  // Standalone, this engine mails the customers; connected, the platform does.
-  const configureMail = (smtp: Parameters<NonNullable<HostPort['configureMail']>>[0]) => {
-    if (hosted.server.engine.role === 'replica') return;
-    try {
-      hosted.server.configureMail(smtp);
-    } catch (error) {
-      logError(error);
-    }
-  };
-  configureMail(stores.mail.readSecret());
-  const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
-  const handlers = createIpcHandlers({
-    engine: hosted.server.engine,
-    commands: hosted.server.commands,
-    restaurantId: hosted.restaurantId,
-    settings: stores.settings,
-    platformKey: stores.platformKey,
-    mail: stores.mail,
+  const { handlers, connectionStatus } = createAppHandlers({
+    hosted,
+    stores,
     bootSettings,
-    log: logError,
-    host: {
-      appInfo: () => ({
-        version: app.getVersion(),
-        restaurant,
-        restaurants: hosted.restaurants,
-        api_base_url: hosted.server.baseUrl,
-        lan_urls: hosted.lanUrls(),
-        data_dir: dataDir,
-      }),
-      restart: () => {
-        app.relaunch();
-        app.quit();
-      },
-      connectionStatus,
-      syncStatus: () => hosted.syncStatus(),
-      backupFolder: () => join(dataDir, 'backups'),
-      configureMail,
-      pairingOrigin: () => hosted.pairingOrigin(),
+    dataDir,
+    version: app.getVersion(),
+    restart: () => {
+      app.relaunch();
+      app.quit();
     },
+    log: logError,
   });
   unregisterIpc = registerIpcHandlers(handlers, () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }), logError);
 

@@ -3,9 +3,8 @@
 // decrypted here, in main, for the sync; where no protected storage exists it is refused.
 import { safeStorage } from 'electron';
 import Store from 'electron-store';
-import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import type { AppStores } from './app-handlers.ts';
 import { describeMail } from '../engine/ipc/mail-info.ts';
-import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { secureStorageUnavailable } from '../engine/ipc/ipc-errors.ts';
 import { describePlatformKey, platformKeyMode } from '../engine/ipc/platform-key.ts';
 import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
@@ -30,11 +29,7 @@ interface StoreShape extends Record<string, unknown> {
   mail?: StoredMail | null;
 }
 
-export interface AppStores {
-  settings: SettingsPort;
-  platformKey: PlatformKeyPort & { readSecret(): string | null };
-  mail: MailSettingsPort & { readSecret(): SmtpSettings | null };
-}
+export type { AppStores };
 
 function secureStorage(): SecureStorageInfo {
   const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;

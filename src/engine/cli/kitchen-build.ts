@@ -6,12 +6,20 @@ import { join, resolve } from 'node:path';
 
 const RENDERER_ROOT = resolve(import.meta.dirname, '../../renderer');
 
-/** True when `dir` holds the built page (built now if it was missing); false when it could not be built. */
-export async function ensureKitchenBuilt(dir: string, log: { info(message: string): void; warn(message: string): void }): Promise<boolean> {
-  if (existsSync(join(dir, 'index.html'))) return true;
+/**
+ * True when `dir` holds the built page (built now if it was missing, or with `rebuild` built again
+ * over an older one); false when it could not be built.
+ */
+export async function ensureKitchenBuilt(
+  dir: string,
+  log: { info(message: string): void; warn(message: string): void },
+  options: { rebuild?: boolean } = {},
+): Promise<boolean> {
+  const rebuild = options.rebuild === true;
+  if (!rebuild && existsSync(join(dir, 'index.html'))) return true;
   const work = `${dir}.building-${process.pid}`;
   try {
-    log.info(`building the kitchen screen once into ${dir} (npm run build does the same)…`);
+    log.info(`building the ${rebuild ? 'app\'s page (its sources changed since the last build)' : 'kitchen screen once'} into ${dir} (npm run build does the same)…`);
     // Build tools are development dependencies: a checkout has them, a packaged app never runs this.
     const [{ build }, react] = await Promise.all([import('vite'), import('@vitejs/plugin-react')]);
     await build({
@@ -23,7 +31,7 @@ export async function ensureKitchenBuilt(dir: string, log: { info(message: strin
       build: { outDir: work, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
     });
     // Another process may have built it meanwhile: the first complete one stays.
-    if (existsSync(join(dir, 'index.html'))) rmSync(work, { recursive: true, force: true });
+    if (!rebuild && existsSync(join(dir, 'index.html'))) rmSync(work, { recursive: true, force: true });
     else {
       rmSync(dir, { recursive: true, force: true });
       renameSync(work, dir);

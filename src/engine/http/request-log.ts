@@ -1,12 +1,16 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { pino, stdSerializers } from 'pino';
-import { redactApiKeys } from '../domain/api-key-redaction.ts';
+import { redactApiKeys as redactKeysOnly } from '../domain/api-key-redaction.ts';
+import { redactAdminTokens } from './kitchen/admin-session.ts';
+
+/** API keys in any spelling, and the one-time admin link's token (`npm start` without Electron). */
+const redactApiKeys = (text: string): string => redactAdminTokens(redactKeysOnly(text));
 
 export { redactApiKeys };
 
 /**
  * How a request is logged: Fastify's fields, with any API key a client put in the URL (a mistake,
- * but one a log must not keep) redacted. Headers are never logged.
+ * but one a log must not keep) and the admin link's one-time token redacted. Headers are never logged.
  */
 export function requestForLog(request: FastifyRequest): Record<string, unknown> {
   return {

@@ -44,6 +44,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       mail: deps.mail?.info() ?? NO_MAIL,
       secure_storage: deps.platformKey.storage(),
       restart_required: deps.bootSettings ? needsRestart(deps.bootSettings, settings) : false,
+      can_restart: deps.host.restart !== undefined,
     };
   };
 

@@ -26,7 +26,7 @@ const VIEWS: Record<'desktop' | 'tablet', View[]> = {
 
 export function App() {
   const t = useT();
-  const { board, mode } = useApp();
+  const { board, mode, inBrowser } = useApp();
   const views = VIEWS[mode];
   const [view, setView] = useState<View>(() => {
     const requested = new URLSearchParams(window.location.search).get('view');
@@ -46,7 +46,7 @@ export function App() {
   const alarm = useMemo(() => createAlarm(), []);
   const alarmOn = ringingCount > 0 && soundOn && !muted;
   useWakeLock(mode === 'tablet' && view === 'board');
-  const soundAllowed = useSoundAllowed(mode === 'tablet');
+  const soundAllowed = useSoundAllowed(mode === 'tablet' || inBrowser === true);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

@@ -16,6 +16,12 @@ export type ScreenMode = 'desktop' | 'tablet';
 
 export interface AppStores {
   mode: ScreenMode;
+  /**
+   * The page runs in a browser rather than the desktop window: a tablet, or the manager's screens
+   * served to a browser on the same machine (`npm start` without Electron, mode 'desktop').
+   * Browsers keep sound off until the page is touched.
+   */
+  inBrowser?: boolean;
   api: KitchenApi;
   preferences: ScreenPreferencesStore;
   devices: DevicesStore;

@@ -1,6 +1,7 @@
 // The screen's start: inside the desktop app the preload's bridge is there (window.comanda); in a
-// tablet's browser it is not, and the same app talks HTTP + live stream to the engine that served
-// it, after checking that this browser is paired (or showing the pairing page).
+// browser it is not, and the same app talks HTTP + live stream to the engine that served it, after
+// asking what this browser is: the manager's on the machine that runs Comanda (`npm start` without
+// Electron: every screen), a paired tablet (the kitchen's), or neither (the pairing page).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'zustand/vanilla';
@@ -23,10 +24,11 @@ import './styles.css';
 const preferences = createScreenPreferencesStore(browserStorage());
 const pairing = createStore<{ state: PairingState }>()(() => ({ state: 'checking' }));
 
-function startStores(bridge: ComandaBridge, mode: ScreenMode): AppStores {
+function startStores(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean): AppStores {
   const api = createApi(bridge);
   const stores: AppStores = {
     mode,
+    inBrowser,
     api,
     preferences,
     // What the cook tapped and the engine has not taken yet is kept on this screen across reloads.
@@ -64,7 +66,7 @@ const render = (stores: AppStores | null) =>
 
 if (typeof window.comanda === 'object' && window.comanda !== null) {
   pairing.setState({ state: 'paired' });
-  render(startStores(window.comanda, 'desktop'));
+  render(startStores(window.comanda, 'desktop', false));
 } else {
   const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
   const transport = createHttpTransport({
@@ -72,13 +74,14 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
     onUnpaired: () => pairing.setState((s) => ({ state: s.state === 'paired' ? 'revoked' : 'unpaired' })),
   });
   render(null);
-  void transport.session().then((paired) => {
-    if (paired === false) {
+  void transport.session().then((session) => {
+    if (session === 'unpaired') {
       pairing.setState({ state: 'unpaired' });
       return;
     }
     // Paired, or the engine is out of reach for now: the board starts and says how fresh it is.
     pairing.setState({ state: 'paired' });
-    render(startStores(createBridge(transport), 'tablet'));
+    // The manager's browser gets the desktop's screens; a tablet the kitchen's.
+    render(startStores(createBridge(transport), session === 'admin' ? 'desktop' : 'tablet', true));
   });
 }

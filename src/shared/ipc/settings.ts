@@ -41,6 +41,11 @@ export interface SecureStorageInfo {
   available: boolean;
   /** Electron's backend name on Linux (e.g. gnome_libsecret), null elsewhere. */
   backend: string | null;
+  /**
+   * Set in the browser mode (`npm start` without Electron, so without safeStorage): the file where
+   * the platform key and the SMTP URL are kept unencrypted, readable by this user only (0600).
+   */
+  clear_text_file?: string | null;
 }
 
 /** The SMTP server for customers' "order ready" mails, without its credentials. */
@@ -60,6 +65,8 @@ export interface SettingsView {
   secure_storage: SecureStorageInfo;
   /** Settings that take effect only after a restart (HTTP port and LAN, restaurant, connection). */
   restart_required: boolean;
+  /** Whether the app can restart itself (the desktop app can; the browser mode is restarted from its terminal). */
+  can_restart?: boolean;
 }
 
 /** A partial change; nested objects are merged one level deep. */

@@ -1,9 +1,13 @@
 // The kitchen screen for browser tablets, on the engine's HTTP port apart from the public /v1 API:
 // the built page at /kitchen/, pairing at /kitchen/pair, one endpoint per kitchen channel of the
 // contract at /kitchen/api/<channel>, and the live stream at /kitchen/live. Every call and every
-// live message checks the device token (cookie); desktop-only channels do not exist here.
+// live message checks the device token (cookie); desktop-only channels do not exist for a tablet.
+// Where the host opens the manager's screens to a browser (`npm start` without Electron: options
+// `admin`), a browser holding an admin session (admin-session.ts) gets every channel of the
+// contract through the same dispatch and handlers the window's IPC uses, from loopback only.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KITCHEN_CHANNELS, isKitchenChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
+import { dispatchIpc, type IpcHandlers } from '../../ipc/handlers.ts';
 import { ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
 import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
 import { ApiError } from '../../domain/errors.ts';
@@ -12,9 +16,10 @@ import { toFailure } from '../../ipc/ipc-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../ipc/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS } from '../../ipc/live-feed.ts';
 import { STANDALONE_STATUS } from '../../ipc/ports.ts';
-import { authenticateDevice, pairWithCode, type DeviceIdentity } from '../../services/kitchen-devices.ts';
+import { authenticateDevice, deviceStillPaired, pairWithCode, type DeviceIdentity } from '../../services/kitchen-devices.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from '../rate-limiter.ts';
+import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } from './admin-session.ts';
 import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
 import { liveStreams } from './live-stream.ts';
 import { securityHeaders, sendKitchenFile } from './static-files.ts';
@@ -28,6 +33,17 @@ export interface KitchenDoorOptions {
   connectionStatus?: () => ConnectionStatus;
   /** Pairing attempts per client address. */
   pairingLimits?: RateLimitSettings;
+  /** The manager's screens for a browser on this machine (`npm start` without Electron); absent: tablets only. */
+  admin?: AdminAccess;
+}
+
+/** What the manager's browser reaches: every channel, through the handlers the window's IPC uses. */
+export interface AdminAccess {
+  sessions: AdminSessions;
+  /** The app's handlers and restaurant, once the host has made them (null before: 503). */
+  current(): { handlers: IpcHandlers; restaurantId: string } | null;
+  /** Told when a one-time link was spent (the host may print another one). */
+  onRedeemed?(): void;
 }
 
 /** Ten tries at once, then one a minute per address: a six-digit code cannot be guessed in ten minutes. */
@@ -36,7 +52,18 @@ export const DEFAULT_PAIRING_LIMITS: RateLimitSettings = { capacity: 10, refillP
 /** The refusal a screen gets without a valid device token: it shows its pairing page. */
 export const DEVICE_UNPAIRED = 'device_unpaired';
 
+const adminRefused = (why: string): IpcFailure => ({
+  code: 'forbidden',
+  message: `the manager's screens answer only a browser on this machine, on the app's own page (${why})`,
+});
+
 const unpaired = (): IpcFailure => ({ code: DEVICE_UNPAIRED, message: 'this screen is not paired (or was revoked): pair it again from the counter' });
+
+const ADMIN_LINK_PAGE = (why: string) => `<!doctype html><html lang="es"><meta charset="utf-8"><title>Comanda</title>
+<body style="font-family:sans-serif;padding:2em"><h1>Este enlace no sirve</h1>
+<p>Los enlaces que muestra <code>npm start</code> sirven una sola vez, durante 10 minutos, y solo en este equipo.
+Usa el más reciente de la terminal (Enter allí muestra uno nuevo).</p>
+<p lang="en">${why}. Use the latest link in the terminal running <code>npm start</code> (press Enter there for a new one).</p></body></html>`;
 
 function statusOf(failure: IpcFailure): number {
   const statuses: Record<string, number> = { ...ERROR_STATUS, ...KITCHEN_ERROR_STATUS };
@@ -69,6 +96,14 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
   const deviceOf = (request: FastifyRequest): DeviceIdentity | null => {
     const token = deviceTokenOf(request);
     return token === null ? null : authenticateDevice(engine, token);
+  };
+  /** The admin session this request presents, when the host serves the manager's screens: valid, refused (why) or none. */
+  const adminOf = (request: FastifyRequest, requireOrigin: boolean): { ok: true } | { ok: false; why: string } | null => {
+    const admin = options.admin;
+    const session = admin ? adminSessionOf(request) : null;
+    if (!admin || session === null || !admin.sessions.isSession(session)) return null;
+    const refusal = adminRefusalOf(request, { requireOrigin });
+    return refusal === null ? { ok: true } : { ok: false, why: refusal.replace('_', ' ') };
   };
   const answer = (reply: FastifyReply, result: IpcResult<unknown>) =>
     securityHeaders(reply).header('Cache-Control', 'no-store').code(result.ok ? 200 : statusOf(result.error)).send(result);
@@ -106,13 +141,37 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         const body = request.body as Record<string, unknown> | undefined;
         return answer(reply, pair(request, reply, body?.code));
       });
-      // Whether this browser is paired: the page asks before it draws anything.
+      // The one-time link printed by `npm start` without Electron: spent for an admin session cookie.
+      door.get('/admin', routeOptions, (request, reply) => {
+        securityHeaders(reply).header('Cache-Control', 'no-store');
+        const admin = options.admin;
+        if (!admin) return reply.code(404).type('text/plain').send('not found');
+        // No Origin on a navigation; the address and the Host are checked all the same.
+        const refusal = adminRefusalOf(request, { requireOrigin: false });
+        if (refusal !== null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE(`this link works only in a browser on the machine that runs Comanda (${refusal.replace('_', ' ')})`));
+        const session = admin.sessions.redeem(String((request.query as Record<string, unknown>).token ?? ''));
+        if (session === null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE('this link was already used or has expired'));
+        admin.onRedeemed?.();
+        setAdminCookie(reply, session);
+        return reply.redirect('./', 303);
+      });
+      // Whether this browser is paired (or the manager's): the page asks before it draws anything.
       door.get('/session', routeOptions, (request, reply) => {
+        const admin = adminOf(request, false);
+        if (admin?.ok) return answer(reply, { ok: true, value: { paired: true, admin: true } });
         const device = deviceOf(request);
-        return answer(reply, device ? { ok: true, value: { paired: true } } : { ok: false, error: unpaired() });
+        return answer(reply, device ? { ok: true, value: { paired: true, admin: false } } : { ok: false, error: unpaired() });
       });
       door.post('/api/:channel', withBody, async (request, reply) => {
         const { channel } = request.params as { channel: string };
+        const admin = adminOf(request, true);
+        if (admin !== null) {
+          if (!admin.ok) return answer(reply, { ok: false, error: adminRefused(admin.why) });
+          const current = options.admin!.current();
+          if (!current) return answer(reply, { ok: false, error: { code: 'engine_unreachable', message: 'the app is still starting' } });
+          const log = (error: unknown) => request.log.error({ err: error }, 'admin handler failed');
+          return answer(reply, await dispatchIpc(current.handlers, channel, request.body, log));
+        }
         if (!isKitchenChannel(channel)) {
           return answer(reply, { ok: false, error: { code: 'not_found', message: `no such kitchen channel: ${channel.slice(0, 60)} (kitchen screens may use ${KITCHEN_CHANNELS.join(', ')})` } });
         }
@@ -122,9 +181,18 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         return answer(reply, await dispatchChannel(handlersFor(device.restaurantId), channel, request.body, log));
       });
       door.get('/live', routeOptions, (request, reply) => {
+        const admin = adminOf(request, false);
+        if (admin !== null) {
+          if (!admin.ok) return answer(reply, { ok: false, error: adminRefused(admin.why) });
+          const current = options.admin!.current();
+          if (!current) return answer(reply, { ok: false, error: { code: 'engine_unreachable', message: 'the app is still starting' } });
+          const session = adminSessionOf(request)!;
+          streams.open(request, reply, { restaurantId: current.restaurantId, stillAllowed: () => options.admin!.sessions.isSession(session) });
+          return reply;
+        }
         const device = deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
-        streams.open(request, reply, device);
+        streams.open(request, reply, { restaurantId: device.restaurantId, stillAllowed: () => deviceStillPaired(engine, device.deviceId) });
         return reply;
       });
       // The page and its files. /kitchen without the slash would break the page's relative paths.

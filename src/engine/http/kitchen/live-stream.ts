@@ -1,13 +1,12 @@
 // The tablets' live stream: Server-Sent Events carrying exactly what the desktop window gets on its
 // live channel (the same live feed: changes after every commit, heartbeats with the stale rule).
-// The device is checked before every message; a revoked screen gets `unpaired` and the stream ends.
+// The viewer is checked before every message; a revoked screen gets `unpaired` and the stream ends.
 // Event messages carry the feed's sequence number as their id, so a reconnecting browser resumes
 // where it was (Last-Event-ID).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConnectionStatus, LivePush } from '../../../shared/ipc/kitchen.ts';
 import type { Engine } from '../../engine.ts';
 import { startLiveFeed } from '../../ipc/live-feed.ts';
-import { deviceStillPaired, type DeviceIdentity } from '../../services/kitchen-devices.ts';
 
 export interface LiveStreamOptions {
   engine: Engine;
@@ -18,8 +17,14 @@ export interface LiveStreamOptions {
 /** How long a browser waits before reconnecting a dropped stream. */
 const RETRY_MS = 1000;
 
+/** Who watches: a paired screen (still paired?) or the manager's browser (session still valid?). */
+export interface LiveViewer {
+  restaurantId: string;
+  stillAllowed(): boolean;
+}
+
 export interface LiveStreams {
-  open(request: FastifyRequest, reply: FastifyReply, device: DeviceIdentity): void;
+  open(request: FastifyRequest, reply: FastifyReply, viewer: LiveViewer): void;
   /** Ends every open stream (the server is closing: browsers reconnect to whoever comes back). */
   closeAll(): void;
 }
@@ -29,7 +34,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
   const open = new Set<() => void>();
 
   return {
-    open(request, reply, device) {
+    open(request, reply, viewer) {
       // The browser's own reconnect says Last-Event-ID; a stream reopened by the page says ?after=.
       const resumeFrom = request.headers['last-event-id'] ?? (request.query as Record<string, unknown> | undefined)?.after;
       const lastEventId = typeof resumeFrom === 'string' && resumeFrom !== '' ? Number(resumeFrom) : Number.NaN;
@@ -55,7 +60,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       };
       const send = (push: LivePush) => {
         if (ended) return;
-        if (!engine.db.open || !deviceStillPaired(engine, device.deviceId)) {
+        if (!engine.db.open || !viewer.stillAllowed()) {
           raw.write('event: unpaired\ndata: {}\n\n');
           end();
           return;
@@ -65,7 +70,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       };
       const feed = startLiveFeed({
         engine,
-        restaurantId: device.restaurantId,
+        restaurantId: viewer.restaurantId,
         send,
         connectionStatus: options.connectionStatus,
         heartbeatMs: options.heartbeatMs,

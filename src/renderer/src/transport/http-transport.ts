@@ -1,8 +1,9 @@
 // The kitchen screen in a tablet's browser: the same contract as the desktop's preload bridge,
 // carried by HTTP (one POST per call to /kitchen/api/<channel>) and one live stream (Server-Sent
 // Events at /kitchen/live) that reconnects by itself and resumes where it was. The device token
-// rides in an HttpOnly cookie this code never sees. Desktop-only channels are refused here,
-// without a request: they do not exist on this transport.
+// rides in an HttpOnly cookie this code never sees. For a tablet, desktop-only channels are refused
+// here, without a request: they do not exist for it. The manager's browser on the machine that runs
+// Comanda (`npm start` without Electron) holds an admin session instead, and gets every channel.
 import { isKitchenChannel, type IpcChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
 import type { LivePush } from '../../../shared/ipc/kitchen.ts';
 import type { BridgeTransport } from '../../../preload/bridge.ts';
@@ -20,9 +21,12 @@ export interface HttpTransportOptions {
   reopenMs?: number;
 }
 
+/** What this browser is to the engine: the manager's (every channel), a paired screen, neither, or unknown (null). */
+export type BrowserSession = 'admin' | 'paired' | 'unpaired';
+
 export interface HttpTransport extends BridgeTransport {
-  /** Asks whether this browser is paired (network trouble counts as "unknown": null). */
-  session(): Promise<boolean | null>;
+  /** Asks what this browser is (network trouble counts as "unknown": null). */
+  session(): Promise<BrowserSession | null>;
   close(): void;
 }
 
@@ -35,6 +39,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   let lastEventId: string | null = null;
   let closed = false;
   let unpaired = false;
+  let admin = false;
   let opened: Promise<void> | null = null;
   let markOpened: () => void = () => {};
 
@@ -45,11 +50,14 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     options.onUnpaired();
   };
 
-  const session = async (): Promise<boolean | null> => {
+  const session = async (): Promise<BrowserSession | null> => {
     try {
       const response = await fetch(`${options.base}/session`, { credentials: 'same-origin', cache: 'no-store' });
-      if (response.status === 401) return false;
-      return response.ok ? true : null;
+      if (response.status === 401) return 'unpaired';
+      if (!response.ok) return null;
+      const body = (await response.json()) as { value?: { admin?: boolean } };
+      admin = body.value?.admin === true;
+      return admin ? 'admin' : 'paired';
     } catch {
       return null;
     }
@@ -85,7 +93,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       stream.close();
       setTimeout(async () => {
         if (closed || unpaired || source !== stream) return;
-        if ((await session()) === false) dropToPairing();
+        if ((await session()) === 'unpaired') dropToPairing();
         else open();
       }, reopenMs);
     };
@@ -93,7 +101,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 
   return {
     async invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> {
-      if (!isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
+      if (!admin && !isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
       // A snapshot read before the stream is open could miss what happens in between: wait for it
       // (not forever: a board without live changes still beats no board).
       if (channel === 'board:snapshot' && opened) await Promise.race([opened, new Promise((r) => setTimeout(r, 3000))]);

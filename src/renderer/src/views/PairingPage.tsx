@@ -9,6 +9,9 @@ import type { ScreenPreferencesState } from '../stores/screen-preferences.ts';
 
 const REASONS: Record<string, TextKey> = { refused: 'pairing.refused', rate_limited: 'pairing.rate_limited' };
 
+/** Opened on the machine that runs Comanda: the manager may want the link `npm start` printed, not pairing. */
+const onThisMachine = (): boolean => ['127.0.0.1', 'localhost', '[::1]'].includes(window.location.hostname);
+
 export function PairingPage(props: { preferences: StoreApi<ScreenPreferencesState>; revoked?: boolean }) {
   const language = useStore(props.preferences, (s) => s.language) ?? 'es';
   const theme = useStore(props.preferences, (s) => s.theme) ?? 'dark';
@@ -72,6 +75,11 @@ export function PairingPage(props: { preferences: StoreApi<ScreenPreferencesStat
             {t('pairing.submit')}
           </button>
         </form>
+        {onThisMachine() && (
+          <p className="muted" data-testid="pairing-manager-hint">
+            {t('pairing.manager_hint')}
+          </p>
+        )}
         {error && (
           <p className="pairing-error" role="alert" data-testid="pairing-error">
             {error}

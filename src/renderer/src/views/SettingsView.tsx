@@ -45,9 +45,13 @@ export function SettingsView() {
       {view?.restart_required && (
         <div className="notice notice-warn" data-testid="restart-required">
           {t('settings.restart_required')}{' '}
-          <button type="button" className="btn btn-secondary" onClick={() => void store.getState().restart()}>
-            {t('settings.restart')}
-          </button>
+          {view.can_restart === false ? (
+            <span data-testid="restart-from-terminal">{t('settings.restart_from_terminal')}</span>
+          ) : (
+            <button type="button" className="btn btn-secondary" onClick={() => void store.getState().restart()}>
+              {t('settings.restart')}
+            </button>
+          )}
         </div>
       )}
 
@@ -119,6 +123,11 @@ export function SettingsView() {
         {secure && !secure.available && (
           <div className="notice notice-error" data-testid="no-secure-storage">
             {t('settings.no_secure_storage')}
+          </div>
+        )}
+        {secure?.clear_text_file && (
+          <div className="notice notice-warn" data-testid="clear-text-storage">
+            {t('settings.clear_text_storage', { file: secure.clear_text_file })}
           </div>
         )}
         <p data-testid="platform-key-info">

@@ -121,6 +121,10 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     assert.equal((await fetch(`${k.origin}/kitchen/live`)).status, 401);
     const forged = await fetch(`${k.origin}/kitchen/api/board:snapshot`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'comanda_device=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, body: '{}' });
     assert.equal(forged.status, 401);
+    // No manager's door where the host opens none (the desktop app, npm run serve): no link, no admin cookie.
+    assert.equal((await fetch(`${k.origin}/kitchen/admin?token=cmadm_AAAA`, { redirect: 'manual' })).status, 404);
+    const adminCookie = await fetch(`${k.origin}/kitchen/api/keys:list`, { method: 'POST', headers: { 'content-type': 'application/json', origin: k.origin, cookie: 'comanda_admin=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, body: '{}' });
+    assert.equal(adminCookie.status, 404);
   });
 
   test('a revoked tablet drops to the pairing page; the other keeps its board', async () => {

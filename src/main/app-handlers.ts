@@ -1,0 +1,79 @@
+// The app's handlers around a started engine host: every channel of the contract (kitchen and
+// desktop), with the host's answers about itself. One wiring for the two ways the app runs: the
+// Electron window (index.ts, over IPC) and the browser mode (browser-host.ts, over HTTP to a browser
+// on the same machine). Plain Node: no Electron import.
+import { join } from 'node:path';
+import { createIpcHandlers, type IpcHandlers } from '../engine/ipc/handlers.ts';
+import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import type { AppSettings } from '../shared/ipc/settings.ts';
+import type { EngineHost } from './engine-host.ts';
+
+/** Where the app keeps its settings and secrets: electron-store + safeStorage, or files (browser mode). */
+export interface AppStores {
+  settings: SettingsPort;
+  platformKey: PlatformKeyPort & { readSecret(): string | null };
+  mail: MailSettingsPort & { readSecret(): SmtpSettings | null };
+}
+
+/** Connected mode at boot: the platform and its key, when both are there. */
+export function bootConnection(settings: AppSettings, stores: AppStores): { platformUrl: string; apiKey: string } | null {
+  const platformKey = stores.platformKey.readSecret();
+  return settings.connection.mode === 'connected' && settings.connection.platform_url && platformKey
+    ? { platformUrl: settings.connection.platform_url, apiKey: platformKey }
+    : null;
+}
+
+export interface AppHandlerOptions {
+  hosted: EngineHost;
+  stores: AppStores;
+  bootSettings: AppSettings;
+  dataDir: string;
+  version: string;
+  /** Relaunches the app; absent where it cannot restart itself (the browser mode). */
+  restart?: () => void;
+  log: (error: unknown) => void;
+}
+
+export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHandlers; connectionStatus: HostPort['connectionStatus'] } {
+  const { hosted, stores, dataDir, log } = options;
+  const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
+  // Standalone, this engine mails the customers; connected, the platform does.
+  const configureMail = (smtp: SmtpSettings | null) => {
+    if (hosted.server.engine.role === 'replica') return;
+    try {
+      hosted.server.configureMail(smtp);
+    } catch (error) {
+      log(error);
+    }
+  };
+  configureMail(stores.mail.readSecret());
+  const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
+  const handlers = createIpcHandlers({
+    engine: hosted.server.engine,
+    commands: hosted.server.commands,
+    restaurantId: hosted.restaurantId,
+    settings: stores.settings,
+    platformKey: stores.platformKey,
+    mail: stores.mail,
+    bootSettings: options.bootSettings,
+    log,
+    host: {
+      appInfo: () => ({
+        version: options.version,
+        restaurant,
+        restaurants: hosted.restaurants,
+        api_base_url: hosted.server.baseUrl,
+        lan_urls: hosted.lanUrls(),
+        data_dir: dataDir,
+      }),
+      ...(options.restart ? { restart: options.restart } : {}),
+      connectionStatus,
+      syncStatus: () => hosted.syncStatus(),
+      backupFolder: () => join(dataDir, 'backups'),
+      configureMail,
+      pairingOrigin: () => hosted.pairingOrigin(),
+    },
+  });
+  return { handlers, connectionStatus };
+}
