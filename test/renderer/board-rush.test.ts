@@ -39,6 +39,16 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       assert.ok(measure.whole >= viewport.atLeast, `${viewport.name}: ${measure.whole} tickets wholly in view, want ≥ ${viewport.atLeast}`);
       assert.ok(measure.minItemPx >= viewport.itemPx, `${viewport.name}: item text ${measure.minItemPx} px, want ≥ ${viewport.itemPx}`);
       if (viewport.name === 'landscape') assert.ok(measure.aboveFirstRow <= 100, `1280×800: ${measure.aboveFirstRow} px above the first ticket row, want ≤ 100`);
+      // The chrome: one strip of at most 40 px (sound, the closed location, connection), nothing else over the board.
+      const strip = (await page.locator('[data-testid="status-bar"]').boundingBox())!;
+      assert.ok(strip.height <= 40, `${viewport.name}: the status strip is ${strip.height} px`);
+      assert.equal(await page.locator('[data-testid="location-closed-banner"]').count(), 1, 'the closed location is in the strip');
+      // A note that mentions an allergy looks like an allergen, never like an ordinary note.
+      if (viewport.name === 'tv') {
+        const allergy = page.locator('.item-note[data-allergy="true"]').first();
+        assert.match(await allergy.innerText(), /ALÉRGENO\s+ALERGIA al maní/);
+        assert.equal(await page.locator('.item-note[data-allergy="true"]', { hasText: 'sin mayo' }).count(), 0);
+      }
       await page.context().close();
     });
   }

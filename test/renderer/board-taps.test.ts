@@ -59,6 +59,14 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
     await k?.close();
   });
 
+  test('the first tap anywhere lets the board ring: until then the strip says so', async () => {
+    const chip = page.locator('[data-testid="sound-prompt"]');
+    await chip.waitFor();
+    const lanes = (await page.locator('.lanes').boundingBox())!;
+    await page.touchscreen.tap(lanes.x + lanes.width - 20, lanes.y + lanes.height - 20);
+    await chip.waitFor({ state: 'detached' });
+  });
+
   test('two touch taps 150 ms apart on a new order move it exactly one step', async () => {
     const order = await newOrder(1);
     const since = await feedNow();
