@@ -16,6 +16,8 @@ const LANE_HEAD = 36;
 /** Room kept under a lane's tickets for the undo tray's edge, px (styles.css: --lane-foot). */
 const LANE_FOOT = 14;
 
+const heightCache = new WeakMap<ShownTicket, { key: string; height: number }>();
+
 /** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
 function useElementSize(): [(element: HTMLElement | null) => void, { width: number; height: number }] {
   const [element, setElement] = useState<HTMLElement | null>(null);
@@ -82,10 +84,17 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const plan: BoardPlan = useMemo(() => {
     const guessWidth = metrics.minCardWidth;
     const shapeOptions = { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow };
-    const lanes: LaneInput[] = laneTickets.map((lane) => ({
-      id: lane.id,
-      heights: lane.tickets.map((x) => estimateTicketHeight(ticketShape(x, shapeOptions), guessWidth, metrics.fontSize)),
-    }));
+    // A ticket's height is estimated once per version of it and of the screen's metrics (a change
+    // re-plans 500 tickets, it does not re-measure them).
+    const sizeKey = `${guessWidth}:${metrics.fontSize}:${compact}:${stationFilter}:${stations.length}:${flow}`;
+    const heightOf = (x: ShownTicket) => {
+      const known = heightCache.get(x);
+      if (known && known.key === sizeKey) return known.height;
+      const height = estimateTicketHeight(ticketShape(x, shapeOptions), guessWidth, metrics.fontSize);
+      heightCache.set(x, { key: sizeKey, height });
+      return height;
+    };
+    const lanes: LaneInput[] = laneTickets.map((lane) => ({ id: lane.id, heights: lane.tickets.map(heightOf) }));
     return planBoard({ width: Math.max(200, size.width), height: bodyHeight, metrics, lanes, page });
     // laneTickets follows layout; the metrics follow the window, compact and the layout kind.
   }, [layout, size.width, bodyHeight, metrics.fontSize, metrics.minCardWidth, compact, flow, stationFilter, stations.length, page]);
