@@ -131,8 +131,8 @@ async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
         const [a, b] = [boxes[i]!, boxes[j]!];
         if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) problems.push(`header parts ${i} and ${j} overlap`);
       }
-    // The lane header's "+N más" is a 34 px chip across a header (its words checked below, not its height).
-    const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="new-orders-indicator"], [data-testid="screen-menu"]')];
+    // A lane header's "+N más" and new-orders chips are 34 px high in a 36 px header (their words checked, not their height).
+    const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="screen-menu"]')];
     for (const chip of document.querySelectorAll<HTMLElement>('[data-testid="hidden-count"]')) {
       if (chip.scrollWidth > chip.clientWidth) problems.push(`"${chip.innerText}" is clipped`);
     }

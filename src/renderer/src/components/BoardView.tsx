@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
 import { byTimer, COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
@@ -181,10 +181,11 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
               flow={flow}
               locationName={locationName}
               onCancel={cancel}
+              // New orders out of view are announced in their own lane's header: over nothing.
+              indicator={lane.id === 'recibido' || lane.id === 'flow' ? <NewOrdersIndicator layout={layout} /> : null}
             />
           );
         })}
-        <NewOrdersIndicator layout={layout} />
       </div>
       <ScreenMenu layout={layout} shown={shown} compact={compact} onCancel={cancel} />
       {recallOpen && <RecallDrawer layout={layout} recalledIds={recalledIds} />}
@@ -223,6 +224,7 @@ function Lane(props: {
   flow: boolean;
   locationName(ticket: ShownTicket): string | undefined;
   onCancel(order: KitchenOrder): void;
+  indicator: ReactNode;
 }) {
   const t = useT();
   const { id, tickets, columns } = props;
@@ -257,6 +259,7 @@ function Lane(props: {
     >
       <h2 className="column-title">
         <span className="column-name">{id === 'flow' ? t('board.layout_flow') : t(`status.${status}`)}</span> <span className="count">{tickets.length}</span>
+        {props.indicator}
         {hidden > 0 && (
           <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} aria-label={t('board.hidden', { count: hidden })} onClick={showMore}>
             +{hidden} <span className="hidden-word">{t('board.hidden_word')}</span> {vertical ? '↓' : '→'}

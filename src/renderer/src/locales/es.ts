@@ -203,7 +203,7 @@ export const es = {
   'payment.transferencia': 'transferencia',
   'board.hidden': '+{count} más',
   'board.hidden_none': 'Todo a la vista',
-  'board.new_orders': '{count} nuevo(s): ver #{number}',
+  'board.new_orders': '{count} nuevo(s): #{number}',
   'board.density': 'Densidad',
   'board.density_auto': 'Auto',
   'board.density_comfortable': 'Normal',
