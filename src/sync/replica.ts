@@ -126,7 +126,15 @@ export class Replica {
     this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop(), this.kitchenLoop(), this.divergenceLoop()];
   }
 
-  async stop(): Promise<void> {
+  private stopped: Promise<void> | null = null;
+
+  /** Stops the loops and closes the link; calling it again waits for the same stop. */
+  stop(): Promise<void> {
+    this.stopped ??= this.stopOnce();
+    return this.stopped;
+  }
+
+  private async stopOnce(): Promise<void> {
     this.stopping.abort();
     this.pusherWaker.wake();
     this.pullerWaker.wake();
