@@ -6,6 +6,7 @@ import paymentsCouriersMail from './0003-payments-couriers-mail.ts';
 import kitchenData from './0004-kitchen-data.ts';
 import kitchenDevices from './0005-kitchen-devices.ts';
 import paymentOpening from './0006-payment-opening.ts';
+import conflictResolution from './0007-conflict-resolution.ts';
 
 export interface Migration {
   version: number;
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'kitchen-data', sql: kitchenData },
   { version: 5, name: 'kitchen-devices', sql: kitchenDevices },
   { version: 6, name: 'payment-opening', sql: paymentOpening },
+  { version: 7, name: 'conflict-resolution', sql: conflictResolution },
 ];
