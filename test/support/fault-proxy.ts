@@ -20,6 +20,8 @@ export class FaultProxy {
   port = 0;
   /** Requests that reached the upstream, by first line ("POST /v1/orders HTTP/1.1"). */
   readonly forwarded: string[] = [];
+  /** Requests answered by a 'status' mode (none of them reached the upstream). */
+  injected = 0;
   /** Requests answered with an injected failure by a 'fail-matching' mode. */
   readonly failed: string[] = [];
 
@@ -67,6 +69,7 @@ export class FaultProxy {
     }
     if (mode.kind === 'status') {
       client.once('data', () => {
+        this.injected++;
         const body = JSON.stringify({ error: { code: mode.status === 429 ? 'rate_limited' : 'internal_error', message: 'injected' } });
         const retry = mode.retryAfterSeconds !== undefined ? `Retry-After: ${mode.retryAfterSeconds}\r\n` : '';
         client.end(
