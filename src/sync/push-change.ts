@@ -7,7 +7,7 @@ import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
-import { itemStatesPath, mirrorItemStates, type UpstreamItemStates } from './kitchen-sync.ts';
+import { itemStatesPath, mirrorItemStates, recallPath, type UpstreamItemStates } from './kitchen-sync.ts';
 
 export type PushOutcome =
   | { kind: 'sent' }
@@ -135,6 +135,8 @@ function requestFor(row: OutboxRow, payload: Record<string, unknown>) {
       return { method: 'POST' as const, path: `/locations/${row.location_id}/${payload.open ? 'open' : 'close'}`, body: undefined };
     case 'set_item_done':
       return { method: 'PUT' as const, path: `${itemStatesPath(row.order_id!)}/${Number(payload.item_index)}`, body: { done: payload.done } };
+    case 'recall_order':
+      return { method: 'POST' as const, path: recallPath(row.order_id!), body: { recalled_until: payload.recalled_until } };
   }
 }
 

@@ -70,6 +70,16 @@ export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => v
         return result;
       });
     },
+    recallOrder(actor, orderId, until) {
+      return committed(() => {
+        const result = local.recallOrder(actor, orderId, until);
+        // Pushed like item marks: the upstream shows it too, and accepts bumps on it.
+        if (result.changed && ourWorld({ test: result.order.test === 1 })) {
+          queue(randomUUID(), 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id }, engine.clock.now());
+        }
+        return result;
+      });
+    },
     setItemDone(actor, orderId, itemIndex, done) {
       return committed(() => {
         const result = local.setItemDone(actor, orderId, itemIndex, done);
