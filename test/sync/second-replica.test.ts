@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
+import Database from 'better-sqlite3';
+import { UpstreamRefusedKey } from '../../src/sync/first-pull.ts';
 import { startReplicaServer } from '../../src/sync/start-replica-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { TwoEngines } from './two-engines.ts';
@@ -47,6 +49,38 @@ test('a second replica on a served file is refused and writes nothing into it', 
     // Through a symlinked or hard-linked name it is the same file (test/engine/serving-lock.test.ts).
     const menu = await fetch(`${sys.replica.server.baseUrl}/menu`, { headers: { authorization: `Bearer ${otherKey}` } });
     assert.equal(menu.status, 401, "restaurant 2's key is no key of this replica");
+  } finally {
+    await sys.stop();
+  }
+});
+
+/** What a replica's identity is made of: its sync state and its API keys. */
+function identityRows(path: string): unknown {
+  const db = new Database(path, { readonly: true });
+  try {
+    return {
+      state: db.prepare('SELECT key, value FROM sync_state ORDER BY key').all(),
+      keys: db.prepare('SELECT id, restaurant_id, mode, can_write, label FROM api_keys ORDER BY id').all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+test("a replica's file restarted with another restaurant's key: refused, that key registered nowhere, the upstream kept", async () => {
+  const sys = new TwoEngines('live');
+  await sys.start();
+  try {
+    await sys.replica.close();
+    const before = identityRows(sys.replicaDatabase);
+    const otherKey = sys.demo[1]!.keys.live_write;
+    await assert.rejects(
+      startReplicaServer({ database: sys.replicaDatabase, upstreamUrl: sys.proxy.baseUrl, apiKey: otherKey, clock: sys.clock, logger: false }),
+      (error: Error) => error instanceof UpstreamRefusedKey && /mirrors another restaurant/.test(error.message),
+    );
+    assert.deepEqual(identityRows(sys.replicaDatabase), before);
+    // Its own restaurant's key still starts it.
+    sys.replica = await startReplicaServer({ database: sys.replicaDatabase, upstreamUrl: sys.proxy.baseUrl, apiKey: sys.key, clock: sys.clock, logger: false });
   } finally {
     await sys.stop();
   }
