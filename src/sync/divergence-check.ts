@@ -9,6 +9,8 @@ import { ACTIVE_STATUSES } from '../shared/order-states.ts';
 import { expectOk, fetchOrdersWhere, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamStock } from './upstream-types.ts';
+import { itemStatesPath, KITCHEN_CURSOR, mirrorItemStates, type UpstreamItemStates } from './kitchen-sync.ts';
+import type { ItemFeedPage } from '../engine/services/kitchen-item-sync.ts';
 
 export interface DivergenceReport {
   /** Orders and stock entries compared (both sides had settled on them). */
@@ -27,7 +29,7 @@ type OrderState = { status: string; updated_at: string } | null;
 const LOCAL_ACTIVE_LIMIT = 10_000;
 
 /**
- * Compares what matters of the active orders (their status) and of the stock on both sides, at
+ * Compares what matters of the active orders (their status, their items' done marks) and of the stock on both sides, at
  * the upstream's precision: `updated_at`, which the API gives to the second while this side keeps
  * milliseconds, is not compared (it made every order created here a false difference). A real
  * difference the sync has no explanation for (a feed event lost, a database written behind the
@@ -71,6 +73,22 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
       upstreamStock.set(location.id, expectOk(response, 'GET /stock').data);
     }
   }
+  // The items' done marks of the orders active on both sides with no kitchen change of ours queued.
+  const kitchenQueued = engine.sync.ordersWithPendingKitchenData();
+  const upstreamItems = new Map<string, UpstreamItemStates>();
+  for (const id of upstreamActive.keys()) {
+    if (!localActive.has(id) || kitchenQueued.has(id) || engine.sync.hasPendingForOrder(id)) continue;
+    const response = await client.call<UpstreamItemStates>('GET', itemStatesPath(id));
+    if (response.status === 404) continue;
+    upstreamItems.set(id, expectOk(response, `GET ${itemStatesPath(id)}`));
+  }
+  // Item changes the replica's kitchen feed has not applied yet: those orders are in flight.
+  const kitchenAhead = expectOk(
+    await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${engine.sync.state(KITCHEN_CURSOR) ?? '0'}&limit=500`),
+    'GET /sync/kitchen/items',
+  );
+  const itemsCompared = kitchenAhead.data.length < 500;
+  const itemsInFlight = new Set(kitchenAhead.data.map((entry) => entry.order_id));
   // Events the replica has not applied yet: the orders and stock they touch are in flight, not diverged.
   const cursor = engine.sync.state(SYNC_KEYS.cursor) ?? '';
   const ahead = expectOk(
@@ -122,6 +140,29 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
         applyTransition(engine, local, 'cancelado');
       }
       if (sameState(engine.orders.get(identity.restaurantId, test, id) ?? null, upstream)) healed++;
+    }
+    for (const [id, upstream] of itemsCompared ? upstreamItems : new Map<string, UpstreamItemStates>()) {
+      if (inFlight.has(id) || itemsInFlight.has(id)) continue;
+      const local = new Map(engine.kitchenData.itemStates(id).map((state) => [state.item_index, state.done === 1]));
+      const there = new Map(upstream.data.map((state) => [state.item_index, state.done]));
+      const indexes = [...new Set([...local.keys(), ...there.keys()])].sort((a, b) => a - b);
+      const differing = indexes.filter((index) => (local.get(index) ?? false) !== (there.get(index) ?? false));
+      compared++;
+      if (differing.length === 0) continue;
+      diverged++;
+      const here = { items: differing.map((index) => ({ item_index: index, done: local.get(index) ?? false })) };
+      const last = engine.sync.lastItemsDivergenceOf(id);
+      if (!last || last.local_change !== JSON.stringify(here)) {
+        engine.sync.itemsDivergence(
+          id,
+          here,
+          { code: 'diverged', message: "the platform holds other done marks for this order's items (found by the periodic check); its marks were put in place here" },
+          upstream,
+          engine.clock.now(),
+        );
+      }
+      mirrorItemStates(engine, id, upstream);
+      if (engine.kitchenData.itemStates(id).every((state) => (state.done === 1) === (there.get(state.item_index) ?? false))) healed++;
     }
     for (const [locationId, entries] of upstreamStock) {
       if (stockInFlight.has(locationId)) continue;

@@ -9,7 +9,7 @@ import type { UpstreamClient } from './upstream-client.ts';
 
 export type UpstreamItemStates = OrderItemStates;
 
-const KITCHEN_CURSOR = 'kitchen_items_cursor';
+export const KITCHEN_CURSOR = 'kitchen_items_cursor';
 
 export const itemStatesPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/items`;
 

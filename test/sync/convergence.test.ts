@@ -143,6 +143,23 @@ describe('a replica left alone records no conflict; a real difference is recorde
     assert.equal(status.last_check.diverged, 0);
   });
 
+  test("an item's done mark written behind the upstream engine: found, recorded once, healed; later checks record nothing more", async () => {
+    const id = await orderOnBoth(up, rep, 'Items behind the back');
+    const db = new Database(sys.upstreamDatabase);
+    try {
+      db.prepare('INSERT INTO kitchen_item_states (order_id, item_index, done, updated_at) VALUES (?, 0, 1, 0)').run(id);
+    } finally {
+      db.close();
+    }
+    await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'items_divergence' && c.order_id === id), 10_000, 'an items divergence');
+    const checks = sys.replica.replica.checks;
+    await eventually(() => sys.replica.replica.checks >= checks + 20, 30_000, '20 more checks');
+    const found = (await syncStatus()).conflicts.filter((c: any) => c.kind === 'items_divergence');
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.deepEqual(found[0].local_change, { items: [{ item_index: 0, done: false }] });
+    assert.equal(sys.replica.replica.engine.kitchenData.itemState(id, 0)?.done, 1, 'the upstream mark stands here');
+  });
+
   test('stock written behind the upstream engine: found, recorded once, healed; later checks record nothing more', async () => {
     const id = await orderOnBoth(up, rep, 'Behind the back');
     void id;
@@ -157,6 +174,7 @@ describe('a replica left alone records no conflict; a real difference is recorde
     await eventually(() => sys.replica.replica.checks >= checks + 20, 30_000, '20 more checks');
     const status = await syncStatus();
     const found = status.conflicts.filter((c: any) => c.kind === 'stock_divergence');
+    assert.equal(status.conflicts.filter((c: any) => c.kind === 'order_divergence').length, 0, 'no order difference on the way');
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.deepEqual(found[0].upstream_state.items, [{ product_id: R1.products.pastelDeChoclo, quantity: 3 }]);
     const stock = (await rep('GET', `/stock?location_id=${R1.openLocation}`)).body.data;

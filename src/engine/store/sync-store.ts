@@ -19,6 +19,9 @@ export interface OutboxRow {
 /** A difference the periodic check found between the two sides, not a refused push. */
 export const DIVERGENCE_KIND = 'order_divergence';
 
+/** An order's items' done marks the periodic check found different. */
+export const ITEMS_DIVERGENCE_KIND = 'items_divergence';
+
 /** Stock quantities the periodic check found different (no order: `order_id` is null). */
 export const STOCK_DIVERGENCE_KIND = 'stock_divergence';
 
@@ -29,7 +32,7 @@ export interface ConflictRow {
   id: number;
   /** The refused change; NO_OUTBOX_CHANGE for a divergence. */
   outbox_seq: number;
-  kind: OutboxKind | typeof DIVERGENCE_KIND | typeof STOCK_DIVERGENCE_KIND;
+  kind: OutboxKind | typeof DIVERGENCE_KIND | typeof STOCK_DIVERGENCE_KIND | typeof ITEMS_DIVERGENCE_KIND;
   order_id: string | null;
   local_change: string;
   upstream_error: string;
@@ -65,12 +68,14 @@ export class SyncStore {
   private readonly markSent: Statement<[number, number]>;
   private readonly markConflict: Statement<[string, number]>;
   private readonly recordAttempt: Statement<[string, number]>;
-  private readonly insertConflict: Statement<[number, OutboxKind | typeof DIVERGENCE_KIND | typeof STOCK_DIVERGENCE_KIND, string | null, string, string, string | null, number, number | null, number | null]>;
+  private readonly insertConflict: Statement<[number, OutboxKind | typeof DIVERGENCE_KIND | typeof STOCK_DIVERGENCE_KIND | typeof ITEMS_DIVERGENCE_KIND, string | null, string, string, string | null, number, number | null, number | null]>;
   private readonly selectDueConflicts: Statement<[number], UnresolvedConflict>;
   private readonly unresolvedCount: Statement<[], { n: number }>;
   private readonly markResolved: Statement<[string | null, number, number]>;
   private readonly markResolveFailed: Statement<[string, number, number]>;
   private readonly lastDivergence: Statement<[string], ConflictRow>;
+  private readonly lastItemsDivergence: Statement<[string], ConflictRow>;
+  private readonly pendingKitchenData: Statement<[], { order_id: string }>;
   private readonly markOutboxConflict: Statement<[string, number]>;
   private readonly updatePayload: Statement<[string, number]>;
   private readonly allConflicts: Statement<[], ConflictRow>;
@@ -128,6 +133,12 @@ export class SyncStore {
       `SELECT * FROM sync_conflicts WHERE kind = '${DIVERGENCE_KIND}' AND order_id = ? ORDER BY id DESC LIMIT 1`,
     );
     this.updatePayload = db.prepare("UPDATE sync_outbox SET payload = ? WHERE seq = ? AND status = 'pending'");
+    this.lastItemsDivergence = db.prepare(
+      `SELECT * FROM sync_conflicts WHERE kind = '${ITEMS_DIVERGENCE_KIND}' AND order_id = ? ORDER BY id DESC LIMIT 1`,
+    );
+    this.pendingKitchenData = db.prepare(
+      "SELECT DISTINCT order_id FROM sync_outbox WHERE status = 'pending' AND kind IN ('set_item_done', 'recall_order') AND order_id IS NOT NULL",
+    );
     this.markOutboxConflict = db.prepare(
       "UPDATE sync_outbox SET status = 'conflict', last_error = ?, attempts = attempts + 1 WHERE seq = ?",
     );
@@ -268,6 +279,21 @@ export class SyncStore {
       at,
       null,
     );
+  }
+
+  /** Orders with an item bump or a recall of ours still queued. */
+  ordersWithPendingKitchenData(): Set<string> {
+    return new Set(this.pendingKitchenData.all().map((r) => r.order_id));
+  }
+
+  /** The last items' difference recorded for an order. */
+  lastItemsDivergenceOf(orderId: string): ConflictRow | undefined {
+    return this.lastItemsDivergence.get(orderId);
+  }
+
+  /** An order's done marks the periodic check found different; the caller puts the upstream's in place. */
+  itemsDivergence(orderId: string, local: unknown, upstreamError: unknown, upstreamState: unknown, at: number): void {
+    this.insertConflict.run(NO_OUTBOX_CHANGE, ITEMS_DIVERGENCE_KIND, orderId, JSON.stringify(local), JSON.stringify(upstreamError), JSON.stringify(upstreamState), at, at, null);
   }
 
   /** Stock quantities of a location the periodic check found different; the caller puts the upstream's in place. */
