@@ -12,7 +12,7 @@
 // -wal and -shm) is removed, so a refused start leaves nothing behind. The CLIs (keys, restaurant,
 // backup) do not take it: they write through SQLite's normal locking beside the running engine.
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync, openSync, closeSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, openSync, closeSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { folderRefusal, fullDiskRefusal, StorageRefusal } from './store/database-checks.ts';
@@ -180,9 +180,17 @@ export function acquireServingLock(databasePath: string, program: string): Servi
   };
   const coverFile = () => {
     if (inodeLock || released || !existsSync(file)) return;
-    mkdirSync(INODE_LOCKS_DIR(), { recursive: true });
     const path = inodeLockPathOf(file);
-    const taken = takeFileLock(path);
+    let taken: FileLock | 'busy';
+    try {
+      // Shared by every user, like the temporary folder itself (sticky: each removes only its own).
+      if (mkdirSync(INODE_LOCKS_DIR(), { recursive: true }) !== undefined) chmodSync(INODE_LOCKS_DIR(), 0o1777);
+      taken = takeFileLock(path);
+    } catch (error) {
+      // A temporary folder this user cannot write: the real path's lock still holds (a hard link is not caught).
+      if (isCode(error, 'EACCES', 'EPERM', 'EROFS') || (error as { code?: string }).code?.startsWith('SQLITE_CANTOPEN')) return;
+      throw error;
+    }
     if (taken === 'busy') {
       const other = readHolder(`${path}.json`);
       release();

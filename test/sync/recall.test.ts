@@ -29,6 +29,15 @@ function scenarios(mode: KeyMode): void {
     await eventually(() => rep('GET', `/orders/${id}`), (r) => r.status === 200);
     for (const status of ['en_preparacion', 'listo', 'entregado']) assert.equal((await rep('PATCH', `/orders/${id}`, { status })).status, 200);
     await drained();
+    // The feed's own events for those transitions are applied after the pushes: wait until the
+    // replica has read the upstream's feed to its end and holds the order delivered again.
+    const feedEnd = (await up('GET', '/events')).body.next_cursor as string;
+    const settled = await eventually(
+      async () => [sys.replica.replica.engine.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
+      ([cursor, status]) => cursor === feedEnd && status === 'entregado',
+      20_000,
+    );
+    assert.deepEqual(settled, [feedEnd, 'entregado']);
     const conflictsBefore = (await syncStatus()).conflicts.length;
 
     const ticket = await kitchen['orders:recall']({ order_id: id });
