@@ -16,6 +16,7 @@ import { benchKitchenBoard } from './rows/kitchen-board.ts';
 import { benchBoardAtRush } from './rows/kitchen-rush.ts';
 import { benchKitchenTablet } from './rows/kitchen-tablet.ts';
 import { benchStartup } from './rows/startup.ts';
+import { benchSoak } from './rows/soak.ts';
 import { benchSync } from './rows/sync.ts';
 
 const { values: args } = parseArgs({
@@ -48,6 +49,7 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 5, title: 'kitchen board in Chromium', run: async (context) => [...(await benchKitchenBoard(context)), ...(await benchBoardAtRush(context))], missing: [] },
   { row: 6, title: 'sync', run: benchSync, missing: [] },
   { row: 7, title: 'kitchen board on a paired browser tablet', run: benchKitchenTablet, missing: [] },
+  { row: 8, title: 'memory under a steady load (30-min soak; --quick: 3 min)', run: benchSoak, missing: [] },
 ];
 
 const machine = describeMachine();
@@ -58,8 +60,8 @@ const buildDir = join(resultsDir, `.build-${stamp}`);
 try {
   await buildChildren(buildDir);
   useBuiltChildren(buildDir);
-  // Rows 1–4 share one database of `orders` orders (row 5 and 6 make their own).
-  const needsOrders = ROWS.some(({ row }) => row <= 4 && (!only || only.has(row)));
+  // Rows 1–4 and 8 share one database of `orders` orders (rows 5 and 6 make their own).
+  const needsOrders = ROWS.some(({ row }) => (row <= 4 || row === 8) && (!only || only.has(row)));
   log(needsOrders ? `Preparing a database of ${orders.toLocaleString('en-US')} orders…` : 'Preparing a small database…');
   const prepareStarted = Date.now();
   const prepared = prepareDatabase(join(workDir, 'prepared'), needsOrders ? orders : 0);

@@ -16,6 +16,11 @@ export class ChangeNotifier {
     for (const restaurantId of [...this.waiters.keys()]) this.notify(restaurantId);
   }
 
+  /** How many wait on the restaurant's feed now (long-polls, live boards): what tests wait on instead of sleeping. */
+  waiting(restaurantId: string): number {
+    return this.waiters.get(restaurantId)?.size ?? 0;
+  }
+
   /** Calls `listener` after every commit that wrote an event of the restaurant; returns the unsubscribe. */
   subscribe(restaurantId: string, listener: () => void): () => void {
     let set = this.waiters.get(restaurantId);

@@ -42,6 +42,8 @@ export interface EngineServerOptions {
    * processes on one file, which SQLite keeps consistent but which no restaurant should run.
    */
   shareDatabase?: boolean;
+  /** The file's serving lock, already taken by the caller (a replica takes it before its first write); closed with the server. */
+  servingLock?: ServingLock;
   /**
    * How often (ms) `PRAGMA data_version` is read to notice commits of other processes on the file
    * (a CLI, or a second engine under --share-file), which wake long-polls and the live feed; default 250.
@@ -84,27 +86,40 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   // Checked before anything opens, so a bad URL fails the start with its reason.
   const mailSender = options.smtp ? createSmtpSender(options.smtp) : null;
   // Taken before the file is opened, so a second engine stops at once, before any check or write.
+  // A replica takes it itself, before its first write (sync/start-replica-server.ts), and hands it over.
+  if (options.servingLock) return serveEngine(options, mailSender, options.servingLock, null);
   const databasePath = options.database instanceof Engine ? options.database.db.name : options.database;
   const servingLock =
     options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
+  let opened: Engine | null = null;
   try {
-    return await serveEngine(options, mailSender, servingLock);
+    opened =
+      options.database instanceof Engine
+        ? options.database
+        : new Engine({
+            database: options.database,
+            couriers: options.couriers ?? defaultCouriers(),
+            ...(options.clock ? { clock: options.clock } : {}),
+            ...(options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {}),
+          });
+    // A file this start created has an inode only now: the same file under another name is caught from here on.
+    servingLock?.coverFile();
+    return await serveEngine(options, mailSender, servingLock, opened);
   } catch (error) {
-    servingLock?.release();
+    if (opened && opened !== options.database && opened.db.open) opened.close();
+    // A refused start leaves nothing behind: what it created beside the file goes with the lock.
+    servingLock?.abandon();
     throw error;
   }
 }
 
-async function serveEngine(options: EngineServerOptions, mailSender: MailSender | null, servingLock: ServingLock | null): Promise<EngineServer> {
-  const engine =
-    options.database instanceof Engine
-      ? options.database
-      : new Engine({
-          database: options.database,
-          couriers: options.couriers ?? defaultCouriers(),
-          ...(options.clock ? { clock: options.clock } : {}),
-          ...(options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {}),
-        });
+async function serveEngine(
+  options: EngineServerOptions,
+  mailSender: MailSender | null,
+  servingLock: ServingLock | null,
+  opened: Engine | null,
+): Promise<EngineServer> {
+  const engine = opened ?? (options.database as Engine);
   const payments = options.payments ?? { live: null, test: sandboxSimulator };
   // Quotes and dispatches use the same adapters.
   const couriers = options.couriers ?? engine.couriers;

@@ -16,6 +16,11 @@ export interface SyncConflict {
   /** What the platform holds now (it wins locally); null when it could not be read. */
   upstream_state: unknown;
   created_at: string | null;
+  /**
+   * When the platform's state was put in place here (the platform wins); null while it is still
+   * to be read (a refused change whose platform state could not be read yet is read again, with retries).
+   */
+  resolved_at?: string | null;
 }
 
 export interface SyncStatus {
@@ -27,6 +32,14 @@ export interface SyncStatus {
   last_error: string | null;
   /** When the active orders were last compared with the platform's (any difference is a conflict). */
   last_check_at: string | null;
+  /** Conflicts whose platform state is still to be read (0 once every one is resolved). */
+  conflicts_unresolved?: number;
+  /**
+   * The last comparison of the active orders (status, kitchen items' done marks) and the stock
+   * with the platform's: how many were compared, how many really differed, and how many of those
+   * were healed here with the platform's state (each recorded once as a conflict).
+   */
+  last_check?: { compared: number; diverged: number; healed: number } | null;
   upstream: string;
   mode: 'live' | 'test';
 }

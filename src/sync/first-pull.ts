@@ -51,6 +51,19 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
   if (probe.status === 401) throw new UpstreamRefusedKey('the platform refused the API key');
   if (probe.status >= 500 || probe.status === 429) throw new UpstreamUnreachable(`write probe answered ${probe.status}`);
   const canWrite = probe.status !== 403;
+  // A file that mirrors a restaurant is that restaurant's: a key of another one (none of its
+  // locations is theirs) is refused before anything is written, never registered as a key of it.
+  const mirrored = engine.sync.state(SYNC_KEYS.restaurantId);
+  if (mirrored !== undefined) {
+    const known = engine.locations.list(mirrored).map((location) => location.id);
+    const keys = new Set(locations.data.map((location) => location.location_id));
+    if (known.length > 0 && !known.some((id) => keys.has(id))) {
+      throw new UpstreamRefusedKey(
+        `this replica's database mirrors another restaurant (none of its ${known.length} locations is one of this key's); ` +
+          "start it with that restaurant's key, or on a new database file for this one",
+      );
+    }
+  }
   const restaurantId =
     engine.sync.state(SYNC_KEYS.restaurantId) ??
     uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));

@@ -9,9 +9,12 @@ import type { UpstreamClient } from './upstream-client.ts';
 
 export type UpstreamItemStates = OrderItemStates;
 
-const KITCHEN_CURSOR = 'kitchen_items_cursor';
+export const KITCHEN_CURSOR = 'kitchen_items_cursor';
 
 export const itemStatesPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/items`;
+
+/** Where a recall made on the replica is pushed (the ticket shows upstream too, and takes bumps there). */
+export const recallPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/recall`;
 
 /** After a refused push: the upstream's states of the order's lines stand here too. Inside a transaction. */
 export function mirrorItemStates(engine: Engine, orderId: string, states: UpstreamItemStates): void {

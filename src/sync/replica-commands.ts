@@ -50,9 +50,12 @@ export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => v
     },
     setStock(actor, input) {
       return committed(() => {
+        const locationId = input.location_id.toLowerCase();
+        // What each write replaced travels with it: the pusher tells a concurrent upstream change from ours.
+        const replaced = input.items.map((item) => ({ product_id: item.product_id.toLowerCase(), quantity: engine.stock.quantity(locationId, item.product_id.toLowerCase()) }));
         const result = local.setStock(actor, input);
         if (!result.simulated) {
-          queue(randomUUID(), 'set_stock', { location_id: input.location_id.toLowerCase(), items: result.data }, { locationId: input.location_id.toLowerCase() }, engine.clock.now());
+          queue(randomUUID(), 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId }, engine.clock.now());
         }
         return result;
       });
@@ -63,6 +66,16 @@ export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => v
         const result = local.setLocationOpen(actor, locationId, open);
         if (!result.simulated) {
           queue(randomUUID(), 'set_location_open', { open }, { locationId: result.location_id }, engine.clock.now());
+        }
+        return result;
+      });
+    },
+    recallOrder(actor, orderId, until) {
+      return committed(() => {
+        const result = local.recallOrder(actor, orderId, until);
+        // Pushed like item marks: the upstream shows it too, and accepts bumps on it.
+        if (result.changed && ourWorld({ test: result.order.test === 1 })) {
+          queue(randomUUID(), 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id }, engine.clock.now());
         }
         return result;
       });

@@ -17,6 +17,7 @@ import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
 import { pushChange } from './push-change.ts';
+import { resolveDueConflicts } from './resolve-conflicts.ts';
 import { replicaCommands } from './replica-commands.ts';
 import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
 import { KITCHEN_RECONNECT, UpstreamLink, type ReconnectSchedule } from './upstream-link.ts';
@@ -65,6 +66,9 @@ export class Replica {
   private lastError: string | null = null;
   private lagMs: number | null = null;
   private lastCheckAt: number | null = null;
+  private lastCheck: SyncStatus['last_check'] = null;
+  /** Divergence checks completed (tests wait on it). */
+  checks = 0;
 
   private constructor(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, options: ReplicaOptions, online: boolean) {
     this.engine = engine;
@@ -126,7 +130,15 @@ export class Replica {
     this.loops = [this.pullLoop(), this.pushLoop(), this.refreshLoop(), this.kitchenLoop(), this.divergenceLoop()];
   }
 
-  async stop(): Promise<void> {
+  private stopped: Promise<void> | null = null;
+
+  /** Stops the loops and closes the link; calling it again waits for the same stop. */
+  stop(): Promise<void> {
+    this.stopped ??= this.stopOnce();
+    return this.stopped;
+  }
+
+  private async stopOnce(): Promise<void> {
     this.stopping.abort();
     this.pusherWaker.wake();
     this.pullerWaker.wake();
@@ -156,7 +168,10 @@ export class Replica {
         upstream_error: JSON.parse(c.upstream_error) as unknown,
         upstream_state: c.upstream_state === null ? null : (JSON.parse(c.upstream_state) as unknown),
         created_at: formatNullableInstant(c.created_at, zone),
+        resolved_at: formatNullableInstant(c.resolved_at, zone),
       })),
+      conflicts_unresolved: this.engine.sync.unresolvedConflicts(),
+      last_check: this.lastCheck,
       last_error: this.lastError,
       last_check_at: formatNullableInstant(this.lastCheckAt, zone),
       upstream: this.client.base,
@@ -239,6 +254,15 @@ export class Replica {
     while (this.running) {
       await this.link.back();
       if (!this.running) return;
+      // The upstream's state for changes it refused comes first (an intent, retried on its backoff).
+      try {
+        const round = await resolveDueConflicts(this.engine, this.client, this.identity, (attempts) => this.backoff(attempts), (work) => this.mutex.run(work));
+        if (round.failed > 0) this.lastError = 'the platform state of a refused change could not be read yet; it is read again shortly';
+      } catch (error) {
+        if (!this.running) return;
+        this.failed(error);
+        continue;
+      }
       const row = this.engine.sync.nextToPush();
       if (!row) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
@@ -311,7 +335,11 @@ export class Replica {
       if (!this.link.online) continue;
       try {
         const report = await this.mutex.run(() => checkDivergence(this.engine, this.client, this.identity));
-        if (!report.skipped) this.lastCheckAt = this.engine.clock.now();
+        if (!report.skipped) {
+          this.lastCheckAt = this.engine.clock.now();
+          this.lastCheck = { compared: report.compared, diverged: report.diverged, healed: report.healed };
+          this.checks++;
+        }
       } catch (error) {
         this.failed(error);
       }

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
@@ -61,6 +61,53 @@ describe('one serving engine per file', () => {
     assert.ok(lines[0]!.includes(engine.baseUrl), lines[0]);
     // In this process too (what the app's engine host calls).
     await assert.rejects(startEngineServer({ database: dbPath }), (error: Error) => error instanceof DatabaseAlreadyServed && error.holder?.pid === engine.child.pid);
+  });
+
+  /** A second serve on `alias` is refused naming the engine's process, and leaves nothing beside the files. */
+  async function refusedUnder(alias: string) {
+    const before = listing();
+    const second = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', alias]);
+    assert.equal(second.stdout, '', 'no base_url line');
+    assert.equal(second.code, 1, second.stderr);
+    const lines = second.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, second.stderr);
+    assert.ok(lines[0]!.includes(`is already being served by process ${engine.child.pid} (npm run serve`), lines[0]);
+    assert.deepEqual(listing(), before, 'a refused start leaves no file behind');
+    return lines[0]!;
+  }
+  const listing = () => {
+    const files: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        files.push(path);
+        if (entry.isDirectory()) walk(path);
+      }
+    };
+    walk(dir);
+    return files.filter((f) => !f.includes('first-start')).sort();
+  };
+
+  test('the same file under another name is refused: a symlink, a path through .. and a hard link', async () => {
+    const symlink = join(dir, 'alias.db');
+    symlinkSync(dbPath, symlink);
+    await refusedUnder(symlink);
+    // `..` after a symlinked folder is the OS's `..` (the link's target's parent), not the lexical one.
+    mkdirSync(join(dir, 'elsewhere', 'inside'), { recursive: true });
+    mkdirSync(join(dir, 'other'));
+    symlinkSync(join(dir, 'elsewhere', 'inside'), join(dir, 'other', 'link'));
+    await refusedUnder(`${dir}/sub/../comanda.db`.replace('/sub/', '/elsewhere/'));
+    const throughLink = `${dir}/other/link/../../comanda.db`;
+    assert.equal(realpathSync(throughLink), realpathSync(dbPath), 'the test path names the served file');
+    await refusedUnder(throughLink);
+    const hardLink = join(dir, 'hard.db');
+    linkSync(dbPath, hardLink);
+    const line = await refusedUnder(hardLink);
+    assert.ok(line.includes(`the same file as ${realpathSync(dbPath)}`), line);
+    // In this process too.
+    await assert.rejects(startEngineServer({ database: symlink }), (error: Error) => error instanceof DatabaseAlreadyServed);
+    await assert.rejects(startEngineServer({ database: hardLink }), (error: Error) => error instanceof DatabaseAlreadyServed);
+    rmSync(hardLink);
   });
 
   test('the keys CLI works beside the engine: a created key authenticates on the next request, a revoked one is refused', async () => {

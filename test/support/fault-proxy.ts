@@ -9,7 +9,9 @@ export type FaultMode =
   | { kind: 'refuse' }
   | { kind: 'delay'; ms: number }
   | { kind: 'reset-mid-response'; afterBytes: number }
-  | { kind: 'status'; status: 500 | 429 | 503; retryAfterSeconds?: number };
+  | { kind: 'status'; status: 500 | 429 | 503; retryAfterSeconds?: number }
+  /** The next `times` requests whose first line matches answer `status`; everything else passes. */
+  | { kind: 'fail-matching'; match: RegExp; times: number; status: 500 | 503 };
 
 export class FaultProxy {
   private server: Server | null = null;
@@ -18,6 +20,10 @@ export class FaultProxy {
   port = 0;
   /** Requests that reached the upstream, by first line ("POST /v1/orders HTTP/1.1"). */
   readonly forwarded: string[] = [];
+  /** Requests answered by a 'status' mode (none of them reached the upstream). */
+  injected = 0;
+  /** Requests answered with an injected failure by a 'fail-matching' mode. */
+  readonly failed: string[] = [];
 
   constructor(private targetPort: number) {}
 
@@ -63,6 +69,7 @@ export class FaultProxy {
     }
     if (mode.kind === 'status') {
       client.once('data', () => {
+        this.injected++;
         const body = JSON.stringify({ error: { code: mode.status === 429 ? 'rate_limited' : 'internal_error', message: 'injected' } });
         const retry = mode.retryAfterSeconds !== undefined ? `Retry-After: ${mode.retryAfterSeconds}\r\n` : '';
         client.end(
@@ -77,6 +84,14 @@ export class FaultProxy {
     client.on('close', () => upstream.destroy());
     client.on('data', (chunk: Buffer) => {
       const firstLine = chunk.toString('latin1').split('\r\n', 1)[0];
+      if (mode.kind === 'fail-matching' && firstLine && mode.match.test(firstLine) && mode.times > 0) {
+        mode.times--;
+        this.failed.push(firstLine);
+        const body = JSON.stringify({ error: { code: 'internal_error', message: 'injected' } });
+        client.end(`HTTP/1.1 ${mode.status} Injected\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        upstream.destroy();
+        return;
+      }
       if (firstLine && /^[A-Z]+ \//.test(firstLine)) this.forwarded.push(firstLine);
       const send = () => upstream.write(chunk);
       if (mode.kind === 'delay') setTimeout(send, mode.ms);

@@ -37,8 +37,9 @@ function scenarios(mode: KeyMode): void {
     assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
     await eventually(syncStatus, (s) => s.last_error !== null);
     assert.equal((await syncStatus()).outbox_pending, 1);
+    const injected = sys.proxy.injected;
     sys.proxy.set({ kind: 'status', status: 429, retryAfterSeconds: 1 });
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(async () => sys.proxy.injected, (n) => n > injected, 20_000);
     assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'recibido', 'nothing got through');
     sys.proxy.set({ kind: 'pass' });
     await drained();
@@ -50,7 +51,8 @@ function scenarios(mode: KeyMode): void {
     const cut = await rep('POST', '/orders', pickup('Cut answer'));
     assert.equal(cut.status, 201);
     await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, (n) => n > before);
-    await new Promise((r) => setTimeout(r, 200));
+    // The cut answer is a failed attempt on the replica's side before the network comes back.
+    await eventually(async () => sys.replica.replica.engine.sync.nextToPush()?.attempts ?? 0, (n) => n >= 1, 20_000);
     sys.proxy.set({ kind: 'pass' });
     status = await drained();
     assert.equal(status.conflicts.length, 0);
@@ -113,12 +115,9 @@ function scenarios(mode: KeyMode): void {
     assert.equal((await rep('GET', '/orders?limit=1')).status, 200, 'reads are served offline');
 
     sys.proxy.set({ kind: 'pass' });
-    const started = Date.now();
     const status = await drained();
     assert.equal(status.outbox_pending, 0, JSON.stringify(status));
     assert.deepEqual(status.conflicts, []);
-    const replayMs = Date.now() - started;
-    assert.ok(replayMs < 20_000, `replay took ${replayMs} ms`);
 
     // Exactly once, in order: each order's history upstream is the kitchen's history.
     const events = await feedSince(cursor);
@@ -158,7 +157,9 @@ function scenarios(mode: KeyMode): void {
     assert.equal(local.status, 200);
     assert.equal(local.body.status, 'en_preparacion');
     sys.proxy.set({ kind: 'pass' });
-    const status = await drained();
+    await drained();
+    // The upstream's state is read after the refusal is recorded (an intent, retried until read).
+    const status = await eventually(syncStatus, (s) => s.conflicts_unresolved === 0);
     assert.equal(status.conflicts.length, 1);
     const conflict = status.conflicts[0];
     assert.equal(conflict.kind, 'transition_order');

@@ -33,11 +33,13 @@ export function parseCommand<const O extends Options>(options: O, commands: read
 /** Opens the engine on `--db` (or the default file), runs `work` and closes it. */
 export function runOnEngine(database: string | undefined, work: (engine: Engine) => void): void {
   let engine: Engine;
+  const path = database ?? defaultDatabasePath();
   try {
-    engine = new Engine({ database: database ?? defaultDatabasePath() });
+    engine = new Engine({ database: path });
   } catch (error) {
-    if (!(error instanceof StorageRefusal)) throw error;
-    console.error(error.message);
+    // One line whatever went wrong opening it, never a stack trace.
+    const message = error instanceof StorageRefusal ? error.message : `cannot use the database ${path}: ${(error as Error).message}`;
+    console.error(message.replace(/\s*\n\s*/g, ' '));
     process.exit(1);
   }
   try {

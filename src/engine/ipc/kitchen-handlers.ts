@@ -10,7 +10,6 @@ import type { Actor } from '../services/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
 import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
 import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';
-import { recallOrder } from '../services/recall-order.ts';
 import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
@@ -63,7 +62,12 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       );
       return readKitchenTicketById(engine, restaurantId, row.id);
     },
-    'orders:recall': ({ order_id }) => readKitchenTicketById(engine, restaurantId, recallOrder(engine, restaurantId, order_id).order.id),
+    'orders:recall': ({ order_id }) => {
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const result = commands.recallOrder(actor(row.test === 1 ? 'test' : 'live'), row.id);
+      return readKitchenTicketById(engine, restaurantId, result.order.id);
+    },
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
     'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),

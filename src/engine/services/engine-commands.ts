@@ -8,6 +8,7 @@ import type { OrderView } from './order-view.ts';
 import { setStock, type SetStockInput, type SetStockResult } from './stock.ts';
 import { setItemDone, type ItemDoneResult } from './kitchen-items.ts';
 import { transitionOrder } from './transition-order.ts';
+import { recallOrder, type RecallResult } from './recall-order.ts';
 
 /**
  * The writes the doors (HTTP, IPC) may perform. A standalone engine applies them directly; a
@@ -20,6 +21,8 @@ export interface EngineCommands {
   setLocationOpen(actor: Actor, locationId: string, open: boolean): LocationStatusResult;
   /** Item-level bump (kitchen data, not part of the public API). */
   setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult;
+  /** Brings a finished ticket back on the screens (kitchen data); `until` as the replica's kitchen chose it. */
+  recallOrder(actor: Actor, orderId: string, until?: number): RecallResult;
 }
 
 export function localCommands(engine: Engine): EngineCommands {
@@ -29,5 +32,6 @@ export function localCommands(engine: Engine): EngineCommands {
     setStock: (actor, input) => setStock(engine, actor, input),
     setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
     setItemDone: (actor, orderId, itemIndex, done) => setItemDone(engine, actor, orderId, itemIndex, done),
+    recallOrder: (actor, orderId, until) => recallOrder(engine, actor, orderId, until),
   };
 }

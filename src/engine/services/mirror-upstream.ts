@@ -73,9 +73,16 @@ export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: Menu
  * Absolute quantities the upstream reports. Products with a local write not yet pushed keep the
  * local value: the push will bring the upstream in line, and its event will confirm it.
  */
-export function mirrorStock(engine: Engine, restaurantId: string, locationId: string, items: { product_id: string; quantity: number }[]): void {
+export function mirrorStock(
+  engine: Engine,
+  restaurantId: string,
+  locationId: string,
+  items: { product_id: string; quantity: number }[],
+  options: { force?: boolean } = {},
+): void {
   if (!engine.locations.get(restaurantId, locationId)) return;
-  const pending = engine.sync.productsWithPendingStock(locationId);
+  // A local write not yet pushed stands, unless the upstream's quantity won a conflict (`force`).
+  const pending = options.force ? new Set<string>() : engine.sync.productsWithPendingStock(locationId);
   const changed: string[] = [];
   for (const item of items) {
     if (pending.has(item.product_id) || !engine.catalogue.product(restaurantId, item.product_id)) continue;

@@ -5,7 +5,8 @@
 // ones that refuse a file that is not ours, so such a file is left byte for byte as it was.
 import type { Database } from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statfsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 /** `PRAGMA application_id` of every Comanda database ("Cmnd"), set on creation and on migration. */
@@ -23,8 +24,8 @@ export class StorageRefusal extends Error {
   readonly problem: string;
 
   /** `advice` replaces the restore steps when the file itself is fine (it cannot be written now). */
-  constructor(file: string, problem: string, advice: string = restoreAdvice(file)) {
-    super(`cannot use the database ${file}: ${problem}. ${advice}`);
+  constructor(file: string, problem: string, advice: string = restoreAdvice(file), options?: ErrorOptions) {
+    super(`cannot use the database ${file}: ${problem}. ${advice}`, options);
     this.name = 'StorageRefusal';
     this.file = file;
     this.problem = problem;
@@ -49,17 +50,16 @@ export interface FileInspection {
  * (a bad copy or a damaged disk). Skipped when a non-empty WAL holds the newest pages.
  */
 export function inspectFile(path: string): FileInspection {
-  if (!existsSync(path)) return { fresh: true };
-  const size = statSync(path).size;
-  if (size === 0) return { fresh: true };
-  const header = Buffer.alloc(HEADER_BYTES);
-  const fd = openSync(path, 'r');
-  let read: number;
-  try {
-    read = readSync(fd, header, 0, HEADER_BYTES, 0);
-  } finally {
-    closeSync(fd);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return { fresh: true };
+  if (stat.isDirectory()) {
+    throw new StorageRefusal(path, 'it is a folder, not a database file', `Give the path of a file, e.g. --db ${join(path, 'comanda.db')}; nothing was written`);
   }
+  if (!stat.isFile()) throw new StorageRefusal(path, 'it is not a regular file (a device, a socket or a pipe)', 'Give the path of a database file; nothing was written');
+  const size = stat.size;
+  if (size === 0) return { fresh: true };
+  const header = readStart(path, HEADER_BYTES);
+  const read = header.length;
   if (read < HEADER_BYTES || !header.subarray(0, 16).equals(SQLITE_MAGIC)) {
     throw new StorageRefusal(path, 'it is not a SQLite database (its header is damaged, or it is another kind of file)');
   }
@@ -71,9 +71,20 @@ export function inspectFile(path: string): FileInspection {
   if (size % pageSize !== 0) {
     throw new StorageRefusal(path, `its size (${size} bytes) is not a whole number of ${pageSize}-byte pages: it holds bytes SQLite did not write (a bad copy or a damaged disk)`);
   }
+  // The log beside it must be SQLite's: SQLite ignores one that is not (and the commits it was
+  // meant to hold are lost), so it is refused like damage rather than served once and lost.
+  const wal = inspectWal(path, pageSize);
+  if (wal === 'invalid') {
+    throw new StorageRefusal(
+      path,
+      `the log beside it (${path}-wal) is not a SQLite write-ahead log (its header is damaged, or it is another file): the commits it should hold cannot be read`,
+    );
+  }
   const pagesInHeader = header.readUInt32BE(28);
   const headerSizeValid = pagesInHeader > 0 && header.readUInt32BE(24) === header.readUInt32BE(92);
-  if (headerSizeValid && !walHasContent(path) && size > pagesInHeader * pageSize) {
+  // Only a real log with frames may hold a newer page count than the file's header (a checkpoint
+  // cut short before it truncated the file).
+  if (headerSizeValid && wal !== 'frames' && size > pagesInHeader * pageSize) {
     throw new StorageRefusal(
       path,
       `it has ${size - pagesInHeader * pageSize} bytes after its last page (${pagesInHeader} pages of ${pageSize} bytes): data SQLite did not write (a bad copy or a damaged disk)`,
@@ -82,9 +93,119 @@ export function inspectFile(path: string): FileInspection {
   return { fresh: false };
 }
 
-function walHasContent(path: string): boolean {
-  const wal = `${path}-wal`;
-  return existsSync(wal) && statSync(wal).size > 0;
+function readStart(path: string, bytes: number): Buffer {
+  const buffer = Buffer.alloc(bytes);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new StorageRefusal(path, `it cannot be read (${(error as Error).message})`, 'Check its permissions (ls -l) and start again; nothing was written', { cause: error });
+  }
+  try {
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
+  } catch (error) {
+    throw new StorageRefusal(path, `it cannot be read (${(error as Error).message})`, 'Check the file and the disk it is on; nothing was written', { cause: error });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const WAL_HEADER_BYTES = 32;
+const WAL_FRAME_HEADER_BYTES = 24;
+
+/**
+ * The `-wal` beside the file: absent or empty ('none'), a valid header and no whole frame
+ * ('empty'), a valid header and frames ('frames'), or not a SQLite log at all ('invalid': wrong
+ * magic, version, page size or header checksum). https://sqlite.org/fileformat2.html#walformat
+ */
+export function inspectWal(path: string, pageSize: number): 'none' | 'empty' | 'frames' | 'invalid' {
+  const walPath = `${path}-wal`;
+  const stat = statSync(walPath, { throwIfNoEntry: false });
+  if (!stat || stat.size === 0) return 'none';
+  if (!stat.isFile() || stat.size < WAL_HEADER_BYTES) return 'invalid';
+  const header = readStart(walPath, WAL_HEADER_BYTES);
+  if (header.length < WAL_HEADER_BYTES) return 'invalid';
+  const magic = header.readUInt32BE(0);
+  if (magic !== 0x377f0682 && magic !== 0x377f0683) return 'invalid';
+  if (header.readUInt32BE(4) !== 3007000 || header.readUInt32BE(8) !== pageSize) return 'invalid';
+  const [s0, s1] = walChecksum(header.subarray(0, 24), magic === 0x377f0683);
+  if (s0 !== header.readUInt32BE(24) || s1 !== header.readUInt32BE(28)) return 'invalid';
+  return stat.size >= WAL_HEADER_BYTES + WAL_FRAME_HEADER_BYTES + pageSize ? 'frames' : 'empty';
+}
+
+/** SQLite's WAL checksum over 32-bit words, big-endian when the magic says so, else little-endian. */
+function walChecksum(data: Buffer, bigEndian: boolean): [number, number] {
+  let s0 = 0;
+  let s1 = 0;
+  for (let i = 0; i < data.length; i += 8) {
+    const x0 = bigEndian ? data.readUInt32BE(i) : data.readUInt32LE(i);
+    const x1 = bigEndian ? data.readUInt32BE(i + 4) : data.readUInt32LE(i + 4);
+    s0 = (s0 + x0 + s1) >>> 0;
+    s1 = (s1 + x1 + s0) >>> 0;
+  }
+  return [s0, s1];
+}
+
+/** Free bytes for this user on the file system that holds `folder` (null when it cannot be told). */
+export function freeBytes(folder: string): number | null {
+  try {
+    const fs = statfsSync(folder);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/** Below this, a failure to open or prepare the file is the full disk's, not the file's. */
+const FULL_DISK_BYTES = 1024 * 1024;
+
+const sqliteCode = (error: unknown): string => {
+  const code = (error as { code?: unknown }).code ?? ((error as { cause?: { code?: unknown } }).cause?.code);
+  return typeof code === 'string' ? code : '';
+};
+
+/**
+ * The refusal for a start that failed on a full disk, or null when the failure is not the disk's:
+ * SQLite's "database or disk is full", or an I/O error or a file it cannot create while the file
+ * system has (almost) no byte left (the -shm cannot be mapped, the -wal cannot grow).
+ */
+export function fullDiskRefusal(path: string, error: unknown): StorageRefusal | null {
+  const code = sqliteCode(error);
+  const free = freeBytes(dirname(path));
+  const full = code.startsWith('SQLITE_FULL') || ((/^SQLITE_(IOERR|CANTOPEN)/.test(code) || code === 'ENOSPC') && free !== null && free < FULL_DISK_BYTES);
+  if (!full) return null;
+  const shown = free === null ? 'almost no space' : `${(free / (1024 * 1024)).toFixed(1)} MB`;
+  return new StorageRefusal(
+    path,
+    `the disk is full (${shown} free on the file system that holds it)`,
+    'Free some space there (keep at least 64 MB free beside the database) and start again: the file was not changed, so there is nothing to restore from a backup',
+    { cause: error },
+  );
+}
+
+/** The refusal for a folder that cannot take the database's -wal and -shm files (or the file itself). */
+export function folderRefusal(path: string, error: unknown): StorageRefusal {
+  const folder = dirname(path);
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === 'EROFS'
+      ? `its folder ${folder} is on a read-only file system`
+      : `its folder ${folder} cannot be written (${(error as Error).message.split('\n')[0]})`;
+  return new StorageRefusal(
+    path,
+    why,
+    'The engine writes the file and its -wal and -shm files there: use a --db in a folder this user can write, or fix the folder (check ls -ld, lsattr -d and mount), and start again; nothing was written',
+    { cause: error },
+  );
+}
+
+/** Throws folderRefusal when the folder of `path` cannot be written (permissions, immutable, read-only mount). */
+export function checkFolderWritable(path: string): void {
+  try {
+    accessSync(dirname(path), constants.W_OK);
+  } catch (error) {
+    if (['EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) throw folderRefusal(path, error);
+  }
 }
 
 /** What the schema says about the file, read before anything is written to it. */
@@ -97,7 +218,7 @@ export function checkOwnership(db: Database, path: string, knownVersion: number)
     version = db.pragma('user_version', { simple: true }) as number;
     tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
   } catch (error) {
-    throw new StorageRefusal(path, `SQLite cannot read it (${(error as Error).message})`);
+    throw new StorageRefusal(path, `SQLite cannot read it (${(error as Error).message})`, undefined, { cause: error });
   }
   const ours = applicationId === COMANDA_APPLICATION_ID;
   if (!ours) {
@@ -121,7 +242,7 @@ export function checkIntegrity(db: Database, path: string): void {
   try {
     rows = db.pragma('quick_check(5)') as { quick_check: string }[];
   } catch (error) {
-    throw new StorageRefusal(path, `it is damaged (${(error as Error).message})`);
+    throw new StorageRefusal(path, `it is damaged (${(error as Error).message})`, undefined, { cause: error });
   }
   const problems = rows.map((r) => r.quick_check).filter((line) => line !== 'ok');
   if (problems.length > 0) {
@@ -142,7 +263,7 @@ export function probeWrite(db: Database, path: string): void {
           ? 'it cannot be written (read-only or immutable file, or no permission on it or its folder; check with ls -l and lsattr)'
           : `a test write failed`;
     // Its data is intact: restoring a backup (or moving its -wal aside) would lose commits.
-    throw new StorageRefusal(path, `${why} (${(error as Error).message})`, 'Fix that and start again: nothing in the file was lost, so there is nothing to restore from a backup');
+    throw new StorageRefusal(path, `${why} (${(error as Error).message})`, 'Fix that and start again: nothing in the file was lost, so there is nothing to restore from a backup', { cause: error });
   }
 }
 

@@ -1,7 +1,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { checkIntegrity, checkOwnership, inspectFile, probeWrite, quickCheckAtOpen, StorageRefusal } from './database-checks.ts';
+import { checkFolderWritable, checkIntegrity, checkOwnership, folderRefusal, fullDiskRefusal, inspectFile, probeWrite, quickCheckAtOpen, StorageRefusal } from './database-checks.ts';
 import { checkMigrationList, migrate } from './migrate.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
@@ -25,14 +25,21 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   checkMigrationList(migrations);
   if (path === ':memory:') return configure(new BetterSqlite3(path), migrations);
   inspectFile(path);
-  mkdirSync(dirname(path), { recursive: true });
-  let db: Database;
   try {
-    db = new BetterSqlite3(path);
+    mkdirSync(dirname(path), { recursive: true });
   } catch (error) {
-    throw new StorageRefusal(path, `SQLite cannot open it (${(error as Error).message})`);
+    throw folderRefusal(path, error);
   }
+  // SQLite writes the -wal and -shm beside the file, reads included: a folder that cannot take them is named as such.
+  checkFolderWritable(path);
+  const sideFiles = [`${path}-wal`, `${path}-shm`].filter((side) => !existsSync(side));
+  let db = null as Database | null;
   try {
+    try {
+      db = new BetterSqlite3(path);
+    } catch (error) {
+      throw new StorageRefusal(path, `SQLite cannot open it (${(error as Error).message})`, undefined, { cause: error });
+    }
     db.pragma('busy_timeout = 5000');
     checkOwnership(db, path, migrations.length);
     if (quickCheckAtOpen(path, options.quickCheckMaxBytes)) checkIntegrity(db, path);
@@ -42,13 +49,18 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
       // A file SQLite opened read-only (immutable, no permission) fails on its first write here.
       if (!(error as { code?: string }).code?.startsWith('SQLITE_')) throw error;
       probeWrite(db, path);
-      throw new StorageRefusal(path, `it could not be prepared (${(error as Error).message})`);
+      throw new StorageRefusal(path, `it could not be prepared (${(error as Error).message})`, undefined, { cause: error });
     }
     probeWrite(db, path);
     return db;
   } catch (error) {
-    db.close();
-    throw error;
+    db?.close();
+    // A refusal leaves nothing behind: the -wal (still empty) and -shm this open made go.
+    for (const side of sideFiles) {
+      if (side.endsWith('-shm') || statSync(side, { throwIfNoEntry: false })?.size === 0) rmSync(side, { force: true });
+    }
+    // On a full disk SQLite's errors (an I/O error mapping the -shm, say) would read as damage.
+    throw fullDiskRefusal(path, error) ?? error;
   }
 }
 

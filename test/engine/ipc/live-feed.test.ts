@@ -5,6 +5,7 @@ import { startLiveFeed, type LiveFeed } from '../../../src/engine/ipc/live-feed.
 import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { eventually } from '../../support/eventually.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { handlersFor, placeOrder } from './support.ts';
 
@@ -78,14 +79,19 @@ describe('live feed to the kitchen screen', () => {
 
   test('the heartbeat carries the engine clock and the connection status; stop ends everything', async () => {
     const beats: LivePush[] = [];
+    const subscribed = engine.server.engine.notifier.waiting(R1.id);
     const fast = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => beats.push(p), connectionStatus: () => ({ ...STANDALONE_STATUS, queued: 3 }), heartbeatMs: 20 });
-    await new Promise((r) => setTimeout(r, 90));
+    await eventually(() => beats.filter((b) => b.kind === 'heartbeat').length >= 2, 10_000, 'two heartbeats');
     fast.stop();
     const count = beats.length;
-    assert.ok(count >= 2, `expected heartbeats, got ${count}`);
     assert.deepEqual(beats[0], { kind: 'heartbeat', now: engine.clock.now(), status: { ...STANDALONE_STATUS, queued: 3 }, stale_after_ms: 60 });
+    assert.equal(engine.server.engine.notifier.waiting(R1.id), subscribed, 'stopped: no longer subscribed to the feed');
     await placeOrder(engine);
-    await new Promise((r) => setTimeout(r, 50));
+    // A witness with the same heartbeat beats three times: the stopped one would have beaten meanwhile.
+    const witnessed: LivePush[] = [];
+    const witness = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => witnessed.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 20 });
+    await eventually(() => witnessed.filter((b) => b.kind === 'heartbeat').length >= 3, 10_000, 'three heartbeats of the witness');
+    witness.stop();
     assert.equal(beats.length, count);
   });
 

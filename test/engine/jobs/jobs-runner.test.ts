@@ -94,7 +94,8 @@ describe('the jobs runner', () => {
     const sender: MailSender = {
       description: 'test sender',
       async send(mail) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Asynchronous like a real send (a turn of the event loop), with no fixed time.
+        await new Promise((resolve) => setImmediate(resolve));
         if (mail.to === 'rebota@example.com') throw new Error('550 mailbox unavailable');
         sent.push(mail);
       },

@@ -9,6 +9,7 @@ import { backupDatabase, BackupError, backupSqlite } from '../../../src/engine/s
 import { startEngineServer } from '../../../src/engine/start-engine-server.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { eventually } from '../../support/eventually.ts';
 import { InvariantChecker } from '../../hardening/invariants.ts';
 
 let t: EngineUnderTest;
@@ -47,13 +48,15 @@ test(`a backup taken while orders are being written restores to a sound engine w
     }
   });
   // Writing is under way (counted, not timed: a busy machine writes slower).
-  for (let waited = 0; committed.length < 40 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  await eventually(() => committed.length >= 40, 60_000, '40 orders committed');
   // Everything answered before the backup starts must be in it; what comes during may or may not.
   const before = [...committed];
   const out = join(dir, `comanda-backup-${pagesPerStep ?? 'default'}.db`);
   const result = await (pagesPerStep ? backupSqlite(t.server.engine.db, out, { pagesPerStep }) : backupDatabase(t.server.engine, out));
   const duringBackup = committed.length - before.length;
-  await new Promise((r) => setTimeout(r, 100));
+  // Writes go on after it (counted, not timed).
+  const atEnd = committed.length;
+  await eventually(() => committed.length >= atEnd + 5, 60_000, 'five more orders after the backup');
   writing = false;
   await Promise.all(writers);
   assert.ok(before.length > 20, `only ${before.length} orders before the backup`);

@@ -51,6 +51,29 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
       }),
   );
 
+  app.post(
+    `${KITCHEN_SYNC_PREFIX}/orders/:order_id/recall`,
+    {
+      schema: {
+        ...hidden,
+        params: Type.Object({ order_id: Uuid() }),
+        body: Type.Object({ recalled_until: Type.Integer({ minimum: 0 }) }),
+        response: { 200: Type.Object({ order_id: Type.String(), recalled_until: Type.Integer() }), ...errors },
+      },
+    },
+    (request, reply) =>
+      void respondToWrite(engine, request, reply, 200, () => {
+        try {
+          const result = context.commands.recallOrder(actorOf(request), request.params.order_id, request.body.recalled_until);
+          return { order_id: result.order.id, recalled_until: result.recalled_until };
+        } catch (error) {
+          // The replica records a refusal as a conflict.
+          if (error instanceof KitchenError) throw new ApiError('state_conflict', error.message);
+          throw error;
+        }
+      }),
+  );
+
   app.get(
     `${KITCHEN_SYNC_PREFIX}/items`,
     { schema: { ...hidden, querystring: FeedQuery, response: { 200: Type.Unknown(), ...errors } } },

@@ -11,6 +11,8 @@ const SyncStatus = Type.Object({
   conflicts: Type.Array(Type.Unknown()),
   last_error: Type.Union([Type.String(), Type.Null()]),
   last_check_at: Type.Union([Type.String(), Type.Null()]),
+  conflicts_unresolved: Type.Integer(),
+  last_check: Type.Union([Type.Object({ compared: Type.Integer(), diverged: Type.Integer(), healed: Type.Integer() }), Type.Null()]),
   upstream: Type.String(),
   mode: Type.Enum(['live', 'test']),
 });

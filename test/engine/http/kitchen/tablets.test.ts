@@ -142,12 +142,15 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
 
   test('screenshots: the board and the pairing page in portrait, landscape, desktop and phone sizes', async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    await k.call('POST', '/orders', { body: { ...ORDER, type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa', customer: { name: 'Pedro Soto' }, notes: 'sin cebolla' } });
-    await k.call('POST', '/orders', { body: { ...ORDER, customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 3 }] } });
+    const first = await k.call('POST', '/orders', { body: { ...ORDER, type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa', customer: { name: 'Pedro Soto' }, notes: 'sin cebolla' } });
+    const second = await k.call('POST', '/orders', { body: { ...ORDER, customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 3 }] } });
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await a.setViewportSize(viewport);
       await b.setViewportSize(viewport);
-      await a.waitForTimeout(300);
+      // Settled: both new tickets on the board, and two frames painted at the new size (no fixed wait).
+      await ticket(a, first.body.id).waitFor();
+      await ticket(a, second.body.id).waitFor();
+      for (const page of [a, b]) await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
       await a.screenshot({ path: join(ARTIFACTS, `i10-tablet-board-${name}.png`) });
       await b.screenshot({ path: join(ARTIFACTS, `i10-tablet-pairing-${name}.png`) });
     }
