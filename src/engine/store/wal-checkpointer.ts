@@ -46,8 +46,10 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 db.pragma('cache_size = -256');
-parentPort.postMessage('ready');
+// The count is read before saying ready: a commit signalled between the two would otherwise be
+// taken as already seen, and its log left for the next commit or the idle wake-up.
 let seen = Atomics.load(signal, ${COMMITS});
+parentPort.postMessage('ready');
 while (Atomics.load(signal, ${STOP}) === 0) {
   Atomics.wait(signal, ${COMMITS}, seen, workerData.idleMs);
   if (Atomics.load(signal, ${STOP}) !== 0) break;
