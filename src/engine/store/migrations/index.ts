@@ -7,6 +7,7 @@ import kitchenData from './0004-kitchen-data.ts';
 import kitchenDevices from './0005-kitchen-devices.ts';
 import paymentOpening from './0006-payment-opening.ts';
 import kitchenChanges from './0007-kitchen-changes.ts';
+import paymentProviders from './0008-payment-providers.ts';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'kitchen-devices', sql: kitchenDevices },
   { version: 6, name: 'payment-opening', sql: paymentOpening },
   { version: 7, name: 'kitchen-changes', sql: kitchenChanges },
+  { version: 8, name: 'payment-providers', sql: paymentProviders },
 ];
