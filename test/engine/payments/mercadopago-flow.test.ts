@@ -136,6 +136,27 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal(refund(payment.id), undefined);
   });
 
+  test('a pending payment changes nothing; once approved it pays; a late, older notification changes nothing', async () => {
+    const created = await createOnline();
+    const payment = mp.pay(created.id, { status: 'in_process', type: 'bank_transfer' });
+    assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
+    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the pending payment read');
+    assert.equal(check(payment.id)!.outcome, 'pending');
+    assert.equal((await order(created.id)).status, 'pendiente_pago');
+    assert.equal((await returnTo(created.payment_link.session_id, 'pending')).searchParams.get('payment'), 'pending');
+
+    mp.payments.get(payment.id)!.status = 'approved';
+    assert.equal((await notify(payment.id)).status, 200);
+    await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'paid once approved');
+    assert.equal((await order(created.id)).payment.method, 'transferencia');
+    // The first notification delivered again, late: the payment is read again and nothing moves.
+    assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
+    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the late notification read');
+    assert.equal(check(payment.id)!.outcome, 'confirmed');
+    assert.equal(refund(payment.id), undefined);
+    assert.equal((await order(created.id)).status, 'recibido');
+  });
+
   test('a forged, a stale and an unsigned webhook are refused in the error shape, and read nothing', async () => {
     const created = await createOnline();
     const payment = mp.pay(created.id);
