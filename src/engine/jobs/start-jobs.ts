@@ -10,7 +10,7 @@ import { silentLogger, type JobsLogger } from './jobs-logger.ts';
 import { followDueCourierDeliveries } from './follow-couriers.ts';
 import { followDuePaymentActions } from './follow-payments.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS } from '../services/payment-actions.ts';
+import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 
 export interface JobsOptions {
@@ -62,6 +62,7 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
   { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
+  { name: 'reconcile-quiet-payments', due: (engine) => quietPaymentSessions(engine), run: requestPaymentSearch },
 ];
 
 /**

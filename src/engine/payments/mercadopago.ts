@@ -92,6 +92,21 @@ function methodOf(paymentTypeId: unknown): OnlinePaymentMethod | null {
   return ['credit_card', 'debit_card', 'prepaid_card'].includes(paymentTypeId) ? 'tarjeta' : 'transferencia';
 }
 
+function paymentOf(body: Json, paymentId: string): ProviderPayment {
+  if (typeof body.transaction_amount !== 'number' || typeof body.currency_id !== 'string' || body.id === undefined) {
+    throw new Error(`Mercado Pago answered payment ${paymentId} without its id, amount or currency`);
+  }
+  return {
+    id: String(body.id),
+    status: statusOf(body.status),
+    status_text: typeof body.status === 'string' ? body.status : 'unknown',
+    external_reference: typeof body.external_reference === 'string' ? body.external_reference : null,
+    amount: body.transaction_amount,
+    currency: body.currency_id,
+    method: methodOf(body.payment_type_id),
+  };
+}
+
 /** The preference Checkout Pro's hosted page is made from (POST /checkout/preferences). */
 export function preferenceBody(request: OpenSessionRequest): Json {
   return {
@@ -137,18 +152,13 @@ export function createMercadoPagoProvider(options: MercadoPagoOptions): PaymentP
     },
     async getPayment(paymentId: string, signal?: AbortSignal): Promise<ProviderPayment> {
       const body = await call(options, 'GET', `/v1/payments/${encodeURIComponent(paymentId)}`, `reading payment ${paymentId}`, undefined, {}, signal);
-      if (typeof body.transaction_amount !== 'number' || typeof body.currency_id !== 'string') {
-        throw new Error(`Mercado Pago answered payment ${paymentId} without its amount or currency`);
-      }
-      return {
-        id: String(body.id ?? paymentId),
-        status: statusOf(body.status),
-        status_text: typeof body.status === 'string' ? body.status : 'unknown',
-        external_reference: typeof body.external_reference === 'string' ? body.external_reference : null,
-        amount: body.transaction_amount,
-        currency: body.currency_id,
-        method: methodOf(body.payment_type_id),
-      };
+      return paymentOf(body, paymentId);
+    },
+    async searchPayments(externalReference: string, signal?: AbortSignal): Promise<ProviderPayment[]> {
+      const query = new URLSearchParams({ external_reference: externalReference, sort: 'date_created', criteria: 'desc', limit: '30' });
+      const body = await call(options, 'GET', `/v1/payments/search?${query}`, `searching the payments of ${externalReference}`, undefined, {}, signal);
+      if (!Array.isArray(body.results)) throw new Error('Mercado Pago answered the search without results');
+      return (body.results as unknown[]).map((result) => paymentOf((result ?? {}) as Json, 'unknown'));
     },
     async refund(refund: RefundRequest): Promise<ProviderRefund> {
       // An empty body refunds the whole payment (Refunds API, POST /v1/payments/{id}/refunds).

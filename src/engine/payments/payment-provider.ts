@@ -96,6 +96,8 @@ export interface PaymentProvider {
   readonly name: string;
   openSession(request: OpenSessionRequest): Promise<OpenedSession>;
   getPayment?(paymentId: string, signal?: AbortSignal): Promise<ProviderPayment>;
+  /** The payments whose external reference is an order's id (reconciling a missed notification). */
+  searchPayments?(externalReference: string, signal?: AbortSignal): Promise<ProviderPayment[]>;
   refund?(request: RefundRequest): Promise<ProviderRefund>;
 }
 

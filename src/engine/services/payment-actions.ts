@@ -4,6 +4,7 @@ import { paymentMatchesOrder, type ProviderPayment, type ProviderRefund } from '
 import type { Engine } from '../engine.ts';
 import { paymentProviderFor, type PaymentProvider, type PaymentProviders } from '../payments/payment-provider.ts';
 import type { PaymentActionRow } from '../store/payment-actions-store.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
 import { confirmPayment } from './confirm-payment.ts';
 import { errorText } from './error-text.ts';
 
@@ -71,6 +72,49 @@ export function requestPaymentCheck(engine: Engine, restaurantId: string, provid
   });
 }
 
+/** A session with no notification this long after it opened (engine clock) is looked for at the provider. */
+export const RECONCILE_AFTER_MINUTES = 10;
+/** Sessions older than this are not looked for any more (an engine that was off for days does not search them all). */
+const RECONCILE_WITHIN_HOURS = 24;
+
+function quietWindow(now: number): [openedBy: number, openedAfter: number] {
+  const at = DateTime.fromMillis(now);
+  return [at.minus({ minutes: RECONCILE_AFTER_MINUTES }).toMillis(), at.minus({ hours: RECONCILE_WITHIN_HOURS }).toMillis()];
+}
+
+/**
+ * Live orders whose Mercado Pago session opened RECONCILE_AFTER_MINUTES ago or more (within a day)
+ * and of which no payment was ever read: their notification may have been lost. Each is searched
+ * once, whatever became of the order (a payment found for an expired one is refunded).
+ */
+export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
+  return engine.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(engine.clock.now()), limit).map((r) => r.order_id);
+}
+
+/**
+ * Writes the intent to search an order's payments at its provider (reconciliation of a missed
+ * notification), once per order, in one transaction. Returns false when not (or no longer) due.
+ */
+export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
+  return engine.transaction(() => {
+    const now = engine.clock.now();
+    const quiet = engine.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(now), 1_000).find((r) => r.order_id === orderId);
+    if (!quiet) return false;
+    engine.paymentActions.insert({
+      restaurant_id: quiet.restaurant_id,
+      provider: MERCADOPAGO_PROVIDER_NAME,
+      kind: 'search',
+      payment_id: orderId,
+      order_id: orderId,
+      amount: null,
+      idempotency_key: null,
+      next_at: now,
+      created_at: now,
+    });
+    return true;
+  });
+}
+
 /** Payment actions due now: reads to make, refunds to make or retry. */
 export function duePaymentActions(engine: Engine, limit = 100): number[] {
   return engine.paymentActions.due(engine.clock.now(), limit);
@@ -94,7 +138,7 @@ function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: numb
     const row = engine.paymentActions.get(id);
     if (!row || row.status !== 'pending' || row.next_at === null || row.next_at > now) return null;
     const provider = paymentProviderFor(payments, row.restaurant_id, 'live');
-    const able = row.kind === 'check' ? provider?.getPayment : provider?.refund;
+    const able = row.kind === 'check' ? provider?.getPayment : row.kind === 'refund' ? provider?.refund : provider?.searchPayments;
     if (!provider || provider.name !== row.provider || !able) {
       failOrRetry(engine, row, row.attempts + 1, `payment provider "${row.provider}" is not configured for restaurant ${row.restaurant_id}`);
       return null;
@@ -119,7 +163,27 @@ export async function performPaymentAction(
   if (!claimed) return null;
   const { row, provider } = claimed;
   const what = `payment provider "${provider.name}"`;
-  if (row.kind === 'check') {
+  if (row.kind === 'search') {
+    let answer: ProviderPayment[] | { error: string };
+    try {
+      answer = await callWithTimeout(`${what} (payments of order ${row.payment_id})`, timeoutMs, (signal) =>
+        provider.searchPayments!(row.payment_id, signal),
+      );
+    } catch (error) {
+      answer = { error: errorText(error) };
+    }
+    engine.transaction(() => {
+      const now = engine.clock.now();
+      if ('error' in answer) {
+        failOrRetry(engine, row, row.attempts, answer.error);
+        return;
+      }
+      // Each payment found is read and applied like a notified one (the search's own answer decides nothing).
+      const found = answer.filter((payment) => payment.external_reference === row.payment_id);
+      for (const payment of found) requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id);
+      engine.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
+    });
+  } else if (row.kind === 'check') {
     let answer: ProviderPayment | { error: string };
     try {
       answer = await callWithTimeout(`${what} (payment ${row.payment_id})`, timeoutMs, (signal) => provider.getPayment!(row.payment_id, signal));

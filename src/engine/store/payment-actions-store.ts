@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-export type PaymentActionKind = 'check' | 'refund';
+/** check: read a payment; refund: give one back; search: find an order's payments (its `payment_id` is the order's id). */
+export type PaymentActionKind = 'check' | 'refund' | 'search';
 export type PaymentActionStatus = 'pending' | 'done' | 'failed';
 
 export interface PaymentActionRow {
@@ -44,6 +45,7 @@ export class PaymentActionsStore {
   private readonly byKey: Statement<[string, string, string, string], PaymentActionRow>;
   private readonly ofOrder: Statement<[string], PaymentActionRow>;
   private readonly dueStatement: Statement<[number, number], { id: number }>;
+  private readonly quietSessionsStatement: Statement<[string, number, number, number], { order_id: string; restaurant_id: string }>;
   private readonly updateStatements = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -57,9 +59,24 @@ export class PaymentActionsStore {
     this.byId = db.prepare('SELECT * FROM payment_actions WHERE id = ?');
     this.byKey = db.prepare('SELECT * FROM payment_actions WHERE restaurant_id = ? AND provider = ? AND kind = ? AND payment_id = ?');
     this.ofOrder = db.prepare('SELECT * FROM payment_actions WHERE order_id = ? ORDER BY id');
+    this.quietSessionsStatement = db.prepare(
+      `SELECT o.id AS order_id, o.restaurant_id FROM payment_sessions s JOIN orders o ON o.id = s.order_id
+       WHERE s.provider = ? AND s.opening = 0 AND s.created_at <= ? AND s.created_at > ? AND o.test = 0
+         AND NOT EXISTS (SELECT 1 FROM payment_actions a WHERE a.order_id = o.id AND a.kind IN ('check', 'search'))
+       ORDER BY s.created_at LIMIT ?`,
+    );
     this.dueStatement = db.prepare(
       'SELECT id FROM payment_actions WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, id LIMIT ?',
     );
+  }
+
+  /**
+   * Live online orders paid with `provider` whose session was opened in (`openedAfter`, `openedBy`]
+   * and of which no payment was ever read nor searched: their notification may have been missed
+   * (whatever became of the order since: a payment found for an expired one is refunded).
+   */
+  quietSessions(provider: string, openedBy: number, openedAfter: number, limit: number): { order_id: string; restaurant_id: string }[] {
+    return this.quietSessionsStatement.all(provider, openedBy, openedAfter, limit);
   }
 
   insert(action: NewPaymentAction): number {

@@ -13,14 +13,15 @@ CREATE TABLE payment_credentials (
   PRIMARY KEY (restaurant_id, provider)
 );
 
--- kind: check (read a payment from the provider, then apply what it says), refund (give a payment back).
+-- kind: check (read a payment from the provider, then apply what it says), refund (give a payment back),
+-- search (ask the provider for the payments of an order whose notification never came; payment_id holds the order id).
 -- status: pending (due at next_at), done, failed (given up; last_error says why).
 CREATE TABLE payment_actions (
   id INTEGER PRIMARY KEY,
   restaurant_id TEXT NOT NULL,
   provider TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('check', 'refund')),
-  payment_id TEXT NOT NULL,            -- the provider's payment id
+  kind TEXT NOT NULL CHECK (kind IN ('check', 'refund', 'search')),
+  payment_id TEXT NOT NULL,            -- the provider's payment id (a search: the order's id)
   order_id TEXT,                       -- known once the payment was read
   amount INTEGER,                      -- a refund's amount (CLP)
   idempotency_key TEXT,                -- what the provider gets for a refund, the same on every attempt
@@ -38,4 +39,5 @@ CREATE TABLE payment_actions (
 CREATE INDEX payment_actions_due ON payment_actions (next_at) WHERE next_at IS NOT NULL;
 
 ALTER TABLE payment_sessions ADD COLUMN provider_payment_id TEXT;
+CREATE INDEX payment_sessions_by_provider ON payment_sessions (provider, created_at);
 `;
