@@ -47,6 +47,9 @@ export class MercadoPagoStandIn {
   /** Every request, as "METHOD /path". */
   readonly requests: string[] = [];
   private readonly failures: Failure[] = [];
+  private hold: Promise<void> | null = null;
+  /** Preferences asked for while held (holdPreferences), before any answer. */
+  readonly heldPreferences: Record<string, any>[] = [];
   private nextId = 1_000_000_001;
   private server!: Server;
   baseUrl = '';
@@ -71,6 +74,16 @@ export class MercadoPagoStandIn {
   /** The next `count` requests matching "METHOD /path" answer `status`. */
   failNext(match: RegExp, count: number, status = 503): void {
     this.failures.push({ match, status, left: count });
+  }
+
+  /** Preference requests wait (unanswered) until the returned release is called. */
+  holdPreferences(): () => void {
+    let release!: () => void;
+    this.hold = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.hold = null;
+      release();
+    };
   }
 
   /** The customer pays (or fails to) on the preference of an order. */
@@ -157,6 +170,10 @@ export class MercadoPagoStandIn {
     if (request.method === 'POST' && url.pathname === '/checkout/preferences') {
       const problem = preferenceProblem(body);
       if (problem) return send(400, { message: problem, error: 'invalid_items', status: 400, cause: [] });
+      if (this.hold) {
+        this.heldPreferences.push(body);
+        await this.hold;
+      }
       const existing = idempotencyKey ? [...this.preferences.values()].find((p) => p.idempotencyKey === idempotencyKey) : undefined;
       const preference = existing ?? { id: `424242-${randomUUID()}`, body, idempotencyKey };
       this.preferences.set(preference.id, preference);

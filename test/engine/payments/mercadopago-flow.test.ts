@@ -157,6 +157,34 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal((await order(created.id)).status, 'recibido');
   });
 
+  test('a webhook before the order\'s payment page is recorded: the payment is read again once it is, then confirms', async () => {
+    const release = mp.holdPreferences();
+    const pending = t.call('POST', '/orders', {
+      body: {
+        location_id: R1.openLocation,
+        type: 'retiro',
+        customer: { name: 'Ana Pérez' },
+        items: [{ product_id: R1.products.barrosLuco, quantity: 1 }],
+        payment: 'online',
+        return_url: RETURN_URL,
+      },
+    });
+    await eventually(() => mp.heldPreferences.length === 1, 5000, 'the preference asked for');
+    const orderId = mp.heldPreferences[0]!.external_reference as string;
+    const total = (mp.heldPreferences[0]!.items as { quantity: number; unit_price: number }[]).reduce((sum, i) => sum + i.quantity * i.unit_price, 0);
+    const payment = mp.pay(orderId, { amount: total });
+    assert.equal((await notify(payment.id)).status, 200);
+    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 5000, 'the early read');
+    assert.equal(check(payment.id)!.status, 'pending');
+    release();
+    const created = await pending;
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.status, 'pendiente_pago');
+    t.clock.advance(30_000);
+    await eventually(async () => (await order(orderId)).status === 'recibido', 5000, 'paid once the page is open');
+    assert.equal(check(payment.id)!.outcome, 'confirmed');
+  });
+
   test('a forged, a stale and an unsigned webhook are refused in the error shape, and read nothing', async () => {
     const created = await createOnline();
     const payment = mp.pay(created.id);
