@@ -102,8 +102,10 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal((await returnTo(created.payment_link.session_id, 'success')).searchParams.get('payment'), 'pending');
 
     const payment = mp.pay(created.id);
-    const answer = await notify(payment.id);
+    const signedAt = nowSeconds();
+    const answer = await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt });
     assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, { received: true });
     await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'the order paid');
     const paid = await order(created.id);
     assert.deepEqual(paid.payment, { ...paid.payment, paid: true, method: 'tarjeta' });
@@ -114,9 +116,9 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal(back.searchParams.get('payment'), 'success');
     assert.equal(back.searchParams.get('order_id'), created.id);
 
-    // The same webhook again, and an older one: nothing changes, nothing is refunded.
+    // The very same notification replayed (same request id, timestamp and signature): nothing changes, nothing is refunded.
     const events = t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
-    assert.equal((await notify(payment.id)).status, 200);
+    assert.equal((await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt })).status, 200);
     await eventually(() => check(payment.id)?.status === 'done', 5000, 'the replayed check done');
     assert.equal(refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
