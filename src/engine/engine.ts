@@ -22,6 +22,8 @@ import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
 import { DueOrdersStore } from './store/due-orders-store.ts';
 import { MailOutboxStore } from './store/mail-outbox-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
+import { PaymentActionsStore } from './store/payment-actions-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
@@ -66,6 +68,10 @@ export class Engine {
   /** Item bumps, recalls, channels and the restaurant file's kitchen settings. */
   readonly kitchenData: KitchenDataStore;
   readonly paymentSessions: PaymentSessionsStore;
+  /** Restaurants' payment provider credentials (never logged, never answered). */
+  readonly paymentCredentials: PaymentCredentialsStore;
+  /** Payment intents: payments to read, refunds to make (services/payment-actions.ts). */
+  readonly paymentActions: PaymentActionsStore;
   readonly courierDeliveries: CourierDeliveriesStore;
   readonly mailOutbox: MailOutboxStore;
   readonly dueOrders: DueOrdersStore;
@@ -107,6 +113,8 @@ export class Engine {
     this.kitchen = new KitchenBoardStore(this.db);
     this.kitchenData = new KitchenDataStore(this.db);
     this.paymentSessions = new PaymentSessionsStore(this.db);
+    this.paymentCredentials = new PaymentCredentialsStore(this.db);
+    this.paymentActions = new PaymentActionsStore(this.db);
     this.courierDeliveries = new CourierDeliveriesStore(this.db);
     this.mailOutbox = new MailOutboxStore(this.db);
     this.dueOrders = new DueOrdersStore(this.db);

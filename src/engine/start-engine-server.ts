@@ -10,6 +10,7 @@ import type { ApiServer, ReplicaDoor } from './http/http-context.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from './services/engine-commands.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
+import { configuredPaymentProviders } from './payments/configured-providers.ts';
 import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
 import type { MailSender } from './mail/mail-sender.ts';
@@ -57,6 +58,11 @@ export interface EngineServerOptions {
   kitchen?: KitchenDoorOptions;
   /** How long (real time) a payment provider may take to open a session; default 10 s. */
   paymentTimeoutMs?: number;
+  /**
+   * The engine's public origin (scheme, host, port) behind a reverse proxy: payment pages and the
+   * `notification_url` given to payment providers use it instead of the request's Host.
+   */
+  publicOrigin?: string;
   /** How long (real time) one courier call may take; default 10 s. */
   courierTimeoutMs?: number;
 }
@@ -120,7 +126,12 @@ async function serveEngine(
   opened: Engine | null,
 ): Promise<EngineServer> {
   const engine = opened ?? (options.database as Engine);
-  const payments = options.payments ?? { live: null, test: sandboxSimulator };
+  // Assembled once: a restaurant's own provider (its credentials, read when asked), else the world's default.
+  const payments: PaymentProviders = {
+    live: options.payments?.live ?? null,
+    test: options.payments?.test ?? sandboxSimulator,
+    forRestaurant: options.payments?.forRestaurant ?? configuredPaymentProviders(engine),
+  };
   // Quotes and dispatches use the same adapters.
   const couriers = options.couriers ?? engine.couriers;
   const commands = (options.commands ?? localCommands)(engine);
@@ -135,6 +146,7 @@ async function serveEngine(
     ...(options.keepOrderResponses !== undefined ? { keepOrderResponses: options.keepOrderResponses } : {}),
     ...(options.kitchen ? { kitchen: options.kitchen } : {}),
     ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
+    ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
@@ -146,6 +158,8 @@ async function serveEngine(
     logger: app.log,
     ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
     ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
+    payments,
+    ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
   });
   // Commits made by other processes wake this engine's waiters too (its own wake them at once).
   const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());

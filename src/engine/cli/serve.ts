@@ -14,7 +14,7 @@ import { createPairingCode } from '../services/kitchen-devices.ts';
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
 const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');
 
-const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]]
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
@@ -24,6 +24,8 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo
   --smtp URL  send customer mails through this server: smtp://user:pass@host:port (smtps:// for TLS);
               without it, mails stay queued in the database until a server is configured
   --smtp-from ADDRESS  sender address (default: the SMTP user when it is an address, else no-reply@host)
+  --public-origin URL  the engine's public origin behind a reverse proxy (https://pedidos.example.cl):
+              payment pages and the notification_url given to Mercado Pago use it (docs/payments.md)
   --share-file  tests only: serve even when another engine serves the file (by default a second
               engine on a file exits at once, naming the one that serves it)
   --upstream BASE_URL  run as a replica of the restaurant that COMANDA_UPSTREAM_KEY belongs to on that
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
         'smtp-from': { type: 'string' },
         upstream: { type: 'string' },
         'share-file': { type: 'boolean', default: false },
+        'public-origin': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -60,6 +63,20 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
+
+  let publicOrigin: string | undefined;
+  if (values['public-origin'] !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(values['public-origin']);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
+      fail(`--public-origin must be a scheme, host and optional port (https://pedidos.example.cl), got ${values['public-origin']}`);
+    }
+    publicOrigin = url.origin;
+  }
 
   let smtp: SmtpSettings | null = null;
   if (values['smtp-from'] !== undefined && values.smtp === undefined) fail('--smtp-from needs --smtp');
@@ -89,6 +106,7 @@ async function main(): Promise<void> {
     kitchen: { rendererDir: RENDERER_DIR },
     servingAs: 'npm run serve',
     shareDatabase: values['share-file'],
+    ...(publicOrigin ? { publicOrigin } : {}),
   });
   await buildKitchen(logger);
   void server.integrityChecked.then((refusal) => {

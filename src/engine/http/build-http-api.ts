@@ -19,6 +19,7 @@ import { registerEventRoutes } from './routes/events.ts';
 import { registerLocationRoutes } from './routes/locations.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
+import { registerPaymentNotificationRoutes } from './routes/payment-notifications.ts';
 import { registerSyncStatusRoute } from './routes/sync-status.ts';
 import { registerKitchenSyncRoutes } from './routes/sync-kitchen.ts';
 import { registerKitchenDoor, type KitchenDoorOptions } from './kitchen/kitchen-door.ts';
@@ -159,6 +160,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerLocationRoutes(api, options);
       registerEventRoutes(api, options);
       registerSandboxPayRoutes(api, options);
+      registerPaymentNotificationRoutes(api, options);
       if (options.replica) registerSyncStatusRoute(api, options.replica);
       registerKitchenSyncRoutes(api, options);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());

@@ -8,6 +8,9 @@ import { staleOnlinePaymentOpenings, withdrawOnlineOrder } from '../services/ope
 import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
 import { followDueCourierDeliveries } from './follow-couriers.ts';
+import { followDuePaymentActions } from './follow-payments.ts';
+import type { PaymentProviders } from '../payments/payment-provider.ts';
+import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 
 export interface JobsOptions {
@@ -18,6 +21,10 @@ export interface JobsOptions {
   logger?: JobsLogger;
   /** How long one courier call may take (real time) before it counts as failed; default 10 s. */
   courierTimeoutMs?: number;
+  /** The payment providers whose intents (payment reads after a webhook, refunds) the runner performs. */
+  payments?: PaymentProviders;
+  /** How long one payment provider call may take (real time); default 10 s. */
+  paymentTimeoutMs?: number;
 }
 
 export interface JobsRunner {
@@ -55,6 +62,7 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
   { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
+  { name: 'reconcile-quiet-payments', due: (engine) => quietPaymentSessions(engine), run: requestPaymentSearch },
 ];
 
 /**
@@ -204,10 +212,30 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
     return pass;
   };
 
+  const payments = options.payments;
+  const paymentTimeoutMs = options.paymentTimeoutMs ?? DEFAULT_PAYMENT_ACTION_TIMEOUT_MS;
+  let paymentPass: Promise<void> | null = null;
+  const kickPayments = serialPass(
+    async () => {
+      if (!active || stopped || !engine.db.open || !payments) return;
+      await followDuePaymentActions(engine, payments, log, paymentTimeoutMs, () => stopped || !engine.db.open);
+    },
+    (error) => log.error({ err: error, job: 'follow-payments' }, 'payment pass failed'),
+  );
+  const trackedPaymentPass = (): Promise<void> => {
+    const pass = kickPayments();
+    paymentPass = pass;
+    void pass.finally(() => {
+      if (paymentPass === pass) paymentPass = null;
+    });
+    return pass;
+  };
+
   const runDue = (): Promise<void> => {
     runDatabaseJobs();
-    // Couriers first: a dispatch recorded before the "ready" mail goes out puts its tracking link in it.
-    return trackedCourierPass().then(() => kickMail());
+    // Payments run beside couriers; couriers before mail: a dispatch recorded before the "ready"
+    // mail goes out puts its tracking link in it.
+    return Promise.all([trackedPaymentPass(), trackedCourierPass().then(() => kickMail())]).then(() => {});
   };
 
   const timer = setInterval(() => void runDue(), options.intervalMs ?? 1000);
@@ -237,6 +265,7 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
       clearInterval(timer);
       unsubscribe();
       if (courierPass) await courierPass;
+      if (paymentPass) await paymentPass;
       if (mailPass) await mailPass;
       sender?.close();
     },

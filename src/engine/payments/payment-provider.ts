@@ -1,13 +1,14 @@
-import type { OrderRow } from '../store/orders-store.ts';
-import type { PaymentResult } from '../store/payment-sessions-store.ts';
+import {
+  ONLINE_PAYMENT_METHODS,
+  PAYMENT_RESULTS,
+  type OnlinePaymentMethod,
+  type PaymentResult,
+  type ProviderPayment,
+  type ProviderRefund,
+} from '../domain/payments.ts';
 
-export type { PaymentResult };
-
-/** How a customer can pay online (api-v1-spec.md, Payment). */
-export const ONLINE_PAYMENT_METHODS = ['tarjeta', 'transferencia', 'apple_pay'] as const;
-export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
-
-export const PAYMENT_RESULTS: readonly PaymentResult[] = ['success', 'failed', 'cancelled'];
+export { ONLINE_PAYMENT_METHODS, PAYMENT_RESULTS };
+export type { OnlinePaymentMethod, PaymentResult, ProviderPayment, ProviderRefund };
 
 /**
  * What a provider reports about one of its sessions: paid (with the method), refused, or abandoned
@@ -26,6 +27,17 @@ export interface PaymentLink {
   session_id: string;
 }
 
+/** One line of what the customer pays, in CLP (whole pesos). */
+export interface PaymentLine {
+  name: string;
+  quantity: number;
+  unit_price: number;
+}
+
+/**
+ * What a provider is asked to open: plain data, no storage rows. Built from the order by
+ * services/open-online-payment.ts.
+ */
 export interface OpenSessionRequest {
   /**
    * The engine's id of the session, already recorded in `payment_sessions`: the provider's
@@ -33,9 +45,25 @@ export interface OpenSessionRequest {
    * for the same session must not open a second one).
    */
   session_id: string;
-  order: OrderRow;
-  returnUrl: string;
-  preselectedMethod: 'transferencia' | 'tarjeta' | null;
+  restaurant_id: string;
+  order_id: string;
+  order_number: string;
+  test: boolean;
+  /** The products, then the shipping fee as its own line when there is one. */
+  lines: PaymentLine[];
+  total: number;
+  currency: 'CLP';
+  customer_email: string | null;
+  /** The integrator's `return_url`; providers send the customer through `back_urls` instead. */
+  return_url: string;
+  /** This engine's return page for each outcome; it redirects to `return_url` with `payment=…`. */
+  back_urls: { success: string; failure: string; pending: string };
+  /** Where the provider tells this engine that one of its payments changed (webhook). */
+  notification_url: string;
+  /** ISO 8601 with offset: when the order was made, and when its payment window closes. */
+  created_at: string;
+  expires_at: string;
+  preselected_method: 'transferencia' | 'tarjeta' | null;
   /** Scheme, host and port the client reached us at, for links that point back to this engine. */
   origin: string;
   /** Aborts when the engine stops waiting (its timeout): the provider should drop the request. */
@@ -47,20 +75,47 @@ export interface OpenedSession {
   payment_url: string;
 }
 
+export interface RefundRequest {
+  payment_id: string;
+  /** The same on every attempt for one refund, so the provider makes it once. */
+  idempotency_key: string;
+  signal?: AbortSignal;
+}
+
 /**
  * A payment provider opens a hosted payment session for an online order. It is asynchronous, as
  * a provider's API is, and called after the order's commit, with no transaction open and with a
  * timeout (services/open-online-payment.ts): the order, its stock and its session (`opening`)
- * are written first; failing or timing out withdraws the order and gives its stock back. The
- * provider's confirmations come back as PaymentConfirmation.
+ * are written first; failing or timing out withdraws the order and gives its stock back.
+ *
+ * A provider that confirms through webhooks (Mercado Pago) also reads one payment (a webhook
+ * only says which payment to read) and refunds one; both are called by the jobs runner, outside
+ * any transaction (services/payment-actions.ts). The sandbox simulator confirms on its own page.
  */
 export interface PaymentProvider {
   readonly name: string;
   openSession(request: OpenSessionRequest): Promise<OpenedSession>;
+  getPayment?(paymentId: string, signal?: AbortSignal): Promise<ProviderPayment>;
+  /** The payments whose external reference is an order's id (reconciling a missed notification). */
+  searchPayments?(externalReference: string, signal?: AbortSignal): Promise<ProviderPayment[]>;
+  refund?(request: RefundRequest): Promise<ProviderRefund>;
 }
 
-/** Payment providers by world. Production has none until one is configured. */
+export type PaymentWorld = 'live' | 'test';
+
+/**
+ * The payment providers of an engine, assembled once where it starts (start-engine-server.ts):
+ * a restaurant's own provider (its credentials, read when asked, so a change is seen at once),
+ * else the world's default. Production has none until one is configured.
+ */
 export interface PaymentProviders {
   live: PaymentProvider | null;
   test: PaymentProvider;
+  /** The provider a restaurant configured for a world, or null to use the default above. */
+  forRestaurant?: (restaurantId: string, world: PaymentWorld) => PaymentProvider | null;
+}
+
+/** The provider that serves a restaurant's world: its own, else the world's default. */
+export function paymentProviderFor(payments: PaymentProviders, restaurantId: string, world: PaymentWorld): PaymentProvider | null {
+  return payments.forRestaurant?.(restaurantId, world) ?? (world === 'test' ? payments.test : payments.live);
 }

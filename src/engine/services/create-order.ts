@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { chooseModifiers, orderTotals, productBasePrice } from '../domain/order-pricing.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
-import type { PaymentProviders } from '../payments/payment-provider.ts';
+import { paymentProviderFor, type PaymentProviders } from '../payments/payment-provider.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
@@ -93,7 +93,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
 
     if (online) {
-      const payments = test ? options.payments.test : options.payments.live;
+      const payments = paymentProviderFor(options.payments, restaurant.id, test ? 'test' : 'live');
       if (!payments) {
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }

@@ -3,12 +3,16 @@ import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import type { PaymentLink, PaymentProviders } from '../payments/payment-provider.ts';
+import { paymentNotificationPath, paymentReturnPath } from '../payments/payment-paths.ts';
+import { paymentProviderFor, type OpenSessionRequest, type PaymentLink, type PaymentProviders } from '../payments/payment-provider.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import type { PaymentSessionRow } from '../store/payment-sessions-store.ts';
+import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { pendingMarker } from '../store/idempotency-store.ts';
 import type { Actor } from './actor.ts';
 import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { errorText } from './error-text.ts';
-import { toOrderView, type OrderView } from './order-view.ts';
+import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { restoreStock } from './transition-order.ts';
 
 /** How long a payment provider may take to open a session (real time: it waits on the network). */
@@ -42,19 +46,14 @@ export async function openOnlinePayment(
   const order = engine.orders.getById(orderId);
   const session = engine.paymentSessions.openingOfOrder(orderId);
   if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
-  const provider = order.test === 1 ? payments.test : payments.live;
+  const restaurantRow = engine.restaurants.get(order.restaurant_id);
+  const provider = paymentProviderFor(payments, order.restaurant_id, order.test === 1 ? 'test' : 'live');
   let paymentUrl: string;
   try {
     if (!provider || provider.name !== session.provider) throw new Error(`payment provider "${session.provider}" is not configured`);
+    if (!restaurantRow) throw new Error(`restaurant ${order.restaurant_id} is gone`);
     const opened = await callWithTimeout(`payment provider "${provider.name}"`, timeoutMs, (signal) =>
-      provider.openSession({
-        session_id: session.id,
-        order,
-        returnUrl: session.return_url,
-        preselectedMethod: session.preselected_method as 'transferencia' | 'tarjeta' | null,
-        origin,
-        signal,
-      }),
+      provider.openSession({ ...sessionRequest(order, session, restaurantRow, origin), signal }),
     );
     if (typeof opened?.payment_url !== 'string' || opened.payment_url.length === 0) {
       throw new Error(`payment provider "${provider.name}" answered without a payment_url`);
@@ -74,6 +73,36 @@ export async function openOnlinePayment(
     engine.events.append(current.restaurant_id, current.test === 1 ? 'test' : 'live', 'order.created', engine.clock.now(), view);
     return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
+}
+
+/** What a provider is asked to open, as plain data (payments/payment-provider.ts): lines, amounts, URLs, window. */
+export function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant: RestaurantRow, origin: string): OpenSessionRequest {
+  const items = JSON.parse(order.items) as OrderItemView[];
+  const lines = items.map((item) => ({ name: item.name, quantity: item.quantity, unit_price: item.unit_price }));
+  if (order.shipping_fee > 0) lines.push({ name: 'Despacho', quantity: 1, unit_price: order.shipping_fee });
+  const created = DateTime.fromMillis(order.created_at, { zone: restaurant.time_zone });
+  return {
+    session_id: session.id,
+    restaurant_id: order.restaurant_id,
+    order_id: order.id,
+    order_number: order.number,
+    test: order.test === 1,
+    lines,
+    total: order.total,
+    currency: 'CLP',
+    customer_email: order.customer_email,
+    return_url: session.return_url,
+    back_urls: {
+      success: `${origin}${paymentReturnPath(session.id, 'success')}`,
+      failure: `${origin}${paymentReturnPath(session.id, 'failure')}`,
+      pending: `${origin}${paymentReturnPath(session.id, 'pending')}`,
+    },
+    notification_url: `${origin}${paymentNotificationPath(session.provider, order.restaurant_id)}`,
+    created_at: created.toISO()!,
+    expires_at: created.plus({ minutes: restaurant.payment_timeout_minutes }).toISO()!,
+    preselected_method: session.preselected_method as 'transferencia' | 'tarjeta' | null,
+    origin,
+  };
 }
 
 /**

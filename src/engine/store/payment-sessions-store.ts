@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { PaymentResult } from '../domain/payments.ts';
 
+export type { PaymentResult };
 export type PaymentSessionStatus = 'open' | 'paid' | 'closed';
-/** What the customer (or the provider) last reported for a session. */
-export type PaymentResult = 'success' | 'failed' | 'cancelled';
 export type PaymentClosedReason = 'expired' | 'cancelled';
 
 export interface PaymentSessionRow {
@@ -17,6 +17,8 @@ export interface PaymentSessionRow {
   closed_reason: PaymentClosedReason | null;
   /** 1 while the provider has not yet answered with the payment page (it is asked after the order's commit). */
   opening: number;
+  /** The provider's payment that paid this session (providers that confirm by webhook). */
+  provider_payment_id: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -44,6 +46,8 @@ export class PaymentSessionsStore {
   private readonly openingOfOrderStatement: Statement<[string], PaymentSessionRow>;
   private readonly deleteOfOrderStatement: Statement<[string]>;
   private readonly staleOpeningsStatement: Statement<[number, number], { order_id: string }>;
+  private readonly latestOfOrderStatement: Statement<[string], PaymentSessionRow>;
+  private readonly setProviderPaymentStatement: Statement<[string, number, string]>;
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
@@ -57,6 +61,8 @@ export class PaymentSessionsStore {
       'SELECT order_id FROM payment_sessions WHERE opening = 1 AND created_at <= ? ORDER BY created_at LIMIT ?',
     );
     this.byId = db.prepare('SELECT * FROM payment_sessions WHERE id = ?');
+    this.latestOfOrderStatement = db.prepare('SELECT * FROM payment_sessions WHERE order_id = ? ORDER BY created_at DESC, id DESC LIMIT 1');
+    this.setProviderPaymentStatement = db.prepare('UPDATE payment_sessions SET provider_payment_id = ?, updated_at = ? WHERE id = ?');
     this.setResult = db.prepare(`UPDATE payment_sessions SET last_result = ?, updated_at = ? WHERE id = ? AND status = 'open'`);
     this.setPaid = db.prepare(
       `UPDATE payment_sessions SET status = 'paid', last_result = 'success', paid_method = ?, updated_at = ?
@@ -101,6 +107,16 @@ export class PaymentSessionsStore {
 
   get(id: string): PaymentSessionRow | undefined {
     return this.byId.get(id);
+  }
+
+  /** The order's latest session (an online order has one). */
+  latestOfOrder(orderId: string): PaymentSessionRow | undefined {
+    return this.latestOfOrderStatement.get(orderId);
+  }
+
+  /** Notes which of the provider's payments paid the session. */
+  setProviderPayment(id: string, paymentId: string, at: number): void {
+    this.setProviderPaymentStatement.run(paymentId, at, id);
   }
 
   /** Records an unsuccessful outcome on an open session; the session stays open. */

@@ -8,6 +8,7 @@ import kitchenDevices from './0005-kitchen-devices.ts';
 import paymentOpening from './0006-payment-opening.ts';
 import kitchenChanges from './0007-kitchen-changes.ts';
 import conflictResolution from './0008-conflict-resolution.ts';
+import paymentProviders from './0009-payment-providers.ts';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'payment-opening', sql: paymentOpening },
   { version: 7, name: 'kitchen-changes', sql: kitchenChanges },
   { version: 8, name: 'conflict-resolution', sql: conflictResolution },
+  { version: 9, name: 'payment-providers', sql: paymentProviders },
 ];

@@ -1,0 +1,81 @@
+import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
+import type { ReturnResult } from '../../domain/payments.ts';
+import { checkMercadoPagoSignature } from '../../payments/mercadopago-signature.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../../payments/mercadopago.ts';
+import { returnUrlWith } from '../../services/confirm-payment.ts';
+import { webhookSecretOf } from '../../services/payment-credentials.ts';
+import { requestPaymentCheck } from '../../services/payment-actions.ts';
+import type { ApiServer, HttpContext } from '../http-context.ts';
+
+const RETURN_OUTCOMES = ['success', 'failure', 'pending'] as const;
+const PAYMENT_ID = /^[0-9]{1,20}$/;
+
+function queryText(query: unknown, name: string): string | null {
+  if (query === null || typeof query !== 'object') return null;
+  const value = (query as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : null;
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * A provider's pages and notifications (docs/payments.md), public and outside the documented API:
+ * - `GET /v1/payments/return/{session_id}?to=success|failure|pending`: where the provider sends the
+ *   customer back (its `back_urls`). It decides nothing: it redirects (303) to the order's
+ *   `return_url` with `payment` told from what the engine itself knows (paid: success; closed:
+ *   cancelled; else pending, or failed when the provider said failure).
+ * - `POST /v1/payments/notifications/mercadopago/{restaurant_id}?data.id=…&type=payment`: Mercado
+ *   Pago's webhook. Its `x-signature` is checked with the restaurant's secret (and its age); then
+ *   it only writes the intent to read that payment from Mercado Pago (services/payment-actions.ts).
+ */
+export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpContext): void {
+  const { engine } = context;
+
+  app.get<{ Params: { session_id: string } }>(
+    '/payments/return/:session_id',
+    { config: { public: true }, schema: { hide: true } },
+    (request, reply) => {
+      const to = queryText(request.query, 'to');
+      if (to === null || !RETURN_OUTCOMES.includes(to as (typeof RETURN_OUTCOMES)[number])) {
+        throw invalidRequest(`to must be one of: ${RETURN_OUTCOMES.join(', ')}`);
+      }
+      const session = engine.paymentSessions.get(request.params.session_id);
+      const order = session ? engine.orders.getById(session.order_id) : undefined;
+      if (!session || !order || session.provider === 'sandbox') throw notFound('unknown payment session');
+      let payment: ReturnResult;
+      if (session.status === 'paid') payment = 'success';
+      else if (session.status === 'closed' || order.status !== 'pendiente_pago') payment = 'cancelled';
+      else payment = to === 'failure' ? 'failed' : 'pending';
+      return reply.code(303).header('Cache-Control', 'no-store').redirect(returnUrlWith(session.return_url, order.id, payment), 303);
+    },
+  );
+
+  app.post<{ Params: { restaurant_id: string } }>(
+    `/payments/notifications/${MERCADOPAGO_PROVIDER_NAME}/:restaurant_id`,
+    { config: { public: true }, schema: { hide: true } },
+    (request, reply) => {
+      const restaurantId = request.params.restaurant_id;
+      const secret = webhookSecretOf(engine, restaurantId, MERCADOPAGO_PROVIDER_NAME);
+      if (secret === null) throw notFound('no Mercado Pago account is configured for this restaurant');
+      const dataId = queryText(request.query, 'data.id') ?? queryText(request.query, 'id');
+      const check = checkMercadoPagoSignature({
+        secret,
+        header: headerText(request.headers['x-signature']),
+        requestId: headerText(request.headers['x-request-id']),
+        dataId,
+        now: engine.clock.now(),
+      });
+      if (!check.ok) {
+        request.log.warn({ restaurant_id: restaurantId, reason: check.reason }, 'Mercado Pago notification refused');
+        throw new ApiError('unauthorized', `notification refused: ${check.reason}`);
+      }
+      const type = queryText(request.query, 'type') ?? queryText(request.query, 'topic');
+      if (type !== 'payment') return reply.code(200).send({ received: true });
+      if (dataId === null || !PAYMENT_ID.test(dataId)) throw invalidRequest('data.id must be a payment id');
+      requestPaymentCheck(engine, restaurantId, MERCADOPAGO_PROVIDER_NAME, dataId);
+      return reply.code(200).send({ received: true });
+    },
+  );
+}
