@@ -7,6 +7,7 @@ import kitchenData from './0004-kitchen-data.ts';
 import kitchenDevices from './0005-kitchen-devices.ts';
 import paymentOpening from './0006-payment-opening.ts';
 import kitchenChanges from './0007-kitchen-changes.ts';
+import pairingGuard from './0008-pairing-guard.ts';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'kitchen-devices', sql: kitchenDevices },
   { version: 6, name: 'payment-opening', sql: paymentOpening },
   { version: 7, name: 'kitchen-changes', sql: kitchenChanges },
+  { version: 8, name: 'pairing-guard', sql: pairingGuard },
 ];
