@@ -15,6 +15,7 @@ import { benchListOrders, benchReadOrder } from './rows/http-reads.ts';
 import { benchKitchenBoard } from './rows/kitchen-board.ts';
 import { benchBoardAtRush } from './rows/kitchen-rush.ts';
 import { benchKitchenTablet } from './rows/kitchen-tablet.ts';
+import { benchLimiterFlood } from './rows/limiter-flood.ts';
 import { benchStartup } from './rows/startup.ts';
 import { benchSync } from './rows/sync.ts';
 
@@ -48,6 +49,7 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 5, title: 'kitchen board in Chromium', run: async (context) => [...(await benchKitchenBoard(context)), ...(await benchBoardAtRush(context))], missing: [] },
   { row: 6, title: 'sync', run: benchSync, missing: [] },
   { row: 7, title: 'kitchen board on a paired browser tablet', run: benchKitchenTablet, missing: [] },
+  { row: 8, title: 'rate limiter under 100,000 client addresses', run: benchLimiterFlood, missing: [] },
 ];
 
 const machine = describeMachine();
