@@ -95,6 +95,6 @@ export function setAdminCookie(reply: FastifyReply, session: string): void {
 /** The one-time token masked wherever it appears in a text (request logs, error messages). */
 export function redactAdminTokens(text: string): string {
   return text.includes(ADMIN_TOKEN_PREFIX) || /[?&]token=/i.test(text)
-    ? text.replace(/cmadm_[A-Za-z0-9_-]*/g, `${ADMIN_TOKEN_PREFIX}[redacted]`).replace(/([?&]token=)(?!cmadm_\[redacted\])[^&#\s]*/gi, '$1[redacted]')
+    ? text.replace(/cmadm_(?!\[redacted\])[A-Za-z0-9_-]*/g, `${ADMIN_TOKEN_PREFIX}[redacted]`).replace(/([?&]token=)(?!cmadm_\[redacted\])[^&#\s]*/gi, '$1[redacted]')
     : text;
 }
