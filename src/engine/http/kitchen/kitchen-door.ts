@@ -36,7 +36,7 @@ import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } fr
 import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
 import { liveStreams, type LiveStreamLimits } from './live-stream.ts';
 import { allowedHosts, kitchenRequestRefusal, requestOriginOf } from './request-origin.ts';
-import { securityHeaders, sendKitchenFile } from './static-files.ts';
+import { notFound, securityHeaders, sendKitchenFile } from './static-files.ts';
 
 export interface KitchenDoorOptions {
   /** The built kitchen screen (out/renderer); null or absent: /kitchen/ says to build it. */
@@ -176,9 +176,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         const message = status === 500 ? 'internal error; the request was not completed' : `the request could not be read (${error.code ?? 'bad request'})`;
         return securityHeaders(reply).header('Cache-Control', 'no-store').code(status).send({ ok: false, error: { code, message } });
       });
-      kitchen.setNotFoundHandler((_request, reply) =>
-        securityHeaders(reply).header('Cache-Control', 'no-store').code(404).send({ ok: false, error: { code: 'not_found', message: 'not found' } }),
-      );
+      kitchen.setNotFoundHandler((_request, reply) => notFound(reply));
       // The QR code's URL: pairs this browser and lands on the board (or on the pairing page, saying why not).
       door.get('/pair', navigation, (request, reply) => {
         const result = pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
@@ -194,7 +192,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
       door.get('/admin', navigation, (request, reply) => {
         securityHeaders(reply).header('Cache-Control', 'no-store');
         const admin = options.admin;
-        if (!admin) return reply.code(404).type('text/plain').send('not found');
+        if (!admin) return notFound(reply);
         // No Origin on a navigation; the address and the Host are checked all the same.
         const refusal = adminRefusalOf(request, { requireOrigin: false });
         if (refusal !== null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE(`this link works only in a browser on the machine that runs Comanda (${refusal.replace('_', ' ')})`));
