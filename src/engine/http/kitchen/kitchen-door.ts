@@ -34,7 +34,7 @@ import type { ApiServer, HttpContext } from '../http-context.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from '../rate-limiter.ts';
 import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } from './admin-session.ts';
 import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
-import { liveStreams, type LiveStreamLimits } from './live-stream.ts';
+import { liveStreams, type LiveStreamLimits, type LiveStreamStats } from './live-stream.ts';
 import { allowedHosts, kitchenRequestRefusal, requestOriginOf } from './request-origin.ts';
 import { notFound, securityHeaders, sendKitchenFile } from './static-files.ts';
 
@@ -53,6 +53,8 @@ export interface KitchenDoorOptions {
   hostNames?: readonly string[];
   /** Live streams per screen and in all. */
   liveLimits?: Partial<LiveStreamLimits>;
+  /** Handed the live streams' counters once they exist (tests and the bench read them). */
+  observeLive?(stats: () => LiveStreamStats): void;
   /** The manager's screens for a browser on this machine (`npm start` without Electron); absent: tablets only. */
   admin?: AdminAccess;
 }
@@ -113,6 +115,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     connectionStatus: options.connectionStatus ?? (() => STANDALONE_STATUS),
     ...(options.liveLimits ? { limits: options.liveLimits } : {}),
   });
+  options.observeLive?.(() => streams.stats());
   app.addHook('preClose', (done) => {
     streams.closeAll();
     done();

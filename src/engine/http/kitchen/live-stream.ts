@@ -216,12 +216,14 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
         cursor: after,
         write(frame) {
           if (ended) return;
-          raw.write(frame);
-          // A browser that does not read: close it rather than hold its backlog (it resumes from its last id).
+          // A browser that has not taken what it was sent: close it rather than hold a growing
+          // backlog (it reconnects and resumes from the last event id it got).
           if (raw.writableLength > limits.maxBufferedBytes) {
             counters.laggards++;
             stream.end();
+            return;
           }
+          raw.write(frame);
         },
         end(farewell) {
           if (ended) return;
