@@ -5,7 +5,7 @@
 // header other than http://<Host>, or `Sec-Fetch-Site` other than same-origin/none (a page on the
 // same machine at another port is "same-site", and Chromium sends SameSite=Strict cookies to it),
 // is refused. A client that sends neither is no browser driven by some page, and passes.
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import type { FastifyRequest } from 'fastify';
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
@@ -55,9 +55,11 @@ export function requestOriginOf(request: FastifyRequest): RequestOrigin {
   return { remoteAddress: request.socket.remoteAddress, host: header('host'), origin: header('origin'), fetchSite: header('sec-fetch-site') };
 }
 
-/** The host names a kitchen request may carry besides loopback: this machine's addresses, and configured names. */
+/** The host names a kitchen request may carry besides loopback: this machine's addresses and host name, and configured names. */
 export function allowedHosts(configured: readonly string[] = []): (name: string) => boolean {
-  const configuredNames = new Set(configured.map((n) => hostName(n)).filter((n): n is string => n !== null));
+  // The machine's own host name (and its mDNS form) is this machine too.
+  const machine = hostname().toLowerCase();
+  const configuredNames = new Set([...configured, machine, `${machine}.local`].map((n) => hostName(n)).filter((n): n is string => n !== null));
   let own = new Set<string>();
   let readAt = -Infinity;
   const ownAddresses = () => {
