@@ -8,6 +8,8 @@ export interface Flood {
   readonly sent: number;
   /** Resolves once `atLeast` addresses were used; the flood goes on until stop(). */
   reached(atLeast: number): Promise<void>;
+  /** From now on, at most this many requests a second (null: as fast as the workers go). */
+  pace(perSecond: number | null): void;
   stop(): Promise<void>;
 }
 
@@ -16,6 +18,7 @@ export const floodAddress = (i: number): string => `127.${1 + ((i >> 16) & 127)}
 export function startFlood(options: { port: number; path: string; method?: string; body?: string; headers?: Record<string, string>; concurrency?: number; addresses: number }): Flood {
   let sent = 0;
   let stopped = false;
+  let pacing: { perSecond: number; from: number; issued: number } | null = null;
   const waiters: { atLeast: number; resolve: () => void }[] = [];
   const one = (i: number) =>
     new Promise<void>((resolve) => {
@@ -40,6 +43,12 @@ export function startFlood(options: { port: number; path: string; method?: strin
     });
   const worker = async (w: number, of: number) => {
     for (let i = w; !stopped; i += of) {
+      if (pacing) {
+        const slot = pacing.from + (pacing.issued++ / pacing.perSecond) * 1000;
+        const wait = slot - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (stopped) break;
+      }
       await one(i);
       sent++;
       for (const waiter of [...waiters]) {
@@ -55,6 +64,9 @@ export function startFlood(options: { port: number; path: string; method?: strin
   return {
     get sent() {
       return sent;
+    },
+    pace(perSecond) {
+      pacing = perSecond === null ? null : { perSecond, from: performance.now(), issued: 0 };
     },
     reached: (atLeast) => (sent >= atLeast ? Promise.resolve() : new Promise((resolve) => waiters.push({ atLeast, resolve }))),
     async stop() {
