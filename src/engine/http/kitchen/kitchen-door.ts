@@ -9,6 +9,7 @@
 // Where the host opens the manager's screens to a browser (`npm start` without Electron: options
 // `admin`), a browser holding an admin session (admin-session.ts) gets every channel of the
 // contract through the same dispatch and handlers the window's IPC uses, from loopback only.
+import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { KITCHEN_CHANNELS, isKitchenChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
 import { dispatchIpc, type IpcHandlers } from '../../ipc/handlers.ts';
@@ -242,7 +243,9 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           const current = options.admin!.current();
           if (!current) return answer(reply, { ok: false, error: { code: 'engine_unreachable', message: 'the app is still starting' } });
           const session = adminSessionOf(request)!;
-          streams.open(request, reply, { restaurantId: current.restaurantId, owner: 'admin', stillAllowed: () => options.admin!.sessions.isSession(session) });
+          // Each admin session is its own viewer (its streams capped and checked apart); the key is a digest, never the secret.
+        const owner = `admin:${createHash('sha256').update(session).digest('base64url').slice(0, 16)}`;
+        streams.open(request, reply, { restaurantId: current.restaurantId, owner, stillAllowed: () => options.admin!.sessions.isSession(session) });
           return reply;
         }
         const device = deviceOf(request);

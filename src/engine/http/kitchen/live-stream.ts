@@ -43,7 +43,7 @@ const BATCH = 200;
 /** Who watches: a paired screen (still paired?) or the manager's browser (session still valid?). */
 export interface LiveViewer {
   restaurantId: string;
-  /** The device id, or 'admin': streams per viewer are capped. */
+  /** The device id, or the admin session's digest: streams per viewer are capped. */
   owner: string;
   stillAllowed(): boolean;
 }
