@@ -15,6 +15,8 @@ import { benchListOrders, benchReadOrder } from './rows/http-reads.ts';
 import { benchKitchenBoard } from './rows/kitchen-board.ts';
 import { benchBoardAtRush } from './rows/kitchen-rush.ts';
 import { benchKitchenTablet } from './rows/kitchen-tablet.ts';
+import { benchLimiterFlood } from './rows/limiter-flood.ts';
+import { benchLiveFanout } from './rows/live-fanout.ts';
 import { benchStartup } from './rows/startup.ts';
 import { benchSoak } from './rows/soak.ts';
 import { benchSync } from './rows/sync.ts';
@@ -50,6 +52,8 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 6, title: 'sync', run: benchSync, missing: [] },
   { row: 7, title: 'kitchen board on a paired browser tablet', run: benchKitchenTablet, missing: [] },
   { row: 8, title: 'memory under a steady load (30-min soak; --quick: 1 min)', run: benchSoak, missing: [] },
+  { row: 9, title: 'rate limiter under 100,000 client addresses', run: benchLimiterFlood, missing: [] },
+  { row: 10, title: 'live fan-out: 500 streams and a tablet toggling', run: benchLiveFanout, missing: [] },
 ];
 
 const machine = describeMachine();

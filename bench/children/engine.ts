@@ -4,6 +4,10 @@ import { answer, childConfig, tell } from '../lib/child.ts';
 
 interface Config {
   database: string;
+  /** The engine's own limit for requests without a valid key (row 8's flood meets it), not the generous one. */
+  realUnauthenticatedLimit?: boolean;
+  /** Serve the kitchen door (/kitchen/: pairing, live streams), as `npm run serve` does (row 9). */
+  kitchen?: boolean;
 }
 
 const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
@@ -11,11 +15,13 @@ const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
 const config = childConfig<Config>();
 const importStart = performance.now();
 const { startEngineServer } = await import('../../src/engine/start-engine-server.ts');
+const { DEFAULT_RATE_LIMITS } = await import('../../src/engine/http/build-http-api.ts');
 const startAt = performance.now();
 const server = await startEngineServer({
   database: config.database,
-  rateLimits: { perKey: GENEROUS, unauthenticated: GENEROUS },
+  rateLimits: { perKey: GENEROUS, unauthenticated: config.realUnauthenticatedLimit ? DEFAULT_RATE_LIMITS.unauthenticated : GENEROUS },
   logger: false,
+  ...(config.kitchen ? { kitchen: {} } : {}),
 });
 const readyAt = performance.now();
 // A large file's quick_check runs in a worker right after start (docs/architecture.md, Storage):

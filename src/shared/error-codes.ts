@@ -45,6 +45,8 @@ export const KITCHEN_ERROR_STATUS = {
   engine_unreachable: 503,
   /** A browser without a valid device token (never paired, or revoked): it shows the pairing page. */
   device_unpaired: 401,
+  /** Every live stream the engine keeps is taken: the screen tries again later. */
+  too_many_streams: 503,
   /** A desktop-only channel asked for by a tablet: it does not exist on the HTTP transport. */
   desktop_only: 404,
   /** This host serves no kitchen screens, so it cannot pair one. */

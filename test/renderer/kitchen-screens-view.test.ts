@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { PAIRING_FAILURE_CAP, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
 import { ARTIFACTS, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from './support/wait.ts';
 
@@ -33,7 +33,7 @@ describe('Pantallas de cocina (desktop window)', () => {
     const url = await page.locator('[data-testid="pairing-url"]').innerText();
     const code = await page.locator('[data-testid="pairing-digits"]').innerText();
     assert.match(code, /^\d{6}$/);
-    assert.equal(url, `${k.engine.server.origin}/kitchen/pair?code=${code}`);
+    assert.match(url, new RegExp(`^${k.engine.server.origin}/kitchen/pair\\?secret=cmpair_[\\w-]{43}$`), 'the URL carries a long secret, not the code');
     assert.ok((await page.locator('[data-testid="pairing-qr"]').getAttribute('src'))!.startsWith('data:image/svg+xml'));
     assert.equal(await page.locator('[data-testid="pairing-qr"]').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
     assert.match(await page.locator('[data-testid="pairing-offer"]').innerText(), /Vale hasta las \d\d:\d\d/);
@@ -53,5 +53,22 @@ describe('Pantallas de cocina (desktop window)', () => {
     await page.locator('[data-testid="confirm-yes"]').click();
     await eventually(() => authenticateDevice(k.engine.server.engine, paired.token) === null, 'the screen revoked');
     await row.locator('text=Revocada').waitFor();
+  });
+
+  test('when wrong codes typed void the live codes, the view says so', async () => {
+    const { page } = k;
+    assert.equal(await page.locator('[data-testid="pairing-lockout"]').count(), 0);
+    await page.locator('[data-testid="screen-add"]').click();
+    await page.locator('[data-testid="pairing-offer"]').waitFor();
+    const code = await page.locator('[data-testid="pairing-digits"]').innerText();
+    const engine = k.engine.server.engine;
+    for (let i = 1; i <= PAIRING_FAILURE_CAP; i++) {
+      assert.throws(() => pairWithCode(engine, String((Number(code) + i) % 1_000_000).padStart(6, '0')), /unknown, expired or already used/);
+    }
+    assert.throws(() => pairWithCode(engine, code), /unknown, expired or already used/, 'the live code is void');
+    const notice = page.locator('[data-testid="pairing-lockout"]');
+    await notice.waitFor({ timeout: 6000 });
+    assert.match(await notice.innerText(), new RegExp(`se anularon los códigos de 6 dígitos vigentes: alguien escribió ${PAIRING_FAILURE_CAP} códigos equivocados`));
+    await page.screenshot({ path: join(ARTIFACTS, 'i19-desktop-screens-lockout.png') });
   });
 });

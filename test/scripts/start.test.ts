@@ -317,12 +317,12 @@ describe('npm start without Electron: the whole app in the browser', () => {
   test('a paired tablet keeps exactly the kitchen channels', async () => {
     const offer = await adminCall('devices:pair', { name: 'Plancha' });
     assert.equal(offer.status, 200, JSON.stringify(offer.body));
-    // LAN access is on, so the URL names this machine's LAN address: the same code, opened on loopback.
-    const code = new URL(offer.body.value.pairing_url).searchParams.get('code');
+    // LAN access is on, so the URL names this machine's LAN address: the same secret, opened on loopback.
+    const secret = new URL(offer.body.value.pairing_url).searchParams.get('secret');
     const tablet = await browser.newContext({ viewport: SIZES.portrait });
     try {
       const t = await tablet.newPage();
-      await t.goto(`${origin}/kitchen/pair?code=${code}`);
+      await t.goto(`${origin}/kitchen/pair?secret=${secret}`);
       await t.locator('[data-testid="app"][data-mode="tablet"]').waitFor();
       const call = (channel: string) =>
         t.evaluate(async (c) => (await fetch(`/kitchen/api/${c}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, channel);

@@ -18,6 +18,9 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
+  --kitchen-host NAME  a name tablets use to reach this machine (e.g. cocina.local), besides its
+              addresses, localhost and its host name; repeat for more. Kitchen requests naming any
+              other Host are refused (no DNS rebinding)
   --db PATH   SQLite file (default ${defaultDatabasePath()})
   --demo      seed the two demo restaurants on an empty database and print their keys and a
               kitchen_pairing_url each (open it in a tablet's browser: single use, 10 minutes)
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       options: {
         port: { type: 'string', default: '4750' },
         host: { type: 'string', default: '127.0.0.1' },
+        'kitchen-host': { type: 'string', multiple: true, default: [] },
         db: { type: 'string' },
         demo: { type: 'boolean', default: false },
         smtp: { type: 'string' },
@@ -103,7 +107,7 @@ async function main(): Promise<void> {
     port,
     logger,
     smtp,
-    kitchen: { rendererDir: RENDERER_DIR },
+    kitchen: { rendererDir: RENDERER_DIR, hostNames: values['kitchen-host'] },
     servingAs: 'npm run serve',
     shareDatabase: values['share-file'],
     ...(publicOrigin ? { publicOrigin } : {}),

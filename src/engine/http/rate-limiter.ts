@@ -1,71 +1,72 @@
+// Token buckets by key (an API key id, a client address, a device), in memory, on the engine's
+// clock. Every take() costs O(1) whatever the number of keys: the buckets sit in a Map kept in the
+// order they were last touched, so the least recently touched is always first; a bucket untouched
+// for capacity / refill seconds is full again and holds no information, so at most a few of those
+// are dropped from the front on each take(). Memory is bounded by `maxKeys`: when every bucket in
+// the map still holds information, a new key shares one overflow bucket instead of evicting anyone
+// (evicting a half-empty bucket would hand its owner a full one).
 import type { Clock } from '../clock.ts';
+import { spend, type Bucket, type RateLimitDecision, type RateLimitSettings } from '../domain/token-bucket.ts';
 
-export interface RateLimitSettings {
-  /** Bucket size: requests that may come at once. */
-  capacity: number;
-  /** Tokens added per second. */
-  refillPerSecond: number;
+export type { RateLimitDecision, RateLimitSettings } from '../domain/token-bucket.ts';
+
+/** Default bound on the keys kept (each a few dozen bytes). */
+export const DEFAULT_MAX_KEYS = 100_000;
+/** Expired buckets dropped per take(), at most: more than one, so the map shrinks faster than it grows. */
+const EXPIRE_PER_TAKE = 4;
+
+export interface RateLimiterStats {
+  size: number;
+  /** Buckets looked at to expire old ones, since the start (O(1) per take: at most EXPIRE_PER_TAKE + 1 each). */
+  examined: number;
+  /** Takes that went to the shared overflow bucket because the map was full. */
+  overflowed: number;
 }
 
-export interface RateLimitDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the bucket is full again. */
-  resetSeconds: number;
-  /** Seconds until one request is allowed again (at least 1); meaningful when refused. */
-  retryAfterSeconds: number;
-}
-
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
-const SWEEP_THRESHOLD = 10_000;
-
-/** Token buckets by key (an API key id, or a client address), on the engine's clock. */
 export class TokenBucketLimiter {
   private readonly buckets = new Map<string, Bucket>();
+  private overflow: Bucket | undefined;
+  private readonly idleMs: number;
+  private readonly counters = { examined: 0, overflowed: 0 };
 
   constructor(
     private readonly settings: RateLimitSettings,
     private readonly clock: Clock,
-  ) {}
+    private readonly maxKeys: number = DEFAULT_MAX_KEYS,
+  ) {
+    this.idleMs = Math.ceil((settings.capacity / settings.refillPerSecond) * 1000);
+  }
 
   take(key: string): RateLimitDecision {
     const now = this.clock.now();
-    const bucket = this.refilled(key, now);
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    this.expire(now);
+    const known = this.buckets.get(key);
+    if (!known && this.buckets.size >= this.maxKeys) {
+      this.counters.overflowed++;
+      const { bucket, decision } = spend(this.settings, this.overflow, now);
+      this.overflow = bucket;
+      return decision;
+    }
+    const { bucket, decision } = spend(this.settings, known, now);
+    // Re-inserted at the end: the map stays ordered by last touch.
+    this.buckets.delete(key);
     this.buckets.set(key, bucket);
-    if (this.buckets.size > SWEEP_THRESHOLD) this.sweep(now);
-    return this.decide(bucket, allowed);
+    return decision;
   }
 
-  private decide(bucket: Bucket, allowed: boolean): RateLimitDecision {
-    const { capacity, refillPerSecond } = this.settings;
-    return {
-      allowed,
-      limit: capacity,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((capacity - bucket.tokens) / refillPerSecond),
-      retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerSecond)),
-    };
+  stats(): RateLimiterStats {
+    return { size: this.buckets.size, ...this.counters };
   }
 
-  private refilled(key: string, now: number): Bucket {
-    const { capacity, refillPerSecond } = this.settings;
-    const bucket = this.buckets.get(key);
-    if (!bucket) return { tokens: capacity, updatedAt: now };
-    const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;
-    return { tokens: Math.min(capacity, bucket.tokens + elapsed * refillPerSecond), updatedAt: now };
-  }
-
-  /** Full buckets hold no information: dropping them keeps memory bounded under many clients. */
-  private sweep(now: number): void {
-    for (const [key] of this.buckets) {
-      if (this.refilled(key, now).tokens >= this.settings.capacity) this.buckets.delete(key);
+  /** Drops up to EXPIRE_PER_TAKE buckets idle long enough to be full again, from the front. */
+  private expire(now: number): void {
+    for (let i = 0; i < EXPIRE_PER_TAKE; i++) {
+      const first = this.buckets.entries().next();
+      if (first.done) return;
+      this.counters.examined++;
+      const [key, bucket] = first.value;
+      if (now - bucket.updatedAt < this.idleMs) return;
+      this.buckets.delete(key);
     }
   }
 }

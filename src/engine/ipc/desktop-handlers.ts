@@ -12,7 +12,7 @@ import type { Engine } from '../engine.ts';
 import { checkSmtpSettings } from '../mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
 import { backupDatabase } from '../services/backup-database.ts';
-import { createPairingCode, listKitchenDevices, revokeKitchenDevice } from '../services/kitchen-devices.ts';
+import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../services/kitchen-devices.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
 
@@ -115,6 +115,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       };
     },
     'devices:revoke': ({ device_id }) => revokeKitchenDevice(engine, restaurantId, device_id),
+    'devices:pairing-lockout': () => pairingLockout(engine, restaurantId),
     'platform:clear-key': () => {
       deps.platformKey.clear();
       const settings = deps.settings.read();

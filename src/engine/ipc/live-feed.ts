@@ -31,6 +31,11 @@ export const DEFAULT_HEARTBEAT_MS = 2000;
 /** Heartbeats a screen may miss before it calls its data stale. */
 export const STALE_HEARTBEATS = 3;
 
+/** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
+export function heartbeatPush(engine: Engine, status: ReturnType<HostPort['connectionStatus']>, heartbeatMs: number): LivePush {
+  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs };
+}
+
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { engine, restaurantId } = options;
   const batch = options.batch ?? 200;
@@ -52,8 +57,7 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const heartbeat = () => {
     if (stopped || !engine.db.open) return;
-    // Three missed heartbeats make the screen say its data may be stale, whatever the period.
-    options.send({ kind: 'heartbeat', now: engine.clock.now(), status: options.connectionStatus(), stale_after_ms: STALE_HEARTBEATS * heartbeatMs });
+    options.send(heartbeatPush(engine, options.connectionStatus(), heartbeatMs));
   };
 
   // The notifier calls back inside the writer's call stack, right after its commit: push on the

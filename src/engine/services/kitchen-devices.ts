@@ -1,13 +1,18 @@
-// Kitchen screens paired to a restaurant: a six-digit code (single use, ten minutes) turns a
+// Kitchen screens paired to a restaurant: a pairing offer (single use, ten minutes) turns a
 // browser into a device with a token, kept hashed like an API key; the token lets that screen do
 // what the kitchen board does and nothing else. Revoking it drops the screen at its next message.
+// An offer has two ways in: its URL (the QR code) carries a 256-bit secret that cannot be guessed,
+// and six digits for typing by hand, which could be: every wrong code typed counts against each
+// restaurant with a live code, and 20 in ten minutes void that restaurant's live codes. Pairing
+// attempts are also limited per client address. Both limits are kept in SQLite (a restart keeps them).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { KitchenDeviceEntry } from '../../shared/ipc/devices.ts';
 import { KITCHEN_PATH } from '../../shared/ipc/devices.ts';
 import { ApiError, invalidRequest, notFound } from '../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
+import { fullAt, spend, type RateLimitDecision, type RateLimitSettings } from '../domain/token-bucket.ts';
 import type { Engine } from '../engine.ts';
-import type { KitchenDeviceRow } from '../store/kitchen-devices-store.ts';
+import type { KitchenDeviceRow, PairingCodeRow } from '../store/kitchen-devices-store.ts';
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
 /** How often a screen's last sighting is written: a heartbeat must not become a write every time. */
@@ -15,10 +20,23 @@ const LAST_SEEN_RESOLUTION_MS = 30_000;
 const LOOKUP_LENGTH = 16;
 const CODE_PATTERN = /^[0-9]{6}$/;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** Every pairing secret starts so: a log redactor recognises it anywhere. */
+export const PAIRING_SECRET_PREFIX = 'cmpair_';
+const SECRET_PATTERN = /^cmpair_[A-Za-z0-9_-]{43}$/;
+/** Wrong six-digit codes a restaurant's live codes survive within PAIRING_FAILURE_WINDOW_MS: the 20th voids them. */
+export const PAIRING_FAILURE_CAP = 20;
+export const PAIRING_FAILURE_WINDOW_MS = 10 * 60_000;
+/** Ten tries at once, then one a minute per address (an IPv6 client by its /64). */
+export const DEFAULT_PAIRING_LIMITS: RateLimitSettings = { capacity: 10, refillPerSecond: 1 / 60 };
+/** Addresses whose pairing buckets are kept; past it, new addresses share one bucket. */
+export const MAX_PAIRING_BUCKETS = 20_000;
+const OVERFLOW_BUCKET = '*overflow*';
+const LOCKOUT_SHOWN_MS = 24 * 3600_000;
 
 export interface PairingCode {
+  /** Six digits, for typing by hand on the pairing page. */
   code: string;
-  /** Absolute: `origin` + /kitchen/pair?code=…, what the QR code and the CLI show. */
+  /** Absolute: `origin` + /kitchen/pair?secret=cmpair_… (256 random bits), what the QR code and the CLI show. */
   pairing_url: string;
   /** ISO-8601 in the restaurant's zone. */
   expires_at: string;
@@ -56,9 +74,11 @@ function restaurantOf(engine: Engine, restaurantId: string) {
   return restaurant;
 }
 
+const digestSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
 /** The URL that pairs the browser opening it, on `origin` (e.g. http://192.168.1.20:4750). */
-export function pairingUrl(origin: string, code: string): string {
-  return new URL(`${KITCHEN_PATH}/pair?code=${code}`, origin).href;
+export function pairingUrl(origin: string, secret: string): string {
+  return new URL(`${KITCHEN_PATH}/pair?secret=${secret}`, origin).href;
 }
 
 /** Issues a pairing code for one more screen of the restaurant. */
@@ -75,6 +95,7 @@ export function createPairingCode(engine: Engine, input: { restaurantId: string;
   if (name !== null && name.length > 60) throw invalidRequest('name must be at most 60 characters');
   const now = engine.clock.now();
   const expires = now + PAIRING_CODE_TTL_MS;
+  const secret = `${PAIRING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
   const code = engine.transaction(() => {
     for (;;) {
       const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -87,41 +108,98 @@ export function createPairingCode(engine: Engine, input: { restaurantId: string;
         device_name: name,
         created_at: now,
         expires_at: expires,
+        secret_hash: digestSecret(secret),
       });
       return digits;
     }
   });
-  return { code, pairing_url: pairingUrl(origin.origin, code), expires_at: formatInstant(expires, restaurant.time_zone), expires_at_ms: expires };
+  return { code, pairing_url: pairingUrl(origin.origin, secret), expires_at: formatInstant(expires, restaurant.time_zone), expires_at_ms: expires };
 }
 
-/** Spends a pairing code: the device it creates, and its token (returned here once, kept hashed). */
+const refusedPairing = () => new ApiError('unauthorized', 'pairing code unknown, expired or already used: ask for a new one at the counter');
+
+/**
+ * Spends six digits typed by hand: the device it creates, and its token (returned here once, kept
+ * hashed). A wrong code counts against every restaurant with a live code (it might have been any of
+ * them); the PAIRING_FAILURE_CAP-th within the window voids that restaurant's live codes.
+ */
 export function pairWithCode(engine: Engine, code: string): PairedDevice {
-  const refused = () => new ApiError('unauthorized', 'pairing code unknown, expired or already used: ask for a new one at the counter');
-  if (!CODE_PATTERN.test(code)) throw refused();
+  const outcome = engine.transaction(() => {
+    const now = engine.clock.now();
+    const pairing = CODE_PATTERN.test(code) ? engine.kitchenDevices.findLiveCode(code, now) : undefined;
+    if (pairing) return createDevice(engine, pairing, now);
+    for (const restaurantId of engine.kitchenDevices.restaurantsWithLiveCodes(now)) {
+      const failures = engine.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
+      if (failures >= PAIRING_FAILURE_CAP) engine.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
+    }
+    return null;
+  });
+  if (!outcome) throw refusedPairing();
+  return outcome;
+}
+
+/** Spends the secret of a pairing URL (the QR code): the device it creates, and its token. */
+export function pairWithSecret(engine: Engine, secret: string): PairedDevice {
+  if (!SECRET_PATTERN.test(secret)) throw refusedPairing();
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const pairing = engine.kitchenDevices.findLiveCode(code, now);
-    if (!pairing) throw refused();
-    const restaurant = restaurantOf(engine, pairing.restaurant_id);
-    for (;;) {
-      const token = randomBytes(32).toString('base64url');
-      const lookup = token.slice(0, LOOKUP_LENGTH);
-      if (engine.kitchenDevices.findByLookup(lookup)) continue;
-      const salt = randomBytes(16);
-      const row = {
-        id: randomUUID(),
-        restaurant_id: restaurant.id,
-        name: pairing.device_name ?? `Pantalla ${engine.kitchenDevices.count(restaurant.id) + 1}`,
-        lookup,
-        salt,
-        hash: hashToken(salt, token),
-        paired_at: now,
-      };
-      engine.kitchenDevices.insert(row);
-      if (!engine.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refused();
-      return { token, restaurantId: restaurant.id, device: toEntry({ ...row, last_seen_at: null, revoked_at: null }, restaurant.time_zone) };
-    }
+    const pairing = engine.kitchenDevices.findLiveSecret(digestSecret(secret), now);
+    if (!pairing) throw refusedPairing();
+    return createDevice(engine, pairing, now);
   });
+}
+
+/** When a restaurant's six-digit codes were last voided by wrong tries (ISO, its zone), within the last day. */
+export function pairingLockout(engine: Engine, restaurantId: string): { voided_at: string; failed_attempts: number } | null {
+  const restaurant = restaurantOf(engine, restaurantId);
+  const row = engine.kitchenDevices.lockout(restaurantId);
+  // Said for a day: long enough for the manager to see it, not a notice forever.
+  return row && engine.clock.now() - row.voided_at < LOCKOUT_SHOWN_MS ? { voided_at: formatInstant(row.voided_at, restaurant.time_zone), failed_attempts: row.failures } : null;
+}
+
+/**
+ * One pairing attempt from a client address (its addressKey): the per-address token bucket, kept
+ * in SQLite. O(1): a few buckets full again are dropped per call; past MAX_PAIRING_BUCKETS
+ * addresses, new ones share one bucket (no one's bucket is ever evicted before it is full again).
+ */
+export function takePairingAttempt(engine: Engine, address: string, settings: RateLimitSettings = DEFAULT_PAIRING_LIMITS): RateLimitDecision {
+  return engine.transaction(() => {
+    const store = engine.kitchenDevices;
+    const now = engine.clock.now();
+    store.prunePairingBuckets(now, 4);
+    let key = address;
+    let row = store.pairingBucket(key);
+    if (!row && store.pairingBucketCount() >= MAX_PAIRING_BUCKETS) {
+      key = OVERFLOW_BUCKET;
+      row = store.pairingBucket(key);
+    }
+    const { bucket, decision } = spend(settings, row ? { tokens: row.tokens, updatedAt: row.updated_at } : undefined, now);
+    store.putPairingBucket(key, bucket.tokens, bucket.updatedAt, fullAt(settings, bucket), !row);
+    return decision;
+  });
+}
+
+/** Inside the caller's transaction: the device an offer creates, the offer spent. */
+function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): PairedDevice {
+  const restaurant = restaurantOf(engine, pairing.restaurant_id);
+  for (;;) {
+    const token = randomBytes(32).toString('base64url');
+    const lookup = token.slice(0, LOOKUP_LENGTH);
+    if (engine.kitchenDevices.findByLookup(lookup)) continue;
+    const salt = randomBytes(16);
+    const row = {
+      id: randomUUID(),
+      restaurant_id: restaurant.id,
+      name: pairing.device_name ?? `Pantalla ${engine.kitchenDevices.count(restaurant.id) + 1}`,
+      lookup,
+      salt,
+      hash: hashToken(salt, token),
+      paired_at: now,
+    };
+    engine.kitchenDevices.insert(row);
+    if (!engine.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
+    return { token, restaurantId: restaurant.id, device: toEntry({ ...row, last_seen_at: null, revoked_at: null }, restaurant.time_zone) };
+  }
 }
 
 /** The device a presented token stands for, or null for a malformed, unknown or revoked one. */

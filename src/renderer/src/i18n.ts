@@ -46,6 +46,7 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   device_unpaired: 'refusal.device_unpaired',
   desktop_only: 'refusal.forbidden',
   pairing_unavailable: 'refusal.unreachable',
+  too_many_streams: 'refusal.unreachable',
   unreachable: 'refusal.unreachable',
 };
 

@@ -17,7 +17,7 @@ import type {
 } from './kitchen.ts';
 import type { AppInfo, SettingsPatch, SettingsView } from './settings.ts';
 import type { SyncStatus } from '../sync-status.ts';
-import type { KitchenDeviceEntry, PairingOffer } from './devices.ts';
+import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from './devices.ts';
 
 /**
  * What a kitchen screen does, wherever it runs: served to the desktop window through the preload
@@ -59,6 +59,7 @@ export interface DesktopContract {
   'devices:list': { request: Record<string, never>; response: KitchenDeviceEntry[] };
   'devices:pair': { request: { name: string | null }; response: PairingOffer };
   'devices:revoke': { request: { device_id: string }; response: KitchenDeviceEntry };
+  'devices:pairing-lockout': { request: Record<string, never>; response: PairingLockout | null };
 }
 
 export interface IpcContract extends KitchenContract, DesktopContract {}
@@ -99,6 +100,7 @@ export const DESKTOP_CHANNELS = [
   'devices:list',
   'devices:pair',
   'devices:revoke',
+  'devices:pairing-lockout',
 ] as const satisfies readonly DesktopChannel[];
 
 /** Every channel, for registration and for the sender check (a channel not listed is refused). */
@@ -158,6 +160,7 @@ export const BRIDGE_METHODS = {
   listDevices: 'devices:list',
   pairDevice: 'devices:pair',
   revokeDevice: 'devices:revoke',
+  pairingLockout: 'devices:pairing-lockout',
 } as const satisfies Record<string, IpcChannel>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

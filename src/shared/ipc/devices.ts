@@ -24,6 +24,14 @@ export interface PairingOffer {
   reachable_from_lan: boolean;
 }
 
+/** When wrong six-digit codes last voided this restaurant's live codes (the QR codes' URLs still pair). */
+export interface PairingLockout {
+  /** ISO-8601 in the restaurant's zone. */
+  voided_at: string;
+  /** Wrong codes typed within ten minutes that voided them. */
+  failed_attempts: number;
+}
+
 /** The cookie holding a paired screen's device token. */
 export const DEVICE_COOKIE = 'comanda_device';
 

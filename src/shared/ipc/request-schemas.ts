@@ -79,4 +79,5 @@ export const REQUEST_SCHEMAS: { [C in IpcChannel]: TSchema } = {
   'devices:list': Empty,
   'devices:pair': Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]) }),
   'devices:revoke': Type.Object({ device_id: Uuid() }),
+  'devices:pairing-lockout': Empty,
 };

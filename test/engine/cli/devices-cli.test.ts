@@ -33,7 +33,7 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
     const origin = new URL(served.baseUrl).origin;
     assert.equal(served.restaurants.length, 2);
     for (const restaurant of served.restaurants as unknown as { kitchen_pairing_url: string }[]) {
-      assert.match(restaurant.kitchen_pairing_url, new RegExp(`^${origin}/kitchen/pair\\?code=\\d{6}$`));
+      assert.match(restaurant.kitchen_pairing_url, new RegExp(`^${origin}/kitchen/pair\\?secret=cmpair_[\\w-]{43}$`));
     }
     const url = (served.restaurants[0] as unknown as { kitchen_pairing_url: string }).kitchen_pairing_url;
     const first = await fetch(url, { redirect: 'manual' });
@@ -51,13 +51,16 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   const pair = devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750', '--name', 'Plancha'], dir);
   assert.equal(pair.status, 0, pair.stderr);
   const offer = JSON.parse(pair.stdout);
-  assert.deepEqual(Object.keys(offer), ['pairing_url', 'expires_at']);
-  assert.match(offer.pairing_url, /^http:\/\/192\.168\.1\.20:4750\/kitchen\/pair\?code=\d{6}$/);
+  assert.deepEqual(Object.keys(offer), ['pairing_url', 'code', 'expires_at']);
+  // The URL carries a 256-bit secret, never the six digits typed by hand.
+  assert.match(offer.pairing_url, /^http:\/\/192\.168\.1\.20:4750\/kitchen\/pair\?secret=cmpair_[\w-]{43}$/);
+  assert.match(offer.code, /^\d{6}$/);
+  assert.ok(!offer.pairing_url.includes(offer.code));
   assert.match(offer.expires_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
 
   // The tablet opens it (here: the same service the URL calls).
   const engine = new Engine({ database: db });
-  const paired = pairWithCode(engine, new URL(offer.pairing_url).searchParams.get('code')!);
+  const paired = pairWithCode(engine, offer.code);
   engine.close();
   assert.equal(paired.device.name, 'Plancha');
 
@@ -71,6 +74,17 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   const revoke = devices(['revoke', '--restaurant', R1.id, '--db', db, '--device', paired.device.id], dir);
   assert.equal(revoke.status, 0, revoke.stderr);
   assert.equal(JSON.parse(devices(['list', '--restaurant', R1.id, '--db', db], dir).stdout).length, 1);
+
+  // Twenty wrong codes typed void the live ones; list says so (on stderr, its JSON unchanged).
+  const live = JSON.parse(devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750'], dir).stdout);
+  const guesser = new Engine({ database: db });
+  for (let i = 1; i <= 20; i++) assert.throws(() => pairWithCode(guesser, String((Number(live.code) + i) % 1_000_000).padStart(6, '0')));
+  assert.throws(() => pairWithCode(guesser, live.code), /unknown, expired or already used/);
+  guesser.close();
+  const voided = devices(['list', '--restaurant', R1.id, '--db', db], dir);
+  assert.equal(voided.status, 0, voided.stderr);
+  assert.equal(JSON.parse(voided.stdout).length, 1);
+  assert.match(voided.stderr, /pairing codes voided at \S+: 20 wrong codes typed within 10 minutes/);
 
   // Bad input: a clear error, and nothing written.
   const noOrigin = devices(['pair', '--restaurant', R1.id, '--db', db], dir);

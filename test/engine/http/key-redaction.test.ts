@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { seedDemo } from '../../../src/engine/demo/seed-demo.ts';
 import { redactApiKeys } from '../../../src/engine/domain/api-key-redaction.ts';
+import { createPairingCode } from '../../../src/engine/services/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../src/engine/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../support/engine-under-test.ts';
 
@@ -35,18 +36,41 @@ function spellings(mode: 'live' | 'test', secret: string): Record<string, string
   };
 }
 
+/** Copy-paste debris (issue 19): invisible, control and fullwidth characters before, inside or after the prefix and in the secret. */
+function debris(mode: 'live' | 'test', secret: string): Record<string, string> {
+  return {
+    'zero-width space before': `%E2%80%8Bcm_${mode}_${secret}`,
+    'zero-width space inside the prefix': `cm%E2%80%8B_${mode}_${secret}`,
+    'zero-width space after the prefix': `cm_${mode}_%E2%80%8B${secret}`,
+    'zero-width joiner in the secret': `cm_${mode}_${secret.slice(0, 16)}%E2%80%8D${secret.slice(16)}`,
+    'NUL inside the prefix': `cm%00_${mode}_${secret}`,
+    'NUL in the secret': `cm_${mode}_${secret.slice(0, 10)}%00${secret.slice(10)}`,
+    'fullwidth underscore': `cm%EF%BC%BF${mode}%EF%BC%BF${secret}`,
+    'fullwidth letters': `%EF%BD%83%EF%BD%8D_${mode}_${secret}`,
+    'line break in the secret': `cm_${mode}_${secret.slice(0, 22)}%0a${secret.slice(22)}`,
+    'CRLF in the secret': `cm_${mode}_${secret.slice(0, 11)}%0D%0A${secret.slice(11)}`,
+    'soft hyphen and BOM': `cm%C2%AD_${mode}_%EF%BB%BF${secret}`,
+    'double-encoded zero-width space': `cm%25E2%2580%258B_${mode}_${secret}`,
+  };
+}
+
+/** The debris as it reaches a log once decoded: the text itself, with the invisible characters in it. */
+const decodedDebris = (mode: 'live' | 'test', secret: string) => Object.entries(debris(mode, secret)).map(([name, spelled]) => [name, decodeURIComponent(spelled.replaceAll('%25', '%'))] as const);
+
 describe('API keys never reach a log or an error body, in any spelling', () => {
   const lines: string[] = [];
   let server: EngineServer;
   let dir: string;
   let liveKey: string;
   let testKey: string;
+  let restaurantId: string;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-redaction-'));
     const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
-    server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger });
+    server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger, kitchen: {} });
     const demo = seedDemo(server.engine, server.payments);
+    restaurantId = demo[0]!.id;
     liveKey = demo[0]!.keys.live_write;
     testKey = demo[0]!.keys.test_read;
   });
@@ -78,6 +102,33 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
     assert.equal(redactApiKeys('Bearer cm_test_' + secret), 'Bearer cm_test_[redacted]');
   });
 
+  test('keys with zero-width, NUL, fullwidth and line-break debris are found, encoded or not, and the text around them kept', () => {
+    const secret = 'AbCdEf0123456789AbCdEf0123456789';
+    for (const [name, spelled] of Object.entries(debris('live', secret))) {
+      const redacted = redactApiKeys(`/v1/orders?token=${spelled}&x=1`);
+      // Debris before the key may stay (it is no secret); nothing of the key does.
+      assert.match(redacted, /^\/v1\/orders\?token=(%E2%80%8B)?cm_live_\[redacted\]&x=1$/, `${name}: ${redacted}`);
+    }
+    for (const [name, text] of decodedDebris('test', secret)) {
+      const redacted = redactApiKeys(`key: ${text} (pasted)`);
+      assert.ok(!redacted.includes(secret.slice(0, 8)) && !redacted.includes(secret.slice(-8)), `${name}: ${JSON.stringify(redacted)}`);
+      assert.match(redacted, /^key: .*cm_test_\[redacted\].* \(pasted\)$/s, name);
+    }
+    // A key wrapped over two lines of a message, as a terminal or a mail client does.
+    assert.equal(redactApiKeys(`cm_live_${secret.slice(0, 20)}\n${secret.slice(20)} end`), 'cm_live_[redacted] end');
+    // Ordinary text with accents and line breaks is left alone.
+    assert.equal(redactApiKeys('Señora Muñoz\ncódigo de cocina'), 'Señora Muñoz\ncódigo de cocina');
+  });
+
+  test('pairing codes and secrets, admin tokens and device tokens are masked too', () => {
+    const secret = 'cmpair_AbCdEf0123456789AbCdEf0123456789AbCdEf0';
+    assert.equal(redactApiKeys('/kitchen/pair?code=837985'), '/kitchen/pair?code=[redacted]');
+    assert.equal(redactApiKeys(`/kitchen/pair?secret=${secret}&x=1`), '/kitchen/pair?secret=[redacted]&x=1');
+    assert.equal(redactApiKeys(`open ${secret} on the tablet`), 'open cmpair_[redacted] on the tablet');
+    assert.equal(redactApiKeys(`cmpair%E2%80%8B_${secret.slice(7)}`), 'cmpair_[redacted]');
+    assert.equal(redactApiKeys('cookie: comanda_device=AbCdEf0123456789AbCdEf0123456789AbCdEf01234; x=1'), 'cookie: comanda_device=[redacted]; x=1');
+  });
+
   test('every spelling, in a path, a query value, a query name or a header, is absent from logs and bodies', async () => {
     const bodies: string[] = [];
     for (const [mode, key] of [['live', liveKey], ['test', testKey]] as const) {
@@ -96,12 +147,26 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
         ];
         for (const answer of answers) bodies.push(answer.text);
       }
+      for (const spelled of Object.values(debris(mode, secret))) {
+        bodies.push((await raw('GET', `/v1/${spelled}`)).text);
+        bodies.push((await raw('GET', `/v1/orders?token=${spelled}`, { authorization: `Bearer ${liveKey}` })).text);
+        bodies.push((await raw('GET', `/v1/orders/${spelled}`, { authorization: `Bearer ${liveKey}` })).text);
+      }
     }
+    // Pairing codes and secrets in a URL (a tablet opening its pairing URL, a guesser typing codes).
+    const offer = createPairingCode(server.engine, { restaurantId: restaurantId, origin: server.origin });
+    const pairingSecret = new URL(offer.pairing_url).searchParams.get('secret')!;
+    bodies.push((await raw('GET', `/kitchen/pair?code=${offer.code}`)).text);
+    bodies.push((await raw('GET', `/kitchen/nope?secret=${pairingSecret}`)).text);
+    bodies.push((await raw('GET', `/kitchen/pair?secret=${pairingSecret}`)).text);
     // The engine logged at trace level, and answered every request.
     assert.ok(lines.some((line) => line.includes('"incoming request"')));
     assert.ok(lines.some((line) => line.includes('[redacted]')), 'what was redacted is marked');
     assert.ok(bodies.some((body) => body.includes('no such endpoint: GET /v1/cm_live_[redacted]')), 'a 404 names the method and the masked path');
     const log = lines.join('\n');
+    assert.ok(!log.includes(pairingSecret.slice(7, 30)), 'a pairing secret found in the logs');
+    assert.ok(!log.includes(`code=${offer.code}`), 'a pairing code found in the logs');
+    assert.ok(log.includes('/kitchen/pair?code=[redacted]'));
     for (const [mode, key] of [['live', liveKey], ['test', testKey]] as const) {
       const secret = key.slice(`cm_${mode}_`.length);
       // The lookup part alone finds the key's row: it must not appear either.
@@ -111,6 +176,11 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
         for (const [name, spelled] of Object.entries(spellings(mode, secret))) {
           assert.ok(!text.includes(spelled), `${mode} key spelled "${name}" found in ${where}`);
         }
+        // With debris, the secret's halves around it must not show either.
+        for (const [name, spelled] of Object.entries(debris(mode, secret))) {
+          assert.ok(!text.includes(spelled), `${mode} key with "${name}" found in ${where}`);
+        }
+        for (const part of [secret.slice(0, 10), secret.slice(11, 22), secret.slice(22)]) assert.ok(!text.includes(part), `part of the ${mode} key found in ${where}`);
       }
     }
   });

@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KITCHEN_PATH } from '../../../shared/ipc/devices.ts';
+import { adminRequestRefusal, requestOriginOf, type OriginRefusal } from './request-origin.ts';
 
 /** The cookie holding the admin session (never readable by the page's scripts). */
 export const ADMIN_COOKIE = 'comanda_admin';
@@ -70,52 +71,10 @@ export function createAdminSessions(now: () => number = Date.now): AdminSessions
   };
 }
 
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
-export function isLoopbackAddress(address: string | undefined | null): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)) return true;
-  return address === '::1' || address === '0:0:0:0:0:0:0:1';
-}
+export { adminRequestRefusal, isLoopbackAddress, isLoopbackHost, type OriginRefusal as AdminRefusal } from './request-origin.ts';
 
-/** A Host header naming this machine's loopback: 127.x.x.x, localhost or [::1], with any port. */
-export function isLoopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
-  if (!match) return false;
-  const name = match[1]!;
-  return name === 'localhost' || name === '[::1]' || isLoopbackAddress(name);
-}
-
-export type AdminRefusal = 'not_loopback' | 'foreign_host' | 'foreign_origin';
-
-/**
- * Whether a request may act as the manager: from a loopback address (the socket's own, never a
- * forwarded header), to a loopback Host, and with no Origin but the app's own (the page's
- * scripts always send one with a POST; `requireOrigin` demands it).
- */
-export function adminRequestRefusal(
-  request: { remoteAddress: string | undefined; host: string | undefined; origin: string | undefined; fetchSite: string | undefined },
-  options: { requireOrigin: boolean },
-): AdminRefusal | null {
-  if (!isLoopbackAddress(request.remoteAddress)) return 'not_loopback';
-  if (!isLoopbackHost(request.host)) return 'foreign_host';
-  if (request.origin === undefined) {
-    if (options.requireOrigin) return 'foreign_origin';
-  } else if (request.origin !== `http://${request.host!.trim().toLowerCase()}`) return 'foreign_origin';
-  if (request.fetchSite !== undefined && request.fetchSite !== 'same-origin' && request.fetchSite !== 'none') return 'foreign_origin';
-  return null;
-}
-
-export function adminRefusalOf(request: FastifyRequest, options: { requireOrigin: boolean }): AdminRefusal | null {
-  const header = (name: string): string | undefined => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  return adminRequestRefusal(
-    { remoteAddress: request.socket.remoteAddress, host: header('host'), origin: header('origin'), fetchSite: header('sec-fetch-site') },
-    options,
-  );
+export function adminRefusalOf(request: FastifyRequest, options: { requireOrigin: boolean }): OriginRefusal | null {
+  return adminRequestRefusal(requestOriginOf(request), options);
 }
 
 export function adminSessionOf(request: FastifyRequest): string | null {
@@ -136,6 +95,6 @@ export function setAdminCookie(reply: FastifyReply, session: string): void {
 /** The one-time token masked wherever it appears in a text (request logs, error messages). */
 export function redactAdminTokens(text: string): string {
   return text.includes(ADMIN_TOKEN_PREFIX) || /[?&]token=/i.test(text)
-    ? text.replace(/cmadm_[A-Za-z0-9_-]*/g, `${ADMIN_TOKEN_PREFIX}[redacted]`).replace(/([?&]token=)(?!cmadm_\[redacted\])[^&#\s]*/gi, '$1[redacted]')
+    ? text.replace(/cmadm_(?!\[redacted\])[A-Za-z0-9_-]*/g, `${ADMIN_TOKEN_PREFIX}[redacted]`).replace(/([?&]token=)(?!cmadm_\[redacted\])[^&#\s]*/gi, '$1[redacted]')
     : text;
 }

@@ -2,10 +2,15 @@
 // the built page at /kitchen/, pairing at /kitchen/pair, one endpoint per kitchen channel of the
 // contract at /kitchen/api/<channel>, and the live stream at /kitchen/live. Every call and every
 // live message checks the device token (cookie); desktop-only channels do not exist for a tablet.
+// Every kitchen request must name this machine in its Host, and every call a page's script makes
+// must come from the engine's own origin (request-origin.ts); a paired screen's writes are limited
+// per device. Every answer, refusals, body-parse errors and 404s included, is `{ ok: false, error }`
+// with the security headers.
 // Where the host opens the manager's screens to a browser (`npm start` without Electron: options
 // `admin`), a browser holding an admin session (admin-session.ts) gets every channel of the
 // contract through the same dispatch and handlers the window's IPC uses, from loopback only.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { KITCHEN_CHANNELS, isKitchenChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
 import { dispatchIpc, type IpcHandlers } from '../../ipc/handlers.ts';
 import { ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
@@ -16,13 +21,23 @@ import { toFailure } from '../../ipc/ipc-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../ipc/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS } from '../../ipc/live-feed.ts';
 import { STANDALONE_STATUS } from '../../ipc/ports.ts';
-import { authenticateDevice, deviceStillPaired, pairWithCode, type DeviceIdentity } from '../../services/kitchen-devices.ts';
+import { addressKey } from '../../domain/token-bucket.ts';
+import {
+  DEFAULT_PAIRING_LIMITS,
+  authenticateDevice,
+  deviceStillPaired,
+  pairWithCode,
+  pairWithSecret,
+  takePairingAttempt,
+  type DeviceIdentity,
+} from '../../services/kitchen-devices.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from '../rate-limiter.ts';
 import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } from './admin-session.ts';
 import { deviceTokenOf, setDeviceCookie } from './device-cookie.ts';
-import { liveStreams } from './live-stream.ts';
-import { securityHeaders, sendKitchenFile } from './static-files.ts';
+import { liveStreams, type LiveStreamLimits, type LiveStreamStats } from './live-stream.ts';
+import { allowedHosts, kitchenRequestRefusal, requestOriginOf } from './request-origin.ts';
+import { notFound, securityHeaders, sendKitchenFile } from './static-files.ts';
 
 export interface KitchenDoorOptions {
   /** The built kitchen screen (out/renderer); null or absent: /kitchen/ says to build it. */
@@ -31,8 +46,16 @@ export interface KitchenDoorOptions {
   heartbeatMs?: number;
   /** What the heartbeat reports about this engine's connection (the desktop app's, in connected mode). */
   connectionStatus?: () => ConnectionStatus;
-  /** Pairing attempts per client address. */
+  /** Pairing attempts per client address (an IPv6 client by its /64), kept in SQLite. */
   pairingLimits?: RateLimitSettings;
+  /** Writes (calls to /kitchen/api/…) per paired screen. */
+  deviceWriteLimits?: RateLimitSettings;
+  /** Names this machine answers to besides loopback and its own addresses (e.g. cocina.local). */
+  hostNames?: readonly string[];
+  /** Live streams per screen and in all. */
+  liveLimits?: Partial<LiveStreamLimits>;
+  /** Handed the live streams' counters once they exist (tests and the bench read them). */
+  observeLive?(stats: () => LiveStreamStats): void;
   /** The manager's screens for a browser on this machine (`npm start` without Electron); absent: tablets only. */
   admin?: AdminAccess;
 }
@@ -46,8 +69,10 @@ export interface AdminAccess {
   onRedeemed?(): void;
 }
 
-/** Ten tries at once, then one a minute per address: a six-digit code cannot be guessed in ten minutes. */
-export const DEFAULT_PAIRING_LIMITS: RateLimitSettings = { capacity: 10, refillPerSecond: 1 / 60 };
+export { DEFAULT_PAIRING_LIMITS };
+
+/** A burst no cook reaches (twenty taps at once), then ten a second, per paired screen. */
+export const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
 
 /** The refusal a screen gets without a valid device token: it shows its pairing page. */
 export const DEVICE_UNPAIRED = 'device_unpaired';
@@ -73,7 +98,9 @@ function statusOf(failure: IpcFailure): number {
 export async function registerKitchenDoor(app: ApiServer, context: HttpContext, options: KitchenDoorOptions): Promise<void> {
   const { engine, commands } = context;
   const rendererDir = options.rendererDir ?? null;
-  const limiter = new TokenBucketLimiter(options.pairingLimits ?? DEFAULT_PAIRING_LIMITS, engine.clock);
+  const pairingLimits = options.pairingLimits ?? DEFAULT_PAIRING_LIMITS;
+  const writeLimiter = new TokenBucketLimiter(options.deviceWriteLimits ?? DEFAULT_DEVICE_WRITE_LIMITS, engine.clock);
+  const hostAllowed = allowedHosts(options.hostNames ?? []);
   const handlersByRestaurant = new Map<string, KitchenHandlers>();
   const handlersFor = (restaurantId: string): KitchenHandlers => {
     let handlers = handlersByRestaurant.get(restaurantId);
@@ -87,7 +114,9 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     engine,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     connectionStatus: options.connectionStatus ?? (() => STANDALONE_STATUS),
+    ...(options.liveLimits ? { limits: options.liveLimits } : {}),
   });
+  options.observeLive?.(() => streams.stats());
   app.addHook('preClose', (done) => {
     streams.closeAll();
     done();
@@ -108,15 +137,16 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
   const answer = (reply: FastifyReply, result: IpcResult<unknown>) =>
     securityHeaders(reply).header('Cache-Control', 'no-store').code(result.ok ? 200 : statusOf(result.error)).send(result);
 
-  /** Spends a pairing code for this browser; the refusal says why without saying which codes exist. */
-  const pair = (request: FastifyRequest, reply: FastifyReply, code: unknown): IpcResult<{ device_id: string; name: string }> => {
-    const decision = limiter.take(`pair:${request.ip}`);
-    if (!decision.allowed) {
-      reply.header('Retry-After', decision.retryAfterSeconds);
-      return { ok: false, error: { code: 'rate_limited', message: `too many pairing attempts from this address; retry after ${decision.retryAfterSeconds} s` } };
-    }
+  /** Spends a pairing URL's secret or six digits typed for this browser; the refusal says why without saying which exist. */
+  const pair = (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): IpcResult<{ device_id: string; name: string }> => {
     try {
-      const paired = pairWithCode(engine, typeof code === 'string' ? code.trim() : '');
+      const decision = takePairingAttempt(engine, addressKey(request.socket.remoteAddress), pairingLimits);
+      if (!decision.allowed) {
+        reply.header('Retry-After', decision.retryAfterSeconds);
+        return { ok: false, error: { code: 'rate_limited', message: `too many pairing attempts from this address; retry after ${decision.retryAfterSeconds} s` } };
+      }
+      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+      const paired = 'secret' in offered ? pairWithSecret(engine, text(offered.secret)) : pairWithCode(engine, text(offered.code));
       setDeviceCookie(reply, paired.token);
       return { ok: true, value: { device_id: paired.device.id, name: paired.device.name } };
     } catch (error) {
@@ -124,28 +154,49 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     }
   };
 
+  /** A page's navigation (a link, the QR code's URL, an address typed): no Origin to check, only the Host. */
+  const navigation = { config: { public: true, navigation: true }, schema: { hide: true } } as const;
   const routeOptions = { config: { public: true }, schema: { hide: true } } as const;
   const withBody = { config: { public: true }, schema: { hide: true, body: {} } } as const;
 
   await app.register(
     async (kitchen) => {
       const door = kitchen as unknown as ApiServer;
+      kitchen.addHook('onRequest', async (request, reply) => {
+        const isNavigation = (request.routeOptions.config as { navigation?: boolean } | undefined)?.navigation === true;
+        const refusal = kitchenRequestRefusal(requestOriginOf(request), hostAllowed, { navigation: isNavigation });
+        if (refusal === null) return;
+        const message =
+          refusal === 'foreign_host'
+            ? 'the kitchen answers only requests addressed to this machine (loopback, its own address or a configured name)'
+            : "the kitchen answers a page's calls only from its own origin";
+        return answer(reply, { ok: false, error: { code: 'forbidden', message } });
+      });
+      // Body-parse errors, oversized bodies and the like: the kitchen's shape, not the /v1 one.
+      kitchen.setErrorHandler((error: FastifyError, request, reply) => {
+        const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+        if (status === 500) request.log.error({ err: error }, 'kitchen request failed');
+        const code = status === 500 ? 'internal_error' : status === 413 ? 'payload_too_large' : 'invalid_request';
+        const message = status === 500 ? 'internal error; the request was not completed' : `the request could not be read (${error.code ?? 'bad request'})`;
+        return securityHeaders(reply).header('Cache-Control', 'no-store').code(status).send({ ok: false, error: { code, message } });
+      });
+      kitchen.setNotFoundHandler((_request, reply) => notFound(reply));
       // The QR code's URL: pairs this browser and lands on the board (or on the pairing page, saying why not).
-      door.get('/pair', routeOptions, (request, reply) => {
-        const result = pair(request, reply, (request.query as Record<string, unknown>).code);
+      door.get('/pair', navigation, (request, reply) => {
+        const result = pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
         const where = result.ok ? './' : `./?pairing=${result.error.code === 'rate_limited' ? 'rate_limited' : 'refused'}`;
         return securityHeaders(reply).header('Cache-Control', 'no-store').redirect(where, 303);
       });
       // The pairing page's form (the six digits typed by hand).
       door.post('/pair', withBody, (request, reply) => {
         const body = request.body as Record<string, unknown> | undefined;
-        return answer(reply, pair(request, reply, body?.code));
+        return answer(reply, pair(request, reply, { code: body?.code }));
       });
       // The one-time link printed by `npm start` without Electron: spent for an admin session cookie.
-      door.get('/admin', routeOptions, (request, reply) => {
+      door.get('/admin', navigation, (request, reply) => {
         securityHeaders(reply).header('Cache-Control', 'no-store');
         const admin = options.admin;
-        if (!admin) return reply.code(404).type('text/plain').send('not found');
+        if (!admin) return notFound(reply);
         // No Origin on a navigation; the address and the Host are checked all the same.
         const refusal = adminRefusalOf(request, { requireOrigin: false });
         if (refusal !== null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE(`this link works only in a browser on the machine that runs Comanda (${refusal.replace('_', ' ')})`));
@@ -177,6 +228,11 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         }
         const device = deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
+        const decision = writeLimiter.take(device.deviceId);
+        if (!decision.allowed) {
+          reply.header('Retry-After', decision.retryAfterSeconds);
+          return answer(reply, { ok: false, error: { code: 'rate_limited', message: `too many changes from this screen; retry after ${decision.retryAfterSeconds} s` } });
+        }
         const log = (error: unknown) => request.log.error({ err: error }, 'kitchen handler failed');
         return answer(reply, await dispatchChannel(handlersFor(device.restaurantId), channel, request.body, log));
       });
@@ -187,20 +243,22 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           const current = options.admin!.current();
           if (!current) return answer(reply, { ok: false, error: { code: 'engine_unreachable', message: 'the app is still starting' } });
           const session = adminSessionOf(request)!;
-          streams.open(request, reply, { restaurantId: current.restaurantId, stillAllowed: () => options.admin!.sessions.isSession(session) });
+          // Each admin session is its own viewer (its streams capped and checked apart); the key is a digest, never the secret.
+        const owner = `admin:${createHash('sha256').update(session).digest('base64url').slice(0, 16)}`;
+        streams.open(request, reply, { restaurantId: current.restaurantId, owner, stillAllowed: () => options.admin!.sessions.isSession(session) });
           return reply;
         }
         const device = deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
-        streams.open(request, reply, { restaurantId: device.restaurantId, stillAllowed: () => deviceStillPaired(engine, device.deviceId) });
+        streams.open(request, reply, { restaurantId: device.restaurantId, owner: device.deviceId, stillAllowed: () => deviceStillPaired(engine, device.deviceId) });
         return reply;
       });
       // The page and its files. /kitchen without the slash would break the page's relative paths.
-      door.get('/', routeOptions, (request, reply) => {
+      door.get('/', navigation, (request, reply) => {
         if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect('/kitchen/', 308);
         return sendKitchenFile(reply, rendererDir, 'index.html');
       });
-      door.get('/*', routeOptions, (request, reply) => sendKitchenFile(reply, rendererDir, (request.params as { '*': string })['*']));
+      door.get('/*', navigation, (request, reply) => sendKitchenFile(reply, rendererDir, (request.params as { '*': string })['*']));
     },
     { prefix: '/kitchen' },
   );

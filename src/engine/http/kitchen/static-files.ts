@@ -34,16 +34,21 @@ const NOT_BUILT = `<!doctype html><html lang="es"><meta charset="utf-8"><title>C
 <body style="font-family:sans-serif;padding:2em"><h1>La pantalla de cocina no está construida</h1>
 <p>Run <code>npm run build</code> once, then reload this page. (The kitchen screen is not built: run npm run build.)</p></body></html>`;
 
+/** The kitchen's 404, in the shape of every kitchen answer. */
+export function notFound(reply: FastifyReply): FastifyReply {
+  return securityHeaders(reply).header('Cache-Control', 'no-store').code(404).send({ ok: false, error: { code: 'not_found', message: 'not found' } });
+}
+
 /** Sends `relative` (a path under /kitchen/) from `dir`; index.html for the root. */
 export async function sendKitchenFile(reply: FastifyReply, dir: string | null, relative: string): Promise<FastifyReply> {
   securityHeaders(reply);
   const wanted = relative === '' || relative === '/' ? 'index.html' : relative.replace(/^\/+/, '');
   if (dir === null) {
-    if (wanted !== 'index.html') return reply.code(404).type('text/plain').send('not found');
+    if (wanted !== 'index.html') return notFound(reply);
     return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
   }
   const path = normalize(join(dir, wanted));
-  if (!path.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return reply.code(404).type('text/plain').send('not found');
+  if (!path.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return notFound(reply);
   try {
     if (!(await stat(path)).isFile()) throw new Error('not a file');
     const body = await readFile(path);
@@ -52,6 +57,6 @@ export async function sendKitchenFile(reply: FastifyReply, dir: string | null, r
     return reply.type(CONTENT_TYPES[extname(path)] ?? 'application/octet-stream').header('Cache-Control', cache).send(body);
   } catch {
     if (wanted === 'index.html') return reply.code(503).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(NOT_BUILT);
-    return reply.code(404).type('text/plain').send('not found');
+    return notFound(reply);
   }
 }

@@ -9,6 +9,7 @@ import paymentOpening from './0006-payment-opening.ts';
 import kitchenChanges from './0007-kitchen-changes.ts';
 import conflictResolution from './0008-conflict-resolution.ts';
 import paymentProviders from './0009-payment-providers.ts';
+import pairingGuard from './0010-pairing-guard.ts';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'kitchen-changes', sql: kitchenChanges },
   { version: 8, name: 'conflict-resolution', sql: conflictResolution },
   { version: 9, name: 'payment-providers', sql: paymentProviders },
+  { version: 10, name: 'pairing-guard', sql: pairingGuard },
 ];

@@ -254,6 +254,7 @@ export const en: Record<TextKey, string> = {
   'screens.expires': 'Valid until {time}, once.',
   'screens.lan_off': 'Local network access is off: a tablet will not reach this address. Turn it on in Settings → Local API and restart.',
   'screens.none': 'No screens paired yet.',
+  'screens.lockout': 'At {time} the live 6-digit codes were voided: someone typed {count} wrong codes within 10 minutes. QR codes and their URLs still work; if you need a code, ask for a new one.',
   'screens.name_column': 'Screen',
   'screens.paired_at': 'Paired',
   'screens.last_seen': 'Last seen',

@@ -252,6 +252,7 @@ export const es = {
   'screens.expires': 'Vale hasta las {time}, una sola vez.',
   'screens.lan_off': 'El acceso desde la red local está apagado: una tablet no llegará a esta dirección. Actívalo en Ajustes → API local y reinicia.',
   'screens.none': 'Aún no hay pantallas vinculadas.',
+  'screens.lockout': 'A las {time} se anularon los códigos de 6 dígitos vigentes: alguien escribió {count} códigos equivocados en 10 minutos. Los códigos QR y sus URL siguen sirviendo; si hace falta un código, pide uno nuevo.',
   'screens.name_column': 'Pantalla',
   'screens.paired_at': 'Vinculada',
   'screens.last_seen': 'Vista por última vez',

@@ -1,5 +1,6 @@
 // "Pantallas de cocina" (desktop only): put a tablet on the board with a QR code, its URL or a
-// six-digit code (ten minutes, single use), and see or revoke the screens already paired.
+// six-digit code (ten minutes, single use), and see or revoke the screens already paired. When wrong
+// codes typed voided the live six-digit codes, it says so.
 import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
@@ -15,6 +16,7 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
   const offer = useDevices((s) => s.offer);
   const busy = useDevices((s) => s.busy);
   const error = useDevices((s) => s.error);
+  const lockout = useDevices((s) => s.lockout);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [name, setName] = useState('');
 
@@ -55,6 +57,11 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
         </button>
       </form>
       {error && <div className="notice notice-error" role="alert">{t('common.error', { message: error })}</div>}
+      {lockout && (
+        <div className="notice notice-error" role="status" data-testid="pairing-lockout">
+          {t('screens.lockout', { time: formatDateTime(lockout.voided_at, timeZone, language), count: lockout.failed_attempts })}
+        </div>
+      )}
       {offer && (
         <div className="pairing-offer" data-testid="pairing-offer">
           <img className="pairing-qr" data-testid="pairing-qr" alt={t('screens.qr_alt')} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(offer.qr_svg)}`} />

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
+import type { KitchenDoorOptions } from '../../../../src/engine/http/kitchen/kitchen-door.ts';
 import type { RateLimitSettings } from '../../../../src/engine/http/rate-limiter.ts';
 import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/engine/start-engine-server.ts';
@@ -23,6 +24,8 @@ export interface ServedKitchen {
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   /** A fresh pairing URL for the restaurant, as the desktop's "Añadir una pantalla" makes one. */
   pairingUrl(restaurantId?: string): string;
+  /** A fresh pairing offer: its URL (with its secret) and the six digits typed by hand. */
+  pairingOffer(restaurantId?: string): { pairing_url: string; code: string };
   /** A new browser context: one more tablet (portrait 800×1280 unless told). */
   tablet(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }>;
   /** Stops the engine (the tablets stay open). */
@@ -34,7 +37,9 @@ export interface ServedKitchen {
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function startServedKitchen(options: { heartbeatMs?: number; pairingLimits?: RateLimitSettings } = {}): Promise<ServedKitchen> {
+export async function startServedKitchen(
+  options: { heartbeatMs?: number; pairingLimits?: RateLimitSettings; kitchen?: Omit<KitchenDoorOptions, 'rendererDir' | 'heartbeatMs' | 'pairingLimits'> } = {},
+): Promise<ServedKitchen> {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-kitchen-'));
   const database = join(dir, 'engine.db');
   const clock = new ManualClock(DEMO_NOW);
@@ -43,6 +48,7 @@ export async function startServedKitchen(options: { heartbeatMs?: number; pairin
     rendererDir: rendered.dir,
     heartbeatMs: options.heartbeatMs ?? 300,
     ...(options.pairingLimits ? { pairingLimits: options.pairingLimits } : {}),
+    ...options.kitchen,
   };
   let server = await startEngineServer({ database, clock, rateLimits: GENEROUS_LIMITS, kitchen });
   const port = server.port;
@@ -58,6 +64,7 @@ export async function startServedKitchen(options: { heartbeatMs?: number; pairin
     origin: server.origin,
     call: (method, path, callOptions) => callApi(server.baseUrl, demo[0]!.keys.live_write, method, path, callOptions),
     pairingUrl: (restaurantId = demo[0]!.id) => createPairingCode(server.engine, { restaurantId, origin: server.origin }).pairing_url,
+    pairingOffer: (restaurantId = demo[0]!.id) => createPairingCode(server.engine, { restaurantId, origin: server.origin }),
     async tablet(viewport = { width: 800, height: 1280 }) {
       const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago', hasTouch: true });
       contexts.push(context);

@@ -57,7 +57,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     await a.locator('[data-testid="pairing-required"]').waitFor();
 
     const url = k.pairingUrl();
-    assert.match(url, new RegExp(`^${k.origin}/kitchen/pair\\?code=\\d{6}$`));
+    assert.match(url, new RegExp(`^${k.origin}/kitchen/pair\\?secret=cmpair_[\\w-]{43}$`));
     await a.goto(url);
     await a.locator('[data-testid="board"]').waitFor();
     assert.equal(new URL(a.url()).pathname, '/kitchen/');
@@ -78,7 +78,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     k.clock.advance(PAIRING_CODE_TTL_MS + 1000);
     await b.goto(expired);
     await b.locator('[data-testid="pairing-error"]').waitFor();
-    const fresh = new URL(k.pairingUrl()).searchParams.get('code')!;
+    const fresh = k.pairingOffer().code;
     await b.locator('[data-testid="pairing-code"]').fill(fresh);
     await b.locator('[data-testid="pairing-submit"]').click();
     await b.locator('[data-testid="board"]').waitFor();
