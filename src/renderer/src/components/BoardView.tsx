@@ -229,6 +229,8 @@ function Lane(props: {
   const t = useT();
   const { id, tickets, columns } = props;
   const bodyRef = useRef<HTMLDivElement>(null);
+  // What a lane draws: a screen of its tickets and more (a TV column holds about 4); the rest is
+  // counted in its header and drawn as the cook asks.
   const windowSize = Math.max(16, columns * 8);
   const [limit, setLimit] = useState(windowSize);
   const focusId = useBoard((s) => s.focusRequest?.orderId ?? null);
