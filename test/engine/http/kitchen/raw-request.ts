@@ -17,7 +17,9 @@ export function rawRequest(
   return new Promise((done, fail) => {
     const headers = { host: `127.0.0.1:${port}`, ...options.headers };
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, headers, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
+      // A connection of its own (no keep-alive agent): a socket kept from before an engine restart
+      // would be reused and answer ECONNRESET (the pairing guard's restart test met it in CI).
+      { host: '127.0.0.1', port, method: options.method, path: options.path, headers, agent: false, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
       (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
