@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { defaultDataDir } from '../src/engine/cli/data-dir.ts';
 import { ensureKitchenBuilt } from '../src/engine/cli/kitchen-build.ts';
+import { stopWhenNpmEnds } from '../src/engine/cli/stop-with-npm.ts';
 import { startBrowserHost, type BrowserHost } from '../src/main/browser-host.ts';
 import { checkElectron } from './ensure-electron.ts';
 
@@ -55,21 +56,6 @@ function rendererStale(): boolean {
   return RENDERER_INPUTS.some((input) => newestInput(join(ROOT, input)) > built);
 }
 
-/**
- * Calls `stop` when the process that started this one is gone. npm runs a script through `sh -c`,
- * and SIGTERM sent to npm reaches that shell, which dies without passing it on: this process would
- * be left serving, orphaned. It notices at its next look (every 250 ms) and stops as on SIGTERM.
- */
-function stopWithParent(stop: (why: string) => void): void {
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid !== parent) {
-      clearInterval(watch);
-      stop('the npm process that started it is gone');
-    }
-  }, 250);
-  watch.unref();
-}
 
 /** electron-vite dev, as before: its exit code, and whether it was asked to stop (Ctrl-C, SIGTERM). */
 function runElectron(): Promise<{ code: number | null; stopped: boolean }> {
@@ -82,9 +68,11 @@ function runElectron(): Promise<{ code: number | null; stopped: boolean }> {
   };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  stopWithParent(() => forward('SIGTERM'));
+  // npm's shell does not pass a SIGTERM on (src/engine/cli/stop-with-npm.ts).
+  const unwatch = stopWhenNpmEnds('start', () => forward('SIGTERM'));
   return new Promise((done) =>
     child.on('exit', (code) => {
+      unwatch();
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
       done({ code, stopped });
@@ -173,7 +161,7 @@ async function runInBrowser(why: string): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGHUP', () => stop('SIGHUP'));
-  stopWithParent(stop);
+  stopWhenNpmEnds('start', stop);
 }
 
 async function main(): Promise<void> {

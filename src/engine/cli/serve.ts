@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { seedDemo } from '../demo/seed-demo.ts';
@@ -7,6 +6,7 @@ import { startEngineServer } from '../start-engine-server.ts';
 import { UpstreamRefusedKey } from '../../sync/first-pull.ts';
 import { startReplicaServer, type ReplicaServer } from '../../sync/start-replica-server.ts';
 import { defaultDatabasePath } from './data-dir.ts';
+import { stopWhenNpmEnds } from './stop-with-npm.ts';
 import { resolve } from 'node:path';
 import { ensureKitchenBuilt } from './kitchen-build.ts';
 import { createPairingCode } from '../services/kitchen-devices.ts';
@@ -180,46 +180,8 @@ function closeOnSignals(server: { close(): Promise<void> }, logger: pino.Logger)
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  // Under `npm run serve` a SIGTERM or SIGINT may reach npm and not this process: npm forwards it
-  // to its child, the shell that runs the script, which does not pass it on and outlives npm. So
-  // the engine watches the npm process and stops as for a signal once it is gone.
-  const npm = npmProcessId();
-  if (npm !== null) {
-    const parent = process.ppid;
-    const watcher = setInterval(() => {
-      // The shell between goes first (npm forwards the signal to it), then npm.
-      if (process.ppid !== parent || !isAlive(npm)) {
-        clearInterval(watcher);
-        stop('npm run serve ended');
-      }
-    }, 250);
-    watcher.unref();
-  }
-}
-
-/** The pid of the `npm run serve` that started this process (through a shell), or null when npm did not. */
-function npmProcessId(): number | null {
-  if (process.env.npm_lifecycle_event !== 'serve') return null;
-  const parent = process.ppid;
-  // Linux names a process's parent in /proc; elsewhere the direct parent is watched.
-  try {
-    const comm = readFileSync(`/proc/${parent}/comm`, 'utf8').trim();
-    if (!['sh', 'dash', 'bash', 'zsh'].includes(comm)) return parent;
-    const stat = readFileSync(`/proc/${parent}/stat`, 'utf8');
-    const grandparent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(grandparent) && grandparent > 1 ? grandparent : parent;
-  } catch {
-    return parent;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  // Under `npm run serve` a signal may reach npm and not this process (stop-with-npm.ts).
+  stopWhenNpmEnds('serve', stop);
 }
 
 main().catch((error: unknown) => {
