@@ -8,7 +8,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +17,7 @@ import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { ARTIFACTS } from '../renderer/support/kitchen-under-test.ts';
 import { browserOpener, windowlessReason } from '../../scripts/start.ts';
+import { rawRequest } from '../engine/http/kitchen/raw-request.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LINK = /http:\/\/127\.0\.0\.1:(\d+)\/kitchen\/admin\?token=(cmadm_[A-Za-z0-9_-]{43})/;
@@ -39,33 +39,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise((done) => probe.close(done));
   return port;
-}
-
-/** One raw HTTP request to 127.0.0.1, optionally from another local source address. */
-function rawRequest(
-  port: number,
-  options: { method: string; path: string; headers: Record<string, string>; body?: string; localAddress?: string },
-): Promise<{ status: number; body: any }> {
-  return new Promise((done, fail) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers, ...(options.localAddress ? { localAddress: options.localAddress } : {}) },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let body: unknown = text;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            // not JSON: the text itself
-          }
-          done({ status: res.statusCode ?? 0, body });
-        });
-      },
-    );
-    req.on('error', fail);
-    req.end(options.body);
-  });
 }
 
 describe('npm start without Electron: the whole app in the browser', () => {
