@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { defaultDataDir } from '../engine/cli/data-dir.ts';
+import { defaultDataDir } from '../engine/data-dir.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { startLiveFeed } from '../../src/engine/ipc/live-feed.ts';
 import { STANDALONE_STATUS } from '../../src/engine/ipc/ports.ts';
-import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
 import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { callApi, GENEROUS_LIMITS } from '../support/engine-under-test.ts';

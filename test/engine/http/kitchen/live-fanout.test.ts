@@ -15,7 +15,7 @@ import type { LiveStreamStats } from '../../../../src/engine/http/kitchen/live-s
 import { kitchenActor } from '../../../../src/engine/ipc/kitchen-handlers.ts';
 import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen-devices.ts';
 import { setItemDone } from '../../../../src/engine/services/kitchen-items.ts';
-import { startEngineServer, type EngineServer } from '../../../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { eventually } from '../../../support/eventually.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';

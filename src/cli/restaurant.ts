@@ -5,13 +5,13 @@
 // Problems go to stderr, one per line as `PATH: message`, and the exit code is 1.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../clock.ts';
-import { StorageRefusal } from '../store/database-checks.ts';
-import { openDatabase } from '../store/open-database.ts';
-import { importRestaurant, RestaurantConfigError } from '../restaurant-config/import-restaurant.ts';
-import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../restaurant-config/schema.ts';
-import { validateRestaurantConfig } from '../restaurant-config/validate-restaurant-config.ts';
-import { defaultDatabasePath } from './data-dir.ts';
+import { systemClock } from '../engine/clock.ts';
+import { StorageRefusal } from '../engine/store/database-checks.ts';
+import { openDatabase } from '../engine/store/open-database.ts';
+import { importRestaurant, RestaurantConfigError } from '../engine/restaurant-config/import-restaurant.ts';
+import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../engine/restaurant-config/schema.ts';
+import { validateRestaurantConfig } from '../engine/restaurant-config/validate-restaurant-config.ts';
+import { defaultDatabasePath } from '../engine/data-dir.ts';
 
 const USAGE = `usage:
   npm run restaurant -- import FILE [--db PATH]   import a restaurant configuration (default database: ${defaultDatabasePath()})

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually } from '../../support/eventually.ts';
+import { eventually } from '../support/eventually.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 const alive = (pid: number) => {
   try {

@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ALL_PAGES, BackupError, backupSqlite } from '../services/backup-database.ts';
-import { defaultDatabasePath } from './data-dir.ts';
+import { ALL_PAGES, BackupError, backupSqlite } from '../engine/services/backup-database.ts';
+import { defaultDatabasePath } from '../engine/data-dir.ts';
 
 const USAGE = `usage: npm run backup -- --out FILE [--db PATH]
   --out FILE  where the backup goes (written beside it first, renamed into place when complete and checked)

@@ -2,10 +2,10 @@
 // typed client's types generated from it (docs/examples/comanda-api.ts). A test fails when
 // either copy is stale.
 import { writeFileSync } from 'node:fs';
-import { clientTypesText, openApiDocumentText } from '../http/openapi/generate.ts';
+import { clientTypesText, openApiDocumentText } from '../engine/http/openapi/generate.ts';
 
-const DOCUMENT_PATH = new URL('../../../docs/openapi.json', import.meta.url);
-const CLIENT_TYPES_PATH = new URL('../../../docs/examples/comanda-api.ts', import.meta.url);
+const DOCUMENT_PATH = new URL('../../docs/openapi.json', import.meta.url);
+const CLIENT_TYPES_PATH = new URL('../../docs/examples/comanda-api.ts', import.meta.url);
 
 const document = await openApiDocumentText();
 writeFileSync(DOCUMENT_PATH, document);

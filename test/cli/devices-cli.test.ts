@@ -6,16 +6,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../../src/engine/engine.ts';
-import { pairWithCode } from '../../../src/engine/services/kitchen-devices.ts';
-import { startHeadlessEngine } from '../../hardening/headless-engine.ts';
-import { R1 } from '../../support/demo-ids.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { startHeadlessEngine } from '../hardening/headless-engine.ts';
+import { R1 } from '../support/demo-ids.ts';
 
-const REPO = join(import.meta.dirname, '..', '..', '..');
+const REPO = join(import.meta.dirname, '..', '..');
 const NODE = join(REPO, 'node_modules/.bin/node');
 
 function devices(args: string[], dataDir: string) {
-  const result = spawnSync(NODE, ['--import', 'tsx', 'src/engine/cli/devices.ts', ...args], {
+  const result = spawnSync(NODE, ['--import', 'tsx', 'src/cli/devices.ts', ...args], {
     cwd: REPO,
     encoding: 'utf8',
     env: { ...process.env, COMANDA_DATA_DIR: dataDir },

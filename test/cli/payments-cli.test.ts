@@ -6,13 +6,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../../src/engine/engine.ts';
-import { seedDemo } from '../../../src/engine/demo/seed-demo.ts';
-import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import { R1 } from '../../support/demo-ids.ts';
-import { MercadoPagoStandIn } from '../../support/mercadopago-stand-in.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
+import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 
-const REPO = join(import.meta.dirname, '..', '..', '..');
+const REPO = join(import.meta.dirname, '..', '..');
 const NODE = join(REPO, 'node_modules/.bin/node');
 const TOKEN = 'APP_USR-1111222233334444-112120-feedfacefeedfacefeedfacefeedface-424242';
 const SECRET = 'whsec-cli-0a1b2c3d4e5f60718293a4b5c6d7e8f9';
@@ -21,7 +21,7 @@ function payments(args: string[], options: { env?: Record<string, string>; stdin
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...options.env };
   if (!options.env?.MERCADOPAGO_ACCESS_TOKEN) delete env.MERCADOPAGO_ACCESS_TOKEN;
   if (!options.env?.MERCADOPAGO_WEBHOOK_SECRET) delete env.MERCADOPAGO_WEBHOOK_SECRET;
-  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/payments.ts', ...args], { cwd: REPO, env });
+  const child = spawn(NODE, ['--import', 'tsx', 'src/cli/payments.ts', ...args], { cwd: REPO, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

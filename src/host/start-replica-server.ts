@@ -4,8 +4,8 @@ import type { Clock } from '../engine/clock.ts';
 import { Engine } from '../engine/engine.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
 import { acquireServingLock } from '../engine/serving-lock.ts';
-import { startEngineServer, type EngineServer } from '../engine/start-engine-server.ts';
-import { Replica, type ReplicaOptions } from './replica.ts';
+import { startEngineServer, type EngineServer } from './start-engine-server.ts';
+import { Replica, type ReplicaOptions } from '../sync/replica.ts';
 
 export interface ReplicaServerOptions {
   database: string;

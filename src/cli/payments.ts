@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
-import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
-import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials } from '../services/payment-credentials.ts';
+import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
+import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials } from '../engine/services/payment-credentials.ts';
 import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
 
 const USAGE = `usage:

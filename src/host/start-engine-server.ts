@@ -1,22 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { closeSync, openSync } from 'node:fs';
-import type { Clock } from './clock.ts';
-import { defaultCouriers } from './couriers/courier-registry.ts';
-import type { CourierRegistry } from './couriers/courier-registry.ts';
-import { Engine } from './engine.ts';
-import { buildHttpApi, type RateLimits } from './http/build-http-api.ts';
-import type { KitchenDoorOptions } from './http/kitchen/kitchen-door.ts';
-import type { ApiServer, ReplicaDoor } from './http/http-context.ts';
-import type { PaymentProviders } from './payments/payment-provider.ts';
-import { localCommands, type EngineCommands } from './services/engine-commands.ts';
-import { sandboxSimulator } from './payments/sandbox-simulator.ts';
-import { configuredPaymentProviders } from './payments/configured-providers.ts';
-import { startJobs, type JobsRunner } from './jobs/start-jobs.ts';
-import { createSmtpSender, type SmtpSettings } from './mail/smtp-sender.ts';
-import type { MailSender } from './mail/mail-sender.ts';
-import { acquireServingLock, type ServingLock } from './serving-lock.ts';
-import { startWalCheckpointer } from './store/wal-checkpointer.ts';
-import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from './store/database-checks.ts';
+import type { Clock } from '../engine/clock.ts';
+import { defaultCouriers } from '../engine/couriers/courier-registry.ts';
+import type { CourierRegistry } from '../engine/couriers/courier-registry.ts';
+import { Engine } from '../engine/engine.ts';
+import { buildHttpApi, type RateLimits } from '../engine/http/build-http-api.ts';
+import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
+import type { ApiServer, ReplicaDoor } from '../engine/http/http-context.ts';
+import type { PaymentProviders } from '../engine/payments/payment-provider.ts';
+import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
+import { sandboxSimulator } from '../engine/payments/sandbox-simulator.ts';
+import { configuredPaymentProviders } from '../engine/payments/configured-providers.ts';
+import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
+import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import type { MailSender } from '../engine/mail/mail-sender.ts';
+import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts';
+import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
+import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
 
 export interface EngineServerOptions {
   /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */

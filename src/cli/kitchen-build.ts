@@ -4,7 +4,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const RENDERER_ROOT = resolve(import.meta.dirname, '../../renderer');
+const RENDERER_ROOT = resolve(import.meta.dirname, '../renderer');
 
 /**
  * True when `dir` holds the built page (built now if it was missing, or with `rebuild` built again

@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
 
 const USAGE = `usage:

@@ -1,18 +1,18 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { seedDemo } from '../demo/seed-demo.ts';
-import { checkSmtpSettings, type SmtpSettings } from '../mail/smtp-sender.ts';
-import { startEngineServer } from '../start-engine-server.ts';
-import { UpstreamRefusedKey } from '../../sync/first-pull.ts';
-import { startReplicaServer, type ReplicaServer } from '../../sync/start-replica-server.ts';
-import { defaultDatabasePath } from './data-dir.ts';
+import { seedDemo } from '../engine/demo/seed-demo.ts';
+import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import { startEngineServer } from '../host/start-engine-server.ts';
+import { UpstreamRefusedKey } from '../sync/first-pull.ts';
+import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
+import { defaultDatabasePath } from '../engine/data-dir.ts';
 import { stopWhenNpmEnds } from './stop-with-npm.ts';
 import { resolve } from 'node:path';
 import { ensureKitchenBuilt } from './kitchen-build.ts';
-import { createPairingCode } from '../services/kitchen-devices.ts';
+import { createPairingCode } from '../engine/services/kitchen-devices.ts';
 
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
-const RENDERER_DIR = resolve(import.meta.dirname, '../../../out/renderer');
+const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
 const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]

@@ -2,10 +2,10 @@
 // and exits 2, a database refused at start-up is one line and exit 1, and a refusal from a service
 // is its message and exit 1, with the engine closed whatever happened.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ApiError } from '../domain/errors.ts';
-import { Engine } from '../engine.ts';
-import { StorageRefusal } from '../store/database-checks.ts';
-import { defaultDatabasePath } from './data-dir.ts';
+import { ApiError } from '../engine/domain/errors.ts';
+import { Engine } from '../engine/engine.ts';
+import { StorageRefusal } from '../engine/store/database-checks.ts';
+import { defaultDatabasePath } from '../engine/data-dir.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
