@@ -6,8 +6,8 @@
 // the engine's, in the database, as always.
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeMail } from '../engine/ipc/mail-info.ts';
-import { describePlatformKey } from '../engine/ipc/platform-key.ts';
+import { describeMail } from './mail-info.ts';
+import { describePlatformKey } from './platform-key.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/ipc/settings.ts';
 import type { AppStores } from './app-handlers.ts';

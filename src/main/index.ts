@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { defaultDataDir } from '../engine/data-dir.ts';
-import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
+import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
 import { bootConnection, createAppHandlers } from './app-handlers.ts';

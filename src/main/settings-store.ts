@@ -4,9 +4,9 @@
 import { safeStorage } from 'electron';
 import Store from 'electron-store';
 import type { AppStores } from './app-handlers.ts';
-import { describeMail } from '../engine/ipc/mail-info.ts';
-import { secureStorageUnavailable } from '../engine/ipc/ipc-errors.ts';
-import { describePlatformKey, platformKeyMode } from '../engine/ipc/platform-key.ts';
+import { describeMail } from './mail-info.ts';
+import { secureStorageUnavailable } from '../engine/screen/screen-errors.ts';
+import { describePlatformKey, platformKeyMode } from './platform-key.ts';
 import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
 
 interface StoredKey {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import type { Engine } from '../../src/engine/engine.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ipc/kitchen-handlers.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';

@@ -1,7 +1,7 @@
 // The one contract between the screen and the engine: one channel per use case, each with its
 // request (schema in request-schemas.ts) and response types. Kitchen channels are served on both
 // transports (the desktop's preload bridge, and HTTP + live stream to paired tablets); desktop
-// channels only on the bridge. Handlers (src/engine/ipc/kitchen-handlers.ts, desktop-handlers.ts),
+// channels only on the bridge. Handlers (src/engine/screen/kitchen-handlers.ts, src/main/desktop-handlers.ts),
 // the preload and the browser transport are all checked against these maps by the compiler.
 import type { PatchTarget } from '../order-states.ts';
 import type {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
 import type { LiveStreamStats } from '../../../../src/engine/http/kitchen/live-stream.ts';
-import { kitchenActor } from '../../../../src/engine/ipc/kitchen-handlers.ts';
+import { kitchenActor } from '../../../../src/engine/screen/kitchen-handlers.ts';
 import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen-devices.ts';
 import { setItemDone } from '../../../../src/engine/services/kitchen-items.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';

@@ -1,9 +1,9 @@
-// What the IPC handlers need from their host besides the engine. Main implements these with
-// electron-store and safeStorage (src/main/settings-store.ts); tests use memory-ports.ts.
-import type { ConnectionStatus } from '../../shared/ipc/kitchen.ts';
-import type { SyncStatus } from '../../shared/sync-status.ts';
-import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../../shared/ipc/settings.ts';
-import type { SmtpSettings } from '../mail/smtp-sender.ts';
+// What the desktop handlers need from their host besides the engine. Main implements these with
+// electron-store and safeStorage (src/main/settings-store.ts); tests use test/main/support/memory-ports.ts.
+import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
+import type { SyncStatus } from '../shared/sync-status.ts';
+import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../shared/ipc/settings.ts';
+import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 
 export interface SettingsPort {
   read(): AppSettings;
@@ -45,5 +45,3 @@ export interface HostPort {
    */
   pairingOrigin?(): { origin: string; lan: boolean };
 }
-
-export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };

@@ -2,16 +2,17 @@
 // desktop's "Pantallas de cocina" channels: a pairing offer with its QR code, the list, revoking.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDesktopHandlers } from '../../../src/engine/ipc/desktop-handlers.ts';
-import { callIpc, createIpcHandlers } from '../../../src/engine/ipc/handlers.ts';
-import { createKitchenHandlers } from '../../../src/engine/ipc/kitchen-handlers.ts';
-import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
-import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../../src/engine/services/kitchen-devices.ts';
-import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../../src/shared/ipc/contract.ts';
-import { REQUEST_SCHEMAS } from '../../../src/shared/ipc/request-schemas.ts';
-import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
-import { R1 } from '../../support/demo-ids.ts';
+import { createDesktopHandlers } from '../../src/main/desktop-handlers.ts';
+import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
+import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/ipc/contract.ts';
+import { REQUEST_SCHEMAS } from '../../src/shared/ipc/request-schemas.ts';
+import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
+import { R1 } from '../support/demo-ids.ts';
 
 describe('kitchen and desktop channels', () => {
   let engine: EngineUnderTest;

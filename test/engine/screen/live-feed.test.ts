@@ -1,8 +1,8 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
-import { startLiveFeed, type LiveFeed } from '../../../src/engine/ipc/live-feed.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
+import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';

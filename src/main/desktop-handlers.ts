@@ -4,17 +4,17 @@
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import type { DesktopChannel, DesktopContract } from '../../shared/ipc/contract.ts';
-import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../../shared/ipc/settings.ts';
-import { invalidRequest, KitchenError } from '../domain/errors.ts';
-import { DEFAULT_TIME_ZONE } from '../domain/time.ts';
-import type { Engine } from '../engine.ts';
-import { checkSmtpSettings } from '../mail/smtp-sender.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
-import { backupDatabase } from '../services/backup-database.ts';
-import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../services/kitchen-devices.ts';
+import type { DesktopChannel, DesktopContract } from '../shared/ipc/contract.ts';
+import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/ipc/settings.ts';
+import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
+import { DEFAULT_TIME_ZONE } from '../engine/domain/time.ts';
+import type { Engine } from '../engine/engine.ts';
+import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
+import { backupDatabase } from '../engine/services/backup-database.ts';
+import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
 import { platformKeyMode } from './platform-key.ts';
-import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
+import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
 export interface DesktopHandlerDeps {
   engine: Engine;

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIpcHandlers, callIpc, type IpcHandlers } from '../../../src/engine/ipc/handlers.ts';
-import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
+import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
+import { callIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
+import { memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
 import type { IpcChannel, IpcRequest, IpcResponse } from '../../../src/shared/ipc/contract.ts';
 import type { EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';

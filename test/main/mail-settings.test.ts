@@ -1,10 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callIpc, createIpcHandlers } from '../../../src/engine/ipc/handlers.ts';
-import { memoryMail, memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
-import { R1 } from '../../support/demo-ids.ts';
-import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { memoryMail, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 
 let engine: EngineUnderTest;
 before(async () => {

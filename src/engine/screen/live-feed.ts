@@ -1,16 +1,15 @@
 // Main's push of live changes to the kitchen screen: after every commit that wrote an event of the
 // restaurant, the new events (both worlds) are read from the change feed and sent; a heartbeat
 // carries the engine's clock and the connection status, so the screen can tell when it is stale.
-import type { LivePush } from '../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus, LivePush } from '../../shared/ipc/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import { readKitchenEvents } from '../services/kitchen-board.ts';
-import type { HostPort } from './ports.ts';
 
 export interface LiveFeedOptions {
   engine: Engine;
   restaurantId: string;
   send(push: LivePush): void;
-  connectionStatus: HostPort['connectionStatus'];
+  connectionStatus: () => ConnectionStatus;
   /** How often the heartbeat goes out (ms). */
   heartbeatMs?: number;
   /** Events after this sequence number are pushed; default: from now. */
@@ -27,12 +26,15 @@ export interface LiveFeed {
   readonly cursor: number;
 }
 
+/** The connection status of a screen whose engine is its own (no platform above it). */
+export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };
+
 export const DEFAULT_HEARTBEAT_MS = 2000;
 /** Heartbeats a screen may miss before it calls its data stale. */
 export const STALE_HEARTBEATS = 3;
 
 /** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
-export function heartbeatPush(engine: Engine, status: ReturnType<HostPort['connectionStatus']>, heartbeatMs: number): LivePush {
+export function heartbeatPush(engine: Engine, status: ConnectionStatus, heartbeatMs: number): LivePush {
   return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs };
 }
 

@@ -1,4 +1,4 @@
-import type { PlatformKeyInfo } from '../../shared/ipc/settings.ts';
+import type { PlatformKeyInfo } from '../shared/ipc/settings.ts';
 
 /** A platform's API key: `<prefix>_live_<secret>` or `<prefix>_test_<secret>` (spec section 5). */
 const PLATFORM_KEY_SHAPE = /^[A-Za-z0-9]{1,16}_(live|test)_[A-Za-z0-9]{16,128}$/;

@@ -1,10 +1,10 @@
 // In-memory ports: for tests, and for running the handlers anywhere without Electron.
-import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../shared/ipc/settings.ts';
-import { secureStorageUnavailable } from './ipc-errors.ts';
-import { describePlatformKey } from './platform-key.ts';
-import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
-import { describeMail } from './mail-info.ts';
-import type { SmtpSettings } from '../mail/smtp-sender.ts';
+import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../../src/shared/ipc/settings.ts';
+import { secureStorageUnavailable } from '../../../src/engine/screen/screen-errors.ts';
+import { describePlatformKey } from '../../../src/main/platform-key.ts';
+import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
+import { describeMail } from '../../../src/main/mail-info.ts';
+import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 
 export function memorySettings(initial: AppSettings = DEFAULT_SETTINGS): SettingsPort & { current: AppSettings } {
   const port = {

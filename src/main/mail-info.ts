@@ -1,6 +1,6 @@
-import type { MailInfo } from '../../shared/ipc/settings.ts';
-import { NO_MAIL } from '../../shared/ipc/settings.ts';
-import { checkSmtpSettings, type SmtpSettings } from '../mail/smtp-sender.ts';
+import type { MailInfo } from '../shared/ipc/settings.ts';
+import { NO_MAIL } from '../shared/ipc/settings.ts';
+import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 
 /** What the screen may know of the SMTP settings: the server and the sender, never the password. */
 export function describeMail(settings: SmtpSettings | null): MailInfo {

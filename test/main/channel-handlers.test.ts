@@ -1,14 +1,15 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Engine } from '../../../src/engine/engine.ts';
-import { callIpc, createIpcHandlers, dispatchIpc } from '../../../src/engine/ipc/handlers.ts';
-import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
-import { IPC_CHANNELS, BRIDGE_METHODS } from '../../../src/shared/ipc/contract.ts';
-import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
-import { R1, R2, UNKNOWN_UUID } from '../../support/demo-ids.ts';
-import { handlersFor, placeOrder } from './support.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { callIpc, dispatchIpc } from '../../src/engine/screen/dispatch.ts';
+import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { IPC_CHANNELS, BRIDGE_METHODS } from '../../src/shared/ipc/contract.ts';
+import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
+import { R1, R2, UNKNOWN_UUID } from '../support/demo-ids.ts';
+import { handlersFor, placeOrder } from '../engine/screen/support.ts';
 
 describe('IPC handlers on a real engine', () => {
   let engine: EngineUnderTest;
