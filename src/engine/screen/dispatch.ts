@@ -3,8 +3,7 @@
 // code and message intact.
 import Value from 'typebox/value';
 import type { IpcChannel, IpcContract, IpcRequest, IpcResponse, IpcResult } from '../../shared/ipc/contract.ts';
-import { isIpcChannel } from '../../shared/ipc/contract.ts';
-import { REQUEST_SCHEMAS } from '../../shared/ipc/request-schemas.ts';
+import { isIpcChannel, REQUEST_SCHEMAS } from '../../shared/ipc/contract.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { toFailure } from './screen-errors.ts';
 
