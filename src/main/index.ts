@@ -13,7 +13,7 @@ import { bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { registerIpcHandlers } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
-import { createAppStores } from './settings-store.ts';
+import { createAppStores } from './settings-file.ts';
 import { createKitchenWindow } from './window.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { IpcCallError } from '../../../src/renderer/src/api.ts';
-import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/stores/board-store.ts';
-import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/stores/board/pending-slice.ts';
+import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
+import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 

@@ -2,7 +2,7 @@
 // the timings (injected by tests so they never wait real seconds).
 import type { StoreApi } from 'zustand/vanilla';
 import type { KitchenApi } from '../../api.ts';
-import type { BoardState } from '../board-store.ts';
+import type { BoardState } from '../board-state.ts';
 import type { PendingStorage } from './pending-slice.ts';
 
 export interface BoardContext {

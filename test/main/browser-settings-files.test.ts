@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BROWSER_SECRETS_FILE, createFileStores, SETTINGS_FILE } from '../../src/main/file-stores.ts';
+import { BROWSER_SECRETS_FILE, createFileStores, SETTINGS_FILE } from '../../src/main/browser-settings-files.ts';
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;

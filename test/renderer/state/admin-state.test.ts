@@ -1,10 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApi, IpcCallError } from '../../../src/renderer/src/api.ts';
-import { createKeysStore } from '../../../src/renderer/src/stores/keys-store.ts';
-import { createLocationsStore } from '../../../src/renderer/src/stores/locations-store.ts';
-import { createSettingsStore } from '../../../src/renderer/src/stores/settings-store.ts';
-import { createStockStore } from '../../../src/renderer/src/stores/stock-store.ts';
+import { createKeysStore } from '../../../src/renderer/src/state/keys-state.ts';
+import { createLocationsStore } from '../../../src/renderer/src/state/locations-state.ts';
+import { createSettingsStore } from '../../../src/renderer/src/state/settings-state.ts';
+import { createStockStore } from '../../../src/renderer/src/state/stock-state.ts';
 import { createBridge } from '../../../src/preload/bridge.ts';
 import type { IpcChannel } from '../../../src/shared/ipc/contract.ts';
 import type { LocationStatusEntry, SetStockResultView, StockView } from '../../../src/shared/ipc/kitchen.ts';
