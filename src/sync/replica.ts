@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../engine/domain/errors.ts';
 import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Actor } from '../engine/services/actor.ts';
+import type { Actor } from '../engine/domain/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
 import type { LocationStatusView } from '../engine/services/location-status.ts';
 import { mirrorLocation, mirrorOrder, restaurantTimeZone } from '../engine/services/mirror-upstream.ts';

@@ -6,7 +6,7 @@ import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.
 import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import type { Actor } from '../services/actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
 import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
 import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';

@@ -1,8 +1,9 @@
 import type { Engine } from '../engine.ts';
 import { notFound } from '../domain/errors.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
-import { readKitchenSettings, type KitchenSettings } from './kitchen-settings.ts';
+import type { KitchenSettings } from '../domain/kitchen-settings.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 import { restaurantOf } from './restaurant-context.ts';
 
 // What a replica needs of the kitchen's data, over the sync door (not the public API): an order's

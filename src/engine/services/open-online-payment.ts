@@ -8,8 +8,8 @@ import { paymentProviderFor, type OpenSessionRequest, type PaymentLink, type Pay
 import type { OrderRow } from '../store/orders-store.ts';
 import type { PaymentSessionRow } from '../store/payment-sessions-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { pendingMarker } from '../store/idempotency-store.ts';
-import type { Actor } from './actor.ts';
+import { pendingMarker } from '../domain/idempotency-record.ts';
+import type { Actor } from '../domain/actor.ts';
 import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { errorText } from './error-text.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';

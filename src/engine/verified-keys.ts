@@ -1,4 +1,4 @@
-import type { Actor } from './actor.ts';
+import type { Actor } from './domain/actor.ts';
 
 /** A key whose hash was checked, as this process knows it. */
 export interface VerifiedKey {
@@ -20,7 +20,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
  * authentication) or this connection wrote a key (`ApiKeysStore.writeCount`). A key unknown here
  * is always looked up, so a key created elsewhere works on its next request.
  *
- * Last uses are kept here too and written later by the jobs runner and on close (flushKeyUse), so
+ * Last uses are kept here too and written later by the jobs runner and on close (Engine.flushKeyUses), so
  * a read never writes: on a full disk reads keep working, and a failed write is tried again later.
  */
 export class VerifiedKeys {

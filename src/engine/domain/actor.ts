@@ -1,4 +1,4 @@
-import type { KeyMode } from '../domain/api-key-format.ts';
+import type { KeyMode } from './api-key-format.ts';
 
 /** Who asks: the restaurant a key belongs to, the world it sees and what it may do. */
 export interface Actor {
