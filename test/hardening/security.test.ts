@@ -174,7 +174,7 @@ describe('keys never reach the logs', () => {
       }
       for (let i = 0; i < 10; i++) await call('GET', '/orders', `cm_live_${randomBytes(16).toString('hex')}`);
       await call('GET', '/menu', extra);
-      revokeApiKey(server.engine, R1.id, server.engine.apiKeys.listForRestaurant(R1.id).find((k) => k.label === 'to revoke')!.id);
+      revokeApiKey(server.engine, R1.id, server.engine.stores.apiKeys.listForRestaurant(R1.id).find((k) => k.label === 'to revoke')!.id);
       await call('GET', '/menu', extra);
       // The jobs run too (expiry, couriers, mail) and log at trace.
       clock.advance(45 * 60_000);

@@ -83,7 +83,7 @@ function scenarios(mode: World): void {
     assert.equal(created.status, 201);
     await replicaKitchen['items:set-done']({ order_id: created.body.id, item_index: 0, done: true });
     const upstreamId = await eventually(
-      async () => sys.replica.replica.engine.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.orders.getById(created.body.id) ? created.body.id : undefined),
+      async () => sys.replica.replica.engine.stores.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.stores.orders.getById(created.body.id) ? created.body.id : undefined),
       (id) => id !== undefined,
     );
     assert.ok(upstreamId);

@@ -52,7 +52,7 @@ function scenarios(mode: World): void {
     assert.equal(cut.status, 201);
     await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, (n) => n > before);
     // The cut answer is a failed attempt on the replica's side before the network comes back.
-    await eventually(async () => sys.replica.replica.engine.sync.nextToPush()?.attempts ?? 0, (n) => n >= 1, 20_000);
+    await eventually(async () => sys.replica.replica.engine.stores.sync.nextToPush()?.attempts ?? 0, (n) => n >= 1, 20_000);
     sys.proxy.set({ kind: 'pass' });
     status = await drained();
     assert.equal(status.conflicts.length, 0);

@@ -104,7 +104,7 @@ function answerOnce(
   const actor = actorOf(request);
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const stored = engine.idempotency.get(actor.keyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    const stored = engine.stores.idempotency.get(actor.keyId, key, now - IDEMPOTENCY_WINDOW_MS);
     if (stored) {
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
@@ -117,11 +117,11 @@ function answerOnce(
     const { status, body, pendingMarker } = answer();
     if (pendingMarker !== undefined) {
       // The answer comes after the commit: until then a retry is told to wait, never run twice.
-      engine.idempotency.save(actor.keyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      engine.stores.idempotency.save(actor.keyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
       return { status, body: '', replayed: false, pending: true };
     }
     const text = JSON.stringify(body);
-    engine.idempotency.save(actor.keyId, key, fingerprint, status, text, now);
+    engine.stores.idempotency.save(actor.keyId, key, fingerprint, status, text, now);
     return { status, body: text, replayed: false };
   });
 }
@@ -176,14 +176,14 @@ export async function respondToWriteThen<T, U>(
     body = await pending.run();
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) {
-      engine.transaction(() => engine.idempotency.remove(actor.keyId, key));
+      engine.transaction(() => engine.stores.idempotency.remove(actor.keyId, key));
       throw error;
     }
     status = error.status;
     body = error.toBody();
   }
   const text = JSON.stringify(body);
-  engine.transaction(() => engine.idempotency.save(actor.keyId, key, fingerprint, status, text, engine.clock.now()));
+  engine.transaction(() => engine.stores.idempotency.save(actor.keyId, key, fingerprint, status, text, engine.clock.now()));
   sendAnswer(reply, { status, body: text, replayed: false });
 }
 

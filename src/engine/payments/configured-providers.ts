@@ -12,7 +12,7 @@ export function configuredPaymentProviders(engine: Engine): (restaurantId: strin
   const built = new Map<string, { token: string; apiBase: string; provider: PaymentProvider }>();
   return (restaurantId, world) => {
     if (world !== 'live') return null;
-    const credentials = engine.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
+    const credentials = engine.stores.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
     if (!credentials) {
       built.delete(restaurantId);
       return null;

@@ -54,7 +54,7 @@ export const noAdapterMessage = (provider: string) => `no courier adapter named 
  * no adapter for fails at once (`fallido`, retried with backoff): nothing outside is asked for that.
  */
 export function requestCourierDispatch(engine: Engine, order: OrderRow, now: number): OrderChanges {
-  const existing = engine.courierDeliveries.get(order.id);
+  const existing = engine.stores.courierDeliveries.get(order.id);
   // Already requested or on its way (a repeated call): nothing to do.
   if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
   const provider = order.delivery_provider!;
@@ -70,8 +70,8 @@ export function requestCourierDispatch(engine: Engine, order: OrderRow, now: num
         last_error: noAdapterMessage(provider),
         dispatched_at: null,
       };
-  if (existing) engine.courierDeliveries.update(order.id, fields, now);
-  else engine.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
+  if (existing) engine.stores.courierDeliveries.update(order.id, fields, now);
+  else engine.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
   return { delivery_status: fields.status, delivery_tracking_url: null };
 }
 
@@ -82,7 +82,7 @@ export function requestCourierDispatch(engine: Engine, order: OrderRow, now: num
  * answers after this is called off by the runner when it records it.
  */
 export function requestCourierCancellation(engine: Engine, order: OrderRow, now: number): void {
-  const row = engine.courierDeliveries.get(order.id);
+  const row = engine.stores.courierDeliveries.get(order.id);
   if (!row || row.status === 'entregado' || row.status === 'cancelado') return;
-  engine.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
+  engine.stores.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
 }

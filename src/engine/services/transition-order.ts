@@ -20,7 +20,7 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
-    const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (order.managed_by !== null) {
       throw new ApiError('managed_by_integrator', `order ${order.number} is managed by the ${order.managed_by} integration and cannot be changed here`);
@@ -58,7 +58,7 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
       changes.delivery_status = 'cancelado';
     }
     if (sideEffects) {
-      engine.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
+      engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
       requestCourierCancellation(engine, order, now);
     }
   }
@@ -85,10 +85,10 @@ export function applyOrderChanges(engine: Engine, order: OrderRow, changes: Orde
 }
 
 function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChanges, now: number): OrderRow {
-  engine.orders.update(order.id, changes, now);
+  engine.stores.orders.update(order.id, changes, now);
   const updated: OrderRow = { ...order, ...changes, updated_at: now } as OrderRow;
-  const restaurant = engine.restaurants.get(order.restaurant_id)!;
-  engine.events.append(
+  const restaurant = engine.stores.restaurants.get(order.restaurant_id)!;
+  engine.stores.events.append(
     order.restaurant_id,
     worldOf(order.test),
     'order.updated',
@@ -104,10 +104,10 @@ export function restoreStock(engine: Engine, order: OrderRow, now: number): void
   const returned = new Map<string, number>();
   for (const item of JSON.parse(order.items) as OrderItemView[]) {
     if (item.product_id === null) continue;
-    const product = engine.catalogue.product(order.restaurant_id, item.product_id);
+    const product = engine.stores.catalogue.product(order.restaurant_id, item.product_id);
     if (!product || product.track_stock !== 1) continue;
     returned.set(product.id, (returned.get(product.id) ?? 0) + item.quantity);
   }
-  for (const [productId, quantity] of returned) engine.stock.restore(order.location_id, productId, quantity);
+  for (const [productId, quantity] of returned) engine.stores.stock.restore(order.location_id, productId, quantity);
   if (returned.size > 0) recordStockChange(engine, order.restaurant_id, order.location_id, [...returned.keys()], now);
 }

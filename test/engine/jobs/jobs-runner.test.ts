@@ -59,7 +59,7 @@ describe('the jobs runner', () => {
       },
       { payments, origin: 'http://127.0.0.1' },
     );
-  const statusOf = (id: string) => engine.orders.getById(id)!.status;
+  const statusOf = (id: string) => engine.stores.orders.getById(id)!.status;
 
   test('one bad item never blocks the others; it is logged, left alone a minute, then retried', async () => {
     const bad = await online();

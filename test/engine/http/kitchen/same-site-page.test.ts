@@ -54,7 +54,7 @@ const statusesOf = (path: string) => {
 test('a page at another port of this machine gets the paired cookie sent, and every kitchen call of it refused', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const offer = createPairingCode(server.engine, { restaurantId: server.engine.restaurants.list()[0]!.id, origin: server.origin });
+  const offer = createPairingCode(server.engine, { restaurantId: server.engine.stores.restaurants.list()[0]!.id, origin: server.origin });
   await page.goto(offer.pairing_url);
   const cookie = (await context.cookies()).find((c) => c.name === 'comanda_device');
   assert.ok(cookie, 'paired');
