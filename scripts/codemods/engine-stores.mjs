@@ -17,6 +17,10 @@
 //   npm exec -- node scripts/codemods/engine-stores.mjs --check    list what would change, exit 1 if anything
 //   ... --stores printJobs,foo                                     also treat these names as stores
 //
+// The same pass moves the providers (src/engine/providers.ts) a started server used to expose
+// itself: `server.payments` / `server.couriers` on an `EngineServer` -> `server.providers.payments`
+// / `server.providers.couriers`.
+//
 // It also reports (without rewriting) what it cannot rewrite safely: destructuring a store out of
 // an Engine (`const { orders } = engine`), and Engine fields still typed `*Store` (not moved yet).
 // Needs only the project's `typescript` devDependency; run from the repository root.
@@ -58,13 +62,17 @@ if (!config) throw new Error('cannot read tsconfig.json');
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
 const checker = program.getTypeChecker();
 
-/** True when `type` is the Engine class of src/engine/engine.ts (or a union holding it: `Engine | null`). */
-function isEngine(type) {
-  if (type.isUnion()) return type.types.some(isEngine);
+/** True when `type` is the class or interface `name` declared in `file` (or a union holding it: `Engine | null`). */
+function isDeclared(type, name, file) {
+  if (type.isUnion()) return type.types.some((member) => isDeclared(member, name, file));
   const symbol = type.getSymbol() ?? type.aliasSymbol;
-  if (!symbol || symbol.getName() !== 'Engine') return false;
-  return (symbol.getDeclarations() ?? []).some((declaration) => path.resolve(declaration.getSourceFile().fileName) === ENGINE_FILE);
+  if (!symbol || symbol.getName() !== name) return false;
+  return (symbol.getDeclarations() ?? []).some((declaration) => path.resolve(declaration.getSourceFile().fileName) === file);
 }
+const isEngine = (type) => isDeclared(type, 'Engine', ENGINE_FILE);
+const SERVER_FILE = path.join(root, 'src/host/start-engine-server.ts');
+const PROVIDERS_ON_SERVER = new Set(['payments', 'couriers']);
+const isServer = (type) => isDeclared(type, 'EngineServer', SERVER_FILE);
 
 const inScope = (fileName) => {
   const relative = path.relative(root, path.resolve(fileName));
@@ -82,6 +90,9 @@ for (const source of program.getSourceFiles()) {
   const visit = (node) => {
     if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name) && stores.has(node.name.text)) {
       if (isEngine(checker.getTypeAtLocation(node.expression))) inserts.push({ at: node.name.getStart(source), text: 'stores.' });
+    }
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name) && PROVIDERS_ON_SERVER.has(node.name.text)) {
+      if (isServer(checker.getTypeAtLocation(node.expression))) inserts.push({ at: node.name.getStart(source), text: 'providers.' });
     }
     // Types: Engine['orders'] -> Engine['stores']['orders'].
     if (

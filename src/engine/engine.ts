@@ -6,7 +6,6 @@ import { openDatabase } from './store/open-database.ts';
 import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
-import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
 export function isDiskFull(error: unknown): boolean {
@@ -25,8 +24,6 @@ export interface EngineOptions {
   role?: 'standalone' | 'replica';
   /** Files up to this size are quick_checked when opened; larger ones after start (store/database-checks.ts). */
   quickCheckMaxBytes?: number;
-  /** Courier adapters by provider name; the simulated courier by default. */
-  couriers?: CourierRegistry;
 }
 
 /** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
@@ -36,8 +33,6 @@ export class Engine {
   readonly notifier = new ChangeNotifier();
   /** The SQLite gateways (stores.ts), built from `db`. */
   readonly stores: Stores;
-  /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
-  readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
   /** Changes when another connection commits (store/data-version.ts). */
   readonly dataVersion: DataVersion;
@@ -59,7 +54,6 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '');
-    this.couriers = options.couriers ?? defaultCouriers();
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');
     this.rollbackRead = this.db.prepare('ROLLBACK');

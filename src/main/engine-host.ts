@@ -117,7 +117,7 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   const server = await startEngineServer({ database: databasePath, servingAs: 'the Comanda app', ...common });
   try {
     // First start: the new database gets the demo restaurants, so the screen has something real.
-    if (firstStart) importDemoRestaurants(server.engine, server.payments);
+    if (firstStart) importDemoRestaurants(server.engine, server.providers.payments);
     if (server.engine.stores.restaurants.list().length === 0) {
       throw new StorageRefusal(
         databasePath,

@@ -16,7 +16,8 @@ import type { World } from '../shared/world.ts';
  * Stock and open/close are simulated in sandbox: such writes change nothing, so send nothing.
  */
 export function replicaCommands(engine: Engine, mode: World, onQueued: () => void): EngineCommands {
-  const local = localCommands(engine);
+  // No couriers: a replica's engine writes no dispatch intent (Engine role `replica`), its upstream dispatches.
+  const local = localCommands(engine, new Map());
   const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
   const queue = (...args: Parameters<Engine['stores']['sync']['append']>) => {
     engine.stores.sync.append(...args);

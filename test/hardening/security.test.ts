@@ -15,6 +15,8 @@ import { buildHttpApi, DEFAULT_RATE_LIMITS, DEFAULT_TIMEOUTS, HEADER_LIMIT_BYTES
 import type { ApiServer } from '../../src/engine/http/http-context.ts';
 import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
 import { authenticate, createApiKey, revokeApiKey } from '../../src/engine/services/api-keys.ts';
+import { defaultCouriers } from '../../src/engine/couriers/courier-registry.ts';
+import { assembleProviders } from '../../src/engine/providers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1, UNKNOWN_UUID } from '../support/demo-ids.ts';
@@ -119,7 +121,7 @@ describe('keys never reach the logs', () => {
     const presented = new Set<string>();
     let requests = 0;
     try {
-      const demo = seedDemo(server.engine, server.payments);
+      const demo = seedDemo(server.engine, server.providers.payments);
       const issued = demo.flatMap((r) => Object.values(r.keys));
       const extra = createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'to revoke' }).key;
       issued.push(extra);
@@ -210,9 +212,8 @@ describe('slow and oversized clients', () => {
     key = seedDemo(engine, { live: null, test: sandboxSimulator })[0]!.keys.live_write;
     app = await buildHttpApi({
       engine,
-      commands: localCommands(engine),
-      payments: { live: null, test: sandboxSimulator },
-      couriers: engine.couriers,
+      commands: localCommands(engine, defaultCouriers()),
+      providers: assembleProviders(engine),
       rateLimits: GENEROUS_LIMITS,
       timeouts,
     });

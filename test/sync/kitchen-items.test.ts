@@ -34,7 +34,7 @@ function scenarios(mode: World): void {
       commands: sys.replica.replica.commands,
       restaurantId: sys.replica.replica.identity.restaurantId,
     });
-    upstreamKitchen = createKitchenHandlers({ engine: sys.upstream.engine, commands: localCommands(sys.upstream.engine), restaurantId: R1.id });
+    upstreamKitchen = createKitchenHandlers({ engine: sys.upstream.engine, commands: localCommands(sys.upstream.engine, sys.upstream.providers.couriers), restaurantId: R1.id });
   });
 
   test('a bump on the replica is queued with it and reaches the upstream; one there comes back down', async () => {

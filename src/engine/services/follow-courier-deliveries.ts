@@ -3,6 +3,7 @@ import { canTransition } from '../../shared/order-states.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { CourierProvider, CourierStatus, CourierTracking } from '../couriers/courier-provider.ts';
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { CourierDeliveryRow } from '../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import {
@@ -44,7 +45,7 @@ type CourierWork =
  * must be asked (dispatch, status, cancellation), leases the row for the call, and counts a
  * dispatch attempt. Null when nothing is to be asked (not due, finished, or settled here).
  */
-function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
+function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): CourierWork | null {
   return engine.transaction(() => {
     const now = engine.clock.now();
     const row = engine.stores.courierDeliveries.get(orderId);
@@ -55,7 +56,7 @@ function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
       return null;
     };
     if (!order) return done();
-    const courier = courierOf(engine, order);
+    const courier = courierOf(couriers, order);
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
     if (row.status === 'cancelado' || order.status === 'cancelado') {
       if (row.delivery_id === null) return done();
@@ -97,8 +98,13 @@ function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
  * `entregado` → `entregado`); a cancellation is told to the courier. Running it again when
  * nothing is due does nothing.
  */
-export async function followCourierDelivery(engine: Engine, orderId: string, timeoutMs = DEFAULT_COURIER_TIMEOUT_MS): Promise<void> {
-  const work = claimCourierWork(engine, orderId);
+export async function followCourierDelivery(
+  engine: Engine,
+  couriers: CourierRegistry,
+  orderId: string,
+  timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
+): Promise<void> {
+  const work = claimCourierWork(engine, couriers, orderId);
   if (!work) return;
   const at = engine.clock.now();
   const what = `courier "${work.row.provider}"`;

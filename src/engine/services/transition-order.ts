@@ -1,6 +1,7 @@
 import { canTransition, type PatchTarget } from '../../shared/order-states.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
@@ -16,7 +17,7 @@ import { worldOf } from '../../shared/world.ts';
  * Asking for the state the order is already in changes nothing and answers the order, so a
  * kitchen's queued retry is harmless.
  */
-export function transitionOrder(engine: Engine, actor: Actor, orderId: string, target: PatchTarget): OrderView {
+export function transitionOrder(engine: Engine, actor: Actor, orderId: string, target: PatchTarget, couriers: CourierRegistry): OrderView {
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
@@ -29,7 +30,7 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
     if (!canTransition(order.status, order.type, target)) {
       throw new ApiError('illegal_transition', `order ${order.number} cannot go from ${order.status} to ${target}`);
     }
-    const updated = applyTransition(engine, order, target);
+    const updated = applyTransition(engine, order, target, {}, couriers);
     return toOrderView(updated, restaurant.time_zone);
   });
 }
@@ -44,8 +45,14 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
  * reaching `listo` writes the courier's dispatch intent for a courier delivery (`delivery.status =
  * pendiente`; the jobs runner calls the courier after the commit) and queues the customer's mail.
  * A replica leaves payments, couriers and mail to its upstream.
+ *
+ * `couriers` (Providers.couriers) says whether this engine has the adapter a dispatch intent
+ * needs (none: `fallido` at once); only a transition that can reach `listo` needs them, so the
+ * automatic transitions (which never do) leave them out, and the compiler holds them to it.
  */
-export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}): OrderRow {
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges, couriers: CourierRegistry): OrderRow;
+export function applyTransition(engine: Engine, order: OrderRow, target: Exclude<OrderRow['status'], 'listo'>, extra?: OrderChanges): OrderRow;
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}, couriers?: CourierRegistry): OrderRow {
   const now = engine.clock.now();
   const sideEffects = engine.role !== 'replica';
   const changes: OrderChanges = { status: target, ...extra };
@@ -67,7 +74,8 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     if (target === 'entregado') changes.delivery_status = 'entregado';
   }
   if (target === 'listo' && sideEffects && isCourierDelivery(order)) {
-    Object.assign(changes, requestCourierDispatch(engine, order, now));
+    if (!couriers) throw new Error('a transition to listo needs the engine\'s couriers');
+    Object.assign(changes, requestCourierDispatch(engine, couriers, order, now));
   }
   const updated = writeOrderChanges(engine, order, changes, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);

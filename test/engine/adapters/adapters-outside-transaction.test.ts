@@ -177,7 +177,7 @@ describe('adapters are called outside the transaction: a slow provider delays no
       t.server.engine,
       { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'test' },
       onlineBody(1) as never,
-      { payments: t.server.payments, origin: 'http://127.0.0.1' },
+      { payments: t.server.providers.payments, origin: 'http://127.0.0.1' },
     );
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before - 1);
     t.clock.advance(5 * MINUTE);

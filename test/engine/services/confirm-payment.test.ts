@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { importDemoRestaurants } from '../../../src/engine/demo/seed-demo.ts';
+import { defaultCouriers } from '../../../src/engine/couriers/courier-registry.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import type { PaymentConfirmation } from '../../../src/engine/payments/payment-provider.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
@@ -83,14 +84,14 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(engine.stores.orders.getById(order.id)!.payment_method, 'apple_pay', 'the first confirmation stands');
     assert.deepEqual(readPaymentSession(engine, id)!.state, { kind: 'paid', method: 'apple_pay' });
     // Paid: cancelling later does not reopen or close the paid session.
-    transitionOrder(engine, actor, order.id, 'cancelado');
+    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
     assert.equal(engine.stores.paymentSessions.get(id)!.status, 'paid');
   });
 
   test('a cancelled order closes its session; nothing revives it', async () => {
     const order = await online();
     const id = order.payment_link!.session_id;
-    transitionOrder(engine, actor, order.id, 'cancelado');
+    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
     assert.equal(engine.stores.paymentSessions.get(id)!.closed_reason, 'cancelled');
     const late = confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' })!;
     assert.deepEqual(late.state, { kind: 'closed', reason: 'cancelled' });

@@ -61,12 +61,12 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         request,
         reply,
         201,
-        () => context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin }),
+        () => context.commands.createOrder(actorOf(request), request.body, { payments: context.providers.payments, origin }),
         (order) =>
           request.body.payment === 'online'
             ? {
                 marker: pendingMarker(order.id),
-                run: () => openOnlinePayment(engine, context.payments, order.id, origin, context.paymentTimeoutMs),
+                run: () => openOnlinePayment(engine, context.providers.payments, order.id, origin, context.paymentTimeoutMs),
               }
             : null,
       );

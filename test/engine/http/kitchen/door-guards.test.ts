@@ -59,7 +59,7 @@ describe('kitchen door guards (served engine)', () => {
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, kitchen: { hostNames: ['cocina.local'] } });
     port = server.port;
     origin = `http://127.0.0.1:${port}`;
-    demo = seedDemo(server.engine, server.payments);
+    demo = seedDemo(server.engine, server.providers.payments);
     cookie = pairDevice();
     other = pairDevice();
   });

@@ -82,7 +82,7 @@ describe('live fan-out with bounds (served engine)', () => {
       rateLimits: GENEROUS_LIMITS,
       kitchen: { heartbeatMs: 60_000, liveLimits: { perViewer: 3, total: 8, maxBufferedBytes: 64 * 1024 }, observeLive: (s) => (stats = s) },
     });
-    demo = seedDemo(server.engine, server.payments);
+    demo = seedDemo(server.engine, server.providers.payments);
     const items = Array.from({ length: 30 }, () => ({ product_id: R1.products.empanadaQueso, quantity: 1, notes: 'sin cebolla, bien cocida, cortada en cuatro'.repeat(3) }));
     const created = await callApi(server.baseUrl, demo[0]!.keys.live_write, 'POST', '/orders', { body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Fan-out' }, items } });
     assert.equal(created.status, 201, created.text);

@@ -28,7 +28,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'comanda-same-site-'));
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger, kitchen: {} });
-  seedDemo(server.engine, server.payments);
+  seedDemo(server.engine, server.providers.payments);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   // The other page: another local app on another port.
   other = createServer((_request, response) => {
