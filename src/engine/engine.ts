@@ -8,7 +8,7 @@ import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
-export function isDiskFull(error: unknown): boolean {
+function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
 }

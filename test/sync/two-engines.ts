@@ -37,7 +37,7 @@ export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => b
 }
 
 /** Probes every 20 ms while the upstream is away: tests wait no real reconnect time. */
-export const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
+const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
 
 /** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
 export const KEY_MODES: readonly World[] = WORLDS;
