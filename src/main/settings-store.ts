@@ -8,12 +8,13 @@ import { describeMail } from '../engine/ipc/mail-info.ts';
 import { secureStorageUnavailable } from '../engine/ipc/ipc-errors.ts';
 import { describePlatformKey, platformKeyMode } from '../engine/ipc/platform-key.ts';
 import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
+import type { World } from '../shared/world.ts';
 
 interface StoredKey {
   /** safeStorage ciphertext, base64. */
   cipher: string;
   label: string | null;
-  mode: 'live' | 'test' | null;
+  mode: World | null;
   last4: string;
 }
 

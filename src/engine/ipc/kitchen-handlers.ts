@@ -14,6 +14,7 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
+import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
 const _orderFits = (order: OrderView): KitchenOrder => order;
@@ -50,7 +51,7 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       const row = engine.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
-        commands.transitionOrder(actor(row.test === 1 ? 'test' : 'live'), row.id, target),
+        commands.transitionOrder(actor(worldOf(row.test)), row.id, target),
       );
       return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
     },
@@ -58,14 +59,14 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       const row = engine.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
-        commands.setItemDone(actor(row.test === 1 ? 'test' : 'live'), row.id, item_index, done),
+        commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done),
       );
       return readKitchenTicketById(engine, restaurantId, row.id);
     },
     'orders:recall': ({ order_id }) => {
       const row = engine.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
-      const result = commands.recallOrder(actor(row.test === 1 ? 'test' : 'live'), row.id);
+      const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
       return readKitchenTicketById(engine, restaurantId, result.order.id);
     },
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),

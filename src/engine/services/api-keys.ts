@@ -1,15 +1,16 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { generateApiKey, parseApiKey, type KeyMode } from '../domain/api-key-format.ts';
+import { generateApiKey, parseApiKey } from '../domain/api-key-format.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { Actor } from './actor.ts';
+import type { World } from '../../shared/world.ts';
 
 export interface ApiKeyView {
   id: string;
   label: string | null;
-  mode: KeyMode;
+  mode: World;
   write: boolean;
   last4: string;
   created_at: string;
@@ -19,7 +20,7 @@ export interface ApiKeyView {
 
 export interface CreateApiKeyInput {
   restaurantId: string;
-  mode: KeyMode;
+  mode: World;
   write: boolean;
   label?: string | null;
 }

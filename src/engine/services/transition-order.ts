@@ -9,6 +9,7 @@ import type { OrderItemView, OrderView } from './order-view.ts';
 import { toOrderView } from './order-view.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
+import { worldOf } from '../../shared/world.ts';
 
 /**
  * Moves an order to `target` through the state machine, with its side effects, in one transaction.
@@ -89,7 +90,7 @@ function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChange
   const restaurant = engine.restaurants.get(order.restaurant_id)!;
   engine.events.append(
     order.restaurant_id,
-    order.test === 1 ? 'test' : 'live',
+    worldOf(order.test),
     'order.updated',
     now,
     toOrderView(updated, restaurant.time_zone),

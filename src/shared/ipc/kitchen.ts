@@ -4,7 +4,8 @@
 import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
 
-export type World = 'live' | 'test';
+export type { World } from '../world.ts';
+import type { World } from '../world.ts';
 
 /** A modifier as the cook reads it: `allergen` when the restaurant file flags that option. */
 export interface TicketModifier extends OrderModifier {
