@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '../../src/engine/engine.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ipc/kitchen-handlers.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';

@@ -4,7 +4,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/engine/domain/errors.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ipc/kitchen-handlers.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';

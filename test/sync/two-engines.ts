@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
-import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
-import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/sync/start-replica-server.ts';
+import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
+import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/host/start-replica-server.ts';
 import type { ReconnectSchedule } from '../../src/sync/upstream-link.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
@@ -37,7 +37,7 @@ export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => b
 }
 
 /** Probes every 20 ms while the upstream is away: tests wait no real reconnect time. */
-export const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
+const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
 
 /** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
 export const KEY_MODES: readonly World[] = WORLDS;

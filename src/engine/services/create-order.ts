@@ -9,7 +9,7 @@ import { paymentProviderFor, type PaymentProviders } from '../payments/payment-p
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-settings.ts';
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';

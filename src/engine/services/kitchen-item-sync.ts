@@ -1,8 +1,9 @@
 import type { Engine } from '../engine.ts';
 import { notFound } from '../domain/errors.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
-import { readKitchenSettings, type KitchenSettings } from './kitchen-settings.ts';
+import type { KitchenSettings } from '../domain/kitchen-settings.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 import { restaurantOf } from './restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
@@ -42,7 +43,7 @@ export function readOrderItemStates(engine: Engine, actor: Actor, orderId: strin
   };
 }
 
-export function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
+function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
   const restaurant = restaurantOf(engine, actor);
   const rows = engine.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));

@@ -4,7 +4,7 @@ import { isTerminal } from '../../shared/order-states.ts';
 import { KitchenError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
 import { worldOf } from '../../shared/world.ts';

@@ -2,7 +2,7 @@ import { canTransition, type PatchTarget } from '../../shared/order-states.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
 import { queueReadyMail } from './mail-outbox.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';

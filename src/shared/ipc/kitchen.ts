@@ -1,6 +1,6 @@
 // What the kitchen screen knows about orders, stock and locations: plain data, the same in both
 // processes. The engine's API views (order-view.ts, location-status.ts) are assignable to these;
-// src/engine/ipc/handlers.ts checks that at compile time.
+// src/main/channel-handlers.ts checks that at compile time.
 import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
 
