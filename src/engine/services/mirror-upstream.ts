@@ -1,3 +1,4 @@
+import { isEarlierStatus } from '../../shared/order-states.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
@@ -149,6 +150,10 @@ export function mirrorOrder(
     updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
+  // A feed page read before this replica's own push landed can arrive after it: a view in an earlier
+  // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
+  // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
+  if (existing && !options.force && isEarlierStatus(row.status, existing.status)) return;
   engine.orders.upsert(row);
   engine.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
 }
