@@ -483,6 +483,8 @@ export interface components {
                 method: ("efectivo" | "transferencia" | "tarjeta" | "apple_pay") | null;
                 /** @description True once an online payment is confirmed; external orders always report false. */
                 paid: boolean;
+                /** @description CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
+                refunded: number;
             };
             delivery: {
                 provider: components["schemas"]["DeliveryProvider"];
@@ -540,7 +542,7 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** @description Any change to an order: PATCH, payment, expiry, scheduled release, courier progress. */
+        /** @description Any change to an order: PATCH, payment, a refund (`payment.refunded`), expiry, scheduled release, courier progress. */
         OrderUpdatedEvent: {
             /** @description Also a cursor: `after=<id>` resumes after this event. */
             id: string;

@@ -40,7 +40,7 @@ export const OrderCreatedEvent = named(
 );
 export const OrderUpdatedEvent = named(
   'OrderUpdatedEvent',
-  Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, expiry, scheduled release, courier progress.' }),
+  Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, a refund (`payment.refunded`), expiry, scheduled release, courier progress.' }),
 );
 export const StockUpdatedEvent = named(
   'StockUpdatedEvent',
