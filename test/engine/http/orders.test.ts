@@ -502,6 +502,12 @@ describe('GET /orders', () => {
       assert.equal(res.status, 400, query);
       assert.equal(res.body.error.code, 'invalid_request', query);
     }
+    // Impossible date-times match neither the documented pattern nor the engine: one 400, one message.
+    for (const query of ['to=5301-15-75%2090:08:75.5', 'from=2026-02-30T10:00', 'to=2026-11-21T24:00']) {
+      const res = await t.call('GET', `/orders?${query}`);
+      assert.equal(res.status, 400, query);
+      assert.equal(res.body.error.message, `${query.split('=')[0]} must be an ISO 8601 date-time`, query);
+    }
   });
 
   test('each world and each restaurant lists only its own orders', async () => {
