@@ -278,7 +278,7 @@ export interface components {
              * @enum {unknown}
              */
             payment_method?: "transferencia" | "tarjeta";
-            /** @description Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed` or `cancelled`). */
+            /** @description Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed`, `pending` or `cancelled`; see the `paymentReturn` callback). */
             return_url?: string;
             scheduled_for?: string | null;
         } & unknown) & (components["schemas"]["DeliveryOrderRule"] | components["schemas"]["PickupOrderRule"]);

@@ -94,7 +94,7 @@ export const CreateOrderBody = named(
         Type.String({
           maxLength: 2000,
           description:
-            'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed` or `cancelled`).',
+            'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed`, `pending` or `cancelled`; see the `paymentReturn` callback).',
         }),
       ),
       scheduled_for: Type.Optional(
