@@ -1,8 +1,8 @@
 import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { pendingMarker } from '../store/idempotency-store.ts';
-import type { Actor } from './actor.ts';
+import { pendingMarker } from '../domain/idempotency-record.ts';
+import type { Actor } from '../domain/actor.ts';
 import { localCommands, type EngineCommands } from './engine-commands.ts';
 import { DEFAULT_PAYMENT_TIMEOUT_MS, openOnlinePayment, type OnlineOrderView } from './open-online-payment.ts';
 import type { OrderView } from './order-view.ts';
