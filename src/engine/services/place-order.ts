@@ -55,15 +55,7 @@ export function orderPlacement(placing: OrderPlacing, actor: Actor, input: Creat
   };
 }
 
-/** Both steps, one after the other: the order as its client gets it (with `payment_link` when online). */
-export async function placeOrder(placing: OrderPlacing, actor: Actor, input: CreateOrderInput, origin: string): Promise<OrderView | OnlineOrderView> {
-  const placement = orderPlacement(placing, actor, input, origin);
-  const order = placement.commit();
-  const after = placement.afterCommit(order);
-  return after ? after.run() : order;
-}
-
-/** placeOrder for an order known to be online: the answer always carries its `payment_link`. */
+/** Both steps of an online order, one after the other (tools, tests): the answer with its `payment_link`. */
 export async function placeOnlineOrder(placing: OrderPlacing, actor: Actor, input: CreateOrderInput & { payment: 'online' }, origin: string): Promise<OnlineOrderView> {
   const placement = orderPlacement(placing, actor, input, origin);
   return placement.afterCommit(placement.commit())!.run();
