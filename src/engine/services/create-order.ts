@@ -81,6 +81,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       payment_kind: online ? 'online' : 'external',
       payment_method: online ? null : 'efectivo',
       paid: 0,
+      refunded: 0,
       delivery_provider: provider,
       delivery_status: null,
       delivery_tracking_url: null,

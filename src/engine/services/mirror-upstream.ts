@@ -139,6 +139,8 @@ export function mirrorOrder(
     payment_kind: view.payment.method === 'efectivo' ? 'external' : 'online',
     payment_method: view.payment.method,
     paid: view.payment.paid ? 1 : 0,
+    // An upstream from before payment.refunded reports none.
+    refunded: view.payment.refunded ?? 0,
     delivery_provider: view.delivery?.provider ?? null,
     delivery_status: view.delivery?.status ?? null,
     delivery_tracking_url: view.delivery?.tracking_url ?? null,

@@ -43,6 +43,8 @@ export interface TicketPayment {
   method: string | null;
   /** CLP to collect on delivery or pickup (unpaid, not online); null when nothing is collected. */
   collect: number | null;
+  /** CLP given back to the customer (an online payment that could not pay the order); 0 when none. */
+  refunded: number;
 }
 
 /** A ticket that is not ready to cook yet shows a countdown to this moment. */

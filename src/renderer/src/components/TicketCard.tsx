@@ -228,6 +228,11 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
               : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
           </div>
         ) : null}
+        {kitchen.payment.refunded > 0 && (
+          <div className="payment refunded" data-testid="refunded">
+            {t('ticket.refunded', { amount: formatMoney(kitchen.payment.refunded, language) })}
+          </div>
+        )}
       </div>
       {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
         <div className="station-progress" data-testid="station-progress">

@@ -34,6 +34,7 @@ export const en: Record<TextKey, string> = {
   'ticket.new': 'NEW',
   'ticket.no_customer': 'No name',
   'ticket.paid': 'Paid',
+  'ticket.refunded': 'Refunded {amount}',
   'board.empty': 'No orders',
   'board.location_all': 'All locations',
   'board.recall': 'Recall ({count})',

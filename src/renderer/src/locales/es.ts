@@ -34,6 +34,7 @@ export const es = {
   'ticket.new': 'NUEVO',
   'ticket.no_customer': 'Sin nombre',
   'ticket.paid': 'Pagado',
+  'ticket.refunded': 'Reembolsado {amount}',
   'board.empty': 'Sin pedidos',
   'board.location_all': 'Todas las sucursales',
   'board.recall': 'Recuperar ({count})',
