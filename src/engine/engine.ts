@@ -26,6 +26,8 @@ import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
 import { PaymentActionsStore } from './store/payment-actions-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { PrintersStore } from './store/printers-store.ts';
+import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
@@ -78,6 +80,9 @@ export class Engine {
   readonly kitchenDevices: KitchenDevicesStore;
   /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
   readonly kitchenChanges: KitchenChangesStore;
+  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
+  readonly printers: PrintersStore;
+  readonly printJobs: PrintJobsStore;
   /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
   readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
@@ -120,6 +125,8 @@ export class Engine {
     this.dueOrders = new DueOrdersStore(this.db);
     this.kitchenDevices = new KitchenDevicesStore(this.db);
     this.kitchenChanges = new KitchenChangesStore(this.db);
+    this.printers = new PrintersStore(this.db);
+    this.printJobs = new PrintJobsStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');
