@@ -149,20 +149,6 @@ export function queueReprint(engine: Engine, restaurantId: string, orderId: stri
   });
 }
 
-/** A test page for "Imprimir prueba": queued like any job, so it waits its turn and its outcome shows. */
-export function queueTestPage(engine: Engine, printer: PrinterRow): string {
-  return engine.transaction(() => {
-    const now = engine.clock.now();
-    const restaurant = engine.restaurants.get(printer.restaurant_id)!;
-    const doc: TicketDocument = {
-      kind: 'test', number: printer.name, test: false, type: null,
-      time: DateTime.fromMillis(now, { zone: restaurant.time_zone }).toFormat('dd-MM-yyyy HH:mm'),
-      customer_first_name: null, scheduled_for: null, station: null, lines: [], notes: null, notes_allergy: false, address: null,
-    };
-    return writeJob(engine, printer, null, 'ticket', doc, now);
-  });
-}
-
 /**
  * Jobs left `sending` by a process that stopped mid-send (kill -9, power cut): queued again at
  * once, marked as reprints. Run when the jobs runner starts, before any send of its own.
