@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE } from '../shared/locale.ts';
 import { createHash } from 'node:crypto';
 import { parseApiKey, type KeyMode } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -72,7 +73,7 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
       id: restaurantId,
       name: `Restaurante de ${new URL(client.base).host}`,
       registerMode: locations.register_mode,
-      timeZone: 'America/Santiago',
+      timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
     });
     engine.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
     engine.sync.setState(SYNC_KEYS.upstream, client.base);
@@ -157,7 +158,7 @@ function applyCatalogue(
   for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
   catalogue.locations.data.forEach((location, position) => {
     if (!engine.sync.hasPendingOpenClose(location.location_id)) {
-      mirrorLocation(engine, identity.restaurantId, location, position, 'America/Santiago');
+      mirrorLocation(engine, identity.restaurantId, location, position);
     }
   });
   mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);

@@ -3,7 +3,7 @@
 // code and message intact.
 import Value from 'typebox/value';
 import type { IpcResult } from '../../shared/ipc/contract.ts';
-import { REQUEST_SCHEMAS } from '../../shared/ipc/request-schemas.ts';
+import { REQUEST_SCHEMAS } from '../../shared/ipc/contract.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { toFailure } from './ipc-errors.ts';
 

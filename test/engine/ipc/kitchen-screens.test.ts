@@ -9,7 +9,7 @@ import { memoryPlatformKey, memorySettings } from '../../../src/engine/ipc/memor
 import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
 import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../../src/engine/services/kitchen-devices.ts';
 import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../../src/shared/ipc/contract.ts';
-import { REQUEST_SCHEMAS } from '../../../src/shared/ipc/request-schemas.ts';
+import { REQUEST_SCHEMAS } from '../../../src/shared/ipc/contract.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 
