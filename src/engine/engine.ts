@@ -7,6 +7,7 @@ import { ApiKeysStore } from './store/api-keys-store.ts';
 import { DataVersion } from './store/data-version.ts';
 import { flushKeyUse } from './services/api-keys.ts';
 import { VerifiedKeys } from './services/verified-keys.ts';
+import { ScreenPresence } from './services/screen-presence.ts';
 import { CatalogueStore } from './store/catalogue-store.ts';
 import { EventsStore } from './store/events-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
@@ -90,6 +91,10 @@ export class Engine {
   readonly dataVersion: DataVersion;
   /** API keys checked once, and their last uses not yet written (services/verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
+  /** When each restaurant's kitchen screens were last live (fallback printing). */
+  readonly screenPresence = new ScreenPresence();
+  /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
+  readonly startedAt: number;
   private depth = 0;
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
@@ -105,6 +110,7 @@ export class Engine {
         : options.database;
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
+    this.startedAt = this.clock.now();
     this.restaurants = new RestaurantsStore(this.db, this.role === 'replica' ? 'L' : '');
     this.locations = new LocationsStore(this.db);
     this.catalogue = new CatalogueStore(this.db);

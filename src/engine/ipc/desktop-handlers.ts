@@ -13,6 +13,8 @@ import { checkSmtpSettings } from '../mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.ts';
 import { backupDatabase } from '../services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../services/kitchen-devices.ts';
+import { printTestPage } from '../services/print-test-page.ts';
+import { addPrinter, listPrinters, removePrinter } from '../services/printers.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './ports.ts';
 
@@ -102,6 +104,10 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return settingsView();
     },
     'devices:list': () => listKitchenDevices(engine, restaurantId),
+    'printers:list': () => listPrinters(engine, restaurantId),
+    'printers:add': (input) => addPrinter(engine, restaurantId, input),
+    'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
+    'printers:test': ({ printer_id }) => printTestPage(engine, restaurantId, printer_id),
     'devices:pair': async ({ name }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');

@@ -14,6 +14,8 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
+import { queueReprint } from '../services/print-jobs.ts';
+import { requireWrite } from '../services/restaurant-context.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
 const _orderFits = (order: OrderView): KitchenOrder => order;
@@ -67,6 +69,13 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       const result = commands.recallOrder(actor(row.test === 1 ? 'test' : 'live'), row.id);
       return readKitchenTicketById(engine, restaurantId, result.order.id);
+    },
+    'orders:reprint': ({ order_id }) => {
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      // The same permission as any change from this screen: the kitchen's actor in the order's world.
+      requireWrite(actor(row.test === 1 ? 'test' : 'live'));
+      return queueReprint(engine, restaurantId, row.id);
     },
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),

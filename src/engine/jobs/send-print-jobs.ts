@@ -3,7 +3,7 @@ import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
 import { PrinterError, sendToPrinter } from '../printers/network-printer.ts';
 import { errorText } from '../services/error-text.ts';
-import { claimNextJob, printersWithJobs, recordSend } from '../services/print-jobs.ts';
+import { claimNextJob, printersWithJobs, recordSend, settleFallbackJobs } from '../services/print-jobs.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
 /**
@@ -12,6 +12,11 @@ import type { JobsLogger } from './jobs-logger.ts';
  * printer's queue for its retry; `shouldStop` is checked between jobs, a send under way is always recorded.
  */
 export async function sendDuePrintJobs(engine: Engine, log: JobsLogger, timeoutMs: number, shouldStop: () => boolean): Promise<void> {
+  try {
+    settleFallbackJobs(engine);
+  } catch (error) {
+    log.error({ err: error, job: 'send-print-jobs' }, 'fallback tickets could not be looked at');
+  }
   const printers = printersWithJobs(engine);
   await Promise.all(
     printers.map(async (printerId) => {

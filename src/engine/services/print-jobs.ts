@@ -162,6 +162,30 @@ export function requeueCutJobs(engine: Engine): number {
   });
 }
 
+/**
+ * Fallback tickets held at arrival: dropped once a kitchen screen has been live since the ticket
+ * was written (a screen has it), released to print once the restaurant's screens have all been
+ * gone for the printer's fallback seconds (counted from the engine's start at most).
+ */
+export function settleFallbackJobs(engine: Engine): void {
+  const held = engine.printJobs.held();
+  if (held.length === 0) return;
+  engine.transaction(() => {
+    const now = engine.clock.now();
+    for (const job of held) {
+      const printer = engine.printers.get(job.printer_id);
+      const lastLive = engine.screenPresence.lastLive(job.restaurant_id);
+      if (!printer || printer.removed_at !== null) continue;
+      if (lastLive !== null && lastLive > job.created_at) {
+        engine.printJobs.update(job.id, { status: 'dropped' }, now);
+        continue;
+      }
+      const goneSince = Math.max(lastLive ?? engine.startedAt, engine.startedAt);
+      if (now - goneSince >= printer.fallback_seconds * 1000) engine.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
+    }
+  });
+}
+
 /** Printers with a job to send now or later. */
 export function printersWithJobs(engine: Engine): string[] {
   return engine.printJobs.printersToServe();

@@ -2,7 +2,7 @@
 // Ajustes → Impresoras. Every field from outside is checked here, with a clear error naming it.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { PRINT_WHEN, type PrintWhen, type PrinterEntry } from '../../shared/ipc/printers.ts';
+import { PRINT_WHEN, type PrintStatus, type PrintWhen, type PrinterEntry } from '../../shared/ipc/printers.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
@@ -143,5 +143,19 @@ export function removePrinter(engine: Engine, restaurantId: string, idOrName: st
     engine.printers.remove(row.id, now);
     const dropped = engine.printJobs.dropOpenOf(row.id, now);
     return { id: row.id, name: row.name, dropped_jobs: dropped };
+  });
+}
+
+/** What the board's status strip says about printing: each printer with jobs waiting or in trouble. */
+export function printStatusOf(engine: Engine, restaurantId: string): PrintStatus[] {
+  return engine.read(() => {
+    const waiting = new Map<string, number>();
+    for (const count of engine.printJobs.openCounts(restaurantId)) {
+      if (count.status !== 'held') waiting.set(count.printer_id, (waiting.get(count.printer_id) ?? 0) + count.n);
+    }
+    return engine.printers
+      .list(restaurantId)
+      .map((p) => ({ printer_id: p.id, name: p.name, state: p.state, queued: waiting.get(p.id) ?? 0 }))
+      .filter((p) => p.queued > 0 || p.state === 'unreachable' || p.state === 'paper_out');
   });
 }

@@ -46,6 +46,8 @@ export interface LiveViewer {
   /** The device id, or the admin session's digest: streams per viewer are capped. */
   owner: string;
   stillAllowed(): boolean;
+  /** False for a screen that is not the kitchen's (the pickup screen): it does not count as a kitchen screen live. */
+  kitchenScreen?: boolean;
 }
 
 export interface LiveStreamStats {
@@ -157,7 +159,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       }),
       timer: setInterval(() => {
         if (!engine.db.open || hub.streams.size === 0) return;
-        broadcast(hub, frameOf(heartbeatPush(engine, options.connectionStatus(), options.heartbeatMs)), null);
+        // A kitchen screen hearing its heartbeats is live: no fallback printing for its restaurant.
+        if ([...hub.streams].some((s) => s.viewer.kitchenScreen !== false)) engine.screenPresence.note(restaurantId, engine.clock.now());
+        broadcast(hub, frameOf(heartbeatPush(engine, restaurantId, options.connectionStatus(), options.heartbeatMs)), null);
       }, options.heartbeatMs),
     };
     hub.timer.unref?.();
@@ -257,8 +261,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       if (mine) mine.add(stream);
       else byOwner.set(viewer.owner, new Set([stream]));
       hub.streams.add(stream);
-      // A heartbeat says hello at once.
-      stream.write(frameOf(heartbeatPush(engine, options.connectionStatus(), options.heartbeatMs)));
+      // A heartbeat says hello at once; a kitchen screen is live from now.
+      if (viewer.kitchenScreen !== false) engine.screenPresence.note(viewer.restaurantId, engine.clock.now());
+      stream.write(frameOf(heartbeatPush(engine, viewer.restaurantId, options.connectionStatus(), options.heartbeatMs)));
     },
     closeAll() {
       for (const stream of [...all]) stream.end();

@@ -300,4 +300,10 @@ export const en: Record<TextKey, string> = {
   'board.tab_listo': 'Ready',
   'board.tab_en_reparto': 'Out',
   'board.hidden_word': 'more',
+  'print.state_unknown': '{name}',
+  'print.state_ok': '{name}: printing',
+  'print.state_unreachable': '{name}: unreachable',
+  'print.state_paper_out': '{name}: out of paper',
+  'print.queued': '{count} queued',
+  'ticket.reprint': 'Reprint',
 };

@@ -298,6 +298,12 @@ export const es = {
   'board.tab_listo': 'Listos',
   'board.tab_en_reparto': 'Reparto',
   'board.hidden_word': 'más',
+  'print.state_unknown': '{name}',
+  'print.state_ok': '{name}: imprimiendo',
+  'print.state_unreachable': '{name}: sin conexión',
+  'print.state_paper_out': '{name}: sin papel',
+  'print.queued': '{count} en cola',
+  'ticket.reprint': 'Reimprimir',
 } as const;
 
 export type TextKey = keyof typeof es;
