@@ -108,10 +108,10 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'printers:add': (input) => addPrinter(engine, restaurantId, input),
     'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
     'printers:test': ({ printer_id }) => printTestPage(engine, restaurantId, printer_id),
-    'devices:pair': async ({ name }) => {
+    'devices:pair': async ({ name, role }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
-      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin });
+      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin, ...(role ? { role } : {}) });
       return {
         code: offer.code,
         pairing_url: offer.pairing_url,

@@ -14,6 +14,7 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
+import { readPickupBoard } from '../services/pickup-board.ts';
 import { queueReprint } from '../services/print-jobs.ts';
 import { requireWrite } from '../services/restaurant-context.ts';
 
@@ -77,6 +78,7 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       requireWrite(actor(row.test === 1 ? 'test' : 'live'));
       return queueReprint(engine, restaurantId, row.id);
     },
+    'pickup:board': () => readPickupBoard(engine, restaurantId),
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
     'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),

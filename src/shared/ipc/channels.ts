@@ -18,8 +18,9 @@ import type {
 } from './kitchen.ts';
 import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings.ts';
 import type { SyncStatus } from '../sync-status.ts';
-import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from './devices.ts';
+import { SCREEN_ROLES, type KitchenDeviceEntry, type PairingLockout, type PairingOffer } from './devices.ts';
 import { PRINT_WHEN, type PrinterEntry } from './printers.ts';
+import type { PickupBoard } from './pickup.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
 declare const answerType: unique symbol;
@@ -70,6 +71,8 @@ export const CHANNELS = {
   'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
   /** Reimprimir: the order's ticket again at its printers, marked REIMPRESIÓN. */
   'orders:reprint': kitchen('reprintOrder', Type.Object({ order_id: Uuid() }), answers<{ queued: number }>()),
+  /** The pickup screen's one read: order numbers preparing and ready (shared/ipc/pickup.ts). */
+  'pickup:board': kitchen('pickupBoard', Empty, answers<PickupBoard>()),
   'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),
   'stock:set': kitchen(
     'setStock',
@@ -117,7 +120,11 @@ export const CHANNELS = {
   ),
   'mail:clear-smtp': desktop('clearSmtp', Empty, answers<SettingsView>()),
   'devices:list': desktop('listDevices', Empty, answers<KitchenDeviceEntry[]>()),
-  'devices:pair': desktop('pairDevice', Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]) }), answers<PairingOffer>()),
+  'devices:pair': desktop(
+    'pairDevice',
+    Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]), role: Type.Optional(Type.Enum([...SCREEN_ROLES])) }),
+    answers<PairingOffer>(),
+  ),
   'devices:revoke': desktop('revokeDevice', Type.Object({ device_id: Uuid() }), answers<KitchenDeviceEntry>()),
   'devices:pairing-lockout': desktop('pairingLockout', Empty, answers<PairingLockout | null>()),
   'printers:list': desktop('listPrinters', Empty, answers<PrinterEntry[]>()),

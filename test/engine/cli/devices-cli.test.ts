@@ -68,7 +68,7 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   assert.equal(list.status, 0, list.stderr);
   const screens = JSON.parse(list.stdout);
   assert.equal(screens.length, 2, 'the one paired from serve’s URL, and Plancha');
-  for (const screen of screens) assert.deepEqual(Object.keys(screen), ['id', 'name', 'paired_at', 'last_seen_at']);
+  for (const screen of screens) assert.deepEqual(Object.keys(screen), ['id', 'name', 'role', 'paired_at', 'last_seen_at']);
   assert.equal(screens[1].name, 'Plancha');
 
   const revoke = devices(['revoke', '--restaurant', R1.id, '--db', db, '--device', paired.device.id], dir);
