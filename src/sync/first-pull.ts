@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE } from '../shared/locale.ts';
 import { createHash } from 'node:crypto';
-import { parseApiKey, type KeyMode } from '../engine/domain/api-key-format.ts';
+import { parseApiKey } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
 import { registerExternalApiKey } from '../engine/services/api-keys.ts';
@@ -8,6 +8,7 @@ import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorS
 import type { OrderView } from '../engine/services/order-view.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
+import type { World } from '../shared/world.ts';
 
 export const SYNC_KEYS = {
   restaurantId: 'restaurant_id',
@@ -35,7 +36,7 @@ export function expectOk<T>(response: UpstreamResponse<T>, what: string): T {
 
 export interface ReplicaIdentity {
   restaurantId: string;
-  mode: KeyMode;
+  mode: World;
   canWrite: boolean;
 }
 

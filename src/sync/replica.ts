@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../engine/domain/errors.ts';
 import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Actor } from '../engine/services/actor.ts';
+import type { Actor } from '../engine/domain/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
 import type { LocationStatusView } from '../engine/services/location-status.ts';
 import { mirrorLocation, mirrorOrder, restaurantTimeZone } from '../engine/services/mirror-upstream.ts';
@@ -14,7 +14,7 @@ import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from './apply-feed.ts';
 import { checkDivergence } from './divergence-check.ts';
-import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
+import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
 import { pushChange } from './push-change.ts';
 import { resolveDueConflicts } from './resolve-conflicts.ts';
@@ -398,5 +398,3 @@ export class Replica {
     }
   }
 }
-
-export { UpstreamRefusedKey, UpstreamUnreachable };

@@ -1,6 +1,6 @@
 // The sandbox payment simulator's HTML: Spanish, mobile first, no JavaScript (plain form POST).
 // Everything shown that comes from data is escaped.
-import { formatClp } from '../mail/format-clp.ts';
+import { formatClp } from '../domain/format-clp.ts';
 
 /** What the simulator page of an open session shows. */
 export interface SandboxPayPageInput {
@@ -31,7 +31,7 @@ export interface MessagePageInput {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

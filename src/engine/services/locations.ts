@@ -5,7 +5,7 @@ import { notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import {
   exceptionsAround,
   locationOpenState,
@@ -33,7 +33,7 @@ export function listLocations(engine: Engine, actor: Actor): LocationsView {
   };
 }
 
-export const API_CLOSED_LABEL = 'cerrado vía API';
+const API_CLOSED_LABEL = 'cerrado vía API';
 
 export type LocationStatusResult = LocationStatusView & { simulated?: boolean };
 

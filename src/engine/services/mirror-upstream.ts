@@ -6,6 +6,7 @@ import { toOrderView, type OrderView } from './order-view.ts';
 import type { MenuView } from './read-menu.ts';
 import { recordStockChange } from './stock-events.ts';
 import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+import { worldOf } from '../../shared/world.ts';
 
 // A replica mirrors what its upstream reports. Each function writes the local copy and the local
 // change-feed event (so the kitchen screen and local API clients see it); the caller runs it in the
@@ -149,7 +150,7 @@ export function mirrorOrder(
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
   engine.orders.upsert(row);
-  engine.events.append(restaurantId, test ? 'test' : 'live', existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  engine.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
 }
 
 /**

@@ -13,7 +13,8 @@ import { firstName, type PrintLine, type TicketDocument } from '../printers/prin
 import type { PrintJobKind, PrintJobRow } from '../store/print-jobs-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { PrinterRow } from '../store/printers-store.ts';
-import { allergenKey, readKitchenSettings, type KitchenSettings } from './kitchen-settings.ts';
+import { allergenKey, type KitchenSettings } from '../domain/kitchen-settings.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from './order-view.ts';
 import { parseJsonList } from './printers.ts';
 

@@ -7,6 +7,7 @@
 import Type, { type TSchema } from 'typebox';
 import { PATCH_TARGETS } from '../order-states.ts';
 import { Uuid } from '../schemas/common.ts';
+import { WORLDS } from '../world.ts';
 import type {
   ApiKeyEntry,
   BoardSnapshot,
@@ -42,7 +43,7 @@ const desktop = <M extends string, S extends TSchema, R>(method: M, request: S, 
   ({ door: 'desktop', method, request, response }) as const;
 
 const Empty = Type.Object({});
-const WorldField = Type.Enum(['live', 'test']);
+const WorldField = Type.Enum([...WORLDS]);
 /** A screen's key for one change (pending-slice.ts makes 32 hex digits): applied once. */
 const ChangeId = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' });
 const Label = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);

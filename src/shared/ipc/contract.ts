@@ -1,7 +1,7 @@
 // The one contract between the screen and the engine, derived from the channel table (channels.ts):
 // request types are the static types of the schemas that check them, answers are the table's, and the
 // kitchen and desktop lists and the preload's methods come from the same rows. Handlers
-// (src/engine/ipc/kitchen-handlers.ts, desktop-handlers.ts), the preload and the browser transport
+// (src/engine/screen/kitchen-handlers.ts, src/main/desktop-handlers.ts), the preload and the browser transport
 // are all checked against these types by the compiler.
 import type { Static, TSchema } from 'typebox';
 import { CHANNELS, type Answer, type ChannelEntry } from './channels.ts';

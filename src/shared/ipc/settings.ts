@@ -4,6 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../locale.ts';
 import { Uuid } from '../schemas/common.ts';
+import type { World } from '../world.ts';
 
 export type { Language };
 export type Theme = 'dark' | 'light';
@@ -33,7 +34,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
 
 export interface PlatformKeyInfo {
   present: boolean;
-  mode: 'live' | 'test' | null;
+  mode: World | null;
   label: string | null;
   last4: string | null;
 }

@@ -3,14 +3,14 @@ import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
 import { byTimer, COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { boardMetrics, estimateTicketHeight, planBoard, type BoardPlan, type LaneInput } from '../board-plan.ts';
-import { shownTickets } from '../stores/board-store.ts';
-import { placedStatusOf, settlingKey } from '../stores/board/shown.ts';
+import { shownTickets } from '../state/board-state.ts';
+import { placedStatusOf, settlingKey } from '../state/board/shown.ts';
 import { useVisibleIds } from '../visibility.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
 import { TicketCard } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
-export const AUTO_COMPACT_ABOVE = 24;
+const AUTO_COMPACT_ABOVE = 24;
 /** A lane's header, px (styles.css: --lane-head). */
 const LANE_HEAD = 36;
 /** Room kept under a lane's tickets for the undo tray's edge, px (styles.css: --lane-foot). */

@@ -1,0 +1,53 @@
+// The board's state, in slices over one zustand store: the feed (tickets as the engine last
+// said: the one source of truth), this screen's pending changes (bumps held for undo, item marks,
+// what waits for the engine; the reply only acknowledges), notices (flashes, ringing, toasts) and
+// the selection.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { BoardContext } from './board/context.ts';
+import { createFeedSlice, type FeedSlice } from './board/feed-slice.ts';
+import { createNoticesSlice, type NoticesSlice } from './board/notices-slice.ts';
+import { createPendingSlice, type PendingSlice } from './board/pending-slice.ts';
+import { createSelectionSlice, type SelectionSlice } from './board/selection-slice.ts';
+
+export { isStale, STALE_AFTER_MS } from './board/feed-slice.ts';
+export type { PendingChange, PendingMove } from './board/pending-slice.ts';
+export type { Flash, Toast } from './board/notices-slice.ts';
+export { shownTickets } from './board/shown.ts';
+
+/** How long a bump can be undone before it is sent (the state machine has no way back). */
+export const HOLD_MS = 5000;
+/** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
+const FLASH_MS = 8000;
+
+export type BoardState = FeedSlice & PendingSlice & NoticesSlice & SelectionSlice;
+export type BoardStore = StoreApi<BoardState>;
+
+export interface BoardStoreDeps extends Partial<Omit<BoardContext, 'api'>> {
+  api: BoardContext['api'];
+}
+
+export function createBoardStore(deps: BoardStoreDeps): BoardStore {
+  const ctx: BoardContext = {
+    api: deps.api,
+    now: deps.now ?? (() => Date.now()),
+    setTimer: deps.setTimer ?? ((run, ms) => setTimeout(run, ms)),
+    clearTimer: deps.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>)),
+    holdMs: deps.holdMs ?? HOLD_MS,
+    flashMs: deps.flashMs ?? FLASH_MS,
+    pendingStorage: deps.pendingStorage,
+  };
+  const store = createStore<BoardState>()((set, get) => ({
+    ...createFeedSlice(set, get, ctx),
+    ...createPendingSlice(set, get, ctx),
+    ...createNoticesSlice(set, get, ctx),
+    ...createSelectionSlice(set, get, ctx.now),
+  }));
+  // Kept on the screen as they change, so a reload (or a crash of the tablet's browser) loses none.
+  if (ctx.pendingStorage) {
+    const storage = ctx.pendingStorage;
+    store.subscribe((state, previous) => {
+      if (state.pending !== previous.pending) storage.write(state.pending);
+    });
+  }
+  return store;
+}

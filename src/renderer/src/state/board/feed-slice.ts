@@ -1,0 +1,207 @@
+// The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
+// rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
+import type { PrintStatus } from '../../../../shared/ipc/printers.ts';
+import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenEvent, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
+import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
+import { errorMessage } from '../../api.ts';
+import { isColumnStatus } from '../../board-logic.ts';
+import type { BoardContext, GetBoard, SetBoard } from './context.ts';
+import { shownStatusOf } from './shown.ts';
+
+/** Without any word from main for this long, the board says its data may be stale. */
+export const STALE_AFTER_MS = 6000;
+/** The board re-reads everything this often (a new day, and a belt to the feed's braces). */
+const RESYNC_MS = 5 * 60_000;
+
+export interface FeedSlice {
+  loaded: boolean;
+  loadError: string | null;
+  restaurant: BoardSnapshot['restaurant'] | null;
+  locations: BoardLocation[];
+  /** The restaurant's stations (empty: none declared): a screen may show one, or expo. */
+  stations: KitchenStation[];
+  /** The restaurant's own words marking a note as an allergy. */
+  allergyWords: string[];
+  dayStart: number;
+  cursor: number;
+  tickets: Record<string, KitchenTicket>;
+  /** Engine clock minus screen clock: timers run on the engine's time. */
+  clockOffset: number;
+  /** Screen time of the last push from the engine (event or heartbeat) or snapshot: a call's answer does not count. */
+  lastHeardAt: number;
+  /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
+  staleAfterMs: number;
+  status: ConnectionStatus | null;
+  /** Printers with jobs waiting or in trouble (unreachable, paper out), from the last heartbeat or snapshot. */
+  printing: PrintStatus[];
+  /** The restaurant's kitchen printers (0: no Reimprimir). */
+  printerCount: number;
+  /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */
+  engineLost: boolean;
+  load(): Promise<void>;
+  receive(push: LivePush): void;
+  heard(): void;
+  lostEngine(): void;
+}
+
+const isNewer = (next: KitchenTicket, known: KitchenTicket | undefined) =>
+  known === undefined || Date.parse(next.order.updated_at) >= Date.parse(known.order.updated_at);
+
+/**
+ * A push's clock offset also carries its delivery delay (a few ms, more on a busy machine): taking
+ * every one of them re-rendered every ticket timer on the board at each push (~10 ms of a 16 ms
+ * budget with 500 tickets). Timers show seconds, so the offset moves only when it drifted this much.
+ */
+const CLOCK_TOLERANCE_MS = 250;
+
+function steadyOffset(current: number, measured: number): number {
+  return Math.abs(measured - current) >= CLOCK_TOLERANCE_MS ? measured : current;
+}
+
+export function isStale(state: Pick<FeedSlice, 'lastHeardAt' | 'loaded'> & { staleAfterMs?: number }, now: number): boolean {
+  return state.loaded && now - state.lastHeardAt > (state.staleAfterMs ?? STALE_AFTER_MS);
+}
+
+export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): FeedSlice {
+  /** Pushes that arrived while a snapshot was being read. */
+  let buffered: LivePush[] | null = null;
+  let loading: Promise<void> | null = null;
+  let lastLoadAt = 0;
+
+  /** Takes in an order as the engine now has it and notices what that means for the screen. */
+  const integrate = (ticket: KitchenTicket, source: 'feed' | 'snapshot') => {
+    const { order } = ticket;
+    const state = get();
+    const known = state.tickets[order.id];
+    // Timestamps have one-second resolution: compare the order itself.
+    const changed = known !== undefined && JSON.stringify(known.order) !== JSON.stringify(order);
+    if (known === undefined ? source === 'feed' : changed) {
+      const shownBefore = known ? shownStatusOf(known, state.pending[order.id], state.flashes[order.id]) : null;
+      const settled = state.reconcile(order);
+      const cameIn = order.status === 'recibido' && (known === undefined || known.order.status === 'pendiente_pago' || known.order.status === 'programado');
+      if (settled === 'own') {
+        // This screen's move, back from the engine: nothing to point out.
+      } else if (cameIn) {
+        get().ring(order.id);
+      } else if (known !== undefined) {
+        // Changed elsewhere (another screen, the API, a courier): it flashes.
+        if (order.status !== 'recibido') get().silence(order.id);
+        if (order.status === 'cancelado') {
+          const column = shownBefore !== null && isColumnStatus(shownBefore) ? shownBefore : known.order.status;
+          get().flash(order.id, { kind: 'cancelled', until: ctx.now() + ctx.flashMs, column });
+        } else {
+          get().flash(order.id, { kind: 'changed', until: ctx.now() + ctx.flashMs });
+        }
+        if (settled === 'dropped-held') get().addToast({ kind: 'changed', number: order.number, status: order.status });
+      }
+    }
+    if (isNewer(ticket, known)) {
+      set((s) => ({ tickets: { ...s.tickets, [order.id]: ticket } }));
+      get().settleItems(ticket);
+    }
+  };
+
+  const applyEvent = (event: KitchenEvent) => {
+    // Kitchen-only changes (an item struck, a recall) carry the order unchanged: they replace the
+    // ticket's kitchen data without pointing anything out.
+    if (event.type !== 'order.created' && event.type !== 'order.updated' && event.type !== 'ticket.items' && event.type !== 'ticket.recalled') return;
+    const known = get().tickets[event.order.id];
+    integrate({ order: event.order, kitchen: event.kitchen, ...foldTiming(known, event.order.status, event.at) }, 'feed');
+  };
+
+  const receive = (push: LivePush) => {
+    if (buffered !== null) {
+      buffered.push(push);
+      return;
+    }
+    const wasStale = isStale(get(), ctx.now());
+    set({ lastHeardAt: ctx.now(), clockOffset: steadyOffset(get().clockOffset, push.now - ctx.now()), engineLost: false });
+    if (push.kind === 'heartbeat') {
+      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}), printing: push.printing ?? [] });
+      // A board that never loaded (its engine was away when the page opened) loads on the first word.
+      if (!get().loaded || wasStale || ctx.now() - lastLoadAt > RESYNC_MS) void get().load();
+      get().flush();
+      return;
+    }
+    for (const event of push.events) {
+      if (event.seq <= get().cursor) continue;
+      applyEvent(event);
+      set({ cursor: event.seq });
+    }
+  };
+
+  return {
+    loaded: false,
+    loadError: null,
+    restaurant: null,
+    locations: [],
+    stations: [],
+    allergyWords: [],
+    dayStart: 0,
+    cursor: 0,
+    tickets: {},
+    clockOffset: 0,
+    lastHeardAt: ctx.now(),
+    staleAfterMs: STALE_AFTER_MS,
+    status: null,
+    printing: [],
+    printerCount: 0,
+    engineLost: false,
+
+    load() {
+      if (loading) return loading;
+      buffered = [];
+      lastLoadAt = ctx.now();
+      loading = ctx.api
+        .boardSnapshot({})
+        .then(
+          (snapshot) => {
+            // A re-read (after silence, or the periodic one) may reveal changes the feed did not
+            // bring: they are taken in like any other change.
+            if (get().loaded) for (const ticket of snapshot.tickets) integrate(ticket, 'snapshot');
+            const tickets: Record<string, KitchenTicket> = {};
+            for (const ticket of snapshot.tickets) tickets[ticket.order.id] = ticket;
+            set({
+              loaded: true,
+              loadError: null,
+              restaurant: snapshot.restaurant,
+              locations: snapshot.locations,
+              stations: snapshot.stations,
+              allergyWords: snapshot.allergy_words ?? [],
+              printing: snapshot.printing ?? [],
+              printerCount: snapshot.printer_count ?? 0,
+              dayStart: snapshot.day_start,
+              cursor: snapshot.cursor,
+              tickets,
+              clockOffset: snapshot.now - ctx.now(),
+              lastHeardAt: ctx.now(),
+              engineLost: false,
+            });
+            get().flush();
+          },
+          (error: unknown) => set({ loadError: errorMessage(error) }),
+        )
+        .finally(() => {
+          const pending = buffered ?? [];
+          buffered = null;
+          loading = null;
+          for (const push of pending) receive(push);
+        });
+      return loading;
+    },
+
+    receive,
+
+    heard() {
+      // An answer says the engine is reachable, not that the live feed flows: only a push or a
+      // snapshot makes the data fresh again.
+      const wasLost = get().engineLost;
+      if (wasLost) set({ engineLost: false });
+      if (wasLost) get().flush();
+    },
+
+    lostEngine() {
+      set({ engineLost: true });
+    },
+  };
+}

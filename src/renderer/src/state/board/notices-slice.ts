@@ -1,0 +1,73 @@
+// What the board points out: tickets flashing (changed elsewhere, cancelled, refused), new orders
+// ringing until touched, and toasts that say what went wrong in the cook's words.
+import type { OrderStatus } from '../../../../shared/order-states.ts';
+import type { RefusalCode } from '../../i18n.ts';
+import type { BoardContext, GetBoard, SetBoard } from './context.ts';
+
+export interface Flash {
+  kind: 'changed' | 'cancelled' | 'refused';
+  until: number;
+  /** For a cancelled ticket: the column it stays in while it flashes. */
+  column?: OrderStatus;
+  /** For a refused change: the engine's code, said on the card. */
+  code?: string;
+}
+
+export type Toast =
+  | { id: number; kind: 'refused'; number: string; orderId: string; code: RefusalCode | string }
+  | { id: number; kind: 'changed'; number: string; status: OrderStatus };
+
+/** A toast before it gets its id. */
+export type NewToast = Toast extends infer T ? (T extends Toast ? Omit<T, 'id'> : never) : never;
+
+export interface NoticesSlice {
+  flashes: Record<string, Flash>;
+  /** New orders nobody has touched yet: the sound repeats while there is one. */
+  ringing: Record<string, true>;
+  toasts: Toast[];
+  flash(orderId: string, flash: Flash): void;
+  ring(orderId: string): void;
+  silence(orderId: string): void;
+  addToast(toast: NewToast): void;
+  dismissToast(id: number): void;
+}
+
+/** How many toasts stay on screen at once (the oldest goes first). */
+const MAX_TOASTS = 3;
+/** A toast goes by itself after this long (the card it speaks of keeps its own mark meanwhile). */
+const TOAST_MS = 10_000;
+
+export function createNoticesSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): NoticesSlice {
+  let toastSeq = 0;
+  return {
+    flashes: {},
+    ringing: {},
+    toasts: [],
+    flash(orderId, value) {
+      set((s) => ({ flashes: { ...s.flashes, [orderId]: value } }));
+      ctx.setTimer(() => {
+        const current = get().flashes[orderId];
+        if (current && current.until <= ctx.now()) {
+          const { [orderId]: _gone, ...rest } = get().flashes;
+          set({ flashes: rest });
+        }
+      }, ctx.flashMs + 50);
+    },
+    ring(orderId) {
+      set((s) => ({ ringing: { ...s.ringing, [orderId]: true } }));
+    },
+    silence(orderId) {
+      if (!get().ringing[orderId]) return;
+      const { [orderId]: _r, ...ringing } = get().ringing;
+      set({ ringing });
+    },
+    addToast(toast) {
+      const id = ++toastSeq;
+      set((s) => ({ toasts: [...s.toasts.slice(-(MAX_TOASTS - 1)), { ...toast, id } as Toast] }));
+      ctx.setTimer(() => get().dismissToast(id), TOAST_MS);
+    },
+    dismissToast(id) {
+      set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+  };
+}
