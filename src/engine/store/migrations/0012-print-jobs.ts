@@ -49,7 +49,8 @@ CREATE TABLE print_jobs (
   updated_at INTEGER NOT NULL,
   printed_at INTEGER
 );
-CREATE INDEX print_jobs_open ON print_jobs (printer_id, seq) WHERE status IN ('queued', 'sending', 'held');
+-- The runner looks every second for jobs by status (queued, sending, held): never a scan of every job printed.
+CREATE INDEX print_jobs_status ON print_jobs (status, printer_id, seq);
 CREATE INDEX print_jobs_by_order ON print_jobs (order_id) WHERE order_id IS NOT NULL;
 
 -- What a paired screen is: the kitchen board (kitchen and expo views) or the customers' pickup screen.
