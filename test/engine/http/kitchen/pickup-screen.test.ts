@@ -105,3 +105,17 @@ test('the pickup screen cannot move orders: every channel but its own is refused
   const read = await kitchen.call('GET', `/orders/${order.id}`);
   assert.equal(read.body.status, 'recibido', 'nothing moved');
 });
+
+test('like the board, the pickup screen says its numbers may be stale while the engine is silent, and recovers', async () => {
+  const page = await pairPickup({ width: 1920, height: 1080 });
+  const order = await createPickup('Hernán');
+  await page.waitForSelector(`[data-pickup-number="${order.number}"][data-state="preparing"]`);
+  await kitchen.stopEngine();
+  await page.waitForSelector('[data-testid="pickup-stale"]');
+  assert.equal(await page.getAttribute('[data-testid="pickup-screen"]', 'data-stale'), 'true');
+  await kitchen.startEngine();
+  await move(order.id, 'en_preparacion');
+  await move(order.id, 'listo');
+  await page.waitForSelector(`[data-pickup-number="${order.number}"][data-state="ready"]`);
+  await page.waitForSelector('[data-testid="pickup-stale"]', { state: 'detached' });
+});
