@@ -3,6 +3,7 @@
 // src/main/channel-handlers.ts checks that at compile time.
 import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
+import type { PrintStatus } from './printers.ts';
 
 export type { World } from '../world.ts';
 import type { World } from '../world.ts';
@@ -114,6 +115,10 @@ export interface BoardSnapshot {
   now: number;
   /** The change-feed position the snapshot reflects; live events after it follow. */
   cursor: number;
+  /** Printers with jobs waiting or in trouble, as the heartbeat says them. */
+  printing?: PrintStatus[];
+  /** How many kitchen printers the restaurant has: with none, no ticket offers Reimprimir. */
+  printer_count?: number;
 }
 
 export interface StockEntry {
@@ -197,6 +202,8 @@ export type LivePush =
       status: ConnectionStatus;
       /** Without a word for this long the screen says its data may be stale (three heartbeats); absent: the screen's default. */
       stale_after_ms?: number;
+      /** Printers with jobs waiting or in trouble (unreachable, paper out): the status strip shows them; absent: none. */
+      printing?: PrintStatus[];
     };
 
 export type { OrderStatus, OrderType, PatchTarget };

@@ -11,6 +11,7 @@ import conflictResolution from './0008-conflict-resolution.ts';
 import paymentProviders from './0009-payment-providers.ts';
 import pairingGuard from './0010-pairing-guard.ts';
 import paymentRefunds from './0011-payment-refunds.ts';
+import printJobs from './0012-print-jobs.ts';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'payment-providers', sql: paymentProviders },
   { version: 10, name: 'pairing-guard', sql: pairingGuard },
   { version: 11, name: 'payment-refunds', sql: paymentRefunds },
+  { version: 12, name: 'print-jobs', sql: printJobs },
 ];
