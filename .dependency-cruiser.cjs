@@ -4,7 +4,7 @@
 //
 // The picture, inner to outer (an arrow reads "may import"):
 //   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, stores.ts, clock, notifier)
-//           <-  providers (adapters, payments, couriers, mail; their assembly, providers.ts)  <-  engine/services
+//           <-  providers (adapters, payments, couriers, mail, printers; their assembly, providers.ts)  <-  engine/services
 //           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
 //           <-  host  <-  cli, main
 //   preload -> shared;  renderer -> shared, preload (the bridge's types)
@@ -22,6 +22,7 @@ const E = {
   payments: '^src/engine/payments/',
   couriers: '^src/engine/couriers/',
   mail: '^src/engine/mail/',
+  printers: '^src/engine/printers/',
   services: '^src/engine/services/',
   restaurantConfig: '^src/engine/restaurant-config/',
   demo: '^src/engine/demo/',
@@ -41,7 +42,7 @@ const BOARD_SLICES = '^src/renderer/src/state/(board-state\\.ts|board/)';
 const engineInner = [E.domain, E.store, E.core, E.shared];
 /** What a door or an application layer may import below services: never the store itself. */
 const belowServices = [E.domain, E.core, E.shared];
-const providers = [E.adapters, E.payments, E.couriers, E.mail, E.assembly];
+const providers = [E.adapters, E.payments, E.couriers, E.mail, E.printers, E.assembly];
 const engineAll = Object.entries(E)
   .filter(([name]) => !['sync', 'host', 'cli', 'main', 'preload', 'renderer'].includes(name))
   .map(([, path]) => path);
@@ -56,10 +57,12 @@ const may = [
   [E.adapters, [E.domain, E.shared]],
   [E.couriers, [E.domain, E.shared, E.adapters]],
   [E.mail, [E.domain, E.shared, E.adapters]],
+  // Kitchen printers: the ticket's content, its ESC/POS bytes, the raw TCP send (docs/printers.md).
+  [E.printers, [E.domain, E.shared, E.adapters]],
   // configured-providers is handed a reader of each restaurant's credentials: no Engine needed.
   [E.payments, [E.domain, E.shared, E.adapters]],
   // Assembles them once for a host, reading credentials through the Engine's stores.
-  [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail]],
+  [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers]],
   [E.services, [...engineInner, ...providers]],
   // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
   [E.restaurantConfig, belowServices],

@@ -6,9 +6,10 @@ import { openDatabase } from './store/open-database.ts';
 import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
+import { ScreenPresence } from './screen-presence.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
-function isDiskFull(error: unknown): boolean {
+export function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
 }
@@ -38,6 +39,10 @@ export class Engine {
   readonly dataVersion: DataVersion;
   /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
+  /** When each restaurant's kitchen screens were last live (fallback printing). */
+  readonly screenPresence = new ScreenPresence();
+  /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
+  readonly startedAt: number;
   private depth = 0;
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
@@ -53,6 +58,7 @@ export class Engine {
         : options.database;
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
+    this.startedAt = this.clock.now();
     this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '');
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');

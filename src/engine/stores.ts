@@ -15,6 +15,8 @@ import { MirrorStore } from './store/mirror-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { PaymentActionsStore } from './store/payment-actions-store.ts';
 import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
+import { PrintersStore } from './store/printers-store.ts';
+import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
 import { StockStore } from './store/stock-store.ts';
@@ -51,6 +53,9 @@ export class Stores {
   readonly kitchenDevices: KitchenDevicesStore;
   /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
   readonly kitchenChanges: KitchenChangesStore;
+  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
+  readonly printers: PrintersStore;
+  readonly printJobs: PrintJobsStore;
 
   /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
   constructor(db: Database, orderNumberPrefix: string) {
@@ -74,5 +79,7 @@ export class Stores {
     this.dueOrders = new DueOrdersStore(db);
     this.kitchenDevices = new KitchenDevicesStore(db);
     this.kitchenChanges = new KitchenChangesStore(db);
+    this.printers = new PrintersStore(db);
+    this.printJobs = new PrintJobsStore(db);
   }
 }
