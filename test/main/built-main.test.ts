@@ -162,8 +162,8 @@ describe('the built main process under a stand-in electron', () => {
         const { frames, copied } = walLogState(join(dataDir, 'comanda.db'));
         return frames > 0 && copied === frames;
       },
-      10_000,
       'the log copied by the worker',
+      { timeoutMs: 10_000 },
     );
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/stores/board/pending-slice.ts';
 
 describe('kitchen board (Chromium, real engine)', () => {
@@ -208,7 +208,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await statusOverHttp(order.id), 'recibido');
     await ticket.locator('[data-testid="cancel"]').click();
     await k.page.locator('[data-testid="confirm-yes"]').click();
-    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP', 3000);
+    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP', { timeoutMs: 3000 });
   });
 
   test('a ticket changed or cancelled elsewhere flashes; a refusal rolls back, said in Spanish from its code; a managed order has no buttons', async () => {

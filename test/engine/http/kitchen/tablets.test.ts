@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PAIRING_CODE_TTL_MS } from '../../../../src/engine/services/kitchen-devices.ts';
 import { R1 } from '../../../support/demo-ids.ts';
-import { eventually } from '../../../renderer/support/wait.ts';
+import { eventually } from '../../../support/eventually.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
 import { ARTIFACTS } from '../../../renderer/support/kitchen-under-test.ts';
 
