@@ -103,6 +103,7 @@ describe('stock and locations screens (Chromium, real engine)', () => {
 
   test('a location changed over the API updates the open screen live', async () => {
     const card = k.page.locator(`[data-location-id="${R1.openLocation}"]`);
+    assert.equal(await card.getAttribute('data-open'), 'false', 'closed on screen by the test above, so the change below can show');
     await k.engine.call('POST', `/locations/${R1.openLocation}/open`, { key: keys.live_write });
     await eventually(async () => (await card.getAttribute('data-open')) === 'true', 'reopened live');
   });

@@ -2,7 +2,7 @@
 // pass, tablets both ways and a phone, with 40 and then 100 active orders. Nothing overflows
 // sideways, buttons are big and their words whole, a new order is in view or announced, and the
 // undo of a tap stays on screen. One browser and one engine for the whole file; the screenshots are
-// saved as artifacts. (board-rush.test.ts counts the tickets in view on a paired tablet.)
+// saved as artifacts. (board-rush.e2e.test.ts counts the tickets in view on a paired tablet.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
@@ -84,6 +84,9 @@ describe('the board on every screen (Chromium, real engine)', () => {
         await column.locator('.column-tickets').evaluate((el) => el.scrollTo({ top: el.scrollHeight, left: el.scrollWidth }));
         const last = column.locator('article[data-order-id]').last();
         const lastId = await last.getAttribute('data-order-id');
+        // The page's clock stands still while the move is held: on a busy machine the checks and the
+        // screenshot below can outlast the 5 s hold, and the undo must still be there to take it back.
+        await k.page.clock.pauseAt(await k.page.evaluate(() => Date.now() + 1));
         await last.locator('[data-testid="bump"]').click();
         const undo = k.page.locator(`[data-testid="undo"][data-order-id="${lastId}"]`);
         assert.ok(await inViewport(k, undo), `undo in view after a tap at the end of a lane (${viewport.name}, ${count})`);
@@ -92,6 +95,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
         await k.screenshot(`board-${viewport.name}-${viewport.width}x${viewport.height}-${count}-held`);
         await undo.click();
         assert.equal(await undo.count(), 0);
+        await k.page.clock.resume();
         await card.locator('.ticket-customer').click(); // acknowledged: it stops ringing
       }
       await k.page.setViewportSize({ width: 1280, height: 800 });
