@@ -89,7 +89,7 @@ describe('one serving engine per file', () => {
     return files.filter((f) => !f.includes('first-start')).sort();
   };
 
-  test('the same file under another name is refused: a symlink, a path through .. and a hard link', async () => {
+  test('the same file under another name is refused: a symlink, a path through .. and a hard link', { timeout: 120_000 }, async () => {
     const symlink = join(dir, 'alias.db');
     symlinkSync(dbPath, symlink);
     await refusedUnder(symlink);

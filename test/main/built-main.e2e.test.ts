@@ -28,7 +28,7 @@ before(() => {
   symlinkSync(join(ROOT, 'resources'), join(BUILT, 'resources'));
   // The same build `npm run build` makes, a few seconds of it.
   execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--logLevel', 'warn', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
-});
+}, { timeout: 300_000 });
 after(() => rmSync(BUILT, { recursive: true, force: true }));
 
 interface BootedMain {

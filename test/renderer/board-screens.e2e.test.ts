@@ -56,7 +56,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
   });
 
   for (const count of [40, 100]) {
-    test(`${count} active orders: every viewport fits, nothing hidden without a word`, async () => {
+    test(`${count} active orders: every viewport fits, nothing hidden without a word`, { timeout: 300_000 }, async () => {
       await addOrders(count - (await activeOnBoard()));
       await eventually(async () => (await activeOnBoard()) >= count, `${count} tickets on the board`);
       for (const viewport of VIEWPORTS) {
