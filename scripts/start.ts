@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { defaultDataDir } from '../src/engine/cli/data-dir.ts';
-import { ensureKitchenBuilt } from '../src/engine/cli/kitchen-build.ts';
-import { stopWhenNpmEnds } from '../src/engine/cli/stop-with-npm.ts';
+import { defaultDataDir } from '../src/engine/data-dir.ts';
+import { ensureKitchenBuilt } from '../src/cli/kitchen-build.ts';
+import { stopWhenNpmEnds } from '../src/cli/stop-with-npm.ts';
 import { startBrowserHost, type BrowserHost } from '../src/main/browser-host.ts';
 import { checkElectron } from './ensure-electron.ts';
 
@@ -68,7 +68,7 @@ function runElectron(): Promise<{ code: number | null; stopped: boolean }> {
   };
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  // npm's shell does not pass a SIGTERM on (src/engine/cli/stop-with-npm.ts).
+  // npm's shell does not pass a SIGTERM on (src/cli/stop-with-npm.ts).
   const unwatch = stopWhenNpmEnds('start', () => forward('SIGTERM'));
   return new Promise((done) =>
     child.on('exit', (code) => {

@@ -14,7 +14,7 @@ const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
 
 const config = childConfig<Config>();
 const importStart = performance.now();
-const { startEngineServer } = await import('../../src/engine/start-engine-server.ts');
+const { startEngineServer } = await import('../../src/host/start-engine-server.ts');
 const { DEFAULT_RATE_LIMITS } = await import('../../src/engine/http/build-http-api.ts');
 const startAt = performance.now();
 const server = await startEngineServer({

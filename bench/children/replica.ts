@@ -9,7 +9,7 @@ interface Config {
 
 const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
 const config = childConfig<Config>();
-const { startReplicaServer } = await import('../../src/sync/start-replica-server.ts');
+const { startReplicaServer } = await import('../../src/host/start-replica-server.ts');
 const replica = await startReplicaServer({
   database: config.database,
   upstreamUrl: config.upstreamUrl,

@@ -5,8 +5,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { openDatabase } from './store/open-database.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
 import { DataVersion } from './store/data-version.ts';
-import { flushKeyUse } from './services/api-keys.ts';
-import { VerifiedKeys } from './services/verified-keys.ts';
+import { VerifiedKeys } from './verified-keys.ts';
 import { CatalogueStore } from './store/catalogue-store.ts';
 import { EventsStore } from './store/events-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
@@ -83,7 +82,7 @@ export class Engine {
   readonly role: 'standalone' | 'replica';
   /** Changes when another connection commits (store/data-version.ts). */
   readonly dataVersion: DataVersion;
-  /** API keys checked once, and their last uses not yet written (services/verified-keys.ts). */
+  /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
   private depth = 0;
   private readonly beginRead: Statement;
@@ -239,10 +238,25 @@ export class Engine {
     }
   }
 
+  /**
+   * Writes the API key uses noted since the last call (verified-keys.ts), in one transaction. Called
+   * by the jobs runner and on close; when it fails (a full disk) the uses stay in memory and the next
+   * call tries again. A time never goes back (another process may have written a later use).
+   */
+  flushKeyUses(): number {
+    const pending = this.verifiedKeys.pending();
+    if (pending.length === 0) return 0;
+    this.transaction(() => {
+      for (const [keyId, at] of pending) this.apiKeys.touch(keyId, at);
+    });
+    for (const [keyId, at] of pending) this.verifiedKeys.written(keyId, at);
+    return pending.length;
+  }
+
   close(): void {
     if (!this.db.open) return;
     try {
-      flushKeyUse(this);
+      this.flushKeyUses();
     } catch {
       // A key's last use is worth less than closing: it is lost, as with a crash.
     }

@@ -3,8 +3,9 @@
 // Electron window (index.ts, over IPC) and the browser mode (browser-host.ts, over HTTP to a browser
 // on the same machine). Plain Node: no Electron import.
 import { join } from 'node:path';
-import { createIpcHandlers, type IpcHandlers } from '../engine/ipc/handlers.ts';
-import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from '../engine/ipc/ports.ts';
+import { createIpcHandlers } from './channel-handlers.ts';
+import type { IpcHandlers } from '../engine/screen/dispatch.ts';
+import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { AppSettings } from '../shared/ipc/settings.ts';
 import type { EngineHost } from './engine-host.ts';

@@ -7,10 +7,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { createAdminSessions } from '../engine/http/kitchen/admin-session.ts';
-import type { IpcHandlers } from '../engine/ipc/handlers.ts';
+import type { IpcHandlers } from '../engine/screen/dispatch.ts';
 import { bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
-import { createFileStores } from './file-stores.ts';
+import { createFileStores } from './browser-settings-files.ts';
 
 export interface BrowserHostOptions {
   dataDir: string;

@@ -11,13 +11,13 @@ import { importDemoRestaurants } from '../engine/demo/seed-demo.ts';
 import { StorageRefusal } from '../engine/store/database-checks.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
 import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
-import { STANDALONE_STATUS } from '../engine/ipc/ports.ts';
+import { STANDALONE_STATUS } from '../engine/screen/live-feed.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
-import { startEngineServer, type EngineServer } from '../engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../host/start-engine-server.ts';
 import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../shared/ipc/settings.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
-import { startReplicaServer, type ReplicaServer } from '../sync/start-replica-server.ts';
+import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 export const LAN_HOST = '0.0.0.0';

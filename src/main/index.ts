@@ -5,15 +5,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { defaultDataDir } from '../engine/cli/data-dir.ts';
-import { startLiveFeed, type LiveFeed } from '../engine/ipc/live-feed.ts';
+import { defaultDataDir } from '../engine/data-dir.ts';
+import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
 import { bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { registerIpcHandlers } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
-import { createAppStores } from './settings-store.ts';
+import { createAppStores } from './settings-file.ts';
 import { createKitchenWindow } from './window.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

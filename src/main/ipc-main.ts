@@ -2,7 +2,7 @@
 // window and page) and its payload (dispatchIpc) before the handler runs.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { IPC_CHANNELS, type IpcResult } from '../shared/ipc/contract.ts';
-import { dispatchIpc, type IpcHandlers } from '../engine/ipc/handlers.ts';
+import { dispatchIpc, type IpcHandlers } from '../engine/screen/dispatch.ts';
 import { isTrustedSenderUrl } from './ipc-guard.ts';
 
 export function registerIpcHandlers(

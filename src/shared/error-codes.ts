@@ -56,6 +56,9 @@ export const KITCHEN_ERROR_STATUS = {
 export type KitchenOnlyErrorCode = keyof typeof KITCHEN_ERROR_STATUS;
 export type KitchenErrorCode = ErrorCode | KitchenOnlyErrorCode;
 
+/** Said to a browser whose device token is missing or revoked: the screen drops to its pairing page. */
+export const DEVICE_UNPAIRED = 'device_unpaired' satisfies KitchenOnlyErrorCode;
+
 export const KITCHEN_ERROR_CODES = [...ERROR_CODES, ...(Object.keys(KITCHEN_ERROR_STATUS) as KitchenOnlyErrorCode[])] as KitchenErrorCode[];
 
 export function isKitchenErrorCode(value: unknown): value is KitchenErrorCode {

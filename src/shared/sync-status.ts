@@ -1,3 +1,4 @@
+import type { World } from './world.ts';
 // A replica's sync status, as GET /sync/status answers it and as the app's status bar shows it.
 
 export interface SyncConflict {
@@ -41,5 +42,5 @@ export interface SyncStatus {
    */
   last_check?: { compared: number; diverged: number; healed: number } | null;
   upstream: string;
-  mode: 'live' | 'test';
+  mode: World;
 }

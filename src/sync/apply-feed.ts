@@ -40,7 +40,7 @@ export function applyFeedPage(engine: Engine, identity: ReplicaIdentity, page: U
         const status = event.data as LocationStatusView;
         if (!engine.sync.hasPendingOpenClose(status.location_id)) {
           const position = engine.locations.list(identity.restaurantId).length;
-          mirrorLocation(engine, identity.restaurantId, status, position, 'America/Santiago');
+          mirrorLocation(engine, identity.restaurantId, status, position);
         }
       }
       applied++;

@@ -1,6 +1,6 @@
 import { formatInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
-import { mirrorOrder, mirrorStock } from '../engine/services/mirror-upstream.ts';
+import { mirrorOrder, mirrorStock, restaurantTimeZone } from '../engine/services/mirror-upstream.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
 import { applyTransition } from '../engine/services/transition-order.ts';
 import type { OrderRow } from '../engine/store/orders-store.ts';
@@ -108,7 +108,7 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
     if (event.type === 'stock.updated') stockInFlight.add((event.data as { location_id: string }).location_id);
   }
 
-  const zone = engine.restaurants.get(identity.restaurantId)?.time_zone ?? 'America/Santiago';
+  const zone = restaurantTimeZone(engine, identity.restaurantId);
   return engine.transaction(() => {
     let compared = 0;
     let diverged = 0;

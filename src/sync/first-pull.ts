@@ -1,5 +1,6 @@
+import { DEFAULT_TIME_ZONE } from '../shared/locale.ts';
 import { createHash } from 'node:crypto';
-import { parseApiKey, type KeyMode } from '../engine/domain/api-key-format.ts';
+import { parseApiKey } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
 import { registerExternalApiKey } from '../engine/services/api-keys.ts';
@@ -7,6 +8,7 @@ import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorS
 import type { OrderView } from '../engine/services/order-view.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
+import type { World } from '../shared/world.ts';
 
 export const SYNC_KEYS = {
   restaurantId: 'restaurant_id',
@@ -34,7 +36,7 @@ export function expectOk<T>(response: UpstreamResponse<T>, what: string): T {
 
 export interface ReplicaIdentity {
   restaurantId: string;
-  mode: KeyMode;
+  mode: World;
   canWrite: boolean;
 }
 
@@ -72,7 +74,7 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
       id: restaurantId,
       name: `Restaurante de ${new URL(client.base).host}`,
       registerMode: locations.register_mode,
-      timeZone: 'America/Santiago',
+      timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
     });
     engine.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
     engine.sync.setState(SYNC_KEYS.upstream, client.base);
@@ -157,7 +159,7 @@ function applyCatalogue(
   for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
   catalogue.locations.data.forEach((location, position) => {
     if (!engine.sync.hasPendingOpenClose(location.location_id)) {
-      mirrorLocation(engine, identity.restaurantId, location, position, 'America/Santiago');
+      mirrorLocation(engine, identity.restaurantId, location, position);
     }
   });
   mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);

@@ -154,7 +154,7 @@ function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, 
     mirrorOrder(engine, identity.restaurantId, test, response.body as OrderView, 'order.updated');
   } else if (row.kind === 'set_location_open') {
     const status = response.body as LocationStatusView;
-    mirrorLocation(engine, identity.restaurantId, status, 0, 'America/Santiago');
+    mirrorLocation(engine, identity.restaurantId, status, 0);
   }
 }
 
@@ -207,6 +207,6 @@ export function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdent
   }
   if (row.kind === 'set_location_open' && upstreamState) {
     const list = upstreamState as { data: LocationStatusView[] };
-    for (const status of list.data) mirrorLocation(engine, identity.restaurantId, status, 0, 'America/Santiago');
+    for (const status of list.data) mirrorLocation(engine, identity.restaurantId, status, 0);
   }
 }

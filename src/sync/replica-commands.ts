@@ -4,7 +4,7 @@ import type { Engine } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { getOrder } from '../engine/services/read-orders.ts';
 import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
-import type { KeyMode } from '../engine/domain/api-key-format.ts';
+import type { World } from '../shared/world.ts';
 
 /**
  * The replica's writes: each is applied locally through the same services as anywhere else and,
@@ -15,7 +15,7 @@ import type { KeyMode } from '../engine/domain/api-key-format.ts';
  * (a local sandbox key on a live replica, say) stay local: the platform key cannot speak for them.
  * Stock and open/close are simulated in sandbox: such writes change nothing, so send nothing.
  */
-export function replicaCommands(engine: Engine, mode: KeyMode, onQueued: () => void): EngineCommands {
+export function replicaCommands(engine: Engine, mode: World, onQueued: () => void): EngineCommands {
   const local = localCommands(engine);
   const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
   const queue = (...args: Parameters<Engine['sync']['append']>) => {

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../engine/domain/errors.ts';
 import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Actor } from '../engine/services/actor.ts';
+import type { Actor } from '../engine/domain/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
 import type { LocationStatusView } from '../engine/services/location-status.ts';
-import { mirrorLocation, mirrorOrder } from '../engine/services/mirror-upstream.ts';
+import { mirrorLocation, mirrorOrder, restaurantTimeZone } from '../engine/services/mirror-upstream.ts';
 import { quoteExpiry, unavailableQuote } from '../engine/services/quote-delivery.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
 import type { QuoteInput } from '../shared/schemas/delivery.ts';
@@ -153,7 +153,7 @@ export class Replica {
   }
 
   status(): SyncStatus {
-    const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
+    const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
     const lastPull = this.engine.sync.state(SYNC_KEYS.lastPullAt);
     return {
       online: this.link.online,
@@ -313,7 +313,7 @@ export class Replica {
           this.engine.transaction(() =>
             response.body.data.forEach((status: LocationStatusView, position: number) => {
               if (!this.engine.sync.hasPendingOpenClose(status.location_id)) {
-                mirrorLocation(this.engine, this.identity.restaurantId, status, position, 'America/Santiago');
+                mirrorLocation(this.engine, this.identity.restaurantId, status, position);
               }
             }),
           ),
@@ -382,7 +382,7 @@ export class Replica {
     } catch (error) {
       if (!(error instanceof UpstreamUnreachable)) throw error;
     }
-    const zone = this.engine.restaurants.get(this.identity.restaurantId)?.time_zone ?? 'America/Santiago';
+    const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
     return {
       status: 200,
       body: unavailableQuote(

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { startEngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 

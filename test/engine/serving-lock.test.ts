@@ -8,7 +8,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
-import { startEngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { startHeadlessEngine, type HeadlessEngine } from '../hardening/headless-engine.ts';
@@ -48,12 +48,12 @@ describe('one serving engine per file', () => {
 
   test('a first start makes the data folder it serves from (nothing there yet)', async () => {
     const fresh = join(dir, 'first-start', 'Comanda', 'comanda.db');
-    const first = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', fresh]);
+    const first = await run('src/cli/serve.ts', ['--port', '0', '--db', fresh]);
     assert.match(first.stdout, /"base_url":"http:\/\/127\.0\.0\.1:\d+\/v1"/, first.stderr);
   });
 
   test('a second serve on the file exits at once, naming the process that serves it', async () => {
-    const second = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', dbPath]);
+    const second = await run('src/cli/serve.ts', ['--port', '0', '--db', dbPath]);
     assert.equal(second.stdout, '', 'no base_url line');
     assert.equal(second.code, 1);
     const lines = second.stderr.trimEnd().split('\n');
@@ -67,7 +67,7 @@ describe('one serving engine per file', () => {
   /** A second serve on `alias` is refused naming the engine's process, and leaves nothing beside the files. */
   async function refusedUnder(alias: string) {
     const before = listing();
-    const second = await run('src/engine/cli/serve.ts', ['--port', '0', '--db', alias]);
+    const second = await run('src/cli/serve.ts', ['--port', '0', '--db', alias]);
     assert.equal(second.stdout, '', 'no base_url line');
     assert.equal(second.code, 1, second.stderr);
     const lines = second.stderr.trimEnd().split('\n');
@@ -112,12 +112,12 @@ describe('one serving engine per file', () => {
   });
 
   test('the keys CLI works beside the engine: a created key authenticates on the next request, a revoked one is refused', async () => {
-    const created = await run('src/engine/cli/keys.ts', ['create', '--restaurant', R1.id, '--mode', 'live', '--label', 'cli beside', '--db', dbPath]);
+    const created = await run('src/cli/keys.ts', ['create', '--restaurant', R1.id, '--mode', 'live', '--label', 'cli beside', '--db', dbPath]);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
     assert.equal((await menu(engine, key)).status, 200);
     const keyId = /created key (\S+)/.exec(created.stderr)![1]!;
-    const revoked = await run('src/engine/cli/keys.ts', ['revoke', '--restaurant', R1.id, '--key', keyId, '--db', dbPath]);
+    const revoked = await run('src/cli/keys.ts', ['revoke', '--restaurant', R1.id, '--key', keyId, '--db', dbPath]);
     assert.equal(revoked.code, 0, revoked.stderr);
     // "Within a second": the engine may keep verified keys for a moment (reads need no write).
     await eventually(async () => (await menu(engine, key)).status, 'the revoked key refused', { until: (status) => status === 401 });

@@ -23,7 +23,7 @@ export async function startHeadlessEngine(
   dbPath: string,
   options: { env?: Record<string, string>; timeoutMs?: number; args?: string[] } = {},
 ): Promise<HeadlessEngine> {
-  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', dbPath, '--demo', ...(options.args ?? [])], {
+  const child = spawn(NODE, ['--import', 'tsx', 'src/cli/serve.ts', '--port', '0', '--db', dbPath, '--demo', ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import { canTransition, type OrderStatus, type OrderType } from '../../src/share
 import { ERROR_STATUS, type ErrorCode } from '../../src/shared/error-codes.ts';
 import { toOrderView, type OrderItemView, type OrderView } from '../../src/engine/services/order-view.ts';
 import type { OrderRow } from '../../src/engine/store/orders-store.ts';
+import { worldOf } from '../../src/shared/world.ts';
 
 /** Transitions the engine makes by itself (payment confirmation, scheduled release); the rest are PATCH's. */
 const AUTOMATIC: readonly [OrderStatus, OrderStatus][] = [
@@ -192,7 +193,7 @@ export class InvariantChecker {
 
   private orderEvent(event: EventRow, view: OrderView, checkStock: boolean): void {
     const context = `order ${view.id} (${view.number}) at event ${event.seq}`;
-    assert.equal(event.world, view.test ? 'test' : 'live', `${context}: event world`);
+    assert.equal(event.world, worldOf(view.test), `${context}: event world`);
     const history = this.histories.get(view.id);
     const previousStatus = history?.status;
     if (event.type === 'order.created') {

@@ -16,7 +16,7 @@ import type { ApiServer } from '../../src/engine/http/http-context.ts';
 import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
 import { authenticate, createApiKey, revokeApiKey } from '../../src/engine/services/api-keys.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
-import { startEngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1, UNKNOWN_UUID } from '../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS, startEngineUnderTest } from '../support/engine-under-test.ts';
 import { callApi, parseJson, rawHttp } from './http-client.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
 import { StorageRefusal } from '../../src/engine/store/database-checks.ts';
 import { openDatabase } from '../../src/engine/store/open-database.ts';
-import { startEngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { startEngineHost } from '../../src/main/engine-host.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/ipc/settings.ts';
 

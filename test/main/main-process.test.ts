@@ -67,7 +67,7 @@ describe('Electron security settings', () => {
   });
 
   test('the key store encrypts with safeStorage and refuses where it is unavailable', () => {
-    const store = source('src/main/settings-store.ts');
+    const store = source('src/main/settings-file.ts');
     assert.match(store, /safeStorage\.encryptString/);
     assert.match(store, /isEncryptionAvailable\(\)/);
     assert.match(store, /basic_text/);

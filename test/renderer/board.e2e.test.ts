@@ -7,7 +7,7 @@ import type { Locator } from 'playwright-core';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
-import { TAP_GUARD_MS } from '../../src/renderer/src/stores/board/pending-slice.ts';
+import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 
 describe('kitchen board (Chromium, real engine)', () => {
   let k: KitchenUnderTest;

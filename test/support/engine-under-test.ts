@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
 import type { RateLimits } from '../../src/engine/http/build-http-api.ts';
-import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
 import { assertConformsToDocument } from './openapi-conformance.ts';
 
 /** A Saturday evening in Santiago: the demo's schedule-mode locations are open. */

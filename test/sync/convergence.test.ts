@@ -6,10 +6,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite, type Api } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
 const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 2);
 
@@ -27,7 +27,7 @@ async function orderOnBoth(up: Api, rep: Api, name: string): Promise<string> {
   return created.body.id as string;
 }
 
-function refusedChangeScenario(mode: KeyMode): void {
+function refusedChangeScenario(mode: World): void {
   // The periodic check is kept out of the way (an hour): here the refused push alone must converge.
   const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode, { divergenceCheckMs: 3_600_000 });
 

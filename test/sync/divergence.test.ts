@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { applyFeedPage } from '../../src/sync/apply-feed.ts';
 import { SYNC_KEYS } from '../../src/sync/first-pull.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
 /** A write no engine knows of (no event, no outbox): what a lost feed event or a stray tool leaves. */
 function writeBehindTheEnginesBack(database: string, orderId: string, status: string): void {
@@ -30,7 +30,7 @@ function removeBehindTheEnginesBack(database: string, orderId: string): void {
   }
 }
 
-function scenario(mode: KeyMode): void {
+function scenario(mode: World): void {
   const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode);
   /** The check's own read of the feed (the puller's long-polls carry `wait`). */
   const checksSoFar = () => sys.proxy.forwarded.filter((line) => /^GET \/v1\/events\?after=[^ ]*&limit=500 HTTP/.test(line)).length;

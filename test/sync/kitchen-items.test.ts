@@ -1,14 +1,14 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import type { Engine } from '../../src/engine/engine.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ipc/kitchen-handlers.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
 const twoLines = {
   location_id: R1.openLocation,
@@ -24,7 +24,7 @@ const twoLines = {
 const doneOf = (engine: Engine, restaurantId: string, orderId: string): boolean[] | undefined =>
   readKitchenBoard(engine, restaurantId).tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.done);
 
-function scenarios(mode: KeyMode): void {
+function scenarios(mode: World): void {
   const { sys, up, rep } = twoEnginesForSuite(mode);
   let replicaKitchen: KitchenHandlers;
   let upstreamKitchen: KitchenHandlers;

@@ -3,14 +3,14 @@
 // a bump on it (it used to be local only, and such a bump was refused upstream and reverted).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { ApiError } from '../../src/engine/domain/errors.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/ipc/kitchen-handlers.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
-function scenarios(mode: KeyMode): void {
+function scenarios(mode: World): void {
   const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode);
   let kitchen: KitchenHandlers;
   before(() => {

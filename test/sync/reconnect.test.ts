@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { KITCHEN_RECONNECT } from '../../src/sync/upstream-link.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
 test("the kitchen's reconnect schedule probes at least every second, however long the outage", () => {
   for (const failures of [0, 1, 2, 3, 5, 10, 50, 1_000, 1_000_000]) {
@@ -16,7 +16,7 @@ test("the kitchen's reconnect schedule probes at least every second, however lon
   assert.ok(KITCHEN_RECONNECT.probeTimeoutMs <= 1_000);
 });
 
-function scenario(mode: KeyMode): void {
+function scenario(mode: World): void {
   // Errors the upstream answers are retried on a backoff that would outlast the test (a minute):
   // only the link's probe can bring the replica back in time.
   const probes: number[] = [];

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
-function scenarios(mode: KeyMode): void {
+function scenarios(mode: World): void {
   const { sys, up, rep } = twoEnginesForSuite(mode);
 
   const quantityOf = (body: { data: { product_id: string; quantity: number }[] }, product: string) =>

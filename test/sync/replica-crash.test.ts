@@ -6,16 +6,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
-import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
 import { eventually } from '../support/eventually.ts';
 import { apiAt, KEY_MODES, type Api } from './two-engines.ts';
+import type { World } from '../../src/shared/world.ts';
 
-function scenario(mode: KeyMode): void {
+function scenario(mode: World): void {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-replica-crash-'));
   let upstream: EngineServer;
   let demo: DemoRestaurant[];
@@ -28,7 +28,7 @@ function scenario(mode: KeyMode): void {
   async function startReplicaProcess(): Promise<void> {
     const proc = spawn(
       join(process.cwd(), 'node_modules/.bin/node'),
-      ['--import', 'tsx', 'src/engine/cli/serve.ts', '--upstream', proxy.baseUrl, '--port', '0', '--db', join(dir, 'replica.db')],
+      ['--import', 'tsx', 'src/cli/serve.ts', '--upstream', proxy.baseUrl, '--port', '0', '--db', join(dir, 'replica.db')],
       { env: { ...process.env, COMANDA_UPSTREAM_KEY: key(), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = proc;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DatabaseAlreadyServed } from '../../src/engine/serving-lock.ts';
 import Database from 'better-sqlite3';
 import { UpstreamRefusedKey } from '../../src/sync/first-pull.ts';
-import { startReplicaServer } from '../../src/sync/start-replica-server.ts';
+import { startReplicaServer } from '../../src/host/start-replica-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { TwoEngines } from './two-engines.ts';
 

@@ -3,13 +3,13 @@ import { after, before } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
-import type { KeyMode } from '../../src/engine/domain/api-key-format.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
-import { startEngineServer, type EngineServer } from '../../src/engine/start-engine-server.ts';
-import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/sync/start-replica-server.ts';
+import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
+import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/host/start-replica-server.ts';
 import type { ReconnectSchedule } from '../../src/sync/upstream-link.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
+import { WORLDS, type World } from '../../src/shared/world.ts';
 
 export interface Api {
   (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -31,7 +31,7 @@ export function apiAt(baseUrl: () => string, key: string): Api {
 export const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
 
 /** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
-export const KEY_MODES: readonly KeyMode[] = ['live', 'test'];
+export const KEY_MODES: readonly World[] = WORLDS;
 
 /**
  * An upstream engine (restartable on its file) and a replica that reaches it through a fault
@@ -47,7 +47,7 @@ export class TwoEngines {
   demo!: DemoRestaurant[];
 
   constructor(
-    readonly mode: KeyMode = 'live',
+    readonly mode: World = 'live',
     private readonly sync: ReplicaServerOptions['sync'] = {},
   ) {}
 
@@ -112,7 +112,7 @@ export class TwoEngines {
  * upstream and the replica with the replica's key (usable once started); `syncStatus` is the
  * replica's `/sync/status` body.
  */
-export function twoEnginesForSuite(mode: KeyMode, sync?: ReplicaServerOptions['sync']) {
+export function twoEnginesForSuite(mode: World, sync?: ReplicaServerOptions['sync']) {
   const sys = new TwoEngines(mode, sync);
   before(() => sys.start());
   after(() => sys.stop());

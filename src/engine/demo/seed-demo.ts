@@ -6,6 +6,7 @@ import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
 import { createApiKey } from '../services/api-keys.ts';
 import { createOrder } from '../services/create-order.ts';
 import { locationOpenState } from '../services/location-status.ts';
+import type { World } from '../../shared/world.ts';
 
 export const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
 
@@ -47,7 +48,7 @@ export function importDemoRestaurants(engine: Engine, payments: PaymentProviders
 export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
   return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
     const restaurant = engine.restaurants.get(id)!;
-    const issue = (mode: 'live' | 'test', write: boolean) =>
+    const issue = (mode: World, write: boolean) =>
       createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
     return {
       id,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { World } from '../../shared/world.ts';
 
-export type KeyMode = 'live' | 'test';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
@@ -19,12 +19,12 @@ function randomBase62(length: number): string {
   return out;
 }
 
-export function generateApiKey(mode: KeyMode): string {
+export function generateApiKey(mode: World): string {
   return `cm_${mode}_${randomBase62(SECRET_LENGTH)}`;
 }
 
 export interface ParsedApiKey {
-  mode: KeyMode;
+  mode: World;
   lookup: string;
 }
 
@@ -32,5 +32,5 @@ export interface ParsedApiKey {
 export function parseApiKey(key: string): ParsedApiKey | null {
   const match = KEY_SHAPE.exec(key);
   if (!match) return null;
-  return { mode: match[1] as KeyMode, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
+  return { mode: match[1] as World, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
 }

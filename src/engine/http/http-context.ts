@@ -4,7 +4,7 @@ import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
-import type { Actor } from '../services/actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import type { QuoteInput } from '../../shared/schemas/delivery.ts';
 
 export type ApiServer = FastifyInstance<

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-retention.ts';
-import { PENDING_STATUS } from '../store/idempotency-store.ts';
+import { PENDING_STATUS } from '../domain/idempotency-record.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
-import { isTestWorld, type Actor } from '../services/actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { getOrder, listOrderKeys, listOrders } from '../services/read-orders.ts';
 import { restaurantOf } from '../services/restaurant-context.ts';

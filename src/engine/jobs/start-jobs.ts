@@ -1,7 +1,6 @@
 import type { Engine } from '../engine.ts';
 import type { MailSender } from '../mail/mail-sender.ts';
 import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
-import { flushKeyUse } from '../services/api-keys.ts';
 import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
 import { DEFAULT_COURIER_TIMEOUT_MS } from '../services/follow-courier-deliveries.ts';
 import { staleOnlinePaymentOpenings, withdrawOnlineOrder } from '../services/open-online-payment.ts';
@@ -128,7 +127,7 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
   const writeKeyUses = (): void => {
     if (stopped || !engine.db.open) return;
     try {
-      flushKeyUse(engine);
+      engine.flushKeyUses();
       keyUseFailing = false;
     } catch (error) {
       // Kept in memory and tried again next tick; said once, not every second (a full disk).

@@ -1,4 +1,4 @@
-import { formatClp } from './format-clp.ts';
+import { formatClp } from '../domain/format-clp.ts';
 
 /** What the "your order is ready" mail says; pure, so tests and previews can build it. */
 export interface ReadyMailInput {

@@ -1,13 +1,14 @@
 import type { Engine } from '../engine.ts';
 import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from './mercadopago.ts';
-import type { PaymentProvider, PaymentWorld } from './payment-provider.ts';
+import type { PaymentProvider } from './payment-provider.ts';
+import type { World } from '../../shared/world.ts';
 
 /**
  * The providers restaurants configured (`npm run payments`): Mercado Pago for the live world,
  * built from the credentials in the database when asked, so a change made by the CLI (another
  * process) is seen by the next order. The test world keeps the sandbox simulator.
  */
-export function configuredPaymentProviders(engine: Engine): (restaurantId: string, world: PaymentWorld) => PaymentProvider | null {
+export function configuredPaymentProviders(engine: Engine): (restaurantId: string, world: World) => PaymentProvider | null {
   const built = new Map<string, { token: string; apiBase: string; provider: PaymentProvider }>();
   return (restaurantId, world) => {
     if (world !== 'live') return null;

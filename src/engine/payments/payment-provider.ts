@@ -6,6 +6,7 @@ import {
   type ProviderPayment,
   type ProviderRefund,
 } from '../domain/payments.ts';
+import type { World } from '../../shared/world.ts';
 
 export { ONLINE_PAYMENT_METHODS, PAYMENT_RESULTS };
 export type { OnlinePaymentMethod, PaymentResult, ProviderPayment, ProviderRefund };
@@ -101,7 +102,6 @@ export interface PaymentProvider {
   refund?(request: RefundRequest): Promise<ProviderRefund>;
 }
 
-export type PaymentWorld = 'live' | 'test';
 
 /**
  * The payment providers of an engine, assembled once where it starts (start-engine-server.ts):
@@ -112,10 +112,10 @@ export interface PaymentProviders {
   live: PaymentProvider | null;
   test: PaymentProvider;
   /** The provider a restaurant configured for a world, or null to use the default above. */
-  forRestaurant?: (restaurantId: string, world: PaymentWorld) => PaymentProvider | null;
+  forRestaurant?: (restaurantId: string, world: World) => PaymentProvider | null;
 }
 
 /** The provider that serves a restaurant's world: its own, else the world's default. */
-export function paymentProviderFor(payments: PaymentProviders, restaurantId: string, world: PaymentWorld): PaymentProvider | null {
+export function paymentProviderFor(payments: PaymentProviders, restaurantId: string, world: World): PaymentProvider | null {
   return payments.forRestaurant?.(restaurantId, world) ?? (world === 'test' ? payments.test : payments.live);
 }

@@ -1,6 +1,6 @@
 // The sandbox payment simulator's HTML: Spanish, mobile first, no JavaScript (plain form POST).
 // Everything shown that comes from data is escaped.
-import { formatClp } from '../mail/format-clp.ts';
+import { formatClp } from '../domain/format-clp.ts';
 
 /** What the simulator page of an open session shows. */
 export interface SandboxPayPageInput {

@@ -1,7 +1,7 @@
 // The restaurant file's kitchen settings: stations (which products each prepares, by category or
 // by product) and modifier options flagged as allergens. Checked with the rest of the file and
 // resolved, at import, into what the engine reads for every ticket.
-import { allergenKey, type KitchenSettings } from '../services/kitchen-settings.ts';
+import { allergenKey, type KitchenSettings } from '../domain/kitchen-settings.ts';
 import type { RestaurantConfig } from './schema.ts';
 
 type Report = (path: string, message: string) => void;

@@ -1,15 +1,16 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { generateApiKey, parseApiKey, type KeyMode } from '../domain/api-key-format.ts';
+import { generateApiKey, parseApiKey } from '../domain/api-key-format.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { ApiKeyRow } from '../store/api-keys-store.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
+import type { World } from '../../shared/world.ts';
 
 export interface ApiKeyView {
   id: string;
   label: string | null;
-  mode: KeyMode;
+  mode: World;
   write: boolean;
   last4: string;
   created_at: string;
@@ -19,7 +20,7 @@ export interface ApiKeyView {
 
 export interface CreateApiKeyInput {
   restaurantId: string;
-  mode: KeyMode;
+  mode: World;
   write: boolean;
   label?: string | null;
 }
@@ -73,7 +74,7 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
 
 /**
  * The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key.
- * Writes nothing: the use is noted in memory and written later (flushKeyUse).
+ * Writes nothing: the use is noted in memory and written later (Engine.flushKeyUses).
  */
 export function authenticate(engine: Engine, presented: string): Actor | null {
   // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
@@ -98,21 +99,6 @@ export function authenticate(engine: Engine, presented: string): Actor | null {
   const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
   engine.verifiedKeys.noteUse(verified, engine.clock.now());
   return actor;
-}
-
-/**
- * Writes the key uses noted since the last call, in one transaction. Called by the jobs runner and
- * on close; when it fails (a full disk) the uses stay in memory and the next call tries again.
- * A time never goes back (another process may have written a later use).
- */
-export function flushKeyUse(engine: Engine): number {
-  const pending = engine.verifiedKeys.pending();
-  if (pending.length === 0) return 0;
-  engine.transaction(() => {
-    for (const [keyId, at] of pending) engine.apiKeys.touch(keyId, at);
-  });
-  for (const [keyId, at] of pending) engine.verifiedKeys.written(keyId, at);
-  return pending.length;
 }
 
 /** A key's row with its last use as this process knows it (a use may not be written yet). */

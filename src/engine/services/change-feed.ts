@@ -4,7 +4,7 @@ import { invalidRequest } from '../domain/errors.ts';
 export type EventType = (typeof EVENT_TYPES)[number];
 import { formatInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import { restaurantOf } from './restaurant-context.ts';
 
 export interface FeedEvent {

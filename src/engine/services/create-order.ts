@@ -9,13 +9,14 @@ import { paymentProviderFor, type PaymentProviders } from '../payments/payment-p
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-settings.ts';
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
+import { worldOf } from '../../shared/world.ts';
 
 const MAX_SCHEDULE_AHEAD_DAYS = 7;
 
@@ -93,13 +94,13 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
 
     if (online) {
-      const payments = paymentProviderFor(options.payments, restaurant.id, test ? 'test' : 'live');
+      const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
       if (!payments) {
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
       // The session is written with the order; its provider is asked after this commit.
       engine.paymentSessions.insert({
-        id: `ps_${test ? 'test' : 'live'}_${randomUUID().replaceAll('-', '')}`,
+        id: `ps_${worldOf(test)}_${randomUUID().replaceAll('-', '')}`,
         order_id: row.id,
         provider: payments.name,
         return_url: input.return_url!,
@@ -111,7 +112,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) engine.events.append(restaurant.id, test ? 'test' : 'live', 'order.created', now, view);
+    if (!online) engine.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     return view;
   });
 }

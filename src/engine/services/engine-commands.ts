@@ -1,7 +1,7 @@
 import type { PatchTarget } from '../../shared/order-states.ts';
 import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { setLocationOpen, type LocationStatusResult } from './locations.ts';
 import type { OrderView } from './order-view.ts';

@@ -1,9 +1,11 @@
 import type { Engine } from '../engine.ts';
 import { notFound } from '../domain/errors.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
-import { readKitchenSettings, type KitchenSettings } from './kitchen-settings.ts';
+import type { KitchenSettings } from '../domain/kitchen-settings.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 import { restaurantOf } from './restaurant-context.ts';
+import { worldOf } from '../../shared/world.ts';
 
 // What a replica needs of the kitchen's data, over the sync door (not the public API): an order's
 // item states, and a feed of item changes in the order they happened, with the kitchen settings.
@@ -73,6 +75,6 @@ export function mirrorItemState(engine: Engine, orderId: string, itemIndex: numb
   if ((engine.kitchenData.itemState(order.id, itemIndex)?.done === 1) === done) return false;
   const now = engine.clock.now();
   engine.kitchenData.setItemState(order.id, itemIndex, done, now);
-  engine.events.append(order.restaurant_id, order.test === 1 ? 'test' : 'live', KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
+  engine.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
   return true;
 }

@@ -2,9 +2,10 @@ import { isTerminal } from '../../shared/order-states.ts';
 import { KitchenError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
+import { worldOf } from '../../shared/world.ts';
 
 export interface ItemDoneResult {
   order: OrderRow;
@@ -34,7 +35,7 @@ export function setItemDone(engine: Engine, actor: Actor, orderId: string, itemI
       throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
     }
     engine.kitchenData.setItemState(order.id, itemIndex, done, now);
-    engine.events.append(restaurant.id, order.test === 1 ? 'test' : 'live', KITCHEN_EVENTS.item, now, {
+    engine.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
       order_id: order.id,
       item_index: itemIndex,
       done,

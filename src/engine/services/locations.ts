@@ -5,7 +5,7 @@ import { notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import {
   exceptionsAround,
   locationOpenState,

@@ -5,6 +5,8 @@ import type { KnownLocationStatus, LocationStatusView } from './location-status.
 import { toOrderView, type OrderView } from './order-view.ts';
 import type { MenuView } from './read-menu.ts';
 import { recordStockChange } from './stock-events.ts';
+import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+import { worldOf } from '../../shared/world.ts';
 
 // A replica mirrors what its upstream reports. Each function writes the local copy and the local
 // change-feed event (so the kitchen screen and local API clients see it); the caller runs it in the
@@ -21,7 +23,13 @@ export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant)
   engine.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
 }
 
-export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number, timeZone: string): void {
+/** The restaurant's own time zone (the replica's is set at its first pull), for reading and writing its times. */
+export function restaurantTimeZone(engine: Engine, restaurantId: string): string {
+  return engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+}
+
+export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number): void {
+  const timeZone = restaurantTimeZone(engine, restaurantId);
   const known: KnownLocationStatus = {
     open_now: view.open_now,
     reason: view.reason,
@@ -142,7 +150,7 @@ export function mirrorOrder(
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
   engine.orders.upsert(row);
-  engine.events.append(restaurantId, test ? 'test' : 'live', existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  engine.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
 }
 
 /**

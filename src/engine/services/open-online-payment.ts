@@ -8,12 +8,13 @@ import { paymentProviderFor, type OpenSessionRequest, type PaymentLink, type Pay
 import type { OrderRow } from '../store/orders-store.ts';
 import type { PaymentSessionRow } from '../store/payment-sessions-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { pendingMarker } from '../store/idempotency-store.ts';
-import type { Actor } from './actor.ts';
+import { pendingMarker } from '../domain/idempotency-record.ts';
+import type { Actor } from '../domain/actor.ts';
 import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { errorText } from './error-text.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { restoreStock } from './transition-order.ts';
+import { worldOf } from '../../shared/world.ts';
 
 /** How long a payment provider may take to open a session (real time: it waits on the network). */
 export const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
@@ -47,7 +48,7 @@ export async function openOnlinePayment(
   const session = engine.paymentSessions.openingOfOrder(orderId);
   if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
   const restaurantRow = engine.restaurants.get(order.restaurant_id);
-  const provider = paymentProviderFor(payments, order.restaurant_id, order.test === 1 ? 'test' : 'live');
+  const provider = paymentProviderFor(payments, order.restaurant_id, worldOf(order.test));
   let paymentUrl: string;
   try {
     if (!provider || provider.name !== session.provider) throw new Error(`payment provider "${session.provider}" is not configured`);
@@ -70,7 +71,7 @@ export async function openOnlinePayment(
     }
     const restaurant = engine.restaurants.get(current.restaurant_id)!;
     const view = toOrderView(current, restaurant.time_zone);
-    engine.events.append(current.restaurant_id, current.test === 1 ? 'test' : 'live', 'order.created', engine.clock.now(), view);
+    engine.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
     return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }

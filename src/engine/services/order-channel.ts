@@ -1,5 +1,5 @@
 import type { Engine } from '../engine.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 
 /**
  * The name a cook reads for where an order came from: the POS that manages it, else the label of

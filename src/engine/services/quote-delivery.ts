@@ -12,7 +12,7 @@ import type { Engine } from '../engine.ts';
 import { DEFAULT_COURIER_TIMEOUT_MS } from './courier-dispatch.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import { parseDeliverySettings, type DeliverySettings } from '../domain/delivery-settings.ts';
 import { restaurantOf } from './restaurant-context.ts';
 

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 import { restaurantOf } from './restaurant-context.ts';
 
 export interface MenuView {

@@ -4,7 +4,7 @@ import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderListFilter, OrderListKey } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import { restaurantOf } from './restaurant-context.ts';
 

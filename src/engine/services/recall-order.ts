@@ -4,9 +4,10 @@ import { isTerminal } from '../../shared/order-states.ts';
 import { KitchenError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { KITCHEN_EVENTS } from './kitchen-board.ts';
+import { worldOf } from '../../shared/world.ts';
 
 export interface RecallResult {
   order: OrderRow;
@@ -36,7 +37,7 @@ export function recallOrder(engine: Engine, actor: Actor, orderId: string, until
     const recalledUntil = until ?? DateTime.fromMillis(now).plus({ minutes: RECALL_MINUTES }).toMillis();
     if ((engine.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
     engine.kitchenData.recall(order.id, now, recalledUntil);
-    engine.events.append(restaurant.id, order.test === 1 ? 'test' : 'live', KITCHEN_EVENTS.recall, now, {
+    engine.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
       order_id: order.id,
       recalled_until: recalledUntil,
     });

@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import type { Actor } from './actor.ts';
+import type { Actor } from '../domain/actor.ts';
 
 export function restaurantOf(engine: Engine, actor: Actor): RestaurantRow {
   const restaurant = engine.restaurants.get(actor.restaurantId);

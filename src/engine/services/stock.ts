@@ -1,7 +1,7 @@
 import { invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
 

@@ -4,7 +4,7 @@ import { kitchenActions, stationProgress, suggestedTarget, ticketPayment } from 
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
-import { allergenKey, type KitchenSettings } from './kitchen-settings.ts';
+import { allergenKey, type KitchenSettings } from '../domain/kitchen-settings.ts';
 import type { OrderItemView } from './order-view.ts';
 
 /** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */

@@ -2,13 +2,14 @@ import { canTransition, type PatchTarget } from '../../shared/order-states.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
-import { isTestWorld, type Actor } from './actor.ts';
+import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
 import { queueReadyMail } from './mail-outbox.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';
 import { toOrderView } from './order-view.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
+import { worldOf } from '../../shared/world.ts';
 
 /**
  * Moves an order to `target` through the state machine, with its side effects, in one transaction.
@@ -89,7 +90,7 @@ function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChange
   const restaurant = engine.restaurants.get(order.restaurant_id)!;
   engine.events.append(
     order.restaurant_id,
-    order.test === 1 ? 'test' : 'live',
+    worldOf(order.test),
     'order.updated',
     now,
     toOrderView(updated, restaurant.time_zone),

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { KeyMode } from '../domain/api-key-format.ts';
+import type { World } from '../../shared/world.ts';
 
 export interface ApiKeyRow {
   id: string;
@@ -7,7 +7,7 @@ export interface ApiKeyRow {
   lookup: string;
   salt: Buffer;
   hash: Buffer;
-  mode: KeyMode;
+  mode: World;
   can_write: number;
   label: string | null;
   last4: string;

@@ -1,7 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { bound } from './bound.ts';
+import type { World } from '../../shared/world.ts';
 
-export type EventWorld = 'live' | 'test' | 'both';
+/** An event is seen by one world's feed, or by both (a location or stock change). */
+export type EventWorld = World | 'both';
 
 /**
  * Events of the kitchen's own data (item bumps, recalls) share the feed so every screen gets them
@@ -41,7 +43,7 @@ export class EventsStore {
     return Number(result.lastInsertRowid);
   }
 
-  list(restaurantId: string, world: 'live' | 'test', afterSeq: number, limit: number): EventRow[] {
+  list(restaurantId: string, world: World, afterSeq: number, limit: number): EventRow[] {
     return this.after.all(restaurantId, afterSeq, world, limit);
   }
 

@@ -1,19 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { PENDING_STATUS } from '../domain/idempotency-record.ts';
 
 export interface StoredResponse {
   request_hash: string;
   status: number;
   body: string;
-}
-
-/**
- * The status of a key's record while its write waits on an outside party after its commit (an
- * online order's payment provider); the body is then pendingMarker(order id).
- */
-export const PENDING_STATUS = 0;
-
-export function pendingMarker(orderId: string): string {
-  return JSON.stringify({ pending_order_id: orderId });
 }
 
 export class IdempotencyStore {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { OrderRow } from './orders-store.ts';
+import type { World } from '../../shared/world.ts';
 
 export interface ItemStateRow {
   order_id: string;
@@ -124,7 +125,7 @@ export class KitchenDataStore {
   }
 
   /** Events of one kitchen type of one world after `afterSeq`, oldest first. */
-  itemEvents(restaurantId: string, world: 'live' | 'test', type: string, afterSeq: number, limit: number): { seq: number; data: string }[] {
+  itemEvents(restaurantId: string, world: World, type: string, afterSeq: number, limit: number): { seq: number; data: string }[] {
     return this.itemEventsAfter.all(restaurantId, world, type, afterSeq, limit);
   }
 

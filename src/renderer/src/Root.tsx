@@ -4,7 +4,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { App } from './App.tsx';
 import { useOptionalApp } from './app-context.tsx';
-import type { ScreenPreferencesState } from './stores/screen-preferences.ts';
+import type { ScreenPreferencesState } from './state/screen-preferences-state.ts';
 import { PairingPage } from './views/PairingPage.tsx';
 
 /** `revoked`: it was paired while this page ran, and the engine now refuses it. */

@@ -2,13 +2,13 @@ import { createContext, useContext, useEffect, useState } from 'react';
 import { createStore, useStore } from 'zustand';
 import type { KitchenApi } from './api.ts';
 import { translate, type TextKey, type Translate } from './i18n.ts';
-import type { BoardState, BoardStore } from './stores/board-store.ts';
-import type { KeysState, KeysStore } from './stores/keys-store.ts';
-import type { LocationsState, LocationsStore } from './stores/locations-store.ts';
-import type { SettingsState, SettingsStore } from './stores/settings-store.ts';
-import type { StockState, StockStore } from './stores/stock-store.ts';
-import type { DevicesState, DevicesStore } from './stores/devices-store.ts';
-import type { ScreenPreferencesState, ScreenPreferencesStore } from './stores/screen-preferences.ts';
+import type { BoardState, BoardStore } from './state/board-state.ts';
+import type { KeysState, KeysStore } from './state/keys-state.ts';
+import type { LocationsState, LocationsStore } from './state/locations-state.ts';
+import type { SettingsState, SettingsStore } from './state/settings-state.ts';
+import type { StockState, StockStore } from './state/stock-state.ts';
+import type { DevicesState, DevicesStore } from './state/devices-state.ts';
+import type { ScreenPreferencesState, ScreenPreferencesStore } from './state/screen-preferences-state.ts';
 import type { Language, Theme } from '../../shared/ipc/settings.ts';
 
 /** The desktop app's window (preload bridge, every channel) or a paired tablet's browser (kitchen channels only). */

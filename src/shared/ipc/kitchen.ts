@@ -1,10 +1,11 @@
 // What the kitchen screen knows about orders, stock and locations: plain data, the same in both
 // processes. The engine's API views (order-view.ts, location-status.ts) are assignable to these;
-// src/engine/ipc/handlers.ts checks that at compile time.
+// src/main/channel-handlers.ts checks that at compile time.
 import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
 
-export type World = 'live' | 'test';
+export type { World } from '../world.ts';
+import type { World } from '../world.ts';
 
 /** A modifier as the cook reads it: `allergen` when the restaurant file flags that option. */
 export interface TicketModifier extends OrderModifier {

@@ -1,7 +1,10 @@
 // The app's settings: what the kitchen screen may read and change. The platform key itself never
 // appears here: only whether there is one, its mode, label and last four characters.
 
+import Type, { type Static } from 'typebox';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../locale.ts';
+import { Uuid } from '../schemas/common.ts';
+import type { World } from '../world.ts';
 
 export type { Language };
 export type Theme = 'dark' | 'light';
@@ -31,7 +34,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
 
 export interface PlatformKeyInfo {
   present: boolean;
-  mode: 'live' | 'test' | null;
+  mode: World | null;
   label: string | null;
   last4: string | null;
 }
@@ -69,16 +72,33 @@ export interface SettingsView {
   can_restart?: boolean;
 }
 
-/** A partial change; nested objects are merged one level deep. */
-export interface SettingsPatch {
-  language?: Language;
-  theme?: Theme;
-  sound?: boolean;
-  thresholds?: Partial<AppSettings['thresholds']>;
-  http?: Partial<AppSettings['http']>;
-  restaurant_id?: string | null;
-  connection?: Partial<AppSettings['connection']>;
-}
+/** A partial change; nested objects are merged one level deep. Checked by this schema on every transport. */
+export const SettingsPatchSchema = Type.Object({
+  language: Type.Optional(Type.Enum([...LANGUAGES])),
+  theme: Type.Optional(Type.Enum(['dark', 'light'])),
+  sound: Type.Optional(Type.Boolean()),
+  thresholds: Type.Optional(
+    Type.Object({
+      warn_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 240 })),
+      late_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 240 })),
+    }),
+  ),
+  http: Type.Optional(
+    Type.Object({
+      port: Type.Optional(Type.Integer({ minimum: 1024, maximum: 65535 })),
+      lan: Type.Optional(Type.Boolean()),
+    }),
+  ),
+  restaurant_id: Type.Optional(Type.Union([Uuid(), Type.Null()])),
+  connection: Type.Optional(
+    Type.Object({
+      mode: Type.Optional(Type.Enum(['standalone', 'connected'])),
+      platform_url: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()])),
+    }),
+  ),
+});
+
+export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 
 export interface AppInfo {
   version: string;

@@ -9,7 +9,7 @@ import { ManualClock } from '../../../src/engine/clock.ts';
 import { seedDemo } from '../../../src/engine/demo/seed-demo.ts';
 import { redactApiKeys } from '../../../src/engine/domain/api-key-redaction.ts';
 import { createPairingCode } from '../../../src/engine/services/kitchen-devices.ts';
-import { startEngineServer, type EngineServer } from '../../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../../src/host/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../support/engine-under-test.ts';
 
 const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');

@@ -2,7 +2,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
-import { handlersFor } from '../ipc/support.ts';
+import { handlersFor } from '../screen/support.ts';
 import { buildHttpApi } from '../../../src/engine/http/build-http-api.ts';
 import type { ApiServer } from '../../../src/engine/http/http-context.ts';
 import { Engine } from '../../../src/engine/engine.ts';

@@ -8,7 +8,7 @@ import type { CourierRegistry } from '../../../src/engine/couriers/courier-regis
 import { seedDemo, type DemoRestaurant } from '../../../src/engine/demo/seed-demo.ts';
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 import type { PaymentProvider, PaymentProviders } from '../../../src/engine/payments/payment-provider.ts';
-import { startEngineServer, type EngineServer } from '../../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../../src/host/start-engine-server.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
 
 export interface TestEngineOptions {

@@ -12,7 +12,7 @@ import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator
 import { createOrder } from '../../../src/engine/services/create-order.ts';
 import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
-import type { Actor } from '../../../src/engine/services/actor.ts';
+import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { fakeLiveProvider } from './engine-with-jobs.ts';

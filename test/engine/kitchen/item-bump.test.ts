@@ -2,15 +2,15 @@ import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { Engine } from '../../../src/engine/engine.ts';
-import { startLiveFeed, type LiveFeed } from '../../../src/engine/ipc/live-feed.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/ipc/ports.ts';
+import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
 import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
-import { callIpc } from '../../../src/engine/ipc/handlers.ts';
+import { callIpc } from '../../../src/engine/screen/dispatch.ts';
 import { isKitchenErrorCode } from '../../../src/shared/error-codes.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
-import { handlersFor, placeOrder } from '../ipc/support.ts';
+import { handlersFor, placeOrder } from '../screen/support.ts';
 
 describe('item-level bump: kitchen data kept by the engine', () => {
   let engine: EngineUnderTest;

@@ -3,10 +3,10 @@
 // sends it again). Against a real engine, through the same kitchen handlers both transports use.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { callIpc } from '../../../src/engine/ipc/handlers.ts';
+import { callIpc } from '../../../src/engine/screen/dispatch.ts';
 import { purgeExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../../../src/engine/services/idempotency-retention.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
-import { handlersFor, placeOrder } from '../ipc/support.ts';
+import { handlersFor, placeOrder } from '../screen/support.ts';
 
 describe("a kitchen screen's change, applied once per key", () => {
   let engine: EngineUnderTest;

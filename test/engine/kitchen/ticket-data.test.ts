@@ -2,8 +2,8 @@ import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1, R2 } from '../../support/demo-ids.ts';
-import { handlersFor, placeOrder } from '../ipc/support.ts';
-import { callIpc } from '../../../src/engine/ipc/handlers.ts';
+import { handlersFor, placeOrder } from '../screen/support.ts';
+import { callIpc } from '../../../src/engine/screen/dispatch.ts';
 import type { KitchenTicket } from '../../../src/shared/ipc/kitchen.ts';
 
 const R2_LOCATION = '21000000-0000-4000-8000-000000000001';

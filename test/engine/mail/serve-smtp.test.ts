@@ -26,7 +26,7 @@ test('a bad --smtp is refused at start with the reason', { timeout: 120_000 }, (
     [['--smtp', 'smtp://mail.example.com', '--smtp-from', 'nadie'], /--smtp: the sender address "nadie" is not an email address/],
     [['--smtp-from', 'a@b.cl'], /--smtp-from needs --smtp/],
   ] as const) {
-    const result = spawnSync(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', join(dir, 'x.db'), ...args], {
+    const result = spawnSync(NODE, ['--import', 'tsx', 'src/cli/serve.ts', '--port', '0', '--db', join(dir, 'x.db'), ...args], {
       cwd: REPO,
       encoding: 'utf8',
       timeout: 30_000,
@@ -44,7 +44,7 @@ test('serve --demo --smtp: a ready order mails its customer', async (t) => {
   t.after(() => smtp.close());
   const child = spawn(
     NODE,
-    ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', join(dir, 'engine.db'), '--demo', '--smtp', smtp.url, '--smtp-from', 'pedidos@picada.example'],
+    ['--import', 'tsx', 'src/cli/serve.ts', '--port', '0', '--db', join(dir, 'engine.db'), '--demo', '--smtp', smtp.url, '--smtp-from', 'pedidos@picada.example'],
     { cwd: REPO, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -11,7 +11,7 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const NODE = join(REPO, 'node_modules/.bin/node');
 
 function runCli(args: string[], dataDir: string) {
-  const result = spawnSync(NODE, ['--import', 'tsx', 'src/engine/cli/restaurant.ts', ...args], {
+  const result = spawnSync(NODE, ['--import', 'tsx', 'src/cli/restaurant.ts', ...args], {
     cwd: REPO,
     encoding: 'utf8',
     // Keeps the default database (when --db is absent) inside the test's temp dir.

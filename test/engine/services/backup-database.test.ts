@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import { backupDatabase, BackupError, backupSqlite } from '../../../src/engine/services/backup-database.ts';
-import { startEngineServer } from '../../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../../src/host/start-engine-server.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';

@@ -8,7 +8,7 @@ import { importDemoRestaurants } from '../../../src/engine/demo/seed-demo.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import type { PaymentConfirmation } from '../../../src/engine/payments/payment-provider.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import type { Actor } from '../../../src/engine/services/actor.ts';
+import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { confirmPayment, readPaymentSession, returnUrlWith } from '../../../src/engine/services/confirm-payment.ts';
 import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';

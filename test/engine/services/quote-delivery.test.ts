@@ -10,7 +10,7 @@ import { ApiError } from '../../../src/engine/domain/errors.ts';
 import type { ShippingSubsidyRule } from '../../../src/engine/domain/delivery-quote.ts';
 import type { LatLng } from '../../../src/engine/domain/geo.ts';
 import { Engine } from '../../../src/engine/engine.ts';
-import type { Actor } from '../../../src/engine/services/actor.ts';
+import type { Actor } from '../../../src/engine/domain/actor.ts';
 import type { DeliverySettings } from '../../../src/engine/domain/delivery-settings.ts';
 import { quoteDelivery } from '../../../src/engine/services/quote-delivery.ts';
 import type { QuoteInput } from '../../../src/shared/schemas/delivery.ts';

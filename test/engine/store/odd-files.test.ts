@@ -34,7 +34,7 @@ function run(script: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-const serve = (dbPath: string) => run('src/engine/cli/serve.ts', ['--port', '0', '--db', dbPath]);
+const serve = (dbPath: string) => run('src/cli/serve.ts', ['--port', '0', '--db', dbPath]);
 
 /** Every file under `folder`, with its bytes (null for a folder). */
 function snapshot(folder: string): Map<string, Buffer | null> {
@@ -123,7 +123,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     const before = snapshot(folder);
     assertOneLine(await serve(target), target, /it is a folder, not a database file.*comanda\.db/);
     assert.deepEqual(snapshot(folder), before);
-    const keys = await run('src/engine/cli/keys.ts', ['list', '--restaurant', 'r', '--db', target]);
+    const keys = await run('src/cli/keys.ts', ['list', '--restaurant', 'r', '--db', target]);
     assertOneLine(keys, target, /it is a folder/);
     assert.deepEqual(snapshot(folder), before);
   });
@@ -157,7 +157,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
       assertOneLine(await serve(file), file, new RegExp(`its folder ${folder} cannot be written.*nothing was written`));
       const fresh = join(folder, 'new.db');
       assertOneLine(await serve(fresh), fresh, /cannot be written/);
-      assertOneLine(await run('src/engine/cli/keys.ts', ['list', '--restaurant', 'r', '--db', file]), file, /cannot be written/);
+      assertOneLine(await run('src/cli/keys.ts', ['list', '--restaurant', 'r', '--db', file]), file, /cannot be written/);
       assert.deepEqual(snapshot(folder), before);
     } finally {
       execFileSync('chattr', ['-i', folder]);

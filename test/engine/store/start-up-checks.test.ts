@@ -14,7 +14,7 @@ import { Engine } from '../../../src/engine/engine.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import { COMANDA_APPLICATION_ID, StorageRefusal } from '../../../src/engine/store/database-checks.ts';
 import { openDatabase } from '../../../src/engine/store/open-database.ts';
-import { startEngineServer } from '../../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../../src/host/start-engine-server.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { callApi } from '../../support/engine-under-test.ts';
 import { MIGRATIONS } from '../../../src/engine/store/migrations/index.ts';
@@ -30,7 +30,7 @@ interface ServeOutcome {
 
 /** Runs `npm run serve` on the file; kills it if it does start (a test then fails on its base_url line). */
 function serve(dbPath: string): Promise<ServeOutcome> {
-  const child = spawn(NODE, ['--import', 'tsx', 'src/engine/cli/serve.ts', '--port', '0', '--db', dbPath], {
+  const child = spawn(NODE, ['--import', 'tsx', 'src/cli/serve.ts', '--port', '0', '--db', dbPath], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

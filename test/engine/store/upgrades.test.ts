@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Engine } from '../../../src/engine/engine.ts';
-import { startEngineServer } from '../../../src/engine/start-engine-server.ts';
+import { startEngineServer } from '../../../src/host/start-engine-server.ts';
 import { revokeApiKey } from '../../../src/engine/services/api-keys.ts';
 import { COMANDA_APPLICATION_ID, StorageRefusal } from '../../../src/engine/store/database-checks.ts';
 import { MIGRATIONS } from '../../../src/engine/store/migrations/index.ts';

@@ -12,15 +12,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { KITCHEN_CHANNELS, isKitchenChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
-import { dispatchIpc, type IpcHandlers } from '../../ipc/handlers.ts';
-import { ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
+import { dispatchChannel, dispatchIpc, type IpcHandlers } from '../../screen/dispatch.ts';
+import { DEVICE_UNPAIRED, ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
 import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
 import { ApiError } from '../../domain/errors.ts';
-import { dispatchChannel } from '../../ipc/dispatch.ts';
-import { toFailure } from '../../ipc/ipc-errors.ts';
-import { createKitchenHandlers, type KitchenHandlers } from '../../ipc/kitchen-handlers.ts';
-import { DEFAULT_HEARTBEAT_MS } from '../../ipc/live-feed.ts';
-import { STANDALONE_STATUS } from '../../ipc/ports.ts';
+import { toFailure } from '../../screen/screen-errors.ts';
+import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
+import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-feed.ts';
 import { addressKey } from '../../domain/token-bucket.ts';
 import {
   DEFAULT_PAIRING_LIMITS,
@@ -75,7 +73,6 @@ export { DEFAULT_PAIRING_LIMITS };
 export const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
 
 /** The refusal a screen gets without a valid device token: it shows its pairing page. */
-export const DEVICE_UNPAIRED = 'device_unpaired';
 
 const adminRefused = (why: string): IpcFailure => ({
   code: 'forbidden',

@@ -13,7 +13,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConnectionStatus, LivePush } from '../../../shared/ipc/kitchen.ts';
 import type { Engine } from '../../engine.ts';
-import { heartbeatPush } from '../../ipc/live-feed.ts';
+import { heartbeatPush } from '../../screen/live-feed.ts';
 import { readKitchenEvents } from '../../services/kitchen-board.ts';
 import { securityHeaders } from './static-files.ts';
 

@@ -8,7 +8,7 @@ import { operation } from '../openapi/operations.ts';
 import { OrderResponses } from '../order-responses.ts';
 import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
 import { openOnlinePayment } from '../../services/open-online-payment.ts';
-import { pendingMarker } from '../../store/idempotency-store.ts';
+import { pendingMarker } from '../../domain/idempotency-record.ts';
 import { originOf } from '../request-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 

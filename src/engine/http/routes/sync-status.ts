@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { WORLDS } from '../../../shared/world.ts';
 import { ErrorBody } from '../../../shared/schemas/errors.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, ReplicaDoor } from '../http-context.ts';
@@ -14,7 +15,7 @@ const SyncStatus = Type.Object({
   conflicts_unresolved: Type.Integer(),
   last_check: Type.Union([Type.Object({ compared: Type.Integer(), diverged: Type.Integer(), healed: Type.Integer() }), Type.Null()]),
   upstream: Type.String(),
-  mode: Type.Enum(['live', 'test']),
+  mode: Type.Enum([...WORLDS]),
 });
 
 /** GET /sync/status: only a replica has one. */

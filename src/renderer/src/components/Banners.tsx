@@ -6,7 +6,7 @@ import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
-import { isStale, type PendingMove } from '../stores/board-store.ts';
+import { isStale, type PendingMove } from '../state/board-state.ts';
 
 export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean | null }) {
   const t = useT();

@@ -8,7 +8,7 @@ import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } fro
 import { allDayCounts, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 import { formatMinutes } from '../format.ts';
-import { DENSITIES, type Density } from '../stores/screen-preferences.ts';
+import { DENSITIES, type Density } from '../state/screen-preferences-state.ts';
 import { TicketCard } from './TicketCard.tsx';
 
 export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; compact: boolean; onCancel(order: KitchenOrder): void }) {

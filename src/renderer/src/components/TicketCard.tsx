@@ -6,7 +6,7 @@ import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.ts
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
 import { formatClock, formatDateTime, formatMoney } from '../format.ts';
 import { refusalText, type TextKey } from '../i18n.ts';
-import { isWaiting, itemDone, movesOf } from '../stores/board/pending-slice.ts';
+import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 
 interface TicketCardProps {

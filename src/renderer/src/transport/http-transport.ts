@@ -4,12 +4,12 @@
 // rides in an HttpOnly cookie this code never sees. For a tablet, desktop-only channels are refused
 // here, without a request: they do not exist for it. The manager's browser on the machine that runs
 // Comanda (`npm start` without Electron) holds an admin session instead, and gets every channel.
+import { DEVICE_UNPAIRED } from '../../../shared/error-codes.ts';
 import { isKitchenChannel, type IpcChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
 import type { LivePush } from '../../../shared/ipc/kitchen.ts';
 import type { BridgeTransport } from '../../../preload/bridge.ts';
 
 /** The engine's answer when this browser holds no valid device token. */
-export const DEVICE_UNPAIRED = 'device_unpaired';
 export const DESKTOP_ONLY = 'desktop_only';
 
 export interface HttpTransportOptions {

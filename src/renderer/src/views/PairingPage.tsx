@@ -5,7 +5,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { LANGUAGES } from '../../../shared/locale.ts';
 import { translate, type TextKey } from '../i18n.ts';
-import type { ScreenPreferencesState } from '../stores/screen-preferences.ts';
+import type { ScreenPreferencesState } from '../state/screen-preferences-state.ts';
 
 const REASONS: Record<string, TextKey> = { refused: 'pairing.refused', rate_limited: 'pairing.rate_limited' };
 

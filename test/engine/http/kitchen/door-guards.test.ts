@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
 import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen-devices.ts';
-import { startEngineServer, type EngineServer } from '../../../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';
 import { postJson, rawRequest, type RawAnswer } from './raw-request.ts';

@@ -15,7 +15,7 @@ import {
   pairingLockout,
   type PairingCode,
 } from '../../../../src/engine/services/kitchen-devices.ts';
-import { startEngineServer, type EngineServer } from '../../../../src/engine/start-engine-server.ts';
+import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';
 import { postJson, rawRequest } from './raw-request.ts';
 

@@ -1,0 +1,120 @@
+// The import boundaries of docs/architecture.md, default-deny: every folder of src/ is one element,
+// and an import is allowed only when a rule below lists it. `npm run lint:deps` (run by `npm run
+// lint`, so by CI) fails on any other import and on any cycle, type-only imports included.
+//
+// The picture, inner to outer (an arrow reads "may import"):
+//   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, clock, notifier)
+//           <-  providers (adapters, payments, couriers, mail)  <-  engine/services
+//           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
+//           <-  host  <-  cli, main
+//   preload -> shared;  renderer -> shared, preload (the bridge's types)
+
+/** One element per folder: its name and the path it covers. */
+const E = {
+  shared: '^src/shared/',
+  domain: '^src/engine/domain/',
+  store: '^src/engine/store/',
+  core: '^src/engine/[^/]+\\.ts$',
+  adapters: '^src/engine/adapters/',
+  payments: '^src/engine/payments/',
+  couriers: '^src/engine/couriers/',
+  mail: '^src/engine/mail/',
+  services: '^src/engine/services/',
+  restaurantConfig: '^src/engine/restaurant-config/',
+  demo: '^src/engine/demo/',
+  screen: '^src/engine/screen/',
+  http: '^src/engine/http/',
+  jobs: '^src/engine/jobs/',
+  sync: '^src/sync/',
+  host: '^src/host/',
+  cli: '^src/cli/',
+  main: '^src/main/',
+  preload: '^src/preload/',
+  renderer: '^src/renderer/',
+};
+
+const BOARD_SLICES = '^src/renderer/src/state/(board-state\\.ts|board/)';
+
+const engineInner = [E.domain, E.store, E.core, E.shared];
+/** What a door or an application layer may import below services: never the store itself. */
+const belowServices = [E.domain, E.core, E.shared];
+const providers = [E.adapters, E.payments, E.couriers, E.mail];
+const engineAll = Object.entries(E)
+  .filter(([name]) => !['sync', 'host', 'cli', 'main', 'preload', 'renderer'].includes(name))
+  .map(([, path]) => path);
+
+/** from -> the elements it may import (itself always included). */
+const may = [
+  [E.shared, []],
+  [E.domain, [E.shared]],
+  [E.store, [E.domain, E.shared]],
+  // The Engine holds the connection, the stores, the clock and the notifier; the courier registry
+  // still lives on it (exception 1 below).
+  [E.core, [E.store, E.domain, E.shared, E.couriers]],
+  [E.adapters, [E.domain, E.shared]],
+  [E.couriers, [E.domain, E.shared, E.adapters]],
+  [E.mail, [E.domain, E.shared, E.adapters]],
+  // configured-providers reads each restaurant's provider settings through the Engine (exception 2).
+  [E.payments, [E.domain, E.shared, E.adapters, E.core]],
+  [E.services, [...engineInner, ...providers]],
+  // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
+  [E.restaurantConfig, belowServices],
+  [E.demo, [...belowServices, ...providers, E.services, E.restaurantConfig]],
+  // The screens' application layer: what both transports (HTTP kitchen door, Electron IPC) call.
+  [E.screen, [...belowServices, E.services]],
+  // Doors: they reach the database through services, never through a store.
+  [E.http, [...belowServices, ...providers, E.services, E.screen]],
+  [E.jobs, [...belowServices, ...providers, E.services]],
+  [E.sync, [...belowServices, E.services]],
+  [E.host, [...engineAll, E.sync]],
+  [E.cli, [...engineAll, E.sync, E.host]],
+  [E.main, [...engineAll, E.sync, E.host]],
+  [E.preload, [E.shared]],
+  // The renderer runs in a browser: shared rules and the bridge's types, nothing of Node.
+  [E.renderer, [E.shared, E.preload]],
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle, type-only imports included, makes two modules one: break it by moving what both need inward.',
+      severity: 'error',
+      from: { pathNot: BOARD_SLICES },
+      to: { circular: true },
+    },
+    {
+      // Exception 4: zustand's slices pattern. The board state's type is the union of its slices and
+      // each slice is typed by that union (board-state.ts <-> board/*.ts), type-only; a cycle there
+      // with an import that runs is still an error. Phase 2 of issue 20 types the slices generically.
+      name: 'no-circular-board-slices-at-run-time',
+      severity: 'error',
+      from: { path: BOARD_SLICES },
+      to: { circular: true, dependencyTypesNot: ['type-only'], viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-orphan-folder',
+      comment: 'Every file of src/ belongs to one element of .dependency-cruiser.cjs; a new folder gets its place in the picture first.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: Object.values(E) },
+      to: {},
+    },
+  ],
+  allowed: [
+    // Outside packages and Node built-ins: the eslint rules say which layer may use which package.
+    { from: { path: '^src/' }, to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'] } },
+    ...may.map(([from, to]) => ({ from: { path: from }, to: { path: [from, ...to] } })),
+    // Exception 3: the replica reads the store's row types (outbox rows, order rows) without calling
+    // a store: type-only, nothing at run time.
+    { from: { path: E.sync }, to: { path: E.store, dependencyTypes: ['type-only'] } },
+  ],
+  allowedSeverity: 'error',
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|out)/' },
+    includeOnly: '^src/',
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,55 @@
+// What the admin CLIs (`npm run keys`, `npm run devices`) share: a usage mistake prints the usage
+// and exits 2, a database refused at start-up is one line and exit 1, and a refusal from a service
+// is its message and exit 1, with the engine closed whatever happened.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ApiError } from '../engine/domain/errors.ts';
+import { Engine } from '../engine/engine.ts';
+import { StorageRefusal } from '../engine/store/database-checks.ts';
+import { defaultDatabasePath } from '../engine/data-dir.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The CLI's `usage(message)`: the message, then the usage text, on stderr; exit code 2. */
+export function usageExit(usageText: string): (message: string) => never {
+  return (message) => {
+    console.error(`${message}\n${usageText}`);
+    process.exit(2);
+  };
+}
+
+/** The command (the first positional, one of `commands`) and the option values. */
+export function parseCommand<const O extends Options>(options: O, commands: readonly string[], usage: (message: string) => never) {
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options });
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  const command = parsed.positionals[0];
+  if (!command || !commands.includes(command)) usage(`a command is needed: ${commands.slice(0, -1).join(', ')} or ${commands.at(-1)}`);
+  return { command, values: parsed.values };
+}
+
+/** Opens the engine on `--db` (or the default file), runs `work` and closes it. */
+export function runOnEngine(database: string | undefined, work: (engine: Engine) => void): void {
+  let engine: Engine;
+  const path = database ?? defaultDatabasePath();
+  try {
+    engine = new Engine({ database: path });
+  } catch (error) {
+    // One line whatever went wrong opening it, never a stack trace.
+    const message = error instanceof StorageRefusal ? error.message : `cannot use the database ${path}: ${(error as Error).message}`;
+    console.error(message.replace(/\s*\n\s*/g, ' '));
+    process.exit(1);
+  }
+  try {
+    work(engine);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      console.error(error.message);
+      process.exitCode = 1;
+    } else throw error;
+  } finally {
+    engine.close();
+  }
+}

@@ -1,0 +1,49 @@
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
+import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
+
+const USAGE = `usage:
+  npm run keys -- create --restaurant ID --mode live|test [--write] [--label NAME] [--db PATH]
+  npm run keys -- list --restaurant ID [--db PATH]
+  npm run keys -- revoke --restaurant ID --key KEY_ID [--db PATH]
+The key is printed once, on creation; only its hash is stored.`;
+
+const usage: (message: string) => never = usageExit(USAGE);
+
+function main(): void {
+  const { command, values } = parseCommand(
+    {
+      restaurant: { type: 'string' },
+      mode: { type: 'string' },
+      write: { type: 'boolean', default: false },
+      label: { type: 'string' },
+      key: { type: 'string' },
+      db: { type: 'string' },
+    },
+    ['create', 'list', 'revoke'],
+    usage,
+  );
+  const restaurant = values.restaurant ?? usage('--restaurant ID is required');
+  runOnEngine(values.db, (engine) => {
+    if (command === 'create') {
+      if (values.mode !== 'live' && values.mode !== 'test') usage('--mode must be live or test');
+      const { key, record } = createApiKey(engine, {
+        restaurantId: restaurant,
+        mode: values.mode,
+        write: values.write,
+        label: values.label ?? null,
+      });
+      console.log(key);
+      console.error(`created key ${record.id} (${record.mode}, ${record.write ? 'read/write' : 'read only'}${record.label ? `, "${record.label}"` : ''}); it is shown only this once`);
+    } else if (command === 'list') {
+      for (const k of listApiKeys(engine, restaurant)) {
+        console.log([k.id, k.mode, k.write ? 'write' : 'read', `…${k.last4}`, k.label ?? '-', k.created_at, k.last_used_at ?? 'never used', k.revoked_at ? `revoked ${k.revoked_at}` : 'active'].join('\t'));
+      }
+    } else {
+      if (!values.key) usage('--key KEY_ID is required');
+      const revoked = revokeApiKey(engine, restaurant, values.key);
+      console.log(`revoked ${revoked.id} at ${revoked.revoked_at}`);
+    }
+  });
+}
+
+main();

@@ -1,0 +1,45 @@
+// `npm run serve` serves the kitchen screen from out/renderer (what `npm run build` leaves). On a
+// fresh clone it is not there yet: build the renderer once (the same Vite build, renderer only),
+// so the printed pairing URL opens a working board instead of a page saying "build me first".
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const RENDERER_ROOT = resolve(import.meta.dirname, '../renderer');
+
+/**
+ * True when `dir` holds the built page (built now if it was missing, or with `rebuild` built again
+ * over an older one); false when it could not be built.
+ */
+export async function ensureKitchenBuilt(
+  dir: string,
+  log: { info(message: string): void; warn(message: string): void },
+  options: { rebuild?: boolean } = {},
+): Promise<boolean> {
+  const rebuild = options.rebuild === true;
+  if (!rebuild && existsSync(join(dir, 'index.html'))) return true;
+  const work = `${dir}.building-${process.pid}`;
+  try {
+    log.info(`building the ${rebuild ? 'app\'s page (its sources changed since the last build)' : 'kitchen screen once'} into ${dir} (npm run build does the same)…`);
+    // Build tools are development dependencies: a checkout has them, a packaged app never runs this.
+    const [{ build }, react] = await Promise.all([import('vite'), import('@vitejs/plugin-react')]);
+    await build({
+      configFile: false,
+      root: RENDERER_ROOT,
+      base: './',
+      logLevel: 'error',
+      plugins: [react.default()],
+      build: { outDir: work, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
+    });
+    // Another process may have built it meanwhile: the first complete one stays.
+    if (!rebuild && existsSync(join(dir, 'index.html'))) rmSync(work, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(work, dir);
+    }
+    return true;
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    log.warn(`the kitchen screen could not be built (${(error as Error).message}): run \`npm run build\`, then restart`);
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+// What a kitchen screen may do, wherever it runs: one handler per channel of the kitchen contract,
+// each calling the same services (and the same EngineCommands) as the HTTP API. The desktop window
+// reaches these through the preload bridge (handlers.ts), a paired tablet through
+// src/engine/http/kitchen/ — the same functions, so the two cannot drift.
+import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.ts';
+import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
+import { notFound } from '../domain/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { Actor } from '../domain/actor.ts';
+import type { EngineCommands } from '../services/engine-commands.ts';
+import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
+import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';
+import type { LocationStatusView } from '../services/location-status.ts';
+import { listLocations } from '../services/locations.ts';
+import type { OrderView } from '../services/order-view.ts';
+import { readStock } from '../services/stock.ts';
+import { worldOf } from '../../shared/world.ts';
+
+// The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
+const _orderFits = (order: OrderView): KitchenOrder => order;
+const _locationFits = (location: LocationStatusView): LocationStatusEntry => location;
+
+/** The name the kitchen screen's writes carry, where an API key's id would be. */
+export const KITCHEN_KEY_ID = 'kitchen';
+
+export interface KitchenHandlerDeps {
+  engine: Engine;
+  /** How writes are applied: `localCommands(engine)` standalone; a replica passes its own. */
+  commands: EngineCommands;
+  /** The restaurant this screen works for. */
+  restaurantId: string;
+}
+
+export type KitchenHandlers = {
+  [C in KitchenChannel]: (request: KitchenContract[C]['request']) => KitchenContract[C]['response'] | Promise<KitchenContract[C]['response']>;
+};
+
+/** The kitchen's actor in one world of its restaurant: it may write, and says so as "kitchen". */
+export function kitchenActor(restaurantId: string, world: World): Actor {
+  return { restaurantId, mode: world, canWrite: true, keyId: KITCHEN_KEY_ID };
+}
+
+export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers {
+  const { engine, commands, restaurantId } = deps;
+  const actor = (world: World) => kitchenActor(restaurantId, world);
+  return {
+    'board:snapshot': () => readKitchenBoard(engine, restaurantId),
+    'orders:transition': ({ order_id, target, change_id }) => {
+      // A test order is changed in the test world, a real one in the real world: the same rules
+      // an API key of that world meets.
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
+        commands.transitionOrder(actor(worldOf(row.test)), row.id, target),
+      );
+      return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
+    },
+    'items:set-done': ({ order_id, item_index, done, change_id }) => {
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
+        commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done),
+      );
+      return readKitchenTicketById(engine, restaurantId, row.id);
+    },
+    'orders:recall': ({ order_id }) => {
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
+      return readKitchenTicketById(engine, restaurantId, result.order.id);
+    },
+    'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
+    'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
+    'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),
+    'locations:set-open': ({ location_id, world, open }) => commands.setLocationOpen(actor(world), location_id, open),
+  };
+}

@@ -1,0 +1,218 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { closeSync, openSync } from 'node:fs';
+import type { Clock } from '../engine/clock.ts';
+import { defaultCouriers } from '../engine/couriers/courier-registry.ts';
+import type { CourierRegistry } from '../engine/couriers/courier-registry.ts';
+import { Engine } from '../engine/engine.ts';
+import { buildHttpApi, type RateLimits } from '../engine/http/build-http-api.ts';
+import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
+import type { ApiServer, ReplicaDoor } from '../engine/http/http-context.ts';
+import type { PaymentProviders } from '../engine/payments/payment-provider.ts';
+import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
+import { sandboxSimulator } from '../engine/payments/sandbox-simulator.ts';
+import { configuredPaymentProviders } from '../engine/payments/configured-providers.ts';
+import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
+import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import type { MailSender } from '../engine/mail/mail-sender.ts';
+import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts';
+import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
+import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
+
+export interface EngineServerOptions {
+  /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
+  database: string | Engine;
+  clock?: Clock;
+  host?: string;
+  port?: number;
+  rateLimits?: RateLimits;
+  logger?: FastifyBaseLogger | boolean;
+  payments?: PaymentProviders;
+  couriers?: CourierRegistry;
+  /** How writes are applied; a replica passes commands that also queue them for the upstream. */
+  commands?: (engine: Engine) => EngineCommands;
+  /** Set when the engine is a replica: what only its upstream can do, and its sync status. */
+  replica?: ReplicaDoor;
+  /** Where customer mails are sent; without it they stay queued (and visible) until configureMail. */
+  smtp?: SmtpSettings | null;
+  /** false answers order reads without the kept response bytes (http/order-responses.ts); default true. */
+  keepOrderResponses?: boolean;
+  /** Who serves, for the message a second engine on the same file prints ("npm run serve", "the Comanda app"). */
+  servingAs?: string;
+  /**
+   * Serve without taking the file's serving lock (serving-lock.ts): only for tests of two engine
+   * processes on one file, which SQLite keeps consistent but which no restaurant should run.
+   */
+  shareDatabase?: boolean;
+  /** The file's serving lock, already taken by the caller (a replica takes it before its first write); closed with the server. */
+  servingLock?: ServingLock;
+  /**
+   * How often (ms) `PRAGMA data_version` is read to notice commits of other processes on the file
+   * (a CLI, or a second engine under --share-file), which wake long-polls and the live feed; default 250.
+   */
+  externalChangesPollMs?: number;
+  /** Files up to this size are quick_checked before serving, larger ones right after (default 32 MiB). */
+  quickCheckMaxBytes?: number;
+  /** Real-time period of the jobs' tick in ms (default 1000); with a ManualClock they also run on every move. */
+  jobsIntervalMs?: number;
+  /** The kitchen screen served to paired tablets at /kitchen/: where the built page is, heartbeat, pairing limits. */
+  kitchen?: KitchenDoorOptions;
+  /** How long (real time) a payment provider may take to open a session; default 10 s. */
+  paymentTimeoutMs?: number;
+  /**
+   * The engine's public origin (scheme, host, port) behind a reverse proxy: payment pages and the
+   * `notification_url` given to payment providers use it instead of the request's Host.
+   */
+  publicOrigin?: string;
+  /** How long (real time) one courier call may take; default 10 s. */
+  courierTimeoutMs?: number;
+}
+
+export interface EngineServer {
+  engine: Engine;
+  commands: EngineCommands;
+  app: ApiServer;
+  payments: PaymentProviders;
+  couriers: CourierRegistry;
+  /** The background jobs (payment expiry, scheduled release, couriers, mail), stopped by close(). */
+  jobs: JobsRunner;
+  /** Sets or clears the SMTP server for customer mails at runtime (the app's settings); throws SmtpSettingsError when unusable. */
+  configureMail(settings: SmtpSettings | null): void;
+  /** Resolves once the file's quick_check is done (at once when it ran before serving): the refusal when damaged, else null. */
+  integrityChecked: Promise<StorageRefusal | null>;
+  /** http://host:port/v1 */
+  baseUrl: string;
+  /** http://host:port, where the kitchen screen (/kitchen/) and its pairing URLs live. */
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The engine with its HTTP API listening: what `npm run serve`, the desktop app and the tests start. */
+export async function startEngineServer(options: EngineServerOptions): Promise<EngineServer> {
+  // Checked before anything opens, so a bad URL fails the start with its reason.
+  const mailSender = options.smtp ? createSmtpSender(options.smtp) : null;
+  // Taken before the file is opened, so a second engine stops at once, before any check or write.
+  // A replica takes it itself, before its first write (sync/start-replica-server.ts), and hands it over.
+  if (options.servingLock) return serveEngine(options, mailSender, options.servingLock, null);
+  const databasePath = options.database instanceof Engine ? options.database.db.name : options.database;
+  const servingLock =
+    options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
+  let opened: Engine | null = null;
+  try {
+    opened =
+      options.database instanceof Engine
+        ? options.database
+        : new Engine({
+            database: options.database,
+            couriers: options.couriers ?? defaultCouriers(),
+            ...(options.clock ? { clock: options.clock } : {}),
+            ...(options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {}),
+          });
+    // A file this start created has an inode only now: the same file under another name is caught from here on.
+    servingLock?.coverFile();
+    return await serveEngine(options, mailSender, servingLock, opened);
+  } catch (error) {
+    if (opened && opened !== options.database && opened.db.open) opened.close();
+    // A refused start leaves nothing behind: what it created beside the file goes with the lock.
+    servingLock?.abandon();
+    throw error;
+  }
+}
+
+async function serveEngine(
+  options: EngineServerOptions,
+  mailSender: MailSender | null,
+  servingLock: ServingLock | null,
+  opened: Engine | null,
+): Promise<EngineServer> {
+  const engine = opened ?? (options.database as Engine);
+  // Assembled once: a restaurant's own provider (its credentials, read when asked), else the world's default.
+  const payments: PaymentProviders = {
+    live: options.payments?.live ?? null,
+    test: options.payments?.test ?? sandboxSimulator,
+    forRestaurant: options.payments?.forRestaurant ?? configuredPaymentProviders(engine),
+  };
+  // Quotes and dispatches use the same adapters.
+  const couriers = options.couriers ?? engine.couriers;
+  const commands = (options.commands ?? localCommands)(engine);
+  const app = await buildHttpApi({
+    engine,
+    commands,
+    payments,
+    couriers,
+    ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.replica ? { replica: options.replica } : {}),
+    ...(options.keepOrderResponses !== undefined ? { keepOrderResponses: options.keepOrderResponses } : {}),
+    ...(options.kitchen ? { kitchen: options.kitchen } : {}),
+    ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
+    ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const jobs = startJobs(engine, {
+    mailSender,
+    logger: app.log,
+    ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
+    ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
+    payments,
+    ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
+  });
+  // Commits made by other processes wake this engine's waiters too (its own wake them at once).
+  const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());
+  const watcher = setInterval(() => {
+    if (engine.db.open) engine.dataVersion.check();
+  }, options.externalChangesPollMs ?? 250);
+  watcher.unref();
+  const baseUrl = `http://${shownHost}:${port}/v1`;
+  // A file too large to check before serving is checked now, off the event loop; damaged, it
+  // takes no more writes (503 storage_damaged) and says so in the log.
+  const databaseFile = engine.db.name;
+  const integrityChecked: Promise<StorageRefusal | null> = quickCheckAtOpen(databaseFile, options.quickCheckMaxBytes)
+    ? Promise.resolve(null)
+    : checkIntegrityInBackground(databaseFile).then((refusal) => {
+        if (refusal) {
+          engine.refuseWrites(refusal.message);
+          app.log.error({ file: databaseFile }, refusal.message);
+        }
+        return refusal;
+      });
+  // Checkpoints off the event loop (store/wal-checkpointer.ts); started after listening, it costs start-up nothing.
+  const syncDescriptor = databaseFile === ':memory:' || databaseFile === '' ? null : openSync(databaseFile, 'r+');
+  const checkpointer = syncDescriptor === null ? null : startWalCheckpointer(engine.db, syncDescriptor);
+  const stopWaking = checkpointer ? engine.onCommit(checkpointer.wake) : () => {};
+  servingLock?.setBaseUrl(baseUrl);
+  let closed = false;
+  return {
+    engine,
+    commands,
+    app,
+    payments,
+    couriers,
+    jobs,
+    configureMail(settings: SmtpSettings | null) {
+      jobs.setMailSender(settings ? createSmtpSender(settings) : null);
+    },
+    integrityChecked,
+    baseUrl,
+    origin: `http://${shownHost}:${port}`,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(watcher);
+      stopWatching();
+      await jobs.stop();
+      await app.close();
+      stopWaking();
+      await checkpointer?.stop();
+      engine.close();
+      // Only now: closing it with a connection still open would drop SQLite's locks (store/wal-checkpointer.ts).
+      if (syncDescriptor !== null) closeSync(syncDescriptor);
+      servingLock?.release();
+    },
+  };
+}

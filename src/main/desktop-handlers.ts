@@ -1,0 +1,176 @@
+// What only the desktop app's own window may do: app info and restart, settings, the platform key,
+// SMTP, API keys, backup, sync status and the kitchen screens' pairing. Registered on ipcMain only
+// (handlers.ts); never served over HTTP, so a paired tablet cannot reach any of it.
+import { DateTime } from 'luxon';
+import { join } from 'node:path';
+import QRCode from 'qrcode';
+import type { DesktopChannel, DesktopContract } from '../shared/ipc/contract.ts';
+import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/ipc/settings.ts';
+import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
+import { DEFAULT_TIME_ZONE } from '../engine/domain/time.ts';
+import type { Engine } from '../engine/engine.ts';
+import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
+import { backupDatabase } from '../engine/services/backup-database.ts';
+import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
+import { platformKeyMode } from './platform-key.ts';
+import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
+
+export interface DesktopHandlerDeps {
+  engine: Engine;
+  /** The restaurant this app works for. */
+  restaurantId: string;
+  settings: SettingsPort;
+  platformKey: PlatformKeyPort;
+  /** Absent where the host keeps no SMTP settings (then mail stays queued). */
+  mail?: MailSettingsPort;
+  host: HostPort;
+  /** The settings the app started with: changing those that need a restart is reported. */
+  bootSettings?: AppSettings;
+}
+
+export type DesktopHandlers = {
+  [C in DesktopChannel]: (request: DesktopContract[C]['request']) => DesktopContract[C]['response'] | Promise<DesktopContract[C]['response']>;
+};
+
+export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers {
+  const { engine, restaurantId } = deps;
+
+  const settingsView = (): SettingsView => {
+    const settings = deps.settings.read();
+    return {
+      settings,
+      platform_key: deps.platformKey.info(),
+      mail: deps.mail?.info() ?? NO_MAIL,
+      secure_storage: deps.platformKey.storage(),
+      restart_required: deps.bootSettings ? needsRestart(deps.bootSettings, settings) : false,
+      can_restart: deps.host.restart !== undefined,
+    };
+  };
+
+  return {
+    'app:info': () => deps.host.appInfo(),
+    'sync:status': () => deps.host.syncStatus(),
+    'app:backup': async () => {
+      const folder = deps.host.backupFolder();
+      if (folder === null) throw new KitchenError('backup_unavailable', 'this app keeps no backup folder');
+      const zone = engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+      const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
+      const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
+      return { file: result.file, bytes: result.bytes };
+    },
+    'app:restart': () => {
+      if (!deps.host.restart) return { restarting: false };
+      deps.host.restart();
+      return { restarting: true };
+    },
+    'keys:list': () => listApiKeys(engine, restaurantId),
+    'keys:create': ({ mode, write, label }) => createApiKey(engine, { restaurantId, mode, write, label }),
+    'keys:revoke': ({ key_id }) => revokeApiKey(engine, restaurantId, key_id),
+    'settings:get': () => settingsView(),
+    'settings:update': (patch) => {
+      const next = applySettingsPatch(deps.settings.read(), patch, {
+        restaurantExists: (id) => engine.restaurants.get(id) !== undefined,
+        hasPlatformKey: () => deps.platformKey.info().present,
+      });
+      deps.settings.write(next);
+      return settingsView();
+    },
+    'platform:set-key': ({ key, label }) => {
+      const trimmed = key.trim();
+      if (platformKeyMode(trimmed) === null) {
+        throw invalidRequest('key is not a platform API key (expected <prefix>_live_… or <prefix>_test_…)');
+      }
+      deps.platformKey.save(trimmed, label?.trim() || null);
+      return settingsView();
+    },
+    'mail:set-smtp': ({ url, from }) => {
+      if (!deps.mail) throw new KitchenError('mail_unavailable', 'this app keeps no mail settings');
+      const smtp = { url: url.trim(), ...(from?.trim() ? { from: from.trim() } : {}) };
+      try {
+        checkSmtpSettings(smtp);
+      } catch (error) {
+        throw invalidRequest(`SMTP: ${(error as Error).message}`);
+      }
+      deps.mail.save(smtp);
+      deps.host.configureMail?.(smtp);
+      return settingsView();
+    },
+    'mail:clear-smtp': () => {
+      deps.mail?.clear();
+      deps.host.configureMail?.(null);
+      return settingsView();
+    },
+    'devices:list': () => listKitchenDevices(engine, restaurantId),
+    'devices:pair': async ({ name }) => {
+      const origin = deps.host.pairingOrigin?.() ?? null;
+      if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
+      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin });
+      return {
+        code: offer.code,
+        pairing_url: offer.pairing_url,
+        expires_at: offer.expires_at,
+        qr_svg: await QRCode.toString(offer.pairing_url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }),
+        reachable_from_lan: origin.lan,
+      };
+    },
+    'devices:revoke': ({ device_id }) => revokeKitchenDevice(engine, restaurantId, device_id),
+    'devices:pairing-lockout': () => pairingLockout(engine, restaurantId),
+    'platform:clear-key': () => {
+      deps.platformKey.clear();
+      const settings = deps.settings.read();
+      if (settings.connection.mode === 'connected') {
+        deps.settings.write({ ...settings, connection: { ...settings.connection, mode: 'standalone' } });
+      }
+      return settingsView();
+    },
+  };
+}
+
+
+const RESTART_KEYS = ['http', 'restaurant_id', 'connection'] as const;
+
+export function needsRestart(boot: AppSettings, now: AppSettings): boolean {
+  return RESTART_KEYS.some((key) => JSON.stringify(boot[key]) !== JSON.stringify(now[key]));
+}
+
+export function applySettingsPatch(
+  current: AppSettings,
+  patch: SettingsPatch,
+  checks: { restaurantExists(id: string): boolean; hasPlatformKey(): boolean },
+): AppSettings {
+  const next: AppSettings = {
+    ...current,
+    ...(patch.language !== undefined ? { language: patch.language } : {}),
+    ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
+    ...(patch.sound !== undefined ? { sound: patch.sound } : {}),
+    thresholds: { ...current.thresholds, ...patch.thresholds },
+    http: { ...current.http, ...patch.http },
+    restaurant_id: patch.restaurant_id === undefined ? current.restaurant_id : patch.restaurant_id?.toLowerCase() ?? null,
+    connection: { ...current.connection, ...patch.connection },
+  };
+  if (next.thresholds.warn_minutes >= next.thresholds.late_minutes) {
+    throw invalidRequest('thresholds.warn_minutes must be less than thresholds.late_minutes');
+  }
+  if (next.restaurant_id !== null && !checks.restaurantExists(next.restaurant_id)) {
+    throw invalidRequest(`restaurant_id: unknown restaurant ${next.restaurant_id}`);
+  }
+  const url = next.connection.platform_url?.trim() || null;
+  if (url !== null && !isHttpUrl(url)) throw invalidRequest('connection.platform_url must be an http(s) URL');
+  next.connection = { ...next.connection, platform_url: url };
+  if (next.connection.mode === 'connected') {
+    if (url === null) throw invalidRequest('connection.platform_url is required to connect to a platform');
+    if (!checks.hasPlatformKey()) throw new KitchenError('platform_key_missing', 'save the platform key before connecting');
+  }
+  return next;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,47 @@
+// What the desktop handlers need from their host besides the engine. Main implements these with
+// electron-store and safeStorage (src/main/settings-file.ts); tests use test/main/support/memory-ports.ts.
+import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
+import type { SyncStatus } from '../shared/sync-status.ts';
+import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../shared/ipc/settings.ts';
+import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
+
+export interface SettingsPort {
+  read(): AppSettings;
+  write(settings: AppSettings): void;
+}
+
+/** Where the key for the remote platform is kept. It goes in and never comes back out to the screen. */
+export interface PlatformKeyPort {
+  storage(): SecureStorageInfo;
+  info(): PlatformKeyInfo;
+  /** Throws when secure storage is unavailable: the key is never kept in clear. */
+  save(key: string, label: string | null): void;
+  clear(): void;
+}
+
+/** Where the SMTP settings are kept: the URL carries a password, so it is stored like the key. */
+export interface MailSettingsPort {
+  info(): MailInfo;
+  /** Throws when secure storage is unavailable. */
+  save(settings: SmtpSettings): void;
+  clear(): void;
+}
+
+/** The host around the engine: what it reports about itself and what it can do to itself. */
+export interface HostPort {
+  appInfo(): AppInfo;
+  /** Relaunches the app (settings that need a restart). Absent where that makes no sense. */
+  restart?(): void;
+  connectionStatus(): ConnectionStatus;
+  /** The replica's full sync status (with its conflicts) in connected mode; null when standalone. */
+  syncStatus(): SyncStatus | null;
+  /** Where "back up now" writes its copies; null where the host keeps none. */
+  backupFolder(): string | null;
+  /** Sends customers' mails through this server from now on (null: keep them queued). */
+  configureMail?(settings: SmtpSettings | null): void;
+  /**
+   * The origin a tablet opens the pairing URL on (the LAN address when LAN access is on, loopback
+   * otherwise) and whether a tablet can reach it at all. Absent where no kitchen screen is served.
+   */
+  pairingOrigin?(): { origin: string; lan: boolean };
+}

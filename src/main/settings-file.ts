@@ -1,0 +1,94 @@
+// Settings and the platform key on disk (electron-store in the user data folder). The key is
+// encrypted with safeStorage (Keychain, DPAPI, or the Secret Service on Linux) and only ever
+// decrypted here, in main, for the sync; where no protected storage exists it is refused.
+import { safeStorage } from 'electron';
+import Store from 'electron-store';
+import type { AppStores } from './app-handlers.ts';
+import { describeMail } from './mail-info.ts';
+import { secureStorageUnavailable } from '../engine/screen/screen-errors.ts';
+import { describePlatformKey, platformKeyMode } from './platform-key.ts';
+import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
+import type { World } from '../shared/world.ts';
+
+interface StoredKey {
+  /** safeStorage ciphertext, base64. */
+  cipher: string;
+  label: string | null;
+  mode: World | null;
+  last4: string;
+}
+
+interface StoredMail {
+  /** safeStorage ciphertext of the SMTP URL (it carries the password), base64. */
+  cipher: string;
+  from: string | null;
+}
+
+interface StoreShape extends Record<string, unknown> {
+  settings?: unknown;
+  platformKey?: StoredKey | null;
+  mail?: StoredMail | null;
+}
+
+export type { AppStores };
+
+function secureStorage(): SecureStorageInfo {
+  const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
+  // On Linux without a keyring Electron falls back to a hard-coded password ("basic_text"):
+  // that is clear text in all but name, so it counts as unavailable.
+  const available = safeStorage.isEncryptionAvailable() && backend !== 'basic_text' && backend !== 'unknown';
+  return { available, backend };
+}
+
+export function createAppStores(cwd: string): AppStores {
+  const store = new Store<StoreShape>({ name: 'settings', cwd, clearInvalidConfig: true });
+  return {
+    settings: {
+      read: () => normalizeSettings(store.get('settings')),
+      write: (settings: AppSettings) => store.set('settings', settings),
+    },
+    platformKey: {
+      storage: secureStorage,
+      info(): PlatformKeyInfo {
+        const stored = store.get('platformKey');
+        if (!stored) return describePlatformKey(null, null);
+        return { present: true, mode: stored.mode, label: stored.label, last4: stored.last4 };
+      },
+      save(key, label) {
+        if (!secureStorage().available) throw secureStorageUnavailable();
+        const cipher = safeStorage.encryptString(key).toString('base64');
+        store.set('platformKey', { cipher, label, mode: platformKeyMode(key), last4: key.slice(-4) } satisfies StoredKey);
+      },
+      clear() {
+        store.delete('platformKey');
+      },
+      readSecret() {
+        const stored = store.get('platformKey');
+        if (!stored || !secureStorage().available) return null;
+        return safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
+      },
+    },
+    mail: {
+      info() {
+        const stored = store.get('mail');
+        if (!stored) return describeMail(null);
+        const secret = secureStorage().available ? safeStorage.decryptString(Buffer.from(stored.cipher, 'base64')) : null;
+        return secret === null ? { configured: true, server: null, from: stored.from } : describeMail({ url: secret, ...(stored.from ? { from: stored.from } : {}) });
+      },
+      save(settings) {
+        if (!secureStorage().available) throw secureStorageUnavailable();
+        const cipher = safeStorage.encryptString(settings.url).toString('base64');
+        store.set('mail', { cipher, from: settings.from ?? null } satisfies StoredMail);
+      },
+      clear() {
+        store.delete('mail');
+      },
+      readSecret() {
+        const stored = store.get('mail');
+        if (!stored || !secureStorage().available) return null;
+        const url = safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
+        return { url, ...(stored.from ? { from: stored.from } : {}) };
+      },
+    },
+  };
+}

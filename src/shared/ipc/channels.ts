@@ -1,0 +1,121 @@
+// The one table of the screens' channels: for each, who may call it (`kitchen`: the desktop window
+// and paired tablets, over the preload bridge and over HTTP + live stream; `desktop`: the desktop's
+// own window only), the bridge method that calls it, the schema its request must pass and the type
+// of its answer. contract.ts derives from this table the request and response types, the kitchen
+// and desktop lists and the bridge; the dispatcher validates with these schemas. Adding an action
+// is one row here, its handler, its service and its screen.
+import Type, { type TSchema } from 'typebox';
+import { PATCH_TARGETS } from '../order-states.ts';
+import { Uuid } from '../schemas/common.ts';
+import { WORLDS } from '../world.ts';
+import type {
+  ApiKeyEntry,
+  BoardSnapshot,
+  KitchenTicket,
+  LocationStatusEntry,
+  LocationsViewData,
+  SetStockResultView,
+  StockView,
+} from './kitchen.ts';
+import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings.ts';
+import type { SyncStatus } from '../sync-status.ts';
+import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from './devices.ts';
+
+/** Carries a channel's answer type in the table; it holds nothing at run time. */
+declare const answerType: unique symbol;
+export interface Answer<T> {
+  readonly [answerType]?: T;
+}
+const answers = <T>(): Answer<T> => ({});
+
+export type Door = 'kitchen' | 'desktop';
+export interface ChannelEntry<M extends string = string, S extends TSchema = TSchema, R = unknown> {
+  door: Door;
+  method: M;
+  request: S;
+  response: Answer<R>;
+}
+const kitchen = <M extends string, S extends TSchema, R>(method: M, request: S, response: Answer<R>) =>
+  ({ door: 'kitchen', method, request, response }) as const;
+const desktop = <M extends string, S extends TSchema, R>(method: M, request: S, response: Answer<R>) =>
+  ({ door: 'desktop', method, request, response }) as const;
+
+const Empty = Type.Object({});
+const WorldField = Type.Enum([...WORLDS]);
+/** A screen's key for one change (pending-slice.ts makes 32 hex digits): applied once. */
+const ChangeId = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' });
+const Label = Type.Union([Type.String({ maxLength: 100 }), Type.Null()]);
+
+export const CHANNELS = {
+  // The kitchen: what a screen does wherever it runs.
+  'board:snapshot': kitchen('boardSnapshot', Empty, answers<BoardSnapshot>()),
+  /** `change_id`: the screen's key for this change; sent again, it is applied once. */
+  'orders:transition': kitchen(
+    'transitionOrder',
+    Type.Object({ order_id: Uuid(), target: Type.Enum([...PATCH_TARGETS]), change_id: Type.Optional(ChangeId) }),
+    answers<KitchenTicket>(),
+  ),
+  /** Item-level bump: strikes (or un-strikes) one line of the order, shared by every screen. */
+  'items:set-done': kitchen(
+    'setItemDone',
+    Type.Object({
+      order_id: Uuid(),
+      item_index: Type.Integer({ minimum: 0, maximum: 999 }),
+      done: Type.Boolean(),
+      change_id: Type.Optional(ChangeId),
+    }),
+    answers<KitchenTicket>(),
+  ),
+  /** Brings a finished ticket back on the board for a few minutes, without changing its state. */
+  'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
+  'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),
+  'stock:set': kitchen(
+    'setStock',
+    Type.Object({
+      location_id: Uuid(),
+      world: WorldField,
+      items: Type.Array(Type.Object({ product_id: Uuid(), quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }), {
+        minItems: 1,
+        maxItems: 500,
+      }),
+    }),
+    answers<SetStockResultView>(),
+  ),
+  'locations:list': kitchen('listLocations', Type.Object({ world: WorldField }), answers<LocationsViewData>()),
+  'locations:set-open': kitchen(
+    'setLocationOpen',
+    Type.Object({ location_id: Uuid(), world: WorldField, open: Type.Boolean() }),
+    answers<LocationStatusEntry>(),
+  ),
+
+  // The desktop's own window: never served over HTTP, never to a tablet.
+  'app:info': desktop('appInfo', Empty, answers<AppInfo>()),
+  'app:restart': desktop('restartApp', Empty, answers<{ restarting: boolean }>()),
+  'keys:list': desktop('listKeys', Empty, answers<ApiKeyEntry[]>()),
+  'keys:create': desktop(
+    'createKey',
+    Type.Object({ mode: WorldField, write: Type.Boolean(), label: Label }),
+    answers<{ key: string; record: ApiKeyEntry }>(),
+  ),
+  'keys:revoke': desktop('revokeKey', Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }), answers<ApiKeyEntry>()),
+  'settings:get': desktop('getSettings', Empty, answers<SettingsView>()),
+  'settings:update': desktop('updateSettings', SettingsPatchSchema, answers<SettingsView>()),
+  'platform:set-key': desktop(
+    'setPlatformKey',
+    Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }), label: Label }),
+    answers<SettingsView>(),
+  ),
+  'platform:clear-key': desktop('clearPlatformKey', Empty, answers<SettingsView>()),
+  'sync:status': desktop('syncStatus', Empty, answers<SyncStatus | null>()),
+  'app:backup': desktop('backupDatabase', Empty, answers<{ file: string; bytes: number }>()),
+  'mail:set-smtp': desktop(
+    'setSmtp',
+    Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }), from: Type.Union([Type.String({ maxLength: 254 }), Type.Null()]) }),
+    answers<SettingsView>(),
+  ),
+  'mail:clear-smtp': desktop('clearSmtp', Empty, answers<SettingsView>()),
+  'devices:list': desktop('listDevices', Empty, answers<KitchenDeviceEntry[]>()),
+  'devices:pair': desktop('pairDevice', Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]) }), answers<PairingOffer>()),
+  'devices:revoke': desktop('revokeDevice', Type.Object({ device_id: Uuid() }), answers<KitchenDeviceEntry>()),
+  'devices:pairing-lockout': desktop('pairingLockout', Empty, answers<PairingLockout | null>()),
+} as const satisfies Record<string, ChannelEntry>;

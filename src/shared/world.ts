@@ -1,0 +1,14 @@
+// The two worlds every restaurant lives in: `live` (real orders, real money) and `test` (the
+// sandbox: simulated payments and couriers, never mixed with live data). Keys, orders, events,
+// stock and payment providers each belong to one. Stored as `test` 0/1 in SQLite.
+export const WORLDS = ['live', 'test'] as const;
+export type World = (typeof WORLDS)[number];
+
+/** The world of a stored row (`test` 0/1) or of a flag. */
+export function worldOf(test: number | boolean): World {
+  return test === 1 || test === true ? 'test' : 'live';
+}
+
+export function isWorld(value: unknown): value is World {
+  return value === 'live' || value === 'test';
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
+import { callIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
+import { memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
+import type { IpcChannel, IpcRequest, IpcResponse } from '../../../src/shared/ipc/contract.ts';
+import type { EngineUnderTest } from '../../support/engine-under-test.ts';
+import { R1 } from '../../support/demo-ids.ts';
+
+export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: boolean; restaurantId?: string } = {}) {
+  const settings = memorySettings();
+  const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
+  const errors: unknown[] = [];
+  const backupFolder = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
+  const handlers: IpcHandlers = createIpcHandlers({
+    engine: engine.server.engine,
+    commands: engine.server.commands,
+    restaurantId: options.restaurantId ?? R1.id,
+    settings,
+    platformKey,
+    bootSettings: settings.read(),
+    log: (error) => errors.push(error),
+    host: {
+      appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: engine.baseUrl, lan_urls: [], data_dir: null }),
+      connectionStatus: () => STANDALONE_STATUS,
+      syncStatus: () => null,
+      backupFolder: () => backupFolder,
+    },
+  });
+  /** Calls a channel and returns its value, failing the test on a refusal. */
+  const ok = async <C extends IpcChannel>(channel: C, request: IpcRequest<C>): Promise<IpcResponse<C>> => {
+    const result = await callIpc(handlers, channel, request);
+    if (!result.ok) throw new Error(`${channel} refused: ${result.error.code} ${result.error.message}`);
+    return result.value as IpcResponse<C>;
+  };
+  return { handlers, settings, platformKey, errors, ok, backupFolder };
+}
+
+export async function placeOrder(engine: EngineUnderTest, overrides: Record<string, unknown> = {}, key = engine.demo[0]!.keys.live_write): Promise<any> {
+  const response = await engine.call('POST', '/orders', {
+    key,
+    body: {
+      location_id: R1.openLocation,
+      type: 'retiro',
+      customer: { name: 'Camila Rojas' },
+      items: [{ product_id: R1.products.empanadaQueso, quantity: 2 }],
+      ...overrides,
+    },
+  });
+  if (response.status !== 201) throw new Error(`order not created: ${response.status} ${response.text}`);
+  return response.body;
+}

@@ -1,0 +1,92 @@
+// The split of the contract (kitchen channels on both transports, desktop ones on IPC only) and the
+// desktop's "Pantallas de cocina" channels: a pairing offer with its QR code, the list, revoking.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createDesktopHandlers } from '../../src/main/desktop-handlers.ts';
+import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
+import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/ipc/contract.ts';
+import { REQUEST_SCHEMAS } from '../../src/shared/ipc/contract.ts';
+import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
+import { R1 } from '../support/demo-ids.ts';
+
+describe('kitchen and desktop channels', () => {
+  let engine: EngineUnderTest;
+  before(async () => {
+    engine = await startEngineUnderTest();
+  });
+  after(async () => {
+    await engine.stop();
+  });
+
+  const deps = (pairingOrigin?: { origin: string; lan: boolean }) => ({
+    engine: engine.server.engine,
+    commands: engine.server.commands,
+    restaurantId: R1.id,
+    settings: memorySettings(),
+    platformKey: memoryPlatformKey({ available: true }),
+    host: {
+      appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: null, lan_urls: [], data_dir: null }),
+      connectionStatus: () => STANDALONE_STATUS,
+      syncStatus: () => null,
+      backupFolder: () => null,
+      ...(pairingOrigin ? { pairingOrigin: () => pairingOrigin } : {}),
+    },
+  });
+
+  test('every channel is either the kitchen’s or the desktop’s, and has a request schema', () => {
+    const kitchen: string[] = Object.keys(createKitchenHandlers(deps())).sort();
+    const desktop: string[] = Object.keys(createDesktopHandlers(deps())).sort();
+    assert.deepEqual(kitchen, [...KITCHEN_CHANNELS].sort());
+    assert.deepEqual(desktop, [...DESKTOP_CHANNELS].sort());
+    assert.equal(kitchen.filter((c: string) => (desktop as readonly string[]).includes(c)).length, 0);
+    assert.deepEqual(Object.keys(REQUEST_SCHEMAS).sort(), [...IPC_CHANNELS].sort());
+    for (const forbidden of ['keys:list', 'keys:create', 'settings:get', 'settings:update', 'platform:set-key', 'mail:set-smtp', 'devices:pair', 'app:backup']) {
+      assert.ok(!(KITCHEN_CHANNELS as readonly string[]).includes(forbidden), `${forbidden} must stay desktop-only`);
+    }
+  });
+
+  test('Añadir una pantalla: QR code, URL, six digits and expiry; the list; Revocar', async () => {
+    const handlers = createIpcHandlers(deps({ origin: 'http://192.168.1.20:4750', lan: true }));
+    const offer = await callIpc(handlers, 'devices:pair', { name: 'Plancha' });
+    assert.ok(offer.ok);
+    assert.match(offer.value.code, /^\d{6}$/);
+    assert.match(offer.value.pairing_url, /^http:\/\/192\.168\.1\.20:4750\/kitchen\/pair\?secret=cmpair_[\w-]{43}$/);
+    assert.match(offer.value.qr_svg, /^<svg[^>]*>.*<\/svg>\s*$/s);
+    assert.equal(offer.value.reachable_from_lan, true);
+    assert.equal(Date.parse(offer.value.expires_at), engine.clock.now() + PAIRING_CODE_TTL_MS);
+
+    const paired = pairWithCode(engine.server.engine, offer.value.code);
+    assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /already used/);
+    const list = await callIpc(handlers, 'devices:list', {});
+    assert.ok(list.ok);
+    const screen = list.value.find((d) => d.id === paired.device.id)!;
+    assert.equal(screen.name, 'Plancha');
+    assert.equal(screen.last_seen_at, null);
+    assert.ok(authenticateDevice(engine.server.engine, paired.token));
+    const seen = await callIpc(handlers, 'devices:list', {});
+    assert.ok(seen.ok);
+    assert.notEqual(seen.value.find((d) => d.id === paired.device.id)!.last_seen_at, null, 'a call notes when the screen was seen');
+
+    const revoked = await callIpc(handlers, 'devices:revoke', { device_id: paired.device.id });
+    assert.ok(revoked.ok && revoked.value.revoked_at !== null);
+    assert.equal(authenticateDevice(engine.server.engine, paired.token), null);
+    const unknown = await callIpc(handlers, 'devices:revoke', { device_id: '00000000-0000-4000-8000-000000000000' });
+    assert.ok(!unknown.ok && unknown.error.code === 'not_found');
+  });
+
+  test('a code expires after ten minutes, on the engine’s clock; a host that serves no screens cannot pair', async () => {
+    const handlers = createIpcHandlers(deps({ origin: 'http://127.0.0.1:4750', lan: false }));
+    const offer = await callIpc(handlers, 'devices:pair', { name: null });
+    assert.ok(offer.ok && offer.value.reachable_from_lan === false);
+    engine.clock.advance(PAIRING_CODE_TTL_MS);
+    assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /expired/);
+    assert.throws(() => pairWithCode(engine.server.engine, 'abcdef'), /expired/);
+    const none = await callIpc(createIpcHandlers(deps()), 'devices:pair', { name: null });
+    assert.ok(!none.ok && none.error.code === 'pairing_unavailable');
+  });
+});

@@ -1,0 +1,203 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createApi, IpcCallError } from '../../../src/renderer/src/api.ts';
+import { createKeysStore } from '../../../src/renderer/src/state/keys-state.ts';
+import { createLocationsStore } from '../../../src/renderer/src/state/locations-state.ts';
+import { createSettingsStore } from '../../../src/renderer/src/state/settings-state.ts';
+import { createStockStore } from '../../../src/renderer/src/state/stock-state.ts';
+import { createBridge } from '../../../src/preload/bridge.ts';
+import type { IpcChannel } from '../../../src/shared/ipc/contract.ts';
+import type { LocationStatusEntry, SetStockResultView, StockView } from '../../../src/shared/ipc/kitchen.ts';
+import { DEFAULT_SETTINGS, normalizeSettings, type SettingsView } from '../../../src/shared/ipc/settings.ts';
+
+describe('bridge and api', () => {
+  test('the bridge has one method per channel; the api unwraps answers and throws refusals with their code', async () => {
+    const seen: [IpcChannel, unknown][] = [];
+    const bridge = createBridge({
+      invoke: async (channel, request) => {
+        seen.push([channel, request]);
+        return channel === 'keys:list' ? { ok: true, value: [] } : { ok: false, error: { code: 'forbidden', message: 'no' } };
+      },
+      subscribe: () => () => {},
+    });
+    const api = createApi(bridge);
+    assert.deepEqual(await api.listKeys({}), []);
+    await assert.rejects(api.revokeKey({ key_id: 'k' }), (error: unknown) => error instanceof IpcCallError && error.code === 'forbidden' && error.message === 'no');
+    assert.deepEqual(seen, [['keys:list', {}], ['keys:revoke', { key_id: 'k' }]]);
+    assert.ok(Object.isFrozen(bridge));
+    assert.throws(() => bridge.onLive('nope' as never), TypeError);
+  });
+});
+
+describe('stock store', () => {
+  const entries = [
+    { product_id: 'a', name: 'Empanada de pino', quantity: 4 },
+    { product_id: 'b', name: 'Empanada de queso', quantity: 30 },
+  ];
+  const make = (simulated = false) => {
+    const sets: unknown[] = [];
+    const store = createStockStore({
+      api: {
+        readStock: async ({ location_id, world }): Promise<StockView> => ({ location_id, world, data: entries.map((e) => ({ ...e })) }),
+        setStock: async (request): Promise<SetStockResultView> => {
+          sets.push(request);
+          return { data: request.items, simulated };
+        },
+      },
+    });
+    return { store, sets };
+  };
+
+  test('+/−, typed quantities and sold out become drafts, saved as absolute quantities', async () => {
+    const { store, sets } = make();
+    await store.getState().open('loc', 'live');
+    store.getState().step('a', 1);
+    store.getState().step('a', 1);
+    store.getState().setDraft('b', 12.7);
+    store.getState().soldOut('b');
+    store.getState().step('a', -10);
+    assert.deepEqual(store.getState().drafts, { a: 0, b: 0 });
+    store.getState().setDraft('a', 4); // back to the saved value: no change left
+    assert.deepEqual(store.getState().drafts, { b: 0 });
+    assert.equal(await store.getState().save(), true);
+    assert.deepEqual(sets, [{ location_id: 'loc', world: 'live', items: [{ product_id: 'b', quantity: 0 }] }]);
+    assert.equal(store.getState().entries.find((e) => e.product_id === 'b')?.quantity, 0);
+    assert.deepEqual(store.getState().lastSave && { ...store.getState().lastSave, at: 0 }, { simulated: false, at: 0, count: 1 });
+  });
+
+  test('a sandbox save is reported as simulated and the list keeps the real quantities', async () => {
+    const { store } = make(true);
+    await store.getState().open('loc', 'test');
+    store.getState().setDraft('b', 5);
+    await store.getState().save();
+    assert.equal(store.getState().lastSave?.simulated, true);
+    assert.equal(store.getState().entries.find((e) => e.product_id === 'b')?.quantity, 30);
+  });
+
+  test('a stock change of this location pushed live reloads the list', async () => {
+    let reads = 0;
+    const store = createStockStore({
+      api: {
+        readStock: async ({ location_id, world }) => (reads++, { location_id, world, data: [] }),
+        setStock: async () => ({ data: [], simulated: false }),
+      },
+    });
+    await store.getState().open('loc', 'live');
+    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'other', items: [] } }] });
+    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 2, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'loc', items: [] } }] });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(reads, 2);
+  });
+});
+
+describe('locations store', () => {
+  const status = (open: boolean, simulated?: boolean): LocationStatusEntry => ({
+    location_id: 'l1',
+    name: 'Centro',
+    address: 'x',
+    is_active: true,
+    open_now: open,
+    reason: open ? 'caja_abierta' : 'caja_cerrada',
+    next_opening_at: null,
+    ...(simulated ? { simulated } : {}),
+  });
+
+  test('open and close now replace the location\'s status; simulated is remembered; live updates apply', async () => {
+    const store = createLocationsStore({
+      api: {
+        listLocations: async ({ world }) => ({ register_mode: 'manual', checked_at: 'x', world, data: [status(true)] }),
+        setLocationOpen: async ({ open, world }) => status(open, world === 'test' ? true : undefined),
+      },
+    });
+    await store.getState().load();
+    assert.equal(await store.getState().setOpen('l1', false), true);
+    assert.equal(store.getState().view?.data[0]?.open_now, false);
+    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'location.updated', at: 0, data: status(true) }] });
+    assert.equal(store.getState().view?.data[0]?.open_now, true);
+    await store.getState().load('test');
+    await store.getState().setOpen('l1', false);
+    assert.equal(store.getState().simulated.l1, true);
+  });
+
+  test('a refusal is shown and the location left as it was', async () => {
+    const store = createLocationsStore({
+      api: {
+        listLocations: async ({ world }) => ({ register_mode: 'manual', checked_at: 'x', world, data: [status(true)] }),
+        setLocationOpen: async () => {
+          throw new IpcCallError({ code: 'not_found', message: 'location l1 not found' });
+        },
+      },
+    });
+    await store.getState().load();
+    assert.equal(await store.getState().setOpen('l1', false), false);
+    assert.equal(store.getState().error, 'location l1 not found');
+    assert.equal(store.getState().view?.data[0]?.open_now, true);
+  });
+});
+
+describe('keys store', () => {
+  test('a created key is held once for display, then forgotten; revoke replaces the record', async () => {
+    const record = { id: 'k1', label: 'tienda', mode: 'live' as const, write: true, last4: 'WXYZ', created_at: 'c', last_used_at: null, revoked_at: null };
+    const store = createKeysStore({
+      api: {
+        listKeys: async () => [],
+        createKey: async ({ label }) => ({ key: 'cm_live_secretWXYZ', record: { ...record, label } }),
+        revokeKey: async () => ({ ...record, revoked_at: 'now' }),
+      },
+    });
+    await store.getState().load();
+    await store.getState().create({ mode: 'live', write: true, label: '  tienda  ' });
+    assert.equal(store.getState().created?.key, 'cm_live_secretWXYZ');
+    assert.equal(store.getState().keys[0]?.label, 'tienda');
+    store.getState().dismissCreated();
+    assert.equal(store.getState().created, null);
+    assert.ok(!JSON.stringify(store.getState()).includes('secret'));
+    await store.getState().revoke('k1');
+    assert.equal(store.getState().keys[0]?.revoked_at, 'now');
+  });
+});
+
+describe('settings store', () => {
+  const view = (over: Partial<SettingsView> = {}): SettingsView => ({
+    settings: DEFAULT_SETTINGS,
+    platform_key: { present: false, mode: null, label: null, last4: null },
+    mail: { configured: false, server: null, from: null },
+    secure_storage: { available: true, backend: 'gnome_libsecret' },
+    restart_required: false,
+    ...over,
+  });
+
+  test('loads, updates, and keeps the refusal code (no protected storage) for the screen to explain', async () => {
+    const store = createSettingsStore({
+      api: {
+        getSettings: async () => view(),
+        appInfo: async () => ({ version: '1', restaurant: { id: 'r', name: 'R' }, restaurants: [], api_base_url: null, lan_urls: [], data_dir: null }),
+        updateSettings: async (patch) => view({ settings: { ...DEFAULT_SETTINGS, ...patch } as never }),
+        setPlatformKey: async () => {
+          throw new IpcCallError({ code: 'secure_storage_unavailable', message: 'no keyring' });
+        },
+        clearPlatformKey: async () => view(),
+        setSmtp: async () => view({ mail: { configured: true, server: 'mail.example:587', from: 'cocina@example.cl' } }),
+        clearSmtp: async () => view(),
+        restartApp: async () => ({ restarting: true }),
+      },
+    });
+    await store.getState().load();
+    assert.equal(store.getState().settings.language, 'es');
+    const pending = store.getState().update({ language: 'en' });
+    assert.equal(store.getState().settings.language, 'en', 'shown before the answer');
+    assert.equal(await pending, true);
+    assert.equal(store.getState().settings.language, 'en');
+    assert.equal(await store.getState().savePlatformKey('pl_live_x', null), false);
+    assert.deepEqual(store.getState().error, { code: 'secure_storage_unavailable', message: 'no keyring' });
+  });
+
+  test('settings read from disk fall back to defaults field by field', () => {
+    assert.deepEqual(normalizeSettings(undefined), DEFAULT_SETTINGS);
+    const read = normalizeSettings({ language: 'fr', sound: false, thresholds: { warn_minutes: 30, late_minutes: 10 }, http: { port: 80, lan: true } });
+    assert.equal(read.language, 'es');
+    assert.equal(read.sound, false);
+    assert.deepEqual(read.thresholds, DEFAULT_SETTINGS.thresholds);
+    assert.deepEqual(read.http, { port: 4750, lan: true });
+  });
+});

@@ -1,0 +1,398 @@
+import { test, describe, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/ipc/kitchen.ts';
+import type { PatchTarget } from '../../../src/shared/order-states.ts';
+import { IpcCallError } from '../../../src/renderer/src/api.ts';
+import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
+import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
+import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
+import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
+
+function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnapshot {
+  return {
+    restaurant: { id: 'r1', name: 'R', time_zone: 'America/Santiago' },
+    locations: [{ location_id: 'loc-1', name: 'Centro', is_active: true }, { location_id: 'loc-2', name: 'Norte', is_active: true }],
+    stations: [],
+    allergy_words: [],
+    tickets,
+    day_start: Date.parse('2026-11-21T00:00:00-03:00'),
+    now,
+    cursor,
+  };
+}
+
+describe('board store', () => {
+  let clock: FakeClock;
+  let calls: { order_id: string; target: PatchTarget }[];
+  let keys: (string | undefined)[];
+  let answers: ((request: { order_id: string; target: PatchTarget }) => Promise<KitchenTicket>) | null;
+  let kept: Map<string, string>;
+  const storage = () => ({ getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v) });
+  let store: BoardStore;
+  let initial: KitchenTicket[];
+  let seq: number;
+
+  const updated = (o: KitchenOrder, status: KitchenOrder['status'], minutes = 1): KitchenOrder => ({
+    ...o,
+    status,
+    updated_at: new Date(Date.parse(o.updated_at) + minutes * 60_000).toISOString(),
+  });
+  const push = (events: { type: 'order.created' | 'order.updated'; order: KitchenOrder }[]): LivePush => ({
+    kind: 'events',
+    now: clock.now,
+    events: events.map((e) => ({ ...e, kitchen: kitchenOf(e.order), seq: ++seq, at: clock.now })),
+  });
+  const shown = (id: string) => shownTickets(store.getState()).find((t) => t.order.id === id)?.shownStatus;
+
+  beforeEach(async () => {
+    clock = new FakeClock();
+    calls = [];
+    keys = [];
+    kept = new Map();
+    seq = 10;
+    answers = null;
+    initial = [ticket(order()), ticket(order({ type: 'delivery' })), ticket(order({ test: true, status: 'en_preparacion' }))];
+    store = createBoardStore({
+      ...clock.deps,
+      pendingStorage: storagePending(storage()),
+      api: {
+        boardSnapshot: async () => snapshot(initial, clock.now + 5000),
+        transitionOrder: ({ change_id, ...request }) => {
+          calls.push(request);
+          keys.push(change_id);
+          if (answers) return answers(request);
+          const known = store.getState().tickets[request.order_id]!;
+          return Promise.resolve({ ...known, order: updated(known.order, request.target) });
+        },
+      },
+    });
+    await store.getState().load();
+  });
+
+  test('loads the snapshot, with the engine clock offset', () => {
+    const state = store.getState();
+    assert.equal(state.loaded, true);
+    assert.equal(Object.keys(state.tickets).length, 3);
+    assert.equal(state.clockOffset, 5000);
+    assert.equal(state.cursor, 10);
+  });
+
+  test("the clock offset follows the engine, not each push's delivery delay", () => {
+    const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
+    // 40 ms late (a push in transit): the timers keep the offset they have.
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 5000 - 40, status });
+    assert.equal(store.getState().clockOffset, 5000);
+    // The engine's clock moved by two seconds: the offset follows.
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
+    assert.equal(store.getState().clockOffset, 7000);
+  });
+
+  test('a bump shows at once, is held for the undo window, then sent', async () => {
+    const id = initial[0]!.order.id;
+    store.getState().bump(id);
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'held');
+    await clock.advance(HOLD_MS - 1);
+    assert.deepEqual(calls, []);
+    await clock.advance(1);
+    assert.deepEqual(calls, [{ order_id: id, target: 'en_preparacion' }]);
+    await settle();
+    // The reply only acknowledges: the ticket changes when the feed brings the order back.
+    assert.equal(store.getState().tickets[id]!.order.status, 'recibido');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
+    assert.equal(shown(id), 'en_preparacion');
+    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
+    assert.equal(store.getState().tickets[id]!.order.status, 'en_preparacion');
+    assert.equal(store.getState().pending[id], undefined);
+    assert.equal(store.getState().flashes[id], undefined);
+  });
+
+  test('the feed may bring the change back before the reply: the move is settled either way', async () => {
+    const id = initial[0]!.order.id;
+    const reply = deferred<KitchenTicket>();
+    answers = () => reply.promise;
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
+    assert.equal(store.getState().pending[id], undefined);
+    reply.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
+    await settle();
+    assert.equal(store.getState().pending[id], undefined);
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().flashes[id], undefined);
+  });
+
+  test('an engine out of reach: the tap is kept, waits on its card, survives a reload and is sent once with its key when the engine answers', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new TypeError('Failed to fetch'));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    // Kept, still shown where the cook put it, waiting; no "did not move" toast.
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
+    assert.equal(store.getState().toasts.length, 0);
+    assert.equal(store.getState().engineLost, true);
+    // An answer to some other call is not a heartbeat: the board stays stale until one comes (the
+    // answer does say the engine is reachable: the change is tried again, and fails again here).
+    await clock.advance(STALE_AFTER_MS + 1);
+    store.getState().heard();
+    assert.equal(isStale(store.getState(), clock.now), true);
+    await settle();
+    assert.equal(calls.length, 2);
+    // The screen reloads: the change is read back from the screen's storage, still waiting.
+    const reloaded = createBoardStore({
+      ...clock.deps,
+      pendingStorage: storagePending(storage()),
+      api: {
+        boardSnapshot: async () => snapshot(initial, clock.now),
+        transitionOrder: ({ change_id, ...request }) => {
+          calls.push(request);
+          keys.push(change_id);
+          return Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, request.target) });
+        },
+      },
+    });
+    assert.equal((reloaded.getState().pending[id] as PendingChange[])[0]!.phase, 'queued');
+    // The engine answers (the snapshot): the change goes, with the same key as the first try.
+    await reloaded.getState().load();
+    await settle();
+    assert.deepEqual(calls, Array(3).fill({ order_id: id, target: 'en_preparacion' }));
+    assert.equal(new Set(keys).size, 1);
+    assert.match(keys[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(reloaded.getState().pending[id]![0]!.phase, 'sent');
+  });
+
+  test('a queued change the engine refuses once it is back shows as a refusal on its card', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new TypeError('Failed to fetch'));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
+    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'cancelled meanwhile' }));
+    store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+    await settle();
+    assert.equal(store.getState().pending[id], undefined);
+    assert.deepEqual(store.getState().flashes[id] && { kind: store.getState().flashes[id]!.kind, code: store.getState().flashes[id]!.code }, { kind: 'refused', code: 'illegal_transition' });
+    assert.equal(shown(id), 'recibido');
+  });
+
+  test('a double tap is one step; a tap meant for a state the screen no longer shows does nothing', async () => {
+    const id = initial[1]!.order.id;
+    store.getState().bump(id, 'recibido');
+    await clock.advance(150);
+    store.getState().bump(id, 'en_preparacion');
+    assert.equal(shown(id), 'en_preparacion');
+    assert.equal(store.getState().pending[id]!.length, 1);
+    await clock.advance(TAP_GUARD_MS);
+    // Drawn for 'recibido', but the screen already shows it in preparation: not two steps.
+    store.getState().bump(id, 'recibido');
+    assert.equal(shown(id), 'en_preparacion');
+    // The same for an item: a second tap within the guard does not take the mark back.
+    const itemsStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: async () => snapshot(initial, clock.now), transitionOrder: () => Promise.reject(new Error('unused')), setItemDone: async () => initial[0]! } });
+    await itemsStore.getState().load();
+    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
+    await clock.advance(100);
+    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
+    assert.equal(itemsStore.getState().pending[initial[0]!.order.id]!.filter((c) => c.kind === 'item').at(-1)!.kind === 'item' && (itemsStore.getState().pending[initial[0]!.order.id]!.at(-1) as { done: boolean }).done, true);
+  });
+
+  test('undo (Esc) takes back the latest held bump and nothing is sent', async () => {
+    const [a, b] = [initial[0]!.order.id, initial[1]!.order.id];
+    store.getState().bump(a);
+    await clock.advance(1000);
+    store.getState().bump(b);
+    assert.equal(store.getState().undo(), true);
+    assert.equal(shown(b), 'recibido');
+    assert.equal(shown(a), 'en_preparacion');
+    assert.equal(store.getState().undo(), true);
+    assert.equal(shown(a), 'recibido');
+    assert.equal(store.getState().undo(), false);
+    await clock.advance(HOLD_MS * 2);
+    assert.deepEqual(calls, []);
+  });
+
+  test('a second tap confirms the first at once and holds the next step', async () => {
+    const id = initial[1]!.order.id; // delivery: recibido → en_preparacion → listo → en_reparto → entregado
+    store.getState().bump(id);
+    await clock.advance(TAP_GUARD_MS);
+    store.getState().bump(id);
+    assert.equal(shown(id), 'listo');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
+    await clock.advance(TAP_GUARD_MS);
+    store.getState().bump(id);
+    await settle();
+    await clock.advance(TAP_GUARD_MS);
+    store.getState().bump(id);
+    assert.equal(shown(id), 'entregado');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto']);
+    await clock.advance(HOLD_MS);
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto', 'entregado']);
+    assert.equal(shown(id), 'entregado');
+  });
+
+  test('a refusal rolls the card back and names the engine\'s code', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(shown(id), 'recibido');
+    const toast = store.getState().toasts.at(-1)!;
+    assert.equal(toast.kind, 'refused');
+    assert.equal(toast.kind === 'refused' && toast.code, 'illegal_transition');
+    assert.equal(store.getState().engineLost, false);
+    assert.equal(store.getState().flashes[id]?.kind, 'refused');
+  });
+
+  test('cancel is sent at once (the confirmation was the pause), after a move in flight', async () => {
+    const id = initial[0]!.order.id;
+    const first = deferred<KitchenTicket>();
+    answers = (request) => (request.target === 'en_preparacion' ? first.promise : Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'cancelado', 2) }));
+    store.getState().bump(id);
+    await clock.advance(TAP_GUARD_MS);
+    store.getState().bump(id); // releases the first, holds 'listo'
+    store.getState().cancel(id); // drops the held 'listo', queues the cancel behind the one in flight
+    assert.equal(shown(id), 'cancelado');
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
+    first.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
+    await settle();
+    await settle();
+    assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'cancelado']);
+    assert.equal(shown(id), 'cancelado');
+  });
+
+  test('a new order rings until touched; a paid online order coming in rings too', () => {
+    const fresh = order();
+    store.getState().receive(push([{ type: 'order.created', order: fresh }]));
+    assert.equal(store.getState().ringing[fresh.id], true);
+    store.getState().touch(fresh.id);
+    assert.equal(store.getState().ringing[fresh.id], undefined);
+    assert.equal(store.getState().selectedId, fresh.id);
+
+    const online = order({ status: 'pendiente_pago' });
+    store.getState().receive(push([{ type: 'order.created', order: online }]));
+    assert.equal(store.getState().ringing[online.id], undefined);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(online, 'recibido') }]));
+    assert.equal(store.getState().ringing[online.id], true);
+  });
+
+  test('own changes come back quietly; a change made elsewhere flashes and drops what was held on it', async () => {
+    const [a, b] = [initial[0]!.order, initial[1]!.order];
+    store.getState().bump(a.id);
+    await clock.advance(HOLD_MS);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(a, 'en_preparacion') }]));
+    assert.equal(store.getState().flashes[a.id], undefined);
+
+    store.getState().bump(b.id);
+    store.getState().receive(push([{ type: 'order.updated', order: updated(b, 'cancelado') }]));
+    assert.equal(store.getState().pending[b.id], undefined);
+    assert.equal(store.getState().flashes[b.id]?.kind, 'cancelled');
+    // Dead, but still where the cook was looking (where the held bump had put it), until the flash ends.
+    assert.equal(shown(b.id), 'en_preparacion');
+    await clock.advance(10_000);
+    assert.equal(shown(b.id), 'cancelado');
+    assert.deepEqual(calls, [{ order_id: a.id, target: 'en_preparacion' }]);
+  });
+
+  test('events already in the snapshot are ignored; pushes during a load wait for it', async () => {
+    const before = store.getState().tickets;
+    store.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order(), kitchen: kitchenOf(order()) }] });
+    assert.equal(store.getState().tickets, before);
+    const slow = deferred<BoardSnapshot>();
+    const lateStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: () => slow.promise, transitionOrder: () => Promise.reject(new Error('unused')) } });
+    const loading = lateStore.getState().load();
+    const early = order();
+    lateStore.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early, kitchen: kitchenOf(early) }] });
+    slow.resolve(snapshot([], clock.now, 10));
+    await loading;
+    assert.ok(lateStore.getState().tickets[early.id]);
+  });
+
+  test('silence for a few seconds makes the board stale; the next word reloads it', async () => {
+    assert.equal(isStale(store.getState(), clock.now), false);
+    await clock.advance(STALE_AFTER_MS + 1);
+    assert.equal(isStale(store.getState(), clock.now), true);
+    let loads = 0;
+    const reloading = createBoardStore({
+      ...clock.deps,
+      api: { boardSnapshot: async () => (loads++, snapshot([], clock.now)), transitionOrder: () => Promise.reject(new Error('unused')) },
+    });
+    await reloading.getState().load();
+    await clock.advance(STALE_AFTER_MS + 1);
+    reloading.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+    await settle();
+    assert.equal(loads, 2);
+    assert.equal(isStale(reloading.getState(), clock.now), false);
+  });
+
+  test('arrows walk the columns, Enter bumps the selection', () => {
+    const state = store.getState();
+    state.moveSelection('right');
+    const first = store.getState().selectedId;
+    assert.ok(first === initial[0]!.order.id || first === initial[1]!.order.id);
+    store.getState().moveSelection('down');
+    store.getState().moveSelection('right');
+    assert.equal(store.getState().selectedId, initial[2]!.order.id);
+    store.getState().moveSelection('left');
+    store.getState().bumpSelected();
+    const selected = store.getState().selectedId!;
+    assert.equal(shown(selected), 'en_preparacion');
+  });
+});
+
+describe('board rules', () => {
+  const now = Date.parse('2026-11-21T20:00:00-03:00');
+  const t = (o: KitchenOrder, shownStatus = o.status, since = Date.parse(o.created_at), ready: number | null = null) => ({ order: o, kitchen: kitchenOf(o), kitchen_since: since, ready_at: ready, shownStatus });
+
+  test('columns, side lists, recall and the location filter', () => {
+    const tickets = [
+      t(order({ status: 'recibido' })),
+      t(order({ status: 'en_reparto', location_id: 'loc-2' })),
+      t(order({ status: 'programado', scheduled_for: '2026-11-21T22:00:00-03:00' })),
+      t(order({ status: 'pendiente_pago' })),
+      t(order({ status: 'cancelado' })),
+    ];
+    const layout = layoutBoard(tickets, null);
+    assert.equal(layout.columns.recibido.length, 1);
+    assert.equal(layout.columns.en_reparto.length, 1);
+    assert.equal(layout.scheduled.length, 1);
+    assert.equal(layout.awaitingPayment.length, 1);
+    assert.equal(layout.recall.length, 1);
+    assert.equal(layoutBoard(tickets, 'loc-2').columns.recibido.length, 0);
+  });
+
+  test('all-day counts what is still to cook in real orders', () => {
+    const two = { product_id: 'p', name: 'Completo', quantity: 2, unit_price: 1, notes: null, modifiers: [] };
+    const tickets = [
+      t(order({ items: [two] })),
+      t(order({ status: 'en_preparacion', items: [two, { ...two, name: 'Cazuela', quantity: 1 }] })),
+      t(order({ status: 'listo', items: [two] })),
+      t(order({ test: true, items: [two] })),
+    ];
+    assert.deepEqual(allDayCounts(tickets, null), [
+      { name: 'Completo', quantity: 4 },
+      { name: 'Cazuela', quantity: 1 },
+    ]);
+  });
+
+  test('today: orders, average time to ready, late tickets by the threshold', () => {
+    const thresholds = { warn_minutes: 10, late_minutes: 20 };
+    const at = (minutesAgo: number) => now - minutesAgo * 60_000;
+    const tickets = [
+      t(order({ status: 'listo' }), 'listo', at(40), at(30)), // 10 min
+      t(order({ status: 'entregado' }), 'entregado', at(60), at(35)), // 25 min: late
+      t(order({ status: 'en_preparacion' }), 'en_preparacion', at(21)), // cooking for 21 min: late
+      t(order({ test: true })),
+    ];
+    const stats = todayStats(tickets, Date.parse('2026-11-21T00:00:00-03:00'), now, thresholds, null);
+    assert.deepEqual(stats, { orders: 3, testOrders: 1, averageToReadyMs: 17.5 * 60_000, late: 2 });
+    assert.equal(timerLevel(9 * 60_000, thresholds), 'ok');
+    assert.equal(timerLevel(10 * 60_000, thresholds), 'warn');
+    assert.equal(timerLevel(20 * 60_000, thresholds), 'late');
+  });
+});
