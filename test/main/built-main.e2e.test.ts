@@ -70,7 +70,8 @@ function bootBuiltMain(dataDir: string): BootedMain {
     const seen = reports.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise<T>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`main never reported ${what}`)), 30_000);
+      // A safety net against a main that never says it (a busy machine boots it slowly, not wrongly).
+      const timer = setTimeout(() => fail(new Error(`main never reported ${what}`)), 120_000);
       waiters.push({
         match,
         resolve: (report) => {

@@ -58,7 +58,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
   for (const count of [40, 100]) {
     test(`${count} active orders: every viewport fits, nothing hidden without a word`, { timeout: 300_000 }, async () => {
       await addOrders(count - (await activeOnBoard()));
-      await eventually(async () => (await activeOnBoard()) >= count, `${count} tickets on the board`);
+      await eventually(async () => (await activeOnBoard()) >= count, `${count} tickets on the board`, { timeoutMs: 60_000 });
       for (const viewport of VIEWPORTS) {
         await k.page.setViewportSize({ width: viewport.width, height: viewport.height });
         await k.page.locator('[data-testid="board"]').waitFor();
@@ -69,7 +69,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
         const card = k.page.locator(`.lanes article[data-order-id="${fresh.id}"]`);
         const indicator = k.page.locator('[data-testid="new-orders-indicator"]');
         const announced = async () => (await indicator.isVisible()) && (await indicator.innerText()).includes(`#${fresh.number}`);
-        await eventually(async () => (await inViewport(k, card)) || (await announced()), `new order in view or announced (${viewport.name}, ${count})`);
+        await eventually(async () => (await inViewport(k, card)) || (await announced()), `new order in view or announced (${viewport.name}, ${count})`, { timeoutMs: 60_000 });
         if (!(await inViewport(k, card))) {
           await indicator.click();
           await eventually(() => inViewport(k, card), `the indicator brings the new order into view (${viewport.name}, ${count})`);
@@ -86,7 +86,12 @@ describe('the board on every screen (Chromium, real engine)', () => {
         const lastId = await last.getAttribute('data-order-id');
         // The page's clock stands still while the move is held: on a busy machine the checks and the
         // screenshot below can outlast the 5 s hold, and the undo must still be there to take it back.
-        await k.page.clock.pauseAt(await k.page.evaluate(() => Date.now() + 1));
+        // (A moment ahead of the page's time when asked: if that moment has passed by the time the
+        // pause lands, ask again.)
+        await eventually(async () => {
+          await k.page.clock.pauseAt((await k.page.evaluate(() => Date.now())) + 250);
+          return true;
+        }, 'the page clock paused');
         await last.locator('[data-testid="bump"]').click();
         const undo = k.page.locator(`[data-testid="undo"][data-order-id="${lastId}"]`);
         assert.ok(await inViewport(k, undo), `undo in view after a tap at the end of a lane (${viewport.name}, ${count})`);

@@ -208,7 +208,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await statusOverHttp(order.id), 'recibido');
     await ticket.locator('[data-testid="cancel"]').click();
     await k.page.locator('[data-testid="confirm-yes"]').click();
-    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP', { timeoutMs: 3000 });
+    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP');
   });
 
   test('a ticket changed or cancelled elsewhere flashes; a refusal rolls back, said in Spanish from its code; a managed order has no buttons', async () => {

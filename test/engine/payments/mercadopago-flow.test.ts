@@ -106,7 +106,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const answer = await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt });
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body, { received: true });
-    await eventually(async () => (await order(created.id)).status === 'recibido', 'the order paid', { timeoutMs: 5000 });
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'the order paid');
     const paid = await order(created.id);
     assert.deepEqual(paid.payment, { ...paid.payment, paid: true, method: 'tarjeta' });
     assert.equal(check(payment.id)?.outcome, 'confirmed');
@@ -119,7 +119,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     // The very same notification replayed (same request id, timestamp and signature): nothing changes, nothing is refunded.
     const events = t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
     assert.equal((await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the replayed check done', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the replayed check done');
     assert.equal(refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
     assert.equal((await order(created.id)).status, 'recibido');
@@ -129,7 +129,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'rejected' });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the rejected payment read', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the rejected payment read');
     assert.equal(check(payment.id)?.outcome, 'rejected');
     const current = await order(created.id);
     assert.equal(current.status, 'pendiente_pago');
@@ -142,18 +142,18 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'in_process', type: 'bank_transfer' });
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the pending payment read', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the pending payment read');
     assert.equal(check(payment.id)!.outcome, 'pending');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     assert.equal((await returnTo(created.payment_link.session_id, 'pending')).searchParams.get('payment'), 'pending');
 
     mp.payments.get(payment.id)!.status = 'approved';
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once approved', { timeoutMs: 5000 });
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once approved');
     assert.equal((await order(created.id)).payment.method, 'transferencia');
     // The first notification delivered again, late: the payment is read again and nothing moves.
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the late notification read', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the late notification read');
     assert.equal(check(payment.id)!.outcome, 'confirmed');
     assert.equal(refund(payment.id), undefined);
     assert.equal((await order(created.id)).status, 'recibido');
@@ -171,19 +171,19 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
         return_url: RETURN_URL,
       },
     });
-    await eventually(() => mp.heldPreferences.length === 1, 'the preference asked for', { timeoutMs: 5000 });
+    await eventually(() => mp.heldPreferences.length === 1, 'the preference asked for');
     const orderId = mp.heldPreferences[0]!.external_reference as string;
     const total = (mp.heldPreferences[0]!.items as { quantity: number; unit_price: number }[]).reduce((sum, i) => sum + i.quantity * i.unit_price, 0);
     const payment = mp.pay(orderId, { amount: total });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 'the early read', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 'the early read');
     assert.equal(check(payment.id)!.status, 'pending');
     release();
     const created = await pending;
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(async () => (await order(orderId)).status === 'recibido', 'paid once the page is open', { timeoutMs: 5000 });
+    await eventually(async () => (await order(orderId)).status === 'recibido', 'paid once the page is open');
     assert.equal(check(payment.id)!.outcome, 'confirmed');
   });
 
@@ -210,7 +210,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { amount: created.total - 1000 });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 'the refund made', { timeoutMs: 5000 });
+    await eventually(() => refund(payment.id)?.status === 'done', 'the refund made');
     assert.match(check(payment.id)!.outcome!, /^refund_requested: /);
     assert.equal(refund(payment.id)!.amount, created.total - 1000);
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
@@ -225,14 +225,14 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const payment = mp.pay(created.id);
     mp.failNext(new RegExp(`^GET /v1/payments/${payment.id}$`), 2, 503);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.attempts === 1 && check(payment.id)?.last_error !== null, 'the first read failed', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.attempts === 1 && check(payment.id)?.last_error !== null, 'the first read failed');
     assert.match(check(payment.id)!.last_error!, /Mercado Pago answered 503/);
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(() => check(payment.id)?.attempts === 2 && (check(payment.id)?.next_at ?? 0) > t.clock.now(), 'the second read failed', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.attempts === 2 && (check(payment.id)?.next_at ?? 0) > t.clock.now(), 'the second read failed');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers', { timeoutMs: 5000 });
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');
     assert.equal(check(payment.id)!.attempts, 3);
   });
 
@@ -243,7 +243,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     await t.server.jobs.runDue();
     assert.equal(paymentActionsOfOrder(t.server.engine, created.id).length, 0, 'not searched before 10 minutes');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found', { timeoutMs: 5000 });
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found');
     assert.ok(mp.requests.includes('GET /v1/payments/search'));
     assert.ok(mp.requests.includes(`GET /v1/payments/${payment.id}`), 'the payment found was read on its own');
     const actions = paymentActionsOfOrder(t.server.engine, created.id);
@@ -274,19 +274,19 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
   test('a payment approved after the order expired is refunded exactly once, across webhooks and a restart', async () => {
     const created = await createOnline();
     t.clock.advance(31 * 60_000);
-    await eventually(async () => (await order(created.id)).status === 'cancelado', 'the order expired', { timeoutMs: 5000 });
+    await eventually(async () => (await order(created.id)).status === 'cancelado', 'the order expired');
     const payment = mp.pay(created.id);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 'the late payment refunded', { timeoutMs: 5000 });
+    await eventually(() => refund(payment.id)?.status === 'done', 'the late payment refunded');
     assert.equal(check(payment.id)!.outcome, 'refund_requested: the order is cancelado');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
     assert.equal((await order(created.id)).status, 'cancelado');
 
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the repeated check done', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the repeated check done');
     await t.restart();
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the check after the restart done', { timeoutMs: 5000 });
+    await eventually(() => check(payment.id)?.status === 'done', 'the check after the restart done');
     assert.equal(mp.requests.filter((r) => r === `POST /v1/payments/${payment.id}/refunds`).length, 1, 'asked to refund once');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1);
     const actions = paymentActionsOfOrder(t.server.engine, created.id);

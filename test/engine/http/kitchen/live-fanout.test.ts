@@ -102,7 +102,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.deepEqual([first.status, second.status, third.status], [200, 200, 200]);
     const fourth = await openStream(device);
     assert.equal(fourth.status, 200);
-    await eventually(() => first.ended, 'the oldest stream ended', { timeoutMs: 5000 });
+    await eventually(() => first.ended, 'the oldest stream ended');
     assert.equal(second.ended || third.ended, false);
     assert.equal(stats().open, 3);
     // Five more from other screens: 8 in all.
@@ -110,7 +110,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.equal(stats().open, 8);
     const refused = await openStream(pairDevice());
     assert.equal(refused.status, 503);
-    await eventually(() => refused.ended, 'the refusal read', { timeoutMs: 5000 });
+    await eventually(() => refused.ended, 'the refusal read');
     const body = JSON.parse(refused.body);
     assert.deepEqual([body.ok, body.error.code], [false, 'too_many_streams']);
     assert.match(String(refused.response.headers['content-security-policy']), /frame-ancestors 'none'/);
@@ -118,7 +118,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.equal((await openStream(device)).status, 200);
     assert.equal(stats().open, 8);
     for (const stream of open) stream.request.destroy();
-    await eventually(() => stats().open === 0, 'every stream closed', { timeoutMs: 5000 });
+    await eventually(() => stats().open === 0, 'every stream closed');
   });
 
   test('each message is serialised once, whatever the number of streams', async () => {
@@ -127,10 +127,10 @@ describe('live fan-out with bounds (served engine)', () => {
     const before = stats().serialised;
     const seq = server.engine.events.lastSeq();
     toggle();
-    await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event', { timeoutMs: 5000 });
+    await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event');
     assert.equal(stats().serialised - before, 1, 'one serialisation for six streams');
     for (const stream of streams) stream.request.destroy();
-    await eventually(() => stats().open === 0, 'every stream closed', { timeoutMs: 5000 });
+    await eventually(() => stats().open === 0, 'every stream closed');
   });
 
   test('a stream that does not read is closed past its backlog bound; reopened from its last id, it misses nothing', async () => {
