@@ -20,14 +20,14 @@ interface ElectronPackage {
 const DEFAULT_MIRROR = 'https://github.com/electron/electron/releases/download/';
 
 /** The platform's executable inside `dist/`, as Electron's installer writes it into path.txt. */
-export function platformExecutable(platform: string = process.platform): string {
+function platformExecutable(platform: string = process.platform): string {
   if (platform === 'darwin' || platform === 'mas') return 'Electron.app/Contents/MacOS/Electron';
   if (platform === 'win32') return 'electron.exe';
   return 'electron';
 }
 
 /** The same test Electron's installer makes: the version, path.txt and the executable all agree. */
-export function electronInstalled(pkg: ElectronPackage): boolean {
+function electronInstalled(pkg: ElectronPackage): boolean {
   if (process.env.ELECTRON_EXEC_PATH) return existsSync(process.env.ELECTRON_EXEC_PATH);
   try {
     const distVersion = readFileSync(join(pkg.dir, 'dist', 'version'), 'utf8').trim().replace(/^v/, '');
@@ -94,7 +94,7 @@ export function checkElectron(args: string[]): ElectronCheck {
 }
 
 /** `npm run package:*`'s first step: 0 when Electron is there, 1 (with what failed and what to do) when not. */
-export function ensureElectron(args: string[]): number {
+function ensureElectron(args: string[]): number {
   const check = checkElectron(args);
   if (check.ok) return 0;
   console.error(check.message);

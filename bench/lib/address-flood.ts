@@ -13,7 +13,7 @@ export interface Flood {
   stop(): Promise<void>;
 }
 
-export const floodAddress = (i: number): string => `127.${1 + ((i >> 16) & 127)}.${(i >> 8) & 255}.${(i & 255) || 1}`;
+const floodAddress = (i: number): string => `127.${1 + ((i >> 16) & 127)}.${(i >> 8) & 255}.${(i & 255) || 1}`;
 
 export function startFlood(options: { port: number; path: string; method?: string; body?: string; headers?: Record<string, string>; concurrency?: number; addresses: number }): Flood {
   let sent = 0;

@@ -25,7 +25,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const NAMES = ['Camila Rojas', 'Matías González', 'Valentina Muñoz', 'Benjamín Soto', 'Isidora Díaz', 'Tomás Pérez', 'Antonia Silva', 'Joaquín Morales'];
 
 /** Tracked products at the open location get a stock that thousands of orders cannot use up. */
-export const BENCH_STOCK = 1_000_000_000;
+const BENCH_STOCK = 1_000_000_000;
 
 /** The orders the demo's first restaurant typically gets, as a store front would send them. */
 const TEMPLATES: Omit<CreateOrderInput, 'location_id'>[] = [

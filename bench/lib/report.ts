@@ -26,7 +26,7 @@ export interface Figure {
   details?: Record<string, unknown>;
 }
 
-export function ratioOf(better: Figure['better'], ours: number | null, ceiling: number | null): number | null {
+function ratioOf(better: Figure['better'], ours: number | null, ceiling: number | null): number | null {
   if (ours === null || ceiling === null || !Number.isFinite(ours) || !Number.isFinite(ceiling) || ours <= 0 || ceiling <= 0) return null;
   return better === 'higher' ? ours / ceiling : ceiling / ours;
 }

@@ -24,7 +24,7 @@ export interface SoakSample {
 }
 
 /** RSS growth over the samples after `fromMinute`, as the least-squares slope times their span (MB). */
-export function growthAfter(samples: SoakSample[], fromMinute: number): { growthMb: number; slopeMbPerMin: number; span: number } {
+function growthAfter(samples: SoakSample[], fromMinute: number): { growthMb: number; slopeMbPerMin: number; span: number } {
   const kept = samples.filter((s) => s.minute >= fromMinute);
   if (kept.length < 2) return { growthMb: Number.NaN, slopeMbPerMin: Number.NaN, span: 0 };
   const meanX = kept.reduce((a, s) => a + s.minute, 0) / kept.length;

@@ -28,7 +28,7 @@ import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
-export function isDiskFull(error: unknown): boolean {
+function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
 }

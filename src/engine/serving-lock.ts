@@ -63,7 +63,7 @@ export interface ServingLock {
  * The path's real location as the operating system resolves it (symlinks, and `..` after a
  * symlinked folder, which a lexical normalisation gets wrong), also for a file or folders not there yet.
  */
-export function realDatabasePath(databasePath: string): string {
+function realDatabasePath(databasePath: string): string {
   try {
     return realpathSync(databasePath);
   } catch {

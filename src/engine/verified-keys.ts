@@ -11,7 +11,7 @@ export interface VerifiedKey {
 const MAX_KEYS = 1_000;
 
 /** A key's last use is recorded to the minute: a read must not become a write every time. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Keys verified once and kept in memory by the exact text presented, so authenticating a known

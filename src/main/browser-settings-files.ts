@@ -15,7 +15,7 @@ import type { AppStores } from './app-handlers.ts';
 export const SETTINGS_FILE = 'settings.json';
 export const BROWSER_SECRETS_FILE = 'browser-mode-secrets.json';
 /** Read and write for the owner, nothing for anyone else. */
-export const SECRET_FILE_MODE = 0o600;
+const SECRET_FILE_MODE = 0o600;
 
 interface Secrets {
   platformKey?: { key: string; label: string | null } | null;

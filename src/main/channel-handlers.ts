@@ -7,8 +7,6 @@ import { createDesktopHandlers, type DesktopHandlerDeps } from './desktop-handle
 import type { IpcHandlers } from '../engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../engine/screen/kitchen-handlers.ts';
 
-export { KITCHEN_KEY_ID, kitchenActor } from '../engine/screen/kitchen-handlers.ts';
-export { applySettingsPatch, needsRestart } from './desktop-handlers.ts';
 
 export interface IpcHandlerDeps extends DesktopHandlerDeps {
   /** How writes are applied: `localCommands(engine)` standalone; a replica passes its own. */

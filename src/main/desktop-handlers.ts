@@ -130,11 +130,11 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
 
 const RESTART_KEYS = ['http', 'restaurant_id', 'connection'] as const;
 
-export function needsRestart(boot: AppSettings, now: AppSettings): boolean {
+function needsRestart(boot: AppSettings, now: AppSettings): boolean {
   return RESTART_KEYS.some((key) => JSON.stringify(boot[key]) !== JSON.stringify(now[key]));
 }
 
-export function applySettingsPatch(
+function applySettingsPatch(
   current: AppSettings,
   patch: SettingsPatch,
   checks: { restaurantExists(id: string): boolean; hasPlatformKey(): boolean },

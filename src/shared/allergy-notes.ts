@@ -2,7 +2,7 @@
 // shows it like an allergen modifier. The words a cook writes for it, in Spanish and English; a
 // restaurant may add its own (the restaurant file's kitchen.allergy_words).
 
-export const ALLERGY_WORDS: readonly string[] = [
+const ALLERGY_WORDS: readonly string[] = [
   'alergia',
   'alergico',
   'alergica',

@@ -59,7 +59,7 @@ export type KitchenErrorCode = ErrorCode | KitchenOnlyErrorCode;
 /** Said to a browser whose device token is missing or revoked: the screen drops to its pairing page. */
 export const DEVICE_UNPAIRED = 'device_unpaired' satisfies KitchenOnlyErrorCode;
 
-export const KITCHEN_ERROR_CODES = [...ERROR_CODES, ...(Object.keys(KITCHEN_ERROR_STATUS) as KitchenOnlyErrorCode[])] as KitchenErrorCode[];
+const KITCHEN_ERROR_CODES = [...ERROR_CODES, ...(Object.keys(KITCHEN_ERROR_STATUS) as KitchenOnlyErrorCode[])] as KitchenErrorCode[];
 
 export function isKitchenErrorCode(value: unknown): value is KitchenErrorCode {
   return typeof value === 'string' && (KITCHEN_ERROR_CODES as string[]).includes(value);

@@ -20,17 +20,13 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const PATCH_TARGETS = ['en_preparacion', 'listo', 'en_reparto', 'entregado', 'cancelado'] as const;
 export type PatchTarget = (typeof PATCH_TARGETS)[number];
 
-export const TERMINAL_STATUSES: readonly OrderStatus[] = ['entregado', 'cancelado'];
+const TERMINAL_STATUSES: readonly OrderStatus[] = ['entregado', 'cancelado'];
 
 /** Every state that is not finished: what the board shows, and what a replica's first pull fetches. */
 export const ACTIVE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 
 export function isTerminal(status: OrderStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
-}
-
-export function isPatchTarget(value: unknown): value is PatchTarget {
-  return typeof value === 'string' && (PATCH_TARGETS as readonly string[]).includes(value);
 }
 
 /**

@@ -8,7 +8,3 @@ export type World = (typeof WORLDS)[number];
 export function worldOf(test: number | boolean): World {
   return test === 1 || test === true ? 'test' : 'live';
 }
-
-export function isWorld(value: unknown): value is World {
-  return value === 'live' || value === 'test';
-}

@@ -44,7 +44,7 @@ function mainFeedSeq(engine: Engine): number {
  * of an order not here yet waits for the main feed when that feed is behind it, and is skipped when
  * the order will never come (finished before this replica's first pull).
  */
-export function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): KitchenPullResult {
+function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): KitchenPullResult {
   return engine.transaction(() => {
     const stored = engine.kitchenData.settings(restaurantId)?.settings;
     if (stored !== JSON.stringify(page.settings)) writeKitchenSettings(engine, restaurantId, page.settings);
@@ -68,7 +68,7 @@ export function applyItemFeedPage(engine: Engine, restaurantId: string, page: It
 }
 
 /** One long-poll of the upstream's item feed, applied under `exclusive` (the replica's mutex). */
-export async function pullKitchenItems(
+async function pullKitchenItems(
   engine: Engine,
   client: UpstreamClient,
   restaurantId: string,

@@ -181,7 +181,7 @@ export async function readUpstreamState(client: UpstreamClient, row: Pick<Outbox
 }
 
 /** The upstream answered, but not with the state (a 5xx, a 429): read it again later. */
-export class UpstreamStateUnread extends Error {
+class UpstreamStateUnread extends Error {
   override readonly name = 'UpstreamStateUnread';
 }
 

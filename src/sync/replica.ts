@@ -14,7 +14,7 @@ import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from './apply-feed.ts';
 import { checkDivergence } from './divergence-check.ts';
-import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, UpstreamRefusedKey, type ReplicaIdentity } from './first-pull.ts';
+import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
 import { pushChange } from './push-change.ts';
 import { resolveDueConflicts } from './resolve-conflicts.ts';
@@ -398,5 +398,3 @@ export class Replica {
     }
   }
 }
-
-export { UpstreamRefusedKey, UpstreamUnreachable };

@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import { ORDER_STATUSES, PATCH_TARGETS } from '../../src/shared/order-states.ts';
 import { R1, UNKNOWN_UUID } from '../support/demo-ids.ts';
 
-export const R2_LOCATIONS = ['21000000-0000-4000-8000-000000000001', '21000000-0000-4000-8000-000000000002'] as const;
+const R2_LOCATIONS = ['21000000-0000-4000-8000-000000000001', '21000000-0000-4000-8000-000000000002'] as const;
 
 /** Text that has broken other servers: injection, traversal, markup, odd unicode, control characters. */
-export const NASTY_STRINGS: readonly string[] = [
+const NASTY_STRINGS: readonly string[] = [
   '',
   ' ',
   '\t\n',
@@ -83,9 +83,9 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 export interface RawToken {
   __raw: string;
 }
-export const raw = (text: string): RawToken => ({ __raw: text });
+const raw = (text: string): RawToken => ({ __raw: text });
 
-export const nastyNumber: fc.Arbitrary<number | RawToken> = fc.oneof(
+const nastyNumber: fc.Arbitrary<number | RawToken> = fc.oneof(
   fc.constantFrom(0, -0, -1, 1.5, 0.1, -0.5, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, Number.MAX_SAFE_INTEGER, 999, 1000, 1_000_000, 1_000_001, 1e9 + 1),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -191,13 +191,13 @@ export function validOrderBody(options: OrderBodyOptions): fc.Arbitrary<Record<s
     }));
 }
 
-export const anyLocationId = fc.oneof(
+const anyLocationId = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<string>(...R1_LOCATIONS, ...R2_LOCATIONS) },
   { weight: 1, arbitrary: fc.uuid() },
   { weight: 1, arbitrary: nastyString },
 );
 
-export const anyProductId = fc.oneof(
+const anyProductId = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<string>(...R1_PRODUCT_IDS) },
   { weight: 1, arbitrary: fc.constantFrom<string>(...R1_OPTION_IDS, UNKNOWN_UUID) },
   { weight: 1, arbitrary: fc.uuid() },

@@ -16,7 +16,7 @@ const AUTOMATIC: readonly [OrderStatus, OrderStatus][] = [
 ];
 const INITIAL: readonly OrderStatus[] = ['recibido', 'pendiente_pago', 'programado'];
 
-export function isLegalStep(from: OrderStatus, type: OrderType, to: OrderStatus): boolean {
+function isLegalStep(from: OrderStatus, type: OrderType, to: OrderStatus): boolean {
   return from === to || canTransition(from, type, to) || AUTOMATIC.some(([a, b]) => a === from && b === to);
 }
 

@@ -28,7 +28,7 @@ export function apiAt(baseUrl: () => string, key: string): Api {
 }
 
 /** Probes every 20 ms while the upstream is away: tests wait no real reconnect time. */
-export const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
+const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
 
 /** Every sync scenario runs with a live key and with a sandbox key: both worlds sync alike. */
 export const KEY_MODES: readonly World[] = WORLDS;

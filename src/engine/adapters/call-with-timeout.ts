@@ -1,5 +1,5 @@
 /** An outside party (payment provider, courier) that did not answer in time. */
-export class AdapterTimeoutError extends Error {
+class AdapterTimeoutError extends Error {
   constructor(what: string, timeoutMs: number) {
     super(`${what} did not answer within ${timeoutMs} ms`);
     this.name = 'AdapterTimeoutError';

@@ -8,10 +8,10 @@ import { createOrder } from '../services/create-order.ts';
 import { locationOpenState } from '../services/location-status.ts';
 import type { World } from '../../shared/world.ts';
 
-export const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
+const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
 
 /** The POS integration that owns the demo's managed order. */
-export const DEMO_POS_NAME = 'pos-demo';
+const DEMO_POS_NAME = 'pos-demo';
 
 export interface DemoRestaurant {
   id: string;

@@ -5,7 +5,7 @@ import type { World } from '../../shared/world.ts';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
 /** How many characters of the secret are kept in clear to find the key's row. */
-export const KEY_LOOKUP_LENGTH = 12;
+const KEY_LOOKUP_LENGTH = 12;
 const KEY_SHAPE = /^cm_(live|test)_([0-9A-Za-z]{32})$/;
 
 /** Uniform base62 by rejection sampling (248 = 4 × 62, so bytes >= 248 are dropped). */

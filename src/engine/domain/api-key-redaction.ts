@@ -164,8 +164,3 @@ export function redactApiKeys(text: string): string {
   }
   return result + text.slice(at);
 }
-
-/** Whether a text holds an API key in any spelling. */
-export function holdsApiKey(text: string): boolean {
-  return redactApiKeys(text) !== text;
-}

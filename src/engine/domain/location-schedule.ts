@@ -59,7 +59,7 @@ export interface LocationOpenState {
 }
 
 /** How many local days after the current one `nextOpening` looks at. */
-export const NEXT_OPENING_HORIZON_DAYS = 14;
+const NEXT_OPENING_HORIZON_DAYS = 14;
 
 const MINUTES_PER_DAY = 24 * 60;
 const TIME_SHAPE = /^(\d{2}):(\d{2})$/;

@@ -34,7 +34,7 @@ export function productBasePrice(product: PricedProduct): number {
 }
 
 /** Fewest options a group accepts: a required group needs at least one even when its `min` is 0. */
-export function minimumChoices(group: ModifierGroupRule): number {
+function minimumChoices(group: ModifierGroupRule): number {
   return group.required ? Math.max(group.min, 1) : group.min;
 }
 

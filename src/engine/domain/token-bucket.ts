@@ -26,7 +26,7 @@ export interface Bucket {
 }
 
 /** The bucket at `now`: a missing one is full. */
-export function refill(settings: RateLimitSettings, bucket: Bucket | undefined, now: number): Bucket {
+function refill(settings: RateLimitSettings, bucket: Bucket | undefined, now: number): Bucket {
   if (!bucket) return { tokens: settings.capacity, updatedAt: now };
   const elapsed = Math.max(0, now - bucket.updatedAt) / 1000;
   return { tokens: Math.min(settings.capacity, bucket.tokens + elapsed * settings.refillPerSecond), updatedAt: Math.max(now, bucket.updatedAt) };
@@ -40,7 +40,7 @@ export function spend(settings: RateLimitSettings, bucket: Bucket | undefined, n
   return { bucket: next, decision: decisionOf(settings, next, allowed) };
 }
 
-export function decisionOf(settings: RateLimitSettings, bucket: Bucket, allowed: boolean): RateLimitDecision {
+function decisionOf(settings: RateLimitSettings, bucket: Bucket, allowed: boolean): RateLimitDecision {
   const { capacity, refillPerSecond } = settings;
   return {
     allowed,

@@ -36,7 +36,7 @@ function fromFastifyError(error: FastifyError & { validation?: ErrorObject[]; va
 }
 
 /** Seconds a client should wait before retrying a write refused on a full disk. */
-export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.code === 'storage_full') reply.header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
@@ -44,7 +44,7 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 }
 
 /** The 404 of a path no route serves: the method and the path with any key in it masked, never the query. */
-export function noSuchEndpoint(request: FastifyRequest): ApiError {
+function noSuchEndpoint(request: FastifyRequest): ApiError {
   const path = (request.url.split('?')[0] ?? '').slice(0, MAX_PATH_SHOWN);
   return new ApiError('not_found', `no such endpoint: ${request.method} ${redactApiKeys(path)}`);
 }

@@ -34,10 +34,10 @@ function routeSerializer(reply: FastifyReply): (payload: unknown) => string {
  * Enough for the orders a restaurant's integrations read back in a day (about 1 KB each, 2 MB in
  * all); past it the oldest kept answer goes first.
  */
-export const MAX_KEPT_ORDERS = 2_000;
+const MAX_KEPT_ORDERS = 2_000;
 
 /** Whole list pages kept, in bytes (a page of 20 is about 18 KB, of 100 about 90 KB). */
-export const MAX_KEPT_PAGE_BYTES = 2 * 1024 * 1024;
+const MAX_KEPT_PAGE_BYTES = 2 * 1024 * 1024;
 
 interface KeptOrder {
   restaurantId: string;

@@ -11,7 +11,7 @@ import { spend, type Bucket, type RateLimitDecision, type RateLimitSettings } fr
 export type { RateLimitDecision, RateLimitSettings } from '../domain/token-bucket.ts';
 
 /** Default bound on the keys kept (each a few dozen bytes). */
-export const DEFAULT_MAX_KEYS = 100_000;
+const DEFAULT_MAX_KEYS = 100_000;
 /** Expired buckets dropped per take(), at most: more than one, so the map shrinks faster than it grows. */
 const EXPIRE_PER_TAKE = 4;
 

@@ -6,8 +6,6 @@ import { redactAdminTokens } from './kitchen/admin-session.ts';
 /** API keys in any spelling, and the one-time admin link's token (`npm start` without Electron). */
 const redactApiKeys = (text: string): string => redactAdminTokens(redactKeysOnly(text));
 
-export { redactApiKeys };
-
 /**
  * How a request is logged: Fastify's fields, with any API key a client put in the URL (a mistake,
  * but one a log must not keep) and the admin link's one-time token redacted. Headers are never logged.
@@ -47,7 +45,7 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
  * The logger with every call's arguments redacted before they reach it: messages, objects and
  * errors (Fastify's own "route not found" or bad-URL errors carry the URL a client sent).
  */
-export function redactingLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
+function redactingLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
   const wrapped = Object.create(logger) as FastifyBaseLogger;
   for (const level of LEVELS) {
     const write = logger[level].bind(logger) as (...args: unknown[]) => void;

@@ -18,7 +18,7 @@ export interface ParsedSmtpUrl {
 }
 
 /** A readable reason when the URL cannot be used, for the CLI and the app's settings. */
-export class SmtpSettingsError extends Error {
+class SmtpSettingsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SmtpSettingsError';
@@ -46,7 +46,7 @@ export function parseSmtpUrl(text: string): ParsedSmtpUrl {
   return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port, secure, user, password };
 }
 
-export function describeSmtp(parsed: ParsedSmtpUrl): string {
+function describeSmtp(parsed: ParsedSmtpUrl): string {
   return `${parsed.secure ? 'smtps' : 'smtp'}://${parsed.host}:${parsed.port}`;
 }
 

@@ -14,14 +14,14 @@ export function mercadoPagoManifest(dataId: string | null, requestId: string | n
   return `${manifest}ts:${ts};`;
 }
 
-export function signMercadoPagoManifest(secret: string, manifest: string): string {
+function signMercadoPagoManifest(secret: string, manifest: string): string {
   return createHmac('sha256', secret).update(manifest).digest('hex');
 }
 
 export type SignatureCheck = { ok: true; at: number } | { ok: false; reason: string };
 
 /** How old (or how far ahead of the engine's clock) a signed timestamp may be. */
-export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 
 /**
  * Checks a notification's signature and its age against `now` (the engine's clock). Its `ts` is

@@ -12,7 +12,7 @@ export interface MercadoPagoOptions {
 }
 
 /** Mercado Pago answered with an error status (the access token is never part of the message). */
-export class MercadoPagoError extends Error {
+class MercadoPagoError extends Error {
   readonly status: number;
   constructor(status: number, what: string, detail: string | null) {
     super(`Mercado Pago answered ${status} to ${what}${detail ? `: ${detail}` : ''}`);
@@ -108,7 +108,7 @@ function paymentOf(body: Json, paymentId: string): ProviderPayment {
 }
 
 /** The preference Checkout Pro's hosted page is made from (POST /checkout/preferences). */
-export function preferenceBody(request: OpenSessionRequest): Json {
+function preferenceBody(request: OpenSessionRequest): Json {
   return {
     items: request.lines.map((line, index) => ({
       id: String(index + 1),

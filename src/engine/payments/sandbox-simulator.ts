@@ -6,7 +6,7 @@ export const SANDBOX_PROVIDER_NAME = 'sandbox';
 export const SANDBOX_SESSION_ID = /^ps_test_[0-9a-f]{32}$/;
 
 /** Where the simulator page of a session is, relative to the engine's origin. */
-export function sandboxPaymentPath(sessionId: string): string {
+function sandboxPaymentPath(sessionId: string): string {
   return `/v1/sandbox/pay/${sessionId}`;
 }
 

@@ -14,8 +14,6 @@ export { COURIER_NAME_PATTERN };
 
 import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
 
-export { DEFAULT_TIME_ZONE };
-
 /** Lowercase UUID: the ids the API shows are lowercase, so the file uses the same spelling. */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 export const SLUG_PATTERN = '^[a-z0-9-]+$';
@@ -42,7 +40,7 @@ const Description = (what: string) =>
 
 const Money = (description: string) => Type.Integer({ minimum: 0, description: `${description} Integer CLP.` });
 
-export const TimeRangeSchema = Type.Tuple(
+const TimeRangeSchema = Type.Tuple(
   [
     Type.String({ pattern: OPENS_PATTERN, description: 'Opens, "HH:mm" (00:00 to 23:59).' }),
     Type.String({
@@ -60,7 +58,7 @@ export const TimeRangeSchema = Type.Tuple(
 const TimeRanges = (description: string) =>
   Type.Array(TimeRangeSchema, { maxItems: 10, description });
 
-export const WeeklyScheduleSchema = Type.Object(
+const WeeklyScheduleSchema = Type.Object(
   {
     mon: Type.Optional(TimeRanges('Monday\'s opening hours.')),
     tue: Type.Optional(TimeRanges('Tuesday\'s opening hours.')),
@@ -78,7 +76,7 @@ export const WeeklyScheduleSchema = Type.Object(
   },
 );
 
-export const ScheduleExceptionSchema = Type.Object(
+const ScheduleExceptionSchema = Type.Object(
   {
     date: Type.String({ pattern: DATE_PATTERN, description: 'The local date, "YYYY-MM-DD", in the restaurant\'s time zone.' }),
     closed: Type.Boolean({ description: 'true: closed all that day. false: open only during `hours` that day.' }),
@@ -99,7 +97,7 @@ export const ScheduleExceptionSchema = Type.Object(
 const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Latitude in decimal degrees (WGS 84).' });
 const Longitude = Type.Number({ minimum: -180, maximum: 180, description: 'Longitude in decimal degrees (WGS 84).' });
 
-export const RadiusCoverageSchema = Type.Object(
+const RadiusCoverageSchema = Type.Object(
   {
     radius_km: Type.Number({
       exclusiveMinimum: 0,
@@ -109,7 +107,7 @@ export const RadiusCoverageSchema = Type.Object(
   { additionalProperties: false, title: 'Radius coverage ({ "radius_km": number })' },
 );
 
-export const PolygonCoverageSchema = Type.Object(
+const PolygonCoverageSchema = Type.Object(
   {
     polygon: Type.Array(Type.Tuple([Latitude, Longitude]), {
       minItems: 3,
@@ -121,7 +119,7 @@ export const PolygonCoverageSchema = Type.Object(
   { additionalProperties: false, title: 'Polygon coverage ({ "polygon": [[lat, lng], ...] })' },
 );
 
-export const FeeBandSchema = Type.Object(
+const FeeBandSchema = Type.Object(
   {
     up_to_km: Type.Number({ exclusiveMinimum: 0, description: 'The band covers distances up to this many km (inclusive) from the location.' }),
     fee: Money('Delivery fee for that band, before shipping subsidies.'),
@@ -129,7 +127,7 @@ export const FeeBandSchema = Type.Object(
   { additionalProperties: false, title: 'Fee band' },
 );
 
-export const OwnDeliverySchema = Type.Object(
+const OwnDeliverySchema = Type.Object(
   {
     enabled: Type.Boolean({ description: 'Whether the location delivers with its own riders. Needs the location\'s latitude and longitude.' }),
     coverage: Type.Union([RadiusCoverageSchema, PolygonCoverageSchema], {
@@ -145,7 +143,7 @@ export const OwnDeliverySchema = Type.Object(
   { additionalProperties: false, description: 'The location\'s own delivery (provider "propio").' },
 );
 
-export const LocationDeliverySchema = Type.Object(
+const LocationDeliverySchema = Type.Object(
   {
     own: Type.Optional(OwnDeliverySchema),
     couriers: Type.Array(
@@ -165,7 +163,7 @@ export const LocationDeliverySchema = Type.Object(
   },
 );
 
-export const LocationSchema = Type.Object(
+const LocationSchema = Type.Object(
   {
     id: Type.Optional(Id('location')),
     name: Name('location (sucursal)'),
@@ -200,7 +198,7 @@ export const LocationSchema = Type.Object(
   { additionalProperties: false, title: 'Location', description: 'A location (sucursal) of the restaurant.' },
 );
 
-export const ModifierOptionSchema = Type.Object(
+const ModifierOptionSchema = Type.Object(
   {
     id: Type.Optional(Id('option')),
     name: Name('option'),
@@ -214,7 +212,7 @@ export const ModifierOptionSchema = Type.Object(
   { additionalProperties: false, title: 'Modifier option' },
 );
 
-export const ModifierGroupSchema = Type.Object(
+const ModifierGroupSchema = Type.Object(
   {
     id: Type.Optional(Id('modifier group')),
     name: Name('modifier group'),
@@ -226,7 +224,7 @@ export const ModifierGroupSchema = Type.Object(
   { additionalProperties: false, title: 'Modifier group', description: 'Choices for a product, e.g. "Tamaño" or "Agregados".' },
 );
 
-export const ProductSchema = Type.Object(
+const ProductSchema = Type.Object(
   {
     id: Type.Optional(Id('product')),
     slug: Type.String({
@@ -250,7 +248,7 @@ export const ProductSchema = Type.Object(
   { additionalProperties: false, title: 'Product' },
 );
 
-export const CategorySchema = Type.Object(
+const CategorySchema = Type.Object(
   {
     id: Type.Optional(Id('category')),
     name: Name('category'),
@@ -261,7 +259,7 @@ export const CategorySchema = Type.Object(
   { additionalProperties: false, title: 'Category' },
 );
 
-export const StationSchema = Type.Object(
+const StationSchema = Type.Object(
   {
     id: Type.String({
       pattern: SLUG_PATTERN,
@@ -289,7 +287,7 @@ export const StationSchema = Type.Object(
   },
 );
 
-export const FreeOverSubtotalSubsidySchema = Type.Object(
+const FreeOverSubtotalSubsidySchema = Type.Object(
   {
     type: Type.Literal('free_over_subtotal'),
     min_subtotal: Money('Delivery is free for the customer when the order subtotal is at least this.'),
@@ -297,7 +295,7 @@ export const FreeOverSubtotalSubsidySchema = Type.Object(
   { additionalProperties: false, title: 'free_over_subtotal', description: 'The restaurant pays the whole delivery fee from a subtotal on.' },
 );
 
-export const PercentageSubsidySchema = Type.Object(
+const PercentageSubsidySchema = Type.Object(
   {
     type: Type.Literal('percentage'),
     percent: Type.Integer({ minimum: 1, maximum: 100, description: 'Share of the delivery fee the restaurant pays, in percent.' }),
@@ -307,7 +305,7 @@ export const PercentageSubsidySchema = Type.Object(
   { additionalProperties: false, title: 'percentage', description: 'The restaurant pays a share of the delivery fee, up to a cap.' },
 );
 
-export const ShippingSubsidySchema = Type.Union([FreeOverSubtotalSubsidySchema, PercentageSubsidySchema], {
+const ShippingSubsidySchema = Type.Union([FreeOverSubtotalSubsidySchema, PercentageSubsidySchema], {
   description: 'A shipping subsidy rule.',
 });
 

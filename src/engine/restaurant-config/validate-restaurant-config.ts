@@ -58,7 +58,7 @@ export function validateRestaurantConfig(json: unknown): RestaurantConfigValidat
 // Schema errors, made readable
 
 /** Formats one step of a JSON path: `[2]` for an index, `.name` for a plain key, `["a-b"]` otherwise. */
-export function pathStep(step: string | number): string {
+function pathStep(step: string | number): string {
   if (typeof step === 'number') return `[${step}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(step) ? `.${step}` : `[${JSON.stringify(step)}]`;
 }

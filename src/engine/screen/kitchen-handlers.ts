@@ -21,7 +21,7 @@ const _orderFits = (order: OrderView): KitchenOrder => order;
 const _locationFits = (location: LocationStatusView): LocationStatusEntry => location;
 
 /** The name the kitchen screen's writes carry, where an API key's id would be. */
-export const KITCHEN_KEY_ID = 'kitchen';
+const KITCHEN_KEY_ID = 'kitchen';
 
 export interface KitchenHandlerDeps {
   engine: Engine;

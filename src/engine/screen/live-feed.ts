@@ -31,7 +31,7 @@ export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online:
 
 export const DEFAULT_HEARTBEAT_MS = 2000;
 /** Heartbeats a screen may miss before it calls its data stale. */
-export const STALE_HEARTBEATS = 3;
+const STALE_HEARTBEATS = 3;
 
 /** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
 export function heartbeatPush(engine: Engine, status: ConnectionStatus, heartbeatMs: number): LivePush {

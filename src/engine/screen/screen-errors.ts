@@ -3,7 +3,7 @@ import type { KitchenOnlyErrorCode } from '../../shared/error-codes.ts';
 import type { IpcFailure } from '../../shared/ipc/contract.ts';
 import { ApiError, KitchenError } from '../domain/errors.ts';
 
-export const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable' satisfies KitchenOnlyErrorCode;
+const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable' satisfies KitchenOnlyErrorCode;
 
 export const secureStorageUnavailable = () =>
   new KitchenError(

@@ -28,7 +28,7 @@ export interface FeedQuery {
 
 const CURSOR_PREFIX = 'ev_';
 
-export function encodeFeedCursor(seq: number): string {
+function encodeFeedCursor(seq: number): string {
   return `${CURSOR_PREFIX}${seq}`;
 }
 
@@ -40,7 +40,7 @@ function decodeFeedCursor(cursor: string): number {
 }
 
 /** One page of the change feed after the cursor, oldest first. No cursor means "from now". */
-export function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): FeedPage {
+function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): FeedPage {
   const restaurant = restaurantOf(engine, actor);
   const rows = engine.events.list(restaurant.id, actor.mode, afterSeq, limit + 1);
   const hasMore = rows.length > limit;

@@ -20,7 +20,7 @@ const RETRY_MAX_SECONDS = 10 * 60;
 /** How long a courier call may take before it counts as failed (real time: it waits on the network). */
 export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
 /** How often a dispatched delivery's status is asked for, unless the courier says when it changes. */
-export const STATUS_CHECK_SECONDS = 30;
+const STATUS_CHECK_SECONDS = 30;
 
 export function isCourierDelivery(order: OrderRow): boolean {
   return order.type === 'delivery' && order.delivery_provider !== null && order.delivery_provider !== OWN_DELIVERY_PROVIDER;

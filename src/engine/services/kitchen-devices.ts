@@ -21,15 +21,15 @@ const LOOKUP_LENGTH = 16;
 const CODE_PATTERN = /^[0-9]{6}$/;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Every pairing secret starts so: a log redactor recognises it anywhere. */
-export const PAIRING_SECRET_PREFIX = 'cmpair_';
+const PAIRING_SECRET_PREFIX = 'cmpair_';
 const SECRET_PATTERN = /^cmpair_[A-Za-z0-9_-]{43}$/;
 /** Wrong six-digit codes a restaurant's live codes survive within PAIRING_FAILURE_WINDOW_MS: the 20th voids them. */
 export const PAIRING_FAILURE_CAP = 20;
-export const PAIRING_FAILURE_WINDOW_MS = 10 * 60_000;
+const PAIRING_FAILURE_WINDOW_MS = 10 * 60_000;
 /** Ten tries at once, then one a minute per address (an IPv6 client by its /64). */
 export const DEFAULT_PAIRING_LIMITS: RateLimitSettings = { capacity: 10, refillPerSecond: 1 / 60 };
 /** Addresses whose pairing buckets are kept; past it, new addresses share one bucket. */
-export const MAX_PAIRING_BUCKETS = 20_000;
+const MAX_PAIRING_BUCKETS = 20_000;
 const OVERFLOW_BUCKET = '*overflow*';
 const LOCKOUT_SHOWN_MS = 24 * 3600_000;
 
@@ -77,7 +77,7 @@ function restaurantOf(engine: Engine, restaurantId: string) {
 const digestSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
 
 /** The URL that pairs the browser opening it, on `origin` (e.g. http://192.168.1.20:4750). */
-export function pairingUrl(origin: string, secret: string): string {
+function pairingUrl(origin: string, secret: string): string {
   return new URL(`${KITCHEN_PATH}/pair?secret=${secret}`, origin).href;
 }
 
@@ -216,7 +216,7 @@ export function authenticateDevice(engine: Engine, token: string): DeviceIdentit
 }
 
 /** Notes that a screen was seen now, at most every 30 s. */
-export function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): void {
+function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): void {
   const now = engine.clock.now();
   if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) engine.kitchenDevices.touch(deviceId, now);
 }

@@ -43,7 +43,7 @@ export function readOrderItemStates(engine: Engine, actor: Actor, orderId: strin
   };
 }
 
-export function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
+function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
   const restaurant = restaurantOf(engine, actor);
   const rows = engine.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));

@@ -33,7 +33,7 @@ export function listLocations(engine: Engine, actor: Actor): LocationsView {
   };
 }
 
-export const API_CLOSED_LABEL = 'cerrado vía API';
+const API_CLOSED_LABEL = 'cerrado vía API';
 
 export type LocationStatusResult = LocationStatusView & { simulated?: boolean };
 

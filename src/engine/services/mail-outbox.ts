@@ -10,7 +10,7 @@ import { errorText } from './error-text.ts';
 /** Retries: 1 minute after the first failure, doubling, at most hourly; given up after 12 attempts (about 7 h). */
 const RETRY_FIRST_MINUTES = 1;
 const RETRY_MAX_MINUTES = 60;
-export const MAX_MAIL_ATTEMPTS = 12;
+const MAX_MAIL_ATTEMPTS = 12;
 /** How long one attempt holds a mail: a sender that dies mid-attempt leaves it to be retried after this. */
 const ATTEMPT_LEASE_MINUTES = 5;
 

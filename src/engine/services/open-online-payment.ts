@@ -17,7 +17,7 @@ import { restoreStock } from './transition-order.ts';
 import { worldOf } from '../../shared/world.ts';
 
 /** How long a payment provider may take to open a session (real time: it waits on the network). */
-export const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
+const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
 /**
  * A session still `opening` this long after its order (engine clock) will never be answered: the
  * engine stopped while asking. Far beyond any timeout, so no call under way is pre-empted.
@@ -77,7 +77,7 @@ export async function openOnlinePayment(
 }
 
 /** What a provider is asked to open, as plain data (payments/payment-provider.ts): lines, amounts, URLs, window. */
-export function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant: RestaurantRow, origin: string): OpenSessionRequest {
+function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant: RestaurantRow, origin: string): OpenSessionRequest {
   const items = JSON.parse(order.items) as OrderItemView[];
   const lines = items.map((item) => ({ name: item.name, quantity: item.quantity, unit_price: item.unit_price }));
   if (order.shipping_fee > 0) lines.push({ name: 'Despacho', quantity: 1, unit_price: order.shipping_fee });

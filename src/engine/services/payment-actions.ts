@@ -21,19 +21,19 @@ import { errorText } from './error-text.ts';
 const RETRY_FIRST_SECONDS = 30;
 const RETRY_MAX_SECONDS = 10 * 60;
 /** Given up after this many failed calls (about an hour and a half of retries); `failed` says why. */
-export const MAX_PAYMENT_ACTION_ATTEMPTS = 12;
+const MAX_PAYMENT_ACTION_ATTEMPTS = 12;
 /** While a call is under way the action is not due before this (engine clock); a dead process leaves it to be done again. */
 const CALL_LEASE_MINUTES = 5;
 /** How long one provider call may take (real time: it waits on the network). */
 export const DEFAULT_PAYMENT_ACTION_TIMEOUT_MS = 10_000;
 
-export function paymentActionRetryAt(now: number, attempts: number): number {
+function paymentActionRetryAt(now: number, attempts: number): number {
   const seconds = Math.min(RETRY_FIRST_SECONDS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_SECONDS);
   return DateTime.fromMillis(now).plus({ seconds }).toMillis();
 }
 
 /** The provider's idempotency key for refunding a payment: one per payment, whatever the attempt or process. */
-export function refundIdempotencyKey(provider: string, paymentId: string): string {
+function refundIdempotencyKey(provider: string, paymentId: string): string {
   return `comanda-refund-${provider}-${paymentId}`;
 }
 
@@ -73,7 +73,7 @@ export function requestPaymentCheck(engine: Engine, restaurantId: string, provid
 }
 
 /** A session with no notification this long after it opened (engine clock) is looked for at the provider. */
-export const RECONCILE_AFTER_MINUTES = 10;
+const RECONCILE_AFTER_MINUTES = 10;
 /** Sessions older than this are not looked for any more (an engine that was off for days does not search them all). */
 const RECONCILE_WITHIN_HOURS = 24;
 

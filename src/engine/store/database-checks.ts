@@ -32,7 +32,7 @@ export class StorageRefusal extends Error {
   }
 }
 
-export function restoreAdvice(file: string): string {
+function restoreAdvice(file: string): string {
   return (
     `To restore: stop Comanda, move ${file} aside (with its -wal and -shm files) and copy your latest backup ` +
     `(made by the app's "Back up now", kept in its backups folder, or by npm run backup -- --out FILE) in its place`
@@ -118,7 +118,7 @@ const WAL_FRAME_HEADER_BYTES = 24;
  * ('empty'), a valid header and frames ('frames'), or not a SQLite log at all ('invalid': wrong
  * magic, version, page size or header checksum). https://sqlite.org/fileformat2.html#walformat
  */
-export function inspectWal(path: string, pageSize: number): 'none' | 'empty' | 'frames' | 'invalid' {
+function inspectWal(path: string, pageSize: number): 'none' | 'empty' | 'frames' | 'invalid' {
   const walPath = `${path}-wal`;
   const stat = statSync(walPath, { throwIfNoEntry: false });
   if (!stat || stat.size === 0) return 'none';
@@ -147,7 +147,7 @@ function walChecksum(data: Buffer, bigEndian: boolean): [number, number] {
 }
 
 /** Free bytes for this user on the file system that holds `folder` (null when it cannot be told). */
-export function freeBytes(folder: string): number | null {
+function freeBytes(folder: string): number | null {
   try {
     const fs = statfsSync(folder);
     return fs.bavail * fs.bsize;
@@ -273,7 +273,7 @@ export function probeWrite(db: Database, path: string): void {
  * quick_check costs about 1–2 ms per MB (0.33–0.86 s at 100,000 orders, 388 MB), which would break
  * the start-up target (< 500 ms at 100,000 orders, docs/performance.md row 4).
  */
-export const QUICK_CHECK_AT_OPEN_MAX_BYTES = 32 * 1024 * 1024;
+const QUICK_CHECK_AT_OPEN_MAX_BYTES = 32 * 1024 * 1024;
 
 export function quickCheckAtOpen(path: string, maxBytes = QUICK_CHECK_AT_OPEN_MAX_BYTES): boolean {
   return path === ':memory:' || !existsSync(path) || statSync(path).size <= maxBytes;

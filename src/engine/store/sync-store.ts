@@ -17,16 +17,16 @@ export interface OutboxRow {
 }
 
 /** A difference the periodic check found between the two sides, not a refused push. */
-export const DIVERGENCE_KIND = 'order_divergence';
+const DIVERGENCE_KIND = 'order_divergence';
 
 /** An order's items' done marks the periodic check found different. */
-export const ITEMS_DIVERGENCE_KIND = 'items_divergence';
+const ITEMS_DIVERGENCE_KIND = 'items_divergence';
 
 /** Stock quantities the periodic check found different (no order: `order_id` is null). */
-export const STOCK_DIVERGENCE_KIND = 'stock_divergence';
+const STOCK_DIVERGENCE_KIND = 'stock_divergence';
 
 /** `outbox_seq` of a conflict no queued change caused (a divergence). */
-export const NO_OUTBOX_CHANGE = 0;
+const NO_OUTBOX_CHANGE = 0;
 
 export interface ConflictRow {
   id: number;

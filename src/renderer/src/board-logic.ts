@@ -9,7 +9,7 @@ import type { TicketShape } from './board-plan.ts';
 export const COLUMNS = ['recibido', 'en_preparacion', 'listo', 'en_reparto'] as const satisfies readonly OrderStatus[];
 export type ColumnStatus = (typeof COLUMNS)[number];
 
-export const COOKING: readonly OrderStatus[] = ['recibido', 'en_preparacion'];
+const COOKING: readonly OrderStatus[] = ['recibido', 'en_preparacion'];
 
 export type TimerLevel = 'ok' | 'warn' | 'late';
 
@@ -23,7 +23,7 @@ export function isColumnStatus(status: OrderStatus): status is ColumnStatus {
 }
 
 /** When the ticket's timer started: kitchen entry, else creation. */
-export function timerStart(ticket: KitchenTicket): number {
+function timerStart(ticket: KitchenTicket): number {
   return ticket.kitchen_since ?? Date.parse(ticket.order.created_at);
 }
 

@@ -6,7 +6,7 @@ export interface Alarm {
 }
 
 /** How often the chime repeats while ringing. */
-export const ALARM_REPEAT_MS = 4000;
+const ALARM_REPEAT_MS = 4000;
 
 export function createAlarm(): Alarm {
   let audio: HTMLAudioElement | null = null;

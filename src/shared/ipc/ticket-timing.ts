@@ -19,7 +19,3 @@ export function foldTiming(previous: TicketTiming | undefined, status: OrderStat
     ready_at: before.ready_at ?? (READY.includes(status) ? at : null),
   };
 }
-
-export function isActiveStatus(status: OrderStatus): boolean {
-  return ACTIVE_STATUSES.includes(status);
-}

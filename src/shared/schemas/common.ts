@@ -24,7 +24,7 @@ export const DateTimeOut = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
 /** The date-times the API reads: at least hours and minutes; any offset, `Z`, or none (local time). */
-export const DATE_TIME_IN_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
+const DATE_TIME_IN_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
 
 /**
  * A date-time the API reads. Wider than RFC 3339's `date-time` (which needs seconds and an offset):

@@ -8,7 +8,7 @@ import { DateTimeOut, named, Nullable, Uuid } from './common.ts';
 export const DELIVERY_STATUSES = ['pendiente', 'asignado', 'en_camino', 'entregado', 'cancelado', 'fallido'] as const;
 
 /** Own delivery, and the courier adapter every engine has (src/engine/couriers). */
-export const KNOWN_DELIVERY_PROVIDERS = ['propio', 'simulado'] as const;
+const KNOWN_DELIVERY_PROVIDERS = ['propio', 'simulado'] as const;
 
 /** A courier's name as locations list it in their preference (restaurant file). */
 export const COURIER_NAME_PATTERN = '^[a-z][a-z0-9_]*$';

@@ -6,7 +6,7 @@ import { Order } from './orders.ts';
 export const EVENT_TYPES = ['order.created', 'order.updated', 'stock.updated', 'location.updated'] as const;
 
 /** An event id, which is also a cursor: `ev_<n>`. */
-export const EVENT_CURSOR_PATTERN = '^ev_(0|[1-9][0-9]{0,15})$';
+const EVENT_CURSOR_PATTERN = '^ev_(0|[1-9][0-9]{0,15})$';
 
 const FEED_CURSOR_MESSAGE = 'after is not a cursor this API gave out (use next_cursor as it came)';
 
@@ -34,24 +34,24 @@ const StockChange = Type.Object({
   items: Type.Array(Type.Object({ product_id: UuidOut(), quantity: Type.Integer({ description: 'The new absolute quantity.' }) })),
 });
 
-export const OrderCreatedEvent = named(
+const OrderCreatedEvent = named(
   'OrderCreatedEvent',
   Type.Object({ ...eventFields, type: Type.Literal('order.created'), data: Order }, { description: 'A new order (never with `payment_link`).' }),
 );
-export const OrderUpdatedEvent = named(
+const OrderUpdatedEvent = named(
   'OrderUpdatedEvent',
   Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, expiry, scheduled release, courier progress.' }),
 );
-export const StockUpdatedEvent = named(
+const StockUpdatedEvent = named(
   'StockUpdatedEvent',
   Type.Object({ ...eventFields, type: Type.Literal('stock.updated'), data: StockChange }, { description: 'Production stock changed (orders, cancellations, PUT /stock).' }),
 );
-export const LocationUpdatedEvent = named(
+const LocationUpdatedEvent = named(
   'LocationUpdatedEvent',
   Type.Object({ ...eventFields, type: Type.Literal('location.updated'), data: LocationStatus }, { description: 'A location was opened or closed.' }),
 );
 
-export const Event = named(
+const Event = named(
   'Event',
   Type.Union([OrderCreatedEvent, OrderUpdatedEvent, StockUpdatedEvent, LocationUpdatedEvent], {
     description: 'One change of the restaurant\'s feed, typed by `type`.',

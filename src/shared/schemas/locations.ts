@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { DateTimeOut, named, Nullable, Uuid, UuidOut } from './common.ts';
 
-export const LOCATION_REASONS = [
+const LOCATION_REASONS = [
   'caja_abierta',
   'caja_cerrada',
   'dentro_del_horario',

@@ -19,7 +19,7 @@ const ModifierGroup = named(
   }),
 );
 
-export const MenuItem = named(
+const MenuItem = named(
   'MenuItem',
   Type.Object({
     id: UuidOut(),
@@ -34,7 +34,7 @@ export const MenuItem = named(
   }),
 );
 
-export const MenuCategory = named(
+const MenuCategory = named(
   'MenuCategory',
   Type.Object({
     id: UuidOut(),

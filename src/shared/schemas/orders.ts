@@ -4,12 +4,12 @@ import { DateTimeIn, DateTimeOut, named, Nullable, Uuid, UuidOut } from './commo
 import { DELIVERY_PROVIDER, DELIVERY_STATUSES } from './delivery.ts';
 
 /** How an order is paid: `efectivo` in person, the others online (api-v1-spec.md, Payment). */
-export const PAYMENT_METHODS = ['efectivo', 'transferencia', 'tarjeta', 'apple_pay'] as const;
+const PAYMENT_METHODS = ['efectivo', 'transferencia', 'tarjeta', 'apple_pay'] as const;
 
 /** The methods a customer can be offered first on the payment page. */
-export const PRESELECTABLE_PAYMENT_METHODS = ['transferencia', 'tarjeta'] as const;
+const PRESELECTABLE_PAYMENT_METHODS = ['transferencia', 'tarjeta'] as const;
 
-export const OrderItemInput = named(
+const OrderItemInput = named(
   'OrderItemInput',
   Type.Object({
     product_id: Uuid('A product id from GET /menu.'),
@@ -134,7 +134,7 @@ const Modifier = named(
   }),
 );
 
-export const OrderItem = named(
+const OrderItem = named(
   'OrderItem',
   Type.Object({
     product_id: Nullable(UuidOut()),
@@ -146,7 +146,7 @@ export const OrderItem = named(
   }),
 );
 
-export const PaymentLink = named(
+const PaymentLink = named(
   'PaymentLink',
   Type.Object(
     {

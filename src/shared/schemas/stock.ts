@@ -5,7 +5,7 @@ export const StockQuery = Type.Object({
   location_id: Uuid('The location whose stock is read.'),
 });
 
-export const StockItem = named(
+const StockItem = named(
   'StockItem',
   Type.Object({
     product_id: UuidOut(),
@@ -16,7 +16,7 @@ export const StockItem = named(
 
 export const StockList = named('StockList', Type.Object({ data: Type.Array(StockItem) }));
 
-export const StockLevel = named('StockLevel', Type.Object({ product_id: UuidOut(), quantity: Type.Integer() }));
+const StockLevel = named('StockLevel', Type.Object({ product_id: UuidOut(), quantity: Type.Integer() }));
 
 export const SetStockBody = named(
   'SetStockRequest',

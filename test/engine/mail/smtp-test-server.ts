@@ -22,7 +22,7 @@ export interface SmtpTestServer {
 }
 
 export const SMTP_USER = 'cocina';
-export const SMTP_PASSWORD = 's3cret/pw';
+const SMTP_PASSWORD = 's3cret/pw';
 
 /** RFC 2047 encoded-words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=), as nodemailer writes non-ASCII headers. */
 function decodeWords(value: string): string {

@@ -32,7 +32,7 @@ const orderBody = JSON.stringify({
   items: [{ product_id: R1.products.cazuela, quantity: 1 }, { product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra] }],
 });
 
-export const SCENARIOS: Scenario[] = [
+const SCENARIOS: Scenario[] = [
   { name: 'idle (no HTTP traffic)', rate: -1, connections: 0, requests: () => [] },
   {
     name: 'reads: GET /orders?limit=20 and GET /menu',
@@ -69,7 +69,7 @@ function ask<T>(child: ChildProcess, message: object): Promise<T> {
   return answer.then(([value]) => value);
 }
 
-export async function measureMainLoop(options: { seconds: number; scenarios?: Scenario[] }): Promise<ScenarioResult[]> {
+async function measureMainLoop(options: { seconds: number; scenarios?: Scenario[] }): Promise<ScenarioResult[]> {
   const child = fork(resolve(import.meta.dirname, 'loaded-main-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const [ready] = (await once(child, 'message')) as [{ base_url: string; key: string }];

@@ -10,13 +10,13 @@ import { KITCHEN_PATH } from '../../../shared/ipc/devices.ts';
 import { adminRequestRefusal, requestOriginOf, type OriginRefusal } from './request-origin.ts';
 
 /** The cookie holding the admin session (never readable by the page's scripts). */
-export const ADMIN_COOKIE = 'comanda_admin';
+const ADMIN_COOKIE = 'comanda_admin';
 /** Where the one-time link lands: /kitchen/admin?token=… */
-export const ADMIN_LOGIN_PATH = `${KITCHEN_PATH}/admin`;
+const ADMIN_LOGIN_PATH = `${KITCHEN_PATH}/admin`;
 /** How long a printed link may wait to be opened. */
 export const ADMIN_LINK_TTL_MS = 10 * 60_000;
 /** Every one-time token starts so: a log redactor can recognise it anywhere. */
-export const ADMIN_TOKEN_PREFIX = 'cmadm_';
+const ADMIN_TOKEN_PREFIX = 'cmadm_';
 
 /** 256 random bits, URL-safe. */
 const secret = (): string => randomBytes(32).toString('base64url');
@@ -71,7 +71,7 @@ export function createAdminSessions(now: () => number = Date.now): AdminSessions
   };
 }
 
-export { adminRequestRefusal, isLoopbackAddress, isLoopbackHost, type OriginRefusal as AdminRefusal } from './request-origin.ts';
+export { adminRequestRefusal, isLoopbackAddress, isLoopbackHost } from './request-origin.ts';
 
 export function adminRefusalOf(request: FastifyRequest, options: { requireOrigin: boolean }): OriginRefusal | null {
   return adminRequestRefusal(requestOriginOf(request), options);

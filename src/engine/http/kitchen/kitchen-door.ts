@@ -67,10 +67,8 @@ export interface AdminAccess {
   onRedeemed?(): void;
 }
 
-export { DEFAULT_PAIRING_LIMITS };
-
 /** A burst no cook reaches (twenty taps at once), then ten a second, per paired screen. */
-export const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
+const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
 
 /** The refusal a screen gets without a valid device token: it shows its pairing page. */
 

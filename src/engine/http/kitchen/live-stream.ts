@@ -26,7 +26,7 @@ export interface LiveStreamLimits {
   maxBufferedBytes: number;
 }
 
-export const DEFAULT_LIVE_LIMITS: LiveStreamLimits = { perViewer: 4, total: 1000, maxBufferedBytes: 256 * 1024 };
+const DEFAULT_LIVE_LIMITS: LiveStreamLimits = { perViewer: 4, total: 1000, maxBufferedBytes: 256 * 1024 };
 
 export interface LiveStreamOptions {
   engine: Engine;

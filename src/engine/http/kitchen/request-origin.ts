@@ -17,7 +17,7 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
 }
 
 /** The name a Host header carries (lower case, IPv6 in brackets), without its port; null if malformed. */
-export function hostName(host: string | undefined): string | null {
+function hostName(host: string | undefined): string | null {
   if (!host) return null;
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host.trim().toLowerCase());
   return match ? match[1]! : null;
@@ -40,7 +40,7 @@ export interface RequestOrigin {
 }
 
 /** Whether a page's script made this request from anywhere but the engine's own origin. */
-export function isForeignOrigin(request: RequestOrigin, options: { requireOrigin: boolean }): boolean {
+function isForeignOrigin(request: RequestOrigin, options: { requireOrigin: boolean }): boolean {
   if (request.origin === undefined) {
     if (options.requireOrigin) return true;
   } else if (request.host === undefined || request.origin !== `http://${request.host.trim().toLowerCase()}`) return true;

@@ -133,7 +133,7 @@ const paymentReturn = {
   },
 };
 
-export function finishDocument(document: Json): Json {
+function finishDocument(document: Json): Json {
   const components = isObject(document.components) ? document.components : {};
   const schemas: Json = { ...(isObject(components.schemas) ? components.schemas : {}) };
   const paths = hoistComponents(document.paths, schemas) as Json;

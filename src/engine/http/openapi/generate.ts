@@ -7,7 +7,7 @@ import { localCommands } from '../../services/engine-commands.ts';
 import { buildHttpApi } from '../build-http-api.ts';
 
 /** The document `GET /v1/openapi.json` serves, from an engine on a throwaway database. */
-export async function generateOpenApiDocument(): Promise<Record<string, unknown>> {
+async function generateOpenApiDocument(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-openapi-'));
   const engine = new Engine({ database: join(dir, 'openapi.db') });
   try {

@@ -25,7 +25,7 @@ interface OperationDoc {
 
 const WRITE_NEEDS = 'Needs a key with the write permission (`x-required-permission: write`); a read key gets 403 `forbidden`.';
 
-export const OPERATIONS = {
+const OPERATIONS = {
   listOrders: {
     tag: 'orders',
     summary: 'List orders, newest first',

@@ -23,7 +23,7 @@ const FeedQuery = Type.Object({
   wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 })),
 });
 
-export const KITCHEN_SYNC_PREFIX = '/sync/kitchen';
+const KITCHEN_SYNC_PREFIX = '/sync/kitchen';
 
 export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;

@@ -10,7 +10,7 @@ import { ScreenMenu } from './ScreenMenu.tsx';
 import { TicketCard } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
-export const AUTO_COMPACT_ABOVE = 24;
+const AUTO_COMPACT_ABOVE = 24;
 /** A lane's header, px (styles.css: --lane-head). */
 const LANE_HEAD = 36;
 /** Room kept under a lane's tickets for the undo tray's edge, px (styles.css: --lane-foot). */

@@ -153,7 +153,7 @@ function StationSelect() {
 }
 
 /** Which location the board shows (in the header, or in the drawer on a phone). */
-export function LocationFilter() {
+function LocationFilter() {
   const t = useT();
   const { board, preferences, mode } = useApp();
   const locations = useBoard((s) => s.locations);

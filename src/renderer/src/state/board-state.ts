@@ -9,7 +9,7 @@ import { createNoticesSlice, type NoticesSlice } from './board/notices-slice.ts'
 import { createPendingSlice, type PendingSlice } from './board/pending-slice.ts';
 import { createSelectionSlice, type SelectionSlice } from './board/selection-slice.ts';
 
-export { isStale, RESYNC_MS, STALE_AFTER_MS } from './board/feed-slice.ts';
+export { isStale, STALE_AFTER_MS } from './board/feed-slice.ts';
 export type { PendingChange, PendingMove } from './board/pending-slice.ts';
 export type { Flash, Toast } from './board/notices-slice.ts';
 export { shownTickets } from './board/shown.ts';
@@ -17,7 +17,7 @@ export { shownTickets } from './board/shown.ts';
 /** How long a bump can be undone before it is sent (the state machine has no way back). */
 export const HOLD_MS = 5000;
 /** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
-export const FLASH_MS = 8000;
+const FLASH_MS = 8000;
 
 export type BoardState = FeedSlice & PendingSlice & NoticesSlice & SelectionSlice;
 export type BoardStore = StoreApi<BoardState>;

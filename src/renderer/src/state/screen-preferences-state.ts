@@ -22,8 +22,6 @@ export interface ScreenPreferences {
   layout: BoardLayoutKind;
 }
 
-export const DEFAULT_SCREEN_PREFERENCES: ScreenPreferences = { language: null, theme: null, location_id: null, density: 'auto', station_id: null, layout: 'lanes' };
-
 export interface ScreenPreferencesState extends ScreenPreferences {
   set(patch: Partial<ScreenPreferences>): void;
 }
@@ -36,12 +34,12 @@ export interface PreferencesStorage {
   setItem(key: string, value: string): void;
 }
 
-export const SCREEN_PREFERENCES_KEY = 'comanda.screen-preferences.v1';
+const SCREEN_PREFERENCES_KEY = 'comanda.screen-preferences.v1';
 
 const THEMES: readonly string[] = ['dark', 'light'];
 
 /** What was kept, field by field: anything unreadable falls back to the default, never breaks the screen. */
-export function readScreenPreferences(storage: PreferencesStorage | null): ScreenPreferences {
+function readScreenPreferences(storage: PreferencesStorage | null): ScreenPreferences {
   let kept: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(SCREEN_PREFERENCES_KEY) ?? '{}');

@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/ipc/settings.ts';
 
-export function mergeSettings(current: AppSettings, patch: SettingsPatch): AppSettings {
+function mergeSettings(current: AppSettings, patch: SettingsPatch): AppSettings {
   return {
     ...current,
     ...(patch.language !== undefined ? { language: patch.language } : {}),

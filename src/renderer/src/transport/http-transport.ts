@@ -10,7 +10,7 @@ import type { LivePush } from '../../../shared/ipc/kitchen.ts';
 import type { BridgeTransport } from '../../../preload/bridge.ts';
 
 /** The engine's answer when this browser holds no valid device token. */
-export const DESKTOP_ONLY = 'desktop_only';
+const DESKTOP_ONLY = 'desktop_only';
 
 export interface HttpTransportOptions {
   /** Where the kitchen lives, e.g. '/kitchen' (same origin). */

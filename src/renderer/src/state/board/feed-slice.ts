@@ -10,7 +10,7 @@ import { shownStatusOf } from './shown.ts';
 /** Without any word from main for this long, the board says its data may be stale. */
 export const STALE_AFTER_MS = 6000;
 /** The board re-reads everything this often (a new day, and a belt to the feed's braces). */
-export const RESYNC_MS = 5 * 60_000;
+const RESYNC_MS = 5 * 60_000;
 
 export interface FeedSlice {
   loaded: boolean;
@@ -47,9 +47,9 @@ const isNewer = (next: KitchenTicket, known: KitchenTicket | undefined) =>
  * every one of them re-rendered every ticket timer on the board at each push (~10 ms of a 16 ms
  * budget with 500 tickets). Timers show seconds, so the offset moves only when it drifted this much.
  */
-export const CLOCK_TOLERANCE_MS = 250;
+const CLOCK_TOLERANCE_MS = 250;
 
-export function steadyOffset(current: number, measured: number): number {
+function steadyOffset(current: number, measured: number): number {
   return Math.abs(measured - current) >= CLOCK_TOLERANCE_MS ? measured : current;
 }
 

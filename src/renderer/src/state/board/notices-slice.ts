@@ -35,7 +35,7 @@ export interface NoticesSlice {
 /** How many toasts stay on screen at once (the oldest goes first). */
 const MAX_TOASTS = 3;
 /** A toast goes by itself after this long (the card it speaks of keeps its own mark meanwhile). */
-export const TOAST_MS = 10_000;
+const TOAST_MS = 10_000;
 
 export function createNoticesSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): NoticesSlice {
   let toastSeq = 0;

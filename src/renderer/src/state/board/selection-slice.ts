@@ -28,7 +28,7 @@ export interface SelectionSlice {
 }
 
 /** Every list the keyboard reaches, left to right: the columns, then scheduled, awaiting payment and recall. */
-export function selectableLists(state: ReturnType<GetBoard>, now: number): ShownTicket[][] {
+function selectableLists(state: ReturnType<GetBoard>, now: number): ShownTicket[][] {
   const recalled = new Set(recalledKey(state.tickets, now + state.clockOffset).split(',').filter(Boolean));
   const layout = layoutBoard(shownTickets(state), state.locationFilter, { recalled, stationId: state.stationFilter });
   const lists = [...COLUMNS.map((c) => layout.columns[c]), layout.scheduled, layout.awaitingPayment];
