@@ -31,7 +31,8 @@ export interface Order {
   shipping_fee: number;
   discount: number;
   total: number;
-  payment: { method: string | null; paid: boolean };
+  /** `refunded`: CLP given back to the customer (payments that could not pay the order); 0 when none. */
+  payment: { method: string | null; paid: boolean; refunded: number };
   delivery: { provider: string; status: string | null; tracking_url: string | null } | null;
   scheduled_for: string | null;
   created_at: string;

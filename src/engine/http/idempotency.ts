@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-retention.ts';
+import type { AfterCommit } from '../services/place-order.ts';
 import { PENDING_STATUS } from '../domain/idempotency-record.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
@@ -126,12 +127,6 @@ function answerOnce(
   });
 }
 
-/** Work an answer still waits on once its write committed, and what marks its key meanwhile. */
-export interface AfterCommit<U> {
-  /** Stored as the body of the key's in-flight record; whoever withdraws the write removes it. */
-  marker: string;
-  run: () => Promise<U>;
-}
 
 /**
  * Like respondToWrite, for a write whose answer needs an outside party after its commit (an online

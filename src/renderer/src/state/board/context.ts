@@ -6,7 +6,7 @@ import type { BoardState } from '../board-state.ts';
 import type { PendingStorage } from './pending-slice.ts';
 
 export interface BoardContext {
-  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder'>>;
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder' | 'reprintOrder'>>;
   now: () => number;
   setTimer: (run: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;

@@ -1,5 +1,6 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
+import type { PrintStatus } from '../../../../shared/ipc/printers.ts';
 import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenEvent, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
 import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
@@ -31,6 +32,10 @@ export interface FeedSlice {
   /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
   staleAfterMs: number;
   status: ConnectionStatus | null;
+  /** Printers with jobs waiting or in trouble (unreachable, paper out), from the last heartbeat or snapshot. */
+  printing: PrintStatus[];
+  /** The restaurant's kitchen printers (0: no Reimprimir). */
+  printerCount: number;
   /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */
   engineLost: boolean;
   load(): Promise<void>;
@@ -112,7 +117,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     const wasStale = isStale(get(), ctx.now());
     set({ lastHeardAt: ctx.now(), clockOffset: steadyOffset(get().clockOffset, push.now - ctx.now()), engineLost: false });
     if (push.kind === 'heartbeat') {
-      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}) });
+      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}), printing: push.printing ?? [] });
       // A board that never loaded (its engine was away when the page opened) loads on the first word.
       if (!get().loaded || wasStale || ctx.now() - lastLoadAt > RESYNC_MS) void get().load();
       get().flush();
@@ -139,6 +144,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     lastHeardAt: ctx.now(),
     staleAfterMs: STALE_AFTER_MS,
     status: null,
+    printing: [],
+    printerCount: 0,
     engineLost: false,
 
     load() {
@@ -161,6 +168,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
               locations: snapshot.locations,
               stations: snapshot.stations,
               allergyWords: snapshot.allergy_words ?? [],
+              printing: snapshot.printing ?? [],
+              printerCount: snapshot.printer_count ?? 0,
               dayStart: snapshot.day_start,
               cursor: snapshot.cursor,
               tickets,

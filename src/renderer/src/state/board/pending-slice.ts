@@ -67,6 +67,8 @@ export interface PendingSlice {
   settleItems(ticket: KitchenTicket): void;
   /** Asks the engine to bring a finished ticket back (the feed brings it). */
   recall(orderId: string): void;
+  /** Reimprimir: the ticket again at its printers (the status strip shows it queued, then printed). */
+  reprint(orderId: string): void;
 }
 
 /** A second tap on the same ticket (or item) within this long is the same tap. */
@@ -278,6 +280,19 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
     recall(orderId) {
       if (!ctx.api.recallOrder) return;
       ctx.api.recallOrder({ order_id: orderId }).then(
+        () => get().heard(),
+        (error: unknown) => {
+          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          if (reached) get().heard();
+          else get().lostEngine();
+          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof IpcCallError ? error.code : 'unreachable' });
+        },
+      );
+    },
+
+    reprint(orderId) {
+      if (!ctx.api.reprintOrder) return;
+      ctx.api.reprintOrder({ order_id: orderId }).then(
         () => get().heard(),
         (error: unknown) => {
           const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
