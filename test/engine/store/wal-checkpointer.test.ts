@@ -138,7 +138,7 @@ describe('WAL checkpointer', () => {
     const script = join(dir, 'close-and-exit.mts');
     writeFileSync(
       script,
-      `import { startEngineServer } from ${JSON.stringify(join(root, 'src', 'engine', 'start-engine-server.ts'))};
+      `import { startEngineServer } from ${JSON.stringify(join(root, 'src', 'host', 'start-engine-server.ts'))};
 const server = await startEngineServer({ database: ${JSON.stringify(join(dir, 'close-and-exit.db'))}, logger: false });
 await server.close();
 console.log('closed');
