@@ -34,7 +34,7 @@ server.keepAliveTimeout = 5_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const readyAt = performance.now();
 const address = server.address();
-answer({ rss: () => ({ rss: process.memoryUsage().rss }), cpu: () => ({ ...process.cpuUsage() }) }, async () => {
+answer({ rss: () => ({ rss: process.memoryUsage().rss }), memory: () => ({ ...process.memoryUsage() }), cpu: () => ({ ...process.cpuUsage() }) }, async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   db?.close();
 });

@@ -1,5 +1,6 @@
 // The engine under test, in its own process: startEngineServer on a prepared database.
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { answer, childConfig, tell } from '../lib/child.ts';
 
 interface Config {
@@ -31,6 +32,14 @@ if (refusal) throw new Error(refusal.message);
 answer(
   {
     rss: () => ({ rss: process.memoryUsage().rss }),
+    // Where the memory is (row 8): V8's heap vs memory outside it (SQLite's, Node's buffers, malloc).
+    memory: () => ({ ...process.memoryUsage(), heap: getHeapStatistics() }),
+    'heap-snapshot': (message) => ({ file: writeHeapSnapshot(message.file as string) }),
+    // SQLite gives back what it can (its page caches); what stays is not SQLite's cache.
+    'sqlite-shrink': () => {
+      server.engine.db.pragma('shrink_memory');
+      return {};
+    },
     cpu: () => ({ ...process.cpuUsage() }),
     gc: () => {
       globalThis.gc?.();

@@ -21,6 +21,9 @@ export interface SoakSample {
   /** Minutes since the load started. */
   minute: number;
   rssMb: number;
+  /** V8's heap in use, and memory outside it that V8 knows of (Buffers): RSS growing without them is native (SQLite, malloc). */
+  heapUsedMb?: number;
+  externalMb?: number;
 }
 
 /** RSS growth over the samples after `fromMinute`, as the least-squares slope times their span (MB). */
@@ -55,7 +58,13 @@ async function soak(
   const started = Date.now();
   const minute = () => (Date.now() - started) / 60_000;
   const sample = async () => {
-    samples.push({ minute: minute(), rssMb: ((await child.ask({ type: 'rss' })).rss as number) / MB });
+    const memory = await child.ask({ type: 'memory' });
+    samples.push({
+      minute: minute(),
+      rssMb: (memory.rss as number) / MB,
+      heapUsedMb: (memory.heapUsed as number) / MB,
+      externalMb: (memory.external as number) / MB,
+    });
   };
   await sample();
   let lastLog = 0;
@@ -66,7 +75,8 @@ async function soak(
     await sample();
     if (minute() - lastLog >= (context.quick ? 1 : 5)) {
       lastLog = minute();
-      context.log(`  ${label}: ${minute().toFixed(1)} min, RSS ${samples.at(-1)!.rssMb.toFixed(1)} MB`);
+      const last = samples.at(-1)!;
+      context.log(`  ${label}: ${minute().toFixed(1)} min, RSS ${last.rssMb.toFixed(1)} MB (V8 heap used ${last.heapUsedMb!.toFixed(1)}, external ${last.externalMb!.toFixed(1)})`);
     }
   }
   return samples;
@@ -109,7 +119,8 @@ export async function benchSoak(context: BenchContext): Promise<Figure[]> {
           better: 'lower',
           note:
             `least-squares slope of RSS × the ${(oursGrowth.span).toFixed(0)} min after a ${warmup}-min warm-up (${oursGrowth.slopeMbPerMin.toFixed(3)} MB/min; ` +
-            `raw ${oursGrowth.growthMb.toFixed(2)} MB); RSS ${ours[0]!.rssMb.toFixed(0)} → ${ours.at(-1)!.rssMb.toFixed(0)} MB; reads on 4 connections 20 s, then orders on 1 for 5 s, repeated. ` +
+            `raw ${oursGrowth.growthMb.toFixed(2)} MB); RSS ${ours[0]!.rssMb.toFixed(0)} → ${ours.at(-1)!.rssMb.toFixed(0)} MB ` +
+            `(V8 heap used ${ours[0]!.heapUsedMb!.toFixed(0)} → ${ours.at(-1)!.heapUsedMb!.toFixed(0)} MB); reads on 4 connections 20 s, then orders on 1 for 5 s, repeated. ` +
             `Ceiling: the bare process, reads only, ${bareMinutes} min after a ${bareWarmup}-min warm-up (${bareGrowth.growthMb.toFixed(2)} MB)`,
           details: { ours, bare },
         },

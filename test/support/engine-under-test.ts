@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.ts';
 import type { RateLimits } from '../../src/engine/http/build-http-api.ts';
@@ -67,6 +68,12 @@ export async function startEngineUnderTest(
 }
 
 /**
+ * The tests' connections: an idle one is closed after 100 ms, long before the engine's 5 s keep-alive
+ * ends it. On a busy machine a reused socket the server had just closed answered ECONNRESET.
+ */
+const connections = new Agent({ keepAliveTimeout: 100, keepAliveMaxTimeout: 100 });
+
+/**
  * One request to the API at `baseUrl` with a key (the default one, another, or none), JSON in and
  * out. The answer is checked against the OpenAPI document the engine serves (a drift throws).
  */
@@ -86,7 +93,7 @@ export async function callApi(
     body = JSON.stringify(callOptions.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, dispatcher: connections, ...(body !== undefined ? { body } : {}) });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {
@@ -94,7 +101,7 @@ export async function callApi(
   } catch {
     parsed = undefined;
   }
-  const result = { status: response.status, headers: response.headers, body: parsed, text };
+  const result = { status: response.status, headers: new Headers([...response.headers]), body: parsed, text };
   await assertConformsToDocument(baseUrl, method, path, result);
   return result;
 }
