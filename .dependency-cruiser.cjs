@@ -1,6 +1,7 @@
 // The import boundaries of docs/architecture.md, default-deny: every folder of src/ is one element,
 // and an import is allowed only when a rule below lists it. `npm run lint:deps` (run by `npm run
 // lint`, so by CI) fails on any other import and on any cycle, type-only imports included.
+// `npm run docs:deps` draws the imports as they are, folder by folder, into docs/dependencies.md.
 //
 // The picture, inner to outer (an arrow reads "may import"):
 //   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, clock, notifier)
