@@ -5,7 +5,7 @@
 //
 // The picture, inner to outer (an arrow reads "may import"):
 //   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, clock, notifier)
-//           <-  providers (adapters, payments, couriers, mail)  <-  engine/services
+//           <-  providers (adapters, payments, couriers, mail, printers)  <-  engine/services
 //           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
 //           <-  host  <-  cli, main
 //   preload -> shared;  renderer -> shared, preload (the bridge's types)
@@ -20,6 +20,7 @@ const E = {
   payments: '^src/engine/payments/',
   couriers: '^src/engine/couriers/',
   mail: '^src/engine/mail/',
+  printers: '^src/engine/printers/',
   services: '^src/engine/services/',
   restaurantConfig: '^src/engine/restaurant-config/',
   demo: '^src/engine/demo/',
@@ -37,7 +38,7 @@ const E = {
 const engineInner = [E.domain, E.store, E.core, E.shared];
 /** What a door or an application layer may import below services: never the store itself. */
 const belowServices = [E.domain, E.core, E.shared];
-const providers = [E.adapters, E.payments, E.couriers, E.mail];
+const providers = [E.adapters, E.payments, E.couriers, E.mail, E.printers];
 const engineAll = Object.entries(E)
   .filter(([name]) => !['sync', 'host', 'cli', 'main', 'preload', 'renderer'].includes(name))
   .map(([, path]) => path);
@@ -53,6 +54,8 @@ const may = [
   [E.adapters, [E.domain, E.shared]],
   [E.couriers, [E.domain, E.shared, E.adapters]],
   [E.mail, [E.domain, E.shared, E.adapters]],
+  // Kitchen printers: the ticket's content, its ESC/POS bytes, the raw TCP send (docs/printers.md).
+  [E.printers, [E.domain, E.shared, E.adapters]],
   // configured-providers reads each restaurant's provider settings through the Engine (exception 2).
   [E.payments, [E.domain, E.shared, E.adapters, E.core]],
   [E.services, [...engineInner, ...providers]],

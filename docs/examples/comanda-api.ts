@@ -232,9 +232,18 @@ export interface components {
                 message: string;
             };
         };
-        CreatedOrder: components["schemas"]["Order"] & {
-            payment_link?: components["schemas"]["PaymentLink"];
+        /** @description An order paid outside the platform: in the kitchen already (or scheduled); no `payment_link`. */
+        CreatedExternalOrder: {
+            /** @enum {unknown} */
+            status: "recibido" | "programado";
         };
+        /** @description An online order: waiting for its payment at `payment_link.payment_url`. */
+        CreatedOnlineOrder: {
+            /** @constant */
+            status: "pendiente_pago";
+            payment_link: components["schemas"]["PaymentLink"];
+        };
+        CreatedOrder: components["schemas"]["Order"] & (components["schemas"]["CreatedOnlineOrder"] | components["schemas"]["CreatedExternalOrder"]);
         /** @description A conflict with the current state. */
         CreateOrderConflict: {
             error: {
@@ -263,13 +272,10 @@ export interface components {
             items: components["schemas"]["OrderItemInput"][];
             address?: string | null;
             notes?: string | null;
-            /**
-             * @description CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`.
-             * @default 0
-             */
+            /** @description CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`. Absent: 0. */
             shipping_fee?: number;
             /**
-             * @default external
+             * @description Absent: `external`.
              * @enum {unknown}
              */
             payment?: "external" | "online";
@@ -278,10 +284,18 @@ export interface components {
              * @enum {unknown}
              */
             payment_method?: "transferencia" | "tarjeta";
-            /** @description Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed` or `cancelled`). */
+            /** @description Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed`, `pending` or `cancelled`; see the `paymentReturn` callback). */
             return_url?: string;
             scheduled_for?: string | null;
-        } & unknown) & (components["schemas"]["DeliveryOrderRule"] | components["schemas"]["PickupOrderRule"]);
+        } & ({
+            /**
+             * @description Absent: `external`.
+             * @enum {unknown}
+             */
+            payment?: "external" | "online";
+        } & unknown & ({
+            type: "CreateOrderRequest";
+        } | components["schemas"]["OnlinePaymentRule"] | components["schemas"]["ExternalPaymentRule"]))) & (components["schemas"]["DeliveryOrderRule"] | components["schemas"]["PickupOrderRule"]);
         /** @description Unavailable now. */
         CreateOrderUnavailable: {
             error: {
@@ -302,8 +316,6 @@ export interface components {
              */
             type: "delivery";
             address: string;
-        } & {
-            [key: string]: unknown;
         };
         /** @description Who delivers: `propio` for own delivery, else a courier's lowercase name. */
         DeliveryProvider: ("propio" | "simulado") | string;
@@ -315,6 +327,12 @@ export interface components {
             /** @description Pass it as `after` for the next page. */
             next_cursor: string;
             has_more: boolean;
+        };
+        /** @description Paid outside the platform (`payment` absent or `external`): no `payment_method`. */
+        ExternalPaymentRule: {
+            /** @constant */
+            payment?: "external";
+            payment_method?: never;
         };
         /** @description Not allowed with this key. */
         ForbiddenError: {
@@ -432,6 +450,12 @@ export interface components {
                 message: string;
             };
         };
+        /** @description Paid online: `return_url` (https) is required, `payment_method` may preselect a method. */
+        OnlinePaymentRule: {
+            /** @constant */
+            payment: "online";
+            return_url: string;
+        };
         /** @description A conflict with the current state. */
         OpenLocationConflict: {
             error: {
@@ -483,6 +507,8 @@ export interface components {
                 method: ("efectivo" | "transferencia" | "tarjeta" | "apple_pay") | null;
                 /** @description True once an online payment is confirmed; external orders always report false. */
                 paid: boolean;
+                /** @description CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
+                refunded: number;
             };
             delivery: {
                 provider: components["schemas"]["DeliveryProvider"];
@@ -540,7 +566,7 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
-        /** @description Any change to an order: PATCH, payment, expiry, scheduled release, courier progress. */
+        /** @description Any change to an order: PATCH, payment, a refund (`payment.refunded`), expiry, scheduled release, courier progress. */
         OrderUpdatedEvent: {
             /** @description Also a cursor: `after=<id>` resumes after this event. */
             id: string;
@@ -573,8 +599,6 @@ export interface components {
              * @enum {string}
              */
             type: "retiro";
-        } & {
-            [key: string]: unknown;
         };
         Quote: {
             /** @description False: no delivery to that address (offer pickup); `message` says why. */

@@ -53,3 +53,26 @@ export function runOnEngine(database: string | undefined, work: (engine: Engine)
     engine.close();
   }
 }
+
+/** runOnEngine for work that waits on something outside (a printer): the engine stays open until it is done. */
+export async function runOnEngineAsync(database: string | undefined, work: (engine: Engine) => Promise<void>): Promise<void> {
+  let engine: Engine;
+  const path = database ?? defaultDatabasePath();
+  try {
+    engine = new Engine({ database: path });
+  } catch (error) {
+    const message = error instanceof StorageRefusal ? error.message : `cannot use the database ${path}: ${(error as Error).message}`;
+    console.error(message.replace(/\s*\n\s*/g, ' '));
+    process.exit(1);
+  }
+  try {
+    await work(engine);
+  } catch (error) {
+    if (error instanceof ApiError) {
+      console.error(error.message);
+      process.exitCode = 1;
+    } else throw error;
+  } finally {
+    engine.close();
+  }
+}

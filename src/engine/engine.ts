@@ -6,6 +6,7 @@ import { openDatabase } from './store/open-database.ts';
 import { ApiKeysStore } from './store/api-keys-store.ts';
 import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
+import { ScreenPresence } from './screen-presence.ts';
 import { CatalogueStore } from './store/catalogue-store.ts';
 import { EventsStore } from './store/events-store.ts';
 import { IdempotencyStore } from './store/idempotency-store.ts';
@@ -25,6 +26,8 @@ import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
 import { PaymentActionsStore } from './store/payment-actions-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { PrintersStore } from './store/printers-store.ts';
+import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
@@ -77,6 +80,9 @@ export class Engine {
   readonly kitchenDevices: KitchenDevicesStore;
   /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
   readonly kitchenChanges: KitchenChangesStore;
+  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
+  readonly printers: PrintersStore;
+  readonly printJobs: PrintJobsStore;
   /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
   readonly couriers: CourierRegistry;
   readonly role: 'standalone' | 'replica';
@@ -84,6 +90,10 @@ export class Engine {
   readonly dataVersion: DataVersion;
   /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
+  /** When each restaurant's kitchen screens were last live (fallback printing). */
+  readonly screenPresence = new ScreenPresence();
+  /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
+  readonly startedAt: number;
   private depth = 0;
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
@@ -99,6 +109,7 @@ export class Engine {
         : options.database;
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
+    this.startedAt = this.clock.now();
     this.restaurants = new RestaurantsStore(this.db, this.role === 'replica' ? 'L' : '');
     this.locations = new LocationsStore(this.db);
     this.catalogue = new CatalogueStore(this.db);
@@ -119,6 +130,8 @@ export class Engine {
     this.dueOrders = new DueOrdersStore(this.db);
     this.kitchenDevices = new KitchenDevicesStore(this.db);
     this.kitchenChanges = new KitchenChangesStore(this.db);
+    this.printers = new PrintersStore(this.db);
+    this.printJobs = new PrintJobsStore(this.db);
     this.couriers = options.couriers ?? defaultCouriers();
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');

@@ -65,6 +65,8 @@ export interface EngineServerOptions {
   publicOrigin?: string;
   /** How long (real time) one courier call may take; default 10 s. */
   courierTimeoutMs?: number;
+  /** How long sending one print job may take (real time); default 10 s. */
+  printTimeoutMs?: number;
 }
 
 export interface EngineServer {
@@ -160,6 +162,7 @@ async function serveEngine(
     ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
     payments,
     ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
+    ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),
   });
   // Commits made by other processes wake this engine's waiters too (its own wake them at once).
   const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());

@@ -13,6 +13,8 @@ import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
+import { printTestPage } from '../engine/services/print-test-page.ts';
+import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
@@ -102,10 +104,14 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return settingsView();
     },
     'devices:list': () => listKitchenDevices(engine, restaurantId),
-    'devices:pair': async ({ name }) => {
+    'printers:list': () => listPrinters(engine, restaurantId),
+    'printers:add': (input) => addPrinter(engine, restaurantId, input),
+    'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
+    'printers:test': ({ printer_id }) => printTestPage(engine, restaurantId, printer_id),
+    'devices:pair': async ({ name, role }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
-      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin });
+      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin, ...(role ? { role } : {}) });
       return {
         code: offer.code,
         pairing_url: offer.pairing_url,

@@ -29,10 +29,14 @@ export function suggestedTarget(
   return forward !== null && actions.includes(forward) ? forward : null;
 }
 
-/** Paid, or how much cash the rider or the counter must collect. */
-export function ticketPayment(payment: { method: string | null; paid: boolean }, total: number, online: boolean): TicketPayment {
+/** Paid, or how much cash the rider or the counter must collect, and what was refunded. */
+export function ticketPayment(
+  payment: { method: string | null; paid: boolean; refunded?: number },
+  total: number,
+  online: boolean,
+): TicketPayment {
   const collect = !payment.paid && !online && total > 0 ? total : null;
-  return { paid: payment.paid, method: payment.method, collect };
+  return { paid: payment.paid, method: payment.method, collect, refunded: payment.refunded ?? 0 };
 }
 
 /** Each station's done and total items on a ticket, stations in the given order, unassigned last. */

@@ -25,6 +25,14 @@ const TERMINAL_STATUSES: readonly OrderStatus[] = ['entregado', 'cancelado'];
 /** Every state that is not finished: what the board shows, and what a replica's first pull fetches. */
 export const ACTIVE_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 
+/**
+ * Every transition moves an order later in ORDER_STATUSES (none goes back): a view of it in an
+ * earlier state than the one kept is an older view.
+ */
+export function isEarlierStatus(status: OrderStatus, than: OrderStatus): boolean {
+  return ORDER_STATUSES.indexOf(status) < ORDER_STATUSES.indexOf(than);
+}
+
 export function isTerminal(status: OrderStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine.ts';
-import { pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { pairWithCode, revokeKitchenDevice } from '../../src/engine/services/kitchen-devices.ts';
 import { startHeadlessEngine } from '../hardening/headless-engine.ts';
 import { R1 } from '../support/demo-ids.ts';
 
@@ -51,7 +51,8 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   const pair = devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750', '--name', 'Plancha'], dir);
   assert.equal(pair.status, 0, pair.stderr);
   const offer = JSON.parse(pair.stdout);
-  assert.deepEqual(Object.keys(offer), ['pairing_url', 'code', 'expires_at']);
+  assert.deepEqual(Object.keys(offer), ['pairing_url', 'code', 'expires_at', 'role']);
+  assert.equal(offer.role, 'kitchen');
   // The URL carries a 256-bit secret, never the six digits typed by hand.
   assert.match(offer.pairing_url, /^http:\/\/192\.168\.1\.20:4750\/kitchen\/pair\?secret=cmpair_[\w-]{43}$/);
   assert.match(offer.code, /^\d{6}$/);
@@ -68,8 +69,26 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   assert.equal(list.status, 0, list.stderr);
   const screens = JSON.parse(list.stdout);
   assert.equal(screens.length, 2, 'the one paired from serve’s URL, and Plancha');
-  for (const screen of screens) assert.deepEqual(Object.keys(screen), ['id', 'name', 'paired_at', 'last_seen_at']);
+  for (const screen of screens) assert.deepEqual(Object.keys(screen), ['id', 'name', 'role', 'paired_at', 'last_seen_at']);
   assert.equal(screens[1].name, 'Plancha');
+  assert.deepEqual(screens.map((s: { role: string }) => s.role), ['kitchen', 'kitchen']);
+
+  // A pickup screen ("Pantalla de retiro") is paired with its role, and listed with it.
+  const pickupOffer = devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750', '--name', 'Mostrador', '--role', 'pickup'], dir);
+  assert.equal(pickupOffer.status, 0, pickupOffer.stderr);
+  assert.equal(JSON.parse(pickupOffer.stdout).role, 'pickup');
+  const pickupEngine = new Engine({ database: db });
+  const pickupScreen = pairWithCode(pickupEngine, JSON.parse(pickupOffer.stdout).code);
+  pickupEngine.close();
+  assert.equal(pickupScreen.device.role, 'pickup');
+  const withPickup = JSON.parse(devices(['list', '--restaurant', R1.id, '--db', db], dir).stdout) as { name: string; role: string }[];
+  assert.deepEqual(withPickup.find((s) => s.name === 'Mostrador')?.role, 'pickup');
+  const badRole = devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750', '--role', 'caja'], dir);
+  assert.equal(badRole.status, 1);
+  assert.match(badRole.stderr, /role: kitchen or pickup, not "caja"/);
+  const cleanup = new Engine({ database: db });
+  revokeKitchenDevice(cleanup, R1.id, pickupScreen.device.id);
+  cleanup.close();
 
   const revoke = devices(['revoke', '--restaurant', R1.id, '--db', db, '--device', paired.device.id], dir);
   assert.equal(revoke.status, 0, revoke.stderr);

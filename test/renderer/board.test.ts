@@ -8,6 +8,8 @@ import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from './support/wait.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
+import { removePaymentCredentials, setMercadoPagoCredentials } from '../../src/engine/services/payment-credentials.ts';
+import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 
 describe('kitchen board (Chromium, real engine)', () => {
   let k: KitchenUnderTest;
@@ -63,6 +65,38 @@ describe('kitchen board (Chromium, real engine)', () => {
     await ticket.locator('.ticket-customer').click();
     assert.equal(await ticket.getAttribute('data-ringing'), 'false');
     assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'off');
+  });
+
+  test('payment truth: a second payment for a paid online order is refunded, and the ticket says "Reembolsado"', async () => {
+    const token = 'APP_USR-4242424242424242-112120-board';
+    const secret = 'whsec-board-refunds';
+    const mp = await MercadoPagoStandIn.start(token);
+    const engine = k.engine.server.engine;
+    try {
+      setMercadoPagoCredentials(engine, R1.id, { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
+      const order = await placeOrder(k.engine, { customer: { name: 'Paga dos veces' }, payment: 'online', return_url: 'https://tienda.example/vuelta' });
+      const notify = (paymentId: number) =>
+        mp.notify(`${k.engine.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, secret, {
+          tsSeconds: Math.floor(k.engine.clock.now() / 1000),
+        });
+      assert.equal((await notify(mp.pay(order.id).id)).status, 200);
+      const ticket = card(order.number);
+      await ticket.waitFor({ timeout: 10_000 });
+      assert.equal(await ticket.locator('[data-testid="payment"]').innerText(), 'Pagado');
+      assert.equal(await ticket.locator('[data-testid="refunded"]').count(), 0);
+
+      const second = mp.pay(order.id);
+      assert.equal((await notify(second.id)).status, 200);
+      await ticket.locator('[data-testid="refunded"]').waitFor({ timeout: 10_000 });
+      const total = (order.total as number).toLocaleString('es-CL');
+      assert.equal((await ticket.locator('[data-testid="refunded"]').innerText()).replace(/\s/g, ' '), `Reembolsado $${total}`);
+      assert.equal(await ticket.locator('[data-testid="payment"]').innerText(), 'Pagado');
+      assert.equal(mp.payments.get(second.id)!.status, 'refunded');
+      assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.refunded, order.total);
+    } finally {
+      removePaymentCredentials(engine, R1.id);
+      await mp.close();
+    }
   });
 
   test('test orders are labelled PRUEBA and move in the test world', async () => {

@@ -31,11 +31,11 @@ export interface StandInRefund {
   idempotencyKey: string;
 }
 
-interface Failure {
-  match: RegExp;
-  status: number;
-  left: number;
-}
+/** `before`: the request is held unanswered and never acted on; `after`: it is acted on (a refund made), then its answer is never sent. */
+type StallMode = 'before' | 'after';
+
+/** What the next matching requests meet, in the order the test asked: an error status, or no answer at all. */
+type Fault = { match: RegExp; left: number } & ({ kind: 'fail'; status: number } | { kind: 'stall'; mode: StallMode });
 
 export class MercadoPagoStandIn {
   readonly preferences = new Map<string, StandInPreference>();
@@ -44,9 +44,14 @@ export class MercadoPagoStandIn {
   readonly refunds = new Map<string, StandInRefund>();
   /** Every refund request received, repeated or not. */
   refundRequests = 0;
+  /** The X-Idempotency-Key of every refund request, in order (null when missing). */
+  readonly refundKeys: (string | null)[] = [];
   /** Every request, as "METHOD /path". */
   readonly requests: string[] = [];
-  private readonly failures: Failure[] = [];
+  private readonly faults: Fault[] = [];
+  /** Requests held by stallNext, as "METHOD /path"; `dropped` counts those whose client gave up (closed the connection). */
+  readonly stalled: string[] = [];
+  dropped = 0;
   private hold: Promise<void> | null = null;
   /** Preferences asked for while held (holdPreferences), before any answer. */
   readonly heldPreferences: Record<string, any>[] = [];
@@ -71,9 +76,17 @@ export class MercadoPagoStandIn {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  /** The next `count` requests matching "METHOD /path" answer `status`. */
+  /** The next `count` requests matching "METHOD /path?query" answer `status`. */
   failNext(match: RegExp, count: number, status = 503): void {
-    this.failures.push({ match, status, left: count });
+    this.faults.push({ kind: 'fail', match, status, left: count });
+  }
+
+  /**
+   * The next `count` requests matching "METHOD /path" are never answered, as a provider that hangs:
+   * `before` they are acted on, or `after` (the refund is made, its answer is lost on the way).
+   */
+  stallNext(match: RegExp, count: number, mode: StallMode = 'before'): void {
+    this.faults.push({ kind: 'stall', match, mode, left: count });
   }
 
   /** Preference requests wait (unanswered) until the returned release is called. */
@@ -143,14 +156,23 @@ export class MercadoPagoStandIn {
     const url = new URL(request.url ?? '/', this.baseUrl);
     const line = `${request.method} ${url.pathname}`;
     this.requests.push(line);
+    // Failures and stalls are matched against the line with its query ("GET /v1/payments/search?external_reference=…").
+    const target = `${line}${url.search}`;
+    const fault = this.faults.find((f) => f.left > 0 && f.match.test(target));
+    if (fault) fault.left--;
+    const stall = fault?.kind === 'stall' ? fault : undefined;
+    const hang = () => {
+      this.stalled.push(line);
+      response.on('close', () => this.dropped++);
+    };
+    if (stall?.mode === 'before') return hang();
     const send = (status: number, body: unknown) => {
+      if (stall?.mode === 'after') return hang();
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
     };
-    const failure = this.failures.find((f) => f.left > 0 && f.match.test(line));
-    if (failure) {
-      failure.left--;
-      return send(failure.status, { message: 'internal_error', error: 'internal_error', status: failure.status, cause: [] });
+    if (fault?.kind === 'fail') {
+      return send(fault.status, { message: 'internal_error', error: 'internal_error', status: fault.status, cause: [] });
     }
     if (request.headers.authorization !== `Bearer ${this.accessToken}`) {
       return send(401, { message: 'invalid access token', error: 'unauthorized', status: 401, cause: [] });
@@ -202,6 +224,7 @@ export class MercadoPagoStandIn {
     const refundMatch = /^\/v1\/payments\/(\d+)\/refunds$/.exec(url.pathname);
     if (request.method === 'POST' && refundMatch) {
       this.refundRequests++;
+      this.refundKeys.push(idempotencyKey);
       if (!idempotencyKey) return send(400, { message: 'Header-X-Idempotency-Key-can\u2019t-be-null', status: 400, cause: [{ code: 4292 }] });
       const kept = this.refunds.get(idempotencyKey);
       if (kept) return send(201, kept);

@@ -11,7 +11,8 @@ export const ONLINE_PAYMENT_METHODS = ['tarjeta', 'transferencia', 'apple_pay'] 
 export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
 
 /** What `return_url` gets as `payment` (api-v1-spec.md): the spec's four results. */
-export type ReturnResult = 'success' | 'failed' | 'pending' | 'cancelled';
+export const RETURN_RESULTS = ['success', 'failed', 'pending', 'cancelled'] as const;
+export type ReturnResult = (typeof RETURN_RESULTS)[number];
 
 /** A provider's payment status, reduced to what the engine acts on. */
 export type ProviderPaymentStatus = 'approved' | 'pending' | 'rejected' | 'refunded' | 'other';

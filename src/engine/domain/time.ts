@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from 'luxon';
 
 import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+import { DATE_TIME_IN_PATTERN } from '../../shared/schemas/common.ts';
 
 export { DEFAULT_TIME_ZONE };
 
@@ -70,14 +71,15 @@ export function formatNullableInstant(ms: number | null | undefined, zone: strin
   return ms === null || ms === undefined ? null : formatInstant(ms, zone);
 }
 
-const DATE_TIME_SHAPE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+/** The API's one rule for a date-time it reads, the pattern its OpenAPI document gives. */
+const DATE_TIME_IN = new RegExp(DATE_TIME_IN_PATTERN);
 
 /**
  * Reads a date-time the API receives: any offset or `Z`; without one it is local time in `zone`.
  * Returns epoch milliseconds, or null when the text is not a date-time.
  */
 export function parseInstant(text: string, zone: string = DEFAULT_TIME_ZONE): number | null {
-  if (!DATE_TIME_SHAPE.test(text)) return null;
+  if (!DATE_TIME_IN.test(text)) return null;
   const parsed = DateTime.fromISO(text.replace(' ', 'T'), { zone, setZone: true });
   return parsed.isValid ? parsed.toMillis() : null;
 }

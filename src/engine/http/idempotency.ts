@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { answerOnce, forgetAnswer, settleAnswer, type KeptAnswer, type KeyedRequest } from '../services/idempotent-answers.ts';
+import type { AfterCommit } from '../services/place-order.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 
@@ -92,13 +93,6 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 /** The request under its key, as the idempotency service keeps it. */
 function keyedRequest(request: FastifyRequest, key: string, fingerprint: string): KeyedRequest {
   return { apiKeyId: actorOf(request).keyId, key, fingerprint };
-}
-
-/** Work an answer still waits on once its write committed, and what marks its key meanwhile. */
-export interface AfterCommit<U> {
-  /** Stored as the body of the key's in-flight record; whoever withdraws the write removes it. */
-  marker: string;
-  run: () => Promise<U>;
 }
 
 /**

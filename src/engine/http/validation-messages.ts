@@ -54,6 +54,8 @@ function describeOne(error: ErrorObject, part: string): string {
       const values = branches.map((branch) => branch.properties?.[tag]?.const).filter((value) => value !== undefined);
       return `${join(path, tag)} must be one of: ${values.join(', ')}`;
     }
+    case 'additionalProperties':
+      return `${join(path, String(error.params.additionalProperty))} is not a field of this request`;
     case 'enum':
       return `${path} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':

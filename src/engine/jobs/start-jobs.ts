@@ -11,6 +11,8 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
+import { sendDuePrintJobs } from './send-print-jobs.ts';
+import { DEFAULT_PRINT_TIMEOUT_MS, requeueCutJobs } from '../services/print-jobs.ts';
 
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */
@@ -24,6 +26,8 @@ export interface JobsOptions {
   payments?: PaymentProviders;
   /** How long one payment provider call may take (real time); default 10 s. */
   paymentTimeoutMs?: number;
+  /** How long sending one print job may take (real time); default 10 s. */
+  printTimeoutMs?: number;
 }
 
 export interface JobsRunner {
@@ -230,11 +234,38 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
     return pass;
   };
 
+  const printTimeoutMs = options.printTimeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
+  let printPass: Promise<void> | null = null;
+  if (active && engine.db.open) {
+    try {
+      // Before any send of this process: a job still `sending` was cut off by the last one's end.
+      const cut = requeueCutJobs(engine);
+      if (cut > 0) log.warn({ job: 'send-print-jobs', cut }, 'print jobs cut off mid-send are printed again, marked REIMPRESIÓN');
+    } catch (error) {
+      log.error({ err: error, job: 'send-print-jobs' }, 'could not look for print jobs cut off mid-send');
+    }
+  }
+  const kickPrinting = serialPass(
+    async () => {
+      if (!active || stopped || !engine.db.open) return;
+      await sendDuePrintJobs(engine, log, printTimeoutMs, () => stopped || !engine.db.open);
+    },
+    (error) => log.error({ err: error, job: 'send-print-jobs' }, 'print pass failed'),
+  );
+  const trackedPrintPass = (): Promise<void> => {
+    const pass = kickPrinting();
+    printPass = pass;
+    void pass.finally(() => {
+      if (printPass === pass) printPass = null;
+    });
+    return pass;
+  };
+
   const runDue = (): Promise<void> => {
     runDatabaseJobs();
     // Payments run beside couriers; couriers before mail: a dispatch recorded before the "ready"
     // mail goes out puts its tracking link in it.
-    return Promise.all([trackedPaymentPass(), trackedCourierPass().then(() => kickMail())]).then(() => {});
+    return Promise.all([trackedPrintPass(), trackedPaymentPass(), trackedCourierPass().then(() => kickMail())]).then(() => {});
   };
 
   const timer = setInterval(() => void runDue(), options.intervalMs ?? 1000);
@@ -265,6 +296,7 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
       unsubscribe();
       if (courierPass) await courierPass;
       if (paymentPass) await paymentPass;
+      if (printPass) await printPass;
       if (mailPass) await mailPass;
       sender?.close();
     },

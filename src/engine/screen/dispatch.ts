@@ -21,10 +21,10 @@ export type IpcHandlers = {
  * not exist for it).
  */
 export type Route =
-  | { reach: 'all'; handlers: IpcHandlers | (() => IpcHandlers); log?: (error: unknown) => void }
-  | { reach: 'kitchen'; handlers: KitchenHandlers | (() => KitchenHandlers); log?: (error: unknown) => void };
-// `handlers` as a function: the door's guards, run once the channel is known and before the payload
-// is read; it throws its refusal (ApiError, KitchenError) or gives this caller's handlers.
+  | { reach: 'all'; handlers: IpcHandlers | ((channel: IpcChannel) => IpcHandlers); log?: (error: unknown) => void }
+  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: IpcChannel) => KitchenHandlers); log?: (error: unknown) => void };
+// `handlers` as a function: the door's guards, run once the channel is known (and told which) and
+// before the payload is read; it throws its refusal (ApiError, KitchenError) or gives this caller's handlers.
 
 function channelIn(route: Route, channel: unknown): IpcChannel {
   const name = String(channel).slice(0, 60);
@@ -39,7 +39,7 @@ function channelIn(route: Route, channel: unknown): IpcChannel {
 export async function dispatch(route: Route, channel: unknown, request: unknown): Promise<IpcResult<unknown>> {
   try {
     const known = channelIn(route, channel);
-    const handlers = (typeof route.handlers === 'function' ? route.handlers() : route.handlers) as Record<string, (request: unknown) => unknown>;
+    const handlers = (typeof route.handlers === 'function' ? route.handlers(known) : route.handlers) as Record<string, (request: unknown) => unknown>;
     const payload = request === undefined || request === null ? {} : request;
     const schema = REQUEST_SCHEMAS[known];
     if (!Value.Check(schema, payload)) {

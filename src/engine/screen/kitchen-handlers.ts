@@ -14,6 +14,9 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
+import { readPickupBoard } from '../services/pickup-board.ts';
+import { queueReprint } from '../services/print-jobs.ts';
+import { requireWrite } from '../services/restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
@@ -69,6 +72,14 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
       return readKitchenTicketById(engine, restaurantId, result.order.id);
     },
+    'orders:reprint': ({ order_id }) => {
+      const row = engine.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      // The same permission as any change from this screen: the kitchen's actor in the order's world.
+      requireWrite(actor(worldOf(row.test)));
+      return queueReprint(engine, restaurantId, row.id);
+    },
+    'pickup:board': () => readPickupBoard(engine, restaurantId),
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
     'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),

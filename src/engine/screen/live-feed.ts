@@ -4,6 +4,7 @@
 import type { ConnectionStatus, LivePush } from '../../shared/ipc/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import { readKitchenEvents } from '../services/kitchen-board.ts';
+import { printStatusOf } from '../services/printers.ts';
 
 export interface LiveFeedOptions {
   engine: Engine;
@@ -34,8 +35,10 @@ export const DEFAULT_HEARTBEAT_MS = 2000;
 const STALE_HEARTBEATS = 3;
 
 /** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
-export function heartbeatPush(engine: Engine, status: ConnectionStatus, heartbeatMs: number): LivePush {
-  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs };
+export function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): LivePush {
+  const printing = printStatusOf(engine, restaurantId);
+  // Said only when there is something to say: a heartbeat without it means every printer is fine.
+  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs, ...(printing.length > 0 ? { printing } : {}) };
 }
 
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
@@ -59,7 +62,9 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const heartbeat = () => {
     if (stopped || !engine.db.open) return;
-    options.send(heartbeatPush(engine, options.connectionStatus(), heartbeatMs));
+    // The desktop window's board is a kitchen screen: while it hears the engine, it is live.
+    engine.screenPresence.note(restaurantId, engine.clock.now());
+    options.send(heartbeatPush(engine, restaurantId, options.connectionStatus(), heartbeatMs));
   };
 
   // The notifier calls back inside the writer's call stack, right after its commit: push on the
@@ -69,6 +74,8 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
     scheduled = true;
     setImmediate(flush);
   });
+  // Live from the moment it connects, not only from its first heartbeat.
+  engine.screenPresence.note(restaurantId, engine.clock.now());
   const timer = setInterval(heartbeat, heartbeatMs);
   timer.unref?.();
 

@@ -16,6 +16,7 @@ import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts
 import { orderChannel } from './order-channel.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
+import { queueArrivalTickets } from './print-jobs.ts';
 import { worldOf } from '../../shared/world.ts';
 
 const MAX_SCHEDULE_AHEAD_DAYS = 7;
@@ -81,6 +82,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       payment_kind: online ? 'online' : 'external',
       payment_method: online ? null : 'efectivo',
       paid: 0,
+      refunded: 0,
       delivery_provider: provider,
       delivery_status: null,
       delivery_tracking_url: null,
@@ -113,6 +115,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
     if (!online) engine.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
+    // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
+    if (!online && engine.role !== 'replica') queueArrivalTickets(engine, row, now);
     return view;
   });
 }

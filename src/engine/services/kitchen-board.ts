@@ -1,3 +1,4 @@
+import { printStatusOf } from './printers.ts';
 import { DateTime } from 'luxon';
 import type { BoardSnapshot, KitchenEvent, KitchenTicket, LocationStatusEntry, TicketTiming } from '../../shared/ipc/kitchen.ts';
 import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
@@ -107,6 +108,8 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
       day_start: dayStart,
       now,
       cursor,
+      printing: printStatusOf(engine, restaurant.id),
+      printer_count: engine.printers.list(restaurant.id).length,
     };
   })();
 }

@@ -7,7 +7,7 @@
 // attempts are also limited per client address. Both limits are kept in SQLite (a restart keeps them).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { KitchenDeviceEntry } from '../../shared/ipc/devices.ts';
-import { KITCHEN_PATH } from '../../shared/ipc/devices.ts';
+import { KITCHEN_PATH, SCREEN_ROLES, type ScreenRole } from '../../shared/ipc/devices.ts';
 import { ApiError, invalidRequest, notFound } from '../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import { fullAt, spend, type RateLimitDecision, type RateLimitSettings } from '../domain/token-bucket.ts';
@@ -52,6 +52,7 @@ export interface PairedDevice {
 export interface DeviceIdentity {
   deviceId: string;
   restaurantId: string;
+  role: ScreenRole;
 }
 
 function hashToken(salt: Buffer, token: string): Buffer {
@@ -62,6 +63,7 @@ function toEntry(row: KitchenDeviceRow, zone: string): KitchenDeviceEntry {
   return {
     id: row.id,
     name: row.name,
+    role: row.role,
     paired_at: formatInstant(row.paired_at, zone),
     last_seen_at: formatNullableInstant(row.last_seen_at, zone),
     revoked_at: formatNullableInstant(row.revoked_at, zone),
@@ -82,7 +84,12 @@ function pairingUrl(origin: string, secret: string): string {
 }
 
 /** Issues a pairing code for one more screen of the restaurant. */
-export function createPairingCode(engine: Engine, input: { restaurantId: string; name?: string | null; origin: string }): PairingCode {
+export function createPairingCode(
+  engine: Engine,
+  input: { restaurantId: string; name?: string | null; origin: string; role?: string },
+): PairingCode {
+  const role = input.role ?? 'kitchen';
+  if (!SCREEN_ROLES.includes(role as ScreenRole)) throw invalidRequest(`role: ${SCREEN_ROLES.join(' or ')}, not ${JSON.stringify(role)}`);
   const restaurant = restaurantOf(engine, input.restaurantId);
   let origin: URL;
   try {
@@ -106,6 +113,7 @@ export function createPairingCode(engine: Engine, input: { restaurantId: string;
         restaurant_id: restaurant.id,
         code: digits,
         device_name: name,
+        device_role: role as ScreenRole,
         created_at: now,
         expires_at: expires,
         secret_hash: digestSecret(secret),
@@ -195,6 +203,7 @@ function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): Pai
       salt,
       hash: hashToken(salt, token),
       paired_at: now,
+      role: pairing.device_role,
     };
     engine.kitchenDevices.insert(row);
     if (!engine.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
@@ -212,7 +221,7 @@ export function authenticateDevice(engine: Engine, token: string): DeviceIdentit
   }
   if (!timingSafeEqual(hashToken(row.salt, token), row.hash) || row.revoked_at !== null) return null;
   touchDevice(engine, row.id, row.last_seen_at);
-  return { deviceId: row.id, restaurantId: row.restaurant_id };
+  return { deviceId: row.id, restaurantId: row.restaurant_id, role: row.role };
 }
 
 /** Notes that a screen was seen now, at most every 30 s. */

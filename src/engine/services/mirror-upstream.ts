@@ -1,3 +1,4 @@
+import { isEarlierStatus } from '../../shared/order-states.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
@@ -138,6 +139,8 @@ export function mirrorOrder(
     payment_kind: view.payment.method === 'efectivo' ? 'external' : 'online',
     payment_method: view.payment.method,
     paid: view.payment.paid ? 1 : 0,
+    // An upstream from before payment.refunded reports none.
+    refunded: view.payment.refunded ?? 0,
     delivery_provider: view.delivery?.provider ?? null,
     delivery_status: view.delivery?.status ?? null,
     delivery_tracking_url: view.delivery?.tracking_url ?? null,
@@ -149,6 +152,10 @@ export function mirrorOrder(
     updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
+  // A feed page read before this replica's own push landed can arrive after it: a view in an earlier
+  // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
+  // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
+  if (existing && !options.force && isEarlierStatus(row.status, existing.status)) return;
   engine.orders.upsert(row);
   engine.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
 }

@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
@@ -9,15 +8,13 @@ import type { OrderRow } from '../store/orders-store.ts';
 import type { PaymentSessionRow } from '../store/payment-sessions-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { pendingMarker } from '../domain/idempotency-record.ts';
-import type { Actor } from '../domain/actor.ts';
-import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { errorText } from './error-text.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { restoreStock } from './transition-order.ts';
 import { worldOf } from '../../shared/world.ts';
 
 /** How long a payment provider may take to open a session (real time: it waits on the network). */
-const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
+export const DEFAULT_PAYMENT_TIMEOUT_MS = 10_000;
 /**
  * A session still `opening` this long after its order (engine clock) will never be answered: the
  * engine stopped while asking. Far beyond any timeout, so no call under way is pre-empted.
@@ -131,19 +128,4 @@ export function withdrawOnlineOrder(engine: Engine, orderId: string): boolean {
 export function staleOnlinePaymentOpenings(engine: Engine, limit = 100): string[] {
   const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
   return engine.paymentSessions.staleOpenings(cutoff, limit);
-}
-
-/**
- * Both halves of creating an online order, for doors that are not HTTP (tests, tools): the order's
- * commit, then its provider asked with no transaction open.
- */
-export async function createOnlineOrder(
-  engine: Engine,
-  actor: Actor,
-  input: CreateOrderInput,
-  options: CreateOrderOptions,
-  timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
-): Promise<OnlineOrderView> {
-  const order = createOrder(engine, actor, input, options);
-  return openOnlinePayment(engine, options.payments, order.id, options.origin, timeoutMs);
 }

@@ -21,7 +21,7 @@ export function toOrderView(row: OrderRow, timeZone: string): OrderView {
     shipping_fee: row.shipping_fee,
     discount: row.discount,
     total: row.total,
-    payment: { method: row.payment_method, paid: row.paid === 1 },
+    payment: { method: row.payment_method, paid: row.paid === 1, refunded: row.refunded },
     delivery:
       row.delivery_provider === null
         ? null

@@ -7,6 +7,7 @@ import type { PaymentActionRow } from '../store/payment-actions-store.ts';
 import { MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
 import { confirmPayment } from './confirm-payment.ts';
 import { errorText } from './error-text.ts';
+import { applyOrderChanges } from './transition-order.ts';
 
 /**
  * Payment intents, like courier deliveries (docs/architecture.md, Intents): a webhook only writes
@@ -202,8 +203,14 @@ export async function performPaymentAction(
     }
     engine.transaction(() => {
       const now = engine.clock.now();
-      if ('error' in answer) failOrRetry(engine, row, row.attempts, answer.error);
-      else engine.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
+      if ('error' in answer) {
+        failOrRetry(engine, row, row.attempts, answer.error);
+        return;
+      }
+      const current = engine.paymentActions.get(row.id);
+      if (!current || current.status !== 'pending') return;
+      engine.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
+      recordRefundOnOrder(engine, row);
     });
   }
   return engine.paymentActions.get(row.id) ?? null;
@@ -305,6 +312,18 @@ function requestRefund(engine: Engine, action: PaymentActionRow, payment: Provid
     next_at: now,
     created_at: now,
   });
+}
+
+/**
+ * Inside the refund's record transaction: the order shows what was given back (`payment.refunded`,
+ * with its `order.updated` event, which the feed and the kitchen screen carry). Runs once per
+ * refund row: the row is `done` from then on.
+ */
+function recordRefundOnOrder(engine: Engine, refund: PaymentActionRow): void {
+  if (refund.order_id === null || refund.amount === null) return;
+  const order = engine.orders.getById(refund.order_id);
+  if (!order) return;
+  applyOrderChanges(engine, order, { refunded: order.refunded + refund.amount });
 }
 
 /** An order's payment actions (reads and refunds), for the records and the tests. */

@@ -6,6 +6,7 @@ import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
 import { queueReadyMail } from './mail-outbox.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';
+import { queueArrivalTickets, queueBagLabels } from './print-jobs.ts';
 import { toOrderView } from './order-view.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
@@ -71,6 +72,11 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
   }
   const updated = writeOrderChanges(engine, order, changes, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);
+  if (sideEffects) {
+    // An online order reaches the kitchen once paid; a delivery bumped to listo gets its bag label.
+    if (order.status === 'pendiente_pago' && (target === 'recibido' || target === 'programado')) queueArrivalTickets(engine, updated, now);
+    if (target === 'listo' && order.status !== 'listo') queueBagLabels(engine, updated, now);
+  }
   return updated;
 }
 

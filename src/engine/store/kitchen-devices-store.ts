@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { ScreenRole } from '../../shared/ipc/devices.ts';
 
 export interface KitchenDeviceRow {
   id: string;
@@ -10,6 +11,8 @@ export interface KitchenDeviceRow {
   paired_at: number;
   last_seen_at: number | null;
   revoked_at: number | null;
+  /** kitchen: the board (kitchen and expo views); pickup: the customers' "Listo para retirar" screen. */
+  role: ScreenRole;
 }
 
 export interface PairingCodeRow {
@@ -17,6 +20,7 @@ export interface PairingCodeRow {
   restaurant_id: string;
   code: string;
   device_name: string | null;
+  device_role: ScreenRole;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -65,8 +69,8 @@ export class KitchenDevicesStore {
 
   constructor(db: Database) {
     this.insertDevice = db.prepare(
-      `INSERT INTO kitchen_devices (id, restaurant_id, name, lookup, salt, hash, paired_at)
-       VALUES (@id, @restaurant_id, @name, @lookup, @salt, @hash, @paired_at)`,
+      `INSERT INTO kitchen_devices (id, restaurant_id, name, lookup, salt, hash, paired_at, role)
+       VALUES (@id, @restaurant_id, @name, @lookup, @salt, @hash, @paired_at, @role)`,
     );
     this.byLookup = db.prepare('SELECT * FROM kitchen_devices WHERE lookup = ?');
     this.byId = db.prepare('SELECT * FROM kitchen_devices WHERE id = ? AND restaurant_id = ?');
@@ -76,8 +80,8 @@ export class KitchenDevicesStore {
     this.revokeStatement = db.prepare('UPDATE kitchen_devices SET revoked_at = ? WHERE id = ? AND restaurant_id = ? AND revoked_at IS NULL');
     this.touchStatement = db.prepare('UPDATE kitchen_devices SET last_seen_at = ? WHERE id = ?');
     this.insertCode = db.prepare(
-      `INSERT INTO kitchen_pairing_codes (id, restaurant_id, code, device_name, created_at, expires_at, secret_hash)
-       VALUES (@id, @restaurant_id, @code, @device_name, @created_at, @expires_at, @secret_hash)`,
+      `INSERT INTO kitchen_pairing_codes (id, restaurant_id, code, device_name, device_role, created_at, expires_at, secret_hash)
+       VALUES (@id, @restaurant_id, @code, @device_name, @device_role, @created_at, @expires_at, @secret_hash)`,
     );
     this.liveCode = db.prepare('SELECT * FROM kitchen_pairing_codes WHERE code = ? AND expires_at > ? AND used_at IS NULL AND code_voided_at IS NULL');
     this.liveSecretStatement = db.prepare('SELECT * FROM kitchen_pairing_codes WHERE secret_hash = ? AND expires_at > ? AND used_at IS NULL');

@@ -24,6 +24,8 @@ export interface OrderRow {
   payment_kind: 'external' | 'online';
   payment_method: PaymentMethod | null;
   paid: number;
+  /** CLP refunded to the customer (payments that could not pay the order); 0 when none. */
+  refunded: number;
   delivery_provider: string | null;
   delivery_status: DeliveryStatus | null;
   delivery_tracking_url: string | null;
@@ -47,13 +49,13 @@ export interface OrderListFilter {
 }
 
 export type OrderChanges = Partial<
-  Pick<OrderRow, 'status' | 'paid' | 'payment_method' | 'delivery_provider' | 'delivery_status' | 'delivery_tracking_url' | 'stock_taken'>
+  Pick<OrderRow, 'status' | 'paid' | 'refunded' | 'payment_method' | 'delivery_provider' | 'delivery_status' | 'delivery_tracking_url' | 'stock_taken'>
 >;
 
 const INSERT_COLUMNS: (keyof OrderRow)[] = [
   'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
   'customer_email', 'address', 'notes', 'items', 'subtotal', 'shipping_fee', 'discount', 'total', 'payment_kind',
-  'payment_method', 'paid', 'delivery_provider', 'delivery_status', 'delivery_tracking_url', 'scheduled_for',
+  'payment_method', 'paid', 'refunded', 'delivery_provider', 'delivery_status', 'delivery_tracking_url', 'scheduled_for',
   'stock_taken', 'managed_by', 'created_at', 'updated_at',
 ];
 

@@ -207,6 +207,7 @@ export function ticketShape(ticket: ShownTicket, options: { compact: boolean; st
   if (order.type === 'delivery' && !options.compact) extra += 1;
   if (order.delivery) extra += 1;
   if (kitchen.payment.paid || kitchen.payment.collect !== null) extra += 1;
+  if (kitchen.payment.refunded > 0) extra += 1;
   if (options.withStations && options.stationId === null && kitchen.stations.length > 0) extra += 1;
   if (order.scheduled_for) extra += 1;
   if (kitchen.countdown) extra += 1;

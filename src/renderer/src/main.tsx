@@ -19,6 +19,7 @@ import { browserStorage, createScreenPreferencesStore } from './state/screen-pre
 import { createSettingsStore } from './state/settings-state.ts';
 import { createStockStore } from './state/stock-state.ts';
 import { createHttpTransport } from './transport/http-transport.ts';
+import { PickupScreen } from './views/PickupScreen.tsx';
 import './styles.css';
 
 const preferences = createScreenPreferencesStore(browserStorage());
@@ -77,6 +78,15 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
   void transport.session().then((session) => {
     if (session === 'unpaired') {
       pairing.setState({ state: 'unpaired' });
+      return;
+    }
+    // A pickup screen shows the customers' numbers and nothing of the kitchen's.
+    if (session === 'pickup') {
+      root.render(
+        <StrictMode>
+          <PickupScreen api={createApi(createBridge(transport))} />
+        </StrictMode>,
+      );
       return;
     }
     // Paired, or the engine is out of reach for now: the board starts and says how fresh it is.

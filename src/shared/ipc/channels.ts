@@ -19,7 +19,9 @@ import type {
 } from './kitchen.ts';
 import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings.ts';
 import type { SyncStatus } from '../sync-status.ts';
-import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from './devices.ts';
+import { SCREEN_ROLES, type KitchenDeviceEntry, type PairingLockout, type PairingOffer } from './devices.ts';
+import { PRINT_WHEN, type PrinterEntry } from './printers.ts';
+import type { PickupBoard } from './pickup.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
 declare const answerType: unique symbol;
@@ -68,6 +70,10 @@ export const CHANNELS = {
   ),
   /** Brings a finished ticket back on the board for a few minutes, without changing its state. */
   'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
+  /** Reimprimir: the order's ticket again at its printers, marked REIMPRESIÓN. */
+  'orders:reprint': kitchen('reprintOrder', Type.Object({ order_id: Uuid() }), answers<{ queued: number }>()),
+  /** The pickup screen's one read: order numbers preparing and ready (shared/ipc/pickup.ts). */
+  'pickup:board': kitchen('pickupBoard', Empty, answers<PickupBoard>()),
   'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),
   'stock:set': kitchen(
     'setStock',
@@ -115,7 +121,29 @@ export const CHANNELS = {
   ),
   'mail:clear-smtp': desktop('clearSmtp', Empty, answers<SettingsView>()),
   'devices:list': desktop('listDevices', Empty, answers<KitchenDeviceEntry[]>()),
-  'devices:pair': desktop('pairDevice', Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]) }), answers<PairingOffer>()),
+  'devices:pair': desktop(
+    'pairDevice',
+    Type.Object({ name: Type.Union([Type.String({ maxLength: 60 }), Type.Null()]), role: Type.Optional(Type.Enum([...SCREEN_ROLES])) }),
+    answers<PairingOffer>(),
+  ),
   'devices:revoke': desktop('revokeDevice', Type.Object({ device_id: Uuid() }), answers<KitchenDeviceEntry>()),
   'devices:pairing-lockout': desktop('pairingLockout', Empty, answers<PairingLockout | null>()),
+  'printers:list': desktop('listPrinters', Empty, answers<PrinterEntry[]>()),
+  'printers:add': desktop(
+    'addPrinter',
+    Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 60 }),
+      host: Type.String({ minLength: 1, maxLength: 253 }),
+      port: Type.Integer({ minimum: 1, maximum: 65535 }),
+      width_mm: Type.Union([Type.Literal(58), Type.Literal(80)]),
+      code_page: Type.Optional(Type.String({ maxLength: 20 })),
+      stations: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+      when: Type.Array(Type.Enum([...PRINT_WHEN]), { minItems: 1, maxItems: 3 }),
+      fallback_seconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 3600 })),
+    }),
+    answers<PrinterEntry>(),
+  ),
+  'printers:remove': desktop('removePrinter', Type.Object({ printer_id: Uuid() }), answers<{ id: string; name: string; dropped_jobs: number }>()),
+  /** Imprimir prueba: a test page sent at once; the answer carries the printer's new state. */
+  'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; printer: PrinterEntry }>()),
 } as const satisfies Record<string, ChannelEntry>;

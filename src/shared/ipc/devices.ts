@@ -2,9 +2,14 @@
 // devices CLI show them. The device token itself never appears: a screen holds it in an HttpOnly
 // cookie, the engine keeps only its salted hash.
 
+/** What a paired screen is: the kitchen board (kitchen and expo views) or the customers' pickup screen. */
+export const SCREEN_ROLES = ['kitchen', 'pickup'] as const;
+export type ScreenRole = (typeof SCREEN_ROLES)[number];
+
 export interface KitchenDeviceEntry {
   id: string;
   name: string;
+  role: ScreenRole;
   /** ISO-8601 in the restaurant's zone. */
   paired_at: string;
   last_seen_at: string | null;

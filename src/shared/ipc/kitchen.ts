@@ -3,6 +3,7 @@
 // src/main/channel-handlers.ts checks that at compile time.
 import type { Order, OrderItem, OrderModifier } from '../order.ts';
 import type { OrderStatus, OrderType, PatchTarget } from '../order-states.ts';
+import type { PrintStatus } from './printers.ts';
 
 export type { World } from '../world.ts';
 import type { World } from '../world.ts';
@@ -43,6 +44,8 @@ export interface TicketPayment {
   method: string | null;
   /** CLP to collect on delivery or pickup (unpaid, not online); null when nothing is collected. */
   collect: number | null;
+  /** CLP given back to the customer (an online payment that could not pay the order); 0 when none. */
+  refunded: number;
 }
 
 /** A ticket that is not ready to cook yet shows a countdown to this moment. */
@@ -112,6 +115,10 @@ export interface BoardSnapshot {
   now: number;
   /** The change-feed position the snapshot reflects; live events after it follow. */
   cursor: number;
+  /** Printers with jobs waiting or in trouble, as the heartbeat says them. */
+  printing?: PrintStatus[];
+  /** How many kitchen printers the restaurant has: with none, no ticket offers Reimprimir. */
+  printer_count?: number;
 }
 
 export interface StockEntry {
@@ -195,6 +202,8 @@ export type LivePush =
       status: ConnectionStatus;
       /** Without a word for this long the screen says its data may be stale (three heartbeats); absent: the screen's default. */
       stale_after_ms?: number;
+      /** Printers with jobs waiting or in trouble (unreachable, paper out): the status strip shows them; absent: none. */
+      printing?: PrintStatus[];
     };
 
 export type { OrderStatus, OrderType, PatchTarget };

@@ -23,13 +23,27 @@ export const UuidOut = (description?: string) =>
 export const DateTimeOut = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
-/** The date-times the API reads: at least hours and minutes; any offset, `Z`, or none (local time). */
-const DATE_TIME_IN_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|z|[+-]\\d{2}(:?\\d{2})?)?$';
+/** Years divisible by 4 and not by 100, or by 400 (0000 included): those with a 29 February. */
+const LEAP_YEAR = '(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
+/** A calendar date that exists: 1–28 in any month, 29–30 but in February, 31 in the long months, 29 February of a leap year. */
+const CALENDAR_DATE = `(?:\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)|${LEAP_YEAR}-02-29)`;
+/** 00:00 to 23:59, seconds 00–59 and up to nine decimals optional. */
+const CLOCK_TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?';
+/** `Z`, or an offset of at most 14 hours (the widest in use), minutes optional. */
+const UTC_OFFSET = '(?:Z|z|[+-](?:0\\d|1[0-4])(?::?[0-5]\\d)?)';
+
+/**
+ * The date-times the API reads: at least hours and minutes; any offset, `Z`, or none (local time).
+ * Exactly what the engine reads (domain/time.ts parseInstant, test/shared/date-time-pattern.test.ts):
+ * a text this pattern accepts is never refused later, so a generated client's check and the
+ * engine's agree.
+ */
+export const DATE_TIME_IN_PATTERN = `^${CALENDAR_DATE}[T ]${CLOCK_TIME}${UTC_OFFSET}?$`;
 
 /**
  * A date-time the API reads. Wider than RFC 3339's `date-time` (which needs seconds and an offset):
- * without an offset it is local time in the restaurant's zone. The service still refuses impossible
- * dates (a 13th month) with the same message.
+ * without an offset it is local time in the restaurant's zone. Impossible dates (a 13th month, a
+ * 30 February, 24:00) do not match the pattern: the 400 comes from the schema, with this message.
  */
 export const DateTimeIn = (name: string, description: string) =>
   Type.String({

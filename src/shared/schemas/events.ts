@@ -40,7 +40,7 @@ const OrderCreatedEvent = named(
 );
 const OrderUpdatedEvent = named(
   'OrderUpdatedEvent',
-  Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, expiry, scheduled release, courier progress.' }),
+  Type.Object({ ...eventFields, type: Type.Literal('order.updated'), data: Order }, { description: 'Any change to an order: PATCH, payment, a refund (`payment.refunded`), expiry, scheduled release, courier progress.' }),
 );
 const StockUpdatedEvent = named(
   'StockUpdatedEvent',

@@ -27,10 +27,13 @@ const OrderItemInput = named(
 /**
  * Rules that tie fields together. They are validated here, with the rest of the body, so the
  * OpenAPI document states exactly what the engine accepts; `x-message` is the 400's message.
- * The branches spell out `additionalProperties: true` (JSON Schema's default: unknown fields are
- * ignored) so that example checkers which close every object schema do not misread them.
+ * Each rule is also written as a union of named branches, so that a client generated from the
+ * document (openapi-typescript with its default options) refuses at compile time what the engine
+ * refuses with a 400. The branches leave other fields to the whole body (`unevaluatedProperties:
+ * true`, which example checkers that close every schema read, while generators add no index
+ * signature for it); the body itself is closed (`additionalProperties: false`).
  */
-/** By `type`: a delivery needs a non-blank `address` (a `oneOf` with a discriminator, so generated clients see it too). */
+/** By `type`: a delivery needs a non-blank `address` (a `oneOf` with a discriminator). */
 const byOrderType = {
   oneOf: [
     named('DeliveryOrderRule', {
@@ -41,14 +44,19 @@ const byOrderType = {
         address: { type: 'string', pattern: '\\S', 'x-message': 'address is required when type is delivery' },
       },
       required: ['type', 'address'],
-      additionalProperties: true,
+      unevaluatedProperties: true,
       'x-message': 'address is required when type is delivery',
     }),
-    named('PickupOrderRule', { type: 'object', description: 'A pickup order.', properties: { type: { const: 'retiro' } }, required: ['type'], additionalProperties: true }),
+    named('PickupOrderRule', { type: 'object', description: 'A pickup order.', properties: { type: { const: 'retiro' } }, required: ['type'], unevaluatedProperties: true }),
   ],
   discriminator: { propertyName: 'type' },
 };
 
+/**
+ * By `payment`: online needs an https `return_url`, and only online takes `payment_method`. The
+ * if/then/else gives the 400's words; the `oneOf` after it says the same for generated clients
+ * (a body that fails it has already failed the if/then/else, so its message is never seen).
+ */
 const onlineNeedsHttpsReturnUrl = {
   if: { properties: { payment: { const: 'online' } }, required: ['payment'] },
   then: {
@@ -68,6 +76,27 @@ const onlineNeedsHttpsReturnUrl = {
     additionalProperties: true,
   },
 };
+/** How the order is paid; the union below would otherwise answer a bad value with a branch's complaint. */
+const PaymentKind = Type.Enum(['external', 'online'], { description: 'Absent: `external`.' });
+const knownPaymentKind = { properties: { payment: PaymentKind } };
+const byPayment = {
+  // anyOf: the two exclude each other, but a linter cannot tell from an optional `payment`.
+  anyOf: [
+    named('OnlinePaymentRule', {
+      type: 'object',
+      description: 'Paid online: `return_url` (https) is required, `payment_method` may preselect a method.',
+      properties: { payment: { const: 'online' }, return_url: { type: 'string' } },
+      required: ['payment', 'return_url'],
+      unevaluatedProperties: true,
+    }),
+    named('ExternalPaymentRule', {
+      type: 'object',
+      description: 'Paid outside the platform (`payment` absent or `external`): no `payment_method`.',
+      properties: { payment: { const: 'external' }, payment_method: false },
+      unevaluatedProperties: true,
+    }),
+  ],
+};
 
 export const CreateOrderBody = named(
   'CreateOrderRequest',
@@ -83,10 +112,11 @@ export const CreateOrderBody = named(
       items: Type.Array(OrderItemInput, { minItems: 1, maxItems: 100 }),
       address: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Required (not blank) when `type` is `delivery`; ignored for `retiro`.' }))),
       notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+      // No `default` keywords: a generator reads a default as "always present" and would make these required.
       shipping_fee: Type.Optional(
-        Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`.' }),
+        Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`. Absent: 0.' }),
       ),
-      payment: Type.Optional(Type.Enum(['external', 'online'], { default: 'external' })),
+      payment: Type.Optional(PaymentKind),
       payment_method: Type.Optional(
         Type.Enum([...PRESELECTABLE_PAYMENT_METHODS], { description: 'Only with `payment: online`: the method preselected on the payment page.' }),
       ),
@@ -94,14 +124,19 @@ export const CreateOrderBody = named(
         Type.String({
           maxLength: 2000,
           description:
-            'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed` or `cancelled`).',
+            'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed`, `pending` or `cancelled`; see the `paymentReturn` callback).',
         }),
       ),
       scheduled_for: Type.Optional(
         Nullable(DateTimeIn('scheduled_for', 'Optional: commits the order to a future date-time, from the location\'s preparation lead to 7 days ahead.')),
       ),
     },
-    { ...byOrderType, allOf: [onlineNeedsHttpsReturnUrl] },
+    {
+      ...byOrderType,
+      allOf: [knownPaymentKind, onlineNeedsHttpsReturnUrl, byPayment],
+      // Closed: a misspelt field is a 400 naming it, not silently ignored.
+      additionalProperties: false,
+    },
   ),
 );
 export type CreateOrderInput = Type.Static<typeof CreateOrderBody>;
@@ -178,6 +213,11 @@ export const Order = named(
         description: '`efectivo` for external payment; for online payment null until paid, then the method paid with.',
       }),
       paid: Type.Boolean({ description: 'True once an online payment is confirmed; external orders always report false.' }),
+      refunded: Type.Integer({
+        minimum: 0,
+        description:
+          'CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it.',
+      }),
     }),
     delivery: Nullable(
       Type.Object(
@@ -200,10 +240,34 @@ export const Order = named(
   }),
 );
 
-/** The answer to POST /orders: the Order, with `payment_link` for online payment. */
+/**
+ * The answer to POST /orders: the Order, and `payment_link` exactly when it is paid online. An
+ * online order is created `pendiente_pago` and an external one never is (`recibido`, or
+ * `programado` when scheduled), so `status` tells the two apart and a generated client sees
+ * `payment_link` once it checked `status === 'pendiente_pago'`. The branches leave the Order's
+ * fields to it (`unevaluatedProperties: true`, for example checkers that close every schema).
+ */
 export const CreatedOrder = named(
   'CreatedOrder',
-  Type.Intersect([Order, Type.Object({ payment_link: Type.Optional(PaymentLink) })]),
+  Type.Intersect([
+    Order,
+    Type.Union([
+      named(
+        'CreatedOnlineOrder',
+        Type.Object(
+          { status: Type.Literal('pendiente_pago'), payment_link: PaymentLink },
+          { description: 'An online order: waiting for its payment at `payment_link.payment_url`.', unevaluatedProperties: true },
+        ),
+      ),
+      named(
+        'CreatedExternalOrder',
+        Type.Object(
+          { status: Type.Enum(['recibido', 'programado']) },
+          { description: 'An order paid outside the platform: in the kitchen already (or scheduled); no `payment_link`.', unevaluatedProperties: true },
+        ),
+      ),
+    ]),
+  ]),
 );
 
 export const OrderList = named(

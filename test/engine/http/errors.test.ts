@@ -120,7 +120,7 @@ describe('errors', () => {
     assert.equal(menu.status, 200);
     assert.equal(menu.body.categories.length, 4);
     // and a body just under the limit is read (then refused for its content, not its size)
-    const under = JSON.stringify({ ...validOrder(), padding: 'x'.repeat(1024 * 1024 - 400) });
+    const under = JSON.stringify({ ...validOrder(), notes: null, items: [{ product_id: R1.products.cazuela, quantity: 2, notes: null, padding: 'x'.repeat(1024 * 1024 - 400) }] });
     assert.ok(Buffer.byteLength(under) < 1024 * 1024);
     const accepted = await engine.call('POST', '/orders', { rawBody: under, headers: { 'content-type': 'application/json' } });
     assert.equal(accepted.status, 201);
@@ -142,12 +142,10 @@ describe('errors', () => {
     assert.equal(withCharset.status, 201);
   });
 
-  test('unknown body and query fields are ignored; prices sent by the client are not used', async () => {
+  test('unknown query fields and unknown fields inside items and customer are ignored; prices sent by the client are not used', async () => {
     const res = await engine.call('POST', '/orders?foo=bar', {
       body: {
         ...validOrder(),
-        total: 1,
-        status: 'entregado',
         items: [{ product_id: R1.products.cazuela, quantity: 2, unit_price: 1, price: 1 }],
         customer: { name: 'Bea', vip: true },
       },
@@ -158,6 +156,14 @@ describe('errors', () => {
     assert.equal(res.body.total, 16980);
     assert.equal('vip' in res.body.customer, false);
     assert.equal((await engine.call('GET', `/orders?limit=1&unknown=1`)).status, 200);
+  });
+
+  test('the order itself is closed: a field POST /orders does not define is a 400 naming it, and nothing is created', async () => {
+    const before = (await engine.call('GET', '/orders?limit=100')).body.data.length as number;
+    for (const [extra, field] of [[{ adress: 'Av. Grecia 1234' }, 'adress'], [{ total: 1 }, 'total'], [{ status: 'entregado' }, 'status']] as const) {
+      assertError(await engine.call('POST', '/orders', { body: { ...validOrder(), ...extra } }), 400, 'invalid_request', `${field} is not a field of this request`);
+    }
+    assert.equal((await engine.call('GET', '/orders?limit=100')).body.data.length, before);
   });
 
   test('validation messages name the field', async () => {

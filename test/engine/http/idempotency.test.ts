@@ -150,3 +150,30 @@ test('answers past the 24-hour window are purged from the database by the jobs r
   await t.server.jobs.runDue();
   assert.equal(count(), 0);
 });
+
+test('what docs/api-reference.md says of the order of checks: a used key on a malformed path is 409 before the 400', async () => {
+  const id = (await t.call('POST', '/orders', { body: orderBody('Orden'), headers: { 'idempotency-key': 'k-order-of-checks' } })).body.id as string;
+  assert.equal((await t.call('PATCH', `/orders/${id}`, { body: { status: 'en_preparacion' }, headers: { 'idempotency-key': 'k-path' } })).status, 200);
+  const malformed = await t.call('PATCH', '/orders/not-a-uuid', { body: { status: 'en_preparacion' }, headers: { 'idempotency-key': 'k-path' } });
+  assert.equal(malformed.status, 409);
+  assert.equal(malformed.body.error.code, 'state_conflict');
+  const fresh = await t.call('PATCH', '/orders/not-a-uuid', { body: { status: 'en_preparacion' }, headers: { 'idempotency-key': 'k-path-new' } });
+  assert.equal(fresh.status, 400);
+  assert.equal(fresh.body.error.message, 'order_id must be a UUID');
+});
+
+test('what docs/api-reference.md says of a __proto__ key: the body is refused as not valid JSON', async () => {
+  const res = await t.call('POST', '/orders', { rawBody: '{"location_id":"x","__proto__":{"paid":true}}', headers: { 'content-type': 'application/json' } });
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error.message, 'request body is not valid JSON');
+});
+
+test('what docs/api-reference.md says of HEAD: a GET route answers it like GET, without a body, and it spends a request of the key', async () => {
+  const first = await t.call('GET', '/menu');
+  const head = await t.call('HEAD', '/menu');
+  assert.equal(head.status, 200);
+  assert.equal(head.text, '');
+  assert.equal(head.headers.get('content-type'), first.headers.get('content-type'));
+  assert.equal(Number(head.headers.get('ratelimit-remaining')), Number(first.headers.get('ratelimit-remaining')) - 1);
+  assert.equal((await t.call('HEAD', '/orders', { key: null })).status, 401);
+});

@@ -18,6 +18,7 @@ export interface TestEngineOptions {
   payments?: PaymentProviders;
   paymentTimeoutMs?: number;
   courierTimeoutMs?: number;
+  printTimeoutMs?: number;
 }
 
 export interface TestEngine {
@@ -47,6 +48,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       ...(options.payments ? { payments: options.payments } : {}),
       ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
       ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
+      ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),
       // Quick real-time ticks, so queued mail goes out at once.
       jobsIntervalMs: 50,
     });

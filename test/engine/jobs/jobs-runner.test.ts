@@ -10,7 +10,7 @@ import { startJobs, type JobsRunner } from '../../../src/engine/jobs/start-jobs.
 import type { MailSender, OutgoingMail } from '../../../src/engine/mail/mail-sender.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import { createOrder } from '../../../src/engine/services/create-order.ts';
-import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
+import { placeOnlineOrder } from '../../../src/engine/services/place-order.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
 import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
@@ -46,8 +46,8 @@ describe('the jobs runner', () => {
   });
 
   const online = () =>
-    createOnlineOrder(
-      engine,
+    placeOnlineOrder(
+      { engine, payments },
       actor,
       {
         location_id: R1.openLocation,
@@ -57,7 +57,7 @@ describe('the jobs runner', () => {
         payment: 'online',
         return_url: 'https://tienda.example/vuelta',
       },
-      { payments, origin: 'http://127.0.0.1' },
+      'http://127.0.0.1',
     );
   const statusOf = (id: string) => engine.orders.getById(id)!.status;
 

@@ -47,7 +47,7 @@ describe('what a cook must read: the ticket\'s kitchen data', () => {
     });
     const ticket = await ticketOf(order.id);
     assert.equal(ticket.order.customer.phone, '+56 9 8765 4321');
-    assert.deepEqual(ticket.kitchen.payment, { paid: false, method: 'efectivo', collect: order.total });
+    assert.deepEqual(ticket.kitchen.payment, { paid: false, method: 'efectivo', collect: order.total, refunded: 0 });
     assert.equal(ticket.kitchen.channel, 'demo live write', 'the label of the API key that created it');
     assert.equal(ticket.kitchen.managed_by, null);
     assert.deepEqual(ticket.kitchen.actions, ['en_preparacion', 'cancelado']);
@@ -90,7 +90,7 @@ describe('what a cook must read: the ticket\'s kitchen data', () => {
     const unpaidTicket = await ticketOf(unpaid.id);
     assert.equal(unpaidTicket.order.status, 'pendiente_pago');
     assert.deepEqual(unpaidTicket.kitchen.countdown, { kind: 'payment', at: engine.clock.now() + 30 * 60_000 });
-    assert.deepEqual(unpaidTicket.kitchen.payment, { paid: false, method: null, collect: null }, 'online: nothing to collect');
+    assert.deepEqual(unpaidTicket.kitchen.payment, { paid: false, method: null, collect: null, refunded: 0 }, 'online: nothing to collect');
     assert.deepEqual(unpaidTicket.kitchen.actions, ['cancelado']);
   });
 

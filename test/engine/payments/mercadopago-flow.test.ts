@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DateTime } from 'luxon';
 import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago.ts';
+import { readKitchenTicketById } from '../../../src/engine/services/kitchen-board.ts';
 import { paymentActionsOfOrder } from '../../../src/engine/services/payment-actions.ts';
 import { setMercadoPagoCredentials } from '../../../src/engine/services/payment-credentials.ts';
 import type { PaymentActionRow } from '../../../src/engine/store/payment-actions-store.ts';
@@ -9,6 +10,7 @@ import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
 import { MercadoPagoStandIn } from '../../support/mercadopago-stand-in.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
+import { startSmtpTestServer, type SmtpTestServer } from '../mail/smtp-test-server.ts';
 
 const ACCESS_TOKEN = 'APP_USR-4242424242424242-112120-0123456789abcdef0123456789abcdef-424242';
 const WEBHOOK_SECRET = 'whsec-7f3a9c1d2e4b5a6f8e9d0c1b2a3f4e5d';
@@ -25,15 +27,18 @@ interface OnlineOrder {
 describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () => {
   let t: TestEngine;
   let mp: MercadoPagoStandIn;
+  let smtp: SmtpTestServer;
 
   before(async () => {
     mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
-    t = await startTestEngine({ paymentTimeoutMs: 5000 });
+    smtp = await startSmtpTestServer();
+    t = await startTestEngine({ paymentTimeoutMs: 5000, smtp: { url: smtp.url, from: 'pedidos@picada.example' } });
     setMercadoPagoCredentials(t.server.engine, R1.id, { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();
     await mp.close();
+    await smtp.close();
   });
 
   const notificationUrl = () => `${t.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`;
@@ -47,7 +52,14 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     t.server.engine.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(paymentId));
   const refund = (paymentId: number): PaymentActionRow | undefined =>
     t.server.engine.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
-  const order = async (id: string) => (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null } };
+  const order = async (id: string) =>
+    (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null; refunded: number } };
+  /** Where the feed stands now: the next events come after it. */
+  const feedNow = async () => (await t.call('GET', '/events')).body.next_cursor as string;
+  const orderUpdates = async (after: string, orderId: string) =>
+    ((await t.call('GET', `/events?after=${after}&limit=500`)).body.data as { type: string; data: { id: string; payment: { refunded: number } } }[]).filter(
+      (event) => event.type === 'order.updated' && event.data.id === orderId,
+    );
 
   const createOnline = async (): Promise<OnlineOrder> => {
     const res = await t.call('POST', '/orders', {
@@ -123,6 +135,14 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal(refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
     assert.equal((await order(created.id)).status, 'recibido');
+    assert.equal((await order(created.id)).payment.refunded, 0);
+
+    // The kitchen cooks it; the customer gets the ready email.
+    assert.equal((await t.call('PATCH', `/orders/${created.id}`, { body: { status: 'en_preparacion' } })).status, 200);
+    assert.equal((await t.call('PATCH', `/orders/${created.id}`, { body: { status: 'listo' } })).status, 200);
+    const mail = await smtp.next();
+    assert.deepEqual(mail.to, ['ana@example.com']);
+    assert.equal(mail.subject, `Tu pedido N° ${created.number} está listo`);
   });
 
   test('a rejected payment leaves the order waiting for payment; the customer is told it failed', async () => {
@@ -218,6 +238,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const current = await order(created.id);
     assert.equal(current.status, 'pendiente_pago');
     assert.equal(current.payment.paid, false);
+    assert.equal(current.payment.refunded, created.total - 1000);
   });
 
   test('Mercado Pago answering 5xx: the read is retried with backoff on the engine clock, then confirms', async () => {
@@ -275,11 +296,16 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     t.clock.advance(31 * 60_000);
     await eventually(async () => (await order(created.id)).status === 'cancelado', 5000, 'the order expired');
+    const since = await feedNow();
     const payment = mp.pay(created.id);
     assert.equal((await notify(payment.id)).status, 200);
     await eventually(() => refund(payment.id)?.status === 'done', 5000, 'the late payment refunded');
     assert.equal(check(payment.id)!.outcome, 'refund_requested: the order is cancelado');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
+    // Payment truth: on the order, in the feed, on the kitchen ticket.
+    assert.deepEqual((await order(created.id)).payment, { method: null, paid: false, refunded: created.total });
+    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.refunded), [created.total]);
+    assert.equal(readKitchenTicketById(t.server.engine, R1.id, created.id).kitchen.payment.refunded, created.total);
     assert.equal((await order(created.id)).status, 'cancelado');
 
     assert.equal((await notify(payment.id)).status, 200);
@@ -293,5 +319,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     // The search: 10 minutes in, its session had had no notification (it found nothing then).
     assert.deepEqual(actions.map((a) => [a.kind, a.status]), [['search', 'done'], ['check', 'done'], ['refund', 'done']]);
     assert.equal((await order(created.id)).status, 'cancelado');
+    assert.equal((await order(created.id)).payment.refunded, created.total, 'counted once');
+    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.refunded), [created.total], 'one event for it');
   });
 });

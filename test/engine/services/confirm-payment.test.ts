@@ -10,7 +10,7 @@ import type { PaymentConfirmation } from '../../../src/engine/payments/payment-p
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
 import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { confirmPayment, readPaymentSession, returnUrlWith } from '../../../src/engine/services/confirm-payment.ts';
-import { createOnlineOrder } from '../../../src/engine/services/open-online-payment.ts';
+import { placeOnlineOrder } from '../../../src/engine/services/place-order.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
@@ -32,8 +32,8 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
   });
 
   const online = () =>
-    createOnlineOrder(
-      engine,
+    placeOnlineOrder(
+      { engine, payments },
       actor,
       {
         location_id: R1.openLocation,
@@ -43,7 +43,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
         payment: 'online',
         return_url: 'https://tienda.example/vuelta#fin',
       },
-      { payments, origin: 'http://127.0.0.1:4750' },
+      'http://127.0.0.1:4750',
     );
 
   test('opening a session records it in the store with the preselection', async () => {

@@ -9,6 +9,7 @@
 // Where the host opens the manager's screens to a browser (`npm start` without Electron: options
 // `admin`), a browser holding an admin session (admin-session.ts) gets every channel of the
 // contract through the same dispatch and handlers the window's IPC uses, from loopback only.
+import { PICKUP_CHANNELS } from '../../../shared/ipc/pickup.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { IpcFailure, IpcResult } from '../../../shared/ipc/contract.ts';
@@ -206,7 +207,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         const admin = adminOf(request, false);
         if (admin?.ok) return answer(reply, { ok: true, value: { paired: true, admin: true } });
         const device = deviceOf(request);
-        return answer(reply, device ? { ok: true, value: { paired: true, admin: false } } : { ok: false, error: unpaired() });
+        return answer(reply, device ? { ok: true, value: { paired: true, admin: false, role: device.role } } : { ok: false, error: unpaired() });
       });
       door.post('/api/:channel', withBody, async (request, reply) => {
         const { channel } = request.params as { channel: string };
@@ -221,10 +222,14 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           const log = (error: unknown) => request.log.error({ err: error }, 'admin handler failed');
           return answer(reply, await dispatch({ reach: 'all', handlers, log }, channel, request.body));
         }
-        // The channel first (a desktop one does not exist here), then the device and its write budget.
-        const handlers = () => {
+        // The channel first (a desktop one does not exist here), then the device, its role and its write budget.
+        const handlers = (known: string) => {
           const device = deviceOf(request);
           if (!device) throw new KitchenError(DEVICE_UNPAIRED, UNPAIRED_MESSAGE);
+          // The pickup screen reads its numbers and nothing else: every other channel is refused.
+          if (device.role === 'pickup' && !(PICKUP_CHANNELS as readonly string[]).includes(known)) {
+            throw new ApiError('forbidden', `a pickup screen may only use ${PICKUP_CHANNELS.join(', ')}`);
+          }
           const decision = writeLimiter.take(device.deviceId);
           if (!decision.allowed) {
             reply.header('Retry-After', decision.retryAfterSeconds);
@@ -249,7 +254,12 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         }
         const device = deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
-        streams.open(request, reply, { restaurantId: device.restaurantId, owner: device.deviceId, stillAllowed: () => deviceStillPaired(engine, device.deviceId) });
+        streams.open(request, reply, {
+          restaurantId: device.restaurantId,
+          owner: device.deviceId,
+          stillAllowed: () => deviceStillPaired(engine, device.deviceId),
+          pickup: device.role === 'pickup',
+        });
         return reply;
       });
       // The page and its files. /kitchen without the slash would break the page's relative paths.

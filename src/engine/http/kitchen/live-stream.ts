@@ -46,6 +46,12 @@ export interface LiveViewer {
   /** The device id, or the admin session's digest: streams per viewer are capped. */
   owner: string;
   stillAllowed(): boolean;
+  /**
+   * The customers' pickup screen: not a kitchen screen (fallback printing does not count it), and it
+   * is never sent the events themselves (they carry customer data), only that something changed
+   * (an empty events message with the sequence id): it then reads its own narrow view.
+   */
+  pickup?: boolean;
 }
 
 export interface LiveStreamStats {
@@ -98,9 +104,12 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
     const id = push.kind === 'events' && push.events.length > 0 ? `id: ${push.events[push.events.length - 1]!.seq}\n` : '';
     return `${id}data: ${JSON.stringify(push)}\n\n`;
   };
+  /** What a pickup screen gets instead of events up to `seq`: a doorbell that keeps the resume id. */
+  const doorbellOf = (seq: number): string => `id: ${seq}\ndata: ${JSON.stringify({ kind: 'events', now: engine.clock.now(), events: [] })}\n\n`;
 
   /** Sends one frame to every stream of the hub whose viewer is still allowed (asked once per viewer). */
   const broadcast = (hub: Hub, frame: string, upTo: number | null) => {
+    let doorbell: string | null = null;
     const allowed = new Map<string, boolean>();
     for (const stream of [...hub.streams]) {
       if (upTo !== null && stream.cursor >= upTo) continue;
@@ -114,7 +123,8 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
         stream.end(UNPAIRED);
         continue;
       }
-      stream.write(frame);
+      if (stream.viewer.pickup && upTo !== null) stream.write((doorbell ??= doorbellOf(upTo)));
+      else stream.write(frame);
       if (upTo !== null) stream.cursor = upTo;
     }
   };
@@ -132,7 +142,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       const behind = [...hub.streams].filter((s) => s.cursor > from && s.cursor < last);
       for (const stream of behind) {
         const rest = events.filter((e) => e.seq > stream.cursor);
-        stream.write(frameOf({ kind: 'events', now: engine.clock.now(), events: rest }));
+        stream.write(stream.viewer.pickup ? doorbellOf(last) : frameOf({ kind: 'events', now: engine.clock.now(), events: rest }));
         stream.cursor = last;
       }
       broadcast(hub, frameOf({ kind: 'events', now: engine.clock.now(), events }), last);
@@ -157,7 +167,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       }),
       timer: setInterval(() => {
         if (!engine.db.open || hub.streams.size === 0) return;
-        broadcast(hub, frameOf(heartbeatPush(engine, options.connectionStatus(), options.heartbeatMs)), null);
+        // A kitchen screen hearing its heartbeats is live: no fallback printing for its restaurant.
+        if ([...hub.streams].some((s) => s.viewer.pickup !== true)) engine.screenPresence.note(restaurantId, engine.clock.now());
+        broadcast(hub, frameOf(heartbeatPush(engine, restaurantId, options.connectionStatus(), options.heartbeatMs)), null);
       }, options.heartbeatMs),
     };
     hub.timer.unref?.();
@@ -248,8 +260,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
           stream.cursor = hub.cursor;
           break;
         }
-        stream.write(frameOf({ kind: 'events', now: engine.clock.now(), events }));
-        stream.cursor = events[events.length - 1]!.seq;
+        const last = events[events.length - 1]!.seq;
+        stream.write(viewer.pickup ? doorbellOf(last) : frameOf({ kind: 'events', now: engine.clock.now(), events }));
+        stream.cursor = last;
       }
       if (ended) return;
       all.add(stream);
@@ -257,8 +270,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       if (mine) mine.add(stream);
       else byOwner.set(viewer.owner, new Set([stream]));
       hub.streams.add(stream);
-      // A heartbeat says hello at once.
-      stream.write(frameOf(heartbeatPush(engine, options.connectionStatus(), options.heartbeatMs)));
+      // A heartbeat says hello at once; a kitchen screen is live from now.
+      if (viewer.pickup !== true) engine.screenPresence.note(viewer.restaurantId, engine.clock.now());
+      stream.write(frameOf(heartbeatPush(engine, viewer.restaurantId, options.connectionStatus(), options.heartbeatMs)));
     },
     closeAll() {
       for (const stream of [...all]) stream.end();

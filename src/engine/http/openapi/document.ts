@@ -3,7 +3,7 @@
 // components, sets response headers' `required`, and adds the demo restaurants' examples.
 import { isDeepStrictEqual } from 'node:util';
 import type { SwaggerOptions } from '@fastify/swagger';
-import { PAYMENT_RESULTS } from '../../payments/payment-provider.ts';
+import { RETURN_RESULTS } from '../../domain/payments.ts';
 import examples from './examples.json' with { type: 'json' };
 import { TAGS } from './operations.ts';
 
@@ -121,8 +121,9 @@ const paymentReturn = {
           name: 'payment',
           in: 'query',
           required: true,
-          description: '`success`, `failed`, or `cancelled` when the customer abandoned the payment.',
-          schema: { enum: [...PAYMENT_RESULTS] },
+          description:
+            '`success`: the payment is confirmed; `failed`: it was refused; `pending`: not confirmed yet (a provider such as Mercado Pago sent the customer back before its notification, or the payment is in process): read the order until `payment.paid`; `cancelled`: the customer abandoned the payment, or the order was cancelled or expired. Whatever it says, confirm with GET /orders/{order_id}.',
+          schema: { enum: [...RETURN_RESULTS] },
         },
       ],
       responses: {

@@ -7,13 +7,18 @@ import { IdempotencyHeaders } from '../openapi/idempotency-header.ts';
 import { operation } from '../openapi/operations.ts';
 import { OrderResponses } from '../order-responses.ts';
 import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
-import { openOnlinePayment } from '../../services/open-online-payment.ts';
-import { pendingMarker } from '../../domain/idempotency-record.ts';
+import { orderPlacement, type OrderPlacing } from '../../services/place-order.ts';
 import { originOf } from '../request-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
 export function registerOrderRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
+  const placing: OrderPlacing = {
+    engine,
+    commands: context.commands,
+    payments: context.payments,
+    ...(context.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: context.paymentTimeoutMs } : {}),
+  };
   // Reads answered from kept response bytes (order-responses.ts), unless turned off.
   const responses = context.keepOrderResponses === false ? null : new OrderResponses(engine);
   if (responses) app.addHook('onClose', (_instance, done) => {
@@ -54,22 +59,9 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         const forwarded = await replica.forwardOnlineOrder(actorOf(request), request.body, typeof key === 'string' ? key : undefined);
         return sendJsonAsIs(reply, forwarded.status, JSON.stringify(forwarded.body));
       }
-      const origin = originOf(context, request);
-      // An online order's provider is asked after the order's commit (services/open-online-payment.ts).
-      await respondToWriteThen(
-        engine,
-        request,
-        reply,
-        201,
-        () => context.commands.createOrder(actorOf(request), request.body, { payments: context.payments, origin }),
-        (order) =>
-          request.body.payment === 'online'
-            ? {
-                marker: pendingMarker(order.id),
-                run: () => openOnlinePayment(engine, context.payments, order.id, origin, context.paymentTimeoutMs),
-              }
-            : null,
-      );
+      // The order's commit, then (online) its provider asked with no transaction open: services/place-order.ts.
+      const placement = orderPlacement(placing, actorOf(request), request.body, originOf(context, request));
+      await respondToWriteThen(engine, request, reply, 201, placement.commit, placement.afterCommit);
       return reply;
     },
   );

@@ -10,6 +10,8 @@ import kitchenChanges from './0007-kitchen-changes.ts';
 import conflictResolution from './0008-conflict-resolution.ts';
 import paymentProviders from './0009-payment-providers.ts';
 import pairingGuard from './0010-pairing-guard.ts';
+import paymentRefunds from './0011-payment-refunds.ts';
+import printJobs from './0012-print-jobs.ts';
 
 export interface Migration {
   version: number;
@@ -28,4 +30,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'conflict-resolution', sql: conflictResolution },
   { version: 9, name: 'payment-providers', sql: paymentProviders },
   { version: 10, name: 'pairing-guard', sql: pairingGuard },
+  { version: 11, name: 'payment-refunds', sql: paymentRefunds },
+  { version: 12, name: 'print-jobs', sql: printJobs },
 ];

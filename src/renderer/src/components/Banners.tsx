@@ -62,6 +62,7 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
         </span>
       )}
       {onBoard && <ClosedLocations />}
+      <PrintingChips />
       {status?.storage_full && (
         <span className="strip-chip chip-error" data-testid="storage-full" title={t('statusbar.storage_full')}>
           {t('strip.storage_full')}
@@ -204,5 +205,29 @@ function HeldMove({ orderId, number, move }: { orderId: string; number: string; 
     <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} onClick={() => board.getState().undo(orderId)}>
       {t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })}
     </button>
+  );
+}
+
+/** Printers with jobs waiting or in trouble: "Plancha: sin papel · 3 en cola". */
+function PrintingChips() {
+  const t = useT();
+  const printing = useBoard((s) => s.printing);
+  return (
+    <>
+      {printing.map((p) => (
+        <span
+          key={p.printer_id}
+          className={`strip-chip ${p.state === 'unreachable' || p.state === 'paper_out' ? 'chip-error' : 'chip-waiting'}`}
+          data-testid="print-status"
+          data-printer={p.name}
+          data-state={p.state}
+          data-queued={p.queued}
+          role={p.state === 'paper_out' ? 'alert' : undefined}
+        >
+          🖨 {t(`print.state_${p.state}`, { name: p.name })}
+          {p.queued > 0 ? ` · ${t('print.queued', { count: p.queued })}` : ''}
+        </span>
+      ))}
+    </>
   );
 }

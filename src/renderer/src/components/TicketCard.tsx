@@ -84,6 +84,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const onStation = stationFilter !== null;
   const bump = readOnly || dead || managed || onStation ? null : bumpOf(ticket);
   const cancellable = !readOnly && !dead && !managed && !onStation && canCancel(ticket);
+  const reprintable = useBoard((s) => s.printerCount > 0) && !readOnly && !dead;
   const items = onStation ? kitchen.items.filter((item) => item.station_id === stationFilter) : kitchen.items;
   const allDone = kitchen.items.length > 0 && kitchen.items.every((item) => itemDone(changes, item.index, item.done));
   const suggested = bump !== null && allDone && (kitchen.suggested_target === bump || kitchen.suggested_target === null) ? bump : null;
@@ -228,6 +229,11 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
               : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
           </div>
         ) : null}
+        {kitchen.payment.refunded > 0 && (
+          <div className="payment refunded" data-testid="refunded">
+            {t('ticket.refunded', { amount: formatMoney(kitchen.payment.refunded, language) })}
+          </div>
+        )}
       </div>
       {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
         <div className="station-progress" data-testid="station-progress">
@@ -253,7 +259,7 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
           {t('ticket.suggest', { action: t(`action.${suggested}`) })}
         </div>
       )}
-      {(bump || cancellable || held || sending) && (
+      {(bump || cancellable || held || sending || reprintable) && (
         <footer className="ticket-actions">
           {held && lastMove ? (
             <span className="held">{t('ticket.held', { target: t(`status.${lastMove.target}`) })}</span>
@@ -272,6 +278,21 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
               }}
             >
               {t(`action.${bump}`)}
+            </button>
+          )}
+          {reprintable && (
+            <button
+              type="button"
+              className="btn btn-reprint"
+              data-testid="reprint"
+              title={t('ticket.reprint')}
+              aria-label={t('ticket.reprint')}
+              onClick={(e) => {
+                e.stopPropagation();
+                board.getState().reprint(id);
+              }}
+            >
+              🖨
             </button>
           )}
           {cancellable && onCancel && (

@@ -1,5 +1,6 @@
 // The desktop's "Pantallas de cocina": the tablets paired to this restaurant, the pairing offer on
 // show (QR, URL, six-digit code, until when), and revoking a screen.
+import type { ScreenRole } from '../../../shared/ipc/devices.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from '../../../shared/ipc/devices.ts';
 import type { KitchenApi } from '../api.ts';
@@ -11,7 +12,7 @@ export interface DevicesState extends AdminActionState {
   /** When wrong codes last voided the live six-digit codes, if ever. */
   lockout: PairingLockout | null;
   load(): Promise<void>;
-  offerPairing(name: string | null): Promise<boolean>;
+  offerPairing(name: string | null, role?: ScreenRole): Promise<boolean>;
   revoke(deviceId: string): Promise<boolean>;
   dismissOffer(): void;
 }
@@ -30,9 +31,9 @@ export function createDevicesStore(deps: { api: Pick<KitchenApi, 'listDevices' |
       async load() {
         await attempt(async () => set({ devices: await deps.api.listDevices({}), lockout: await deps.api.pairingLockout({}) }));
       },
-      offerPairing: (name) =>
+      offerPairing: (name, role = 'kitchen') =>
         attempt(async () => {
-          set({ offer: await deps.api.pairDevice({ name: name?.trim() || null }) });
+          set({ offer: await deps.api.pairDevice({ name: name?.trim() || null, role }) });
         }),
       revoke: (deviceId) =>
         attempt(async () => {

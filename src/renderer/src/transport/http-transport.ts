@@ -22,7 +22,7 @@ export interface HttpTransportOptions {
 }
 
 /** What this browser is to the engine: the manager's (every channel), a paired screen, neither, or unknown (null). */
-export type BrowserSession = 'admin' | 'paired' | 'unpaired';
+export type BrowserSession = 'admin' | 'paired' | 'pickup' | 'unpaired';
 
 export interface HttpTransport extends BridgeTransport {
   /** Asks what this browser is (network trouble counts as "unknown": null). */
@@ -55,9 +55,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const response = await fetch(`${options.base}/session`, { credentials: 'same-origin', cache: 'no-store' });
       if (response.status === 401) return 'unpaired';
       if (!response.ok) return null;
-      const body = (await response.json()) as { value?: { admin?: boolean } };
+      const body = (await response.json()) as { value?: { admin?: boolean; role?: string } };
       admin = body.value?.admin === true;
-      return admin ? 'admin' : 'paired';
+      return admin ? 'admin' : body.value?.role === 'pickup' ? 'pickup' : 'paired';
     } catch {
       return null;
     }

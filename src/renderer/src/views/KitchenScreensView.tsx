@@ -1,6 +1,7 @@
 // "Pantallas de cocina" (desktop only): put a tablet on the board with a QR code, its URL or a
 // six-digit code (ten minutes, single use), and see or revoke the screens already paired. When wrong
 // codes typed voided the live six-digit codes, it says so.
+import type { ScreenRole } from '../../../shared/ipc/devices.ts';
 import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
@@ -19,6 +20,7 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
   const lockout = useDevices((s) => s.lockout);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [name, setName] = useState('');
+  const [role, setRole] = useState<ScreenRole>('kitchen');
 
   useEffect(() => {
     void devices.getState().load();
@@ -44,13 +46,20 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
           e.preventDefault();
           void devices
             .getState()
-            .offerPairing(name.trim() || null)
+            .offerPairing(name.trim() || null, role)
             .then((ok) => ok && setName(''));
         }}
       >
         <label className="field">
           <span>{t('screens.name')}</span>
           <input data-testid="screen-name" value={name} maxLength={60} placeholder={t('screens.name_placeholder')} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>{t('screens.role')}</span>
+          <select data-testid="screen-role" value={role} onChange={(e) => setRole(e.target.value === 'pickup' ? 'pickup' : 'kitchen')}>
+            <option value="kitchen">{t('screens.role_kitchen')}</option>
+            <option value="pickup">{t('screens.role_pickup')}</option>
+          </select>
         </label>
         <button type="submit" className="btn btn-primary" data-testid="screen-add" disabled={busy}>
           {t('screens.add')}
@@ -90,6 +99,7 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
           idAttribute="data-device-id"
           columns={[
             { title: t('screens.name_column'), cell: (d) => d.name },
+            { title: t('screens.role'), cell: (d) => t(d.role === 'pickup' ? 'screens.role_pickup' : 'screens.role_kitchen') },
             { title: t('screens.paired_at'), cell: (d) => when(d.paired_at) },
             { title: t('screens.last_seen'), cell: (d) => when(d.last_seen_at) },
           ]}

@@ -1,3 +1,4 @@
+import { PrintersSettings } from '../components/PrintersSettings.tsx';
 import { LANGUAGES } from '../../../shared/locale.ts';
 import { useEffect, useState } from 'react';
 import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
@@ -167,6 +168,11 @@ export function SettingsView() {
       <section className="settings-section">
         <h2>{t('mail.title')}</h2>
         <MailSettings />
+      </section>
+
+      <section className="settings-section" data-testid="settings-printers">
+        <h2>{t('printers.title')}</h2>
+        <PrintersSettings />
       </section>
 
       <section className="settings-section">

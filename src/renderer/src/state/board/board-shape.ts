@@ -5,6 +5,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenOrder, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
 import type { OrderStatus, PatchTarget } from '../../../../shared/order-states.ts';
+import type { PrintStatus } from '../../../../shared/ipc/printers.ts';
 import type { KitchenApi } from '../../api.ts';
 import type { RefusalCode } from '../../i18n.ts';
 
@@ -14,7 +15,7 @@ export type SetBoard = StoreApi<BoardState>['setState'];
 export type GetBoard = () => BoardState;
 
 export interface BoardContext {
-  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder'>>;
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder' | 'reprintOrder'>>;
   now: () => number;
   setTimer: (run: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;
@@ -44,6 +45,10 @@ export interface FeedSlice {
   /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
   staleAfterMs: number;
   status: ConnectionStatus | null;
+  /** Printers with jobs waiting or in trouble (unreachable, paper out), from the last heartbeat or snapshot. */
+  printing: PrintStatus[];
+  /** The restaurant's kitchen printers (0: no Reimprimir). */
+  printerCount: number;
   /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */
   engineLost: boolean;
   load(): Promise<void>;
@@ -112,6 +117,8 @@ export interface PendingSlice {
   settleItems(ticket: KitchenTicket): void;
   /** Asks the engine to bring a finished ticket back (the feed brings it). */
   recall(orderId: string): void;
+  /** Reimprimir: the ticket again at its printers (the status strip shows it queued, then printed). */
+  reprint(orderId: string): void;
 }
 
 // What the board points out (notices-slice.ts).

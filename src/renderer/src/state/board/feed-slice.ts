@@ -86,7 +86,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     const wasStale = isStale(get(), ctx.now());
     set({ lastHeardAt: ctx.now(), clockOffset: steadyOffset(get().clockOffset, push.now - ctx.now()), engineLost: false });
     if (push.kind === 'heartbeat') {
-      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}) });
+      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}), printing: push.printing ?? [] });
       // A board that never loaded (its engine was away when the page opened) loads on the first word.
       if (!get().loaded || wasStale || ctx.now() - lastLoadAt > RESYNC_MS) void get().load();
       get().flush();
@@ -113,6 +113,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     lastHeardAt: ctx.now(),
     staleAfterMs: STALE_AFTER_MS,
     status: null,
+    printing: [],
+    printerCount: 0,
     engineLost: false,
 
     load() {
@@ -135,6 +137,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
               locations: snapshot.locations,
               stations: snapshot.stations,
               allergyWords: snapshot.allergy_words ?? [],
+              printing: snapshot.printing ?? [],
+              printerCount: snapshot.printer_count ?? 0,
               dayStart: snapshot.day_start,
               cursor: snapshot.cursor,
               tickets,

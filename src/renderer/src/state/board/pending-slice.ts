@@ -226,6 +226,19 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       );
     },
 
+    reprint(orderId) {
+      if (!ctx.api.reprintOrder) return;
+      ctx.api.reprintOrder({ order_id: orderId }).then(
+        () => get().heard(),
+        (error: unknown) => {
+          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          if (reached) get().heard();
+          else get().lostEngine();
+          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof IpcCallError ? error.code : 'unreachable' });
+        },
+      );
+    },
+
     settleItems(ticket) {
       const changes = changesOf(ticket.order.id);
       if (!changes.some((c) => c.kind === 'item')) return;

@@ -1,0 +1,61 @@
+// A ticket as ESC/POS bytes for one printer, through @point-of-sale/receipt-printer-encoder (no
+// hand-written bytes): its width (58 mm: 32 columns, 80 mm: 48) and its code page (cp858 by
+// default: ñ á é í ó ú ü ¿ ¡ and the capitals, on Epson's table numbering, which the clones follow).
+import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
+import type { TicketDocument } from './print-document.ts';
+
+/** Code pages offered: each prints Spanish right on an Epson-numbered printer (ESC t 19, 2 and 16). */
+export const PRINTER_CODE_PAGES = ['cp858', 'cp850', 'windows1252'] as const;
+export type PrinterCodePage = (typeof PRINTER_CODE_PAGES)[number];
+
+export const COLUMNS_BY_WIDTH: Record<58 | 80, number> = { 58: 32, 80: 48 };
+
+export interface RenderOptions {
+  widthMm: 58 | 80;
+  codePage: PrinterCodePage;
+  /** A ticket printed again (Reimprimir, or a send cut off by a crash). */
+  reprint: boolean;
+}
+
+const TYPE_LABEL = { retiro: 'RETIRO', delivery: 'DELIVERY' } as const;
+
+export function renderTicket(doc: TicketDocument, options: RenderOptions): Uint8Array {
+  const columns = COLUMNS_BY_WIDTH[options.widthMm];
+  const e = new ReceiptPrinterEncoder({ language: 'esc-pos', columns, codepageMapping: 'epson', newline: '\n', feedBeforeCut: 4 });
+  e.initialize().codepage(options.codePage);
+  if (options.reprint) e.align('center').invert(true).bold(true).line(' REIMPRESIÓN ').bold(false).invert(false);
+  if (doc.test) e.align('center').invert(true).bold(true).line(' PRUEBA ').bold(false).invert(false);
+  if (doc.kind === 'test') {
+    e.align('center').bold(true).line('Impresora de prueba').bold(false).line(doc.number)
+      .line('ñ á é í ó ú ü ¿ ¡ Ñ Á É Í Ó Ú Ü')
+      .line(`${columns} columnas`).line(doc.time);
+    return e.cut().encode();
+  }
+  // The number as big as the printer makes it, then what kind of order and when.
+  e.align('center').size(3, 3).bold(true).line(`#${doc.number}`).size(1, 1);
+  if (doc.kind === 'bag') e.line('BOLSA');
+  if (doc.type) e.size(2, 1).line(TYPE_LABEL[doc.type]).size(1, 1);
+  e.bold(false).line(doc.time);
+  if (doc.customer_first_name) e.size(2, 1).line(doc.customer_first_name).size(1, 1);
+  if (doc.scheduled_for) e.invert(true).bold(true).line(` PROGRAMADO ${doc.scheduled_for} `).bold(false).invert(false);
+  if (doc.station) e.line(`[${doc.station}]`);
+  e.align('left').rule({ style: 'single' });
+  for (const line of doc.lines) {
+    e.bold(true).size(1, 2).line(`${line.quantity} x ${line.name}`).size(1, 1).bold(false);
+    for (const modifier of line.modifiers) {
+      if (modifier.allergen) e.invert(true).bold(true).line(`  ! ${modifier.text}`).bold(false).invert(false);
+      else e.line(`  - ${modifier.text}`);
+    }
+    if (line.notes) {
+      if (line.notes_allergy) e.invert(true).bold(true).line(`  ! ${line.notes}`).bold(false).invert(false);
+      else e.line(`  > ${line.notes}`);
+    }
+  }
+  if (doc.notes) {
+    e.rule({ style: 'single' });
+    if (doc.notes_allergy) e.invert(true).bold(true).line(`! ${doc.notes}`).bold(false).invert(false);
+    else e.line(doc.notes);
+  }
+  if (doc.kind === 'bag' && doc.address) e.rule({ style: 'single' }).line(doc.address);
+  return e.cut().encode();
+}

@@ -1,0 +1,43 @@
+// "Imprimir prueba" (Ajustes → Impresoras, `npm run printers -- test`): a page with the printer's
+// name, its columns and every Spanish letter, sent at once (not queued behind tickets), outside any
+// transaction; what the printer answered becomes its state.
+import { DateTime } from 'luxon';
+import type { PrinterEntry } from '../../shared/ipc/printers.ts';
+import { callWithTimeout } from '../adapters/call-with-timeout.ts';
+import type { Engine } from '../engine.ts';
+import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
+import { PrinterError, sendToPrinter } from '../printers/network-printer.ts';
+import type { TicketDocument } from '../printers/print-document.ts';
+import { errorText } from './error-text.ts';
+import { DEFAULT_PRINT_TIMEOUT_MS } from './print-jobs.ts';
+import { findPrinter, listPrinters } from './printers.ts';
+
+export interface TestPageResult {
+  printed: boolean;
+  error: string | null;
+  printer: PrinterEntry;
+}
+
+export async function printTestPage(engine: Engine, restaurantId: string, idOrName: string, timeoutMs = DEFAULT_PRINT_TIMEOUT_MS): Promise<TestPageResult> {
+  const printer = findPrinter(engine, restaurantId, idOrName);
+  const zone = engine.restaurants.get(restaurantId)!.time_zone;
+  const doc: TicketDocument = {
+    kind: 'test', number: printer.name, test: false, type: null,
+    time: DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('dd-MM-yyyy HH:mm'),
+    customer_first_name: null, scheduled_for: null, station: null, lines: [], notes: null, notes_allergy: false, address: null,
+  };
+  const bytes = renderTicket(doc, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: false });
+  let error: string | null = null;
+  let state: 'ok' | 'unreachable' | 'paper_out' = 'ok';
+  try {
+    await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
+      sendToPrinter({ host: printer.host, port: printer.port }, bytes, signal),
+    );
+  } catch (failure) {
+    error = errorText(failure);
+    state = failure instanceof PrinterError && failure.failure === 'paper_out' ? 'paper_out' : 'unreachable';
+  }
+  engine.transaction(() => engine.printers.setState(printer.id, state, error, engine.clock.now()));
+  const entry = listPrinters(engine, restaurantId).find((p) => p.id === printer.id)!;
+  return { printed: error === null, error, printer: entry };
+}

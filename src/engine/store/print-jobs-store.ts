@@ -1,0 +1,126 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+export type PrintJobKind = 'ticket' | 'fallback' | 'bag' | 'reprint';
+export type PrintJobStatus = 'queued' | 'sending' | 'printed' | 'held' | 'dropped';
+
+export interface PrintJobRow {
+  seq: number;
+  id: string;
+  restaurant_id: string;
+  printer_id: string;
+  order_id: string | null;
+  kind: PrintJobKind;
+  station_id: string | null;
+  /** JSON of the ticket (printers/ticket-document.ts) as it was when the job was written. */
+  document: string;
+  status: PrintJobStatus;
+  /** 1: printed again after a send cut off by a crash, or asked for (Reimprimir): marked REIMPRESIÓN. */
+  reprint: number;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  printed_at: number | null;
+}
+
+export type NewPrintJob = Omit<PrintJobRow, 'seq' | 'attempts' | 'last_error' | 'printed_at' | 'updated_at'>;
+export type PrintJobChanges = Partial<Pick<PrintJobRow, 'status' | 'reprint' | 'attempts' | 'next_attempt_at' | 'last_error' | 'printed_at'>>;
+
+/** Print jobs: each printer's queue, in `seq` order. */
+export class PrintJobsStore {
+  private readonly db: Database;
+  private readonly insertStatement: Statement;
+  private readonly byId: Statement<[string], PrintJobRow>;
+  private readonly headStatement: Statement<[string], PrintJobRow>;
+  private readonly printersWithWork: Statement<[], { printer_id: string }>;
+  private readonly sendingStatement: Statement<[], PrintJobRow>;
+  private readonly heldStatement: Statement<[], PrintJobRow>;
+  private readonly ofOrderStatement: Statement<[string], PrintJobRow>;
+  private readonly recentStatement: Statement<[string, number], PrintJobRow>;
+  private readonly countsStatement: Statement<[string], { printer_id: string; status: PrintJobStatus; n: number }>;
+  private readonly dropStatement: Statement<[number, string]>;
+  private readonly updateStatements = new Map<string, Statement>();
+
+  constructor(db: Database) {
+    this.db = db;
+    this.insertStatement = db.prepare(
+      `INSERT INTO print_jobs (id, restaurant_id, printer_id, order_id, kind, station_id, document, status, reprint,
+         attempts, next_attempt_at, last_error, created_at, updated_at, printed_at)
+       VALUES (@id, @restaurant_id, @printer_id, @order_id, @kind, @station_id, @document, @status, @reprint,
+         0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
+    );
+    this.byId = db.prepare('SELECT * FROM print_jobs WHERE id = ?');
+    this.dropStatement = db.prepare(`UPDATE print_jobs SET status = 'dropped', next_attempt_at = NULL, updated_at = ? WHERE printer_id = ? AND status IN ('queued', 'sending', 'held')`);
+    // A printer's queue is strictly in order: its oldest job not printed holds back the rest.
+    this.headStatement = db.prepare(
+      `SELECT * FROM print_jobs WHERE printer_id = ? AND status IN ('queued', 'sending') ORDER BY seq LIMIT 1`,
+    );
+    this.printersWithWork = db.prepare(`SELECT DISTINCT printer_id FROM print_jobs WHERE status IN ('queued', 'sending')`);
+    this.sendingStatement = db.prepare(`SELECT * FROM print_jobs WHERE status = 'sending' ORDER BY seq`);
+    this.heldStatement = db.prepare(`SELECT * FROM print_jobs WHERE status = 'held' ORDER BY seq`);
+    this.ofOrderStatement = db.prepare('SELECT * FROM print_jobs WHERE order_id = ? ORDER BY seq');
+    this.recentStatement = db.prepare('SELECT * FROM print_jobs WHERE restaurant_id = ? ORDER BY seq DESC LIMIT ?');
+    this.countsStatement = db.prepare(
+      `SELECT printer_id, status, COUNT(*) AS n FROM print_jobs WHERE restaurant_id = ? AND status IN ('queued', 'sending', 'held')
+       GROUP BY printer_id, status`,
+    );
+  }
+
+  insert(job: NewPrintJob): void {
+    this.insertStatement.run(job);
+  }
+
+  get(id: string): PrintJobRow | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The printer's oldest job still to print (queued or being sent), if any. */
+  head(printerId: string): PrintJobRow | undefined {
+    return this.headStatement.get(printerId);
+  }
+
+  /** Printers with a job to send. */
+  printersToServe(): string[] {
+    return this.printersWithWork.all().map((r) => r.printer_id);
+  }
+
+  /** Jobs claimed for a send (by this process, or by one that died mid-send). */
+  sending(): PrintJobRow[] {
+    return this.sendingStatement.all();
+  }
+
+  /** Fallback tickets waiting on their station's screens. */
+  held(): PrintJobRow[] {
+    return this.heldStatement.all();
+  }
+
+  ofOrder(orderId: string): PrintJobRow[] {
+    return this.ofOrderStatement.all(orderId);
+  }
+
+  recent(restaurantId: string, limit: number): PrintJobRow[] {
+    return this.recentStatement.all(restaurantId, limit);
+  }
+
+  /** Open jobs per printer and status (the status strip's counts). */
+  openCounts(restaurantId: string): { printer_id: string; status: PrintJobStatus; n: number }[] {
+    return this.countsStatement.all(restaurantId);
+  }
+
+  /** Drops a printer's jobs not printed yet; returns how many. */
+  dropOpenOf(printerId: string, at: number): number {
+    return this.dropStatement.run(at, printerId).changes;
+  }
+
+  update(id: string, changes: PrintJobChanges, updatedAt: number): void {
+    const columns = Object.keys(changes).sort();
+    const sql = `UPDATE print_jobs SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`;
+    let statement = this.updateStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.updateStatements.set(sql, statement);
+    }
+    statement.run({ ...changes, updated_at: updatedAt, id });
+  }
+}
