@@ -4,8 +4,8 @@
 // `npm run docs:deps` draws the imports as they are, folder by folder, into docs/dependencies.md.
 //
 // The picture, inner to outer (an arrow reads "may import"):
-//   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, clock, notifier)
-//           <-  providers (adapters, payments, couriers, mail, printers)  <-  engine/services
+//   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, stores.ts, clock, notifier)
+//           <-  providers (adapters, payments, couriers, mail, printers; their assembly, providers.ts)  <-  engine/services
 //           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
 //           <-  host  <-  cli, main
 //   preload -> shared;  renderer -> shared, preload (the bridge's types)
@@ -15,7 +15,10 @@ const E = {
   shared: '^src/shared/',
   domain: '^src/engine/domain/',
   store: '^src/engine/store/',
-  core: '^src/engine/[^/]+\\.ts$',
+  // engine.ts, stores.ts, clock, notifier, …: everything at the engine's top level but providers.ts.
+  core: '^src/engine/(?!providers\\.ts$)[^/]+\\.ts$',
+  // The providers' assembly (Providers, assembleProviders): used where the app starts and typed by what calls them.
+  assembly: '^src/engine/providers\\.ts$',
   adapters: '^src/engine/adapters/',
   payments: '^src/engine/payments/',
   couriers: '^src/engine/couriers/',
@@ -38,7 +41,7 @@ const E = {
 const engineInner = [E.domain, E.store, E.core, E.shared];
 /** What a door or an application layer may import below services: never the store itself. */
 const belowServices = [E.domain, E.core, E.shared];
-const providers = [E.adapters, E.payments, E.couriers, E.mail, E.printers];
+const providers = [E.adapters, E.payments, E.couriers, E.mail, E.printers, E.assembly];
 const engineAll = Object.entries(E)
   .filter(([name]) => !['sync', 'host', 'cli', 'main', 'preload', 'renderer'].includes(name))
   .map(([, path]) => path);
@@ -48,16 +51,17 @@ const may = [
   [E.shared, []],
   [E.domain, [E.shared]],
   [E.store, [E.domain, E.shared]],
-  // The Engine holds the connection, the stores, the clock and the notifier; the courier registry
-  // still lives on it (exception 1 below).
-  [E.core, [E.store, E.domain, E.shared, E.couriers]],
+  // The Engine holds the connection, the stores, the clock and the notifier; no provider lives on it.
+  [E.core, [E.store, E.domain, E.shared]],
   [E.adapters, [E.domain, E.shared]],
   [E.couriers, [E.domain, E.shared, E.adapters]],
   [E.mail, [E.domain, E.shared, E.adapters]],
   // Kitchen printers: the ticket's content, its ESC/POS bytes, the raw TCP send (docs/printers.md).
   [E.printers, [E.domain, E.shared, E.adapters]],
-  // configured-providers reads each restaurant's provider settings through the Engine (exception 2).
-  [E.payments, [E.domain, E.shared, E.adapters, E.core]],
+  // configured-providers is handed a reader of each restaurant's credentials: no Engine needed.
+  [E.payments, [E.domain, E.shared, E.adapters]],
+  // Assembles them once for a host, reading credentials through the Engine's stores.
+  [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers]],
   [E.services, [...engineInner, ...providers]],
   // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
   [E.restaurantConfig, belowServices],
@@ -97,7 +101,7 @@ module.exports = {
     // Outside packages and Node built-ins: the eslint rules say which layer may use which package.
     { from: { path: '^src/' }, to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'core'] } },
     ...may.map(([from, to]) => ({ from: { path: from }, to: { path: [from, ...to] } })),
-    // Exception 3: the replica reads the store's row types (outbox rows, order rows) without calling
+    // Exception 1: the replica reads the store's row types (outbox rows, order rows) without calling
     // a store: type-only, nothing at run time.
     { from: { path: E.sync }, to: { path: E.store, dependencyTypes: ['type-only'] } },
   ],

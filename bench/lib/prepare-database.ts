@@ -83,19 +83,19 @@ export function prepareDatabase(dir: string, orders: number): PreparedDatabase {
     const restaurant = demo[0]!;
     const restaurantId = restaurant.id;
     for (const product of [R1.products.empanadaPino, R1.products.empanadaQueso, R1.products.pastelDeChoclo]) {
-      engine.stock.set(R1.openLocation, product, BENCH_STOCK);
+      engine.stores.stock.set(R1.openLocation, product, BENCH_STOCK);
     }
     const actor = { restaurantId, mode: 'live' as const, canWrite: true, keyId: 'bench' };
     const payments = { live: null, test: sandboxSimulator };
     const templates: OrderRow[] = TEMPLATES.map((input) => {
       const view = createOrder(engine, actor, { ...input, location_id: R1.openLocation }, { payments, origin: 'http://127.0.0.1' });
-      return engine.orders.getById(view.id)!;
+      return engine.stores.orders.getById(view.id)!;
     });
-    const zone = engine.restaurants.get(restaurantId)!.time_zone;
+    const zone = engine.stores.restaurants.get(restaurantId)!.time_zone;
     const columns = Object.keys(templates[0]!) as (keyof OrderRow)[];
     const insertOrder = engine.db.prepare(`INSERT INTO orders (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
     const insertEvent = engine.db.prepare('INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, ?, ?, ?, ?)');
-    let number = engine.restaurants.get(restaurantId)!.next_order_number;
+    let number = engine.stores.restaurants.get(restaurantId)!.next_order_number;
     const sampleOrderIds: string[] = [];
     const sampleEvery = Math.max(1, Math.floor(orders / 1000));
     const span = now - 60 * 60 * 1000 - (start + 60 * 60 * 1000);

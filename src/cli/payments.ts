@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     let credentials: { access_token: string; api_base: string } | undefined;
     runOnEngine(values.db, (engine) => {
       showPaymentCredentials(engine, restaurant);
-      credentials = engine.paymentCredentials.get(restaurant, MERCADOPAGO_PROVIDER_NAME);
+      credentials = engine.stores.paymentCredentials.get(restaurant, MERCADOPAGO_PROVIDER_NAME);
     });
     if (process.exitCode) return;
     if (!credentials) {

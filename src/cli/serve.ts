@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   else logger.info('no --smtp: customer mails stay queued in the database');
   // Each demo restaurant comes with a pairing URL, so a tablet's browser shows its board at once.
   const restaurants = values.demo
-    ? seedDemo(server.engine, server.payments).map((r) => ({
+    ? seedDemo(server.engine, server.providers.payments).map((r) => ({
         ...r,
         kitchen_pairing_url: createPairingCode(server.engine, { restaurantId: r.id, origin: server.origin }).pairing_url,
       }))

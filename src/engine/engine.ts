@@ -3,35 +3,13 @@ import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { openDatabase } from './store/open-database.ts';
-import { ApiKeysStore } from './store/api-keys-store.ts';
 import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
+import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
-import { CatalogueStore } from './store/catalogue-store.ts';
-import { EventsStore } from './store/events-store.ts';
-import { IdempotencyStore } from './store/idempotency-store.ts';
-import { LocationsStore } from './store/locations-store.ts';
-import { OrdersStore } from './store/orders-store.ts';
-import { RestaurantsStore } from './store/restaurants-store.ts';
-import { KitchenBoardStore } from './store/kitchen-board-store.ts';
-import { KitchenDataStore } from './store/kitchen-data-store.ts';
-import { MirrorStore } from './store/mirror-store.ts';
-import { StockStore } from './store/stock-store.ts';
-import { SyncStore } from './store/sync-store.ts';
-import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
-import { DueOrdersStore } from './store/due-orders-store.ts';
-import { MailOutboxStore } from './store/mail-outbox-store.ts';
-import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
-import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
-import { PaymentActionsStore } from './store/payment-actions-store.ts';
-import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
-import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
-import { PrintersStore } from './store/printers-store.ts';
-import { PrintJobsStore } from './store/print-jobs-store.ts';
-import { defaultCouriers, type CourierRegistry } from './couriers/courier-registry.ts';
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
-function isDiskFull(error: unknown): boolean {
+export function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
 }
@@ -47,8 +25,6 @@ export interface EngineOptions {
   role?: 'standalone' | 'replica';
   /** Files up to this size are quick_checked when opened; larger ones after start (store/database-checks.ts). */
   quickCheckMaxBytes?: number;
-  /** Courier adapters by provider name; the simulated courier by default. */
-  couriers?: CourierRegistry;
 }
 
 /** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
@@ -56,35 +32,8 @@ export class Engine {
   readonly db: Database;
   readonly clock: Clock;
   readonly notifier = new ChangeNotifier();
-  readonly restaurants: RestaurantsStore;
-  readonly locations: LocationsStore;
-  readonly catalogue: CatalogueStore;
-  readonly stock: StockStore;
-  readonly orders: OrdersStore;
-  readonly apiKeys: ApiKeysStore;
-  readonly events: EventsStore;
-  readonly idempotency: IdempotencyStore;
-  readonly sync: SyncStore;
-  readonly mirror: MirrorStore;
-  readonly kitchen: KitchenBoardStore;
-  /** Item bumps, recalls, channels and the restaurant file's kitchen settings. */
-  readonly kitchenData: KitchenDataStore;
-  readonly paymentSessions: PaymentSessionsStore;
-  /** Restaurants' payment provider credentials (never logged, never answered). */
-  readonly paymentCredentials: PaymentCredentialsStore;
-  /** Payment intents: payments to read, refunds to make (services/payment-actions.ts). */
-  readonly paymentActions: PaymentActionsStore;
-  readonly courierDeliveries: CourierDeliveriesStore;
-  readonly mailOutbox: MailOutboxStore;
-  readonly dueOrders: DueOrdersStore;
-  readonly kitchenDevices: KitchenDevicesStore;
-  /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
-  readonly kitchenChanges: KitchenChangesStore;
-  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
-  readonly printers: PrintersStore;
-  readonly printJobs: PrintJobsStore;
-  /** The couriers that reaching `listo` dispatches (services/courier-dispatch.ts). */
-  readonly couriers: CourierRegistry;
+  /** The SQLite gateways (stores.ts), built from `db`. */
+  readonly stores: Stores;
   readonly role: 'standalone' | 'replica';
   /** Changes when another connection commits (store/data-version.ts). */
   readonly dataVersion: DataVersion;
@@ -110,29 +59,7 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.startedAt = this.clock.now();
-    this.restaurants = new RestaurantsStore(this.db, this.role === 'replica' ? 'L' : '');
-    this.locations = new LocationsStore(this.db);
-    this.catalogue = new CatalogueStore(this.db);
-    this.stock = new StockStore(this.db);
-    this.orders = new OrdersStore(this.db);
-    this.apiKeys = new ApiKeysStore(this.db);
-    this.events = new EventsStore(this.db);
-    this.idempotency = new IdempotencyStore(this.db);
-    this.sync = new SyncStore(this.db);
-    this.mirror = new MirrorStore(this.db);
-    this.kitchen = new KitchenBoardStore(this.db);
-    this.kitchenData = new KitchenDataStore(this.db);
-    this.paymentSessions = new PaymentSessionsStore(this.db);
-    this.paymentCredentials = new PaymentCredentialsStore(this.db);
-    this.paymentActions = new PaymentActionsStore(this.db);
-    this.courierDeliveries = new CourierDeliveriesStore(this.db);
-    this.mailOutbox = new MailOutboxStore(this.db);
-    this.dueOrders = new DueOrdersStore(this.db);
-    this.kitchenDevices = new KitchenDevicesStore(this.db);
-    this.kitchenChanges = new KitchenChangesStore(this.db);
-    this.printers = new PrintersStore(this.db);
-    this.printJobs = new PrintJobsStore(this.db);
-    this.couriers = options.couriers ?? defaultCouriers();
+    this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '');
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');
     this.rollbackRead = this.db.prepare('ROLLBACK');
@@ -151,11 +78,11 @@ export class Engine {
     this.depth++;
     try {
       const result = this.withFullDiskRetry(() => this.db.transaction(work).immediate());
-      for (const restaurantId of this.events.takePending()) this.notifier.notify(restaurantId);
+      for (const restaurantId of this.stores.events.takePending()) this.notifier.notify(restaurantId);
       for (const listener of this.commitListeners) listener();
       return result;
     } catch (error) {
-      this.events.discardPending();
+      this.stores.events.discardPending();
       throw error;
     } finally {
       this.depth--;
@@ -234,7 +161,7 @@ export class Engine {
     } catch (error) {
       if (!isDiskFull(error)) throw error;
     }
-    this.events.discardPending();
+    this.stores.events.discardPending();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
@@ -260,7 +187,7 @@ export class Engine {
     const pending = this.verifiedKeys.pending();
     if (pending.length === 0) return 0;
     this.transaction(() => {
-      for (const [keyId, at] of pending) this.apiKeys.touch(keyId, at);
+      for (const [keyId, at] of pending) this.stores.apiKeys.touch(keyId, at);
     });
     for (const [keyId, at] of pending) this.verifiedKeys.written(keyId, at);
     return pending.length;

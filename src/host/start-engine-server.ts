@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { closeSync, openSync } from 'node:fs';
 import type { Clock } from '../engine/clock.ts';
-import { defaultCouriers } from '../engine/couriers/courier-registry.ts';
 import type { CourierRegistry } from '../engine/couriers/courier-registry.ts';
 import { Engine } from '../engine/engine.ts';
 import { buildHttpApi, type RateLimits } from '../engine/http/build-http-api.ts';
@@ -9,8 +8,7 @@ import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts'
 import type { ApiServer, ReplicaDoor } from '../engine/http/http-context.ts';
 import type { PaymentProviders } from '../engine/payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
-import { sandboxSimulator } from '../engine/payments/sandbox-simulator.ts';
-import { configuredPaymentProviders } from '../engine/payments/configured-providers.ts';
+import { assembleProviders, type Providers } from '../engine/providers.ts';
 import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { MailSender } from '../engine/mail/mail-sender.ts';
@@ -26,10 +24,12 @@ export interface EngineServerOptions {
   port?: number;
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
-  payments?: PaymentProviders;
+  /** Payment providers by world (engine/providers.ts's defaults for what is left out). */
+  payments?: Partial<PaymentProviders>;
+  /** Courier adapters by provider name; the simulated courier by default. */
   couriers?: CourierRegistry;
-  /** How writes are applied; a replica passes commands that also queue them for the upstream. */
-  commands?: (engine: Engine) => EngineCommands;
+  /** How writes are applied (default: the services, with the assembled couriers); a replica passes commands that also queue them for the upstream. */
+  commands?: (engine: Engine, providers: Providers) => EngineCommands;
   /** Set when the engine is a replica: what only its upstream can do, and its sync status. */
   replica?: ReplicaDoor;
   /** Where customer mails are sent; without it they stay queued (and visible) until configureMail. */
@@ -73,8 +73,8 @@ export interface EngineServer {
   engine: Engine;
   commands: EngineCommands;
   app: ApiServer;
-  payments: PaymentProviders;
-  couriers: CourierRegistry;
+  /** Payments, couriers and the starting mail sender, assembled once here (engine/providers.ts). */
+  providers: Providers;
   /** The background jobs (payment expiry, scheduled release, couriers, mail), stopped by close(). */
   jobs: JobsRunner;
   /** Sets or clears the SMTP server for customer mails at runtime (the app's settings); throws SmtpSettingsError when unusable. */
@@ -106,7 +106,6 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
         ? options.database
         : new Engine({
             database: options.database,
-            couriers: options.couriers ?? defaultCouriers(),
             ...(options.clock ? { clock: options.clock } : {}),
             ...(options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {}),
           });
@@ -128,20 +127,17 @@ async function serveEngine(
   opened: Engine | null,
 ): Promise<EngineServer> {
   const engine = opened ?? (options.database as Engine);
-  // Assembled once: a restaurant's own provider (its credentials, read when asked), else the world's default.
-  const payments: PaymentProviders = {
-    live: options.payments?.live ?? null,
-    test: options.payments?.test ?? sandboxSimulator,
-    forRestaurant: options.payments?.forRestaurant ?? configuredPaymentProviders(engine),
-  };
-  // Quotes and dispatches use the same adapters.
-  const couriers = options.couriers ?? engine.couriers;
-  const commands = (options.commands ?? localCommands)(engine);
+  // Assembled once, here: the HTTP door, the commands and the jobs get the same providers.
+  const providers = assembleProviders(engine, {
+    ...(options.payments ? { payments: options.payments } : {}),
+    ...(options.couriers ? { couriers: options.couriers } : {}),
+    mail: mailSender,
+  });
+  const commands = options.commands ? options.commands(engine, providers) : localCommands(engine, providers.couriers);
   const app = await buildHttpApi({
     engine,
     commands,
-    payments,
-    couriers,
+    providers,
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.replica ? { replica: options.replica } : {}),
@@ -155,12 +151,10 @@ async function serveEngine(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const jobs = startJobs(engine, {
-    mailSender,
+  const jobs = startJobs(engine, providers, {
     logger: app.log,
     ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
     ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
-    payments,
     ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
     ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),
   });
@@ -193,8 +187,7 @@ async function serveEngine(
     engine,
     commands,
     app,
-    payments,
-    couriers,
+    providers,
     jobs,
     configureMail(settings: SmtpSettings | null) {
       jobs.setMailSender(settings ? createSmtpSender(settings) : null);

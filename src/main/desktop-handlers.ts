@@ -56,7 +56,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'app:backup': async () => {
       const folder = deps.host.backupFolder();
       if (folder === null) throw new KitchenError('backup_unavailable', 'this app keeps no backup folder');
-      const zone = engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+      const zone = engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
       const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
       const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
       return { file: result.file, bytes: result.bytes };
@@ -72,7 +72,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'settings:get': () => settingsView(),
     'settings:update': (patch) => {
       const next = applySettingsPatch(deps.settings.read(), patch, {
-        restaurantExists: (id) => engine.restaurants.get(id) !== undefined,
+        restaurantExists: (id) => engine.stores.restaurants.get(id) !== undefined,
         hasPlatformKey: () => deps.platformKey.info().present,
       });
       deps.settings.write(next);

@@ -117,8 +117,8 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   const server = await startEngineServer({ database: databasePath, servingAs: 'the Comanda app', ...common });
   try {
     // First start: the new database gets the demo restaurants, so the screen has something real.
-    if (firstStart) importDemoRestaurants(server.engine, server.payments);
-    if (server.engine.restaurants.list().length === 0) {
+    if (firstStart) importDemoRestaurants(server.engine, server.providers.payments);
+    if (server.engine.stores.restaurants.list().length === 0) {
       throw new StorageRefusal(
         databasePath,
         'it holds no restaurant (no demo data is put into an existing file); import yours with npm run restaurant -- import FILE --db ' +
@@ -158,7 +158,7 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
     else await server.close();
   };
   try {
-    const restaurants = server.engine.restaurants.list().map((r) => ({ id: r.id, name: r.name }));
+    const restaurants = server.engine.stores.restaurants.list().map((r) => ({ id: r.id, name: r.name }));
     const chosen = replica
       ? restaurants.find((r) => r.id === replica.replica.identity.restaurantId)
       : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);

@@ -23,12 +23,12 @@ export interface AppliedPage {
 export function applyFeedPage(engine: Engine, identity: ReplicaIdentity, page: UpstreamFeedPage): AppliedPage {
   return engine.transaction(() => {
     let applied = 0;
-    let cursor = engine.sync.state(SYNC_KEYS.cursor);
+    let cursor = engine.stores.sync.state(SYNC_KEYS.cursor);
     let lastCreatedAt: string | null = null;
     for (const event of page.data) {
       if (event.type === 'order.created' || event.type === 'order.updated') {
         const order = event.data as OrderView;
-        if (!engine.orders.getById(order.id) && engine.sync.hasPendingCreates()) {
+        if (!engine.stores.orders.getById(order.id) && engine.stores.sync.hasPendingCreates()) {
           saveCursor(engine, cursor);
           return { applied, held: true, lagMs: lag(engine, lastCreatedAt) };
         }
@@ -38,8 +38,8 @@ export function applyFeedPage(engine: Engine, identity: ReplicaIdentity, page: U
         mirrorStock(engine, identity.restaurantId, data.location_id, data.items);
       } else if (event.type === 'location.updated') {
         const status = event.data as LocationStatusView;
-        if (!engine.sync.hasPendingOpenClose(status.location_id)) {
-          const position = engine.locations.list(identity.restaurantId).length;
+        if (!engine.stores.sync.hasPendingOpenClose(status.location_id)) {
+          const position = engine.stores.locations.list(identity.restaurantId).length;
           mirrorLocation(engine, identity.restaurantId, status, position);
         }
       }
@@ -48,13 +48,13 @@ export function applyFeedPage(engine: Engine, identity: ReplicaIdentity, page: U
       lastCreatedAt = event.created_at;
     }
     saveCursor(engine, page.data.length === applied ? page.next_cursor : cursor);
-    engine.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+    engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
     return { applied, held: false, lagMs: lag(engine, lastCreatedAt) };
   });
 }
 
 function saveCursor(engine: Engine, cursor: string | undefined): void {
-  if (cursor !== undefined) engine.sync.setState(SYNC_KEYS.cursor, cursor);
+  if (cursor !== undefined) engine.stores.sync.setState(SYNC_KEYS.cursor, cursor);
 }
 
 function lag(engine: Engine, createdAt: string | null): number | null {

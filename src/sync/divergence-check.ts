@@ -51,46 +51,46 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
   }
   const localActive = new Map<string, OrderRow>();
   for (const status of ACTIVE_STATUSES) {
-    for (const row of engine.orders.list({ restaurantId: identity.restaurantId, test, status, limit: LOCAL_ACTIVE_LIMIT })) {
+    for (const row of engine.stores.orders.list({ restaurantId: identity.restaurantId, test, status, limit: LOCAL_ACTIVE_LIMIT })) {
       localActive.set(row.id, row);
     }
   }
   // Orders active here that the upstream no longer lists as active: ask for each.
   const upstreamOf = new Map<string, OrderView | null>(upstreamActive);
   for (const id of localActive.keys()) {
-    if (upstreamOf.has(id) || engine.sync.hasPendingForOrder(id)) continue;
+    if (upstreamOf.has(id) || engine.stores.sync.hasPendingForOrder(id)) continue;
     const response = await client.call<OrderView>('GET', `/orders/${id}`);
     if (response.status === 404) upstreamOf.set(id, null);
     else upstreamOf.set(id, expectOk(response, `GET /orders/${id}`));
   }
   // Stock lives upstream for live keys only (sandbox stock writes are simulated).
-  const stockCompared = !test && engine.sync.pending() === 0;
+  const stockCompared = !test && engine.stores.sync.pending() === 0;
   const upstreamStock = new Map<string, UpstreamStock['data']>();
   if (stockCompared) {
-    for (const location of engine.locations.list(identity.restaurantId)) {
+    for (const location of engine.stores.locations.list(identity.restaurantId)) {
       const response = await client.call<UpstreamStock>('GET', `/stock?location_id=${location.id}`);
       if (response.status === 404) continue;
       upstreamStock.set(location.id, expectOk(response, 'GET /stock').data);
     }
   }
   // The items' done marks of the orders active on both sides with no kitchen change of ours queued.
-  const kitchenQueued = engine.sync.ordersWithPendingKitchenData();
+  const kitchenQueued = engine.stores.sync.ordersWithPendingKitchenData();
   const upstreamItems = new Map<string, UpstreamItemStates>();
   for (const id of upstreamActive.keys()) {
-    if (!localActive.has(id) || kitchenQueued.has(id) || engine.sync.hasPendingForOrder(id)) continue;
+    if (!localActive.has(id) || kitchenQueued.has(id) || engine.stores.sync.hasPendingForOrder(id)) continue;
     const response = await client.call<UpstreamItemStates>('GET', itemStatesPath(id));
     if (response.status === 404) continue;
     upstreamItems.set(id, expectOk(response, `GET ${itemStatesPath(id)}`));
   }
   // Item changes the replica's kitchen feed has not applied yet: those orders are in flight.
   const kitchenAhead = expectOk(
-    await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${engine.sync.state(KITCHEN_CURSOR) ?? '0'}&limit=500`),
+    await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${engine.stores.sync.state(KITCHEN_CURSOR) ?? '0'}&limit=500`),
     'GET /sync/kitchen/items',
   );
   const itemsCompared = kitchenAhead.data.length < 500;
   const itemsInFlight = new Set(kitchenAhead.data.map((entry) => entry.order_id));
   // Events the replica has not applied yet: the orders and stock they touch are in flight, not diverged.
-  const cursor = engine.sync.state(SYNC_KEYS.cursor) ?? '';
+  const cursor = engine.stores.sync.state(SYNC_KEYS.cursor) ?? '';
   const ahead = expectOk(
     await client.call<UpstreamFeedPage>('GET', `/events?after=${encodeURIComponent(cursor)}&limit=500`),
     'GET /events',
@@ -114,18 +114,18 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
     let diverged = 0;
     let healed = 0;
     // An order of ours may be upstream under its new id while its create's answer is still due.
-    const oursInFlight = engine.sync.hasPendingCreates();
+    const oursInFlight = engine.stores.sync.hasPendingCreates();
     for (const [id, upstream] of upstreamOf) {
-      if (inFlight.has(id) || engine.sync.hasPendingForOrder(id)) continue;
-      const local = engine.orders.get(identity.restaurantId, test, id) ?? null;
+      if (inFlight.has(id) || engine.stores.sync.hasPendingForOrder(id)) continue;
+      const local = engine.stores.orders.get(identity.restaurantId, test, id) ?? null;
       if (local === null && oursInFlight) continue;
       compared++;
       if (sameState(local, upstream)) continue;
       diverged++;
       // The same difference found again (its healing did not take): recorded once.
-      const last = engine.sync.lastDivergenceOf(id);
+      const last = engine.stores.sync.lastDivergenceOf(id);
       if (!last || !sameDifference(last, local, upstream)) {
-        engine.sync.divergence(
+        engine.stores.sync.divergence(
           id,
           stateOf(local, zone),
           { code: 'diverged', message: 'the platform holds another state for this order (found by the periodic check); the platform state was put in place here' },
@@ -139,11 +139,11 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
         // The upstream has no such order: it cannot stand here either. Cancelling gives back its stock.
         applyTransition(engine, local, 'cancelado');
       }
-      if (sameState(engine.orders.get(identity.restaurantId, test, id) ?? null, upstream)) healed++;
+      if (sameState(engine.stores.orders.get(identity.restaurantId, test, id) ?? null, upstream)) healed++;
     }
     for (const [id, upstream] of itemsCompared ? upstreamItems : new Map<string, UpstreamItemStates>()) {
       if (inFlight.has(id) || itemsInFlight.has(id)) continue;
-      const local = new Map(engine.kitchenData.itemStates(id).map((state) => [state.item_index, state.done === 1]));
+      const local = new Map(engine.stores.kitchenData.itemStates(id).map((state) => [state.item_index, state.done === 1]));
       const there = new Map(upstream.data.map((state) => [state.item_index, state.done]));
       const indexes = [...new Set([...local.keys(), ...there.keys()])].sort((a, b) => a - b);
       const differing = indexes.filter((index) => (local.get(index) ?? false) !== (there.get(index) ?? false));
@@ -151,9 +151,9 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
       if (differing.length === 0) continue;
       diverged++;
       const here = { items: differing.map((index) => ({ item_index: index, done: local.get(index) ?? false })) };
-      const last = engine.sync.lastItemsDivergenceOf(id);
+      const last = engine.stores.sync.lastItemsDivergenceOf(id);
       if (!last || last.local_change !== JSON.stringify(here)) {
-        engine.sync.itemsDivergence(
+        engine.stores.sync.itemsDivergence(
           id,
           here,
           { code: 'diverged', message: "the platform holds other done marks for this order's items (found by the periodic check); its marks were put in place here" },
@@ -162,27 +162,27 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
         );
       }
       mirrorItemStates(engine, id, upstream);
-      if (engine.kitchenData.itemStates(id).every((state) => (state.done === 1) === (there.get(state.item_index) ?? false))) healed++;
+      if (engine.stores.kitchenData.itemStates(id).every((state) => (state.done === 1) === (there.get(state.item_index) ?? false))) healed++;
     }
     for (const [locationId, entries] of upstreamStock) {
       if (stockInFlight.has(locationId)) continue;
       const differing: { product_id: string; quantity: number; here: number }[] = [];
       for (const entry of entries) {
-        if (!engine.catalogue.product(identity.restaurantId, entry.product_id)) continue;
+        if (!engine.stores.catalogue.product(identity.restaurantId, entry.product_id)) continue;
         compared++;
-        const here = engine.stock.quantity(locationId, entry.product_id);
+        const here = engine.stores.stock.quantity(locationId, entry.product_id);
         if (here !== entry.quantity) differing.push({ product_id: entry.product_id, quantity: entry.quantity, here });
       }
       if (differing.length === 0) continue;
       diverged += differing.length;
-      engine.sync.stockDivergence(
+      engine.stores.sync.stockDivergence(
         { location_id: locationId, items: differing.map((d) => ({ product_id: d.product_id, quantity: d.here })) },
         { code: 'diverged', message: 'the platform holds other stock quantities (found by the periodic check); its quantities were put in place here' },
         { location_id: locationId, items: differing.map((d) => ({ product_id: d.product_id, quantity: d.quantity })) },
         engine.clock.now(),
       );
       mirrorStock(engine, identity.restaurantId, locationId, differing, { force: true });
-      healed += differing.filter((d) => engine.stock.quantity(locationId, d.product_id) === d.quantity).length;
+      healed += differing.filter((d) => engine.stores.stock.quantity(locationId, d.product_id) === d.quantity).length;
     }
     return { compared, diverged, healed, skipped: false };
   });

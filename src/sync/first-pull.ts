@@ -55,9 +55,9 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
   const canWrite = probe.status !== 403;
   // A file that mirrors a restaurant is that restaurant's: a key of another one (none of its
   // locations is theirs) is refused before anything is written, never registered as a key of it.
-  const mirrored = engine.sync.state(SYNC_KEYS.restaurantId);
+  const mirrored = engine.stores.sync.state(SYNC_KEYS.restaurantId);
   if (mirrored !== undefined) {
-    const known = engine.locations.list(mirrored).map((location) => location.id);
+    const known = engine.stores.locations.list(mirrored).map((location) => location.id);
     const keys = new Set(locations.data.map((location) => location.location_id));
     if (known.length > 0 && !known.some((id) => keys.has(id))) {
       throw new UpstreamRefusedKey(
@@ -67,7 +67,7 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
     }
   }
   const restaurantId =
-    engine.sync.state(SYNC_KEYS.restaurantId) ??
+    engine.stores.sync.state(SYNC_KEYS.restaurantId) ??
     uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
   engine.transaction(() => {
     mirrorRestaurant(engine, {
@@ -76,9 +76,9 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
       registerMode: locations.register_mode,
       timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
     });
-    engine.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
-    engine.sync.setState(SYNC_KEYS.upstream, client.base);
-    engine.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
+    engine.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
+    engine.stores.sync.setState(SYNC_KEYS.upstream, client.base);
+    engine.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
     registerExternalApiKey(engine, { restaurantId, key: apiKey, write: canWrite, label: 'clave de la plataforma' });
   });
   return { restaurantId, mode: parsed.mode, canWrite };
@@ -139,8 +139,8 @@ export async function pullSnapshot(engine: Engine, client: UpstreamClient, ident
   engine.transaction(() => {
     applyCatalogue(engine, identity, catalogue);
     for (const order of orders) mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created');
-    engine.sync.setState(SYNC_KEYS.cursor, start.next_cursor);
-    engine.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+    engine.stores.sync.setState(SYNC_KEYS.cursor, start.next_cursor);
+    engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
   });
 }
 
@@ -158,7 +158,7 @@ function applyCatalogue(
   const tracked = new Set<string>();
   for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
   catalogue.locations.data.forEach((location, position) => {
-    if (!engine.sync.hasPendingOpenClose(location.location_id)) {
+    if (!engine.stores.sync.hasPendingOpenClose(location.location_id)) {
       mirrorLocation(engine, identity.restaurantId, location, position);
     }
   });

@@ -19,7 +19,7 @@ export const recallPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/
 /** After a refused push: the upstream's states of the order's lines stand here too. Inside a transaction. */
 export function mirrorItemStates(engine: Engine, orderId: string, states: UpstreamItemStates): void {
   const upstream = new Map(states.data.map((s) => [s.item_index, s.done]));
-  for (const local of engine.kitchenData.itemStates(orderId)) {
+  for (const local of engine.stores.kitchenData.itemStates(orderId)) {
     if (!upstream.has(local.item_index)) upstream.set(local.item_index, false);
   }
   for (const [index, done] of upstream) mirrorItemState(engine, orderId, index, done);
@@ -33,7 +33,7 @@ export interface KitchenPullResult {
 
 /** The upstream's change-feed position the replica has applied (its `ev_` cursor). */
 function mainFeedSeq(engine: Engine): number {
-  const cursor = engine.sync.state(SYNC_KEYS.cursor);
+  const cursor = engine.stores.sync.state(SYNC_KEYS.cursor);
   const match = cursor === undefined ? null : /^ev_(\d+)$/.exec(cursor);
   return match ? Number(match[1]) : 0;
 }
@@ -46,23 +46,23 @@ function mainFeedSeq(engine: Engine): number {
  */
 function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): KitchenPullResult {
   return engine.transaction(() => {
-    const stored = engine.kitchenData.settings(restaurantId)?.settings;
+    const stored = engine.stores.kitchenData.settings(restaurantId)?.settings;
     if (stored !== JSON.stringify(page.settings)) writeKitchenSettings(engine, restaurantId, page.settings);
-    let cursor = Number(engine.sync.state(KITCHEN_CURSOR) ?? 0);
+    let cursor = Number(engine.stores.sync.state(KITCHEN_CURSOR) ?? 0);
     let applied = 0;
     const caughtUpTo = mainFeedSeq(engine);
     for (const entry of page.data) {
-      const orderId = engine.orders.getById(entry.order_id) ? entry.order_id : (engine.sync.upstreamIdOf(entry.order_id) ?? entry.order_id);
-      if (!engine.orders.getById(orderId) && entry.seq > caughtUpTo) {
-        engine.sync.setState(KITCHEN_CURSOR, String(cursor));
+      const orderId = engine.stores.orders.getById(entry.order_id) ? entry.order_id : (engine.stores.sync.upstreamIdOf(entry.order_id) ?? entry.order_id);
+      if (!engine.stores.orders.getById(orderId) && entry.seq > caughtUpTo) {
+        engine.stores.sync.setState(KITCHEN_CURSOR, String(cursor));
         return { applied, held: true };
       }
-      if (!engine.kitchenData.hasPendingItemPush(orderId, entry.item_index)) {
+      if (!engine.stores.kitchenData.hasPendingItemPush(orderId, entry.item_index)) {
         if (mirrorItemState(engine, orderId, entry.item_index, entry.done)) applied++;
       }
       cursor = entry.seq;
     }
-    engine.sync.setState(KITCHEN_CURSOR, String(Math.max(cursor, page.next_cursor)));
+    engine.stores.sync.setState(KITCHEN_CURSOR, String(Math.max(cursor, page.next_cursor)));
     return { applied, held: false };
   });
 }
@@ -74,7 +74,7 @@ async function pullKitchenItems(
   restaurantId: string,
   options: { waitSeconds: number; signal?: AbortSignal; exclusive?: <T>(work: () => Promise<T>) => Promise<T> },
 ): Promise<KitchenPullResult | { status: number }> {
-  const after = engine.sync.state(KITCHEN_CURSOR) ?? '0';
+  const after = engine.stores.sync.state(KITCHEN_CURSOR) ?? '0';
   const response = await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${after}&limit=200&wait=${options.waitSeconds}`, {
     timeoutMs: (options.waitSeconds + 10) * 1000,
     ...(options.signal ? { signal: options.signal } : {}),

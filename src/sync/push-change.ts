@@ -45,7 +45,7 @@ export async function pushChange(engine: Engine, client: UpstreamClient, identit
   }
   if (response.status >= 200 && response.status < 300) {
     engine.transaction(() => {
-      engine.sync.sent(row.seq, engine.clock.now());
+      engine.stores.sync.sent(row.seq, engine.clock.now());
       acknowledge(engine, identity, row, response);
     });
     return { kind: 'sent' };
@@ -56,7 +56,7 @@ export async function pushChange(engine: Engine, client: UpstreamClient, identit
   engine.transaction(() => {
     const error = (response.body as UpstreamError | null)?.error ?? { code: 'unknown', message: `status ${response.status}` };
     const nothingToRead = row.kind === 'create_order';
-    engine.sync.conflict(row, { status: response.status, ...error }, null, engine.clock.now(), nothingToRead);
+    engine.stores.sync.conflict(row, { status: response.status, ...error }, null, engine.clock.now(), nothingToRead);
     if (nothingToRead) resolveInFavourOfUpstream(engine, identity, row, null);
   });
   return { kind: 'conflict' };
@@ -107,7 +107,7 @@ async function checkStockBase(
   };
   engine.transaction(() => {
     const local = JSON.stringify({ location_id: payload.location_id, items: clashing, replaced: clashing.map((c) => ({ product_id: c.product_id, quantity: replaced.get(c.product_id) })) });
-    engine.sync.recordConflict(row, local, error, response.body, engine.clock.now());
+    engine.stores.sync.recordConflict(row, local, error, response.body, engine.clock.now());
     mirrorStock(
       engine,
       identity.restaurantId,
@@ -115,8 +115,8 @@ async function checkStockBase(
       clashing.map((c) => ({ product_id: c.product_id, quantity: upstream.get(c.product_id)! })),
       { force: true },
     );
-    if (keep.length === 0) engine.sync.closeAsConflict(row.seq, error);
-    else engine.sync.rewritePayload(row.seq, JSON.stringify(rest));
+    if (keep.length === 0) engine.stores.sync.closeAsConflict(row.seq, error);
+    else engine.stores.sync.rewritePayload(row.seq, JSON.stringify(rest));
   });
   if (keep.length === 0) return { kind: 'done', outcome: { kind: 'conflict' } };
   return { kind: 'go', row: { ...row, payload: JSON.stringify(rest) } };
@@ -146,8 +146,8 @@ function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, 
     const upstream = response.body as OrderView;
     const localId = row.order_id!;
     if (localId !== upstream.id) {
-      engine.orders.rename(localId, upstream.id, upstream.number);
-      engine.sync.alias(localId, upstream.id);
+      engine.stores.orders.rename(localId, upstream.id, upstream.number);
+      engine.stores.sync.alias(localId, upstream.id);
     }
     mirrorOrder(engine, identity.restaurantId, test, upstream, 'order.updated');
   } else if (row.kind === 'transition_order') {
@@ -189,7 +189,7 @@ export function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdent
   const test = identity.mode === 'test';
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
-    const order = row.order_id ? engine.orders.getById(row.order_id) : undefined;
+    const order = row.order_id ? engine.stores.orders.getById(row.order_id) : undefined;
     if (order && order.status !== 'cancelado' && order.status !== 'entregado') applyTransition(engine, order, 'cancelado');
     return;
   }

@@ -16,10 +16,11 @@ import type { World } from '../shared/world.ts';
  * Stock and open/close are simulated in sandbox: such writes change nothing, so send nothing.
  */
 export function replicaCommands(engine: Engine, mode: World, onQueued: () => void): EngineCommands {
-  const local = localCommands(engine);
+  // No couriers: a replica's engine writes no dispatch intent (Engine role `replica`), its upstream dispatches.
+  const local = localCommands(engine, new Map());
   const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
-  const queue = (...args: Parameters<Engine['sync']['append']>) => {
-    engine.sync.append(...args);
+  const queue = (...args: Parameters<Engine['stores']['sync']['append']>) => {
+    engine.stores.sync.append(...args);
   };
   const committed = <T>(work: () => T): T => {
     const result = engine.transaction(work);
@@ -52,7 +53,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
       return committed(() => {
         const locationId = input.location_id.toLowerCase();
         // What each write replaced travels with it: the pusher tells a concurrent upstream change from ours.
-        const replaced = input.items.map((item) => ({ product_id: item.product_id.toLowerCase(), quantity: engine.stock.quantity(locationId, item.product_id.toLowerCase()) }));
+        const replaced = input.items.map((item) => ({ product_id: item.product_id.toLowerCase(), quantity: engine.stores.stock.quantity(locationId, item.product_id.toLowerCase()) }));
         const result = local.setStock(actor, input);
         if (!result.simulated) {
           queue(randomUUID(), 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId }, engine.clock.now());

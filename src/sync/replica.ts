@@ -100,7 +100,7 @@ export class Replica {
     const client = new UpstreamClient(options.upstreamUrl, options.apiKey);
     try {
       const identity = await identifyReplica(engine, client, options.apiKey);
-      if (engine.sync.state(SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
+      if (engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
       else await refreshCatalogue(engine, client, identity);
       return new Replica(engine, client, identity, options, true);
     } catch (error) {
@@ -117,12 +117,12 @@ export class Replica {
 
   /** Starting offline is possible once a first pull has been stored. */
   private static offlineIdentity(engine: Engine, apiKey: string): ReplicaIdentity | null {
-    const restaurantId = engine.sync.state(SYNC_KEYS.restaurantId);
-    if (!restaurantId || engine.sync.state(SYNC_KEYS.cursor) === undefined) return null;
+    const restaurantId = engine.stores.sync.state(SYNC_KEYS.restaurantId);
+    if (!restaurantId || engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) return null;
     return {
       restaurantId,
       mode: apiKey.startsWith('cm_test_') ? 'test' : 'live',
-      canWrite: engine.sync.state(SYNC_KEYS.canWrite) === '1',
+      canWrite: engine.stores.sync.state(SYNC_KEYS.canWrite) === '1',
     };
   }
 
@@ -154,13 +154,13 @@ export class Replica {
 
   status(): SyncStatus {
     const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
-    const lastPull = this.engine.sync.state(SYNC_KEYS.lastPullAt);
+    const lastPull = this.engine.stores.sync.state(SYNC_KEYS.lastPullAt);
     return {
       online: this.link.online,
       last_pull_at: formatNullableInstant(lastPull === undefined ? null : Number(lastPull), zone),
       lag_ms: this.link.online ? (this.lagMs ?? 0) : lastPull === undefined ? null : this.engine.clock.now() - Number(lastPull),
-      outbox_pending: this.engine.sync.pending(),
-      conflicts: this.engine.sync.conflicts().map((c) => ({
+      outbox_pending: this.engine.stores.sync.pending(),
+      conflicts: this.engine.stores.sync.conflicts().map((c) => ({
         id: c.id,
         kind: c.kind,
         order_id: c.order_id,
@@ -170,7 +170,7 @@ export class Replica {
         created_at: formatNullableInstant(c.created_at, zone),
         resolved_at: formatNullableInstant(c.resolved_at, zone),
       })),
-      conflicts_unresolved: this.engine.sync.unresolvedConflicts(),
+      conflicts_unresolved: this.engine.stores.sync.unresolvedConflicts(),
       last_check: this.lastCheck,
       last_error: this.lastError,
       last_check_at: formatNullableInstant(this.lastCheckAt, zone),
@@ -198,7 +198,7 @@ export class Replica {
       await this.link.back();
       if (!this.running) return;
       try {
-        const cursor = this.engine.sync.state(SYNC_KEYS.cursor) ?? '';
+        const cursor = this.engine.stores.sync.state(SYNC_KEYS.cursor) ?? '';
         const wait = this.options.pollWaitSeconds;
         const response = await this.client.call<UpstreamFeedPage>(
           'GET',
@@ -263,7 +263,7 @@ export class Replica {
         this.failed(error);
         continue;
       }
-      const row = this.engine.sync.nextToPush();
+      const row = this.engine.stores.sync.nextToPush();
       if (!row) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
         continue;
@@ -273,7 +273,7 @@ export class Replica {
         this.link.reached();
         if (outcome.kind === 'retry') {
           failures++;
-          this.engine.sync.failedAttempt(row.seq, outcome.reason);
+          this.engine.stores.sync.failedAttempt(row.seq, outcome.reason);
           this.lastError = outcome.reason;
           await this.pusherWaker.sleep(outcome.delayMs ?? this.backoff(failures), this.stopping.signal);
         } else {
@@ -283,7 +283,7 @@ export class Replica {
       } catch (error) {
         if (!this.running) return;
         this.failed(error);
-        this.engine.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
+        this.engine.stores.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
         // Unreachable: the loop waits for the link's probe. Anything else: retry on the backoff.
         if (!(error instanceof UpstreamUnreachable)) {
           failures++;
@@ -312,7 +312,7 @@ export class Replica {
         await this.mutex.run(async () =>
           this.engine.transaction(() =>
             response.body.data.forEach((status: LocationStatusView, position: number) => {
-              if (!this.engine.sync.hasPendingOpenClose(status.location_id)) {
+              if (!this.engine.stores.sync.hasPendingOpenClose(status.location_id)) {
                 mirrorLocation(this.engine, this.identity.restaurantId, status, position);
               }
             }),

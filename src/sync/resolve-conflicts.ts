@@ -25,21 +25,21 @@ export async function resolveDueConflicts(
   exclusive: <T>(work: () => Promise<T>) => Promise<T>,
 ): Promise<ResolveRound> {
   const round: ResolveRound = { resolved: 0, failed: 0 };
-  for (const conflict of engine.sync.dueConflicts(engine.clock.now())) {
+  for (const conflict of engine.stores.sync.dueConflicts(engine.clock.now())) {
     const row = { kind: conflict.outbox_kind, order_id: conflict.outbox_order_id, location_id: conflict.outbox_location_id };
     try {
       await exclusive(async () => {
         const state = await readUpstreamState(client, row);
         engine.transaction(() => {
           resolveInFavourOfUpstream(engine, identity, row, state);
-          engine.sync.resolved(conflict.id, state, engine.clock.now());
+          engine.stores.sync.resolved(conflict.id, state, engine.clock.now());
         });
       });
       round.resolved++;
     } catch (error) {
       round.failed++;
       const message = error instanceof Error ? error.message : String(error);
-      engine.transaction(() => engine.sync.resolveFailed(conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1)));
+      engine.transaction(() => engine.stores.sync.resolveFailed(conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1)));
       if (error instanceof UpstreamUnreachable) throw error;
     }
   }

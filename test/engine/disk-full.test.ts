@@ -50,7 +50,7 @@ test('disk full on a small tmpfs: writes 503 storage_full, reads 200, writes res
   const clock = new ManualClock(DEMO_NOW);
   const server = await startEngineServer({ database: dbPath, clock, rateLimits: GENEROUS_LIMITS, logger: false });
   try {
-    const [demo] = seedDemo(server.engine, server.payments);
+    const [demo] = seedDemo(server.engine, server.providers.payments);
     const writeKey = demo!.keys.live_write;
     const readKey = demo!.keys.live_read;
     const acknowledged: string[] = [];

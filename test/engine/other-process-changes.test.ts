@@ -35,7 +35,7 @@ describe('changes committed by another process', () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-other-process-'));
     const dbPath = join(dir, 'comanda.db');
     here = await startEngineServer({ database: dbPath, rateLimits: GENEROUS_LIMITS, logger: false, externalChangesPollMs: 20 });
-    key = seedDemo(here.engine, here.payments)[0]!.keys.live_read;
+    key = seedDemo(here.engine, here.providers.payments)[0]!.keys.live_read;
     other = await startHeadlessEngine(dbPath, { args: ['--share-file'], timeoutMs: 90_000 });
   });
   after(async () => {
@@ -77,7 +77,7 @@ describe('changes committed by another process', () => {
         pushed,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${here.engine.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
+            () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${here.engine.stores.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
             20_000,
           );
         }),

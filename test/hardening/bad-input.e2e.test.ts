@@ -281,7 +281,7 @@ describe('bad input on every endpoint', () => {
         const key = keyOf(keyChoice);
         const id = where === 'pool' ? (orderPool[choice.pick % Math.max(1, orderPool.length)] ?? UNKNOWN_UUID) : where;
         let target = choice.target;
-        const row = t.server.engine.orders.getById(id);
+        const row = t.server.engine.stores.orders.getById(id);
         if (row && choice.forward) {
           const next = nextTransitions(row.status, row.type);
           if (next.length > 0) target = next[choice.pick % next.length];
@@ -320,7 +320,7 @@ describe('bad input on every endpoint', () => {
           for (const item of sent.items) {
             assert.ok(Number.isSafeInteger(item.quantity) && item.quantity >= 0 && item.quantity <= 1_000_000, `accepted quantity ${item.quantity}`);
             if (!res.body.simulated) {
-              assert.equal(t.server.engine.stock.quantity(sent.location_id.toLowerCase(), item.product_id.toLowerCase()), item.quantity + 0);
+              assert.equal(t.server.engine.stores.stock.quantity(sent.location_id.toLowerCase(), item.product_id.toLowerCase()), item.quantity + 0);
             }
           }
         }
@@ -597,7 +597,7 @@ function checkCreatedOrder(text: string, res: ApiResponse, key: string | null): 
   orderPool.push(order.id);
   if (order.payment_link) sessionPool.push(order.payment_link.session_id);
   // The stored order is the one answered (what the feed and GET will show).
-  const stored = t.server.engine.orders.getById(order.id)!;
+  const stored = t.server.engine.stores.orders.getById(order.id)!;
   assert.equal(stored.customer_name, order.customer.name, 'the stored customer name differs from the answer');
   assert.equal(stored.notes, order.notes, 'the stored notes differ from the answer');
   assert.deepEqual(JSON.parse(stored.items), order.items, 'the stored items differ from the answer');

@@ -193,7 +193,7 @@ describe('races', () => {
     const engine = t.server.engine;
     const keys = Array.from({ length: CLIENTS }, (_, i) => createApiKey(engine, { restaurantId: R1.id, mode: 'live', write: true, label: `client ${i}` }).key);
     const statusOf = (id: string) => {
-      const row = engine.orders.getById(id);
+      const row = engine.stores.orders.getById(id);
       return row ? { status: row.status, type: row.type } : null;
     };
     await fc.assert(
@@ -202,7 +202,7 @@ describe('races', () => {
         rounds++;
         checker.check();
         assert.equal(engine.db.prepare('SELECT COUNT(*) AS n FROM stock WHERE quantity < 0').pluck().get(), 0);
-        for (const id of pool) assert.ok(engine.orders.getById(id), `order ${id} answered 201 is missing`);
+        for (const id of pool) assert.ok(engine.stores.orders.getById(id), `order ${id} answered 201 is missing`);
       }),
       { numRuns: Math.max(1, Math.round(12 * SCALE)), seed: SEED, endOnFailure: true },
     );
@@ -234,9 +234,9 @@ describe('races', () => {
         }
       }
       checker.check();
-      const final = engine.orders.getById(order.body.id)!;
+      const final = engine.stores.orders.getById(order.body.id)!;
       // Stock came back exactly once if it was cancelled, and was not touched otherwise.
-      assert.equal(engine.stock.quantity(R1.openLocation, R1.products.pastelDeChoclo), final.status === 'cancelado' ? 5 : 3);
+      assert.equal(engine.stores.stock.quantity(R1.openLocation, R1.products.pastelDeChoclo), final.status === 'cancelado' ? 5 : 3);
     }
     duels += orders;
   });

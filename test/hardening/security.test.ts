@@ -15,6 +15,8 @@ import { buildHttpApi, DEFAULT_RATE_LIMITS, DEFAULT_TIMEOUTS, HEADER_LIMIT_BYTES
 import type { ApiServer } from '../../src/engine/http/http-context.ts';
 import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
 import { authenticate, createApiKey, revokeApiKey } from '../../src/engine/services/api-keys.ts';
+import { defaultCouriers } from '../../src/engine/couriers/courier-registry.ts';
+import { assembleProviders } from '../../src/engine/providers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1, UNKNOWN_UUID } from '../support/demo-ids.ts';
@@ -119,7 +121,7 @@ describe('keys never reach the logs', () => {
     const presented = new Set<string>();
     let requests = 0;
     try {
-      const demo = seedDemo(server.engine, server.payments);
+      const demo = seedDemo(server.engine, server.providers.payments);
       const issued = demo.flatMap((r) => Object.values(r.keys));
       const extra = createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'to revoke' }).key;
       issued.push(extra);
@@ -174,7 +176,7 @@ describe('keys never reach the logs', () => {
       }
       for (let i = 0; i < 10; i++) await call('GET', '/orders', `cm_live_${randomBytes(16).toString('hex')}`);
       await call('GET', '/menu', extra);
-      revokeApiKey(server.engine, R1.id, server.engine.apiKeys.listForRestaurant(R1.id).find((k) => k.label === 'to revoke')!.id);
+      revokeApiKey(server.engine, R1.id, server.engine.stores.apiKeys.listForRestaurant(R1.id).find((k) => k.label === 'to revoke')!.id);
       await call('GET', '/menu', extra);
       // The jobs run too (expiry, couriers, mail) and log at trace.
       clock.advance(45 * 60_000);
@@ -210,9 +212,8 @@ describe('slow and oversized clients', () => {
     key = seedDemo(engine, { live: null, test: sandboxSimulator })[0]!.keys.live_write;
     app = await buildHttpApi({
       engine,
-      commands: localCommands(engine),
-      payments: { live: null, test: sandboxSimulator },
-      couriers: engine.couriers,
+      commands: localCommands(engine, defaultCouriers()),
+      providers: assembleProviders(engine),
       rateLimits: GENEROUS_LIMITS,
       timeouts,
     });

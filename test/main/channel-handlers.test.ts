@@ -38,7 +38,7 @@ describe('IPC handlers on a real engine', () => {
     const sandbox = await placeOrder(engine, { customer: { name: 'Sandbox' } }, keys.test_write);
     const board = await ipc.ok('board:snapshot', {});
     assert.equal(board.restaurant.id, R1.id);
-    assert.equal(board.cursor, engine.server.engine.events.lastSeq());
+    assert.equal(board.cursor, engine.server.engine.stores.events.lastSeq());
     assert.equal(board.now, engine.clock.now());
     const byId = new Map(board.tickets.map((t) => [t.order.id, t]));
     assert.equal(byId.get(live.id)?.order.test, false);
@@ -175,7 +175,7 @@ describe('IPC handlers on a real engine', () => {
     const copy = new Engine({ database: result.file });
     try {
       assert.equal((copy.db.pragma('integrity_check', { simple: true }) as string), 'ok');
-      assert.ok(copy.orders.getById(placed.id), 'the order placed before the backup is in the copy');
+      assert.ok(copy.stores.orders.getById(placed.id), 'the order placed before the backup is in the copy');
     } finally {
       copy.close();
     }

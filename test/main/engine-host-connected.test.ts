@@ -55,7 +55,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
   const created = await up.call('POST', '/orders', {
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'App' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
   });
-  await eventually(() => host.server.engine.orders.getById(created.body.id), 'the order in the replica’s database', { until: (row) => row !== undefined });
+  await eventually(() => host.server.engine.stores.orders.getById(created.body.id), 'the order in the replica’s database', { until: (row) => row !== undefined });
   const moved = await handlers['orders:transition']({ order_id: created.body.id, target: 'en_preparacion' });
   assert.equal(moved.order.status, 'en_preparacion');
   await eventually(() => up.call('GET', `/orders/${created.body.id}`), 'en_preparacion upstream', { until: (r) => r.body.status === 'en_preparacion' });

@@ -51,7 +51,7 @@ export async function startEngineUnderTest(
   const dbPath = join(dir, 'engine.db');
   const clock = new ManualClock(options.now ?? DEMO_NOW);
   const server = await startEngineServer({ database: dbPath, clock, rateLimits: options.rateLimits ?? GENEROUS_LIMITS });
-  const demo = options.seed === false ? [] : seedDemo(server.engine, server.payments);
+  const demo = options.seed === false ? [] : seedDemo(server.engine, server.providers.payments);
   const defaultKey = demo[0]?.keys.live_write ?? null;
   return {
     server,

@@ -130,10 +130,10 @@ function scenario(mode: World): void {
     await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     const { engine, identity, commands } = sys.replica.replica;
     commands.setItemDone({ restaurantId: identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
-    assert.equal(engine.sync.pending(), 1);
+    assert.equal(engine.stores.sync.pending(), 1);
     // The upstream moves the order; its feed page is applied as the puller would apply it.
     assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
-    const page = (await up('GET', `/events?after=${engine.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
+    const page = (await up('GET', `/events?after=${engine.stores.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
     applyFeedPage(engine, identity, page);
     assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
     sys.proxy.set({ kind: 'pass' });

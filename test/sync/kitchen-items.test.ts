@@ -35,7 +35,7 @@ function scenarios(mode: World): void {
       commands: sys.replica.replica.commands,
       restaurantId: sys.replica.replica.identity.restaurantId,
     });
-    upstreamKitchen = createKitchenHandlers({ engine: sys.upstream.engine, commands: localCommands(sys.upstream.engine), restaurantId: R1.id });
+    upstreamKitchen = createKitchenHandlers({ engine: sys.upstream.engine, commands: localCommands(sys.upstream.engine, sys.upstream.providers.couriers), restaurantId: R1.id });
   });
 
   test('a bump on the replica is queued with it and reaches the upstream; one there comes back down', async () => {
@@ -85,7 +85,7 @@ function scenarios(mode: World): void {
     assert.equal(created.status, 201);
     await replicaKitchen['items:set-done']({ order_id: created.body.id, item_index: 0, done: true });
     const upstreamId = await eventually(
-      async () => sys.replica.replica.engine.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.orders.getById(created.body.id) ? created.body.id : undefined),
+      async () => sys.replica.replica.engine.stores.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.stores.orders.getById(created.body.id) ? created.body.id : undefined),
       'id !== undefined',
       { until: (id) => id !== undefined },
     );

@@ -34,7 +34,7 @@ function scenarios(mode: World): void {
     // replica has read the upstream's feed to its end and holds the order delivered again.
     const feedEnd = (await up('GET', '/events')).body.next_cursor as string;
     const settled = await eventually(
-      async () => [sys.replica.replica.engine.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
+      async () => [sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
       'cursor === feedEnd && status === \'entregado\'',
       { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado', timeoutMs: 20_000 },
     );
@@ -47,13 +47,13 @@ function scenarios(mode: World): void {
     const queued = replicaEngine.db.prepare("SELECT payload FROM sync_outbox WHERE kind = 'recall_order' AND order_id = ?").all(id) as { payload: string }[];
     assert.equal(queued.length, 1, 'queued in the outbox with the recall');
     await drained();
-    const until = replicaEngine.kitchenData.recalledUntil(id);
-    assert.equal(sys.upstream.engine.kitchenData.recalledUntil(id), until, 'the upstream shows it for as long');
+    const until = replicaEngine.stores.kitchenData.recalledUntil(id);
+    assert.equal(sys.upstream.engine.stores.kitchenData.recalledUntil(id), until, 'the upstream shows it for as long');
 
     await kitchen['items:set-done']({ order_id: id, item_index: 0, done: true });
     await drained();
-    assert.equal(sys.upstream.engine.kitchenData.itemState(id, 0)?.done, 1, 'the bump on the recalled ticket was taken upstream');
-    assert.equal(replicaEngine.kitchenData.itemState(id, 0)?.done, 1, 'and not reverted here');
+    assert.equal(sys.upstream.engine.stores.kitchenData.itemState(id, 0)?.done, 1, 'the bump on the recalled ticket was taken upstream');
+    assert.equal(replicaEngine.stores.kitchenData.itemState(id, 0)?.done, 1, 'and not reverted here');
     assert.equal((await syncStatus()).conflicts.length, conflictsBefore);
   });
 

@@ -57,7 +57,7 @@ export class TwoEngines {
 
   async start(): Promise<void> {
     await this.startUpstream();
-    this.demo = seedDemo(this.upstream.engine, this.upstream.payments);
+    this.demo = seedDemo(this.upstream.engine, this.upstream.providers.payments);
     this.proxy = new FaultProxy(this.upstream.port);
     await this.proxy.start();
     this.replica = await startReplicaServer({

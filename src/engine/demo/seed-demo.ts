@@ -25,14 +25,14 @@ export interface DemoRestaurant {
  * production order in the first. Returns the demo restaurants' ids and their managed orders.
  */
 export function importDemoRestaurants(engine: Engine, payments: PaymentProviders): { id: string; managed_order_ids: string[] }[] {
-  const fresh = engine.restaurants.list().length === 0;
+  const fresh = engine.stores.restaurants.list().length === 0;
   if (fresh) {
     engine.transaction(() => {
       for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine.db, file, engine.clock);
     });
   }
   const demoIds = DEMO_RESTAURANT_FILES.map((file) => (file as { id: string }).id);
-  return engine.restaurants
+  return engine.stores.restaurants
     .list()
     .filter((r) => demoIds.includes(r.id))
     .map((restaurant, index) => ({
@@ -47,7 +47,7 @@ export function importDemoRestaurants(engine: Engine, payments: PaymentProviders
  */
 export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
   return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
-    const restaurant = engine.restaurants.get(id)!;
+    const restaurant = engine.stores.restaurants.get(id)!;
     const issue = (mode: World, write: boolean) =>
       createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
     return {
@@ -71,12 +71,12 @@ function managedOrders(engine: Engine, restaurantId: string, fresh: boolean, pay
       .all(restaurantId) as { id: string }[];
     return rows.map((r) => r.id);
   }
-  const restaurant = engine.restaurants.get(restaurantId)!;
+  const restaurant = engine.stores.restaurants.get(restaurantId)!;
   const now = engine.clock.now();
-  const location = engine.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);
-  const product = engine.catalogue
+  const location = engine.stores.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);
+  const product = engine.stores.catalogue
     .menu(restaurantId)
-    .products.find((p) => p.track_stock === 0 && !engine.catalogue.modifierGroups(p.id).some((g) => g.required === 1 || g.min > 0));
+    .products.find((p) => p.track_stock === 0 && !engine.stores.catalogue.modifierGroups(p.id).some((g) => g.required === 1 || g.min > 0));
   if (!location || !product) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
   const order = createOrder(
     engine,

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Engine } from '../engine.ts';
-import type { PaymentProviders } from '../payments/payment-provider.ts';
+import type { Providers } from '../providers.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { QuoteInput } from '../../shared/schemas/delivery.ts';
@@ -20,10 +19,10 @@ export interface HttpContext {
   engine: Engine;
   /** The writes, applied locally or (in a replica) also queued for the upstream. */
   commands: EngineCommands;
-  payments: PaymentProviders;
+  /** Payment providers (sessions opened for online orders) and couriers (delivery quotes), assembled where the app starts. */
+  providers: Providers;
   /** How long a payment provider may take to open a session before the order is withdrawn (503); default 10 s. */
   paymentTimeoutMs?: number;
-  couriers: CourierRegistry;
   /** Overrides the origin taken from the request's Host for links to this engine (payment pages). */
   publicOrigin?: string;
   /** Present when the engine is a replica of an upstream platform. */

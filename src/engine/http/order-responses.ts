@@ -78,7 +78,7 @@ export class OrderResponses {
   ) {
     this.totalChanges = engine.db.prepare<[], number>('SELECT total_changes()').pluck();
     this.unsubscribe = [
-      engine.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
+      engine.stores.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
       engine.dataVersion.onChange(() => {
         this.kept.clear();
         this.keptAtChanges = -1;

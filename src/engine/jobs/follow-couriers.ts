@@ -1,4 +1,5 @@
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
@@ -12,6 +13,7 @@ const BATCH = 20;
  */
 export async function followDueCourierDeliveries(
   engine: Engine,
+  couriers: CourierRegistry,
   log: JobsLogger,
   timeoutMs: number,
   shouldStop: () => boolean,
@@ -24,7 +26,7 @@ export async function followDueCourierDeliveries(
     for (const id of ids) tried.add(id);
     await Promise.all(
       ids.map((id) =>
-        followCourierDelivery(engine, id, timeoutMs).catch((error: unknown) =>
+        followCourierDelivery(engine, couriers, id, timeoutMs).catch((error: unknown) =>
           log.error({ err: error, job: 'follow-courier-deliveries', id }, 'courier work failed; the others go on'),
         ),
       ),

@@ -8,7 +8,7 @@ import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-s
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
 import { followDueCourierDeliveries } from './follow-couriers.ts';
 import { followDuePaymentActions } from './follow-payments.ts';
-import type { PaymentProviders } from '../payments/payment-provider.ts';
+import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
@@ -17,13 +17,9 @@ import { DEFAULT_PRINT_TIMEOUT_MS, requeueCutJobs } from '../services/print-jobs
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */
   intervalMs?: number;
-  /** Where customer mails go; null keeps them queued (and visible) until one is set. */
-  mailSender?: MailSender | null;
   logger?: JobsLogger;
   /** How long one courier call may take (real time) before it counts as failed; default 10 s. */
   courierTimeoutMs?: number;
-  /** The payment providers whose intents (payment reads after a webhook, refunds) the runner performs. */
-  payments?: PaymentProviders;
   /** How long one payment provider call may take (real time); default 10 s. */
   paymentTimeoutMs?: number;
   /** How long sending one print job may take (real time); default 10 s. */
@@ -102,10 +98,14 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
  * mail. What calls an outside party (couriers, SMTP) runs outside any transaction.
  * It runs on a real-time tick and, with a ManualClock, every time a test moves the clock.
  * A replica runs none of it: its upstream does.
+ *
+ * `providers` (assembled where the app starts) are whom the intents are performed with: couriers,
+ * payment providers (payment reads after a webhook, refunds), and the mail sender the runner starts
+ * with (swapped at run time by setMailSender, when the app's settings change).
  */
-export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner {
+export function startJobs(engine: Engine, providers: Providers, options: JobsOptions = {}): JobsRunner {
   const log = options.logger ?? silentLogger;
-  let sender: MailSender | null = options.mailSender ?? null;
+  let sender: MailSender | null = providers.mail;
   let stopped = false;
   let runningDatabaseJobs = false;
   let mailPass: Promise<void> | null = null;
@@ -202,7 +202,7 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
   const kickCouriers = serialPass(
     async () => {
       if (!active || stopped || !engine.db.open) return;
-      await followDueCourierDeliveries(engine, log, courierTimeoutMs, () => stopped || !engine.db.open);
+      await followDueCourierDeliveries(engine, providers.couriers, log, courierTimeoutMs, () => stopped || !engine.db.open);
     },
     (error) => log.error({ err: error, job: 'follow-courier-deliveries' }, 'courier pass failed'),
   );
@@ -215,12 +215,12 @@ export function startJobs(engine: Engine, options: JobsOptions = {}): JobsRunner
     return pass;
   };
 
-  const payments = options.payments;
+  const payments = providers.payments;
   const paymentTimeoutMs = options.paymentTimeoutMs ?? DEFAULT_PAYMENT_ACTION_TIMEOUT_MS;
   let paymentPass: Promise<void> | null = null;
   const kickPayments = serialPass(
     async () => {
-      if (!active || stopped || !engine.db.open || !payments) return;
+      if (!active || stopped || !engine.db.open) return;
       await followDuePaymentActions(engine, payments, log, paymentTimeoutMs, () => stopped || !engine.db.open);
     },
     (error) => log.error({ err: error, job: 'follow-payments' }, 'payment pass failed'),

@@ -1,18 +1,23 @@
-import type { Engine } from '../engine.ts';
 import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from './mercadopago.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { World } from '../../shared/world.ts';
 
+/** A restaurant's credentials for one provider, as stored (`payment_credentials`). */
+export interface StoredCredentials {
+  access_token: string;
+  api_base: string;
+}
+
 /**
  * The providers restaurants configured (`npm run payments`): Mercado Pago for the live world,
- * built from the credentials in the database when asked, so a change made by the CLI (another
+ * built from the credentials in the database (`credentialsOf`, read when asked), so a change made by the CLI (another
  * process) is seen by the next order. The test world keeps the sandbox simulator.
  */
-export function configuredPaymentProviders(engine: Engine): (restaurantId: string, world: World) => PaymentProvider | null {
+export function configuredPaymentProviders(credentialsOf: (restaurantId: string, provider: string) => StoredCredentials | undefined): (restaurantId: string, world: World) => PaymentProvider | null {
   const built = new Map<string, { token: string; apiBase: string; provider: PaymentProvider }>();
   return (restaurantId, world) => {
     if (world !== 'live') return null;
-    const credentials = engine.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
+    const credentials = credentialsOf(restaurantId, MERCADOPAGO_PROVIDER_NAME);
     if (!credentials) {
       built.delete(restaurantId);
       return null;

@@ -51,7 +51,7 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
     'orders:transition': ({ order_id, target, change_id }) => {
       // A test order is changed in the test world, a real one in the real world: the same rules
       // an API key of that world meets.
-      const row = engine.orders.getById(order_id.toLowerCase());
+      const row = engine.stores.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
         commands.transitionOrder(actor(worldOf(row.test)), row.id, target),
@@ -59,7 +59,7 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
     },
     'items:set-done': ({ order_id, item_index, done, change_id }) => {
-      const row = engine.orders.getById(order_id.toLowerCase());
+      const row = engine.stores.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
         commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done),
@@ -67,13 +67,13 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       return readKitchenTicketById(engine, restaurantId, row.id);
     },
     'orders:recall': ({ order_id }) => {
-      const row = engine.orders.getById(order_id.toLowerCase());
+      const row = engine.stores.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
       return readKitchenTicketById(engine, restaurantId, result.order.id);
     },
     'orders:reprint': ({ order_id }) => {
-      const row = engine.orders.getById(order_id.toLowerCase());
+      const row = engine.stores.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
       // The same permission as any change from this screen: the kitchen's actor in the order's world.
       requireWrite(actor(worldOf(row.test)));

@@ -44,7 +44,7 @@ export function heartbeatPush(engine: Engine, restaurantId: string, status: Conn
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { engine, restaurantId } = options;
   const batch = options.batch ?? 200;
-  let cursor = options.after ?? engine.events.lastSeq();
+  let cursor = options.after ?? engine.stores.events.lastSeq();
   let scheduled = false;
   let stopped = false;
 

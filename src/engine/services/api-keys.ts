@@ -44,7 +44,7 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
 
 /** Issues a key; the secret is returned here once and only its salted hash is kept. */
 export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: string; record: ApiKeyView } {
-  const restaurant = engine.restaurants.get(input.restaurantId);
+  const restaurant = engine.stores.restaurants.get(input.restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
   const label = input.label?.trim() || null;
   if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
@@ -52,7 +52,7 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
     for (;;) {
       const key = generateApiKey(input.mode);
       const lookup = parseApiKey(key)!.lookup;
-      if (engine.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
+      if (engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
       const salt = randomBytes(16);
       const row = {
         id: randomUUID(),
@@ -66,7 +66,7 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
         last4: key.slice(-4),
         created_at: engine.clock.now(),
       };
-      engine.apiKeys.insert(row);
+      engine.stores.apiKeys.insert(row);
       return { key, record: toView({ ...row, last_used_at: null, revoked_at: null }, restaurant.time_zone) };
     }
   });
@@ -79,7 +79,7 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
 export function authenticate(engine: Engine, presented: string): Actor | null {
   // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
   engine.dataVersion.check();
-  const keyWrites = engine.apiKeys.writeCount;
+  const keyWrites = engine.stores.apiKeys.writeCount;
   const known = engine.verifiedKeys.get(presented, keyWrites);
   if (known) {
     engine.verifiedKeys.noteUse(known, engine.clock.now());
@@ -87,7 +87,7 @@ export function authenticate(engine: Engine, presented: string): Actor | null {
   }
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
-  const row = engine.apiKeys.findByLookup(parsed.lookup);
+  const row = engine.stores.apiKeys.findByLookup(parsed.lookup);
   if (!row) {
     // Spend the same work as a real check so timing does not tell which lookups exist.
     hashKey(randomBytes(16), presented);
@@ -108,17 +108,17 @@ function withPendingUse(engine: Engine, row: ApiKeyRow): ApiKeyRow {
 }
 
 export function listApiKeys(engine: Engine, restaurantId: string): ApiKeyView[] {
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
-  return engine.apiKeys.listForRestaurant(restaurantId).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
+  return engine.stores.apiKeys.listForRestaurant(restaurantId).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
 }
 
 export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): ApiKeyView {
-  const restaurant = engine.restaurants.get(restaurantId);
-  const row = engine.apiKeys.find(restaurantId, keyId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  const row = engine.stores.apiKeys.find(restaurantId, keyId);
   if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
-  engine.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
-  return toView(withPendingUse(engine, engine.apiKeys.find(restaurantId, keyId)!), restaurant.time_zone);
+  engine.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
+  return toView(withPendingUse(engine, engine.stores.apiKeys.find(restaurantId, keyId)!), restaurant.time_zone);
 }
 
 
@@ -133,16 +133,16 @@ export function registerExternalApiKey(
   const parsed = parseApiKey(input.key);
   if (!parsed) throw invalidRequest('not an API key');
   engine.transaction(() => {
-    const existing = engine.apiKeys.findByLookup(parsed.lookup);
+    const existing = engine.stores.apiKeys.findByLookup(parsed.lookup);
     if (existing) {
       if (!timingSafeEqual(hashKey(existing.salt, input.key), existing.hash) || existing.restaurant_id !== input.restaurantId) {
         throw new Error('another key with the same lookup is already registered here');
       }
-      engine.apiKeys.setWrite(existing.id, input.write);
+      engine.stores.apiKeys.setWrite(existing.id, input.write);
       return;
     }
     const salt = randomBytes(16);
-    engine.apiKeys.insert({
+    engine.stores.apiKeys.insert({
       id: randomUUID(),
       restaurant_id: input.restaurantId,
       lookup: parsed.lookup,

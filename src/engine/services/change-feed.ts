@@ -42,7 +42,7 @@ function decodeFeedCursor(cursor: string): number {
 /** One page of the change feed after the cursor, oldest first. No cursor means "from now". */
 function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): FeedPage {
   const restaurant = restaurantOf(engine, actor);
-  const rows = engine.events.list(restaurant.id, actor.mode, afterSeq, limit + 1);
+  const rows = engine.stores.events.list(restaurant.id, actor.mode, afterSeq, limit + 1);
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const lastSeq = page.length > 0 ? page[page.length - 1]!.seq : afterSeq;
@@ -64,7 +64,7 @@ function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number)
  * of this restaurant (or until `signal` aborts, e.g. the client went away).
  */
 export async function pollFeed(engine: Engine, actor: Actor, query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
-  const afterSeq = query.after === undefined ? engine.events.lastSeq() : decodeFeedCursor(query.after);
+  const afterSeq = query.after === undefined ? engine.stores.events.lastSeq() : decodeFeedCursor(query.after);
   const limit = query.limit ?? 100;
   const waitMs = (query.wait ?? 0) * 1000;
   const first = readFeed(engine, actor, afterSeq, limit);

@@ -55,23 +55,23 @@ export function confirmPayment(engine: Engine, confirmation: PaymentConfirmation
   checkConfirmation(confirmation);
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const session = engine.paymentSessions.get(confirmation.session_id);
+    const session = engine.stores.paymentSessions.get(confirmation.session_id);
     if (!session) return null;
-    const order = engine.orders.getById(session.order_id);
+    const order = engine.stores.orders.getById(session.order_id);
     if (!order) return null;
     const state = stateOf(session, order);
     if (state.kind !== 'open') return { session, order, state, changed: false };
 
     if (confirmation.result !== 'success') {
-      engine.paymentSessions.recordResult(session.id, confirmation.result, now);
-      const after = engine.paymentSessions.get(session.id)!;
+      engine.stores.paymentSessions.recordResult(session.id, confirmation.result, now);
+      const after = engine.stores.paymentSessions.get(session.id)!;
       return { session: after, order, state: { kind: 'open', lastResult: confirmation.result }, changed: true };
     }
     const method = confirmation.method!;
-    engine.paymentSessions.markPaid(session.id, method, now);
+    engine.stores.paymentSessions.markPaid(session.id, method, now);
     const target = order.scheduled_for !== null ? 'programado' : 'recibido';
     const paid = applyTransition(engine, order, target, { paid: 1, payment_method: method });
-    const after = engine.paymentSessions.get(session.id)!;
+    const after = engine.stores.paymentSessions.get(session.id)!;
     return { session: after, order: paid, state: { kind: 'paid', method }, changed: true };
   });
 }
@@ -96,13 +96,13 @@ export interface PaymentSessionView {
 
 /** Reads a payment session for its page; null for an unknown one. */
 export function readPaymentSession(engine: Engine, sessionId: string): PaymentSessionView | null {
-  const session = engine.paymentSessions.get(sessionId);
+  const session = engine.stores.paymentSessions.get(sessionId);
   if (!session) return null;
-  const order = engine.orders.getById(session.order_id);
+  const order = engine.stores.orders.getById(session.order_id);
   if (!order) return null;
-  const restaurant = engine.restaurants.get(order.restaurant_id);
+  const restaurant = engine.stores.restaurants.get(order.restaurant_id);
   if (!restaurant) return null;
-  const location = order.location_id === null ? undefined : engine.locations.get(restaurant.id, order.location_id);
+  const location = order.location_id === null ? undefined : engine.stores.locations.get(restaurant.id, order.location_id);
   const payBefore = DateTime.fromMillis(order.created_at, { zone: restaurant.time_zone })
     .plus({ minutes: restaurant.payment_timeout_minutes })
     .toFormat('HH:mm');

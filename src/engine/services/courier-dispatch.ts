@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { courierFor } from '../couriers/courier-registry.ts';
+import { courierFor, type CourierRegistry } from '../couriers/courier-registry.ts';
 import type { CourierProvider } from '../couriers/courier-provider.ts';
 import type { Engine } from '../engine.ts';
 import type { CourierDeliveryRow } from '../store/courier-deliveries-store.ts';
@@ -36,8 +36,9 @@ export function statusCheckAt(now: number): number {
   return DateTime.fromMillis(now).plus({ seconds: STATUS_CHECK_SECONDS }).toMillis();
 }
 
-export function courierOf(engine: Engine, order: OrderRow): CourierProvider | undefined {
-  return order.delivery_provider === null ? undefined : courierFor(engine.couriers, order.delivery_provider, order.test === 1);
+/** The adapter among this engine's couriers (Providers.couriers) that carries `order`, if any. */
+export function courierOf(couriers: CourierRegistry, order: OrderRow): CourierProvider | undefined {
+  return order.delivery_provider === null ? undefined : courierFor(couriers, order.delivery_provider, order.test === 1);
 }
 
 /** What the courier API gets as its idempotency key: one per order, the same for every attempt. */
@@ -53,13 +54,13 @@ export const noAdapterMessage = (provider: string) => `no courier adapter named 
  * The order's delivery is `pendiente` (dispatch requested) meanwhile. A provider this engine has
  * no adapter for fails at once (`fallido`, retried with backoff): nothing outside is asked for that.
  */
-export function requestCourierDispatch(engine: Engine, order: OrderRow, now: number): OrderChanges {
-  const existing = engine.courierDeliveries.get(order.id);
+export function requestCourierDispatch(engine: Engine, couriers: CourierRegistry, order: OrderRow, now: number): OrderChanges {
+  const existing = engine.stores.courierDeliveries.get(order.id);
   // Already requested or on its way (a repeated call): nothing to do.
   if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
   const provider = order.delivery_provider!;
   const attempts = existing?.attempts ?? 0;
-  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'created_at' | 'updated_at'> = courierOf(engine, order)
+  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'created_at' | 'updated_at'> = courierOf(couriers, order)
     ? { status: 'pendiente', delivery_id: null, tracking_url: null, attempts, next_check_at: now, last_error: null, dispatched_at: null }
     : {
         status: DISPATCH_FAILED,
@@ -70,8 +71,8 @@ export function requestCourierDispatch(engine: Engine, order: OrderRow, now: num
         last_error: noAdapterMessage(provider),
         dispatched_at: null,
       };
-  if (existing) engine.courierDeliveries.update(order.id, fields, now);
-  else engine.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
+  if (existing) engine.stores.courierDeliveries.update(order.id, fields, now);
+  else engine.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
   return { delivery_status: fields.status, delivery_tracking_url: null };
 }
 
@@ -82,7 +83,7 @@ export function requestCourierDispatch(engine: Engine, order: OrderRow, now: num
  * answers after this is called off by the runner when it records it.
  */
 export function requestCourierCancellation(engine: Engine, order: OrderRow, now: number): void {
-  const row = engine.courierDeliveries.get(order.id);
+  const row = engine.stores.courierDeliveries.get(order.id);
   if (!row || row.status === 'entregado' || row.status === 'cancelado') return;
-  engine.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
+  engine.stores.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
 }

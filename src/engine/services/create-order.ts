@@ -42,7 +42,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const restaurant = restaurantOf(engine, actor);
     const test = isTestWorld(actor);
     const now = engine.clock.now();
-    const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
+    const location = engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
 
     // Field combinations (address for delivery, an https return_url for online, payment_method
@@ -68,7 +68,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       id: randomUUID(),
       restaurant_id: restaurant.id,
       test: test ? 1 : 0,
-      number: engine.restaurants.takeOrderNumber(restaurant.id, test),
+      number: engine.stores.restaurants.takeOrderNumber(restaurant.id, test),
       status: online ? 'pendiente_pago' : scheduledFor !== null ? 'programado' : 'recibido',
       type: input.type,
       location_id: location.id,
@@ -92,8 +92,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       created_at: now,
       updated_at: now,
     };
-    engine.orders.insert(row);
-    engine.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
+    engine.stores.orders.insert(row);
+    engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
@@ -101,7 +101,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
       // The session is written with the order; its provider is asked after this commit.
-      engine.paymentSessions.insert({
+      engine.stores.paymentSessions.insert({
         id: `ps_${worldOf(test)}_${randomUUID().replaceAll('-', '')}`,
         order_id: row.id,
         provider: payments.name,
@@ -114,7 +114,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) engine.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
+    if (!online) engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     if (!online && engine.role !== 'replica') queueArrivalTickets(engine, row, now);
     return view;
@@ -155,13 +155,13 @@ interface PricedItem {
 function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInput): PricedItem[] {
   return input.items.map((item, index) => {
     const path = `items[${index}]`;
-    const product = engine.catalogue.product(restaurantId, item.product_id.toLowerCase());
+    const product = engine.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
     if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
     if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
     const modifiers = chooseModifiers(
       product,
-      engine.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
-      engine.catalogue.modifierOptions(product.id),
+      engine.stores.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
+      engine.stores.catalogue.modifierOptions(product.id),
       (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
       path,
     );
@@ -201,7 +201,7 @@ function takeStock(
     needed.set(item.productId, entry);
   }
   for (const [productId, { name, quantity }] of needed) {
-    const left = engine.stock.quantity(location.id, productId);
+    const left = engine.stores.stock.quantity(location.id, productId);
     if (left < quantity) {
       throw new ApiError(
         'insufficient_stock',
@@ -211,7 +211,7 @@ function takeStock(
   }
   if (test || needed.size === 0) return;
   for (const [productId, { quantity }] of needed) {
-    if (!engine.stock.tryTake(location.id, productId, quantity)) {
+    if (!engine.stores.stock.tryTake(location.id, productId, quantity)) {
       throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);
     }
   }

@@ -1,6 +1,7 @@
 import type { PatchTarget } from '../../shared/order-states.ts';
 import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Actor } from '../domain/actor.ts';
 import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { setLocationOpen, type LocationStatusResult } from './locations.ts';
@@ -25,10 +26,14 @@ export interface EngineCommands {
   recallOrder(actor: Actor, orderId: string, until?: number): RecallResult;
 }
 
-export function localCommands(engine: Engine): EngineCommands {
+/**
+ * The services themselves. `couriers` (Providers.couriers, assembled where the app starts) are
+ * what a `listo` transition writes its dispatch intent for.
+ */
+export function localCommands(engine: Engine, couriers: CourierRegistry): EngineCommands {
   return {
     createOrder: (actor, input, options) => createOrder(engine, actor, input, options),
-    transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target),
+    transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target, couriers),
     setStock: (actor, input) => setStock(engine, actor, input),
     setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
     setItemDone: (actor, orderId, itemIndex, done) => setItemDone(engine, actor, orderId, itemIndex, done),

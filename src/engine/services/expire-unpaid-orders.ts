@@ -14,9 +14,9 @@ function unpaidCutoff(restaurant: RestaurantRow, now: number): number {
  */
 export function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): string[] {
   const now = engine.clock.now();
-  return engine.restaurants
+  return engine.stores.restaurants
     .list()
-    .flatMap((restaurant) => engine.dueOrders.awaitingPaymentCreatedBy(restaurant.id, unpaidCutoff(restaurant, now), limitPerRestaurant));
+    .flatMap((restaurant) => engine.stores.dueOrders.awaitingPaymentCreatedBy(restaurant.id, unpaidCutoff(restaurant, now), limitPerRestaurant));
 }
 
 /**
@@ -27,11 +27,11 @@ export function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): strin
 export function expireUnpaidOrder(engine: Engine, orderId: string): boolean {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const order = engine.orders.getById(orderId);
+    const order = engine.stores.orders.getById(orderId);
     if (!order || order.status !== 'pendiente_pago') return false;
-    const restaurant = engine.restaurants.get(order.restaurant_id);
+    const restaurant = engine.stores.restaurants.get(order.restaurant_id);
     if (!restaurant || order.created_at > unpaidCutoff(restaurant, now)) return false;
-    engine.paymentSessions.closeOpenOfOrder(order.id, 'expired', now);
+    engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'expired', now);
     applyTransition(engine, order, 'cancelado');
     return true;
   });

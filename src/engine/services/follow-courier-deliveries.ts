@@ -3,6 +3,7 @@ import { canTransition } from '../../shared/order-states.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { CourierProvider, CourierStatus, CourierTracking } from '../couriers/courier-provider.ts';
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { CourierDeliveryRow } from '../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import {
@@ -31,7 +32,7 @@ export { DEFAULT_COURIER_TIMEOUT_MS };
 
 /** Orders whose courier delivery is due now: a dispatch to perform or retry, a status check, a cancellation. */
 export function dueCourierDeliveries(engine: Engine, limit = 100): string[] {
-  return engine.courierDeliveries.due(engine.clock.now(), limit);
+  return engine.stores.courierDeliveries.due(engine.clock.now(), limit);
 }
 
 type CourierWork =
@@ -44,23 +45,23 @@ type CourierWork =
  * must be asked (dispatch, status, cancellation), leases the row for the call, and counts a
  * dispatch attempt. Null when nothing is to be asked (not due, finished, or settled here).
  */
-function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
+function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): CourierWork | null {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const row = engine.courierDeliveries.get(orderId);
+    const row = engine.stores.courierDeliveries.get(orderId);
     if (!row || row.next_check_at === null || row.next_check_at > now) return null;
-    const order = engine.orders.getById(orderId);
+    const order = engine.stores.orders.getById(orderId);
     const done = (lastError: string | null = row.last_error) => {
-      engine.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
+      engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
       return null;
     };
     if (!order) return done();
-    const courier = courierOf(engine, order);
+    const courier = courierOf(couriers, order);
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
     if (row.status === 'cancelado' || order.status === 'cancelado') {
       if (row.delivery_id === null) return done();
       if (!courier) return done(`cancelling with the courier failed: ${noAdapterMessage(row.provider)}`);
-      engine.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
+      engine.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
       return { kind: 'cancel', courier, order, row: { ...row, delivery_id: row.delivery_id } };
     }
     if (row.delivery_id === null) {
@@ -68,22 +69,22 @@ function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
       if (order.status !== 'listo') return done(`dispatch abandoned: the order went to ${order.status} first`);
       if (!courier) {
         const attempts = row.attempts + 1;
-        engine.courierDeliveries.update(
+        engine.stores.courierDeliveries.update(
           orderId,
           { status: DISPATCH_FAILED, attempts, next_check_at: dispatchRetryAt(now, attempts), last_error: noAdapterMessage(row.provider) },
           now,
         );
         return null;
       }
-      engine.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
+      engine.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
       return { kind: 'dispatch', courier, order, row: { ...row, attempts: row.attempts + 1 } };
     }
     if (!courier) {
-      engine.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
+      engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
       return null;
     }
     if (row.dispatched_at === null) return done('the delivery was never dispatched');
-    engine.courierDeliveries.update(orderId, { next_check_at: lease }, now);
+    engine.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
     return { kind: 'track', courier, order, row: { ...row, delivery_id: row.delivery_id, dispatched_at: row.dispatched_at } };
   });
 }
@@ -97,14 +98,19 @@ function claimCourierWork(engine: Engine, orderId: string): CourierWork | null {
  * `entregado` → `entregado`); a cancellation is told to the courier. Running it again when
  * nothing is due does nothing.
  */
-export async function followCourierDelivery(engine: Engine, orderId: string, timeoutMs = DEFAULT_COURIER_TIMEOUT_MS): Promise<void> {
-  const work = claimCourierWork(engine, orderId);
+export async function followCourierDelivery(
+  engine: Engine,
+  couriers: CourierRegistry,
+  orderId: string,
+  timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
+): Promise<void> {
+  const work = claimCourierWork(engine, couriers, orderId);
   if (!work) return;
   const at = engine.clock.now();
   const what = `courier "${work.row.provider}"`;
   switch (work.kind) {
     case 'dispatch': {
-      const location = work.order.location_id === null ? undefined : engine.locations.get(work.order.restaurant_id, work.order.location_id);
+      const location = work.order.location_id === null ? undefined : engine.stores.locations.get(work.order.restaurant_id, work.order.location_id);
       let outcome: { deliveryId: string; trackingUrl: string | null } | { error: string };
       try {
         const dispatch = await callWithTimeout(`${what} (dispatch)`, timeoutMs, (signal) =>
@@ -156,7 +162,7 @@ export async function followCourierDelivery(engine: Engine, orderId: string, tim
         const now = engine.clock.now();
         // A refusal is final (the parcel was picked up); a failure to reach the courier is retried.
         const retry = lastError !== null && lastError.startsWith('cancelling with the courier failed');
-        engine.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
+        engine.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
       });
       return;
     }
@@ -171,16 +177,16 @@ function recordDispatch(
 ): void {
   engine.transaction(() => {
     const now = engine.clock.now();
-    const row = engine.courierDeliveries.get(orderId);
-    const order = engine.orders.getById(orderId);
+    const row = engine.stores.courierDeliveries.get(orderId);
+    const order = engine.stores.orders.getById(orderId);
     if (!row || !order) return;
     const offTheTable = row.status === 'cancelado' || order.status !== 'listo';
     if ('error' in outcome) {
       if (offTheTable) {
-        engine.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
+        engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
         return;
       }
-      engine.courierDeliveries.update(
+      engine.stores.courierDeliveries.update(
         orderId,
         { status: DISPATCH_FAILED, delivery_id: null, tracking_url: null, next_check_at: dispatchRetryAt(now, attempts), last_error: outcome.error },
         now,
@@ -190,7 +196,7 @@ function recordDispatch(
     }
     if (offTheTable) {
       // Cancelled, or taken by the kitchen's own rider, while the courier was booking: call it off.
-      engine.courierDeliveries.update(
+      engine.stores.courierDeliveries.update(
         orderId,
         {
           status: 'cancelado',
@@ -204,7 +210,7 @@ function recordDispatch(
       );
       return;
     }
-    engine.courierDeliveries.update(
+    engine.stores.courierDeliveries.update(
       orderId,
       {
         status: 'pendiente',
@@ -225,12 +231,12 @@ function recordDispatch(
 function recordTracking(engine: Engine, orderId: string, deliveryId: string, tracking: CourierTracking | { error: string }): void {
   engine.transaction(() => {
     const now = engine.clock.now();
-    const row = engine.courierDeliveries.get(orderId);
-    const order = engine.orders.getById(orderId);
+    const row = engine.stores.courierDeliveries.get(orderId);
+    const order = engine.stores.orders.getById(orderId);
     // Cancelled meanwhile: the cancellation's own work takes over.
     if (!row || !order || row.delivery_id !== deliveryId || row.status === 'cancelado' || order.status === 'cancelado') return;
     if ('error' in tracking) {
-      engine.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
+      engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
       return;
     }
     const status = tracking.status;
@@ -242,7 +248,7 @@ function recordTracking(engine: Engine, orderId: string, deliveryId: string, tra
       : typeof nextUpdate === 'number' && nextUpdate > now
         ? Math.min(nextUpdate, pollAt)
         : pollAt;
-    engine.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
+    engine.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
 
     const delivery: OrderChanges = { delivery_status: status, delivery_tracking_url: trackingUrl };
     let current = order;

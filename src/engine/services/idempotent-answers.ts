@@ -38,7 +38,7 @@ export function answerOnce(engine: Engine, request: KeyedRequest, answer: () => 
   const { apiKeyId, key, fingerprint } = request;
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const stored = engine.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    const stored = engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
     if (stored) {
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
@@ -51,11 +51,11 @@ export function answerOnce(engine: Engine, request: KeyedRequest, answer: () => 
     const { status, body, pendingMarker } = answer();
     if (pendingMarker !== undefined) {
       // The answer comes after the commit: until then a retry is told to wait, never run twice.
-      engine.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
       return { status, body: '', replayed: false, pending: true };
     }
     const text = JSON.stringify(body);
-    engine.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
+    engine.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
     return { status, body: text, replayed: false };
   });
 }
@@ -63,11 +63,11 @@ export function answerOnce(engine: Engine, request: KeyedRequest, answer: () => 
 /** The final answer of a write that was in flight: from now on it is what the key replays. */
 export function settleAnswer(engine: Engine, request: KeyedRequest, status: number, body: unknown): KeptAnswer {
   const text = JSON.stringify(body);
-  engine.transaction(() => engine.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
+  engine.transaction(() => engine.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
   return { status, body: text, replayed: false };
 }
 
 /** Forgets an in-flight key whose write ended in a 5xx after its commit: the key may be retried. */
 export function forgetAnswer(engine: Engine, request: KeyedRequest): void {
-  engine.transaction(() => engine.idempotency.remove(request.apiKeyId, request.key));
+  engine.transaction(() => engine.stores.idempotency.remove(request.apiKeyId, request.key));
 }

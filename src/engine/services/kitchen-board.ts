@@ -20,7 +20,7 @@ import { factsOfOrders, factsPerOrder, ticketKitchen, type TicketContext } from 
 export const RECALL_LIMIT = 20;
 
 function restaurantRow(engine: Engine, restaurantId: string) {
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
   return restaurant;
 }
@@ -40,9 +40,9 @@ function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrd
  * those recalled onto the board.
  */
 function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number, now: number): OrderRow[] {
-  const current = engine.kitchen.currentOrders(restaurantId, dayStart);
-  const recall = engine.kitchen.latestFinished(restaurantId, recallLimit);
-  const recalled = engine.kitchenData.recalled(restaurantId, now);
+  const current = engine.stores.kitchen.currentOrders(restaurantId, dayStart);
+  const recall = engine.stores.kitchen.latestFinished(restaurantId, recallLimit);
+  const recalled = engine.stores.kitchenData.recalled(restaurantId, now);
   const byId = new Map<string, OrderRow>();
   for (const row of [...current, ...recall, ...recalled]) byId.set(row.id, row);
   return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
@@ -54,10 +54,10 @@ function boardOrders(engine: Engine, restaurantId: string, dayStart: number, rec
  */
 function firstSeqSince(engine: Engine, since: number): number {
   let low = 0;
-  let high = engine.events.lastSeq() + 1;
+  let high = engine.stores.events.lastSeq() + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const row = engine.kitchen.firstEventAtOrAfter(middle);
+    const row = engine.stores.kitchen.firstEventAtOrAfter(middle);
     if (!row || row.created_at >= since) high = middle;
     else low = row.seq + 1;
   }
@@ -68,7 +68,7 @@ function firstSeqSince(engine: Engine, since: number): number {
 function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Map<string, TicketTiming> {
   const timings = new Map<string, TicketTiming>();
   if (orderIds.size === 0) return timings;
-  for (const row of engine.kitchen.orderStatusEvents(restaurantId, firstSeqSince(engine, since))) {
+  for (const row of engine.stores.kitchen.orderStatusEvents(restaurantId, firstSeqSince(engine, since))) {
     if (!orderIds.has(row.order_id)) continue;
     timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
   }
@@ -86,7 +86,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
   const dayStart = startOfLocalDay(now, restaurant.time_zone);
   // Read in one transaction so the orders and the cursor describe the same moment.
   return engine.db.transaction(() => {
-    const cursor = engine.events.lastSeq();
+    const cursor = engine.stores.events.lastSeq();
     const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
     const context = ticketContext(engine, restaurant.id, factsOfOrders(engine, rows.map((r) => r.id)));
     const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
@@ -99,7 +99,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
     }));
     return {
       restaurant: { id: restaurant.id, name: restaurant.name, time_zone: restaurant.time_zone },
-      locations: engine.locations
+      locations: engine.stores.locations
         .list(restaurant.id)
         .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
       stations: context.settings.stations,
@@ -109,7 +109,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
       now,
       cursor,
       printing: printStatusOf(engine, restaurant.id),
-      printer_count: engine.printers.list(restaurant.id).length,
+      printer_count: engine.stores.printers.list(restaurant.id).length,
     };
   })();
 }
@@ -122,7 +122,7 @@ function fallbackTiming(row: OrderRow): TicketTiming {
 /** One order as a ticket, with its timing read from the feed (for a single answer, e.g. after a tap). */
 export function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): KitchenTicket {
   const context = ticketContext(engine, restaurantId);
-  const row = engine.orders.getById(order.id);
+  const row = engine.stores.orders.getById(order.id);
   if (!row || row.restaurant_id !== context.restaurant.id) throw notFound(`order ${order.id} not found`);
   const createdAt = row.created_at;
   const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
@@ -136,7 +136,7 @@ export function readKitchenTicket(engine: Engine, restaurantId: string, order: O
 /** One order of the restaurant as a ticket, by id (either world). */
 export function readKitchenTicketById(engine: Engine, restaurantId: string, orderId: string): KitchenTicket {
   const restaurant = restaurantRow(engine, restaurantId);
-  const row = engine.orders.getById(orderId.toLowerCase());
+  const row = engine.stores.orders.getById(orderId.toLowerCase());
   if (!row || row.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
   return readKitchenTicket(engine, restaurantId, toOrderView(row, restaurant.time_zone));
 }
@@ -144,13 +144,13 @@ export function readKitchenTicketById(engine: Engine, restaurantId: string, orde
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
   const events: KitchenEvent[] = [];
-  const rows = engine.kitchen.events(restaurantId, afterSeq, limit);
+  const rows = engine.stores.kitchen.events(restaurantId, afterSeq, limit);
   if (rows.length === 0) return events;
   const context = ticketContext(engine, restaurantId);
   // The kitchen data an event carries is the order's as it stands now (later events say the same or more).
   const kitchenOf = (orderId: string) => {
     // A replica's own order may have been renamed to its upstream id since the event was written.
-    const order = engine.orders.getById(orderId) ?? engine.orders.getById(engine.sync.upstreamIdOf(orderId) ?? orderId);
+    const order = engine.stores.orders.getById(orderId) ?? engine.stores.orders.getById(engine.stores.sync.upstreamIdOf(orderId) ?? orderId);
     return order ? ticketKitchen(order, context) : null;
   };
   for (const row of rows) {
@@ -165,7 +165,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
       }
       case KITCHEN_EVENTS.item:
       case KITCHEN_EVENTS.recall: {
-        const order = engine.orders.getById((data as { order_id: string }).order_id);
+        const order = engine.stores.orders.getById((data as { order_id: string }).order_id);
         if (!order) break;
         events.push({
           seq: row.seq,

@@ -11,13 +11,13 @@ export function applyKitchenChangeOnce<T>(engine: Engine, restaurantId: string, 
   if (changeId === undefined) return apply();
   const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
   return engine.transaction(() => {
-    const known = engine.kitchenChanges.get(restaurantId, changeId);
+    const known = engine.stores.kitchenChanges.get(restaurantId, changeId);
     if (known) {
       if (known.request_hash !== hash) throw new ApiError('state_conflict', `change ${changeId} was already used for another change`);
       return null;
     }
     const result = apply();
-    engine.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
+    engine.stores.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
     return result;
   });
 }

@@ -71,7 +71,7 @@ function toEntry(row: KitchenDeviceRow, zone: string): KitchenDeviceEntry {
 }
 
 function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
@@ -107,8 +107,8 @@ export function createPairingCode(
     for (;;) {
       const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
       // Two live codes never share digits, so a code names one restaurant.
-      if (engine.kitchenDevices.findLiveCode(digits, now)) continue;
-      engine.kitchenDevices.insertPairingCode({
+      if (engine.stores.kitchenDevices.findLiveCode(digits, now)) continue;
+      engine.stores.kitchenDevices.insertPairingCode({
         id: randomUUID(),
         restaurant_id: restaurant.id,
         code: digits,
@@ -134,11 +134,11 @@ const refusedPairing = () => new ApiError('unauthorized', 'pairing code unknown,
 export function pairWithCode(engine: Engine, code: string): PairedDevice {
   const outcome = engine.transaction(() => {
     const now = engine.clock.now();
-    const pairing = CODE_PATTERN.test(code) ? engine.kitchenDevices.findLiveCode(code, now) : undefined;
+    const pairing = CODE_PATTERN.test(code) ? engine.stores.kitchenDevices.findLiveCode(code, now) : undefined;
     if (pairing) return createDevice(engine, pairing, now);
-    for (const restaurantId of engine.kitchenDevices.restaurantsWithLiveCodes(now)) {
-      const failures = engine.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
-      if (failures >= PAIRING_FAILURE_CAP) engine.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
+    for (const restaurantId of engine.stores.kitchenDevices.restaurantsWithLiveCodes(now)) {
+      const failures = engine.stores.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
+      if (failures >= PAIRING_FAILURE_CAP) engine.stores.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
     }
     return null;
   });
@@ -151,7 +151,7 @@ export function pairWithSecret(engine: Engine, secret: string): PairedDevice {
   if (!SECRET_PATTERN.test(secret)) throw refusedPairing();
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const pairing = engine.kitchenDevices.findLiveSecret(digestSecret(secret), now);
+    const pairing = engine.stores.kitchenDevices.findLiveSecret(digestSecret(secret), now);
     if (!pairing) throw refusedPairing();
     return createDevice(engine, pairing, now);
   });
@@ -160,7 +160,7 @@ export function pairWithSecret(engine: Engine, secret: string): PairedDevice {
 /** When a restaurant's six-digit codes were last voided by wrong tries (ISO, its zone), within the last day. */
 export function pairingLockout(engine: Engine, restaurantId: string): { voided_at: string; failed_attempts: number } | null {
   const restaurant = restaurantOf(engine, restaurantId);
-  const row = engine.kitchenDevices.lockout(restaurantId);
+  const row = engine.stores.kitchenDevices.lockout(restaurantId);
   // Said for a day: long enough for the manager to see it, not a notice forever.
   return row && engine.clock.now() - row.voided_at < LOCKOUT_SHOWN_MS ? { voided_at: formatInstant(row.voided_at, restaurant.time_zone), failed_attempts: row.failures } : null;
 }
@@ -172,7 +172,7 @@ export function pairingLockout(engine: Engine, restaurantId: string): { voided_a
  */
 export function takePairingAttempt(engine: Engine, address: string, settings: RateLimitSettings = DEFAULT_PAIRING_LIMITS): RateLimitDecision {
   return engine.transaction(() => {
-    const store = engine.kitchenDevices;
+    const store = engine.stores.kitchenDevices;
     const now = engine.clock.now();
     store.prunePairingBuckets(now, 4);
     let key = address;
@@ -193,20 +193,20 @@ function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): Pai
   for (;;) {
     const token = randomBytes(32).toString('base64url');
     const lookup = token.slice(0, LOOKUP_LENGTH);
-    if (engine.kitchenDevices.findByLookup(lookup)) continue;
+    if (engine.stores.kitchenDevices.findByLookup(lookup)) continue;
     const salt = randomBytes(16);
     const row = {
       id: randomUUID(),
       restaurant_id: restaurant.id,
-      name: pairing.device_name ?? `Pantalla ${engine.kitchenDevices.count(restaurant.id) + 1}`,
+      name: pairing.device_name ?? `Pantalla ${engine.stores.kitchenDevices.count(restaurant.id) + 1}`,
       lookup,
       salt,
       hash: hashToken(salt, token),
       paired_at: now,
       role: pairing.device_role,
     };
-    engine.kitchenDevices.insert(row);
-    if (!engine.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
+    engine.stores.kitchenDevices.insert(row);
+    if (!engine.stores.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
     return { token, restaurantId: restaurant.id, device: toEntry({ ...row, last_seen_at: null, revoked_at: null }, restaurant.time_zone) };
   }
 }
@@ -214,7 +214,7 @@ function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): Pai
 /** The device a presented token stands for, or null for a malformed, unknown or revoked one. */
 export function authenticateDevice(engine: Engine, token: string): DeviceIdentity | null {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const row = engine.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
+  const row = engine.stores.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
   if (!row) {
     hashToken(randomBytes(16), token);
     return null;
@@ -227,12 +227,12 @@ export function authenticateDevice(engine: Engine, token: string): DeviceIdentit
 /** Notes that a screen was seen now, at most every 30 s. */
 function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): void {
   const now = engine.clock.now();
-  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) engine.kitchenDevices.touch(deviceId, now);
+  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) engine.stores.kitchenDevices.touch(deviceId, now);
 }
 
 /** Whether a screen is still paired (checked before every live message); notes the sighting. */
 export function deviceStillPaired(engine: Engine, deviceId: string): boolean {
-  const sighting = engine.kitchenDevices.sighting(deviceId);
+  const sighting = engine.stores.kitchenDevices.sighting(deviceId);
   if (!sighting || sighting.revoked_at !== null) return false;
   touchDevice(engine, deviceId, sighting.last_seen_at);
   return true;
@@ -240,13 +240,13 @@ export function deviceStillPaired(engine: Engine, deviceId: string): boolean {
 
 export function listKitchenDevices(engine: Engine, restaurantId: string): KitchenDeviceEntry[] {
   const restaurant = restaurantOf(engine, restaurantId);
-  return engine.kitchenDevices.listForRestaurant(restaurantId).map((row) => toEntry(row, restaurant.time_zone));
+  return engine.stores.kitchenDevices.listForRestaurant(restaurantId).map((row) => toEntry(row, restaurant.time_zone));
 }
 
 export function revokeKitchenDevice(engine: Engine, restaurantId: string, deviceId: string): KitchenDeviceEntry {
   const restaurant = restaurantOf(engine, restaurantId);
   const id = deviceId.toLowerCase();
-  if (!engine.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
-  engine.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
-  return toEntry(engine.kitchenDevices.find(restaurantId, id)!, restaurant.time_zone);
+  if (!engine.stores.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
+  engine.stores.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
+  return toEntry(engine.stores.kitchenDevices.find(restaurantId, id)!, restaurant.time_zone);
 }

@@ -35,17 +35,17 @@ export interface ItemFeedPage {
 
 export function readOrderItemStates(engine: Engine, actor: Actor, orderId: string): OrderItemStates {
   const restaurant = restaurantOf(engine, actor);
-  const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
   if (!order) throw notFound(`order ${orderId} not found`);
   return {
     order_id: order.id,
-    data: engine.kitchenData.itemStates(order.id).map((s) => ({ item_index: s.item_index, done: s.done === 1 })),
+    data: engine.stores.kitchenData.itemStates(order.id).map((s) => ({ item_index: s.item_index, done: s.done === 1 })),
   };
 }
 
 function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
   const restaurant = restaurantOf(engine, actor);
-  const rows = engine.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
+  const rows = engine.stores.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));
   return {
     data,
@@ -70,11 +70,11 @@ export async function pollItemFeed(engine: Engine, actor: Actor, afterSeq: numbe
  * it) and never queued back. Unchanged, nothing written. Call inside a transaction.
  */
 export function mirrorItemState(engine: Engine, orderId: string, itemIndex: number, done: boolean): boolean {
-  const order = engine.orders.getById(orderId);
+  const order = engine.stores.orders.getById(orderId);
   if (!order) return false;
-  if ((engine.kitchenData.itemState(order.id, itemIndex)?.done === 1) === done) return false;
+  if ((engine.stores.kitchenData.itemState(order.id, itemIndex)?.done === 1) === done) return false;
   const now = engine.clock.now();
-  engine.kitchenData.setItemState(order.id, itemIndex, done, now);
-  engine.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
+  engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+  engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
   return true;
 }

@@ -24,18 +24,18 @@ export function setItemDone(engine: Engine, actor: Actor, orderId: string, itemI
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
-    const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     const lines = (JSON.parse(order.items) as unknown[]).length;
     if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
-    const before = engine.kitchenData.itemState(order.id, itemIndex)?.done === 1;
+    const before = engine.stores.kitchenData.itemState(order.id, itemIndex)?.done === 1;
     if (before === done) return { order, item_index: itemIndex, done, changed: false };
     const now = engine.clock.now();
-    if (isTerminal(order.status) && (engine.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
+    if (isTerminal(order.status) && (engine.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
       throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
     }
-    engine.kitchenData.setItemState(order.id, itemIndex, done, now);
-    engine.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
+    engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+    engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
       order_id: order.id,
       item_index: itemIndex,
       done,

@@ -57,7 +57,7 @@ function exceptionWindow(now: number, zone: string): { from: string; to: string 
 /** The exceptions that can matter at `now`: from yesterday (a range past midnight) to the next-opening horizon. */
 export function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): ScheduleException[] {
   const { from, to } = exceptionWindow(now, restaurant.time_zone);
-  return engine.locations.exceptions(location.id, from, to).map(toScheduleException);
+  return engine.stores.locations.exceptions(location.id, from, to).map(toScheduleException);
 }
 
 export function toScheduleException(row: LocationExceptionRow): ScheduleException {

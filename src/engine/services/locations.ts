@@ -27,7 +27,7 @@ export function listLocations(engine: Engine, actor: Actor): LocationsView {
   return {
     register_mode: restaurant.register_mode,
     checked_at: formatInstant(now, restaurant.time_zone),
-    data: engine.locations
+    data: engine.stores.locations
       .list(restaurant.id)
       .map((l) => toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone)),
   };
@@ -49,7 +49,7 @@ export function setLocationOpen(engine: Engine, actor: Actor, locationId: string
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
-    const location = engine.locations.get(restaurant.id, locationId.toLowerCase());
+    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
     const now = engine.clock.now();
     const simulated = isTestWorld(actor);
@@ -58,22 +58,22 @@ export function setLocationOpen(engine: Engine, actor: Actor, locationId: string
       return { ...toLocationStatusView(location, state, restaurant.time_zone), simulated: true };
     }
     if (restaurant.register_mode === 'manual') {
-      engine.locations.setRegisterOpen(location.id, open);
+      engine.stores.locations.setRegisterOpen(location.id, open);
     } else {
       const { today, yesterday } = daysAround(now, restaurant.time_zone);
-      engine.locations.clearExceptions(location.id, today);
-      engine.locations.clearApiExceptions(location.id, yesterday);
+      engine.stores.locations.clearExceptions(location.id, today);
+      engine.stores.locations.clearApiExceptions(location.id, yesterday);
       if (!open) {
-        engine.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
+        engine.stores.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
         // Still open: yesterday's range past midnight is running; close its rest too.
         if (locationOpenState(engine, restaurant, location, now).openNow) {
-          engine.locations.addClosedDay(location.id, yesterday, API_CLOSED_LABEL);
+          engine.stores.locations.addClosedDay(location.id, yesterday, API_CLOSED_LABEL);
         }
       }
     }
-    const refreshed = engine.locations.get(restaurant.id, location.id)!;
+    const refreshed = engine.stores.locations.get(restaurant.id, location.id)!;
     const view = toLocationStatusView(refreshed, locationOpenState(engine, restaurant, refreshed, now), restaurant.time_zone);
-    engine.events.append(restaurant.id, 'both', 'location.updated', now, view);
+    engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
     return view;
   });
 }
@@ -91,7 +91,7 @@ function simulatedOverrides(engine: Engine, restaurant: RestaurantRow, location:
   const { today, yesterday } = daysAround(now, restaurant.time_zone);
   const exceptions = [
     ...exceptionsAround(engine, restaurant, location, now).filter((e) => e.date !== today && e.date !== yesterday),
-    ...engine.locations
+    ...engine.stores.locations
       .exceptions(location.id, yesterday, yesterday)
       .filter((row) => row.source !== 'api')
       .map(toScheduleException),

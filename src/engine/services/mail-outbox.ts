@@ -15,9 +15,9 @@ const MAX_MAIL_ATTEMPTS = 12;
 const ATTEMPT_LEASE_MINUTES = 5;
 
 function readyMailOf(engine: Engine, order: OrderRow) {
-  const restaurant = engine.restaurants.get(order.restaurant_id);
+  const restaurant = engine.stores.restaurants.get(order.restaurant_id);
   if (!restaurant) return null;
-  const location = order.location_id === null ? undefined : engine.locations.get(order.restaurant_id, order.location_id);
+  const location = order.location_id === null ? undefined : engine.stores.locations.get(order.restaurant_id, order.location_id);
   const items = (JSON.parse(order.items) as OrderItemView[]).map((i) => ({ name: i.name, quantity: i.quantity }));
   const mail = composeReadyMail({
     restaurantName: restaurant.name,
@@ -45,7 +45,7 @@ export function queueReadyMail(engine: Engine, order: OrderRow, now: number): vo
   if (!to) return;
   const composed = readyMailOf(engine, order);
   if (!composed) return;
-  engine.mailOutbox.enqueue({
+  engine.stores.mailOutbox.enqueue({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     kind: 'order_ready',
@@ -66,12 +66,12 @@ export function queueReadyMail(engine: Engine, order: OrderRow, now: number): vo
 export function refreshReadyMail(engine: Engine, order: OrderRow, now: number): void {
   if (!order.customer_email?.trim()) return;
   const composed = readyMailOf(engine, order);
-  if (composed) engine.mailOutbox.rewriteUnsent(order.id, 'order_ready', composed.mail.subject, composed.mail.text, now);
+  if (composed) engine.stores.mailOutbox.rewriteUnsent(order.id, 'order_ready', composed.mail.subject, composed.mail.text, now);
 }
 
 /** Ids of the mails due for an attempt now, oldest first. */
 export function dueMail(engine: Engine, limit: number): number[] {
-  return engine.mailOutbox.due(engine.clock.now(), limit);
+  return engine.stores.mailOutbox.due(engine.clock.now(), limit);
 }
 
 /** Takes a due mail for one attempt (counted and leased in its own transaction); null when no longer due. */
@@ -79,28 +79,28 @@ export function claimMail(engine: Engine, id: number): MailRow | null {
   return engine.transaction(() => {
     const now = engine.clock.now();
     const leaseUntil = DateTime.fromMillis(now).plus({ minutes: ATTEMPT_LEASE_MINUTES }).toMillis();
-    if (!engine.mailOutbox.claim(id, now, leaseUntil)) return null;
-    return engine.mailOutbox.get(id) ?? null;
+    if (!engine.stores.mailOutbox.claim(id, now, leaseUntil)) return null;
+    return engine.stores.mailOutbox.get(id) ?? null;
   });
 }
 
 export function recordMailSent(engine: Engine, id: number): void {
-  engine.transaction(() => engine.mailOutbox.markSent(id, engine.clock.now()));
+  engine.transaction(() => engine.stores.mailOutbox.markSent(id, engine.clock.now()));
 }
 
 /** Schedules the next attempt with backoff, or gives up after MAX_MAIL_ATTEMPTS; says which. */
 export function recordMailFailure(engine: Engine, id: number, error: unknown): 'retry' | 'failed' {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const mail = engine.mailOutbox.get(id);
+    const mail = engine.stores.mailOutbox.get(id);
     const attempts = mail?.attempts ?? MAX_MAIL_ATTEMPTS;
     const message = errorText(error);
     if (attempts >= MAX_MAIL_ATTEMPTS) {
-      engine.mailOutbox.markFailed(id, `${message} (gave up after ${attempts} attempts)`, now);
+      engine.stores.mailOutbox.markFailed(id, `${message} (gave up after ${attempts} attempts)`, now);
       return 'failed';
     }
     const minutes = Math.min(RETRY_FIRST_MINUTES * 2 ** (attempts - 1), RETRY_MAX_MINUTES);
-    engine.mailOutbox.scheduleRetry(id, DateTime.fromMillis(now).plus({ minutes }).toMillis(), message, now);
+    engine.stores.mailOutbox.scheduleRetry(id, DateTime.fromMillis(now).plus({ minutes }).toMillis(), message, now);
     return 'retry';
   });
 }
@@ -142,14 +142,14 @@ function toMailView(row: MailRow, timeZone: string): OutboxMailView {
 
 /** The restaurant's mails, newest first: queued ones stay visible while no SMTP server is configured. */
 export function listOutboxMail(engine: Engine, restaurantId: string, limit = 100): OutboxMailView[] {
-  const timeZone = engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
-  const rows = engine.mailOutbox.listByRestaurant(restaurantId, Math.max(1, Math.min(limit, 500)));
+  const timeZone = engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+  const rows = engine.stores.mailOutbox.listByRestaurant(restaurantId, Math.max(1, Math.min(limit, 500)));
   return rows.map((row) => toMailView(row, timeZone));
 }
 
 /** The mails of one order, oldest first. */
 export function orderMail(engine: Engine, orderId: string): OutboxMailView[] {
-  const order = engine.orders.getById(orderId);
-  const timeZone = (order && engine.restaurants.get(order.restaurant_id)?.time_zone) ?? DEFAULT_TIME_ZONE;
-  return engine.mailOutbox.listByOrder(orderId).map((row) => toMailView(row, timeZone));
+  const order = engine.stores.orders.getById(orderId);
+  const timeZone = (order && engine.stores.restaurants.get(order.restaurant_id)?.time_zone) ?? DEFAULT_TIME_ZONE;
+  return engine.stores.mailOutbox.listByOrder(orderId).map((row) => toMailView(row, timeZone));
 }

@@ -21,12 +21,12 @@ export interface MirroredRestaurant {
 }
 
 export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): void {
-  engine.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
+  engine.stores.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
 }
 
 /** The restaurant's own time zone (the replica's is set at its first pull), for reading and writing its times. */
 export function restaurantTimeZone(engine: Engine, restaurantId: string): string {
-  return engine.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+  return engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
 }
 
 export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number): void {
@@ -36,8 +36,8 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
     reason: view.reason,
     next_opening_at: view.next_opening_at === null ? null : parseInstant(view.next_opening_at, timeZone),
   };
-  const before = engine.mirror.location(view.location_id);
-  engine.mirror.upsertLocation(view.location_id, restaurantId, view.name, view.address, view.is_active, position, JSON.stringify(known));
+  const before = engine.stores.mirror.location(view.location_id);
+  engine.stores.mirror.upsertLocation(view.location_id, restaurantId, view.name, view.address, view.is_active, position, JSON.stringify(known));
   const changed =
     !before ||
     before.known_status !== JSON.stringify(known) ||
@@ -47,7 +47,7 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
   if (changed) {
     // The local feed reports the status, never the upstream's sandbox marker.
     const { simulated: _simulated, ...status } = view as LocationStatusView & { simulated?: boolean };
-    engine.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
+    engine.stores.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
   }
 }
 
@@ -56,11 +56,11 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
  * `tracked` says which products have stock (the menu does not tell).
  */
 export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: MenuView, tracked: Set<string>): void {
-  engine.mirror.deactivateCatalogue(restaurantId);
+  engine.stores.mirror.deactivateCatalogue(restaurantId);
   menu.categories.forEach((category, categoryPosition) => {
-    engine.mirror.upsertCategory(category.id, restaurantId, category.name, category.description, categoryPosition);
+    engine.stores.mirror.upsertCategory(category.id, restaurantId, category.name, category.description, categoryPosition);
     category.products.forEach((product, productPosition) => {
-      engine.mirror.upsertProduct({
+      engine.stores.mirror.upsertProduct({
         id: product.id,
         restaurant_id: restaurantId,
         category_id: category.id,
@@ -73,7 +73,7 @@ export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: Menu
         track_stock: tracked.has(product.id) ? 1 : 0,
         position: productPosition,
       });
-      engine.mirror.replaceModifiers(product.id, product.modifier_groups);
+      engine.stores.mirror.replaceModifiers(product.id, product.modifier_groups);
     });
   });
 }
@@ -89,14 +89,14 @@ export function mirrorStock(
   items: { product_id: string; quantity: number }[],
   options: { force?: boolean } = {},
 ): void {
-  if (!engine.locations.get(restaurantId, locationId)) return;
+  if (!engine.stores.locations.get(restaurantId, locationId)) return;
   // A local write not yet pushed stands, unless the upstream's quantity won a conflict (`force`).
-  const pending = options.force ? new Set<string>() : engine.sync.productsWithPendingStock(locationId);
+  const pending = options.force ? new Set<string>() : engine.stores.sync.productsWithPendingStock(locationId);
   const changed: string[] = [];
   for (const item of items) {
-    if (pending.has(item.product_id) || !engine.catalogue.product(restaurantId, item.product_id)) continue;
-    if (engine.stock.quantity(locationId, item.product_id) === item.quantity) continue;
-    engine.stock.set(locationId, item.product_id, item.quantity);
+    if (pending.has(item.product_id) || !engine.stores.catalogue.product(restaurantId, item.product_id)) continue;
+    if (engine.stores.stock.quantity(locationId, item.product_id) === item.quantity) continue;
+    engine.stores.stock.set(locationId, item.product_id, item.quantity);
     changed.push(item.product_id);
   }
   if (changed.length > 0) recordStockChange(engine, restaurantId, locationId, changed, engine.clock.now());
@@ -113,11 +113,11 @@ export function mirrorOrder(
 ): void {
   // A local change not yet pushed would be undone by an older upstream state: the push decides,
   // unless the upstream just refused that change (then its state wins: `force`).
-  if (!options.force && engine.sync.hasPendingForOrder(view.id)) return;
-  const restaurant = engine.restaurants.get(restaurantId);
+  if (!options.force && engine.stores.sync.hasPendingForOrder(view.id)) return;
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) return;
   const zone = restaurant.time_zone;
-  const existing = engine.orders.getById(view.id);
+  const existing = engine.stores.orders.getById(view.id);
   const row: OrderRow = {
     id: view.id,
     restaurant_id: restaurantId,
@@ -125,7 +125,7 @@ export function mirrorOrder(
     number: view.number,
     status: view.status,
     type: view.type,
-    location_id: view.location_id !== null && engine.locations.get(restaurantId, view.location_id) ? view.location_id : null,
+    location_id: view.location_id !== null && engine.stores.locations.get(restaurantId, view.location_id) ? view.location_id : null,
     customer_name: view.customer.name,
     customer_phone: view.customer.phone,
     customer_email: view.customer.email,
@@ -156,8 +156,8 @@ export function mirrorOrder(
   // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
   // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
   if (existing && !options.force && isEarlierStatus(row.status, existing.status)) return;
-  engine.orders.upsert(row);
-  engine.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  engine.stores.orders.upsert(row);
+  engine.stores.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
 }
 
 /**
@@ -166,8 +166,8 @@ export function mirrorOrder(
  * at once. The upstream's next report replaces this guess.
  */
 export function setKnownLocationOpen(engine: Engine, restaurantId: string, locationId: string, open: boolean): void {
-  const restaurant = engine.restaurants.get(restaurantId);
-  const location = engine.locations.get(restaurantId, locationId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  const location = engine.stores.locations.get(restaurantId, locationId);
   if (!restaurant || !location || location.known_status === null) return;
   const known = JSON.parse(location.known_status) as KnownLocationStatus;
   if (location.is_active !== 1) return;
@@ -175,5 +175,5 @@ export function setKnownLocationOpen(engine: Engine, restaurantId: string, locat
   const next: KnownLocationStatus = open
     ? { open_now: true, reason: manual ? 'caja_abierta' : 'dentro_del_horario', next_opening_at: null }
     : { open_now: false, reason: manual ? 'caja_cerrada' : 'fuera_del_horario', next_opening_at: manual ? null : known.next_opening_at };
-  engine.mirror.setKnownStatus(locationId, JSON.stringify(next));
+  engine.stores.mirror.setKnownStatus(locationId, JSON.stringify(next));
 }

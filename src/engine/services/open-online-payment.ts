@@ -41,10 +41,10 @@ export async function openOnlinePayment(
   origin: string,
   timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
 ): Promise<OnlineOrderView> {
-  const order = engine.orders.getById(orderId);
-  const session = engine.paymentSessions.openingOfOrder(orderId);
+  const order = engine.stores.orders.getById(orderId);
+  const session = engine.stores.paymentSessions.openingOfOrder(orderId);
   if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
-  const restaurantRow = engine.restaurants.get(order.restaurant_id);
+  const restaurantRow = engine.stores.restaurants.get(order.restaurant_id);
   const provider = paymentProviderFor(payments, order.restaurant_id, worldOf(order.test));
   let paymentUrl: string;
   try {
@@ -62,13 +62,13 @@ export async function openOnlinePayment(
     throw unavailable(`the payment provider could not open a session (${errorText(error)})`);
   }
   return engine.transaction(() => {
-    const current = engine.orders.getById(orderId);
-    if (!current || !engine.paymentSessions.markOpened(session.id, engine.clock.now())) {
+    const current = engine.stores.orders.getById(orderId);
+    if (!current || !engine.stores.paymentSessions.markOpened(session.id, engine.clock.now())) {
       throw unavailable('the order was withdrawn while its payment was being opened');
     }
-    const restaurant = engine.restaurants.get(current.restaurant_id)!;
+    const restaurant = engine.stores.restaurants.get(current.restaurant_id)!;
     const view = toOrderView(current, restaurant.time_zone);
-    engine.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
+    engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
     return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }
@@ -113,13 +113,13 @@ function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant:
  */
 export function withdrawOnlineOrder(engine: Engine, orderId: string): boolean {
   return engine.transaction(() => {
-    const order = engine.orders.getById(orderId);
-    if (!order || !engine.paymentSessions.openingOfOrder(orderId)) return false;
+    const order = engine.stores.orders.getById(orderId);
+    if (!order || !engine.stores.paymentSessions.openingOfOrder(orderId)) return false;
     const now = engine.clock.now();
     if (order.stock_taken === 1) restoreStock(engine, order, now);
-    engine.paymentSessions.deleteOfOrder(orderId);
-    engine.orders.delete(orderId);
-    engine.idempotency.removePending(pendingMarker(orderId));
+    engine.stores.paymentSessions.deleteOfOrder(orderId);
+    engine.stores.orders.delete(orderId);
+    engine.stores.idempotency.removePending(pendingMarker(orderId));
     return true;
   });
 }
@@ -127,5 +127,5 @@ export function withdrawOnlineOrder(engine: Engine, orderId: string): boolean {
 /** Online orders whose provider was asked before the engine stopped, and never answered. */
 export function staleOnlinePaymentOpenings(engine: Engine, limit = 100): string[] {
   const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
-  return engine.paymentSessions.staleOpenings(cutoff, limit);
+  return engine.stores.paymentSessions.staleOpenings(cutoff, limit);
 }

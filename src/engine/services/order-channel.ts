@@ -8,7 +8,7 @@ import type { Actor } from '../domain/actor.ts';
  */
 export function orderChannel(engine: Engine, actor: Actor, managedBy: string | undefined): string {
   if (managedBy !== undefined) return managedBy;
-  const key = engine.apiKeys.find(actor.restaurantId, actor.keyId);
+  const key = engine.stores.apiKeys.find(actor.restaurantId, actor.keyId);
   if (!key) return actor.keyId;
   return key.label?.trim() || `API ····${key.last4}`;
 }

@@ -46,9 +46,9 @@ function refundIdempotencyKey(provider: string, paymentId: string): string {
 export function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string): void {
   engine.transaction(() => {
     const now = engine.clock.now();
-    const existing = engine.paymentActions.find(restaurantId, provider, 'check', paymentId);
+    const existing = engine.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
     if (!existing) {
-      engine.paymentActions.insert({
+      engine.stores.paymentActions.insert({
         restaurant_id: restaurantId,
         provider,
         kind: 'check',
@@ -62,10 +62,10 @@ export function requestPaymentCheck(engine: Engine, restaurantId: string, provid
       return;
     }
     if (existing.status === 'pending') {
-      engine.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
+      engine.stores.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
       return;
     }
-    engine.paymentActions.update(
+    engine.stores.paymentActions.update(
       existing.id,
       { status: 'pending', requested: existing.requested + 1, attempts: 0, next_at: now, last_error: null },
       now,
@@ -89,7 +89,7 @@ function quietWindow(now: number): [openedBy: number, openedAfter: number] {
  * once, whatever became of the order (a payment found for an expired one is refunded).
  */
 export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
-  return engine.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(engine.clock.now()), limit).map((r) => r.order_id);
+  return engine.stores.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(engine.clock.now()), limit).map((r) => r.order_id);
 }
 
 /**
@@ -99,9 +99,9 @@ export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
 export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const quiet = engine.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(now), 1_000).find((r) => r.order_id === orderId);
+    const quiet = engine.stores.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(now), 1_000).find((r) => r.order_id === orderId);
     if (!quiet) return false;
-    engine.paymentActions.insert({
+    engine.stores.paymentActions.insert({
       restaurant_id: quiet.restaurant_id,
       provider: MERCADOPAGO_PROVIDER_NAME,
       kind: 'search',
@@ -118,7 +118,7 @@ export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
 
 /** Payment actions due now: reads to make, refunds to make or retry. */
 export function duePaymentActions(engine: Engine, limit = 100): number[] {
-  return engine.paymentActions.due(engine.clock.now(), limit);
+  return engine.stores.paymentActions.due(engine.clock.now(), limit);
 }
 
 type Claimed = { row: PaymentActionRow; provider: PaymentProvider };
@@ -126,9 +126,9 @@ type Claimed = { row: PaymentActionRow; provider: PaymentProvider };
 function failOrRetry(engine: Engine, row: PaymentActionRow, attempts: number, error: string): void {
   const now = engine.clock.now();
   if (attempts >= MAX_PAYMENT_ACTION_ATTEMPTS) {
-    engine.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
+    engine.stores.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
   } else {
-    engine.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
+    engine.stores.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
   }
 }
 
@@ -136,7 +136,7 @@ function failOrRetry(engine: Engine, row: PaymentActionRow, attempts: number, er
 function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: number): Claimed | null {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const row = engine.paymentActions.get(id);
+    const row = engine.stores.paymentActions.get(id);
     if (!row || row.status !== 'pending' || row.next_at === null || row.next_at > now) return null;
     const provider = paymentProviderFor(payments, row.restaurant_id, 'live');
     const able = row.kind === 'check' ? provider?.getPayment : row.kind === 'refund' ? provider?.refund : provider?.searchPayments;
@@ -145,7 +145,7 @@ function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: numb
       return null;
     }
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
-    engine.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
+    engine.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
     return { row: { ...row, attempts: row.attempts + 1 }, provider };
   });
 }
@@ -182,7 +182,7 @@ export async function performPaymentAction(
       // Each payment found is read and applied like a notified one (the search's own answer decides nothing).
       const found = answer.filter((payment) => payment.external_reference === row.payment_id);
       for (const payment of found) requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id);
-      engine.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
+      engine.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
     });
   } else if (row.kind === 'check') {
     let answer: ProviderPayment | { error: string };
@@ -207,19 +207,19 @@ export async function performPaymentAction(
         failOrRetry(engine, row, row.attempts, answer.error);
         return;
       }
-      const current = engine.paymentActions.get(row.id);
+      const current = engine.stores.paymentActions.get(row.id);
       if (!current || current.status !== 'pending') return;
-      engine.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
+      engine.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
       recordRefundOnOrder(engine, row);
     });
   }
-  return engine.paymentActions.get(row.id) ?? null;
+  return engine.stores.paymentActions.get(row.id) ?? null;
 }
 
 function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): void {
   engine.transaction(() => {
     const now = engine.clock.now();
-    const row = engine.paymentActions.get(claimed.id);
+    const row = engine.stores.paymentActions.get(claimed.id);
     if (!row) return;
     if ('error' in answer) {
       failOrRetry(engine, row, claimed.attempts, answer.error);
@@ -227,12 +227,12 @@ function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: Provider
     }
     const applied = applyProviderPayment(engine, row, answer, now);
     if (applied.retry) {
-      engine.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
+      engine.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
       return;
     }
     // Asked for again while the provider was being read: read it again, it may have changed.
     const again = row.requested !== claimed.requested;
-    engine.paymentActions.update(
+    engine.stores.paymentActions.update(
       row.id,
       {
         status: again ? 'pending' : 'done',
@@ -257,11 +257,11 @@ interface Applied {
 /** Inside the record's transaction: what the provider's payment means for its order. */
 function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number): Applied {
   if (payment.id !== action.payment_id) return { outcome: `ignored: the provider answered payment ${payment.id}`, orderId: null };
-  const order = payment.external_reference === null ? undefined : engine.orders.getById(payment.external_reference);
+  const order = payment.external_reference === null ? undefined : engine.stores.orders.getById(payment.external_reference);
   if (!order || order.restaurant_id !== action.restaurant_id || order.test === 1) {
     return { outcome: 'ignored: not an online order of this restaurant', orderId: null };
   }
-  const session = engine.paymentSessions.latestOfOrder(order.id);
+  const session = engine.stores.paymentSessions.latestOfOrder(order.id);
   if (!session || session.provider !== action.provider) return { outcome: 'ignored: the order is not paid with this provider', orderId: order.id };
   if (session.opening === 1) return { outcome: 'waiting: the payment page is still being opened', orderId: order.id, retry: true };
 
@@ -270,7 +270,7 @@ function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment:
       if (session.provider_payment_id === payment.id) return { outcome: 'confirmed', orderId: order.id };
       if (!paymentMatchesOrder(payment, order.total)) {
         requestRefund(engine, action, payment, order.id, now);
-        if (session.status === 'open') engine.paymentSessions.recordResult(session.id, 'failed', now);
+        if (session.status === 'open') engine.stores.paymentSessions.recordResult(session.id, 'failed', now);
         return {
           outcome: `refund_requested: ${payment.amount} ${payment.currency} paid for an order of ${order.total} CLP`,
           orderId: order.id,
@@ -278,7 +278,7 @@ function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment:
       }
       const confirmed = confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' });
       if (confirmed?.changed && confirmed.state.kind === 'paid') {
-        engine.paymentSessions.setProviderPayment(session.id, payment.id, now);
+        engine.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
         return { outcome: 'confirmed', orderId: order.id };
       }
       requestRefund(engine, action, payment, order.id, now);
@@ -300,8 +300,8 @@ function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment:
 
 /** The refund intent of an approved payment that cannot pay its order: one per payment, ever. */
 function requestRefund(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, orderId: string, now: number): void {
-  if (engine.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
-  engine.paymentActions.insert({
+  if (engine.stores.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
+  engine.stores.paymentActions.insert({
     restaurant_id: action.restaurant_id,
     provider: action.provider,
     kind: 'refund',
@@ -321,12 +321,12 @@ function requestRefund(engine: Engine, action: PaymentActionRow, payment: Provid
  */
 function recordRefundOnOrder(engine: Engine, refund: PaymentActionRow): void {
   if (refund.order_id === null || refund.amount === null) return;
-  const order = engine.orders.getById(refund.order_id);
+  const order = engine.stores.orders.getById(refund.order_id);
   if (!order) return;
   applyOrderChanges(engine, order, { refunded: order.refunded + refund.amount });
 }
 
 /** An order's payment actions (reads and refunds), for the records and the tests. */
 export function paymentActionsOfOrder(engine: Engine, orderId: string): PaymentActionRow[] {
-  return engine.paymentActions.listOfOrder(orderId);
+  return engine.stores.paymentActions.listOfOrder(orderId);
 }

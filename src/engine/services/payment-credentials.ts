@@ -37,9 +37,9 @@ function checkSecret(name: string, value: string): string {
 }
 
 function viewOf(engine: Engine, restaurantId: string): PaymentCredentialsView | null {
-  const row = engine.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
+  const row = engine.stores.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
   if (!row) return null;
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   const at = (ms: number) => DateTime.fromMillis(ms, { zone: restaurant?.time_zone ?? 'UTC' }).toISO({ suppressMilliseconds: true })!;
   return {
     restaurant_id: row.restaurant_id,
@@ -63,9 +63,9 @@ export function setMercadoPagoCredentials(
   const webhookSecret = checkSecret('the webhook secret', input.webhookSecret);
   const apiBase = checkApiBase(input.apiBase ?? MERCADOPAGO_API_BASE);
   return engine.transaction(() => {
-    if (!engine.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+    if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
-    engine.paymentCredentials.set({
+    engine.stores.paymentCredentials.set({
       restaurant_id: restaurantId,
       provider: MERCADOPAGO_PROVIDER_NAME,
       access_token: accessToken,
@@ -79,15 +79,15 @@ export function setMercadoPagoCredentials(
 }
 
 export function showPaymentCredentials(engine: Engine, restaurantId: string): PaymentCredentialsView | null {
-  if (!engine.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+  if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
   return viewOf(engine, restaurantId);
 }
 
 export function removePaymentCredentials(engine: Engine, restaurantId: string): boolean {
-  return engine.transaction(() => engine.paymentCredentials.remove(restaurantId, MERCADOPAGO_PROVIDER_NAME));
+  return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, MERCADOPAGO_PROVIDER_NAME));
 }
 
 /** The webhook secret a restaurant's notifications are signed with, or null when it has none. */
 export function webhookSecretOf(engine: Engine, restaurantId: string, provider: string): string | null {
-  return engine.paymentCredentials.get(restaurantId, provider)?.webhook_secret ?? null;
+  return engine.stores.paymentCredentials.get(restaurantId, provider)?.webhook_secret ?? null;
 }

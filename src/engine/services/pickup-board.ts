@@ -10,10 +10,10 @@ const PREPARING = new Set(['recibido', 'en_preparacion']);
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'es', { numeric: true });
 
 export function readPickupBoard(engine: Engine, restaurantId: string): PickupBoard {
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   const now = engine.clock.now();
-  const rows = engine.read(() => engine.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone)));
+  const rows = engine.read(() => engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone)));
   const pickup = rows.filter((r) => r.type === 'retiro' && r.test === 0);
   const preparing: PickupNumber[] = pickup
     .filter((r) => PREPARING.has(r.status))

@@ -3,7 +3,8 @@ import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import { pendingMarker } from '../domain/idempotency-record.ts';
 import type { Actor } from '../domain/actor.ts';
-import { localCommands, type EngineCommands } from './engine-commands.ts';
+import { createOrder } from './create-order.ts';
+import type { EngineCommands } from './engine-commands.ts';
 import { DEFAULT_PAYMENT_TIMEOUT_MS, openOnlinePayment, type OnlineOrderView } from './open-online-payment.ts';
 import type { OrderView } from './order-view.ts';
 
@@ -28,7 +29,7 @@ export interface AfterCommit<U> {
 /** What placing an order needs from the engine it runs in, assembled once where the door starts. */
 export interface OrderPlacing {
   engine: Engine;
-  /** A replica's commands also append the order to its sync outbox. */
+  /** A replica's commands also append the order to its sync outbox; without, the order is created by the service itself. */
   commands?: EngineCommands;
   payments: PaymentProviders;
   /** How long the payment provider may take to open a session (real time). */
@@ -44,10 +45,12 @@ export interface OrderPlacement {
 
 /** The two steps of placing one order, for a door that runs them itself (http/routes/orders.ts). */
 export function orderPlacement(placing: OrderPlacing, actor: Actor, input: CreateOrderInput, origin: string): OrderPlacement {
-  const commands = placing.commands ?? localCommands(placing.engine);
   const timeoutMs = placing.paymentTimeoutMs ?? DEFAULT_PAYMENT_TIMEOUT_MS;
   return {
-    commit: () => commands.createOrder(actor, input, { payments: placing.payments, origin }),
+    commit: () =>
+      placing.commands
+        ? placing.commands.createOrder(actor, input, { payments: placing.payments, origin })
+        : createOrder(placing.engine, actor, input, { payments: placing.payments, origin }),
     afterCommit: (order) =>
       input.payment === 'online'
         ? { marker: pendingMarker(order.id), run: () => openOnlinePayment(placing.engine, placing.payments, order.id, origin, timeoutMs) }

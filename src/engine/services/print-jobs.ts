@@ -57,7 +57,7 @@ function itemLines(order: OrderRow, settings: KitchenSettings, stations: readonl
 
 /** The ticket of `order` for a printer serving `stations` ([] = all), or null when none of its items is theirs. */
 export function orderDocument(engine: Engine, order: OrderRow, stations: readonly string[], kind: 'ticket' | 'bag'): TicketDocument | null {
-  const restaurant = engine.restaurants.get(order.restaurant_id)!;
+  const restaurant = engine.stores.restaurants.get(order.restaurant_id)!;
   const settings = readKitchenSettings(engine, order.restaurant_id);
   const { lines } = itemLines(order, settings, kind === 'bag' ? [] : stations);
   if (lines.length === 0) return null;
@@ -81,7 +81,7 @@ export function orderDocument(engine: Engine, order: OrderRow, stations: readonl
 
 function writeJob(engine: Engine, printer: PrinterRow, order: OrderRow | null, kind: PrintJobKind, doc: TicketDocument, now: number, held = false, reprint = false): string {
   const id = randomUUID();
-  engine.printJobs.insert({
+  engine.stores.printJobs.insert({
     id,
     restaurant_id: printer.restaurant_id,
     printer_id: printer.id,
@@ -105,7 +105,7 @@ const printsWhen = (printer: PrinterRow, when: string): boolean => parseJsonList
  * the jobs runner sees whether its stations' screens are live. Call inside the order's transaction.
  */
 export function queueArrivalTickets(engine: Engine, order: OrderRow, now: number): void {
-  for (const printer of engine.printers.list(order.restaurant_id)) {
+  for (const printer of engine.stores.printers.list(order.restaurant_id)) {
     const arrival = printsWhen(printer, 'arrival');
     const fallback = printsWhen(printer, 'fallback');
     if (!arrival && !fallback) continue;
@@ -118,7 +118,7 @@ export function queueArrivalTickets(engine: Engine, order: OrderRow, now: number
 /** Expo bumped a delivery to listo: a bag label at each printer that prints them. Inside its transaction. */
 export function queueBagLabels(engine: Engine, order: OrderRow, now: number): void {
   if (order.type !== 'delivery') return;
-  for (const printer of engine.printers.list(order.restaurant_id)) {
+  for (const printer of engine.stores.printers.list(order.restaurant_id)) {
     if (!printsWhen(printer, 'bag')) continue;
     const doc = orderDocument(engine, order, [], 'bag');
     if (doc) writeJob(engine, printer, order, 'bag', doc, now);
@@ -131,11 +131,11 @@ export function queueBagLabels(engine: Engine, order: OrderRow, now: number): vo
  */
 export function queueReprint(engine: Engine, restaurantId: string, orderId: string): { queued: number } {
   return engine.transaction(() => {
-    const order = engine.orders.getById(orderId);
+    const order = engine.stores.orders.getById(orderId);
     if (!order || order.restaurant_id !== restaurantId) throw new ApiError('not_found', `order ${orderId} not found`);
     const now = engine.clock.now();
-    const earlier = new Set(engine.printJobs.ofOrder(order.id).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
-    const printers = engine.printers.list(restaurantId).filter((p) =>
+    const earlier = new Set(engine.stores.printJobs.ofOrder(order.id).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
+    const printers = engine.stores.printers.list(restaurantId).filter((p) =>
       earlier.size > 0 ? earlier.has(p.id) : printsWhen(p, 'arrival') || printsWhen(p, 'fallback'),
     );
     let queued = 0;
@@ -157,8 +157,8 @@ export function queueReprint(engine: Engine, restaurantId: string, orderId: stri
 export function requeueCutJobs(engine: Engine): number {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const cut = engine.printJobs.sending();
-    for (const job of cut) engine.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
+    const cut = engine.stores.printJobs.sending();
+    for (const job of cut) engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
     return cut.length;
   });
 }
@@ -169,27 +169,27 @@ export function requeueCutJobs(engine: Engine): number {
  * gone for the printer's fallback seconds (counted from the engine's start at most).
  */
 export function settleFallbackJobs(engine: Engine): void {
-  const held = engine.printJobs.held();
+  const held = engine.stores.printJobs.held();
   if (held.length === 0) return;
   engine.transaction(() => {
     const now = engine.clock.now();
     for (const job of held) {
-      const printer = engine.printers.get(job.printer_id);
+      const printer = engine.stores.printers.get(job.printer_id);
       const lastLive = engine.screenPresence.lastLive(job.restaurant_id);
       if (!printer || printer.removed_at !== null) continue;
       if (lastLive !== null && lastLive > job.created_at) {
-        engine.printJobs.update(job.id, { status: 'dropped' }, now);
+        engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
         continue;
       }
       const goneSince = Math.max(lastLive ?? engine.startedAt, engine.startedAt);
-      if (now - goneSince >= printer.fallback_seconds * 1000) engine.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
+      if (now - goneSince >= printer.fallback_seconds * 1000) engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
     }
   });
 }
 
 /** Printers with a job to send now or later. */
 export function printersWithJobs(engine: Engine): string[] {
-  return engine.printJobs.printersToServe();
+  return engine.stores.printJobs.printersToServe();
 }
 
 export interface ClaimedJob {
@@ -202,15 +202,15 @@ export interface ClaimedJob {
 export function claimNextJob(engine: Engine, printerId: string): ClaimedJob | null {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const printer = engine.printers.get(printerId);
-    const job = engine.printJobs.head(printerId);
+    const printer = engine.stores.printers.get(printerId);
+    const job = engine.stores.printJobs.head(printerId);
     if (!printer || !job || job.status !== 'queued') return null;
     if (printer.removed_at !== null) {
-      engine.printJobs.dropOpenOf(printer.id, now);
+      engine.stores.printJobs.dropOpenOf(printer.id, now);
       return null;
     }
     if (job.next_attempt_at !== null && job.next_attempt_at > now) return null;
-    engine.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
+    engine.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
     return { job: { ...job, attempts: job.attempts + 1 }, printer, document: JSON.parse(job.document) as TicketDocument };
   });
 }
@@ -225,13 +225,13 @@ export function recordSend(
     const now = engine.clock.now();
     const { job, printer } = claimed;
     if (outcome.ok) {
-      engine.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
-      if (printer.state !== 'ok' || printer.state_detail !== null) engine.printers.setState(printer.id, 'ok', null, now);
+      engine.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
+      if (printer.state !== 'ok' || printer.state_detail !== null) engine.stores.printers.setState(printer.id, 'ok', null, now);
     } else {
       // Part of it may be on paper already: the next try says REIMPRESIÓN.
       const reprint = outcome.mayHavePrinted ? 1 : job.reprint;
-      engine.printJobs.update(job.id, { status: 'queued', reprint, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
-      engine.printers.setState(printer.id, outcome.state, outcome.error, now);
+      engine.stores.printJobs.update(job.id, { status: 'queued', reprint, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+      engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
     }
   });
 }

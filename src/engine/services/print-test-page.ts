@@ -20,7 +20,7 @@ export interface TestPageResult {
 
 export async function printTestPage(engine: Engine, restaurantId: string, idOrName: string, timeoutMs = DEFAULT_PRINT_TIMEOUT_MS): Promise<TestPageResult> {
   const printer = findPrinter(engine, restaurantId, idOrName);
-  const zone = engine.restaurants.get(restaurantId)!.time_zone;
+  const zone = engine.stores.restaurants.get(restaurantId)!.time_zone;
   const doc: TicketDocument = {
     kind: 'test', number: printer.name, test: false, type: null,
     time: DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('dd-MM-yyyy HH:mm'),
@@ -37,7 +37,7 @@ export async function printTestPage(engine: Engine, restaurantId: string, idOrNa
     error = errorText(failure);
     state = failure instanceof PrinterError && failure.failure === 'paper_out' ? 'paper_out' : 'unreachable';
   }
-  engine.transaction(() => engine.printers.setState(printer.id, state, error, engine.clock.now()));
+  engine.transaction(() => engine.stores.printers.setState(printer.id, state, error, engine.clock.now()));
   const entry = listPrinters(engine, restaurantId).find((p) => p.id === printer.id)!;
   return { printed: error === null, error, printer: entry };
 }

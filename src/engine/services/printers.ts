@@ -26,7 +26,7 @@ export interface PrinterInput {
 }
 
 function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = engine.restaurants.get(restaurantId);
+  const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
@@ -59,11 +59,11 @@ export function listPrinters(engine: Engine, restaurantId: string): PrinterEntry
   const restaurant = restaurantOf(engine, restaurantId);
   return engine.read(() => {
     const waiting = new Map<string, number>();
-    for (const count of engine.printJobs.openCounts(restaurant.id)) {
+    for (const count of engine.stores.printJobs.openCounts(restaurant.id)) {
       if (count.status === 'held') continue;
       waiting.set(count.printer_id, (waiting.get(count.printer_id) ?? 0) + count.n);
     }
-    return engine.printers.list(restaurant.id).map((row) => toPrinterEntry(engine, row, restaurant.time_zone, waiting.get(row.id) ?? 0));
+    return engine.stores.printers.list(restaurant.id).map((row) => toPrinterEntry(engine, row, restaurant.time_zone, waiting.get(row.id) ?? 0));
   });
 }
 
@@ -101,7 +101,7 @@ export function addPrinter(engine: Engine, restaurantId: string, input: PrinterI
   const restaurant = restaurantOf(engine, restaurantId);
   const checked = checkInput(engine, restaurant.id, input);
   return engine.transaction(() => {
-    if (engine.printers.findByName(restaurant.id, checked.name)) throw invalidRequest(`name: a printer named ${JSON.stringify(checked.name)} exists already`);
+    if (engine.stores.printers.findByName(restaurant.id, checked.name)) throw invalidRequest(`name: a printer named ${JSON.stringify(checked.name)} exists already`);
     const now = engine.clock.now();
     const row: PrinterRow = {
       id: randomUUID(),
@@ -121,7 +121,7 @@ export function addPrinter(engine: Engine, restaurantId: string, input: PrinterI
       updated_at: now,
       removed_at: null,
     };
-    engine.printers.insert(row);
+    engine.stores.printers.insert(row);
     return toPrinterEntry(engine, row, restaurant.time_zone, 0);
   });
 }
@@ -129,8 +129,8 @@ export function addPrinter(engine: Engine, restaurantId: string, input: PrinterI
 /** The printer named by id or by name, in use. */
 export function findPrinter(engine: Engine, restaurantId: string, idOrName: string): PrinterRow {
   const restaurant = restaurantOf(engine, restaurantId);
-  const byId = engine.printers.get(idOrName);
-  const row = byId && byId.restaurant_id === restaurant.id && byId.removed_at === null ? byId : engine.printers.findByName(restaurant.id, idOrName);
+  const byId = engine.stores.printers.get(idOrName);
+  const row = byId && byId.restaurant_id === restaurant.id && byId.removed_at === null ? byId : engine.stores.printers.findByName(restaurant.id, idOrName);
   if (!row) throw notFound(`printer ${idOrName} not found in restaurant ${restaurant.id}`);
   return row;
 }
@@ -140,8 +140,8 @@ export function removePrinter(engine: Engine, restaurantId: string, idOrName: st
   return engine.transaction(() => {
     const row = findPrinter(engine, restaurantId, idOrName);
     const now = engine.clock.now();
-    engine.printers.remove(row.id, now);
-    const dropped = engine.printJobs.dropOpenOf(row.id, now);
+    engine.stores.printers.remove(row.id, now);
+    const dropped = engine.stores.printJobs.dropOpenOf(row.id, now);
     return { id: row.id, name: row.name, dropped_jobs: dropped };
   });
 }
@@ -150,10 +150,10 @@ export function removePrinter(engine: Engine, restaurantId: string, idOrName: st
 export function printStatusOf(engine: Engine, restaurantId: string): PrintStatus[] {
   return engine.read(() => {
     const waiting = new Map<string, number>();
-    for (const count of engine.printJobs.openCounts(restaurantId)) {
+    for (const count of engine.stores.printJobs.openCounts(restaurantId)) {
       if (count.status !== 'held') waiting.set(count.printer_id, (waiting.get(count.printer_id) ?? 0) + count.n);
     }
-    return engine.printers
+    return engine.stores.printers
       .list(restaurantId)
       .map((p) => ({ printer_id: p.id, name: p.name, state: p.state, queued: waiting.get(p.id) ?? 0 }))
       .filter((p) => p.queued > 0 || p.state === 'unreachable' || p.state === 'paper_out');

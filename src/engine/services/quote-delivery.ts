@@ -50,7 +50,7 @@ export async function quoteDelivery(
   timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
 ): Promise<Quote> {
   const restaurant = restaurantOf(engine, actor);
-  const location = engine.locations.get(restaurant.id, input.location_id.toLowerCase());
+  const location = engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
   const now = engine.clock.now();
   const expires = quoteExpiry(now, restaurant.time_zone);

@@ -16,15 +16,15 @@ export function readMenu(engine: Engine, actor: Actor, locationId?: string): Men
   const restaurant = restaurantOf(engine, actor);
   let inStock: (productId: string) => boolean;
   if (locationId !== undefined) {
-    const location = engine.locations.get(restaurant.id, locationId.toLowerCase());
+    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${locationId}`);
-    const quantities = engine.stock.quantitiesAt(location.id);
+    const quantities = engine.stores.stock.quantitiesAt(location.id);
     inStock = (productId) => (quantities.get(productId) ?? 0) > 0;
   } else {
-    const anywhere = engine.stock.productsInStockAnywhere(restaurant.id);
+    const anywhere = engine.stores.stock.productsInStockAnywhere(restaurant.id);
     inStock = (productId) => anywhere.has(productId);
   }
-  const { categories, products, groups, options } = engine.catalogue.menu(restaurant.id);
+  const { categories, products, groups, options } = engine.stores.catalogue.menu(restaurant.id);
   const optionsByGroup = groupBy(options, (o) => o.group_id);
   const groupsByProduct = groupBy(groups, (g) => g.product_id);
   const productsByCategory = groupBy(products, (p) => p.category_id);

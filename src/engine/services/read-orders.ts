@@ -10,7 +10,7 @@ import { restaurantOf } from './restaurant-context.ts';
 
 export function getOrder(engine: Engine, actor: Actor, orderId: string): OrderView {
   const restaurant = restaurantOf(engine, actor);
-  const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
   if (!order) throw notFound(`order ${orderId} not found`);
   return toOrderView(order, restaurant.time_zone);
 }
@@ -24,7 +24,7 @@ export interface OrderPage {
 /** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
 export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPage {
   const { restaurant, filter, limit } = listFilter(engine, actor, query);
-  const rows = engine.orders.list(filter);
+  const rows = engine.stores.orders.list(filter);
   const { page, has_more, next_cursor } = pageOf(rows, limit);
   return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
 }
@@ -41,7 +41,7 @@ export interface OrderPageKeys {
 /** The same page as listOrders() (same checks, same refusals), its orders' ids only. */
 export function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPageKeys {
   const { restaurant, filter, limit } = listFilter(engine, actor, query);
-  const { page, has_more, next_cursor } = pageOf(engine.orders.listKeys(filter), limit);
+  const { page, has_more, next_cursor } = pageOf(engine.stores.orders.listKeys(filter), limit);
   return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
 }
 
@@ -51,7 +51,7 @@ function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): { res
   const from = readInstant(query.from, 'from', restaurant.time_zone);
   const to = readInstant(query.to, 'to', restaurant.time_zone);
   const locationId = query.location_id?.toLowerCase();
-  if (locationId !== undefined && !engine.locations.get(restaurant.id, locationId)) {
+  if (locationId !== undefined && !engine.stores.locations.get(restaurant.id, locationId)) {
     throw invalidRequest(`location_id: unknown location ${query.location_id}`);
   }
   const filter: OrderListFilter = {

@@ -27,7 +27,7 @@ export function recallOrder(engine: Engine, actor: Actor, orderId: string, until
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
-    const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (!isTerminal(order.status)) {
       throw new KitchenError('ticket_not_finished', `order ${order.number} is ${order.status}: it is still on the board`);
@@ -35,9 +35,9 @@ export function recallOrder(engine: Engine, actor: Actor, orderId: string, until
     const now = engine.clock.now();
     // `until`: the time the replica's kitchen chose, so both sides show the ticket for as long.
     const recalledUntil = until ?? DateTime.fromMillis(now).plus({ minutes: RECALL_MINUTES }).toMillis();
-    if ((engine.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
-    engine.kitchenData.recall(order.id, now, recalledUntil);
-    engine.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
+    if ((engine.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
+    engine.stores.kitchenData.recall(order.id, now, recalledUntil);
+    engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
       order_id: order.id,
       recalled_until: recalledUntil,
     });

@@ -14,10 +14,10 @@ function releaseHorizon(location: LocationRow, now: number): number {
  */
 export function dueScheduledOrders(engine: Engine, limitPerLocation = 100): string[] {
   const now = engine.clock.now();
-  return engine.restaurants
+  return engine.stores.restaurants
     .list()
-    .flatMap((restaurant) => engine.locations.list(restaurant.id))
-    .flatMap((location) => engine.dueOrders.scheduledBy(location.id, releaseHorizon(location, now), limitPerLocation));
+    .flatMap((restaurant) => engine.stores.locations.list(restaurant.id))
+    .flatMap((location) => engine.stores.dueOrders.scheduledBy(location.id, releaseHorizon(location, now), limitPerLocation));
 }
 
 /**
@@ -27,9 +27,9 @@ export function dueScheduledOrders(engine: Engine, limitPerLocation = 100): stri
 export function releaseScheduledOrder(engine: Engine, orderId: string): boolean {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const order = engine.orders.getById(orderId);
+    const order = engine.stores.orders.getById(orderId);
     if (!order || order.status !== 'programado' || order.scheduled_for === null || order.location_id === null) return false;
-    const location = engine.locations.get(order.restaurant_id, order.location_id);
+    const location = engine.stores.locations.get(order.restaurant_id, order.location_id);
     if (!location || order.scheduled_for > releaseHorizon(location, now)) return false;
     applyTransition(engine, order, 'recibido');
     return true;

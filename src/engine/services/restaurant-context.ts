@@ -4,7 +4,7 @@ import type { RestaurantRow } from '../store/restaurants-store.ts';
 import type { Actor } from '../domain/actor.ts';
 
 export function restaurantOf(engine: Engine, actor: Actor): RestaurantRow {
-  const restaurant = engine.restaurants.get(actor.restaurantId);
+  const restaurant = engine.stores.restaurants.get(actor.restaurantId);
   // A key whose restaurant is gone is as good as revoked.
   if (!restaurant) throw new ApiError('unauthorized', 'the API key does not belong to an existing restaurant');
   return restaurant;

@@ -13,7 +13,7 @@ export interface StockEntryView {
 
 function locationOf(engine: Engine, restaurantId: string, locationId: string | undefined): LocationRow {
   if (locationId === undefined) throw invalidRequest('location_id is required');
-  const location = engine.locations.get(restaurantId, locationId.toLowerCase());
+  const location = engine.stores.locations.get(restaurantId, locationId.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${locationId}`);
   return location;
 }
@@ -22,9 +22,9 @@ function locationOf(engine: Engine, restaurantId: string, locationId: string | u
 export function readStock(engine: Engine, actor: Actor, locationId: string | undefined): { data: StockEntryView[] } {
   const restaurant = restaurantOf(engine, actor);
   const location = locationOf(engine, restaurant.id, locationId);
-  const quantities = engine.stock.quantitiesAt(location.id);
+  const quantities = engine.stores.stock.quantitiesAt(location.id);
   return {
-    data: engine.catalogue
+    data: engine.stores.catalogue
       .trackedProductsOf(restaurant.id)
       .map((p) => ({ product_id: p.id, name: p.name, quantity: quantities.get(p.id) ?? 0 })),
   };
@@ -55,17 +55,17 @@ export function setStock(engine: Engine, actor: Actor, input: SetStockInput): Se
       if (seen.has(item.product_id)) throw invalidRequest(`items[${index}].product_id repeats product ${item.product_id}`);
       seen.add(item.product_id);
     });
-    const unknown = items.filter((i) => !engine.catalogue.product(restaurant.id, i.product_id)).map((i) => i.product_id);
+    const unknown = items.filter((i) => !engine.stores.catalogue.product(restaurant.id, i.product_id)).map((i) => i.product_id);
     if (unknown.length > 0) throw invalidRequest(`unknown products: ${unknown.join(', ')}`);
     const untracked = items
-      .filter((i) => engine.catalogue.product(restaurant.id, i.product_id)!.track_stock !== 1)
+      .filter((i) => engine.stores.catalogue.product(restaurant.id, i.product_id)!.track_stock !== 1)
       .map((i) => i.product_id);
     if (untracked.length > 0) {
       throw invalidRequest(`products without track_stock cannot have stock: ${untracked.join(', ')}`);
     }
     const simulated = isTestWorld(actor);
     if (!simulated) {
-      for (const item of items) engine.stock.set(location.id, item.product_id, item.quantity);
+      for (const item of items) engine.stores.stock.set(location.id, item.product_id, item.quantity);
       recordStockChange(engine, restaurant.id, location.id, items.map((i) => i.product_id), engine.clock.now());
     }
     return { data: items, simulated };

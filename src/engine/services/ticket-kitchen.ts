@@ -25,23 +25,23 @@ export interface TicketContext {
 /** Facts read per order (one ticket, a few live events). */
 export function factsPerOrder(engine: Engine): KitchenFacts {
   return {
-    doneItems: (orderId) => new Set(engine.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
-    recalledUntil: (orderId) => engine.kitchenData.recalledUntil(orderId),
-    channel: (orderId) => engine.kitchenData.channel(orderId),
+    doneItems: (orderId) => new Set(engine.stores.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
+    recalledUntil: (orderId) => engine.stores.kitchenData.recalledUntil(orderId),
+    channel: (orderId) => engine.stores.kitchenData.channel(orderId),
   };
 }
 
 /** Facts of many orders read in three queries (a board snapshot of hundreds of tickets). */
 export function factsOfOrders(engine: Engine, orderIds: readonly string[]): KitchenFacts {
   const done = new Map<string, Set<number>>();
-  for (const row of engine.kitchenData.itemStatesOf(orderIds)) {
+  for (const row of engine.stores.kitchenData.itemStatesOf(orderIds)) {
     if (row.done !== 1) continue;
     const set = done.get(row.order_id) ?? new Set<number>();
     set.add(row.item_index);
     done.set(row.order_id, set);
   }
-  const recalls = new Map(engine.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
-  const channels = new Map(engine.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
+  const recalls = new Map(engine.stores.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
+  const channels = new Map(engine.stores.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
   const none = new Set<number>();
   return {
     doneItems: (orderId) => done.get(orderId) ?? none,

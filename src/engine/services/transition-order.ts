@@ -1,6 +1,7 @@
 import { canTransition, type PatchTarget } from '../../shared/order-states.ts';
 import { ApiError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
+import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
@@ -17,11 +18,11 @@ import { worldOf } from '../../shared/world.ts';
  * Asking for the state the order is already in changes nothing and answers the order, so a
  * kitchen's queued retry is harmless.
  */
-export function transitionOrder(engine: Engine, actor: Actor, orderId: string, target: PatchTarget): OrderView {
+export function transitionOrder(engine: Engine, actor: Actor, orderId: string, target: PatchTarget, couriers: CourierRegistry): OrderView {
   requireWrite(actor);
   return engine.transaction(() => {
     const restaurant = restaurantOf(engine, actor);
-    const order = engine.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (order.managed_by !== null) {
       throw new ApiError('managed_by_integrator', `order ${order.number} is managed by the ${order.managed_by} integration and cannot be changed here`);
@@ -30,7 +31,7 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
     if (!canTransition(order.status, order.type, target)) {
       throw new ApiError('illegal_transition', `order ${order.number} cannot go from ${order.status} to ${target}`);
     }
-    const updated = applyTransition(engine, order, target);
+    const updated = applyTransition(engine, order, target, {}, couriers);
     return toOrderView(updated, restaurant.time_zone);
   });
 }
@@ -45,8 +46,14 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
  * reaching `listo` writes the courier's dispatch intent for a courier delivery (`delivery.status =
  * pendiente`; the jobs runner calls the courier after the commit) and queues the customer's mail.
  * A replica leaves payments, couriers and mail to its upstream.
+ *
+ * `couriers` (Providers.couriers) says whether this engine has the adapter a dispatch intent
+ * needs (none: `fallido` at once); only a transition that can reach `listo` needs them, so the
+ * automatic transitions (which never do) leave them out, and the compiler holds them to it.
  */
-export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}): OrderRow {
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges, couriers: CourierRegistry): OrderRow;
+export function applyTransition(engine: Engine, order: OrderRow, target: Exclude<OrderRow['status'], 'listo'>, extra?: OrderChanges): OrderRow;
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}, couriers?: CourierRegistry): OrderRow {
   const now = engine.clock.now();
   const sideEffects = engine.role !== 'replica';
   const changes: OrderChanges = { status: target, ...extra };
@@ -59,7 +66,7 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
       changes.delivery_status = 'cancelado';
     }
     if (sideEffects) {
-      engine.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
+      engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'cancelled', now);
       requestCourierCancellation(engine, order, now);
     }
   }
@@ -68,7 +75,8 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     if (target === 'entregado') changes.delivery_status = 'entregado';
   }
   if (target === 'listo' && sideEffects && isCourierDelivery(order)) {
-    Object.assign(changes, requestCourierDispatch(engine, order, now));
+    if (!couriers) throw new Error('a transition to listo needs the engine\'s couriers');
+    Object.assign(changes, requestCourierDispatch(engine, couriers, order, now));
   }
   const updated = writeOrderChanges(engine, order, changes, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);
@@ -91,10 +99,10 @@ export function applyOrderChanges(engine: Engine, order: OrderRow, changes: Orde
 }
 
 function writeOrderChanges(engine: Engine, order: OrderRow, changes: OrderChanges, now: number): OrderRow {
-  engine.orders.update(order.id, changes, now);
+  engine.stores.orders.update(order.id, changes, now);
   const updated: OrderRow = { ...order, ...changes, updated_at: now } as OrderRow;
-  const restaurant = engine.restaurants.get(order.restaurant_id)!;
-  engine.events.append(
+  const restaurant = engine.stores.restaurants.get(order.restaurant_id)!;
+  engine.stores.events.append(
     order.restaurant_id,
     worldOf(order.test),
     'order.updated',
@@ -110,10 +118,10 @@ export function restoreStock(engine: Engine, order: OrderRow, now: number): void
   const returned = new Map<string, number>();
   for (const item of JSON.parse(order.items) as OrderItemView[]) {
     if (item.product_id === null) continue;
-    const product = engine.catalogue.product(order.restaurant_id, item.product_id);
+    const product = engine.stores.catalogue.product(order.restaurant_id, item.product_id);
     if (!product || product.track_stock !== 1) continue;
     returned.set(product.id, (returned.get(product.id) ?? 0) + item.quantity);
   }
-  for (const [productId, quantity] of returned) engine.stock.restore(order.location_id, productId, quantity);
+  for (const [productId, quantity] of returned) engine.stores.stock.restore(order.location_id, productId, quantity);
   if (returned.size > 0) recordStockChange(engine, order.restaurant_id, order.location_id, [...returned.keys()], now);
 }

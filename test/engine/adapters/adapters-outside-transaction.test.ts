@@ -177,12 +177,12 @@ describe('adapters are called outside the transaction: a slow provider delays no
       t.server.engine,
       { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'test' },
       onlineBody(1) as never,
-      { payments: t.server.payments, origin: 'http://127.0.0.1' },
+      { payments: t.server.providers.payments, origin: 'http://127.0.0.1' },
     );
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before - 1);
     t.clock.advance(5 * MINUTE);
     await t.server.jobs.runDue();
-    assert.equal(t.server.engine.orders.getById(half.id), undefined);
+    assert.equal(t.server.engine.stores.orders.getById(half.id), undefined);
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before);
   });
 
@@ -275,7 +275,7 @@ describe('adapters that never answer time out', () => {
     await t.call('PATCH', `/orders/${order.body.id}`, { key, body: { status: 'en_preparacion' } });
     await t.call('PATCH', `/orders/${order.body.id}`, { key, body: { status: 'listo' } });
     await t.server.jobs.runDue();
-    const row = t.server.engine.courierDeliveries.get(order.body.id)!;
+    const row = t.server.engine.stores.courierDeliveries.get(order.body.id)!;
     assert.equal(row.status, 'fallido');
     assert.match(row.last_error!, /did not answer within 30 ms/);
     assert.equal((await t.call('GET', `/orders/${order.body.id}`, { key })).body.delivery.status, 'fallido');

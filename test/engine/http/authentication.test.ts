@@ -39,7 +39,7 @@ describe('authentication: verified keys in memory, last use written later', () =
   test('a permission changed by another connection applies on the next request', async () => {
     const { key, record } = createApiKey(other, { restaurantId: R1.id, mode: 'live', write: true, label: 'downgraded' });
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 200);
-    other.apiKeys.setWrite(record.id, false);
+    other.stores.apiKeys.setWrite(record.id, false);
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 403);
   });
 
@@ -99,7 +99,7 @@ describe('authentication: verified keys in memory, last use written later', () =
       await second.server.close();
       const reader = new Engine({ database: second.dbPath });
       try {
-        assert.equal(reader.apiKeys.find(R1.id, record.id)!.last_used_at, used);
+        assert.equal(reader.stores.apiKeys.find(R1.id, record.id)!.last_used_at, used);
       } finally {
         reader.close();
       }

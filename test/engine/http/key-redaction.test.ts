@@ -69,7 +69,7 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-redaction-'));
     const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger, kitchen: {} });
-    const demo = seedDemo(server.engine, server.payments);
+    const demo = seedDemo(server.engine, server.providers.payments);
     restaurantId = demo[0]!.id;
     liveKey = demo[0]!.keys.live_write;
     testKey = demo[0]!.keys.test_read;

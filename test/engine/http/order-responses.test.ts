@@ -5,6 +5,7 @@ import { R1 } from '../../support/demo-ids.ts';
 import { handlersFor } from '../screen/support.ts';
 import { buildHttpApi } from '../../../src/engine/http/build-http-api.ts';
 import type { ApiServer } from '../../../src/engine/http/http-context.ts';
+import { defaultCouriers } from '../../../src/engine/couriers/courier-registry.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
 import { mirrorOrder } from '../../../src/engine/services/mirror-upstream.ts';
@@ -21,8 +22,8 @@ describe('order reads from kept response bytes', () => {
 
   before(async () => {
     t = await startEngineUnderTest();
-    const { engine, commands, payments, couriers } = t.server;
-    uncached = await buildHttpApi({ engine, commands, payments, couriers, rateLimits: GENEROUS_LIMITS, keepOrderResponses: false });
+    const { engine, commands, providers } = t.server;
+    uncached = await buildHttpApi({ engine, commands, providers, rateLimits: GENEROUS_LIMITS, keepOrderResponses: false });
     await uncached.listen({ host: '127.0.0.1', port: 0 });
     const address = uncached.server.address();
     uncachedUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
@@ -115,7 +116,7 @@ describe('order reads from kept response bytes', () => {
     // another connection to the same file (the keys CLI, another process)
     const other = new Engine({ database: t.dbPath, clock: t.clock });
     try {
-      transitionOrder(other, { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado');
+      transitionOrder(other, { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
     } finally {
       other.close();
     }

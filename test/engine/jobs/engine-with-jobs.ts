@@ -53,7 +53,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       jobsIntervalMs: 50,
     });
   let server = await start();
-  const demo = seedDemo(server.engine, server.payments);
+  const demo = seedDemo(server.engine, server.providers.payments);
   const t: TestEngine = {
     server,
     clock,

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { importDemoRestaurants } from '../../../src/engine/demo/seed-demo.ts';
+import { defaultCouriers } from '../../../src/engine/couriers/courier-registry.ts';
 import { Engine } from '../../../src/engine/engine.ts';
+import { assembleProviders } from '../../../src/engine/providers.ts';
 import { startJobs, type JobsRunner } from '../../../src/engine/jobs/start-jobs.ts';
 import type { MailSender, OutgoingMail } from '../../../src/engine/mail/mail-sender.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
@@ -19,6 +21,7 @@ import { fakeLiveProvider } from './engine-with-jobs.ts';
 
 const MINUTE = 60_000;
 const payments = { live: fakeLiveProvider, test: sandboxSimulator };
+const couriers = defaultCouriers();
 const actor: Actor = { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'jobs-test' };
 
 describe('the jobs runner', () => {
@@ -59,7 +62,7 @@ describe('the jobs runner', () => {
       },
       'http://127.0.0.1',
     );
-  const statusOf = (id: string) => engine.orders.getById(id)!.status;
+  const statusOf = (id: string) => engine.stores.orders.getById(id)!.status;
 
   test('one bad item never blocks the others; it is logged, left alone a minute, then retried', async () => {
     const bad = await online();
@@ -67,7 +70,7 @@ describe('the jobs runner', () => {
     const good = await online();
     // A corrupted row: cancelling it throws (its items cannot be read to give stock back).
     engine.db.prepare(`UPDATE orders SET items = 'not json', stock_taken = 1 WHERE id = ?`).run(bad.id);
-    jobs = startJobs(engine, { logger, intervalMs: 3_600_000 });
+    jobs = startJobs(engine, assembleProviders(engine, { payments }), { logger, intervalMs: 3_600_000 });
 
     clock.advance(30 * MINUTE);
     assert.equal(statusOf(good.id), 'cancelado', 'the good one expired although the bad one came first');
@@ -110,14 +113,14 @@ describe('the jobs runner', () => {
         { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Cliente', email }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
         { payments, origin: 'http://127.0.0.1' },
       );
-      transitionOrder(engine, actor, order.id, 'en_preparacion');
-      transitionOrder(engine, actor, order.id, 'listo');
+      transitionOrder(engine, actor, order.id, 'en_preparacion', couriers);
+      transitionOrder(engine, actor, order.id, 'listo', couriers);
       return order.id;
     };
     ready('rebota@example.com');
     ready('uno@example.com');
     ready('dos@example.com');
-    jobs = startJobs(engine, { logger, intervalMs: 3_600_000, mailSender: sender });
+    jobs = startJobs(engine, assembleProviders(engine, { payments, mail: sender }), { logger, intervalMs: 3_600_000 });
     await jobs.runDue();
     assert.deepEqual(sent.map((m) => m.to).sort(), ['dos@example.com', 'uno@example.com']);
     assert.ok(logged.some((l) => l.level === 'warn' && l.msg === 'mail not sent; will retry'));
@@ -134,7 +137,7 @@ describe('the jobs runner', () => {
   test('a replica runs no jobs: its upstream does', async () => {
     const replica = new Engine({ database: engine.db, clock, role: 'replica' });
     const order = await online();
-    const runner = startJobs(replica, { intervalMs: 3_600_000 });
+    const runner = startJobs(replica, assembleProviders(replica, { payments }), { intervalMs: 3_600_000 });
     clock.advance(31 * MINUTE);
     await runner.runDue();
     assert.equal(statusOf(order.id), 'pendiente_pago');

@@ -50,7 +50,7 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
       tsSeconds: Math.floor(t.clock.now() / 1000),
     });
   const action = (kind: 'check' | 'refund', paymentId: number | string): PaymentActionRow | undefined =>
-    t.server.engine.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, kind, String(paymentId));
+    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, kind, String(paymentId));
   const searchOf = (orderId: string) => paymentActionsOfOrder(t.server.engine, orderId).find((a) => a.kind === 'search');
   const orderCount = () => (t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
   /** The action failed its `attempts`-th call with `error` and waits on the engine clock for the next. */

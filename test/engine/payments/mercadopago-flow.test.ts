@@ -49,9 +49,9 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
   const check = (paymentId: number): PaymentActionRow | undefined =>
-    t.server.engine.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(paymentId));
+    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(paymentId));
   const refund = (paymentId: number): PaymentActionRow | undefined =>
-    t.server.engine.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
+    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
   const order = async (id: string) =>
     (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null; refunded: number } };
   /** Where the feed stands now: the next events come after it. */

@@ -26,7 +26,7 @@ after(async () => {
 function jobsOf(orderId: string) {
   const engine = new Engine({ database: dbPath });
   try {
-    return engine.printJobs.ofOrder(orderId);
+    return engine.stores.printJobs.ofOrder(orderId);
   } finally {
     engine.db.close();
   }

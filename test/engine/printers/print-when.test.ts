@@ -64,7 +64,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     t.clock.advance(60 * SECOND);
     await settle();
     assert.equal(printer.tickets.length, 0, 'a screen had the order: no paper');
-    assert.deepEqual(engine.printJobs.ofOrder(seen.id).map((j) => j.status), ['dropped']);
+    assert.deepEqual(engine.stores.printJobs.ofOrder(seen.id).map((j) => j.status), ['dropped']);
 
     // The screen goes away: nothing prints until it has been gone 30 s.
     feed.heartbeat();
@@ -90,7 +90,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
       back.heartbeat();
       await settle();
       assert.equal(printer.tickets.length, 1);
-      assert.deepEqual(engine.printJobs.ofOrder(next.id).map((j) => j.status), ['dropped']);
+      assert.deepEqual(engine.stores.printJobs.ofOrder(next.id).map((j) => j.status), ['dropped']);
     } finally {
       back.stop();
     }
@@ -100,7 +100,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     addPrinter(t.server.engine, R1.id, { name: 'Despacho', host: '127.0.0.1', port: printer.port, width_mm: 58, when: ['bag'] });
     const delivery = await order('delivery');
     const pickup = await order('retiro');
-    const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine), restaurantId: R1.id });
+    const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine, t.server.providers.couriers), restaurantId: R1.id });
     for (const o of [delivery, pickup]) {
       await handlers['orders:transition']({ order_id: o.id, target: 'en_preparacion' });
       await handlers['orders:transition']({ order_id: o.id, target: 'listo' });
@@ -122,7 +122,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, stations: ['cocina'], when: ['arrival'] });
     const o = await order();
     await printer.waitForTickets(1);
-    const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine), restaurantId: R1.id });
+    const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine, t.server.providers.couriers), restaurantId: R1.id });
     assert.deepEqual(await handlers['orders:reprint']({ order_id: o.id }), { queued: 1 });
     await settle();
     const [, again] = await printer.waitForTickets(2);

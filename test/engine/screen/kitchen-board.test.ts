@@ -64,7 +64,7 @@ describe('kitchen board read service', () => {
   });
 
   test('events of both worlds, oldest first, after a position', async () => {
-    const cursor = engine.server.engine.events.lastSeq();
+    const cursor = engine.server.engine.stores.events.lastSeq();
     await placeOrder(engine, {}, engine.demo[0]!.keys.test_write);
     const events = readKitchenEvents(engine.server.engine, R1.id, cursor);
     assert.deepEqual(events.map((e) => e.type), ['order.created']);

@@ -69,7 +69,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const restored = new Engine({ database: out, clock: new ManualClock(DEMO_NOW) });
   try {
     assert.equal(restored.db.pragma('integrity_check', { simple: true }), 'ok');
-    for (const id of before) assert.ok(restored.orders.getById(id), `order ${id} committed before the backup is missing`);
+    for (const id of before) assert.ok(restored.stores.orders.getById(id), `order ${id} committed before the backup is missing`);
     new InvariantChecker(restored.db).check({ full: true });
     const inCopy = restored.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;
     const live = t.server.engine.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;

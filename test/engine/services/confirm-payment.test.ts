@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { importDemoRestaurants } from '../../../src/engine/demo/seed-demo.ts';
+import { defaultCouriers } from '../../../src/engine/couriers/courier-registry.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import type { PaymentConfirmation } from '../../../src/engine/payments/payment-provider.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
@@ -48,7 +49,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
 
   test('opening a session records it in the store with the preselection', async () => {
     const order = await online();
-    const session = engine.paymentSessions.get(order.payment_link!.session_id)!;
+    const session = engine.stores.paymentSessions.get(order.payment_link!.session_id)!;
     assert.equal(session.order_id, order.id);
     assert.equal(session.provider, 'sandbox');
     assert.equal(session.status, 'open');
@@ -66,7 +67,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     for (const [confirmation, message] of bad) {
       assert.throws(() => confirmPayment(engine, confirmation), (error: Error & { code?: string }) => error.code === 'invalid_request' && message.test(error.message));
     }
-    assert.equal(engine.orders.getById(order.id)!.status, 'pendiente_pago');
+    assert.equal(engine.stores.orders.getById(order.id)!.status, 'pendiente_pago');
     assert.equal(confirmPayment(engine, { session_id: 'ps_test_unknown', result: 'success', method: 'tarjeta' }), null);
   });
 
@@ -80,23 +81,23 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
     assert.equal(first.order.paid, 1);
     const again = confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' })!;
     assert.equal(again.changed, false);
-    assert.equal(engine.orders.getById(order.id)!.payment_method, 'apple_pay', 'the first confirmation stands');
+    assert.equal(engine.stores.orders.getById(order.id)!.payment_method, 'apple_pay', 'the first confirmation stands');
     assert.deepEqual(readPaymentSession(engine, id)!.state, { kind: 'paid', method: 'apple_pay' });
     // Paid: cancelling later does not reopen or close the paid session.
-    transitionOrder(engine, actor, order.id, 'cancelado');
-    assert.equal(engine.paymentSessions.get(id)!.status, 'paid');
+    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
+    assert.equal(engine.stores.paymentSessions.get(id)!.status, 'paid');
   });
 
   test('a cancelled order closes its session; nothing revives it', async () => {
     const order = await online();
     const id = order.payment_link!.session_id;
-    transitionOrder(engine, actor, order.id, 'cancelado');
-    assert.equal(engine.paymentSessions.get(id)!.closed_reason, 'cancelled');
+    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
+    assert.equal(engine.stores.paymentSessions.get(id)!.closed_reason, 'cancelled');
     const late = confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' })!;
     assert.deepEqual(late.state, { kind: 'closed', reason: 'cancelled' });
     assert.equal(late.changed, false);
-    assert.equal(engine.orders.getById(order.id)!.status, 'cancelado');
-    assert.equal(engine.orders.getById(order.id)!.paid, 0);
+    assert.equal(engine.stores.orders.getById(order.id)!.status, 'cancelado');
+    assert.equal(engine.stores.orders.getById(order.id)!.paid, 0);
   });
 
   test('return_url keeps its own query and fragment', async () => {

@@ -61,7 +61,7 @@ export async function startKitchenUnderTest(
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const connection: ConnectionStatus = { ...STANDALONE_STATUS };
   const backupDir = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
-  const restaurant = engine.server.engine.restaurants.get(R1.id)!;
+  const restaurant = engine.server.engine.stores.restaurants.get(R1.id)!;
   const handlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
@@ -74,7 +74,7 @@ export async function startKitchenUnderTest(
       appInfo: () => ({
         version: '0.1.0-test',
         restaurant: { id: restaurant.id, name: restaurant.name },
-        restaurants: engine.server.engine.restaurants.list().map((r) => ({ id: r.id, name: r.name })),
+        restaurants: engine.server.engine.stores.restaurants.list().map((r) => ({ id: r.id, name: r.name })),
         api_base_url: engine.baseUrl,
         lan_urls: [],
         data_dir: null,

@@ -155,7 +155,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
     if (existing) return existing;
     const hub: Hub = {
       restaurantId,
-      cursor: engine.events.lastSeq(),
+      cursor: engine.stores.events.lastSeq(),
       streams: new Set(),
       scheduled: false,
       // The notifier calls back inside the writer's call stack, right after its commit: push on the
@@ -213,7 +213,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       const lastEventId = typeof resumeFrom === 'string' && resumeFrom !== '' ? Number(resumeFrom) : Number.NaN;
       const hub = hubOf(viewer.restaurantId);
       // Resume after what the browser last saw, if it is a position of this database's feed.
-      const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= engine.events.lastSeq() ? lastEventId : hub.cursor;
+      const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= engine.stores.events.lastSeq() ? lastEventId : hub.cursor;
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {

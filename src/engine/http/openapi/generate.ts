@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../engine.ts';
-import { sandboxSimulator } from '../../payments/sandbox-simulator.ts';
+import { assembleProviders } from '../../providers.ts';
 import { localCommands } from '../../services/engine-commands.ts';
 import { buildHttpApi } from '../build-http-api.ts';
 
@@ -10,12 +10,12 @@ import { buildHttpApi } from '../build-http-api.ts';
 async function generateOpenApiDocument(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-openapi-'));
   const engine = new Engine({ database: join(dir, 'openapi.db') });
+  const providers = assembleProviders(engine);
   try {
     const app = await buildHttpApi({
       engine,
-      commands: localCommands(engine),
-      payments: { live: null, test: sandboxSimulator },
-      couriers: engine.couriers,
+      commands: localCommands(engine, providers.couriers),
+      providers,
       logger: false,
     });
     await app.ready();

@@ -47,7 +47,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         const quoted = await context.replica.quoteDelivery(actorOf(request), request.body);
         return sendJsonAsIs(reply, quoted.status, JSON.stringify(quoted.body));
       }
-      return quoteDelivery(engine, actorOf(request), request.body, context.couriers);
+      return quoteDelivery(engine, actorOf(request), request.body, context.providers.couriers);
     },
   );
 }

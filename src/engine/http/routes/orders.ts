@@ -16,7 +16,7 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
   const placing: OrderPlacing = {
     engine,
     commands: context.commands,
-    payments: context.payments,
+    payments: context.providers.payments,
     ...(context.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: context.paymentTimeoutMs } : {}),
   };
   // Reads answered from kept response bytes (order-responses.ts), unless turned off.

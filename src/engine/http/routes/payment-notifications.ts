@@ -41,8 +41,8 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
       if (to === null || !RETURN_OUTCOMES.includes(to as (typeof RETURN_OUTCOMES)[number])) {
         throw invalidRequest(`to must be one of: ${RETURN_OUTCOMES.join(', ')}`);
       }
-      const session = engine.paymentSessions.get(request.params.session_id);
-      const order = session ? engine.orders.getById(session.order_id) : undefined;
+      const session = engine.stores.paymentSessions.get(request.params.session_id);
+      const order = session ? engine.stores.orders.getById(session.order_id) : undefined;
       if (!session || !order || session.provider === 'sandbox') throw notFound('unknown payment session');
       let payment: ReturnResult;
       if (session.status === 'paid') payment = 'success';

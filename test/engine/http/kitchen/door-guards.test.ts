@@ -59,7 +59,7 @@ describe('kitchen door guards (served engine)', () => {
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, kitchen: { hostNames: ['cocina.local'] } });
     port = server.port;
     origin = `http://127.0.0.1:${port}`;
-    demo = seedDemo(server.engine, server.payments);
+    demo = seedDemo(server.engine, server.providers.payments);
     cookie = pairDevice();
     other = pairDevice();
   });
@@ -74,9 +74,9 @@ describe('kitchen door guards (served engine)', () => {
     const orderId = created.body.id as string;
     const mark = (done: boolean, as = cookie) => kitchenCall('items:set-done', { order_id: orderId, item_index: 0, done }, {}, as);
     assert.equal((await mark(true)).status, 200);
-    const seq = server.engine.events.lastSeq();
+    const seq = server.engine.stores.events.lastSeq();
     for (let i = 0; i < 5; i++) assert.equal((await mark(true)).status, 200);
-    assert.equal(server.engine.events.lastSeq(), seq, 'marking a marked item again writes no event');
+    assert.equal(server.engine.stores.events.lastSeq(), seq, 'marking a marked item again writes no event');
 
     // The burst: 6 calls spent above; 14 more pass, the 21st is refused with Retry-After.
     const statuses: number[] = [];

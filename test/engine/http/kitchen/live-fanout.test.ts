@@ -82,7 +82,7 @@ describe('live fan-out with bounds (served engine)', () => {
       rateLimits: GENEROUS_LIMITS,
       kitchen: { heartbeatMs: 60_000, liveLimits: { perViewer: 3, total: 8, maxBufferedBytes: 64 * 1024 }, observeLive: (s) => (stats = s) },
     });
-    demo = seedDemo(server.engine, server.payments);
+    demo = seedDemo(server.engine, server.providers.payments);
     const items = Array.from({ length: 30 }, () => ({ product_id: R1.products.empanadaQueso, quantity: 1, notes: 'sin cebolla, bien cocida, cortada en cuatro'.repeat(3) }));
     const created = await callApi(server.baseUrl, demo[0]!.keys.live_write, 'POST', '/orders', { body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Fan-out' }, items } });
     assert.equal(created.status, 201, created.text);
@@ -125,7 +125,7 @@ describe('live fan-out with bounds (served engine)', () => {
     const streams: Stream[] = [];
     for (let i = 0; i < 6; i++) streams.push(await openStream(pairDevice()));
     const before = stats().serialised;
-    const seq = server.engine.events.lastSeq();
+    const seq = server.engine.stores.events.lastSeq();
     toggle();
     await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event');
     assert.equal(stats().serialised - before, 1, 'one serialisation for six streams');
@@ -135,7 +135,7 @@ describe('live fan-out with bounds (served engine)', () => {
 
   test('a stream that does not read is closed past its backlog bound; reopened from its last id, it misses nothing', async () => {
     const device = pairDevice();
-    const start = server.engine.events.lastSeq();
+    const start = server.engine.stores.events.lastSeq();
     const reader = await openStream(device);
     const laggard = await openStream(device, { paused: true });
     const laggardsBefore = stats().laggards;
@@ -145,7 +145,7 @@ describe('live fan-out with bounds (served engine)', () => {
       if (i % 50 === 49) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await eventually(() => stats().laggards > laggardsBefore, 'the laggard closed');
-    const last = server.engine.events.lastSeq();
+    const last = server.engine.stores.events.lastSeq();
     await eventually(() => reader.ids().at(-1) === last, 'the reading stream has everything');
     // The laggard reads what had reached it, and finds its stream ended.
     laggard.response.resume();

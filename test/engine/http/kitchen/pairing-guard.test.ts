@@ -45,7 +45,7 @@ describe('pairing guard (served engine, rotating source addresses)', () => {
     database = join(dir, 'engine.db');
     clock = new ManualClock(DEMO_NOW);
     await start();
-    demo = seedDemo(server.engine, server.payments);
+    demo = seedDemo(server.engine, server.providers.payments);
   });
   after(async () => {
     await server?.close();

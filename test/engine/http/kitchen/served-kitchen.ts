@@ -52,7 +52,7 @@ export async function startServedKitchen(
   };
   let server = await startEngineServer({ database, clock, rateLimits: GENEROUS_LIMITS, kitchen });
   const port = server.port;
-  const demo = seedDemo(server.engine, server.payments);
+  const demo = seedDemo(server.engine, server.providers.payments);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   let running = true;

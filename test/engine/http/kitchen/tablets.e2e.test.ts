@@ -128,7 +128,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
   });
 
   test('a revoked tablet drops to the pairing page; the other keeps its board', async () => {
-    const devices = k.server.engine.kitchenDevices.listForRestaurant(R1.id).filter((d) => d.revoked_at === null);
+    const devices = k.server.engine.stores.kitchenDevices.listForRestaurant(R1.id).filter((d) => d.revoked_at === null);
     assert.equal(devices.length, 2);
     const newest = devices.sort((x, y) => x.paired_at - y.paired_at)[1]!; // b paired second
     const { revokeKitchenDevice } = await import('../../../../src/engine/services/kitchen-devices.ts');

@@ -1,0 +1,85 @@
+import type { Database } from 'better-sqlite3';
+import { ApiKeysStore } from './store/api-keys-store.ts';
+import { CatalogueStore } from './store/catalogue-store.ts';
+import { CourierDeliveriesStore } from './store/courier-deliveries-store.ts';
+import { DueOrdersStore } from './store/due-orders-store.ts';
+import { EventsStore } from './store/events-store.ts';
+import { IdempotencyStore } from './store/idempotency-store.ts';
+import { KitchenBoardStore } from './store/kitchen-board-store.ts';
+import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
+import { KitchenDataStore } from './store/kitchen-data-store.ts';
+import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { LocationsStore } from './store/locations-store.ts';
+import { MailOutboxStore } from './store/mail-outbox-store.ts';
+import { MirrorStore } from './store/mirror-store.ts';
+import { OrdersStore } from './store/orders-store.ts';
+import { PaymentActionsStore } from './store/payment-actions-store.ts';
+import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
+import { PrintersStore } from './store/printers-store.ts';
+import { PrintJobsStore } from './store/print-jobs-store.ts';
+import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { RestaurantsStore } from './store/restaurants-store.ts';
+import { StockStore } from './store/stock-store.ts';
+import { SyncStore } from './store/sync-store.ts';
+
+/**
+ * The SQLite gateways of one database, each preparing its statements once, here. Reached as
+ * `engine.stores.<name>`; a new store gets its field here (and scripts/codemods/engine-stores.mjs
+ * rewrites `engine.<name>` to `engine.stores.<name>` for every field listed in this class).
+ */
+export class Stores {
+  readonly restaurants: RestaurantsStore;
+  readonly locations: LocationsStore;
+  readonly catalogue: CatalogueStore;
+  readonly stock: StockStore;
+  /** Every write to the `orders` table goes through it. */
+  readonly orders: OrdersStore;
+  readonly apiKeys: ApiKeysStore;
+  readonly events: EventsStore;
+  readonly idempotency: IdempotencyStore;
+  readonly sync: SyncStore;
+  readonly mirror: MirrorStore;
+  readonly kitchen: KitchenBoardStore;
+  /** Item bumps, recalls, channels and the restaurant file's kitchen settings. */
+  readonly kitchenData: KitchenDataStore;
+  readonly paymentSessions: PaymentSessionsStore;
+  /** Restaurants' payment provider credentials (never logged, never answered). */
+  readonly paymentCredentials: PaymentCredentialsStore;
+  /** Payment intents: payments to read, refunds to make (services/payment-actions.ts). */
+  readonly paymentActions: PaymentActionsStore;
+  readonly courierDeliveries: CourierDeliveriesStore;
+  readonly mailOutbox: MailOutboxStore;
+  readonly dueOrders: DueOrdersStore;
+  readonly kitchenDevices: KitchenDevicesStore;
+  /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
+  readonly kitchenChanges: KitchenChangesStore;
+  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
+  readonly printers: PrintersStore;
+  readonly printJobs: PrintJobsStore;
+
+  /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
+  constructor(db: Database, orderNumberPrefix: string) {
+    this.restaurants = new RestaurantsStore(db, orderNumberPrefix);
+    this.locations = new LocationsStore(db);
+    this.catalogue = new CatalogueStore(db);
+    this.stock = new StockStore(db);
+    this.orders = new OrdersStore(db);
+    this.apiKeys = new ApiKeysStore(db);
+    this.events = new EventsStore(db);
+    this.idempotency = new IdempotencyStore(db);
+    this.sync = new SyncStore(db);
+    this.mirror = new MirrorStore(db);
+    this.kitchen = new KitchenBoardStore(db);
+    this.kitchenData = new KitchenDataStore(db);
+    this.paymentSessions = new PaymentSessionsStore(db);
+    this.paymentCredentials = new PaymentCredentialsStore(db);
+    this.paymentActions = new PaymentActionsStore(db);
+    this.courierDeliveries = new CourierDeliveriesStore(db);
+    this.mailOutbox = new MailOutboxStore(db);
+    this.dueOrders = new DueOrdersStore(db);
+    this.kitchenDevices = new KitchenDevicesStore(db);
+    this.kitchenChanges = new KitchenChangesStore(db);
+    this.printers = new PrintersStore(db);
+    this.printJobs = new PrintJobsStore(db);
+  }
+}
