@@ -11,6 +11,7 @@ import type { PaymentProviders } from '../engine/payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { sandboxSimulator } from '../engine/payments/sandbox-simulator.ts';
 import { configuredPaymentProviders } from '../engine/payments/configured-providers.ts';
+import { databasePaymentCredentials, firstPaymentCredentials, type PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { MailSender } from '../engine/mail/mail-sender.ts';
@@ -27,6 +28,11 @@ export interface EngineServerOptions {
   rateLimits?: RateLimits;
   logger?: FastifyBaseLogger | boolean;
   payments?: PaymentProviders;
+  /**
+   * Restaurants' payment credentials kept by the host (the desktop's safeStorage), asked before the
+   * database's table (`npm run payments`) on every use.
+   */
+  paymentCredentials?: PaymentCredentialsSource;
   couriers?: CourierRegistry;
   /** How writes are applied; a replica passes commands that also queue them for the upstream. */
   commands?: (engine: Engine) => EngineCommands;
@@ -129,10 +135,13 @@ async function serveEngine(
 ): Promise<EngineServer> {
   const engine = opened ?? (options.database as Engine);
   // Assembled once: a restaurant's own provider (its credentials, read when asked), else the world's default.
+  const inDatabase = databasePaymentCredentials(engine);
+  const credentials = options.paymentCredentials ? firstPaymentCredentials(options.paymentCredentials, inDatabase) : inDatabase;
   const payments: PaymentProviders = {
     live: options.payments?.live ?? null,
     test: options.payments?.test ?? sandboxSimulator,
-    forRestaurant: options.payments?.forRestaurant ?? configuredPaymentProviders(engine),
+    forRestaurant: options.payments?.forRestaurant ?? configuredPaymentProviders(credentials),
+    credentials: options.payments?.credentials ?? credentials,
   };
   // Quotes and dispatches use the same adapters.
   const couriers = options.couriers ?? engine.couriers;
