@@ -23,7 +23,7 @@ function devices(args: string[], dataDir: string) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the devices CLI pairs, lists and revokes', async (t) => {
+test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the devices CLI pairs, lists and revokes', { timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-devices-cli-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'engine.db');

@@ -32,7 +32,7 @@ function payments(args: string[], options: { env?: Record<string, string>; stdin
   );
 }
 
-test('npm run payments: set from env or stdin, show without secrets, test against the provider, remove', async (t) => {
+test('npm run payments: set from env or stdin, show without secrets, test against the provider, remove', { timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-payments-cli-'));
   const mp = await MercadoPagoStandIn.start(TOKEN);
   t.after(async () => {

@@ -46,7 +46,7 @@ describe('signals to the npm process of npm run serve', () => {
       npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       let enginePid = 0;
       try {
-        await eventually(() => stdout.includes('\n'), 90_000, 'the base_url line');
+        await eventually(() => stdout.includes('\n'), 'the base_url line', { timeoutMs: 90_000 });
         const { base_url: baseUrl } = JSON.parse(stdout.split('\n')[0]!) as { base_url: string };
         enginePid = (JSON.parse(readFileSync(`${db}-serving.json`, 'utf8')) as { pid: number }).pid;
         assert.notEqual(enginePid, npm.pid, 'the engine runs in a process of its own, below npm');
@@ -54,7 +54,7 @@ describe('signals to the npm process of npm run serve', () => {
 
         if (to === 'npm') npm.kill(signal);
         else process.kill(-npm.pid!, signal);
-        await eventually(() => !alive(enginePid), 30_000, 'the engine process to end');
+        await eventually(() => !alive(enginePid), 'the engine process to end', { timeoutMs: 30_000 });
         assert.match(stderr, /"msg":"shutting down"/, stderr.slice(-2000));
         assert.equal(existsSync(`${db}-serving`), false, 'the serving lock given back');
         assert.equal(existsSync(`${db}-serving.json`), false);

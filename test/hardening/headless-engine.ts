@@ -44,7 +44,7 @@ export async function startHeadlessEngine(
       // Not left running: its pipes would keep the test process alive after the failure.
       child.kill('SIGKILL');
       reject(new Error(`the engine did not start in time; stderr:\n${stderr}`));
-    }, options.timeoutMs ?? 20_000);
+    }, options.timeoutMs ?? 60_000);
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       out += chunk;

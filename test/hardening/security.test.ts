@@ -164,7 +164,7 @@ describe('keys never reach the logs', () => {
         ]) {
           presented.add(key);
           requests++;
-          await rawHttp(server.port, [Buffer.from(bytes, 'latin1')], { timeoutMs: 2000 });
+          await rawHttp(server.port, [Buffer.from(bytes, 'latin1')]);
         }
       }
       // Wrong keys: well-formed unknown ones, near misses of real ones, the wrong mode.
@@ -247,7 +247,7 @@ describe('slow and oversized clients', () => {
     const head = `GET /v1/menu HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}`;
     // The clients give up only after 30 s: a socket the server did not cut in all that time was kept open.
     const slow = Array.from({ length: 50 }, () => rawHttp(port, [...head].map((c) => c), { gapMs: 50, timeoutMs: 30_000 }));
-    await eventually(async () => (await connections()) >= 50, 30_000, '50 slow connections open');
+    await eventually(async () => (await connections()) >= 50, '50 slow connections open', { timeoutMs: 30_000 });
     await served();
     const results = await Promise.all(slow);
     for (const res of results) {
@@ -259,7 +259,7 @@ describe('slow and oversized clients', () => {
         assertDocumentedError(res.status, parseJson(res.body), 'slow headers');
       }
     }
-    await eventually(async () => (await connections()) <= 1, 30_000, 'the sockets freed');
+    await eventually(async () => (await connections()) <= 1, 'the sockets freed', { timeoutMs: 30_000 });
   });
 
   test('a body that never finishes: cut at the request timeout, the socket freed', async () => {
@@ -285,7 +285,7 @@ describe('slow and oversized clients', () => {
     const withKey = await rawHttp(port, [head.replace('cm_live_x', key), ...chunks.slice(1)], { gapMs: 5, timeoutMs: 8000 });
     assert.equal(withKey.status, 400, withKey.body);
     assert.match(parseJson(withKey.body) ? (parseJson(withKey.body) as { error: { message: string } }).error.message : '', /larger than the limit/);
-    const headers = await rawHttp(port, [`GET /v1/menu HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(HEADER_LIMIT_BYTES + 10)}\r\n\r\n`], { timeoutMs: 4000 });
+    const headers = await rawHttp(port, [`GET /v1/menu HTTP/1.1\r\nHost: x\r\nX-Big: ${'x'.repeat(HEADER_LIMIT_BYTES + 10)}\r\n\r\n`]);
     assert.equal(headers.status, 400);
     assertDocumentedError(headers.status, parseJson(headers.body), 'oversized headers');
     await served();

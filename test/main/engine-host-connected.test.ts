@@ -8,6 +8,7 @@ import { memorySettings, memoryPlatformKey } from './support/memory-ports.ts';
 import { startEngineHost, type EngineHost } from '../../src/main/engine-host.ts';
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings.ts';
 import { R1 } from '../support/demo-ids.ts';
+import { eventually } from '../support/eventually.ts';
 import { GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 
 let up: EngineUnderTest;
@@ -22,15 +23,6 @@ after(async () => {
 });
 
 const settings = { ...DEFAULT_SETTINGS, http: { port: 0, lan: false }, connection: { mode: 'connected' as const, platform_url: null } };
-
-async function eventually<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 test('connected mode: the app runs a replica of the platform and reports its sync status over IPC', async () => {
   const host = await startEngineHost({
@@ -63,10 +55,10 @@ test('connected mode: the app runs a replica of the platform and reports its syn
   const created = await up.call('POST', '/orders', {
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'App' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
   });
-  await eventually(() => host.server.engine.orders.getById(created.body.id), (row) => row !== undefined);
+  await eventually(() => host.server.engine.orders.getById(created.body.id), 'the order in the replica’s database', { until: (row) => row !== undefined });
   const moved = await handlers['orders:transition']({ order_id: created.body.id, target: 'en_preparacion' });
   assert.equal(moved.order.status, 'en_preparacion');
-  await eventually(() => up.call('GET', `/orders/${created.body.id}`), (r) => r.body.status === 'en_preparacion');
+  await eventually(() => up.call('GET', `/orders/${created.body.id}`), 'en_preparacion upstream', { until: (r) => r.body.status === 'en_preparacion' });
   assert.equal((await up.call('GET', `/orders/${created.body.id}`)).body.status, 'en_preparacion');
 
   const sync = await handlers['sync:status']({});

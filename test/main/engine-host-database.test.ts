@@ -1,7 +1,7 @@
 // The app's engine host on a database it must not use or must not fill with demo data: a 0-byte
 // comanda.db (a bad copy) is refused untouched, an existing file never gets the demo restaurants,
 // and a comanda.db that `npm run serve` is serving stops the app saying which process holds it.
-// The built main shows the same line in its error dialog (test/main/built-main.test.ts boots it).
+// The built main shows the same line in its error dialog (test/main/built-main.e2e.test.ts boots it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

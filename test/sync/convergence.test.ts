@@ -23,7 +23,7 @@ const pickup = (name: string) => ({
 async function orderOnBoth(up: Api, rep: Api, name: string): Promise<string> {
   const created = await up('POST', '/orders', pickup(name));
   assert.equal(created.status, 201);
-  await eventually(async () => (await rep('GET', `/orders/${created.body.id}`)).status === 200, 10_000, `order ${name} on the replica`);
+  await eventually(async () => (await rep('GET', `/orders/${created.body.id}`)).status === 200, `order ${name} on the replica`);
   return created.body.id as string;
 }
 
@@ -36,7 +36,7 @@ function refusedChangeScenario(mode: World): void {
       const id = await orderOnBoth(up, rep, `Cancelled upstream ${run}`);
       const conflictsBefore = (await syncStatus()).conflicts.length;
       sys.proxy.set({ kind: 'refuse' });
-      await eventually(async () => (await syncStatus()).online === false, 10_000, 'the replica to see the upstream gone');
+      await eventually(async () => (await syncStatus()).online === false, 'the replica to see the upstream gone');
       assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
       assert.equal((await up('PATCH', `/orders/${id}`, { status: 'cancelado' })).status, 200);
       // Back, but the first reads of the order's upstream state fail (the feed brings it meanwhile).
@@ -48,8 +48,8 @@ function refusedChangeScenario(mode: World): void {
           const [a, b, s] = await Promise.all([up('GET', `/orders/${id}`), rep('GET', `/orders/${id}`), syncStatus()]);
           return a.body.status === 'cancelado' && b.body.status === 'cancelado' && s.conflicts_unresolved === 0;
         },
-        20_000,
         'both sides cancelado, the conflict resolved',
+        { timeoutMs: 20_000 },
       );
       const status = await syncStatus();
       const mine = status.conflicts.filter((c: any) => c.order_id === id);
@@ -80,7 +80,7 @@ describe('a concurrent stock change is a conflict, not an overwrite (live key)',
 
   test('partitioned, the replica sets queso=11, then the upstream queso=22 and choclo=4: healed, both hold 22 and 4, the conflict recorded', async () => {
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(async () => (await syncStatus()).online === false, 10_000, 'offline');
+    await eventually(async () => (await syncStatus()).online === false, 'offline');
     assert.equal((await rep('PUT', '/stock', { location_id: R1.openLocation, items: [{ product_id: queso, quantity: 11 }] })).status, 200);
     assert.equal(
       (await up('PUT', '/stock', { location_id: R1.openLocation, items: [{ product_id: queso, quantity: 22 }, { product_id: choclo, quantity: 4 }] })).status,
@@ -90,11 +90,11 @@ describe('a concurrent stock change is a conflict, not an overwrite (live key)',
     await eventually(async () => {
       const s = await syncStatus();
       return s.online && s.outbox_pending === 0;
-    }, 20_000, 'the outbox drained');
+    }, 'the outbox drained', { timeoutMs: 20_000 });
     await eventually(async () => {
       const [a, b] = await Promise.all([stockOf(up), stockOf(rep)]);
       return a[queso] === 22 && b[queso] === 22 && a[choclo] === 4 && b[choclo] === 4;
-    }, 10_000, 'both sides at queso=22, choclo=4');
+    }, 'both sides at queso=22, choclo=4');
     const conflict = (await syncStatus()).conflicts.find((c: any) => c.kind === 'set_stock');
     assert.ok(conflict, 'a set_stock conflict');
     assert.equal(conflict.upstream_error.code, 'stock_changed_upstream');
@@ -106,12 +106,12 @@ describe('a concurrent stock change is a conflict, not an overwrite (live key)',
   test('a stock write with no concurrent change goes through, and one whose answer was lost is not a conflict when resent', async () => {
     const before = (await syncStatus()).conflicts.length;
     assert.equal((await rep('PUT', '/stock', { location_id: R1.openLocation, items: [{ product_id: choclo, quantity: 9 }] })).status, 200);
-    await eventually(async () => (await stockOf(up))[choclo] === 9, 10_000, 'choclo=9 upstream');
+    await eventually(async () => (await stockOf(up))[choclo] === 9, 'choclo=9 upstream');
     sys.proxy.set({ kind: 'reset-mid-response', afterBytes: 20 });
     assert.equal((await rep('PUT', '/stock', { location_id: R1.openLocation, items: [{ product_id: choclo, quantity: 7 }] })).status, 200);
-    await eventually(async () => sys.proxy.forwarded.some((l) => l.startsWith('PUT /v1/stock')), 10_000, 'the write reached the upstream');
+    await eventually(async () => sys.proxy.forwarded.some((l) => l.startsWith('PUT /v1/stock')), 'the write reached the upstream');
     sys.proxy.set({ kind: 'pass' });
-    await eventually(async () => (await syncStatus()).outbox_pending === 0, 20_000, 'drained');
+    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained', { timeoutMs: 20_000 });
     assert.equal((await stockOf(up))[choclo], 7);
     assert.equal((await stockOf(rep))[choclo], 7);
     assert.equal((await syncStatus()).conflicts.length, before);
@@ -134,9 +134,9 @@ describe('a replica left alone records no conflict; a real difference is recorde
     }
     sys.clock.advance(411);
     for (const id of ids.slice(0, 3)) assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
-    await eventually(async () => (await syncStatus()).outbox_pending === 0, 20_000, 'drained');
+    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained', { timeoutMs: 20_000 });
     const checks = sys.replica.replica.checks;
-    await eventually(() => sys.replica.replica.checks >= checks + 100, 60_000, '100 more divergence checks');
+    await eventually(() => sys.replica.replica.checks >= checks + 100, '100 more divergence checks', { timeoutMs: 60_000 });
     const status = await syncStatus();
     assert.deepEqual(status.conflicts, []);
     assert.ok(status.last_check.compared >= 5, JSON.stringify(status.last_check));
@@ -151,9 +151,9 @@ describe('a replica left alone records no conflict; a real difference is recorde
     } finally {
       db.close();
     }
-    await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'items_divergence' && c.order_id === id), 10_000, 'an items divergence');
+    await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'items_divergence' && c.order_id === id), 'an items divergence');
     const checks = sys.replica.replica.checks;
-    await eventually(() => sys.replica.replica.checks >= checks + 20, 30_000, '20 more checks');
+    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks', { timeoutMs: 30_000 });
     const found = (await syncStatus()).conflicts.filter((c: any) => c.kind === 'items_divergence');
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.deepEqual(found[0].local_change, { items: [{ item_index: 0, done: false }] });
@@ -169,9 +169,9 @@ describe('a replica left alone records no conflict; a real difference is recorde
     } finally {
       db.close();
     }
-    await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'stock_divergence'), 10_000, 'a stock divergence');
+    await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'stock_divergence'), 'a stock divergence');
     const checks = sys.replica.replica.checks;
-    await eventually(() => sys.replica.replica.checks >= checks + 20, 30_000, '20 more checks');
+    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks', { timeoutMs: 30_000 });
     const status = await syncStatus();
     const found = status.conflicts.filter((c: any) => c.kind === 'stock_divergence');
     assert.equal(status.conflicts.filter((c: any) => c.kind === 'order_divergence').length, 0, 'no order difference on the way');

@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { applyFeedPage } from '../../src/sync/apply-feed.ts';
 import { SYNC_KEYS } from '../../src/sync/first-pull.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 /** A write no engine knows of (no event, no outbox): what a lost feed event or a stray tool leaves. */
@@ -35,7 +36,7 @@ function scenario(mode: World): void {
   const checksSoFar = () => sys.proxy.forwarded.filter((line) => /^GET \/v1\/events\?after=[^ ]*&limit=500 HTTP/.test(line)).length;
   const afterTwoMoreChecks = async () => {
     const seen = checksSoFar();
-    await eventually(async () => checksSoFar(), (n) => n >= seen + 2);
+    await eventually(async () => checksSoFar(), 'two more checks', { until: (n) => n >= seen + 2 });
   };
 
   async function mirroredOrder(name: string): Promise<string> {
@@ -46,7 +47,7 @@ function scenario(mode: World): void {
       items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
     });
     assert.equal(created.status, 201);
-    await eventually(() => rep('GET', `/orders/${created.body.id}`), (r) => r.status === 200);
+    await eventually(() => rep('GET', `/orders/${created.body.id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     return created.body.id;
   }
 
@@ -66,7 +67,7 @@ function scenario(mode: World): void {
     writeBehindTheEnginesBack(sys.upstreamDatabase, finishedUpstream, 'entregado');
     removeBehindTheEnginesBack(sys.upstreamDatabase, goneUpstream);
 
-    const status = await eventually(syncStatus, (s) => s.conflicts.length >= 4);
+    const status = await eventually(syncStatus, 'four conflicts', { until: (s) => s.conflicts.length >= 4 });
     assert.equal(status.conflicts.length, 4, JSON.stringify(status.conflicts));
     const byOrder = new Map(status.conflicts.map((c: any) => [c.order_id, c]));
     const expected = [
@@ -104,17 +105,18 @@ function scenario(mode: World): void {
     const id = await mirroredOrder('Bumped offline');
     const conflictsBefore = (await syncStatus()).conflicts.length;
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(syncStatus, (s) => s.online === false);
+    await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
     const kitchen = { restaurantId: sys.replica.replica.identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' };
     sys.replica.replica.commands.setItemDone(kitchen, id, 0, true);
     assert.equal((await syncStatus()).outbox_pending, 2);
     sys.clock.advance(5_000); // the upstream applies the change later than the kitchen made it
     sys.proxy.set({ kind: 'pass' });
-    await eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online);
+    await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });
     const converged = await eventually(
       async () => [(await up('GET', `/orders/${id}`)).body, (await rep('GET', `/orders/${id}`)).body],
-      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+      'JSON.stringify(a) === JSON.stringify(b)',
+      { until: ([a, b]) => JSON.stringify(a) === JSON.stringify(b) },
     );
     assert.equal(converged[0].status, 'en_preparacion');
     assert.deepEqual(converged[1], converged[0]);
@@ -125,7 +127,7 @@ function scenario(mode: World): void {
   test("an item bump on its way up does not hold back the order's state from the feed", async () => {
     const id = await mirroredOrder('Bump pending');
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(syncStatus, (s) => s.online === false);
+    await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     const { engine, identity, commands } = sys.replica.replica;
     commands.setItemDone({ restaurantId: identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
     assert.equal(engine.sync.pending(), 1);
@@ -135,7 +137,7 @@ function scenario(mode: World): void {
     applyFeedPage(engine, identity, page);
     assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
     sys.proxy.set({ kind: 'pass' });
-    await eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online);
+    await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });
     const [a, b] = await Promise.all([up('GET', `/orders/${id}`), rep('GET', `/orders/${id}`)]);
     assert.deepEqual(b.body, a.body);
   });

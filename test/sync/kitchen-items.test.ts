@@ -6,7 +6,8 @@ import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/sc
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
 import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 const twoLines = {
@@ -41,7 +42,7 @@ function scenarios(mode: World): void {
     const created = await up('POST', '/orders', twoLines);
     assert.equal(created.status, 201);
     const orderId = created.body.id as string;
-    await eventually(() => rep('GET', `/orders/${orderId}`), (r) => r.status === 200);
+    await eventually(() => rep('GET', `/orders/${orderId}`), 'the order on the replica', { until: (r) => r.status === 200 });
 
     const replicaEngine = sys.replica.replica.engine;
     await replicaKitchen['items:set-done']({ order_id: orderId, item_index: 1, done: true });
@@ -50,13 +51,14 @@ function scenarios(mode: World): void {
       .prepare("SELECT payload FROM sync_outbox WHERE kind = 'set_item_done' AND order_id = ?")
       .all(orderId) as { payload: string }[];
     assert.deepEqual(queued.map((q) => JSON.parse(q.payload)), [{ item_index: 1, done: true }]);
-    const upstreamDone = await eventually(async () => doneOf(sys.upstream.engine, R1.id, orderId), (d) => d?.[1] === true);
+    const upstreamDone = await eventually(async () => doneOf(sys.upstream.engine, R1.id, orderId), 'the second item done', { until: (d) => d?.[1] === true });
     assert.deepEqual(upstreamDone, [false, true]);
 
     // The restaurant file's stations reached the replica with the item feed.
     const replicaBoard = await eventually(
       async () => readKitchenBoard(replicaEngine, sys.replica.replica.identity.restaurantId),
-      (b) => b.stations.length > 0,
+      'b.stations.length > 0',
+      { until: (b) => b.stations.length > 0 },
     );
     assert.deepEqual(replicaBoard.stations, readKitchenBoard(sys.upstream.engine, R1.id).stations);
     assert.deepEqual(
@@ -65,11 +67,11 @@ function scenarios(mode: World): void {
     );
 
     await upstreamKitchen['items:set-done']({ order_id: orderId, item_index: 0, done: true });
-    const replicaDone = await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), (d) => d?.[0] === true);
+    const replicaDone = await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the first item done', { until: (d) => d?.[0] === true });
     assert.deepEqual(replicaDone, [true, true]);
     // And un-striking travels the same way.
     await upstreamKitchen['items:set-done']({ order_id: orderId, item_index: 1, done: false });
-    assert.deepEqual(await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), (d) => d?.[1] === false), [true, false]);
+    assert.deepEqual(await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the second item undone', { until: (d) => d?.[1] === false }), [true, false]);
 
     // Kitchen data never shows in the public API, upstream or on the replica.
     for (const api of [up, rep]) {
@@ -84,10 +86,11 @@ function scenarios(mode: World): void {
     await replicaKitchen['items:set-done']({ order_id: created.body.id, item_index: 0, done: true });
     const upstreamId = await eventually(
       async () => sys.replica.replica.engine.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.orders.getById(created.body.id) ? created.body.id : undefined),
-      (id) => id !== undefined,
+      'id !== undefined',
+      { until: (id) => id !== undefined },
     );
     assert.ok(upstreamId);
-    assert.deepEqual(await eventually(async () => doneOf(sys.upstream.engine, R1.id, upstreamId), (d) => d?.[0] === true), [true, false]);
+    assert.deepEqual(await eventually(async () => doneOf(sys.upstream.engine, R1.id, upstreamId), 'the first item done', { until: (d) => d?.[0] === true }), [true, false]);
   });
 
   test('the sync door needs the platform key and replays an Idempotency-Key', async () => {

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenarios(mode: World): void {
@@ -13,7 +14,7 @@ function scenarios(mode: World): void {
     customer: { name },
     items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
   });
-  const drained = () => eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online, 20_000);
+  const drained = () => eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs: 20_000 });
 
   async function feedSince(cursor: string) {
     const events: { type: string; data: any }[] = [];
@@ -35,11 +36,11 @@ function scenarios(mode: World): void {
 
     sys.proxy.set({ kind: 'status', status: 500 });
     assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
-    await eventually(syncStatus, (s) => s.last_error !== null);
+    await eventually(syncStatus, 'a failed push', { until: (s) => s.last_error !== null });
     assert.equal((await syncStatus()).outbox_pending, 1);
     const injected = sys.proxy.injected;
     sys.proxy.set({ kind: 'status', status: 429, retryAfterSeconds: 1 });
-    await eventually(async () => sys.proxy.injected, (n) => n > injected, 20_000);
+    await eventually(async () => sys.proxy.injected, 'one more injected 429', { until: (n) => n > injected, timeoutMs: 20_000 });
     assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'recibido', 'nothing got through');
     sys.proxy.set({ kind: 'pass' });
     await drained();
@@ -50,9 +51,9 @@ function scenarios(mode: World): void {
     sys.proxy.set({ kind: 'reset-mid-response', afterBytes: 40 });
     const cut = await rep('POST', '/orders', pickup('Cut answer'));
     assert.equal(cut.status, 201);
-    await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, (n) => n > before);
+    await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, 'the POST forwarded', { until: (n) => n > before });
     // The cut answer is a failed attempt on the replica's side before the network comes back.
-    await eventually(async () => sys.replica.replica.engine.sync.nextToPush()?.attempts ?? 0, (n) => n >= 1, 20_000);
+    await eventually(async () => sys.replica.replica.engine.sync.nextToPush()?.attempts ?? 0, 'a failed attempt', { until: (n) => n >= 1, timeoutMs: 20_000 });
     sys.proxy.set({ kind: 'pass' });
     status = await drained();
     assert.equal(status.conflicts.length, 0);
@@ -66,7 +67,7 @@ function scenarios(mode: World): void {
   test('a 10-minute outage with 200 kitchen changes: all arrive once, in order, and both sides end equal', async () => {
     const cursor = (await up('GET', '/events')).body.next_cursor;
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(syncStatus, (s) => s.online === false);
+    await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
 
     const expected = new Map<string, string[]>();
     const localIds: string[] = [];
@@ -133,7 +134,8 @@ function scenarios(mode: World): void {
     // The feed's pages may still be catching up with states the pushes' answers already brought.
     const replicaOrders = await eventually(
       async () => (await rep('GET', '/orders?limit=100')).body.data,
-      (orders) => JSON.stringify(orders) === JSON.stringify(upstreamOrders),
+      'JSON.stringify(orders) === JSON.stringify(upstreamOrders)',
+      { until: (orders) => JSON.stringify(orders) === JSON.stringify(upstreamOrders) },
     );
     assert.deepEqual(replicaOrders, upstreamOrders);
     for (const location of [R1.openLocation, R1.closedLocation, R1.inactiveLocation]) {
@@ -141,7 +143,8 @@ function scenarios(mode: World): void {
     }
     const locations = await eventually(
       async () => [(await rep('GET', '/locations')).body.data, (await up('GET', '/locations')).body.data],
-      ([a, b]) => JSON.stringify(a) === JSON.stringify(b),
+      'JSON.stringify(a) === JSON.stringify(b)',
+      { until: ([a, b]) => JSON.stringify(a) === JSON.stringify(b) },
     );
     assert.deepEqual(locations[0], locations[1]);
     for (const id of localIds) assert.equal((await rep('GET', `/orders/${id}`)).status, 200, 'local ids still answer');
@@ -149,9 +152,9 @@ function scenarios(mode: World): void {
 
   test('a change the upstream refuses is a conflict: recorded with both sides, the upstream state wins', async () => {
     const order = await up('POST', '/orders', pickup('Conflict'));
-    await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.status === 200);
+    await eventually(() => rep('GET', `/orders/${order.body.id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(syncStatus, (s) => s.online === false);
+    await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     assert.equal((await up('PATCH', `/orders/${order.body.id}`, { status: 'cancelado' })).status, 200);
     const local = await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' });
     assert.equal(local.status, 200);
@@ -159,7 +162,7 @@ function scenarios(mode: World): void {
     sys.proxy.set({ kind: 'pass' });
     await drained();
     // The upstream's state is read after the refusal is recorded (an intent, retried until read).
-    const status = await eventually(syncStatus, (s) => s.conflicts_unresolved === 0);
+    const status = await eventually(syncStatus, 'the conflict resolved', { until: (s) => s.conflicts_unresolved === 0 });
     assert.equal(status.conflicts.length, 1);
     const conflict = status.conflicts[0];
     assert.equal(conflict.kind, 'transition_order');
@@ -167,7 +170,7 @@ function scenarios(mode: World): void {
     assert.deepEqual(conflict.local_change, { status: 'en_preparacion' });
     assert.equal(conflict.upstream_error.code, 'illegal_transition');
     assert.equal(conflict.upstream_state.status, 'cancelado');
-    const mirrored = await eventually(() => rep('GET', `/orders/${order.body.id}`), (r) => r.body.status === 'cancelado');
+    const mirrored = await eventually(() => rep('GET', `/orders/${order.body.id}`), 'the cancel mirrored on the replica', { until: (r) => r.body.status === 'cancelado' });
     assert.equal(mirrored.body.status, 'cancelado');
   });
 
@@ -175,7 +178,7 @@ function scenarios(mode: World): void {
     const order = await rep('POST', '/orders', pickup('Restart'));
     await drained();
     await sys.restartUpstream(async () => {
-      await eventually(syncStatus, (s) => s.online === false);
+      await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
       assert.equal((await rep('PATCH', `/orders/${order.body.id}`, { status: 'en_preparacion' })).status, 200);
       assert.equal((await syncStatus()).outbox_pending, 1);
     });

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/engine/domain/errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenarios(mode: World): void {
@@ -15,7 +16,7 @@ function scenarios(mode: World): void {
   before(() => {
     kitchen = createKitchenHandlers({ engine: sys.replica.replica.engine, commands: sys.replica.replica.commands, restaurantId: sys.replica.replica.identity.restaurantId });
   });
-  const drained = () => eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online && s.conflicts_unresolved === 0, 20_000);
+  const drained = () => eventually(syncStatus, 'the outbox drained, online, no conflict open', { until: (s) => s.outbox_pending === 0 && s.online && s.conflicts_unresolved === 0, timeoutMs: 20_000 });
 
   test('a ticket recalled on the replica is recalled upstream; a bump on it reaches the upstream with no conflict', async () => {
     const created = await up('POST', '/orders', {
@@ -26,7 +27,7 @@ function scenarios(mode: World): void {
     });
     assert.equal(created.status, 201);
     const id = created.body.id as string;
-    await eventually(() => rep('GET', `/orders/${id}`), (r) => r.status === 200);
+    await eventually(() => rep('GET', `/orders/${id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     for (const status of ['en_preparacion', 'listo', 'entregado']) assert.equal((await rep('PATCH', `/orders/${id}`, { status })).status, 200);
     await drained();
     // The feed's own events for those transitions are applied after the pushes: wait until the
@@ -34,8 +35,8 @@ function scenarios(mode: World): void {
     const feedEnd = (await up('GET', '/events')).body.next_cursor as string;
     const settled = await eventually(
       async () => [sys.replica.replica.engine.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
-      ([cursor, status]) => cursor === feedEnd && status === 'entregado',
-      20_000,
+      'cursor === feedEnd && status === \'entregado\'',
+      { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado', timeoutMs: 20_000 },
     );
     assert.deepEqual(settled, [feedEnd, 'entregado']);
     const conflictsBefore = (await syncStatus()).conflicts.length;

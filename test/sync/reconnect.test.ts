@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KITCHEN_RECONNECT } from '../../src/sync/upstream-link.ts';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 test("the kitchen's reconnect schedule probes at least every second, however long the outage", () => {
@@ -41,10 +42,10 @@ function scenario(mode: World): void {
       });
       ids.push(created.body.id);
     }
-    await eventually(async () => (await rep('GET', `/orders/${ids.at(-1)}`)).status, (s) => s === 200);
+    await eventually(async () => (await rep('GET', `/orders/${ids.at(-1)}`)).status, 'the last order on the replica', { until: (s) => s === 200 });
 
     sys.proxy.set({ kind: 'refuse' });
-    await eventually(syncStatus, (s) => s.online === false);
+    await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     for (const id of ids) {
       for (const target of ['en_preparacion', 'listo', 'entregado']) {
         assert.equal((await rep('PATCH', `/orders/${id}`, { status: target })).status, 200);
@@ -54,12 +55,12 @@ function scenario(mode: World): void {
     assert.equal(offline.outbox_pending, 30);
     assert.equal(offline.online, false);
     // The outage is long enough for the failed probes to pile up: the schedule sees them all.
-    await eventually(async () => probes.at(-1) ?? 0, (n) => n >= 20);
+    await eventually(async () => probes.at(-1) ?? 0, '20 probes', { until: (n) => n >= 20 });
     assert.ok(probes.at(-1)! >= 20, `probes so far: ${probes.length}`);
     const forwardedBefore = sys.proxy.forwarded.length;
 
     sys.proxy.set({ kind: 'pass' });
-    const status = await eventually(syncStatus, (s) => s.outbox_pending === 0 && s.online, 10_000);
+    const status = await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs: 10_000 });
     assert.equal(status.outbox_pending, 0, JSON.stringify(status));
     assert.equal(status.online, true);
     assert.deepEqual(status.conflicts, []);

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
-import { eventually, KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenarios(mode: World): void {
@@ -37,7 +38,7 @@ function scenarios(mode: World): void {
     assert.equal(created.status, 201);
     assert.equal(created.body.test, mode === 'test');
     // Brought by the feed's long-poll (held until the commit), whatever the machine's load: no wall-clock bound.
-    const mirrored = await eventually(() => rep('GET', `/orders/${created.body.id}`), (r) => r.status === 200);
+    const mirrored = await eventually(() => rep('GET', `/orders/${created.body.id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     assert.equal(mirrored.status, 200);
     assert.deepEqual(mirrored.body, created.body);
     // A sandbox order takes no stock (stock is simulated in sandbox).
@@ -46,7 +47,8 @@ function scenarios(mode: World): void {
     assert.equal(quantityOf(upstreamStock, R1.products.empanadaQueso), expected);
     const stock = await eventually(
       () => rep('GET', `/stock?location_id=${R1.openLocation}`),
-      (r) => quantityOf(r.body, R1.products.empanadaQueso) === expected,
+      'quantityOf(r.body, R1.products.empanadaQueso) === expected',
+      { until: (r) => quantityOf(r.body, R1.products.empanadaQueso) === expected },
     );
     assert.deepEqual(stock.body, upstreamStock);
   });
@@ -64,7 +66,7 @@ function scenarios(mode: World): void {
     const moved = await rep('PATCH', `/orders/${local.body.id}`, { status: 'en_preparacion' });
     assert.equal(moved.status, 200);
     assert.equal(moved.body.status, 'en_preparacion');
-    const status = await eventually(() => rep('GET', '/sync/status'), (r) => r.body.outbox_pending === 0);
+    const status = await eventually(() => rep('GET', '/sync/status'), 'the outbox drained', { until: (r) => r.body.outbox_pending === 0 });
     assert.equal(status.body.outbox_pending, 0, JSON.stringify(status.body));
     assert.deepEqual(status.body.conflicts, []);
     const viaLocalId = await rep('GET', `/orders/${local.body.id}`);
@@ -87,13 +89,13 @@ function scenarios(mode: World): void {
       customer: { name: 'Kitchen flow' },
       items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
     });
-    await eventually(() => rep('GET', `/orders/${created.body.id}`), (r) => r.status === 200);
+    await eventually(() => rep('GET', `/orders/${created.body.id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     for (const target of ['en_preparacion', 'listo', 'entregado']) {
       const moved = await rep('PATCH', `/orders/${created.body.id}`, { status: target });
       assert.equal(moved.status, 200);
       assert.equal(moved.body.status, target);
     }
-    await eventually(() => rep('GET', '/sync/status'), (r) => r.body.outbox_pending === 0);
+    await eventually(() => rep('GET', '/sync/status'), 'the outbox drained', { until: (r) => r.body.outbox_pending === 0 });
     assert.equal((await up('GET', `/orders/${created.body.id}`)).body.status, 'entregado');
     const [a, b] = await Promise.all([up('GET', `/orders/${created.body.id}`), rep('GET', `/orders/${created.body.id}`)]);
     assert.deepEqual(b.body, a.body);

@@ -11,7 +11,8 @@ import { startEngineServer, type EngineServer } from '../../src/host/start-engin
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
-import { apiAt, eventually, KEY_MODES, type Api } from './two-engines.ts';
+import { eventually } from '../support/eventually.ts';
+import { apiAt, KEY_MODES, type Api } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenario(mode: World): void {
@@ -64,7 +65,7 @@ function scenario(mode: World): void {
     const cursor = (await up('GET', '/events')).body.next_cursor;
 
     proxy.set({ kind: 'refuse' });
-    await eventually(status, (s) => s.online === false, 30_000);
+    await eventually(status, 'the replica to see the upstream gone', { until: (s) => s.online === false, timeoutMs: 30_000 });
     const names: string[] = [];
     for (let i = 0; i < 15; i++) {
       const name = `Crash ${i}`;
@@ -84,14 +85,14 @@ function scenario(mode: World): void {
 
     // Each exchange now crawls, so the kill lands in the middle of the replay.
     proxy.set({ kind: 'delay', ms: 15 });
-    const midway = await eventually(status, (s) => s.outbox_pending < 45, 60_000);
+    const midway = await eventually(status, 'part of the outbox pushed', { until: (s) => s.outbox_pending < 45, timeoutMs: 60_000 });
     assert.ok(midway.outbox_pending < 45 && midway.outbox_pending > 0, JSON.stringify(midway));
     child!.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
 
     proxy.set({ kind: 'pass' });
     await startReplicaProcess();
-    const done = await eventually(status, (s) => s.outbox_pending === 0, 60_000);
+    const done = await eventually(status, 'the outbox drained', { until: (s) => s.outbox_pending === 0, timeoutMs: 60_000 });
     assert.equal(done.outbox_pending, 0, JSON.stringify(done));
     assert.deepEqual(done.conflicts, []);
 

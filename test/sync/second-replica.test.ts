@@ -37,8 +37,8 @@ test('a second replica on a served file is refused and writes nothing into it', 
         before = now;
         return same;
       },
-      10_000,
       'the first replica to leave its file alone',
+      { timeoutMs: 10_000 },
     );
     const otherKey = sys.demo[1]!.keys.live_write;
     await assert.rejects(

@@ -27,15 +27,6 @@ export function apiAt(baseUrl: () => string, key: string): Api {
   };
 }
 
-export async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Probes every 20 ms while the upstream is away: tests wait no real reconnect time. */
 const PROMPT_RECONNECT: ReconnectSchedule = { probeDelayMs: () => 20, probeTimeoutMs: 1_000 };
 

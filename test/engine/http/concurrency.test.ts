@@ -9,7 +9,7 @@ before(async () => {
 });
 after(() => t.stop());
 
-test('50 units of stock and 200 parallel orders of 1: exactly 50 created, stock 0, never negative', async () => {
+test('50 units of stock and 200 parallel orders of 1: exactly 50 created, stock 0, never negative', { timeout: 120_000 }, async () => {
   const set = await t.call('PUT', '/stock', {
     body: { location_id: R1.openLocation, items: [{ product_id: R1.products.empanadaQueso, quantity: 50 }] },
   });

@@ -159,7 +159,7 @@ describe('GET /events', () => {
       answered = true;
       return res;
     });
-    await eventually(() => engine.server.engine.notifier.waiting(restaurantId) > before || answered, 10_000, 'the long-poll to be held');
+    await eventually(() => engine.server.engine.notifier.waiting(restaurantId) > before || answered, 'the long-poll to be held');
     assert.equal(answered, false, 'held, not answered at once');
     // Wrapped: an async function returning the promise itself would wait for its answer.
     return { answer: pending };

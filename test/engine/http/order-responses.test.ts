@@ -65,7 +65,7 @@ describe('order reads from kept response bytes', () => {
   const statusOf = async (id: string, key = keys().live_read): Promise<string> =>
     (JSON.parse((await read(uncachedUrl, `/orders/${id}`, key)).text) as OrderView).status;
 
-  test('through the lifecycle, by every door that writes, cached and uncached answers are byte-identical', async () => {
+  test('through the lifecycle, by every door that writes, cached and uncached answers are byte-identical', { timeout: 120_000 }, async () => {
     const create = async (body: Record<string, unknown>, key = keys().live_write) => {
       const res = await t.call('POST', '/orders', { key, body });
       assert.equal(res.status, 201, res.text);

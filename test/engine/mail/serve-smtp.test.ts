@@ -19,7 +19,7 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
   return dir;
 }
 
-test('a bad --smtp is refused at start with the reason', (t) => {
+test('a bad --smtp is refused at start with the reason', { timeout: 120_000 }, (t) => {
   const dir = tempDir(t);
   for (const [args, message] of [
     [['--smtp', 'http://mail.example.com'], /--smtp: SMTP URL must start with smtp:\/\/ or smtps:\/\//],

@@ -66,7 +66,7 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     assert.equal(refused.body.error.code, 'payment_unavailable');
     assert.match(refused.body.error.message, new RegExp(`did not answer within ${TIMEOUT_MS} ms`));
     assert.equal(orderCount(), ordersBefore, 'no order left behind');
-    await eventually(() => mp.dropped === droppedBefore + 1, 5000, 'the hanging request dropped by the engine');
+    await eventually(() => mp.dropped === droppedBefore + 1, 'the hanging request dropped by the engine');
     const created = await createOnline();
     assert.equal(created.status, 'pendiente_pago');
   });
@@ -78,12 +78,12 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.stallNext(path, 1);
     mp.failNext(path, 1, 503);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => failedAttempt(action('check', payment.id), 1, /did not answer within/), 10_000, 'the first read timed out');
+    await eventually(() => failedAttempt(action('check', payment.id), 1, /did not answer within/), 'the first read timed out');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(action('check', payment.id), 2, /answered 503/), 10_000, 'the second read answered 503');
+    await eventually(() => failedAttempt(action('check', payment.id), 2, /answered 503/), 'the second read answered 503');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 10_000, 'paid once Mercado Pago answers');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');
     assert.equal(action('check', payment.id)!.attempts, 3);
     assert.equal(action('refund', payment.id), undefined);
   });
@@ -95,11 +95,11 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.failNext(search, 1, 500);
     mp.stallNext(search, 1);
     t.clock.advance(10 * 60_000);
-    await eventually(() => failedAttempt(searchOf(created.id), 1, /answered 500/), 10_000, 'the first search answered 500');
+    await eventually(() => failedAttempt(searchOf(created.id), 1, /answered 500/), 'the first search answered 500');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(searchOf(created.id), 2, /did not answer within/), 10_000, 'the second search timed out');
+    await eventually(() => failedAttempt(searchOf(created.id), 2, /did not answer within/), 'the second search timed out');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 10_000, 'paid once found');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found');
     assert.equal(searchOf(created.id)!.outcome, 'found 1 payment(s)');
   });
 
@@ -111,13 +111,13 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.stallNext(path, 1, 'after');
     const keysBefore = mp.refundKeys.length;
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => failedAttempt(action('refund', payment.id), 1, /answered 502/), 10_000, 'the first refund answered 502');
+    await eventually(() => failedAttempt(action('refund', payment.id), 1, /answered 502/), 'the first refund answered 502');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(action('refund', payment.id), 2, /did not answer within/), 10_000, 'the second refund timed out');
+    await eventually(() => failedAttempt(action('refund', payment.id), 2, /did not answer within/), 'the second refund timed out');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded', 'Mercado Pago made it; the engine does not know yet');
     assert.equal((await order(created.id)).payment.refunded, 0);
     t.clock.advance(60_000);
-    await eventually(() => action('refund', payment.id)?.status === 'done', 10_000, 'the refund recorded');
+    await eventually(() => action('refund', payment.id)?.status === 'done', 'the refund recorded');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1, 'one refund at Mercado Pago');
     // The 502 was answered before the stand-in read the key; the two that reached it carried the same one.
     assert.deepEqual(mp.refundKeys.slice(keysBefore), [`comanda-refund-mercadopago-${payment.id}`, `comanda-refund-mercadopago-${payment.id}`]);
@@ -128,24 +128,24 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
   test('a late approval after expiry: the engine stops while the refund is under way; after the restart it is refunded exactly once', async () => {
     const created = await createOnline();
     t.clock.advance(31 * 60_000);
-    await eventually(async () => (await order(created.id)).status === 'cancelado', 10_000, 'the order expired');
+    await eventually(async () => (await order(created.id)).status === 'cancelado', 'the order expired');
     const payment = mp.pay(created.id);
     const line = `POST /v1/payments/${payment.id}/refunds`;
     mp.stallNext(new RegExp(`^${line}$`), 1, 'after');
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => mp.stalled.includes(line), 10_000, 'the refund under way at Mercado Pago');
+    await eventually(() => mp.stalled.includes(line), 'the refund under way at Mercado Pago');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
 
     await t.restart();
     assert.equal(action('refund', payment.id)!.status, 'pending', 'the engine never heard the answer');
     // The call's lease (5 minutes, engine clock) has to run out before another process takes it up.
     t.clock.advance(5 * 60_000 + 1000);
-    await eventually(() => action('refund', payment.id)?.status === 'done', 10_000, 'the refund recorded after the restart');
+    await eventually(() => action('refund', payment.id)?.status === 'done', 'the refund recorded after the restart');
     assert.equal(mp.requests.filter((r) => r === line).length, 2, 'asked twice');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1, 'refunded once');
     // A webhook for it again changes nothing.
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => action('check', payment.id)?.status === 'done', 10_000, 'the repeated check done');
+    await eventually(() => action('check', payment.id)?.status === 'done', 'the repeated check done');
     assert.equal(mp.requests.filter((r) => r === line).length, 2);
     const current = await order(created.id);
     assert.equal(current.status, 'cancelado');

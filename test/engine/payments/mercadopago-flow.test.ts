@@ -118,7 +118,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const answer = await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt });
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.body, { received: true });
-    await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'the order paid');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'the order paid');
     const paid = await order(created.id);
     assert.deepEqual(paid.payment, { ...paid.payment, paid: true, method: 'tarjeta' });
     assert.equal(check(payment.id)?.outcome, 'confirmed');
@@ -131,7 +131,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     // The very same notification replayed (same request id, timestamp and signature): nothing changes, nothing is refunded.
     const events = t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
     assert.equal((await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the replayed check done');
+    await eventually(() => check(payment.id)?.status === 'done', 'the replayed check done');
     assert.equal(refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
     assert.equal((await order(created.id)).status, 'recibido');
@@ -149,7 +149,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'rejected' });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the rejected payment read');
+    await eventually(() => check(payment.id)?.status === 'done', 'the rejected payment read');
     assert.equal(check(payment.id)?.outcome, 'rejected');
     const current = await order(created.id);
     assert.equal(current.status, 'pendiente_pago');
@@ -162,18 +162,18 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'in_process', type: 'bank_transfer' });
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the pending payment read');
+    await eventually(() => check(payment.id)?.status === 'done', 'the pending payment read');
     assert.equal(check(payment.id)!.outcome, 'pending');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     assert.equal((await returnTo(created.payment_link.session_id, 'pending')).searchParams.get('payment'), 'pending');
 
     mp.payments.get(payment.id)!.status = 'approved';
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'paid once approved');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once approved');
     assert.equal((await order(created.id)).payment.method, 'transferencia');
     // The first notification delivered again, late: the payment is read again and nothing moves.
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the late notification read');
+    await eventually(() => check(payment.id)?.status === 'done', 'the late notification read');
     assert.equal(check(payment.id)!.outcome, 'confirmed');
     assert.equal(refund(payment.id), undefined);
     assert.equal((await order(created.id)).status, 'recibido');
@@ -191,19 +191,19 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
         return_url: RETURN_URL,
       },
     });
-    await eventually(() => mp.heldPreferences.length === 1, 5000, 'the preference asked for');
+    await eventually(() => mp.heldPreferences.length === 1, 'the preference asked for');
     const orderId = mp.heldPreferences[0]!.external_reference as string;
     const total = (mp.heldPreferences[0]!.items as { quantity: number; unit_price: number }[]).reduce((sum, i) => sum + i.quantity * i.unit_price, 0);
     const payment = mp.pay(orderId, { amount: total });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 5000, 'the early read');
+    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 'the early read');
     assert.equal(check(payment.id)!.status, 'pending');
     release();
     const created = await pending;
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(async () => (await order(orderId)).status === 'recibido', 5000, 'paid once the page is open');
+    await eventually(async () => (await order(orderId)).status === 'recibido', 'paid once the page is open');
     assert.equal(check(payment.id)!.outcome, 'confirmed');
   });
 
@@ -230,7 +230,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { amount: created.total - 1000 });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 5000, 'the refund made');
+    await eventually(() => refund(payment.id)?.status === 'done', 'the refund made');
     assert.match(check(payment.id)!.outcome!, /^refund_requested: /);
     assert.equal(refund(payment.id)!.amount, created.total - 1000);
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
@@ -246,14 +246,14 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const payment = mp.pay(created.id);
     mp.failNext(new RegExp(`^GET /v1/payments/${payment.id}$`), 2, 503);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.attempts === 1 && check(payment.id)?.last_error !== null, 5000, 'the first read failed');
+    await eventually(() => check(payment.id)?.attempts === 1 && check(payment.id)?.last_error !== null, 'the first read failed');
     assert.match(check(payment.id)!.last_error!, /Mercado Pago answered 503/);
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(() => check(payment.id)?.attempts === 2 && (check(payment.id)?.next_at ?? 0) > t.clock.now(), 5000, 'the second read failed');
+    await eventually(() => check(payment.id)?.attempts === 2 && (check(payment.id)?.next_at ?? 0) > t.clock.now(), 'the second read failed');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'paid once Mercado Pago answers');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');
     assert.equal(check(payment.id)!.attempts, 3);
   });
 
@@ -264,7 +264,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     await t.server.jobs.runDue();
     assert.equal(paymentActionsOfOrder(t.server.engine, created.id).length, 0, 'not searched before 10 minutes');
     t.clock.advance(60_000);
-    await eventually(async () => (await order(created.id)).status === 'recibido', 5000, 'paid once found');
+    await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found');
     assert.ok(mp.requests.includes('GET /v1/payments/search'));
     assert.ok(mp.requests.includes(`GET /v1/payments/${payment.id}`), 'the payment found was read on its own');
     const actions = paymentActionsOfOrder(t.server.engine, created.id);
@@ -295,11 +295,11 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
   test('a payment approved after the order expired is refunded exactly once, across webhooks and a restart', async () => {
     const created = await createOnline();
     t.clock.advance(31 * 60_000);
-    await eventually(async () => (await order(created.id)).status === 'cancelado', 5000, 'the order expired');
+    await eventually(async () => (await order(created.id)).status === 'cancelado', 'the order expired');
     const since = await feedNow();
     const payment = mp.pay(created.id);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 5000, 'the late payment refunded');
+    await eventually(() => refund(payment.id)?.status === 'done', 'the late payment refunded');
     assert.equal(check(payment.id)!.outcome, 'refund_requested: the order is cancelado');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
     // Payment truth: on the order, in the feed, on the kitchen ticket.
@@ -309,10 +309,10 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal((await order(created.id)).status, 'cancelado');
 
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the repeated check done');
+    await eventually(() => check(payment.id)?.status === 'done', 'the repeated check done');
     await t.restart();
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 5000, 'the check after the restart done');
+    await eventually(() => check(payment.id)?.status === 'done', 'the check after the restart done');
     assert.equal(mp.requests.filter((r) => r === `POST /v1/payments/${payment.id}/refunds`).length, 1, 'asked to refund once');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1);
     const actions = paymentActionsOfOrder(t.server.engine, created.id);

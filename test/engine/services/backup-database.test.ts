@@ -48,7 +48,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
     }
   });
   // Writing is under way (counted, not timed: a busy machine writes slower).
-  await eventually(() => committed.length >= 40, 60_000, '40 orders committed');
+  await eventually(() => committed.length >= 40, '40 orders committed', { timeoutMs: 60_000 });
   // Everything answered before the backup starts must be in it; what comes during may or may not.
   const before = [...committed];
   const out = join(dir, `comanda-backup-${pagesPerStep ?? 'default'}.db`);
@@ -56,7 +56,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const duringBackup = committed.length - before.length;
   // Writes go on after it (counted, not timed).
   const atEnd = committed.length;
-  await eventually(() => committed.length >= atEnd + 5, 60_000, 'five more orders after the backup');
+  await eventually(() => committed.length >= atEnd + 5, 'five more orders after the backup', { timeoutMs: 60_000 });
   writing = false;
   await Promise.all(writers);
   assert.ok(before.length > 20, `only ${before.length} orders before the backup`);

@@ -20,8 +20,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 /** The worker's connection is open: the serving connection has moved to the far threshold. */
-const workerTookOver = (db: Database): Promise<void> =>
-  eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER, 10_000, 'the worker to take over');
+const workerTookOver = (db: Database): Promise<boolean> =>
+  eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === AUTOCHECKPOINT_PAGES_BEHIND_WORKER, 'the worker to take over');
 
 function freshDatabase(): { db: Database; path: string; fd: number; close(): void } {
   const path = join(dir, `db-${++files}.sqlite`);
@@ -56,7 +56,7 @@ describe('WAL checkpointer', () => {
       assert.ok(written >= 200 && written < AUTOCHECKPOINT_PAGES_BEHIND_WORKER, `${written} frames`);
       assert.equal(walLogState(path).copied, 0, 'nothing is copied before the worker is woken');
       checkpointer.wake();
-      await eventually(() => walLogState(path).copied === written, 10_000, 'the log to be copied');
+      await eventually(() => walLogState(path).copied === written, 'the log to be copied');
       assert.ok(statSync(path).size >= 200 * 4096, 'the pages are in the database file');
     } finally {
       await checkpointer.stop();
@@ -75,7 +75,7 @@ describe('WAL checkpointer', () => {
         const { frames } = walLogState(path);
         held.push(frames);
         checkpointer.wake();
-        await eventually(() => walLogState(path).copied === frames, 10_000, `round ${round} to be copied`);
+        await eventually(() => walLogState(path).copied === frames, `round ${round} to be copied`);
       }
       // Each round starts the log over: it never holds more than one round's frames (a log that
       // never restarted would hold all 20 rounds' at the end).
@@ -119,8 +119,8 @@ describe('WAL checkpointer', () => {
           const { frames, copied } = walLogState(dbPath);
           return frames > 0 && copied === frames;
         },
-        10_000,
         'the orders to be copied into the file',
+        { timeoutMs: 10_000 },
       );
     } finally {
       await engine.server.close();

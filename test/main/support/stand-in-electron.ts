@@ -90,7 +90,7 @@ class StandInWebContents extends EventEmitter {
   }
 }
 
-class BrowserWindow extends EventEmitter {
+export class BrowserWindow extends EventEmitter {
   static readonly all: BrowserWindow[] = [];
   readonly webContents = new StandInWebContents();
   private destroyed = false;
@@ -154,18 +154,18 @@ const defaultSession = {
   },
 };
 
-const app = new StandInApp();
-const ipcMain = new StandInIpcMain();
-const session = { defaultSession };
-const nativeTheme = { themeSource: 'system' };
-const shell = { openExternal: async (_url: string) => {} };
-const dialog = {
+export const app = new StandInApp();
+export const ipcMain = new StandInIpcMain();
+export const session = { defaultSession };
+export const nativeTheme = { themeSource: 'system' };
+export const shell = { openExternal: async (_url: string) => {} };
+export const dialog = {
   showErrorBox(title: string, content: string) {
     report({ type: 'error-box', title, content });
   },
 };
 // Reversible, and plainly not the text: enough to see that main stores only what it encrypted.
-const safeStorage = {
+export const safeStorage = {
   isEncryptionAvailable: () => true,
   getSelectedStorageBackend: () => 'gnome_libsecret',
   encryptString: (text: string) => Buffer.from(`stand-in:${Buffer.from(text, 'utf8').toString('base64')}`),

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { eventually } from '../../support/eventually.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const INPUTS = ['src/renderer', 'src/shared', 'src/preload', 'resources/sounds'];
@@ -63,7 +64,7 @@ export async function buildRenderer(): Promise<RendererBuild> {
       mkdirSync(join(target, 'done'));
     } catch {
       rmSync(work, { recursive: true, force: true });
-      for (let i = 0; i < 100 && !existsSync(join(target, 'done')); i++) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => existsSync(join(target, 'done')), 'the other build to finish', { timeoutMs: 60_000 });
     }
   }
   return { dir: join(target, 'page'), bridgeScript: readFileSync(join(target, 'bridge', 'bridge.js'), 'utf8') };

@@ -102,7 +102,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.deepEqual([first.status, second.status, third.status], [200, 200, 200]);
     const fourth = await openStream(device);
     assert.equal(fourth.status, 200);
-    await eventually(() => first.ended, 5000, 'the oldest stream ended');
+    await eventually(() => first.ended, 'the oldest stream ended');
     assert.equal(second.ended || third.ended, false);
     assert.equal(stats().open, 3);
     // Five more from other screens: 8 in all.
@@ -110,7 +110,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.equal(stats().open, 8);
     const refused = await openStream(pairDevice());
     assert.equal(refused.status, 503);
-    await eventually(() => refused.ended, 5000, 'the refusal read');
+    await eventually(() => refused.ended, 'the refusal read');
     const body = JSON.parse(refused.body);
     assert.deepEqual([body.ok, body.error.code], [false, 'too_many_streams']);
     assert.match(String(refused.response.headers['content-security-policy']), /frame-ancestors 'none'/);
@@ -118,7 +118,7 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.equal((await openStream(device)).status, 200);
     assert.equal(stats().open, 8);
     for (const stream of open) stream.request.destroy();
-    await eventually(() => stats().open === 0, 5000, 'every stream closed');
+    await eventually(() => stats().open === 0, 'every stream closed');
   });
 
   test('each message is serialised once, whatever the number of streams', async () => {
@@ -127,10 +127,10 @@ describe('live fan-out with bounds (served engine)', () => {
     const before = stats().serialised;
     const seq = server.engine.events.lastSeq();
     toggle();
-    await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 5000, 'every stream got the event');
+    await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event');
     assert.equal(stats().serialised - before, 1, 'one serialisation for six streams');
     for (const stream of streams) stream.request.destroy();
-    await eventually(() => stats().open === 0, 5000, 'every stream closed');
+    await eventually(() => stats().open === 0, 'every stream closed');
   });
 
   test('a stream that does not read is closed past its backlog bound; reopened from its last id, it misses nothing', async () => {
@@ -144,16 +144,16 @@ describe('live fan-out with bounds (served engine)', () => {
       toggle();
       if (i % 50 === 49) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    await eventually(() => stats().laggards > laggardsBefore, 10_000, 'the laggard closed');
+    await eventually(() => stats().laggards > laggardsBefore, 'the laggard closed');
     const last = server.engine.events.lastSeq();
-    await eventually(() => reader.ids().at(-1) === last, 10_000, 'the reading stream has everything');
+    await eventually(() => reader.ids().at(-1) === last, 'the reading stream has everything');
     // The laggard reads what had reached it, and finds its stream ended.
     laggard.response.resume();
-    await eventually(() => laggard.ended, 10_000, 'the laggard sees the end');
+    await eventually(() => laggard.ended, 'the laggard sees the end');
     const seen = laggard.ids();
     assert.ok(seen.length < reader.ids().length, 'the laggard missed some');
     const resumed = await openStream(device, { lastEventId: seen.at(-1) ?? start });
-    await eventually(() => resumed.ids().at(-1) === last, 10_000, 'the reopened stream caught up');
+    await eventually(() => resumed.ids().at(-1) === last, 'the reopened stream caught up');
     const all = [...seen, ...resumed.ids()];
     assert.deepEqual(all, reader.ids(), 'nothing missed, nothing twice');
   });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PAIRING_CODE_TTL_MS } from '../../../../src/engine/services/kitchen-devices.ts';
 import { R1 } from '../../../support/demo-ids.ts';
-import { eventually } from '../../../renderer/support/wait.ts';
+import { eventually } from '../../../support/eventually.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
 import { ARTIFACTS } from '../../../renderer/support/kitchen-under-test.ts';
 
@@ -140,10 +140,12 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     assert.equal(refused.status, 401);
   });
 
-  test('screenshots: the board and the pairing page in portrait, landscape, desktop and phone sizes', async () => {
+  test('every size (portrait, landscape, desktop, phone): the new tickets drawn side by side or stacked, never overlapping, nothing scrolls sideways; screenshots saved', async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const first = await k.call('POST', '/orders', { body: { ...ORDER, type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa', customer: { name: 'Pedro Soto' }, notes: 'sin cebolla' } });
     const second = await k.call('POST', '/orders', { body: { ...ORDER, customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 3 }] } });
+    assert.deepEqual([first.status, second.status], [201, 201]);
+    const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await a.setViewportSize(viewport);
       await b.setViewportSize(viewport);
@@ -151,6 +153,16 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
       await ticket(a, first.body.id).waitFor();
       await ticket(a, second.body.id).waitFor();
       for (const page of [a, b]) await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+      const boxes = [await ticket(a, first.body.id).boundingBox(), await ticket(a, second.body.id).boundingBox()];
+      const [one, two] = boxes;
+      assert.ok(one && two && one.width > 0 && one.height > 0 && two.width > 0 && two.height > 0, `${name}: both tickets drawn`);
+      const overlap = one.x < two.x + two.width && two.x < one.x + one.width && one.y < two.y + two.height && two.y < one.y + one.height;
+      assert.ok(!overlap, `${name}: the two tickets overlap: ${JSON.stringify(boxes)}`);
+      for (const box of boxes) assert.ok(box!.x >= 0 && box!.x + box!.width <= viewport.width + 0.5, `${name}: a ticket runs out of the window: ${JSON.stringify(box)}`);
+      assert.equal(await scrollsSideways(a), false, `${name}: the board scrolls sideways`);
+      // The revoked tablet (the test above) shows the pairing page at every size, whole.
+      assert.ok(await b.locator('[data-testid="pairing-required"]').isVisible(), `${name}: the pairing page on the revoked tablet`);
+      assert.equal(await scrollsSideways(b), false, `${name}: the pairing page scrolls sideways`);
       await a.screenshot({ path: join(ARTIFACTS, `i10-tablet-board-${name}.png`) });
       await b.screenshot({ path: join(ARTIFACTS, `i10-tablet-pairing-${name}.png`) });
     }

@@ -78,7 +78,7 @@ test('a page at another port of this machine gets the paired cookie sent, and ev
     }
   }, `http://127.0.0.1:${server.port}/kitchen/live`);
   assert.equal(live, 'blocked by CORS');
-  await eventually(() => statusesOf('/kitchen/api/board:snapshot').length >= before + 2, 5000, 'the engine answered both');
+  await eventually(() => statusesOf('/kitchen/api/board:snapshot').length >= before + 2, 'the engine answered both');
   assert.deepEqual(statusesOf('/kitchen/api/board:snapshot').slice(before), [403, 403]);
   assert.equal(statusesOf('/kitchen/live').at(-1), 403);
   // A form posted by navigation: the tab shows the refusal, not the board.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { PAIRING_FAILURE_CAP, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
 import { ARTIFACTS, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 const VIEWPORTS = {
   portrait: { width: 800, height: 1280 },

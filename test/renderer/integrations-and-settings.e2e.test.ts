@@ -2,7 +2,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('integrations and settings screens (Chromium, real engine)', () => {
   let k: KitchenUnderTest;

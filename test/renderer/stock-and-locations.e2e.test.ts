@@ -4,7 +4,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('stock and locations screens (Chromium, real engine)', () => {
   let k: KitchenUnderTest;
@@ -103,6 +103,7 @@ describe('stock and locations screens (Chromium, real engine)', () => {
 
   test('a location changed over the API updates the open screen live', async () => {
     const card = k.page.locator(`[data-location-id="${R1.openLocation}"]`);
+    assert.equal(await card.getAttribute('data-open'), 'false', 'closed on screen by the test above, so the change below can show');
     await k.engine.call('POST', `/locations/${R1.openLocation}/open`, { key: keys.live_write });
     await eventually(async () => (await card.getAttribute('data-open')) === 'true', 'reopened live');
   });

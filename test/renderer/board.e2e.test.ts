@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 import { removePaymentCredentials, setMercadoPagoCredentials } from '../../src/engine/services/payment-credentials.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
@@ -242,7 +242,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await statusOverHttp(order.id), 'recibido');
     await ticket.locator('[data-testid="cancel"]').click();
     await k.page.locator('[data-testid="confirm-yes"]').click();
-    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP', 3000);
+    await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP');
   });
 
   test('a ticket changed or cancelled elsewhere flashes; a refusal rolls back, said in Spanish from its code; a managed order has no buttons', async () => {

@@ -9,7 +9,7 @@ import { R1 } from '../support/demo-ids.ts';
 import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
 import { ARTIFACTS } from './support/kitchen-under-test.ts';
 import { measureBoard, rush, RUSH_VIEWPORTS } from './support/rush.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, served engine)', () => {
   let k: ServedKitchen;

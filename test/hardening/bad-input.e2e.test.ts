@@ -237,7 +237,7 @@ after(async () => {
 });
 
 describe('bad input on every endpoint', () => {
-  test('POST /orders: valid bodies, bodies broken in one to three places, broken encodings', async () => {
+  test('POST /orders: valid bodies, bodies broken in one to three places, broken encodings', { timeout: RUNS(300_000) }, async () => {
     const property = fc.asyncProperty(
       keyName,
       validOrderBody({ now: Date.parse('2026-11-21T20:00:00-03:00') }),
@@ -265,7 +265,7 @@ describe('bad input on every endpoint', () => {
     await fc.assert(property, settings(400));
   });
 
-  test('PATCH /orders/{id}: legal and illegal targets, hostile ids and bodies', async () => {
+  test('PATCH /orders/{id}: legal and illegal targets, hostile ids and bodies', { timeout: RUNS(300_000) }, async () => {
     const property = fc.asyncProperty(
       keyName,
       fc.record({ pick: fc.nat(), forward: fc.boolean(), target: patchTarget }),
@@ -299,7 +299,7 @@ describe('bad input on every endpoint', () => {
     await fc.assert(property, settings(300));
   });
 
-  test('PUT /stock: absolute quantities, negative, fractional, huge, untracked and unknown products', async () => {
+  test('PUT /stock: absolute quantities, negative, fractional, huge, untracked and unknown products', { timeout: RUNS(300_000) }, async () => {
     const property = fc.asyncProperty(
       keyName,
       stockBody,
@@ -345,7 +345,7 @@ describe('bad input on every endpoint', () => {
     await fc.assert(property, settings(150));
   });
 
-  test('GET endpoints: random valid and invalid query strings', async () => {
+  test('GET endpoints: random valid and invalid query strings', { timeout: RUNS(300_000) }, async () => {
     const knownParams = ['status', 'location_id', 'from', 'to', 'limit', 'cursor', 'after', 'wait'];
     const value = fc.oneof(
       fc.constantFrom('recibido', 'cancelado', 'listo', '1', '20', '100', '101', '0', '-1', '1.5', '1e2', '', '30', '31', 'ev_0', 'ev_5'),
@@ -442,7 +442,7 @@ describe('bad input on every endpoint', () => {
     await fc.assert(property, settings(200));
   });
 
-  test('raw bytes: broken request lines, control characters in headers, broken framing, oversized headers', async () => {
+  test('raw bytes: broken request lines, control characters in headers, broken framing, oversized headers', { timeout: RUNS(300_000) }, async () => {
     const key = () => t.demo[0]!.keys.live_write;
     const request = fc.oneof(
       fc.record({

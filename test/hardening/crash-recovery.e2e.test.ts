@@ -61,7 +61,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test(`SIGKILL in a write storm, ${CYCLES} times: nothing answered is lost, nothing retried is doubled`, async () => {
+test(`SIGKILL in a write storm, ${CYCLES} times: nothing answered is lost, nothing retried is doubled`, { timeout: CYCLES * 120_000 }, async () => {
   const dbPath = join(dir, 'engine.db');
   const random = prng(SEED);
   let engine: HeadlessEngine = await startHeadlessEngine(dbPath);

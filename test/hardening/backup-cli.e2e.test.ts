@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { R1 } from '../support/demo-ids.ts';
+import { eventually } from '../support/eventually.ts';
 import { startHeadlessEngine, type HeadlessEngine } from './headless-engine.ts';
 import { callApi } from './http-client.ts';
 import { InvariantChecker } from './invariants.ts';
@@ -46,7 +47,7 @@ test('npm run backup copies a running engine under a write storm; the copy resto
       committed.push({ id: res.body.id, key });
     }
   });
-  for (let waited = 0; committed.length < 40 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  await eventually(() => committed.length >= 40, '40 orders committed before the backup', { timeoutMs: 20_000 });
   const before = [...committed];
   const out = join(dir, 'backups', 'comanda.db');
   await assert.rejects(run('npm', ['run', '--silent', 'backup', '--', '--db', dbPath, '--out', out], { cwd: ROOT }), /does not exist/);

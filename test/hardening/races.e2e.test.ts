@@ -189,7 +189,7 @@ describe('races', () => {
     await t.stop();
   });
 
-  test('many clients at once: creates, cancels, transitions, stock writes, open/close and retries', async () => {
+  test('many clients at once: creates, cancels, transitions, stock writes, open/close and retries', { timeout: 300_000 * SCALE }, async () => {
     const engine = t.server.engine;
     const keys = Array.from({ length: CLIENTS }, (_, i) => createApiKey(engine, { restaurantId: R1.id, mode: 'live', write: true, label: `client ${i}` }).key);
     const statusOf = (id: string) => {
@@ -208,7 +208,7 @@ describe('races', () => {
     );
   });
 
-  test('one order, many clients: every pair of targets at once ends in one legal history', async () => {
+  test('one order, many clients: every pair of targets at once ends in one legal history', { timeout: 300_000 * SCALE }, async () => {
     const engine = t.server.engine;
     const key = t.demo[0]!.keys.live_write;
     let orders = 0;
@@ -254,7 +254,7 @@ describe('two engine processes on one SQLite file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('clients hammer both at once: no 500, documented refusals, one consistent database', async () => {
+  test('clients hammer both at once: no 500, documented refusals, one consistent database', { timeout: 300_000 * SCALE }, async () => {
     const dbPath = join(dir, 'shared.db');
     // The first seeds the demo; the second opens the same file and issues its own keys. One engine
     // serves a file (test/engine/serving-lock.test.ts): the second opts out with --share-file,

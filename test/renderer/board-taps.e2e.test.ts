@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
 import { eveningOrder, rush } from './support/rush.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 const HOLD = 5100;
 

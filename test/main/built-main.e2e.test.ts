@@ -1,9 +1,10 @@
 // Boots the main process as built (`electron-vite build` → out/main/index.js) under a stand-in
-// `electron` module: the wiring and the paths that only a real launch would otherwise show.
+// `electron` module: the wiring and the paths that only a real launch would otherwise show. The
+// build goes to a temp folder of its own, never the repo's out/ (which `npm run build` owns).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,19 @@ import { eventually } from '../support/eventually.ts';
 import type { StandInCommand, StandInQuestion, StandInReport } from './support/stand-in-electron.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const OUT = join(ROOT, 'out');
+/** The build's folder, laid out as the repo is where the bundle looks outside itself. */
+const BUILT = mkdtempSync(join(tmpdir(), 'comanda-built-main-'));
+const OUT = join(BUILT, 'out');
+
+before(() => {
+  // The bundle leaves its dependencies to node_modules and finds the window icon at
+  // ../../resources from out/main: both reached through links beside the build.
+  symlinkSync(join(ROOT, 'node_modules'), join(BUILT, 'node_modules'));
+  symlinkSync(join(ROOT, 'resources'), join(BUILT, 'resources'));
+  // The same build `npm run build` makes, a few seconds of it.
+  execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--logLevel', 'warn', '--outDir', OUT], { cwd: ROOT, stdio: 'inherit' });
+}, { timeout: 300_000 });
+after(() => rmSync(BUILT, { recursive: true, force: true }));
 
 interface BootedMain {
   child: ChildProcess;
@@ -57,7 +70,8 @@ function bootBuiltMain(dataDir: string): BootedMain {
     const seen = reports.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise<T>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`main never reported ${what}`)), 30_000);
+      // A safety net against a main that never says it (a busy machine boots it slowly, not wrongly).
+      const timer = setTimeout(() => fail(new Error(`main never reported ${what}`)), 120_000);
       waiters.push({
         match,
         resolve: (report) => {
@@ -82,8 +96,6 @@ describe('the built main process under a stand-in electron', () => {
   let main: BootedMain;
 
   before(() => {
-    // The same build `npm run build` makes (and CI runs before the tests): about a second.
-    execFileSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     dataDir = mkdtempSync(join(tmpdir(), 'comanda-main-'));
     main = bootBuiltMain(dataDir);
   });
@@ -162,8 +174,8 @@ describe('the built main process under a stand-in electron', () => {
         const { frames, copied } = walLogState(join(dataDir, 'comanda.db'));
         return frames > 0 && copied === frames;
       },
-      10_000,
       'the log copied by the worker',
+      { timeoutMs: 10_000 },
     );
   });
 
@@ -186,7 +198,6 @@ describe('the built main process under a stand-in electron', () => {
 
 describe('the built main process on a database it cannot use', () => {
   test('a 0-byte comanda.db: the error dialog says what, which file and how to restore; exit 1; the file untouched', async () => {
-    // The build is the one the describe above made (tests of a file run in order).
     const dataDir = mkdtempSync(join(tmpdir(), 'comanda-main-bad-'));
     const dbPath = join(dataDir, 'comanda.db');
     try {
