@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
-import { eventually } from './support/wait.ts';
+import { eventually } from '../support/eventually.ts';
 
 const ACCESS_TOKEN = 'APP_USR-7373737373737373-112620-a1b2c3d4e5f60718293a4b5c6d7e8f90-424242';
 const WEBHOOK_SECRET = 'whsec-view-5d4c3b2a19080706';
