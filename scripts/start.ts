@@ -16,12 +16,11 @@ import { ensureKitchenBuilt } from '../src/cli/kitchen-build.ts';
 import { stopWhenNpmEnds } from '../src/cli/stop-with-npm.ts';
 import { startBrowserHost, type BrowserHost } from '../src/main/browser-host.ts';
 import { checkElectron } from './ensure-electron.ts';
+import { RENDERER_INPUTS } from '../renderer.vite.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Where the page is built and served from: out/renderer, as `npm run build` leaves it (COMANDA_RENDERER_DIR: elsewhere). */
 const RENDERER_DIR = process.env.COMANDA_RENDERER_DIR ? resolve(process.env.COMANDA_RENDERER_DIR) : join(ROOT, 'out/renderer');
-/** What the built page is made of: a build older than any of these is rebuilt before it is served. */
-const RENDERER_INPUTS = ['src/renderer', 'src/shared', 'src/preload', 'resources/sounds'];
 
 /** Why Electron cannot open a window here, or null when it may. */
 export function windowlessReason(platform: string = process.platform, env: NodeJS.ProcessEnv = process.env): string | null {
@@ -48,7 +47,7 @@ function newestInput(path: string): number {
   return newest;
 }
 
-/** The built page is missing or older than its sources (a checkout moved on since `npm run build`). */
+/** The built page is missing or older than its sources (RENDERER_INPUTS; a checkout moved on since `npm run build`). */
 function rendererStale(): boolean {
   const index = join(RENDERER_DIR, 'index.html');
   if (!existsSync(index)) return true;

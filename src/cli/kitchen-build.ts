@@ -1,10 +1,8 @@
 // `npm run serve` serves the kitchen screen from out/renderer (what `npm run build` leaves). On a
-// fresh clone it is not there yet: build the renderer once (the same Vite build, renderer only),
+// fresh clone it is not there yet: build the renderer once (the same Vite build, renderer.vite.ts),
 // so the printed pairing URL opens a working board instead of a page saying "build me first".
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-
-const RENDERER_ROOT = resolve(import.meta.dirname, '../renderer');
+import { join } from 'node:path';
 
 /**
  * True when `dir` holds the built page (built now if it was missing, or with `rebuild` built again
@@ -21,15 +19,9 @@ export async function ensureKitchenBuilt(
   try {
     log.info(`building the ${rebuild ? 'app\'s page (its sources changed since the last build)' : 'kitchen screen once'} into ${dir} (npm run build does the same)…`);
     // Build tools are development dependencies: a checkout has them, a packaged app never runs this.
-    const [{ build }, react] = await Promise.all([import('vite'), import('@vitejs/plugin-react')]);
-    await build({
-      configFile: false,
-      root: RENDERER_ROOT,
-      base: './',
-      logLevel: 'error',
-      plugins: [react.default()],
-      build: { outDir: work, emptyOutDir: true, reportCompressedSize: false, chunkSizeWarningLimit: 10_000 },
-    });
+    // The same build as `npm run build`'s renderer (renderer.vite.ts), into `work`.
+    const [{ build }, { rendererViteConfig }] = await Promise.all([import('vite'), import('../../renderer.vite.ts')]);
+    await build({ configFile: false, ...rendererViteConfig({ outDir: work, logLevel: 'error' }) });
     // Another process may have built it meanwhile: the first complete one stays.
     if (!rebuild && existsSync(join(dir, 'index.html'))) rmSync(work, { recursive: true, force: true });
     else {

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-retention.ts';
+import { answerOnce, forgetAnswer, settleAnswer, type KeptAnswer, type KeyedRequest } from '../services/idempotent-answers.ts';
 import type { AfterCommit } from '../services/place-order.ts';
-import { PENDING_STATUS } from '../domain/idempotency-record.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 
@@ -91,42 +90,10 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return header;
 }
 
-/**
- * In one transaction: the answer stored under the request's key (replayed, or 409 for another
- * body), or else `answer()`'s, stored. `answer` runs inside that transaction.
- */
-function answerOnce(
-  engine: Engine,
-  request: FastifyRequest,
-  key: string,
-  fingerprint: string,
-  answer: () => { status: number; body: unknown; pendingMarker?: string },
-): { status: number; body: string; replayed: boolean; pending?: true } {
-  const actor = actorOf(request);
-  return engine.transaction(() => {
-    const now = engine.clock.now();
-    const stored = engine.idempotency.get(actor.keyId, key, now - IDEMPOTENCY_WINDOW_MS);
-    if (stored) {
-      if (stored.request_hash !== fingerprint) {
-        throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
-      }
-      if (stored.status === PENDING_STATUS) {
-        throw new ApiError('state_conflict', 'the first request with this Idempotency-Key is still being completed; retry in a moment');
-      }
-      return { status: stored.status, body: stored.body, replayed: true };
-    }
-    const { status, body, pendingMarker } = answer();
-    if (pendingMarker !== undefined) {
-      // The answer comes after the commit: until then a retry is told to wait, never run twice.
-      engine.idempotency.save(actor.keyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
-      return { status, body: '', replayed: false, pending: true };
-    }
-    const text = JSON.stringify(body);
-    engine.idempotency.save(actor.keyId, key, fingerprint, status, text, now);
-    return { status, body: text, replayed: false };
-  });
+/** The request under its key, as the idempotency service keeps it. */
+function keyedRequest(request: FastifyRequest, key: string, fingerprint: string): KeyedRequest {
+  return { apiKeyId: actorOf(request).keyId, key, fingerprint };
 }
-
 
 /**
  * Like respondToWrite, for a write whose answer needs an outside party after its commit (an online
@@ -150,10 +117,9 @@ export async function respondToWriteThen<T, U>(
     reply.code(successStatus).send(step ? await step.run() : result);
     return;
   }
-  const actor = actorOf(request);
-  const fingerprint = request.idempotencyFingerprint ?? requestFingerprint(request, request.body);
+  const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
   let step: AfterCommit<U> | null = null;
-  const outcome = answerOnce(engine, request, key, fingerprint, () => {
+  const outcome = answerOnce(engine, keyed, () => {
     try {
       const result = engine.transaction(work);
       step = after(result);
@@ -171,18 +137,16 @@ export async function respondToWriteThen<T, U>(
     body = await pending.run();
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) {
-      engine.transaction(() => engine.idempotency.remove(actor.keyId, key));
+      forgetAnswer(engine, keyed);
       throw error;
     }
     status = error.status;
     body = error.toBody();
   }
-  const text = JSON.stringify(body);
-  engine.transaction(() => engine.idempotency.save(actor.keyId, key, fingerprint, status, text, engine.clock.now()));
-  sendAnswer(reply, { status, body: text, replayed: false });
+  sendAnswer(reply, settleAnswer(engine, keyed, status, body));
 }
 
-function sendAnswer(reply: FastifyReply, outcome: { status: number; body: string; replayed: boolean }): void {
+function sendAnswer(reply: FastifyReply, outcome: KeptAnswer): void {
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   sendJsonAsIs(reply, outcome.status, outcome.body);
 }
@@ -204,8 +168,8 @@ export function respondToWrite<T>(
     reply.code(successStatus).send(work());
     return;
   }
-  const fingerprint = request.idempotencyFingerprint ?? requestFingerprint(request, request.body);
-  const outcome = answerOnce(engine, request, key, fingerprint, () => {
+  const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
+  const outcome = answerOnce(engine, keyed, () => {
     try {
       return { status: successStatus, body: engine.transaction(work) };
     } catch (error) {
@@ -236,6 +200,6 @@ export function answerRefusalOnce(engine: Engine, request: FastifyRequest, reply
     (request.body === undefined && request.bodyText !== undefined
       ? unparsedFingerprint(request, request.bodyText)
       : requestFingerprint(request, request.body));
-  sendAnswer(reply, answerOnce(engine, request, key, fingerprint, () => ({ status: refusal.status, body: refusal.toBody() })));
+  sendAnswer(reply, answerOnce(engine, keyedRequest(request, key, fingerprint), () => ({ status: refusal.status, body: refusal.toBody() })));
   return true;
 }

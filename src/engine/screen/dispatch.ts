@@ -1,37 +1,14 @@
-// Runs one request of the contract through its handler, for either transport: the channel and the
-// payload are checked first, and every outcome comes back as data, the engine's refusals with their
-// code and message intact.
+// The one path every request of the contract takes, on either transport (Electron IPC in src/main,
+// the kitchen's HTTP door): the channel is looked up in the channel table (unknown, or beyond the
+// caller's reach: not_found), the door's own guards run (an unpaired tablet, too many writes), the
+// payload must pass the channel's schema, and the handler runs. Every outcome comes back as data,
+// the engine's refusals with their code and message intact.
 import Value from 'typebox/value';
 import type { IpcChannel, IpcContract, IpcRequest, IpcResponse, IpcResult } from '../../shared/ipc/contract.ts';
-import { isIpcChannel, REQUEST_SCHEMAS } from '../../shared/ipc/contract.ts';
+import { isIpcChannel, isKitchenChannel, KITCHEN_CHANNELS, REQUEST_SCHEMAS } from '../../shared/ipc/contract.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
+import type { KitchenHandlers } from './kitchen-handlers.ts';
 import { toFailure } from './screen-errors.ts';
-
-type AnyHandlers = Record<string, (request: never) => unknown>;
-
-export async function dispatchChannel(
-  handlers: AnyHandlers,
-  channel: unknown,
-  request: unknown,
-  log?: (error: unknown) => void,
-): Promise<IpcResult<unknown>> {
-  try {
-    if (typeof channel !== 'string' || !Object.hasOwn(handlers, channel) || !Object.hasOwn(REQUEST_SCHEMAS, channel)) {
-      throw notFound(`no such channel: ${String(channel).slice(0, 60)}`);
-    }
-    const payload = request === undefined || request === null ? {} : request;
-    const schema = REQUEST_SCHEMAS[channel as keyof typeof REQUEST_SCHEMAS];
-    if (!Value.Check(schema, payload)) {
-      const first = [...Value.Errors(schema, payload)][0];
-      const field = first?.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'request';
-      throw invalidRequest(`${channel}: ${field} ${first?.message ?? 'is not valid'}`);
-    }
-    const handler = handlers[channel] as (request: unknown) => unknown;
-    return { ok: true, value: await handler(payload) };
-  } catch (error) {
-    return { ok: false, error: toFailure(error, log) };
-  }
-}
 
 /** Every channel of the contract with its handler: what the window and the manager's browser reach. */
 export type IpcHandlers = {
@@ -39,17 +16,46 @@ export type IpcHandlers = {
 };
 
 /**
- * Runs one request through its handler: the channel and the payload are checked first, and every
- * outcome comes back as data, the engine's refusals with their code and message intact.
+ * Who is calling and what they reach: `all`, the desktop's window and the manager's browser (every
+ * channel); `kitchen`, a paired tablet (the kitchen's rows of the table only: a desktop channel does
+ * not exist for it).
  */
-export async function dispatchIpc(
-  handlers: IpcHandlers,
-  channel: unknown,
-  request: unknown,
-  log?: (error: unknown) => void,
-): Promise<IpcResult<unknown>> {
-  if (!isIpcChannel(channel)) return { ok: false, error: toFailure(notFound(`no such channel: ${String(channel).slice(0, 60)}`)) };
-  return dispatchChannel(handlers, channel, request, log);
+export type Route =
+  | { reach: 'all'; handlers: IpcHandlers | ((channel: IpcChannel) => IpcHandlers); log?: (error: unknown) => void }
+  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: IpcChannel) => KitchenHandlers); log?: (error: unknown) => void };
+// `handlers` as a function: the door's guards, run once the channel is known (and told which) and
+// before the payload is read; it throws its refusal (ApiError, KitchenError) or gives this caller's handlers.
+
+function channelIn(route: Route, channel: unknown): IpcChannel {
+  const name = String(channel).slice(0, 60);
+  if (route.reach === 'kitchen') {
+    if (!isKitchenChannel(channel)) throw notFound(`no such kitchen channel: ${name} (kitchen screens may use ${KITCHEN_CHANNELS.join(', ')})`);
+    return channel;
+  }
+  if (!isIpcChannel(channel)) throw notFound(`no such channel: ${name}`);
+  return channel;
+}
+
+export async function dispatch(route: Route, channel: unknown, request: unknown): Promise<IpcResult<unknown>> {
+  try {
+    const known = channelIn(route, channel);
+    const handlers = (typeof route.handlers === 'function' ? route.handlers(known) : route.handlers) as Record<string, (request: unknown) => unknown>;
+    const payload = request === undefined || request === null ? {} : request;
+    const schema = REQUEST_SCHEMAS[known];
+    if (!Value.Check(schema, payload)) {
+      const first = [...Value.Errors(schema, payload)][0];
+      const field = first?.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : 'request';
+      throw invalidRequest(`${known}: ${field} ${first?.message ?? 'is not valid'}`);
+    }
+    return { ok: true, value: await handlers[known]!(payload) };
+  } catch (error) {
+    return { ok: false, error: toFailure(error, route.log) };
+  }
+}
+
+/** Every channel, in this process (the window's IPC, tests, the headless harness). */
+export function dispatchIpc(handlers: IpcHandlers, channel: unknown, request: unknown, log?: (error: unknown) => void): Promise<IpcResult<unknown>> {
+  return dispatch({ reach: 'all', handlers, log }, channel, request);
 }
 
 /** A typed call for code in the same process (tests, the headless harness). */

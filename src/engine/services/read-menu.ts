@@ -1,33 +1,12 @@
+import type { Static } from 'typebox';
+import type { Menu } from '../../shared/schemas/menu.ts';
 import { invalidRequest } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
 import { restaurantOf } from './restaurant-context.ts';
 
-export interface MenuView {
-  categories: {
-    id: string;
-    name: string;
-    description: string | null;
-    products: {
-      id: string;
-      slug: string;
-      name: string;
-      description: string | null;
-      price: number;
-      offer_price: number | null;
-      image_url: string | null;
-      available: boolean;
-      modifier_groups: {
-        id: string;
-        name: string;
-        required: boolean;
-        min: number;
-        max: number;
-        options: { id: string; name: string; price: number }[];
-      }[];
-    }[];
-  }[];
-}
+/** GET /menu's answer: the static type of the schema that documents it, so the two cannot drift. */
+export type MenuView = Static<typeof Menu>;
 
 /**
  * The menu with availability from stock: at `locationId` when given, otherwise in stock at any

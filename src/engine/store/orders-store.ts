@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { DeliveryStatus, PaymentMethod } from '../../shared/order.ts';
 import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
 import { bound } from './bound.ts';
 
@@ -21,12 +22,12 @@ export interface OrderRow {
   discount: number;
   total: number;
   payment_kind: 'external' | 'online';
-  payment_method: string | null;
+  payment_method: PaymentMethod | null;
   paid: number;
   /** CLP refunded to the customer (payments that could not pay the order); 0 when none. */
   refunded: number;
   delivery_provider: string | null;
-  delivery_status: string | null;
+  delivery_status: DeliveryStatus | null;
   delivery_tracking_url: string | null;
   scheduled_for: number | null;
   stock_taken: number;

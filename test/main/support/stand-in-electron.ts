@@ -90,6 +90,8 @@ class StandInWebContents extends EventEmitter {
   }
 }
 
+// Exported by name: the built main imports `{ BrowserWindow, app, … } from 'electron'` (a dead-export
+// scan of the sources cannot see that reader).
 export class BrowserWindow extends EventEmitter {
   static readonly all: BrowserWindow[] = [];
   readonly webContents = new StandInWebContents();

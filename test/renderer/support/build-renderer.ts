@@ -3,27 +3,23 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { eventually } from '../../support/eventually.ts';
+import { RENDERER_INPUTS, rendererViteConfig } from '../../../renderer.vite.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const INPUTS = ['src/renderer', 'src/shared', 'src/preload', 'resources/sounds'];
-
-const BUILD_OPTIONS = 'page:minified+sourcemap';
+/** The app's build with source maps, to read a stack. */
+const PAGE_OPTIONS = { sourcemap: true, logLevel: 'warn' } as const;
 
 function hashInputs(): string {
   const hash = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else hash.update(path.slice(ROOT.length)).update(readFileSync(path));
-    }
+  const walk = (path: string) => {
+    if (!statSync(path).isDirectory()) hash.update(path.slice(ROOT.length)).update(readFileSync(path));
+    else for (const name of readdirSync(path).sort()) walk(join(path, name));
   };
-  for (const input of INPUTS) walk(join(ROOT, input));
-  // How the page is built is part of what it is: a change of options must not reuse an old build.
-  hash.update(BUILD_OPTIONS);
+  // How the page is built (renderer.vite.ts, one of the inputs) is part of what it is.
+  for (const input of RENDERER_INPUTS) walk(join(ROOT, input));
+  hash.update(JSON.stringify(PAGE_OPTIONS));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -38,16 +34,9 @@ export async function buildRenderer(): Promise<RendererBuild> {
   const target = join(ROOT, '.tmp', `renderer-${hashInputs()}`);
   if (!existsSync(join(target, 'done'))) {
     const work = `${target}.${process.pid}.${Date.now()}`;
-    await build({
-      configFile: false,
-      root: join(ROOT, 'src/renderer'),
-      base: './',
-      logLevel: 'warn',
-      plugins: [react()],
-      // Minified like the app's own build (electron-vite): the page Chromium parses is the one that
-      // ships, which bench row 5 times from navigation.
-      build: { outDir: join(work, 'page'), emptyOutDir: true, minify: true, sourcemap: true, reportCompressedSize: false },
-    });
+    // The app's own build (renderer.vite.ts): the page Chromium parses is the one that ships, which
+    // bench row 5 times from navigation.
+    await build({ configFile: false, ...rendererViteConfig({ outDir: join(work, 'page'), ...PAGE_OPTIONS }) });
     await build({
       configFile: false,
       logLevel: 'warn',

@@ -12,11 +12,11 @@
 import { PICKUP_CHANNELS } from '../../../shared/ipc/pickup.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { KITCHEN_CHANNELS, isKitchenChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
-import { dispatchChannel, dispatchIpc, type IpcHandlers } from '../../screen/dispatch.ts';
+import type { IpcFailure, IpcResult } from '../../../shared/ipc/contract.ts';
+import { dispatch, type IpcHandlers } from '../../screen/dispatch.ts';
 import { DEVICE_UNPAIRED, ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
 import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, KitchenError } from '../../domain/errors.ts';
 import { toFailure } from '../../screen/screen-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-feed.ts';
@@ -71,14 +71,14 @@ export interface AdminAccess {
 /** A burst no cook reaches (twenty taps at once), then ten a second, per paired screen. */
 const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
 
-/** The refusal a screen gets without a valid device token: it shows its pairing page. */
-
 const adminRefused = (why: string): IpcFailure => ({
   code: 'forbidden',
   message: `the manager's screens answer only a browser on this machine, on the app's own page (${why})`,
 });
 
-const unpaired = (): IpcFailure => ({ code: DEVICE_UNPAIRED, message: 'this screen is not paired (or was revoked): pair it again from the counter' });
+/** The refusal a screen gets without a valid device token: it shows its pairing page. */
+const UNPAIRED_MESSAGE = 'this screen is not paired (or was revoked): pair it again from the counter';
+const unpaired = (): IpcFailure => ({ code: DEVICE_UNPAIRED, message: UNPAIRED_MESSAGE });
 
 const ADMIN_LINK_PAGE = (why: string) => `<!doctype html><html lang="es"><meta charset="utf-8"><title>Comanda</title>
 <body style="font-family:sans-serif;padding:2em"><h1>Este enlace no sirve</h1>
@@ -214,27 +214,31 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         const admin = adminOf(request, true);
         if (admin !== null) {
           if (!admin.ok) return answer(reply, { ok: false, error: adminRefused(admin.why) });
-          const current = options.admin!.current();
-          if (!current) return answer(reply, { ok: false, error: { code: 'engine_unreachable', message: 'the app is still starting' } });
+          const handlers = () => {
+            const current = options.admin!.current();
+            if (!current) throw new KitchenError('engine_unreachable', 'the app is still starting');
+            return current.handlers;
+          };
           const log = (error: unknown) => request.log.error({ err: error }, 'admin handler failed');
-          return answer(reply, await dispatchIpc(current.handlers, channel, request.body, log));
+          return answer(reply, await dispatch({ reach: 'all', handlers, log }, channel, request.body));
         }
-        if (!isKitchenChannel(channel)) {
-          return answer(reply, { ok: false, error: { code: 'not_found', message: `no such kitchen channel: ${channel.slice(0, 60)} (kitchen screens may use ${KITCHEN_CHANNELS.join(', ')})` } });
-        }
-        const device = deviceOf(request);
-        if (!device) return answer(reply, { ok: false, error: unpaired() });
-        // The pickup screen reads its numbers and nothing else: every other channel is refused.
-        if (device.role === 'pickup' && !(PICKUP_CHANNELS as readonly string[]).includes(channel)) {
-          return answer(reply, { ok: false, error: { code: 'forbidden', message: `a pickup screen may only use ${PICKUP_CHANNELS.join(', ')}` } });
-        }
-        const decision = writeLimiter.take(device.deviceId);
-        if (!decision.allowed) {
-          reply.header('Retry-After', decision.retryAfterSeconds);
-          return answer(reply, { ok: false, error: { code: 'rate_limited', message: `too many changes from this screen; retry after ${decision.retryAfterSeconds} s` } });
-        }
+        // The channel first (a desktop one does not exist here), then the device, its role and its write budget.
+        const handlers = (known: string) => {
+          const device = deviceOf(request);
+          if (!device) throw new KitchenError(DEVICE_UNPAIRED, UNPAIRED_MESSAGE);
+          // The pickup screen reads its numbers and nothing else: every other channel is refused.
+          if (device.role === 'pickup' && !(PICKUP_CHANNELS as readonly string[]).includes(known)) {
+            throw new ApiError('forbidden', `a pickup screen may only use ${PICKUP_CHANNELS.join(', ')}`);
+          }
+          const decision = writeLimiter.take(device.deviceId);
+          if (!decision.allowed) {
+            reply.header('Retry-After', decision.retryAfterSeconds);
+            throw new ApiError('rate_limited', `too many changes from this screen; retry after ${decision.retryAfterSeconds} s`);
+          }
+          return handlersFor(device.restaurantId);
+        };
         const log = (error: unknown) => request.log.error({ err: error }, 'kitchen handler failed');
-        return answer(reply, await dispatchChannel(handlersFor(device.restaurantId), channel, request.body, log));
+        return answer(reply, await dispatch({ reach: 'kitchen', handlers, log }, channel, request.body));
       });
       door.get('/live', routeOptions, (request, reply) => {
         const admin = adminOf(request, false);

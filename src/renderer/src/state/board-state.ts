@@ -3,15 +3,14 @@
 // what waits for the engine; the reply only acknowledges), notices (flashes, ringing, toasts) and
 // the selection.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { BoardContext } from './board/context.ts';
-import { createFeedSlice, type FeedSlice } from './board/feed-slice.ts';
-import { createNoticesSlice, type NoticesSlice } from './board/notices-slice.ts';
-import { createPendingSlice, type PendingSlice } from './board/pending-slice.ts';
-import { createSelectionSlice, type SelectionSlice } from './board/selection-slice.ts';
+import type { BoardContext, BoardState } from './board/board-shape.ts';
+import { createFeedSlice } from './board/feed-slice.ts';
+import { createNoticesSlice } from './board/notices-slice.ts';
+import { createPendingSlice } from './board/pending-slice.ts';
+import { createSelectionSlice } from './board/selection-slice.ts';
 
 export { isStale, STALE_AFTER_MS } from './board/feed-slice.ts';
-export type { PendingChange, PendingMove } from './board/pending-slice.ts';
-export type { Flash, Toast } from './board/notices-slice.ts';
+export type { BoardState, Flash, PendingChange, PendingMove, Toast } from './board/board-shape.ts';
 export { shownTickets } from './board/shown.ts';
 
 /** How long a bump can be undone before it is sent (the state machine has no way back). */
@@ -19,7 +18,6 @@ export const HOLD_MS = 5000;
 /** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
 const FLASH_MS = 8000;
 
-export type BoardState = FeedSlice & PendingSlice & NoticesSlice & SelectionSlice;
 export type BoardStore = StoreApi<BoardState>;
 
 export interface BoardStoreDeps extends Partial<Omit<BoardContext, 'api'>> {

@@ -1,11 +1,10 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
-import type { PrintStatus } from '../../../../shared/ipc/printers.ts';
-import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenEvent, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
+import type { KitchenEvent, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
 import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
 import { isColumnStatus } from '../../board-logic.ts';
-import type { BoardContext, GetBoard, SetBoard } from './context.ts';
+import type { BoardContext, FeedSlice, GetBoard, SetBoard } from './board-shape.ts';
 import { shownStatusOf } from './shown.ts';
 
 /** Without any word from main for this long, the board says its data may be stale. */
@@ -13,36 +12,6 @@ export const STALE_AFTER_MS = 6000;
 /** The board re-reads everything this often (a new day, and a belt to the feed's braces). */
 const RESYNC_MS = 5 * 60_000;
 
-export interface FeedSlice {
-  loaded: boolean;
-  loadError: string | null;
-  restaurant: BoardSnapshot['restaurant'] | null;
-  locations: BoardLocation[];
-  /** The restaurant's stations (empty: none declared): a screen may show one, or expo. */
-  stations: KitchenStation[];
-  /** The restaurant's own words marking a note as an allergy. */
-  allergyWords: string[];
-  dayStart: number;
-  cursor: number;
-  tickets: Record<string, KitchenTicket>;
-  /** Engine clock minus screen clock: timers run on the engine's time. */
-  clockOffset: number;
-  /** Screen time of the last push from the engine (event or heartbeat) or snapshot: a call's answer does not count. */
-  lastHeardAt: number;
-  /** Silence after which the data is called stale: what the engine's heartbeat says (three periods). */
-  staleAfterMs: number;
-  status: ConnectionStatus | null;
-  /** Printers with jobs waiting or in trouble (unreachable, paper out), from the last heartbeat or snapshot. */
-  printing: PrintStatus[];
-  /** The restaurant's kitchen printers (0: no Reimprimir). */
-  printerCount: number;
-  /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */
-  engineLost: boolean;
-  load(): Promise<void>;
-  receive(push: LivePush): void;
-  heard(): void;
-  lostEngine(): void;
-}
 
 const isNewer = (next: KitchenTicket, known: KitchenTicket | undefined) =>
   known === undefined || Date.parse(next.order.updated_at) >= Date.parse(known.order.updated_at);

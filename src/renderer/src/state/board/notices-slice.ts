@@ -1,36 +1,6 @@
 // What the board points out: tickets flashing (changed elsewhere, cancelled, refused), new orders
 // ringing until touched, and toasts that say what went wrong in the cook's words.
-import type { OrderStatus } from '../../../../shared/order-states.ts';
-import type { RefusalCode } from '../../i18n.ts';
-import type { BoardContext, GetBoard, SetBoard } from './context.ts';
-
-export interface Flash {
-  kind: 'changed' | 'cancelled' | 'refused';
-  until: number;
-  /** For a cancelled ticket: the column it stays in while it flashes. */
-  column?: OrderStatus;
-  /** For a refused change: the engine's code, said on the card. */
-  code?: string;
-}
-
-export type Toast =
-  | { id: number; kind: 'refused'; number: string; orderId: string; code: RefusalCode | string }
-  | { id: number; kind: 'changed'; number: string; status: OrderStatus };
-
-/** A toast before it gets its id. */
-export type NewToast = Toast extends infer T ? (T extends Toast ? Omit<T, 'id'> : never) : never;
-
-export interface NoticesSlice {
-  flashes: Record<string, Flash>;
-  /** New orders nobody has touched yet: the sound repeats while there is one. */
-  ringing: Record<string, true>;
-  toasts: Toast[];
-  flash(orderId: string, flash: Flash): void;
-  ring(orderId: string): void;
-  silence(orderId: string): void;
-  addToast(toast: NewToast): void;
-  dismissToast(id: number): void;
-}
+import type { BoardContext, GetBoard, NoticesSlice, SetBoard, Toast } from './board-shape.ts';
 
 /** How many toasts stay on screen at once (the oldest goes first). */
 const MAX_TOASTS = 3;

@@ -3,73 +3,9 @@
 // Each change carries its own idempotency key, is sent one at a time per order, in order, and is
 // kept (and survives a reload) until the engine answers: yes (the feed then shows it), or no (the
 // card says so). A tap never moves an order more than one step beyond what the screen showed.
-import { bumpTarget, type OrderStatus, type PatchTarget } from '../../../../shared/order-states.ts';
-import type { KitchenOrder, KitchenTicket } from '../../../../shared/ipc/kitchen.ts';
+import { bumpTarget } from '../../../../shared/order-states.ts';
 import { IpcCallError } from '../../api.ts';
-import type { BoardContext, GetBoard, SetBoard } from './context.ts';
-
-/**
- * held: a bump within its undo window; queued: due, waiting for the engine to be reachable;
- * sending: asked, no answer yet; sent: the engine said yes, the feed has not shown it yet.
- */
-export type PendingPhase = 'held' | 'queued' | 'sending' | 'sent';
-
-interface PendingBase {
-  seq: number;
-  /** Its idempotency key: a retry after an unknown outcome is applied once. */
-  key: string;
-  phase: PendingPhase;
-  /** When it is due to be sent (epoch ms, screen clock). */
-  deadline: number;
-  /** When it was tapped. */
-  at: number;
-}
-
-export interface PendingMove extends PendingBase {
-  kind: 'move';
-  target: PatchTarget;
-  /** What the screen showed when it was tapped. */
-  from: OrderStatus;
-}
-
-export interface PendingItem extends PendingBase {
-  kind: 'item';
-  index: number;
-  done: boolean;
-}
-
-export type PendingChange = PendingMove | PendingItem;
-
-/** Where pending changes are kept across reloads (localStorage in the page). */
-export interface PendingStorage {
-  read(): Record<string, PendingChange[]>;
-  write(pending: Record<string, PendingChange[]>): void;
-}
-
-export interface PendingSlice {
-  /** This screen's changes not yet shown back by the feed, by order id, oldest first. */
-  pending: Record<string, PendingChange[]>;
-  /** One step on from what the screen shows (`seen`: the state the tapped button was drawn for). */
-  bump(orderId: string, seen?: OrderStatus): void;
-  cancel(orderId: string): void;
-  toggleItem(orderId: string, index: number): void;
-  /** Takes back the latest held move (of one order, or of any). */
-  undo(orderId?: string): boolean;
-  /** Sends what waited for the engine (it was just heard from). */
-  flush(): void;
-  /**
-   * The feed brought `order` changed: its own moves that it reflects are done; if it changed
-   * otherwise, the moves this screen still held on it (decided on a state that no longer holds)
-   * are dropped. Says which it was.
-   */
-  reconcile(order: KitchenOrder): 'own' | 'dropped-held' | 'none';
-  /** The feed brought this ticket: the item marks it now reflects are done. */
-  settleItems(ticket: KitchenTicket): void;
-  /** Asks the engine to bring a finished ticket back (the feed brings it). */
-  recall(orderId: string): void;
-  /** Reimprimir: the ticket again at its printers (the status strip shows it queued, then printed). */
-  reprint(orderId: string): void;
-}
+import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, PendingSlice, PendingStorage, SetBoard } from './board-shape.ts';
 
 /** A second tap on the same ticket (or item) within this long is the same tap. */
 export const TAP_GUARD_MS = 700;

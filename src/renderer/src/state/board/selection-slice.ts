@@ -1,31 +1,9 @@
 // What the cook points at: the selected ticket (touch, keyboard or bump bar), which location is
 // shown, and which side list is open. Arrows walk the four columns and then the side lists.
 import { COLUMNS, layoutBoard, recalledKey, type ShownTicket } from '../../board-logic.ts';
-import type { GetBoard, SetBoard } from './context.ts';
+import type { GetBoard, SelectionSlice, SetBoard } from './board-shape.ts';
 import { shownTickets } from './shown.ts';
 
-export interface SelectionSlice {
-  selectedId: string | null;
-  locationFilter: string | null;
-  /** The station this screen shows (its items only); null: expo, every item. */
-  stationFilter: string | null;
-  muted: boolean;
-  recallOpen: boolean;
-  /** The screen's menu (station, density, layout, panels, recall). */
-  menuOpen: boolean;
-  /** A ticket to bring into view (keyboard, bump bar, new-orders indicator); `seq` repeats a request. */
-  focusRequest: { orderId: string; seq: number } | null;
-  touch(orderId: string): void;
-  moveSelection(direction: 'left' | 'right' | 'up' | 'down'): void;
-  bumpSelected(): void;
-  /** Selects a ticket and brings it into view, wherever it is (another page, a drawer, below the fold). */
-  reveal(orderId: string): void;
-  setLocationFilter(locationId: string | null): void;
-  setStationFilter(stationId: string | null): void;
-  setMuted(muted: boolean): void;
-  setRecallOpen(open: boolean): void;
-  setMenuOpen(open: boolean): void;
-}
 
 /** Every list the keyboard reaches, left to right: the columns, then scheduled, awaiting payment and recall. */
 function selectableLists(state: ReturnType<GetBoard>, now: number): ShownTicket[][] {

@@ -3,8 +3,8 @@
 // state), so a second tap of a wet finger lands on the same ticket, not on the one that slid in.
 import type { KitchenTicket, OrderStatus } from '../../../../shared/ipc/kitchen.ts';
 import type { ShownTicket } from '../../board-logic.ts';
-import type { Flash } from './notices-slice.ts';
-import { movesOf, TAP_GUARD_MS, type PendingChange } from './pending-slice.ts';
+import type { Flash, PendingChange } from './board-shape.ts';
+import { movesOf, TAP_GUARD_MS } from './pending-slice.ts';
 
 export function shownStatusOf(ticket: KitchenTicket, changes: PendingChange[] | undefined, flash: Flash | undefined): OrderStatus {
   if (ticket.order.status === 'cancelado' && flash?.kind === 'cancelled' && flash.column) return flash.column;
