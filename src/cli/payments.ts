@@ -1,5 +1,6 @@
 import { text } from 'node:stream/consumers';
-import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
+import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
 import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials } from '../engine/services/payment-credentials.ts';
 import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
 
@@ -66,12 +67,11 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const provider = createMercadoPagoProvider({ accessToken: credentials.access_token, apiBase: credentials.api_base });
-    try {
-      const me = await provider.whoAmI(AbortSignal.timeout(10_000));
-      console.log(JSON.stringify({ ok: true, api_base: credentials.api_base, user_id: me.id }, null, 2));
-    } catch (error) {
-      console.log(JSON.stringify({ ok: false, api_base: credentials.api_base, error: (error as Error).message }, null, 2));
+    const check = await checkMercadoPagoConnection({ accessToken: credentials.access_token, apiBase: credentials.api_base });
+    if (check.ok) {
+      console.log(JSON.stringify({ ok: true, api_base: credentials.api_base, user_id: check.user_id }, null, 2));
+    } else {
+      console.log(JSON.stringify({ ok: false, api_base: credentials.api_base, reason: check.reason, error: check.error }, null, 2));
       process.exitCode = 1;
     }
     return;

@@ -3,6 +3,7 @@ import { defaultCouriers, type CourierRegistry } from './couriers/courier-regist
 import type { MailSender } from './mail/mail-sender.ts';
 import { configuredPaymentProviders } from './payments/configured-providers.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
+import { databasePaymentCredentials, firstPaymentCredentials, type PaymentCredentialsSource } from './payments/payment-credentials-source.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface Providers {
 export interface ProviderChoices {
   /** Per world; the test world defaults to the sandbox simulator, the live one to none. */
   payments?: Partial<PaymentProviders>;
+  /** Restaurants' credentials kept by the host (the desktop's safeStorage), asked before the database's. */
+  paymentCredentials?: PaymentCredentialsSource;
   /** The simulated courier ("simulado") by default. */
   couriers?: CourierRegistry;
   mail?: MailSender | null;
@@ -39,13 +42,14 @@ export interface ProviderChoices {
  * the couriers; the mail sender.
  */
 export function assembleProviders(engine: Engine, choices: ProviderChoices = {}): Providers {
+  const inDatabase = databasePaymentCredentials(engine.stores.paymentCredentials);
+  const credentials = choices.paymentCredentials ? firstPaymentCredentials(choices.paymentCredentials, inDatabase) : inDatabase;
   return {
     payments: {
       live: choices.payments?.live ?? null,
       test: choices.payments?.test ?? sandboxSimulator,
-      forRestaurant:
-        choices.payments?.forRestaurant ??
-        configuredPaymentProviders((restaurantId, provider) => engine.stores.paymentCredentials.get(restaurantId, provider)),
+      forRestaurant: choices.payments?.forRestaurant ?? configuredPaymentProviders(credentials),
+      credentials: choices.payments?.credentials ?? credentials,
     },
     couriers: choices.couriers ?? defaultCouriers(),
     mail: choices.mail ?? null,

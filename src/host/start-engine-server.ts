@@ -9,6 +9,7 @@ import type { ApiServer, ReplicaDoor } from '../engine/http/http-context.ts';
 import type { PaymentProviders } from '../engine/payments/payment-provider.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { assembleProviders, type Providers } from '../engine/providers.ts';
+import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { MailSender } from '../engine/mail/mail-sender.ts';
@@ -26,6 +27,11 @@ export interface EngineServerOptions {
   logger?: FastifyBaseLogger | boolean;
   /** Payment providers by world (engine/providers.ts's defaults for what is left out). */
   payments?: Partial<PaymentProviders>;
+  /**
+   * Restaurants' payment credentials kept by the host (the desktop's safeStorage), asked before the
+   * database's table (`npm run payments`) on every use.
+   */
+  paymentCredentials?: PaymentCredentialsSource;
   /** Courier adapters by provider name; the simulated courier by default. */
   couriers?: CourierRegistry;
   /** How writes are applied (default: the services, with the assembled couriers); a replica passes commands that also queue them for the upstream. */
@@ -130,6 +136,7 @@ async function serveEngine(
   // Assembled once, here: the HTTP door, the commands and the jobs get the same providers.
   const providers = assembleProviders(engine, {
     ...(options.payments ? { payments: options.payments } : {}),
+    ...(options.paymentCredentials ? { paymentCredentials: options.paymentCredentials } : {}),
     ...(options.couriers ? { couriers: options.couriers } : {}),
     mail: mailSender,
   });

@@ -5,8 +5,10 @@
 import { join } from 'node:path';
 import { createIpcHandlers } from './channel-handlers.ts';
 import type { IpcHandlers } from '../engine/screen/dispatch.ts';
-import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
+import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
+import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import type { AppSettings } from '../shared/ipc/settings.ts';
 import type { EngineHost } from './engine-host.ts';
 
@@ -15,6 +17,7 @@ export interface AppStores {
   settings: SettingsPort;
   platformKey: PlatformKeyPort & { readSecret(): string | null };
   mail: MailSettingsPort & { readSecret(): SmtpSettings | null };
+  onlinePayments: OnlinePaymentsPort;
 }
 
 /** Connected mode at boot: the platform and its key, when both are there. */
@@ -23,6 +26,14 @@ export function bootConnection(settings: AppSettings, stores: AppStores): { plat
   return settings.connection.mode === 'connected' && settings.connection.platform_url && platformKey
     ? { platformUrl: settings.connection.platform_url, apiKey: platformKey }
     : null;
+}
+
+/**
+ * The restaurants' Mercado Pago credentials the app keeps, as the engine reads them (on every order
+ * and webhook, so Ajustes → Pagos en línea takes effect at once). Asked before the database's table.
+ */
+export function appPaymentCredentials(stores: AppStores): PaymentCredentialsSource {
+  return (restaurantId, provider) => (provider === MERCADOPAGO_PROVIDER_NAME ? stores.onlinePayments.read(restaurantId) : null);
 }
 
 export interface AppHandlerOptions {
@@ -57,6 +68,7 @@ export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHa
     settings: stores.settings,
     platformKey: stores.platformKey,
     mail: stores.mail,
+    onlinePayments: stores.onlinePayments,
     bootSettings: options.bootSettings,
     log,
     host: {

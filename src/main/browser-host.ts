@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { createAdminSessions } from '../engine/http/kitchen/admin-session.ts';
 import type { IpcHandlers } from '../engine/screen/dispatch.ts';
-import { bootConnection, createAppHandlers } from './app-handlers.ts';
+import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { createFileStores } from './browser-settings-files.ts';
 
@@ -46,6 +46,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     dataDir: options.dataDir,
     settings: bootSettings,
     connection: bootConnection(bootSettings, stores),
+    paymentCredentials: appPaymentCredentials(stores),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     kitchen: {

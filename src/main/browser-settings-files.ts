@@ -1,7 +1,7 @@
 // Settings and secrets for the browser mode (`npm start` where Electron cannot start): no
 // electron-store, no safeStorage. The settings go in the same settings.json the desktop app uses
 // (its `settings` entry; what else the file holds is left as it is). The platform key and the SMTP
-// URL, which the desktop app encrypts with safeStorage, are kept unencrypted in their own file,
+// URL (and the Mercado Pago credentials), which the desktop app encrypts with safeStorage, are kept unencrypted in their own file,
 // readable by this user only (0600), and the Settings screen says so, naming the file. API keys are
 // the engine's, in the database, as always.
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describeMail } from './mail-info.ts';
 import { describePlatformKey } from './platform-key.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
 import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/ipc/settings.ts';
 import type { AppStores } from './app-handlers.ts';
 
@@ -20,6 +21,8 @@ const SECRET_FILE_MODE = 0o600;
 interface Secrets {
   platformKey?: { key: string; label: string | null } | null;
   mail?: SmtpSettings | null;
+  /** Mercado Pago credentials by restaurant id. */
+  payments?: Record<string, PaymentCredentials>;
 }
 
 function readJson(path: string): Record<string, unknown> {
@@ -47,6 +50,10 @@ export function createFileStores(dataDir: string): AppStores & { secretsFile: st
   if (existsSync(secretsFile)) chmodSync(secretsFile, SECRET_FILE_MODE);
   const readSecrets = (): Secrets => readJson(secretsFile) as Secrets;
   const writeSecrets = (change: Partial<Secrets>) => writeJson(secretsFile, { ...readSecrets(), ...change }, SECRET_FILE_MODE);
+  const keptPayment = (restaurantId: string): PaymentCredentials | null => {
+    const payments = readSecrets().payments;
+    return payments && Object.hasOwn(payments, restaurantId) ? (payments[restaurantId] ?? null) : null;
+  };
   const storage = (): SecureStorageInfo => ({ available: true, backend: null, clear_text_file: secretsFile });
   return {
     secretsFile,
@@ -77,6 +84,20 @@ export function createFileStores(dataDir: string): AppStores & { secretsFile: st
         writeSecrets({ mail: null });
       },
       readSecret: () => readSecrets().mail ?? null,
+    },
+    onlinePayments: {
+      info(restaurantId) {
+        const kept = keptPayment(restaurantId);
+        return kept ? { api_base: kept.apiBase, access_token_last4: kept.accessToken.slice(-4), webhook_secret_last4: kept.webhookSecret.slice(-4) } : null;
+      },
+      save(restaurantId, credentials) {
+        writeSecrets({ payments: { ...readSecrets().payments, [restaurantId]: { ...credentials } } });
+      },
+      clear(restaurantId) {
+        const { [restaurantId]: _removed, ...rest } = readSecrets().payments ?? {};
+        writeSecrets({ payments: rest });
+      },
+      read: (restaurantId) => keptPayment(restaurantId),
     },
   };
 }

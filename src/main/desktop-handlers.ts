@@ -15,8 +15,11 @@ import { backupDatabase } from '../engine/services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
+import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
+import { checkMercadoPagoCredentials } from '../engine/services/payment-credentials.ts';
+import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/ipc/online-payments.ts';
 import { platformKeyMode } from './platform-key.ts';
-import type { HostPort, MailSettingsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
+import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
 export interface DesktopHandlerDeps {
   engine: Engine;
@@ -26,6 +29,8 @@ export interface DesktopHandlerDeps {
   platformKey: PlatformKeyPort;
   /** Absent where the host keeps no SMTP settings (then mail stays queued). */
   mail?: MailSettingsPort;
+  /** Absent where the host keeps no payment credentials (then only `npm run payments` sets them). */
+  onlinePayments?: OnlinePaymentsPort;
   host: HostPort;
   /** The settings the app started with: changing those that need a restart is reported. */
   bootSettings?: AppSettings;
@@ -48,6 +53,15 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       restart_required: deps.bootSettings ? needsRestart(deps.bootSettings, settings) : false,
       can_restart: deps.host.restart !== undefined,
     };
+  };
+
+  const onlinePayments = (): OnlinePaymentsPort => {
+    if (!deps.onlinePayments) throw new KitchenError('online_payments_unavailable', 'this app keeps no payment credentials');
+    return deps.onlinePayments;
+  };
+  const onlinePaymentsView = (): OnlinePaymentsInfo => {
+    const kept = deps.onlinePayments?.info(restaurantId) ?? null;
+    return kept ? { ...NO_ONLINE_PAYMENTS, configured: true, ...kept } : NO_ONLINE_PAYMENTS;
   };
 
   return {
@@ -102,6 +116,25 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       deps.mail?.clear();
       deps.host.configureMail?.(null);
       return settingsView();
+    },
+    'payments:get': () => onlinePaymentsView(),
+    'payments:set': ({ access_token, webhook_secret, api_base }) => {
+      const credentials = checkMercadoPagoCredentials({ accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
+      // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
+      onlinePayments().save(restaurantId, credentials);
+      return onlinePaymentsView();
+    },
+    'payments:test': async () => {
+      const credentials = deps.onlinePayments?.read(restaurantId) ?? null;
+      if (!credentials) return { result: 'not_configured', user_id: null, message: null };
+      const check = await checkMercadoPagoConnection(credentials);
+      return check.ok
+        ? { result: 'ok', user_id: check.user_id, message: null }
+        : { result: check.reason, user_id: null, message: check.error };
+    },
+    'payments:remove': () => {
+      onlinePayments().clear(restaurantId);
+      return onlinePaymentsView();
     },
     'devices:list': () => listKitchenDevices(engine, restaurantId),
     'printers:list': () => listPrinters(engine, restaurantId),

@@ -4,6 +4,7 @@ import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
 import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../shared/ipc/settings.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
+import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
 
 export interface SettingsPort {
   read(): AppSettings;
@@ -25,6 +26,20 @@ export interface MailSettingsPort {
   /** Throws when secure storage is unavailable. */
   save(settings: SmtpSettings): void;
   clear(): void;
+}
+
+/**
+ * Where restaurants' Mercado Pago credentials are kept (safeStorage, like the SMTP password). The
+ * engine reads them through `read` on every use (host/start-engine-server.ts `paymentCredentials`).
+ */
+export interface OnlinePaymentsPort {
+  /** What may be shown: never the token nor the secret, only their last 4 characters. */
+  info(restaurantId: string): { api_base: string; access_token_last4: string; webhook_secret_last4: string } | null;
+  /** Throws secure_storage_unavailable when there is no protected storage: never kept in clear. */
+  save(restaurantId: string, credentials: PaymentCredentials): void;
+  clear(restaurantId: string): void;
+  /** Decrypted, for the engine and Probar conexión only; null when none are kept (or cannot be read). */
+  read(restaurantId: string): PaymentCredentials | null;
 }
 
 /** The host around the engine: what it reports about itself and what it can do to itself. */

@@ -13,6 +13,7 @@ import type { RateLimits } from '../engine/http/build-http-api.ts';
 import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
 import { STANDALONE_STATUS } from '../engine/screen/live-feed.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
+import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startEngineServer, type EngineServer } from '../host/start-engine-server.ts';
 import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../shared/ipc/settings.ts';
@@ -32,6 +33,11 @@ export interface EngineHostOptions {
   clock?: Clock;
   logger?: FastifyBaseLogger | boolean;
   rateLimits?: RateLimits;
+  /**
+   * The restaurants' payment credentials the app keeps (safeStorage), read by the standalone engine
+   * on every order and webhook. A replica takes no online payments itself: its platform does.
+   */
+  paymentCredentials?: PaymentCredentialsSource;
   /** The kitchen screen for paired tablets at /kitchen/ (its heartbeat reports this host's connection status). */
   kitchen?: Omit<KitchenDoorOptions, 'connectionStatus'>;
 }
@@ -114,7 +120,12 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   if (!firstStart && statSync(databasePath).size === 0) {
     throw new StorageRefusal(databasePath, 'it is empty (0 bytes), which Comanda never leaves: a failed copy or restore? It was left as it is, with no demo data put in it');
   }
-  const server = await startEngineServer({ database: databasePath, servingAs: 'the Comanda app', ...common });
+  const server = await startEngineServer({
+    database: databasePath,
+    servingAs: 'the Comanda app',
+    ...(options.paymentCredentials ? { paymentCredentials: options.paymentCredentials } : {}),
+    ...common,
+  });
   try {
     // First start: the new database gets the demo restaurants, so the screen has something real.
     if (firstStart) importDemoRestaurants(server.engine, server.providers.payments);

@@ -9,7 +9,7 @@ import { defaultDataDir } from '../engine/data-dir.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
-import { bootConnection, createAppHandlers } from './app-handlers.ts';
+import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { registerIpcHandlers } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
@@ -46,6 +46,7 @@ async function boot(): Promise<void> {
     dataDir,
     settings: bootSettings,
     connection: bootConnection(bootSettings, stores),
+    paymentCredentials: appPaymentCredentials(stores),
     logger: logger.child({ part: 'http' }),
     kitchen: { rendererDir: devServerUrl === undefined ? rendererDir : null },
   });

@@ -24,10 +24,20 @@ interface StoredMail {
   from: string | null;
 }
 
+interface StoredPaymentCredentials {
+  /** safeStorage ciphertext of `{"accessToken","webhookSecret"}`, base64. */
+  cipher: string;
+  api_base: string;
+  access_token_last4: string;
+  webhook_secret_last4: string;
+}
+
 interface StoreShape extends Record<string, unknown> {
   settings?: unknown;
   platformKey?: StoredKey | null;
   mail?: StoredMail | null;
+  /** Mercado Pago credentials by restaurant id (Ajustes → Pagos en línea). */
+  payments?: Record<string, StoredPaymentCredentials>;
 }
 
 export type { AppStores };
@@ -42,6 +52,10 @@ function secureStorage(): SecureStorageInfo {
 
 export function createAppStores(cwd: string): AppStores {
   const store = new Store<StoreShape>({ name: 'settings', cwd, clearInvalidConfig: true });
+  const keptPayments = (): Record<string, StoredPaymentCredentials> => {
+    const kept = store.get('payments');
+    return kept && typeof kept === 'object' && !Array.isArray(kept) ? kept : {};
+  };
   return {
     settings: {
       read: () => normalizeSettings(store.get('settings')),
@@ -76,7 +90,7 @@ export function createAppStores(cwd: string): AppStores {
         return secret === null ? { configured: true, server: null, from: stored.from } : describeMail({ url: secret, ...(stored.from ? { from: stored.from } : {}) });
       },
       save(settings) {
-        if (!secureStorage().available) throw secureStorageUnavailable();
+        if (!secureStorage().available) throw secureStorageUnavailable('the SMTP password');
         const cipher = safeStorage.encryptString(settings.url).toString('base64');
         store.set('mail', { cipher, from: settings.from ?? null } satisfies StoredMail);
       },
@@ -88,6 +102,38 @@ export function createAppStores(cwd: string): AppStores {
         if (!stored || !secureStorage().available) return null;
         const url = safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
         return { url, ...(stored.from ? { from: stored.from } : {}) };
+      },
+    },
+    onlinePayments: {
+      info(restaurantId) {
+        const stored = Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
+        return stored ? { api_base: stored.api_base, access_token_last4: stored.access_token_last4, webhook_secret_last4: stored.webhook_secret_last4 } : null;
+      },
+      save(restaurantId, credentials) {
+        if (!secureStorage().available) throw secureStorageUnavailable('the Mercado Pago credentials');
+        const secrets = JSON.stringify({ accessToken: credentials.accessToken, webhookSecret: credentials.webhookSecret });
+        const stored: StoredPaymentCredentials = {
+          cipher: safeStorage.encryptString(secrets).toString('base64'),
+          api_base: credentials.apiBase,
+          access_token_last4: credentials.accessToken.slice(-4),
+          webhook_secret_last4: credentials.webhookSecret.slice(-4),
+        };
+        store.set('payments', { ...keptPayments(), [restaurantId]: stored });
+      },
+      clear(restaurantId) {
+        const { [restaurantId]: _removed, ...rest } = keptPayments();
+        store.set('payments', rest);
+      },
+      read(restaurantId) {
+        const stored = Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
+        if (!stored || !secureStorage().available) return null;
+        try {
+          const secrets = JSON.parse(safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'))) as { accessToken: string; webhookSecret: string };
+          return { accessToken: secrets.accessToken, webhookSecret: secrets.webhookSecret, apiBase: stored.api_base };
+        } catch {
+          // Unreadable (the keyring changed, the file was copied from another machine): as if not configured.
+          return null;
+        }
       },
     },
   };

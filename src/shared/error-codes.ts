@@ -40,6 +40,8 @@ export const KITCHEN_ERROR_STATUS = {
   secure_storage_unavailable: 503,
   backup_unavailable: 503,
   mail_unavailable: 503,
+  /** This host keeps no payment credentials (Ajustes → Pagos en línea). */
+  online_payments_unavailable: 503,
   platform_key_missing: 409,
   /** Said by the transport, not the engine: the engine could not be reached at all. */
   engine_unreachable: 503,

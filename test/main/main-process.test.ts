@@ -40,7 +40,7 @@ describe('Electron security settings', () => {
     assert.match(CONTENT_SECURITY_POLICY, /default-src 'none'/);
     assert.match(DEV_SERVER_CONTENT_SECURITY_POLICY, /script-src 'self' 'unsafe-inline'/);
     assert.match(DEV_SERVER_CONTENT_SECURITY_POLICY, /connect-src 'self' ws:\/\/localhost:\*/);
-    assert.match(source('electron.vite.config.ts'), /apply: 'serve'/);
+    assert.match(source('renderer.vite.ts'), /apply: 'serve'/);
   });
 
   test('the window is isolated and sandboxed, navigation and new windows are blocked, IPC senders checked', () => {

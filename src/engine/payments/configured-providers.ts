@@ -1,19 +1,15 @@
 import { createMercadoPagoProvider, MERCADOPAGO_PROVIDER_NAME } from './mercadopago.ts';
+import type { PaymentCredentialsSource } from './payment-credentials-source.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import type { World } from '../../shared/world.ts';
 
-/** A restaurant's credentials for one provider, as stored (`payment_credentials`). */
-export interface StoredCredentials {
-  access_token: string;
-  api_base: string;
-}
-
 /**
- * The providers restaurants configured (`npm run payments`): Mercado Pago for the live world,
- * built from the credentials in the database (`credentialsOf`, read when asked), so a change made by the CLI (another
- * process) is seen by the next order. The test world keeps the sandbox simulator.
+ * The providers restaurants configured (`npm run payments`, or the desktop's Ajustes → Pagos en
+ * línea): Mercado Pago for the live world, built from the credentials the source holds when asked,
+ * so a change made by the CLI (another process) or the app is seen by the next order. The test
+ * world keeps the sandbox simulator.
  */
-export function configuredPaymentProviders(credentialsOf: (restaurantId: string, provider: string) => StoredCredentials | undefined): (restaurantId: string, world: World) => PaymentProvider | null {
+export function configuredPaymentProviders(credentialsOf: PaymentCredentialsSource): (restaurantId: string, world: World) => PaymentProvider | null {
   const built = new Map<string, { token: string; apiBase: string; provider: PaymentProvider }>();
   return (restaurantId, world) => {
     if (world !== 'live') return null;
@@ -23,9 +19,9 @@ export function configuredPaymentProviders(credentialsOf: (restaurantId: string,
       return null;
     }
     const kept = built.get(restaurantId);
-    if (kept && kept.token === credentials.access_token && kept.apiBase === credentials.api_base) return kept.provider;
-    const provider = createMercadoPagoProvider({ accessToken: credentials.access_token, apiBase: credentials.api_base });
-    built.set(restaurantId, { token: credentials.access_token, apiBase: credentials.api_base, provider });
+    if (kept && kept.token === credentials.accessToken && kept.apiBase === credentials.apiBase) return kept.provider;
+    const provider = createMercadoPagoProvider({ accessToken: credentials.accessToken, apiBase: credentials.apiBase });
+    built.set(restaurantId, { token: credentials.accessToken, apiBase: credentials.apiBase, provider });
     return provider;
   };
 }

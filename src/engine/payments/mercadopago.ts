@@ -12,7 +12,7 @@ export interface MercadoPagoOptions {
 }
 
 /** Mercado Pago answered with an error status (the access token is never part of the message). */
-class MercadoPagoError extends Error {
+export class MercadoPagoError extends Error {
   readonly status: number;
   constructor(status: number, what: string, detail: string | null) {
     super(`Mercado Pago answered ${status} to ${what}${detail ? `: ${detail}` : ''}`);

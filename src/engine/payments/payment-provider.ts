@@ -7,6 +7,7 @@ import {
   type ProviderRefund,
 } from '../domain/payments.ts';
 import type { World } from '../../shared/world.ts';
+import type { PaymentCredentialsSource } from './payment-credentials-source.ts';
 
 export { ONLINE_PAYMENT_METHODS, PAYMENT_RESULTS };
 export type { OnlinePaymentMethod, PaymentResult, ProviderPayment, ProviderRefund };
@@ -113,6 +114,8 @@ export interface PaymentProviders {
   test: PaymentProvider;
   /** The provider a restaurant configured for a world, or null to use the default above. */
   forRestaurant?: (restaurantId: string, world: World) => PaymentProvider | null;
+  /** Where restaurants' credentials are read (the webhook secrets too); absent: the database's table. */
+  credentials?: PaymentCredentialsSource;
 }
 
 /** The provider that serves a restaurant's world: its own, else the world's default. */

@@ -5,10 +5,10 @@ import { ApiError, KitchenError } from '../domain/errors.ts';
 
 const SECURE_STORAGE_UNAVAILABLE = 'secure_storage_unavailable' satisfies KitchenOnlyErrorCode;
 
-export const secureStorageUnavailable = () =>
+export const secureStorageUnavailable = (what = 'the platform key') =>
   new KitchenError(
     SECURE_STORAGE_UNAVAILABLE,
-    'this system offers no protected storage (keychain, DPAPI or a Secret Service), so the platform key was not saved',
+    `this system offers no protected storage (keychain, DPAPI or a Secret Service), so ${what} was not saved`,
   );
 
 /** The failure a screen may show: the engine's and the app's refusals verbatim, anything else hidden. */

@@ -22,9 +22,9 @@ function checkApiBase(apiBase: string): string {
   try {
     url = new URL(apiBase);
   } catch {
-    throw invalidRequest('--api-base must be an http(s) URL');
+    throw invalidRequest('the API base (--api-base) must be an http(s) URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest('--api-base must be an http(s) URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest('the API base (--api-base) must be an http(s) URL');
   return apiBase.replace(/\/+$/, '');
 }
 
@@ -53,15 +53,26 @@ function viewOf(engine: Engine, restaurantId: string): PaymentCredentialsView | 
   };
 }
 
+/** The token, the secret and the API base checked and trimmed (for the database or the app's key storage). */
+export function checkMercadoPagoCredentials(input: { accessToken: string; webhookSecret: string; apiBase?: string | null | undefined }): {
+  accessToken: string;
+  webhookSecret: string;
+  apiBase: string;
+} {
+  return {
+    accessToken: checkSecret('the access token', input.accessToken),
+    webhookSecret: checkSecret('the webhook secret', input.webhookSecret),
+    apiBase: checkApiBase(input.apiBase?.trim() || MERCADOPAGO_API_BASE),
+  };
+}
+
 /** Sets (or replaces) a restaurant's Mercado Pago credentials for its live world, in one transaction. */
 export function setMercadoPagoCredentials(
   engine: Engine,
   restaurantId: string,
   input: { accessToken: string; webhookSecret: string; apiBase?: string | undefined },
 ): PaymentCredentialsView {
-  const accessToken = checkSecret('the access token', input.accessToken);
-  const webhookSecret = checkSecret('the webhook secret', input.webhookSecret);
-  const apiBase = checkApiBase(input.apiBase ?? MERCADOPAGO_API_BASE);
+  const { accessToken, webhookSecret, apiBase } = checkMercadoPagoCredentials(input);
   return engine.transaction(() => {
     if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
@@ -85,9 +96,4 @@ export function showPaymentCredentials(engine: Engine, restaurantId: string): Pa
 
 export function removePaymentCredentials(engine: Engine, restaurantId: string): boolean {
   return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, MERCADOPAGO_PROVIDER_NAME));
-}
-
-/** The webhook secret a restaurant's notifications are signed with, or null when it has none. */
-export function webhookSecretOf(engine: Engine, restaurantId: string, provider: string): string | null {
-  return engine.stores.paymentCredentials.get(restaurantId, provider)?.webhook_secret ?? null;
 }

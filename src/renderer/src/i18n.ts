@@ -41,6 +41,7 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   secure_storage_unavailable: 'refusal.internal_error',
   backup_unavailable: 'refusal.internal_error',
   mail_unavailable: 'refusal.internal_error',
+  online_payments_unavailable: 'refusal.internal_error',
   platform_key_missing: 'refusal.internal_error',
   engine_unreachable: 'refusal.unreachable',
   device_unpaired: 'refusal.device_unpaired',

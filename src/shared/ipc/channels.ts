@@ -22,6 +22,7 @@ import type { SyncStatus } from '../sync-status.ts';
 import { SCREEN_ROLES, type KitchenDeviceEntry, type PairingLockout, type PairingOffer } from './devices.ts';
 import { PRINT_WHEN, type PrinterEntry } from './printers.ts';
 import type { PickupBoard } from './pickup.ts';
+import { SetOnlinePaymentsSchema, type OnlinePaymentsCheck, type OnlinePaymentsInfo } from './online-payments.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
 declare const answerType: unique symbol;
@@ -146,4 +147,10 @@ export const CHANNELS = {
   'printers:remove': desktop('removePrinter', Type.Object({ printer_id: Uuid() }), answers<{ id: string; name: string; dropped_jobs: number }>()),
   /** Imprimir prueba: a test page sent at once; the answer carries the printer's new state. */
   'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; printer: PrinterEntry }>()),
+  /** Ajustes → Pagos en línea: the restaurant's Mercado Pago account, kept in the app's protected storage. */
+  'payments:get': desktop('getOnlinePayments', Empty, answers<OnlinePaymentsInfo>()),
+  'payments:set': desktop('setOnlinePayments', SetOnlinePaymentsSchema, answers<OnlinePaymentsInfo>()),
+  /** Probar conexión: one real call with the kept token (GET /users/me). */
+  'payments:test': desktop('testOnlinePayments', Empty, answers<OnlinePaymentsCheck>()),
+  'payments:remove': desktop('removeOnlinePayments', Empty, answers<OnlinePaymentsInfo>()),
 } as const satisfies Record<string, ChannelEntry>;

@@ -8,6 +8,8 @@ import type { CourierRegistry } from '../../../src/engine/couriers/courier-regis
 import { seedDemo, type DemoRestaurant } from '../../../src/engine/demo/seed-demo.ts';
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 import type { PaymentProvider, PaymentProviders } from '../../../src/engine/payments/payment-provider.ts';
+import type { PaymentCredentialsSource } from '../../../src/engine/payments/payment-credentials-source.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { startEngineServer, type EngineServer } from '../../../src/host/start-engine-server.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
 
@@ -16,6 +18,10 @@ export interface TestEngineOptions {
   couriers?: CourierRegistry;
   smtp?: SmtpSettings;
   payments?: PaymentProviders;
+  /** Payment credentials a host keeps (the desktop app's key storage), asked before the database. */
+  paymentCredentials?: PaymentCredentialsSource;
+  /** The HTTP API's and the jobs' log (default: none). */
+  logger?: FastifyBaseLogger;
   paymentTimeoutMs?: number;
   courierTimeoutMs?: number;
   printTimeoutMs?: number;
@@ -46,6 +52,8 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       ...(options.couriers ? { couriers: options.couriers } : {}),
       ...(options.smtp ? { smtp: options.smtp } : {}),
       ...(options.payments ? { payments: options.payments } : {}),
+      ...(options.paymentCredentials ? { paymentCredentials: options.paymentCredentials } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
       ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
       ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
       ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),

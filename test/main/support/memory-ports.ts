@@ -2,7 +2,8 @@
 import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../../src/shared/ipc/settings.ts';
 import { secureStorageUnavailable } from '../../../src/engine/screen/screen-errors.ts';
 import { describePlatformKey } from '../../../src/main/platform-key.ts';
-import type { MailSettingsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
+import type { MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
+import type { PaymentCredentials } from '../../../src/engine/payments/payment-credentials-source.ts';
 import { describeMail } from '../../../src/main/mail-info.ts';
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 
@@ -53,5 +54,27 @@ export function memoryMail(options: { available?: boolean } = {}): MailSettingsP
       stored = null;
     },
     secret: () => stored,
+  };
+}
+
+/** Payment credentials kept in memory; `available: false` imitates a machine without protected storage. */
+export function memoryOnlinePayments(options: { available?: boolean } = {}): OnlinePaymentsPort & { kept: Map<string, PaymentCredentials> } {
+  const kept = new Map<string, PaymentCredentials>();
+  return {
+    kept,
+    info(restaurantId) {
+      const stored = kept.get(restaurantId);
+      return stored
+        ? { api_base: stored.apiBase, access_token_last4: stored.accessToken.slice(-4), webhook_secret_last4: stored.webhookSecret.slice(-4) }
+        : null;
+    },
+    save(restaurantId, credentials) {
+      if (!(options.available ?? true)) throw secureStorageUnavailable('the Mercado Pago credentials');
+      kept.set(restaurantId, { ...credentials });
+    },
+    clear(restaurantId) {
+      kept.delete(restaurantId);
+    },
+    read: (restaurantId) => kept.get(restaurantId) ?? null,
   };
 }

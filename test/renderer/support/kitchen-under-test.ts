@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
 import { dispatchIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
-import { memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
+import { memoryOnlinePayments, memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
 import type { ConnectionStatus, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/ipc/settings.ts';
@@ -37,6 +37,8 @@ export interface KitchenUnderTest {
   feed: LiveFeed;
   settings: ReturnType<typeof memorySettings>;
   platformKey: ReturnType<typeof memoryPlatformKey>;
+  /** Ajustes → Pagos en línea's key storage (refuses like the platform key's without secure storage). */
+  onlinePayments: ReturnType<typeof memoryOnlinePayments>;
   /** Holds live pushes (events and heartbeats) back, as a stalled main process would; resume delivers them. */
   pausePushes(): void;
   resumePushes(): void;
@@ -59,6 +61,7 @@ export async function startKitchenUnderTest(
   const site = await serveStatic(rendered.dir);
   const settings = memorySettings({ ...DEFAULT_SETTINGS, ...options.settings });
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
+  const onlinePayments = memoryOnlinePayments({ available: options.secureStorage ?? true });
   const connection: ConnectionStatus = { ...STANDALONE_STATUS };
   const backupDir = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
   const restaurant = engine.server.engine.stores.restaurants.get(R1.id)!;
@@ -68,6 +71,7 @@ export async function startKitchenUnderTest(
     restaurantId: R1.id,
     settings,
     platformKey,
+    onlinePayments,
     bootSettings: settings.read(),
     log: (error) => console.error('IPC handler error', error),
     host: {
@@ -153,6 +157,7 @@ export async function startKitchenUnderTest(
     feed,
     settings,
     platformKey,
+    onlinePayments,
     connection,
     pausePushes,
     resumePushes,

@@ -2,8 +2,8 @@ import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
 import type { ReturnResult } from '../../domain/payments.ts';
 import { checkMercadoPagoSignature } from '../../payments/mercadopago-signature.ts';
 import { MERCADOPAGO_PROVIDER_NAME } from '../../payments/mercadopago.ts';
+import { databasePaymentCredentials } from '../../payments/payment-credentials-source.ts';
 import { returnUrlWith } from '../../services/confirm-payment.ts';
-import { webhookSecretOf } from '../../services/payment-credentials.ts';
 import { requestPaymentCheck } from '../../services/payment-actions.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 
@@ -32,6 +32,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
  */
 export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
+  const credentialsOf = context.providers.payments.credentials ?? databasePaymentCredentials(engine.stores.paymentCredentials);
 
   app.get<{ Params: { session_id: string } }>(
     '/payments/return/:session_id',
@@ -57,7 +58,7 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
     { config: { public: true }, schema: { hide: true } },
     (request, reply) => {
       const restaurantId = request.params.restaurant_id;
-      const secret = webhookSecretOf(engine, restaurantId, MERCADOPAGO_PROVIDER_NAME);
+      const secret = credentialsOf(restaurantId, MERCADOPAGO_PROVIDER_NAME)?.webhookSecret ?? null;
       if (secret === null) throw notFound('no Mercado Pago account is configured for this restaurant');
       const dataId = queryText(request.query, 'data.id') ?? queryText(request.query, 'id');
       const check = checkMercadoPagoSignature({

@@ -5,6 +5,7 @@ import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
 import { BackupNow } from '../components/BackupNow.tsx';
 import { MailSettings } from '../components/MailSettings.tsx';
+import { OnlinePaymentsSettings } from '../components/OnlinePaymentsSettings.tsx';
 import { SyncConflicts } from '../components/SyncConflicts.tsx';
 
 export function SettingsView() {
@@ -168,6 +169,11 @@ export function SettingsView() {
       <section className="settings-section">
         <h2>{t('mail.title')}</h2>
         <MailSettings />
+      </section>
+
+      <section className="settings-section" data-testid="settings-online-payments">
+        <h2>{t('payments.title')}</h2>
+        <OnlinePaymentsSettings />
       </section>
 
       <section className="settings-section" data-testid="settings-printers">

@@ -1,0 +1,179 @@
+// Ajustes → Pagos en línea: the restaurant's Mercado Pago credentials set from the desktop app, kept
+// like the SMTP password, read by the running engine at once (orders and webhooks), checked with
+// Probar conexión against a local Mercado Pago stand-in, removed; never shown back nor logged.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { appPaymentCredentials } from '../../src/main/app-handlers.ts';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import type { IpcHandlers } from '../../src/engine/screen/dispatch.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { memoryMail, memoryOnlinePayments, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
+import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { startTestEngine, type TestEngine } from '../engine/jobs/engine-with-jobs.ts';
+
+const ACCESS_TOKEN = 'APP_USR-5151515151515151-112620-0a0b0c0d0e0f10111213141516171819-424242';
+const WEBHOOK_SECRET = 'whsec-desktop-9e8d7c6b5a4f3e2d1c0b';
+
+let t: TestEngine;
+let mp: MercadoPagoStandIn;
+const logLines: string[] = [];
+const handlerErrors: unknown[] = [];
+const onlinePayments = memoryOnlinePayments();
+let handlers: IpcHandlers;
+
+before(async () => {
+  mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
+  const logger = pino(
+    { level: 'trace' },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logLines.push(chunk.toString());
+        done();
+      },
+    }),
+  ) as unknown as FastifyBaseLogger;
+  t = await startTestEngine({
+    paymentTimeoutMs: 5000,
+    logger,
+    paymentCredentials: appPaymentCredentials({
+      settings: memorySettings(),
+      platformKey: { ...memoryPlatformKey(), readSecret: () => null },
+      mail: { ...memoryMail(), readSecret: () => null },
+      onlinePayments,
+    }),
+  });
+  handlers = createIpcHandlers({
+    engine: t.server.engine,
+    commands: t.server.commands,
+    restaurantId: R1.id,
+    settings: memorySettings(),
+    platformKey: memoryPlatformKey(),
+    mail: memoryMail(),
+    onlinePayments,
+    log: (error) => handlerErrors.push(error),
+    host: {
+      appInfo: () => {
+        throw new Error('unused');
+      },
+      connectionStatus: () => STANDALONE_STATUS,
+      syncStatus: () => null,
+      backupFolder: () => null,
+    },
+  });
+});
+after(async () => {
+  await t.stop();
+  await mp.close();
+});
+
+const placeOnlineOrder = () =>
+  t.call('POST', '/orders', {
+    body: {
+      location_id: R1.openLocation,
+      type: 'retiro',
+      customer: { name: 'Ana Pérez', email: 'ana@example.com' },
+      items: [{ product_id: R1.products.barrosLuco, quantity: 1 }],
+      payment: 'online',
+      return_url: 'https://tienda.example/vuelta',
+    },
+  });
+
+const notify = (secret: string) =>
+  mp.notify(`${t.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, 1_000_000_999, secret, {
+    tsSeconds: Math.floor(t.clock.now() / 1000),
+  });
+
+async function ok<T>(answer: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
+  const settled = await answer;
+  assert.equal(settled.ok, true, settled.ok ? '' : `${settled.error.code}: ${settled.error.message}`);
+  return (settled as { ok: true; value: T }).value;
+}
+
+test('set from the app → Probar conexión ok → a live online order gets its preference → Quitar → payment_unavailable; secrets never shown nor logged', async () => {
+  const before = await ok(callIpc(handlers, 'payments:get', {}));
+  assert.deepEqual(before, { provider: 'mercadopago', configured: false, api_base: null, access_token_last4: null, webhook_secret_last4: null });
+  const untested = await ok(callIpc(handlers, 'payments:test', {}));
+  assert.equal(untested.result, 'not_configured');
+  assert.equal((await placeOnlineOrder()).body.error?.code, 'payment_unavailable', 'no credentials: no live online payment');
+
+  const badBase = await callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: 'ftp://x' });
+  assert.equal(badBase.ok, false);
+  if (!badBase.ok) assert.equal(badBase.error.code, 'invalid_request');
+  assert.equal(onlinePayments.kept.size, 0, 'a refused change keeps nothing');
+
+  const set = await ok(
+    callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ` ${ACCESS_TOKEN} `, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }),
+  );
+  assert.deepEqual(set, { provider: 'mercadopago', configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
+  assert.deepEqual(onlinePayments.read(R1.id), { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl }, 'trimmed and kept');
+  assert.equal(t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
+
+  const checked = await ok(callIpc(handlers, 'payments:test', {}));
+  assert.deepEqual(checked, { result: 'ok', user_id: '424242', message: null });
+  assert.ok(mp.requests.includes('GET /users/me'));
+
+  // The running engine sees the change at once: no restart.
+  const placed = await placeOnlineOrder();
+  assert.equal(placed.status, 201, placed.text);
+  assert.equal(mp.preferences.size, 1);
+  const [preference] = [...mp.preferences.values()];
+  assert.equal(preference!.body.external_reference, placed.body.id);
+  assert.equal(placed.body.payment_link.payment_url, `https://www.mercadopago.cl/checkout/v1/redirect?pref_id=${preference!.id}`);
+  // Its webhooks are checked with the secret kept by the app.
+  assert.equal((await notify('whsec-not-the-restaurants-secret')).status, 401);
+  assert.equal((await notify(WEBHOOK_SECRET)).status, 200);
+
+  const removed = await ok(callIpc(handlers, 'payments:remove', {}));
+  assert.equal(removed.configured, false);
+  const refused = await placeOnlineOrder();
+  assert.equal(refused.status, 503);
+  assert.equal(refused.body.error.code, 'payment_unavailable');
+  assert.equal(mp.preferences.size, 1, 'no preference once removed');
+  assert.equal((await notify(WEBHOOK_SECRET)).status, 404, 'nor a webhook');
+
+  const seen = JSON.stringify([before, set, checked, removed]) + logLines.join('') + handlerErrors.map(String).join('');
+  assert.ok(logLines.length > 0, 'the engine logged its requests');
+  for (const secret of [ACCESS_TOKEN, WEBHOOK_SECRET, ACCESS_TOKEN.slice(8, -4)]) assert.equal(seen.includes(secret), false);
+});
+
+test('Probar conexión tells a refused token from an API that cannot be reached, without the token', async () => {
+  await ok(callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: 'APP_USR-not-this-accounts-token-0000', webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }));
+  const rejected = await ok(callIpc(handlers, 'payments:test', {}));
+  assert.equal(rejected.result, 'rejected');
+  assert.match(rejected.message ?? '', /401/);
+  assert.doesNotMatch(rejected.message ?? '', /not-this-accounts/);
+
+  const closed = await MercadoPagoStandIn.start(ACCESS_TOKEN);
+  const gone = closed.baseUrl;
+  await closed.close();
+  await ok(callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: gone }));
+  const unreachable = await ok(callIpc(handlers, 'payments:test', {}));
+  assert.equal(unreachable.result, 'unreachable');
+  await ok(callIpc(handlers, 'payments:remove', {}));
+});
+
+test('without protected storage the credentials are refused, never kept in clear', async () => {
+  const refusing = memoryOnlinePayments({ available: false });
+  const noStorage = createIpcHandlers({
+    engine: t.server.engine,
+    commands: t.server.commands,
+    restaurantId: R1.id,
+    settings: memorySettings(),
+    platformKey: memoryPlatformKey({ available: false }),
+    onlinePayments: refusing,
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
+  });
+  const refused = await callIpc(noStorage, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null });
+  assert.equal(refused.ok, false);
+  if (!refused.ok) {
+    assert.equal(refused.error.code, 'secure_storage_unavailable');
+    assert.match(refused.error.message, /Mercado Pago credentials was not saved/);
+  }
+  assert.equal(refusing.kept.size, 0);
+  assert.equal(t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined);
+});
