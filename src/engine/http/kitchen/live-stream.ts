@@ -98,6 +98,8 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
   const all = new Set<Stream>();
   const byOwner = new Map<string, Set<Stream>>();
   const counters = { serialised: 0, evicted: 0, laggards: 0, refused: 0 };
+  /** Set by closeAll: the server is closing, and a stream opened now would hold it open for good. */
+  let closing = false;
 
   const frameOf = (push: LivePush): string => {
     counters.serialised++;
@@ -194,6 +196,16 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
 
   return {
     open(request, reply, viewer) {
+      // A browser reconnecting while the server closes (on a socket it kept alive) gets no stream:
+      // one opened after closeAll would never be ended, and the server would wait on it forever.
+      if (closing) {
+        securityHeaders(reply)
+          .header('Cache-Control', 'no-store')
+          .header('Connection', 'close')
+          .code(503)
+          .send({ ok: false, error: { code: 'engine_closing', message: 'the kitchen server is closing: try again in a moment' } });
+        return;
+      }
       // The viewer's oldest stream makes room first; only then is the total checked.
       for (let mine = byOwner.get(viewer.owner); mine && mine.size >= limits.perViewer; mine = byOwner.get(viewer.owner)) {
         counters.evicted++;
@@ -221,6 +233,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
         'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no',
         'X-Content-Type-Options': 'nosniff',
+        // The socket ends with the stream: left alive, it could carry the browser's reconnect into
+        // a server that is closing and keep it from ever finishing.
+        Connection: 'close',
       });
       let ended = false;
       const stream: Stream = {
@@ -275,6 +290,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       stream.write(frameOf(heartbeatPush(engine, viewer.restaurantId, options.connectionStatus(), options.heartbeatMs)));
     },
     closeAll() {
+      closing = true;
       for (const stream of [...all]) stream.end();
     },
     stats() {
