@@ -2,7 +2,8 @@
 // (name, host and port of a stand-in network printer, 58 mm, a station, when it prints), listed
 // with its state; "Imprimir prueba" prints a test page the stand-in decodes; a bad host or port is
 // refused with a clear message and nothing typed is lost; the printer switched off shows as
-// "sin conexión" (without reloading the page); Quitar removes it. Screenshots at 1280×800 and
+// "sin conexión" (without reloading the page); a second one at 80 mm prints its 48-column page;
+// Quitar removes them. Screenshots at 1280×800 and
 // 820×1180 go to docs/screens/printers-settings/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,14 +24,17 @@ const VIEWPORTS = [
 describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printer)', () => {
   let k: KitchenUnderTest;
   let printer: StandInPrinter;
+  let horno: StandInPrinter;
 
   before(async () => {
     printer = await new StandInPrinter().start();
+    horno = await new StandInPrinter().start();
     k = await startKitchenUnderTest();
   });
   after(async () => {
     await k?.stop();
     await printer?.stop();
+    await horno?.stop();
   });
 
   test('added, listed with its state, test page printed, bad input refused keeping what was typed, off shows sin conexión, removed', async () => {
@@ -86,7 +90,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     // Corrected: added, listed with its settings and "sin probar".
     await port.fill(String(printer.port));
     await panel.locator('[data-testid="printer-add"]').click();
-    const row = panel.locator('tr[data-printer-id]');
+    const row = panel.locator('tr[data-printer-id]', { hasText: 'Plancha Ñuñoa' });
     await row.waitFor();
     assert.equal(await alert.count(), 0, 'the error is gone');
     const [added] = listPrinters(k.engine.server.engine, R1.id);
@@ -138,7 +142,28 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     await page.locator('[data-testid="settings-printers"]').scrollIntoViewIfNeeded();
     await k.screenshot('printers-settings-unreachable');
 
+    // A second one on 80 mm paper, every station: its test page has 48 columns.
+    await name.fill('Horno');
+    await host.fill('127.0.0.1');
+    await port.fill(String(horno.port));
+    await panel.locator('[data-testid="printer-width"]').selectOption('80');
+    await panel.getByLabel('Plancha', { exact: true }).uncheck();
+    await panel.getByLabel('etiqueta de bolsa', { exact: true }).uncheck();
+    await panel.locator('[data-testid="printer-add"]').click();
+    const hornoRow = panel.locator('tr[data-printer-id]', { hasText: 'Horno' });
+    await hornoRow.waitFor();
+    assert.match(await hornoRow.innerText(), /Horno · 80 mm · al llegar/);
+    await hornoRow.locator('[data-testid="printer-test"]').click();
+    const [hornoPage] = await horno.waitForTickets(1);
+    writeFileSync(join(ARTIFACTS, 'printers', 'settings-test-page-80mm.txt'), `${horno.transcript()}\n`);
+    assert.ok(hornoPage!.text.some((l) => l.includes('48 columnas')), '80 mm paper: 48 columns');
+    assert.ok(hornoPage!.text.some((l) => l.includes('ñ á é í ó ú ü ¿ ¡ Ñ Á É Í Ó Ú Ü')));
+    await eventually(async () => (await hornoRow.getAttribute('data-state')) === 'ok', 'Horno: lista');
+    assert.deepEqual(listPrinters(k.engine.server.engine, R1.id).find((p) => p.name === 'Horno')?.stations, [], 'no station ticked: every station');
+
     // Quitar: gone from the panel and from the engine, its queued ticket dropped.
+    await hornoRow.getByRole('button', { name: 'Quitar' }).click();
+    await eventually(async () => (await hornoRow.count()) === 0, 'Horno removed');
     await row.getByRole('button', { name: 'Quitar' }).click();
     await eventually(async () => (await row.count()) === 0, 'the printer removed');
     assert.match(await panel.innerText(), /No hay impresoras de cocina/);
