@@ -24,8 +24,8 @@ import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
 import { KITCHEN_RECONNECT, UpstreamLink, type ReconnectSchedule } from './upstream-link.ts';
 import type { UpstreamFeedPage, UpstreamLocations } from './upstream-types.ts';
 
-/** Outbox changes sent at once, at most (the upstream client keeps 12 connections; the feed's long-polls hold two). */
-const PUSH_WINDOW = 8;
+/** Outbox changes sent at once, at most (the upstream client keeps 20 connections; the feed's long-polls hold two). */
+const PUSH_WINDOW = 16;
 /** Pending changes looked at to choose them (an order's changes queued together are skipped over). */
 const PUSH_SCAN = 64;
 
