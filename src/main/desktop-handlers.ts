@@ -1,6 +1,6 @@
 // What only the desktop app's own window may do: app info and restart, settings, the platform key,
 // SMTP, API keys, backup, sync status and the kitchen screens' pairing. Registered on ipcMain only
-// (handlers.ts); never served over HTTP, so a paired tablet cannot reach any of it.
+// (src/main/channel-handlers.ts); never served over HTTP, so a paired tablet cannot reach any of it.
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
@@ -9,10 +9,12 @@ import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
 import { DEFAULT_TIME_ZONE } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
+import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
@@ -25,6 +27,8 @@ export interface DesktopHandlerDeps {
   engine: Engine;
   /** The restaurant this app works for. */
   restaurantId: string;
+  /** How "Imprimir prueba" reaches a printer: the engine server's (Providers.printers, assembled by the host). */
+  printers: PrinterPort;
   settings: SettingsPort;
   platformKey: PlatformKeyPort;
   /** Absent where the host keeps no SMTP settings (then mail stays queued). */
@@ -137,10 +141,12 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return onlinePaymentsView();
     },
     'devices:list': () => listKitchenDevices(engine, restaurantId),
+    'pickup:settings': () => readPickupScreenSettings(engine, restaurantId),
+    'pickup:set-settings': (patch) => updatePickupScreenSettings(engine, restaurantId, patch),
     'printers:list': () => listPrinters(engine, restaurantId),
     'printers:add': (input) => addPrinter(engine, restaurantId, input),
     'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
-    'printers:test': ({ printer_id }) => printTestPage(engine, restaurantId, printer_id),
+    'printers:test': ({ printer_id }) => printTestPage(engine, deps.printers, restaurantId, printer_id),
     'devices:pair': async ({ name, role }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
