@@ -164,9 +164,10 @@ export function requeueCutJobs(engine: Engine): number {
 }
 
 /**
- * Fallback tickets held at arrival: dropped once a kitchen screen has been live since the ticket
- * was written (a screen has it), released to print once the restaurant's screens have all been
- * gone for the printer's fallback seconds (counted from the engine's start at most).
+ * Fallback tickets held at arrival: dropped once the printer's stations have each had a live
+ * kitchen screen since the ticket was written (a screen has it), released to print once one of its
+ * stations has had none for the printer's fallback seconds (counted from the engine's start at
+ * most). A screen showing every station counts for each; a printer of every station needs one.
  */
 export function settleFallbackJobs(engine: Engine): void {
   const held = engine.stores.printJobs.held();
@@ -175,8 +176,8 @@ export function settleFallbackJobs(engine: Engine): void {
     const now = engine.clock.now();
     for (const job of held) {
       const printer = engine.stores.printers.get(job.printer_id);
-      const lastLive = engine.screenPresence.lastLive(job.restaurant_id);
       if (!printer || printer.removed_at !== null) continue;
+      const lastLive = engine.screenPresence.lastLive(job.restaurant_id, parseJsonList(printer.stations));
       if (lastLive !== null && lastLive > job.created_at) {
         engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
         continue;
