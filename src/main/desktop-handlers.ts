@@ -1,6 +1,6 @@
 // What only the desktop app's own window may do: app info and restart, settings, the platform key,
 // SMTP, API keys, backup, sync status and the kitchen screens' pairing. Registered on ipcMain only
-// (handlers.ts); never served over HTTP, so a paired tablet cannot reach any of it.
+// (src/main/channel-handlers.ts); never served over HTTP, so a paired tablet cannot reach any of it.
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import QRCode from 'qrcode';

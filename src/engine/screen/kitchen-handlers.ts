@@ -1,6 +1,6 @@
 // What a kitchen screen may do, wherever it runs: one handler per channel of the kitchen contract,
 // each calling the same services (and the same EngineCommands) as the HTTP API. The desktop window
-// reaches these through the preload bridge (handlers.ts), a paired tablet through
+// reaches these through the preload bridge (src/main/channel-handlers.ts), a paired tablet through
 // src/engine/http/kitchen/ — the same functions, so the two cannot drift.
 import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.ts';
 import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
