@@ -12,7 +12,7 @@ import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
-import { DEFAULT_PRINT_TIMEOUT_MS, requeueCutJobs } from '../services/print-jobs.ts';
+import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */
@@ -114,7 +114,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const active = engine.role !== 'replica';
 
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
-  /** Expired idempotency answers, once a minute of engine time (a replica keeps its own too). */
+  /** Expired idempotency answers and finished print jobs, once a minute of engine time (a replica keeps its own too). */
   const purgeIdempotencyKeys = (): void => {
     const now = engine.clock.now();
     if (stopped || !engine.db.open || now - lastPurgeAt < QUARANTINE_MS) return;
@@ -123,6 +123,12 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
       purgeExpiredIdempotencyKeys(engine);
     } catch (error) {
       log.error({ err: error, job: 'purge-idempotency-keys' }, 'job failed; it runs again in a minute');
+    }
+    try {
+      // Bounded per pass: a backlog goes a batch a minute, the writer never held long.
+      purgeFinishedPrintJobs(engine);
+    } catch (error) {
+      log.error({ err: error, job: 'purge-print-jobs' }, 'job failed; it runs again in a minute');
     }
   };
 

@@ -236,3 +236,16 @@ export function recordSend(
     }
   });
 }
+
+/** Printed and dropped jobs are kept this long (engine clock) for the printers' history, then purged. */
+export const PRINT_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Jobs purged per pass at most, so a backlog (a first run after an upgrade) never holds the writer long. */
+export const PRINT_JOB_PURGE_BATCH = 500;
+
+/**
+ * Purges finished jobs (printed, dropped) older than the retention, oldest first, at most
+ * `limit`; a job still to print (queued, sending, held) is never touched. Returns how many.
+ */
+export function purgeFinishedPrintJobs(engine: Engine, limit = PRINT_JOB_PURGE_BATCH): number {
+  return engine.transaction(() => engine.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
+}
