@@ -2,6 +2,7 @@
 // with their state, print a test page, remove one. Output is JSON on stdout, like `npm run devices`.
 import { PRINT_WHEN } from '../shared/ipc/printers.ts';
 import { PRINTER_CODE_PAGES } from '../engine/printers/escpos-ticket.ts';
+import { assembleProviders } from '../engine/providers.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { parseCommand, runOnEngine, runOnEngineAsync, usageExit } from './admin-command.ts';
@@ -74,7 +75,8 @@ async function main(): Promise<void> {
   } else {
     if (!printer) usage('--name NAME (or --printer ID) is required');
     await runOnEngineAsync(values.db, async (engine) => {
-      const result = await printTestPage(engine, restaurant, printer);
+      // This command is where the app starts: it assembles the providers, as the hosts do.
+      const result = await printTestPage(engine, assembleProviders(engine).printers, restaurant, printer);
       console.log(JSON.stringify({ printed: result.printed, error: result.error, printer: result.printer }));
       if (!result.printed) process.exitCode = 1;
     });

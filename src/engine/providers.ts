@@ -5,14 +5,16 @@ import { configuredPaymentProviders } from './payments/configured-providers.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { databasePaymentCredentials, firstPaymentCredentials, type PaymentCredentialsSource } from './payments/payment-credentials-source.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
+import { networkPrinter } from './printers/network-printer.ts';
+import type { PrinterPort } from './printers/printer-port.ts';
 
 /**
  * The outside parties an engine talks to, assembled once where the app starts (src/host:
  * start-engine-server, and so start-replica-server and the Electron main's engine host) and handed
  * to what calls them: the HTTP door (payment sessions, delivery quotes), the commands (a `listo`
- * writes the courier's dispatch intent) and the jobs runner (courier, payment and mail intents).
- * Nothing here lives on Engine: the engine is the database, its transactions, the clock and the
- * notifier. (Printers join here with issue 22.)
+ * writes the courier's dispatch intent), the jobs runner (courier, payment, mail and print intents)
+ * and the desktop's "Imprimir prueba". Nothing here lives on Engine: the engine is the database, its
+ * transactions, the clock and the notifier.
  */
 export interface Providers {
   payments: PaymentProviders;
@@ -23,6 +25,8 @@ export interface Providers {
    * give a server, which the jobs runner then swaps in at run time (JobsRunner.setMailSender).
    */
   mail: MailSender | null;
+  /** How tickets reach the restaurants' kitchen printers (each printer's address is in the database). */
+  printers: PrinterPort;
 }
 
 /** What a host (or a test) chooses; anything left out gets the default. */
@@ -34,12 +38,14 @@ export interface ProviderChoices {
   /** The simulated courier ("simulado") by default. */
   couriers?: CourierRegistry;
   mail?: MailSender | null;
+  /** The network printer (raw TCP to each printer's host and port) by default. */
+  printers?: PrinterPort;
 }
 
 /**
  * The engine's providers: a restaurant's own payment provider (its credentials, read from the
  * database when asked, so a change by the CLI is seen by the next order), else the world's default;
- * the couriers; the mail sender.
+ * the couriers; the mail sender; the printer port.
  */
 export function assembleProviders(engine: Engine, choices: ProviderChoices = {}): Providers {
   const inDatabase = databasePaymentCredentials(engine.stores.paymentCredentials);
@@ -53,5 +59,6 @@ export function assembleProviders(engine: Engine, choices: ProviderChoices = {})
     },
     couriers: choices.couriers ?? defaultCouriers(),
     mail: choices.mail ?? null,
+    printers: choices.printers ?? networkPrinter,
   };
 }

@@ -13,6 +13,7 @@ import type { PaymentCredentialsSource } from '../engine/payments/payment-creden
 import { startJobs, type JobsRunner } from '../engine/jobs/start-jobs.ts';
 import { createSmtpSender, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { MailSender } from '../engine/mail/mail-sender.ts';
+import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts';
 import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
 import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
@@ -73,13 +74,15 @@ export interface EngineServerOptions {
   courierTimeoutMs?: number;
   /** How long sending one print job may take (real time); default 10 s. */
   printTimeoutMs?: number;
+  /** How tickets reach the kitchen printers; the network printer (raw TCP) by default. */
+  printers?: PrinterPort;
 }
 
 export interface EngineServer {
   engine: Engine;
   commands: EngineCommands;
   app: ApiServer;
-  /** Payments, couriers and the starting mail sender, assembled once here (engine/providers.ts). */
+  /** Payments, couriers, the starting mail sender and the printer port, assembled once here (engine/providers.ts). */
   providers: Providers;
   /** The background jobs (payment expiry, scheduled release, couriers, mail), stopped by close(). */
   jobs: JobsRunner;
@@ -138,6 +141,7 @@ async function serveEngine(
     ...(options.payments ? { payments: options.payments } : {}),
     ...(options.paymentCredentials ? { paymentCredentials: options.paymentCredentials } : {}),
     ...(options.couriers ? { couriers: options.couriers } : {}),
+    ...(options.printers ? { printers: options.printers } : {}),
     mail: mailSender,
   });
   const commands = options.commands ? options.commands(engine, providers) : localCommands(engine, providers.couriers);

@@ -65,6 +65,7 @@ export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHa
     engine: hosted.server.engine,
     commands: hosted.server.commands,
     restaurantId: hosted.restaurantId,
+    printers: hosted.server.providers.printers,
     settings: stores.settings,
     platformKey: stores.platformKey,
     mail: stores.mail,

@@ -9,6 +9,7 @@ import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
 import { DEFAULT_TIME_ZONE } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
+import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
@@ -25,6 +26,8 @@ export interface DesktopHandlerDeps {
   engine: Engine;
   /** The restaurant this app works for. */
   restaurantId: string;
+  /** How "Imprimir prueba" reaches a printer: the engine server's (Providers.printers, assembled by the host). */
+  printers: PrinterPort;
   settings: SettingsPort;
   platformKey: PlatformKeyPort;
   /** Absent where the host keeps no SMTP settings (then mail stays queued). */
@@ -140,7 +143,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'printers:list': () => listPrinters(engine, restaurantId),
     'printers:add': (input) => addPrinter(engine, restaurantId, input),
     'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
-    'printers:test': ({ printer_id }) => printTestPage(engine, restaurantId, printer_id),
+    'printers:test': ({ printer_id }) => printTestPage(engine, deps.printers, restaurantId, printer_id),
     'devices:pair': async ({ name, role }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');

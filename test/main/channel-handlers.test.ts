@@ -228,6 +228,7 @@ describe('IPC handlers on a real engine', () => {
     const errors: unknown[] = [];
     const broken = createIpcHandlers({
       engine: engine.server.engine,
+      printers: engine.server.providers.printers,
       commands: {
         ...engine.server.commands,
         setStock: () => {

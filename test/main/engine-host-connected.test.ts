@@ -43,6 +43,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
   const handlers = createIpcHandlers({
     engine: host.server.engine,
     commands: host.server.commands,
+    printers: host.server.providers.printers,
     restaurantId: host.restaurantId,
     settings: memorySettings(settings),
     platformKey: memoryPlatformKey(),

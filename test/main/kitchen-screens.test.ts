@@ -26,6 +26,7 @@ describe('kitchen and desktop channels', () => {
   const deps = (pairingOrigin?: { origin: string; lan: boolean }) => ({
     engine: engine.server.engine,
     commands: engine.server.commands,
+    printers: engine.server.providers.printers,
     restaurantId: R1.id,
     settings: memorySettings(),
     platformKey: memoryPlatformKey({ available: true }),

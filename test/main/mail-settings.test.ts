@@ -19,6 +19,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
   const handlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
+    printers: engine.server.providers.printers,
     restaurantId: R1.id,
     settings,
     platformKey: memoryPlatformKey(),
@@ -63,6 +64,7 @@ test('without protected storage the SMTP password is refused, never kept in clea
   const handlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
+    printers: engine.server.providers.printers,
     restaurantId: R1.id,
     settings: memorySettings(),
     platformKey: memoryPlatformKey({ available: false }),

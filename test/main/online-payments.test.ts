@@ -50,6 +50,7 @@ before(async () => {
   handlers = createIpcHandlers({
     engine: t.server.engine,
     commands: t.server.commands,
+    printers: t.server.providers.printers,
     restaurantId: R1.id,
     settings: memorySettings(),
     platformKey: memoryPlatformKey(),
@@ -162,6 +163,7 @@ test('without protected storage the credentials are refused, never kept in clear
   const noStorage = createIpcHandlers({
     engine: t.server.engine,
     commands: t.server.commands,
+    printers: t.server.providers.printers,
     restaurantId: R1.id,
     settings: memorySettings(),
     platformKey: memoryPlatformKey({ available: false }),

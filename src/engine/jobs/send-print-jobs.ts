@@ -1,7 +1,7 @@
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
-import { PrinterError, sendToPrinter } from '../printers/network-printer.ts';
+import { PrinterError, type PrinterPort } from '../printers/printer-port.ts';
 import { errorText } from '../services/error-text.ts';
 import { claimNextJob, printersWithJobs, recordSend, settleFallbackJobs } from '../services/print-jobs.ts';
 import type { JobsLogger } from './jobs-logger.ts';
@@ -11,15 +11,21 @@ import type { JobsLogger } from './jobs-logger.ts';
  * order (claim → send with a timeout, no transaction open → record). A failure leaves that
  * printer's queue for its retry; `shouldStop` is checked between jobs, a send under way is always recorded.
  */
-export async function sendDuePrintJobs(engine: Engine, log: JobsLogger, timeoutMs: number, shouldStop: () => boolean): Promise<void> {
+export async function sendDuePrintJobs(
+  engine: Engine,
+  printers: PrinterPort,
+  log: JobsLogger,
+  timeoutMs: number,
+  shouldStop: () => boolean,
+): Promise<void> {
   try {
     settleFallbackJobs(engine);
   } catch (error) {
     log.error({ err: error, job: 'send-print-jobs' }, 'fallback tickets could not be looked at');
   }
-  const printers = printersWithJobs(engine);
+  const due = printersWithJobs(engine);
   await Promise.all(
-    printers.map(async (printerId) => {
+    due.map(async (printerId) => {
       for (;;) {
         if (shouldStop()) return;
         const claimed = claimNextJob(engine, printerId);
@@ -30,7 +36,7 @@ export async function sendDuePrintJobs(engine: Engine, log: JobsLogger, timeoutM
         try {
           const bytes = renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
           await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
-            sendToPrinter({ host: printer.host, port: printer.port }, bytes, signal, progress),
+            printers.send({ host: printer.host, port: printer.port }, bytes, signal, progress),
           );
           outcome = { ok: true };
         } catch (error) {

@@ -100,8 +100,8 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
  * A replica runs none of it: its upstream does.
  *
  * `providers` (assembled where the app starts) are whom the intents are performed with: couriers,
- * payment providers (payment reads after a webhook, refunds), and the mail sender the runner starts
- * with (swapped at run time by setMailSender, when the app's settings change).
+ * payment providers (payment reads after a webhook, refunds), the printer port (print jobs), and the
+ * mail sender the runner starts with (swapped at run time by setMailSender, when the app's settings change).
  */
 export function startJobs(engine: Engine, providers: Providers, options: JobsOptions = {}): JobsRunner {
   const log = options.logger ?? silentLogger;
@@ -254,7 +254,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const kickPrinting = serialPass(
     async () => {
       if (!active || stopped || !engine.db.open) return;
-      await sendDuePrintJobs(engine, log, printTimeoutMs, () => stopped || !engine.db.open);
+      await sendDuePrintJobs(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
     },
     (error) => log.error({ err: error, job: 'send-print-jobs' }, 'print pass failed'),
   );

@@ -3,34 +3,18 @@
 // while it prints); after it, the same question again: its answer can only come once every byte
 // before it has reached the printer, so a ticket is counted printed only then.
 import { connect } from 'node:net';
+import { PrinterError, type PrinterAddress, type PrinterPort } from './printer-port.ts';
 
 /** DLE EOT 4: real-time status, roll paper sensor. */
 const PAPER_STATUS = Uint8Array.of(0x10, 0x04, 0x04);
 /** Bits 5 and 6 of that answer: paper end detected. */
 const PAPER_END = 0x60;
 
-export type PrinterFailure = 'unreachable' | 'paper_out';
+/** The printer port over raw TCP: what a restaurant's printers are reached with (Providers.printers). */
+export const networkPrinter: PrinterPort = { send: sendToPrinter };
 
-export class PrinterError extends Error {
-  readonly failure: PrinterFailure;
-  constructor(failure: PrinterFailure, message: string) {
-    super(message);
-    this.name = 'PrinterError';
-    this.failure = failure;
-  }
-}
-
-export interface PrinterAddress {
-  host: string;
-  port: number;
-}
-
-/**
- * Sends `bytes` to the printer and resolves once the printer has acknowledged them; rejects with
- * PrinterError (unreachable, paper out) or the signal's reason (the caller's deadline).
- * `progress.ticketStarted` tells the caller whether any of the ticket had left when it failed.
- */
-export async function sendToPrinter(
+/** PrinterPort.send over raw TCP (see there). */
+async function sendToPrinter(
   address: PrinterAddress,
   bytes: Uint8Array,
   signal: AbortSignal,

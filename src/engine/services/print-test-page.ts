@@ -6,7 +6,7 @@ import type { PrinterEntry } from '../../shared/ipc/printers.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
-import { PrinterError, sendToPrinter } from '../printers/network-printer.ts';
+import { PrinterError, type PrinterPort } from '../printers/printer-port.ts';
 import type { TicketDocument } from '../printers/print-document.ts';
 import { errorText } from './error-text.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS } from './print-jobs.ts';
@@ -18,7 +18,14 @@ export interface TestPageResult {
   printer: PrinterEntry;
 }
 
-export async function printTestPage(engine: Engine, restaurantId: string, idOrName: string, timeoutMs = DEFAULT_PRINT_TIMEOUT_MS): Promise<TestPageResult> {
+/** `printers`: the host's printer port (Providers.printers). */
+export async function printTestPage(
+  engine: Engine,
+  printers: PrinterPort,
+  restaurantId: string,
+  idOrName: string,
+  timeoutMs = DEFAULT_PRINT_TIMEOUT_MS,
+): Promise<TestPageResult> {
   const printer = findPrinter(engine, restaurantId, idOrName);
   const zone = engine.stores.restaurants.get(restaurantId)!.time_zone;
   const doc: TicketDocument = {
@@ -31,7 +38,7 @@ export async function printTestPage(engine: Engine, restaurantId: string, idOrNa
   let state: 'ok' | 'unreachable' | 'paper_out' = 'ok';
   try {
     await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
-      sendToPrinter({ host: printer.host, port: printer.port }, bytes, signal),
+      printers.send({ host: printer.host, port: printer.port }, bytes, signal),
     );
   } catch (failure) {
     error = errorText(failure);

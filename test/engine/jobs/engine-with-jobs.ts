@@ -1,5 +1,5 @@
 // A real engine on a real port and SQLite file, like test/support/engine-under-test.ts, with the
-// knobs the jobs' tests need: couriers, SMTP, and a restart on the same database and clock.
+// knobs the jobs' tests need: couriers, SMTP, the printer port, and a restart on the same database and clock.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { seedDemo, type DemoRestaurant } from '../../../src/engine/demo/seed-dem
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 import type { PaymentProvider, PaymentProviders } from '../../../src/engine/payments/payment-provider.ts';
 import type { PaymentCredentialsSource } from '../../../src/engine/payments/payment-credentials-source.ts';
+import type { PrinterPort } from '../../../src/engine/printers/printer-port.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { startEngineServer, type EngineServer } from '../../../src/host/start-engine-server.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../support/engine-under-test.ts';
@@ -25,6 +26,8 @@ export interface TestEngineOptions {
   paymentTimeoutMs?: number;
   courierTimeoutMs?: number;
   printTimeoutMs?: number;
+  /** How tickets reach the printers (the host's choice; the network printer by default). */
+  printers?: PrinterPort;
 }
 
 export interface TestEngine {
@@ -57,6 +60,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
       ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),
       ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),
+      ...(options.printers ? { printers: options.printers } : {}),
       // Quick real-time ticks, so queued mail goes out at once.
       jobsIntervalMs: 50,
     });

@@ -2,6 +2,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { networkPrinter } from '../../../src/engine/printers/network-printer.ts';
 import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { StandInPrinter, type PrintedTicket } from '../../support/stand-in-printer.ts';
@@ -24,8 +25,9 @@ describe('kitchen printers: print jobs written with the order, sent after the co
   let plancha: StandInPrinter;
   let key: string;
   before(async () => {
-    // A short real-time deadline per send: a stalled printer must not hold a test for 10 s.
-    t = await startTestEngine({ printTimeoutMs: 2000 });
+    // A short real-time deadline per send: a stalled printer must not hold a test for 10 s. The real
+    // network printer port, as the hosts assemble it: each printer's address points at a stand-in.
+    t = await startTestEngine({ printTimeoutMs: 2000, printers: networkPrinter });
     key = t.demo[0]!.keys.live_write;
   });
   after(async () => {

@@ -17,6 +17,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
   const handlers: IpcHandlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
+    printers: engine.server.providers.printers,
     restaurantId: options.restaurantId ?? R1.id,
     settings,
     platformKey,

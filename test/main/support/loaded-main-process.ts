@@ -25,6 +25,7 @@ const settings = memorySettings();
 const handlers = createIpcHandlers({
   engine,
   commands: host.server.commands,
+  printers: host.server.providers.printers,
   restaurantId: host.restaurantId,
   settings,
   platformKey: memoryPlatformKey(),

@@ -68,6 +68,7 @@ export async function startKitchenUnderTest(
   const handlers = createIpcHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
+    printers: engine.server.providers.printers,
     restaurantId: R1.id,
     settings,
     platformKey,
