@@ -97,7 +97,7 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
  * performing courier intents (dispatch, retries, status checks, cancellations) and sending queued
  * mail. What calls an outside party (couriers, SMTP) runs outside any transaction.
  * It runs on a real-time tick and, with a ManualClock, every time a test moves the clock.
- * A replica runs none of it: its upstream does.
+ * A replica runs none of it (its upstream does) but the printing: its printers are its own.
  *
  * `providers` (assembled where the app starts) are whom the intents are performed with: couriers,
  * payment providers (payment reads after a webhook, refunds), the printer port (print jobs), and the
@@ -242,7 +242,9 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
 
   const printTimeoutMs = options.printTimeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
   let printPass: Promise<void> | null = null;
-  if (active && engine.db.open) {
+  // Printers are the restaurant's own, on its network: a replica (the restaurant's hub) prints what
+  // reaches it, its upstream cannot. So printing runs whatever the role.
+  if (engine.db.open) {
     try {
       // Before any send of this process: a job still `sending` was cut off by the last one's end.
       const cut = requeueCutJobs(engine);
@@ -253,7 +255,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   }
   const kickPrinting = serialPass(
     async () => {
-      if (!active || stopped || !engine.db.open) return;
+      if (stopped || !engine.db.open) return;
       await sendDuePrintJobs(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
     },
     (error) => log.error({ err: error, job: 'send-print-jobs' }, 'print pass failed'),

@@ -125,6 +125,26 @@ export function queueBagLabels(engine: Engine, order: OrderRow, now: number): vo
   }
 }
 
+/** The statuses of an order in the kitchen's hands, not yet out of them: a replica first seeing one there prints it. */
+const IN_THE_KITCHEN: ReadonlySet<OrderRow['status']> = new Set(['recibido', 'programado', 'en_preparacion']);
+
+/**
+ * A replica mirrored an order from its upstream (mirror-upstream.ts): what its own printers print
+ * for it, in the mirror's transaction, each at most once per order. Arrival (and fallback) tickets
+ * when the order first reaches this kitchen: seen for the first time in the kitchen's hands (an
+ * order taken upstream, an online one paid there), or its payment confirmed upstream. A bag label
+ * when a delivery this replica knew reaches listo upstream. What was printed here already (an
+ * order seen before, a bump made on this replica, then mirrored back) prints nothing more.
+ */
+export function queueMirroredPrints(engine: Engine, before: OrderRow | undefined, after: OrderRow, now: number): void {
+  const arrives = IN_THE_KITCHEN.has(after.status) && (before === undefined || before.status === 'pendiente_pago');
+  const ready = after.type === 'delivery' && after.status === 'listo' && before !== undefined && before.status !== 'listo';
+  if (!arrives && !ready) return;
+  const earlier = engine.stores.printJobs.ofOrder(after.id);
+  if (arrives && !earlier.some((j) => j.kind !== 'bag')) queueArrivalTickets(engine, after, now);
+  if (ready && !earlier.some((j) => j.kind === 'bag')) queueBagLabels(engine, after, now);
+}
+
 /**
  * Reimprimir: the order's ticket again, marked REIMPRESIÓN, at every printer that printed (or
  * was to print) one for it; with none, at every arrival or fallback printer serving its items.
