@@ -2,6 +2,8 @@
 //   import FILE [--db PATH]   validate FILE and write it into the engine's database
 //   validate FILE             only check FILE
 //   schema                    print the JSON Schema of the format
+//   pickup-screen --restaurant ID [--first-name on|off] [--order-types pickup|pickup,delivery]
+//                 [--language es|en] [--db PATH]   the pickup screen's settings (JSON out)
 // Problems go to stderr, one per line as `PATH: message`, and the exit code is 1.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -12,11 +14,18 @@ import { importRestaurant, RestaurantConfigError } from '../engine/restaurant-co
 import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../engine/restaurant-config/schema.ts';
 import { validateRestaurantConfig } from '../engine/restaurant-config/validate-restaurant-config.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
+import { readPickupScreenSettings, updatePickupScreenSettings, type PickupScreenSettingsPatch } from '../engine/services/pickup-screen-settings.ts';
+import { runOnEngine } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run restaurant -- import FILE [--db PATH]   import a restaurant configuration (default database: ${defaultDatabasePath()})
   npm run restaurant -- validate FILE             check a restaurant configuration
   npm run restaurant -- schema                    print the JSON Schema of the configuration format
+  npm run restaurant -- pickup-screen --restaurant ID [--first-name on|off] [--order-types pickup|pickup,delivery]
+                        [--language es|en] [--db PATH]
+      the pickup screen's settings ("Pantalla de retiro"), printed as JSON after any change:
+      --first-name on shows the customer's first name beside the number (off by default: numbers only);
+      --order-types pickup,delivery shows deliveries too (pickup only by default); --language of the screen.
 The format is described in docs/restaurant-config.md.`;
 
 /** A failure to report as plain lines on stderr (no stack trace: the user can act on the text). */
@@ -35,7 +44,14 @@ function main(argv: string[]): void {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        db: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        restaurant: { type: 'string' },
+        'first-name': { type: 'string' },
+        'order-types': { type: 'string' },
+        language: { type: 'string' },
+      },
     });
   } catch (error) {
     throw new CliFailure([(error as Error).message, USAGE], 2);
@@ -47,7 +63,14 @@ function main(argv: string[]): void {
     return;
   }
   if (extra.length > 0) throw new CliFailure([`unexpected argument: ${extra.join(' ')}`, USAGE], 2);
-  if (values.db !== undefined && command !== 'import') throw new CliFailure(['--db is only for import', USAGE], 2);
+  if (command === 'pickup-screen') {
+    if (file !== undefined) throw new CliFailure([`unexpected argument: ${file}`, USAGE], 2);
+    pickupScreen(values);
+    return;
+  }
+  const pickupOnly = (['restaurant', 'first-name', 'order-types', 'language'] as const).filter((name) => values[name] !== undefined);
+  if (pickupOnly.length > 0) throw new CliFailure([`--${pickupOnly[0]} is only for pickup-screen`, USAGE], 2);
+  if (values.db !== undefined && command !== 'import') throw new CliFailure(['--db is only for import and pickup-screen', USAGE], 2);
 
   switch (command) {
     case 'schema':
@@ -84,6 +107,32 @@ function main(argv: string[]): void {
     default:
       throw new CliFailure([`unknown command: ${command}`, USAGE], 2);
   }
+}
+
+/** Shows (and with options, first changes) the restaurant's pickup screen settings. */
+function pickupScreen(values: { db?: string; restaurant?: string; 'first-name'?: string; 'order-types'?: string; language?: string }): void {
+  const restaurant = values.restaurant?.trim();
+  if (!restaurant) throw new CliFailure(['--restaurant ID is required', USAGE], 2);
+  const patch: PickupScreenSettingsPatch = {};
+  const firstName = values['first-name'];
+  if (firstName !== undefined) {
+    if (firstName !== 'on' && firstName !== 'off') throw new CliFailure([`--first-name must be on or off, not ${JSON.stringify(firstName)}`, USAGE], 2);
+    patch.show_first_name = firstName === 'on';
+  }
+  const orderTypes = values['order-types'];
+  if (orderTypes !== undefined) {
+    const types = new Set(orderTypes.split(',').map((t) => t.trim()).filter((t) => t !== ''));
+    const unknown = [...types].filter((t) => t !== 'pickup' && t !== 'delivery');
+    if (unknown.length > 0 || !types.has('pickup')) {
+      throw new CliFailure([`--order-types must be pickup or pickup,delivery, not ${JSON.stringify(orderTypes)}`, USAGE], 2);
+    }
+    patch.order_types = types.has('delivery') ? 'pickup_and_delivery' : 'pickup';
+  }
+  if (values.language !== undefined) patch.language = values.language;
+  runOnEngine(values.db, (engine) => {
+    const settings = Object.keys(patch).length > 0 ? updatePickupScreenSettings(engine, restaurant, patch) : readPickupScreenSettings(engine, restaurant);
+    console.log(JSON.stringify({ restaurant_id: restaurant, ...settings }));
+  });
 }
 
 function openOrRefuse(path: string): ReturnType<typeof openDatabase> {

@@ -15,6 +15,7 @@ import { MirrorStore } from './store/mirror-store.ts';
 import { OrdersStore } from './store/orders-store.ts';
 import { PaymentActionsStore } from './store/payment-actions-store.ts';
 import { PaymentCredentialsStore } from './store/payment-credentials-store.ts';
+import { PickupScreenSettingsStore } from './store/pickup-screen-settings-store.ts';
 import { PrintersStore } from './store/printers-store.ts';
 import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
@@ -56,6 +57,8 @@ export class Stores {
   /** Kitchen printers and their print jobs (services/print-jobs.ts). */
   readonly printers: PrintersStore;
   readonly printJobs: PrintJobsStore;
+  /** The pickup screen's privacy choices (services/pickup-screen-settings.ts). */
+  readonly pickupScreenSettings: PickupScreenSettingsStore;
 
   /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
   constructor(db: Database, orderNumberPrefix: string) {
@@ -80,6 +83,7 @@ export class Stores {
     this.kitchenDevices = new KitchenDevicesStore(db);
     this.kitchenChanges = new KitchenChangesStore(db);
     this.printers = new PrintersStore(db);
+    this.pickupScreenSettings = new PickupScreenSettingsStore(db);
     this.printJobs = new PrintJobsStore(db);
   }
 }

@@ -14,6 +14,7 @@ import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
+import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
@@ -140,6 +141,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return onlinePaymentsView();
     },
     'devices:list': () => listKitchenDevices(engine, restaurantId),
+    'pickup:settings': () => readPickupScreenSettings(engine, restaurantId),
+    'pickup:set-settings': (patch) => updatePickupScreenSettings(engine, restaurantId, patch),
     'printers:list': () => listPrinters(engine, restaurantId),
     'printers:add': (input) => addPrinter(engine, restaurantId, input),
     'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),

@@ -90,4 +90,30 @@ describe('kitchen and desktop channels', () => {
     const none = await callIpc(createIpcHandlers(deps()), 'devices:pair', { name: null });
     assert.ok(!none.ok && none.error.code === 'pairing_unavailable');
   });
+
+  test('Pantalla de retiro settings over the desktop channels: defaults, a change kept, bad values refused with the field named', async () => {
+    const handlers = createIpcHandlers(deps());
+    const shown = await callIpc(handlers, 'pickup:settings', {});
+    assert.ok(shown.ok);
+    assert.deepEqual(shown.value, { show_first_name: false, order_types: 'pickup', language: 'es' });
+    const refusals: [unknown, RegExp][] = [
+      [{ language: 'fr' }, /^pickup:set-settings: language /],
+      [{ order_types: 'delivery' }, /^pickup:set-settings: order_types /],
+      [{ show_first_name: 'yes' }, /^pickup:set-settings: show_first_name /],
+      [{ show_surname: true }, /^pickup:set-settings: /],
+    ];
+    for (const [request, message] of refusals) {
+      const refused = await callIpc(handlers, 'pickup:set-settings', request as never);
+      assert.ok(!refused.ok, JSON.stringify(request));
+      assert.equal(refused.error.code, 'invalid_request');
+      assert.match(refused.error.message, message);
+    }
+    const set = await callIpc(handlers, 'pickup:set-settings', { show_first_name: true });
+    assert.ok(set.ok);
+    assert.deepEqual(set.value, { show_first_name: true, order_types: 'pickup', language: 'es' });
+    const again = await callIpc(handlers, 'pickup:settings', {});
+    assert.ok(again.ok);
+    assert.deepEqual(again.value, set.value, 'kept; the refusals changed nothing');
+    await callIpc(handlers, 'pickup:set-settings', { show_first_name: false });
+  });
 });

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { PAIRING_FAILURE_CAP, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
 import { ARTIFACTS, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
+import { readPickupScreenSettings } from '../../src/engine/services/pickup-screen-settings.ts';
+import { R1 } from '../support/demo-ids.ts';
 
 const VIEWPORTS = {
   portrait: { width: 800, height: 1280 },
@@ -70,5 +72,30 @@ describe('Pantallas de cocina (desktop window)', () => {
     await notice.waitFor({ timeout: 6000 });
     assert.match(await notice.innerText(), new RegExp(`se anularon los códigos de 6 dígitos vigentes: alguien escribió ${PAIRING_FAILURE_CAP} códigos equivocados`));
     await page.screenshot({ path: join(ARTIFACTS, 'i19-desktop-screens-lockout.png') });
+  });
+
+  test('Pantalla de retiro: first names off and pickup only by default; each choice is saved in the engine', async () => {
+    const { page } = k;
+    const engine = k.engine.server.engine;
+    const section = page.locator('[data-testid="pickup-settings"]');
+    await section.waitFor();
+    assert.match(await section.innerText(), /Pantalla de retiro/);
+    assert.equal(await page.locator('[data-testid="pickup-first-name"]').isChecked(), false);
+    assert.equal(await page.locator('[data-testid="pickup-order-types"]').inputValue(), 'pickup');
+    assert.equal(await page.locator('[data-testid="pickup-language"]').inputValue(), 'es');
+
+    await page.locator('[data-testid="pickup-first-name"]').check();
+    await eventually(() => readPickupScreenSettings(engine, R1.id).show_first_name, 'first names on in the engine');
+    await page.locator('[data-testid="pickup-order-types"]').selectOption('pickup_and_delivery');
+    await eventually(() => readPickupScreenSettings(engine, R1.id).order_types === 'pickup_and_delivery', 'deliveries added in the engine');
+    await page.locator('[data-testid="pickup-language"]').selectOption('en');
+    await eventually(() => readPickupScreenSettings(engine, R1.id).language === 'en', 'English in the engine');
+    await page.locator('[data-testid="pickup-saved"]').waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'i22-desktop-screens-pickup-settings.png') });
+
+    await page.locator('[data-testid="pickup-first-name"]').uncheck();
+    await eventually(() => !readPickupScreenSettings(engine, R1.id).show_first_name, 'first names off again');
+    assert.deepEqual(readPickupScreenSettings(engine, R1.id), { show_first_name: false, order_types: 'pickup_and_delivery', language: 'en' });
   });
 });

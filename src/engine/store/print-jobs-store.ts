@@ -52,7 +52,7 @@ export class PrintJobsStore {
          0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
     );
     this.byId = db.prepare('SELECT * FROM print_jobs WHERE id = ?');
-    // The oldest finished jobs first, through the partial index (0013): a pass costs its limit, not the table.
+    // The oldest finished jobs first, through the partial index (migration 0014): a pass costs its limit, not the table.
     this.purgeStatement = db.prepare(
       `DELETE FROM print_jobs WHERE seq IN (
          SELECT seq FROM print_jobs INDEXED BY print_jobs_finished

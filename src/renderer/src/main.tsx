@@ -86,11 +86,12 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
       pairing.setState({ state: 'unpaired' });
       return;
     }
-    // A pickup screen shows the customers' numbers and nothing of the kitchen's.
+    // A pickup screen shows the customers' numbers and nothing of the kitchen's; in this screen's own
+    // language if it chose one, else in the restaurant's for its pickup screens.
     if (session === 'pickup') {
       root.render(
         <StrictMode>
-          <PickupScreen api={createApi(createBridge(transport))} />
+          <PickupScreen api={createApi(createBridge(transport))} ownLanguage={preferences.getState().language} />
         </StrictMode>,
       );
       return;

@@ -21,7 +21,8 @@ import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings
 import type { SyncStatus } from '../sync-status.ts';
 import { SCREEN_ROLES, type KitchenDeviceEntry, type PairingLockout, type PairingOffer } from './devices.ts';
 import { PRINT_WHEN, type PrinterEntry } from './printers.ts';
-import type { PickupBoard } from './pickup.ts';
+import { PICKUP_ORDER_TYPES, type PickupBoard, type PickupScreenSettings } from './pickup.ts';
+import { LANGUAGES } from '../locale.ts';
 import { SetOnlinePaymentsSchema, type OnlinePaymentsCheck, type OnlinePaymentsInfo } from './online-payments.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
@@ -129,6 +130,20 @@ export const CHANNELS = {
   ),
   'devices:revoke': desktop('revokeDevice', Type.Object({ device_id: Uuid() }), answers<KitchenDeviceEntry>()),
   'devices:pairing-lockout': desktop('pairingLockout', Empty, answers<PairingLockout | null>()),
+  /** The pickup screen's privacy choices (first names, which orders) and language, per restaurant. */
+  'pickup:settings': desktop('pickupSettings', Empty, answers<PickupScreenSettings>()),
+  'pickup:set-settings': desktop(
+    'setPickupSettings',
+    Type.Object(
+      {
+        show_first_name: Type.Optional(Type.Boolean()),
+        order_types: Type.Optional(Type.Enum([...PICKUP_ORDER_TYPES])),
+        language: Type.Optional(Type.Enum([...LANGUAGES])),
+      },
+      { additionalProperties: false },
+    ),
+    answers<PickupScreenSettings>(),
+  ),
   'printers:list': desktop('listPrinters', Empty, answers<PrinterEntry[]>()),
   'printers:add': desktop(
     'addPrinter',

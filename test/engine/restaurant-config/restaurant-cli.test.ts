@@ -93,3 +93,45 @@ test('a usage mistake exits 2 with the usage text', (t) => {
   assert.match(result.stderr, /unknown command: frobnicate/);
   assert.match(result.stderr, /usage:/);
 });
+
+test('pickup-screen shows the defaults (no names, pickup only, Spanish), changes them with JSON out, and refuses bad values clearly', (t) => {
+  const dir = tempDir(t);
+  const db = join(dir, 'test.db');
+  assert.equal(runCli(['import', 'resources/demo/restaurant-1.json', '--db', db], dir).status, 0);
+  const id = '10000000-0000-4000-8000-000000000001';
+
+  const shown = runCli(['pickup-screen', '--restaurant', id, '--db', db], dir);
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.deepEqual(JSON.parse(shown.stdout), { restaurant_id: id, show_first_name: false, order_types: 'pickup', language: 'es' });
+
+  const set = runCli(['pickup-screen', '--restaurant', id, '--first-name', 'on', '--order-types', 'pickup,delivery', '--language', 'en', '--db', db], dir);
+  assert.equal(set.status, 0, set.stderr);
+  assert.deepEqual(JSON.parse(set.stdout), { restaurant_id: id, show_first_name: true, order_types: 'pickup_and_delivery', language: 'en' });
+  // One field at a time: the others keep what was set.
+  const back = runCli(['pickup-screen', '--restaurant', id, '--order-types', 'pickup', '--db', db], dir);
+  assert.deepEqual(JSON.parse(back.stdout), { restaurant_id: id, show_first_name: true, order_types: 'pickup', language: 'en' });
+
+  const refusals: [string[], number, RegExp][] = [
+    [['--first-name', 'yes'], 2, /--first-name must be on or off, not "yes"/],
+    [['--order-types', 'delivery'], 2, /--order-types must be pickup or pickup,delivery, not "delivery"/],
+    [['--order-types', 'pickup,mesa'], 2, /--order-types must be pickup or pickup,delivery/],
+    [['--language', 'fr'], 1, /^language: one of es, en, not "fr"$/m],
+  ];
+  for (const [args, status, message] of refusals) {
+    const refused = runCli(['pickup-screen', '--restaurant', id, ...args, '--db', db], dir);
+    assert.equal(refused.status, status, args.join(' '));
+    assert.match(refused.stderr, message);
+    assert.equal(refused.stdout, '');
+  }
+  const unknown = runCli(['pickup-screen', '--restaurant', '10000000-0000-4000-8000-00000000dead', '--db', db], dir);
+  assert.equal(unknown.status, 1);
+  assert.match(unknown.stderr, /restaurant 10000000-0000-4000-8000-00000000dead not found/);
+  assert.equal(runCli(['pickup-screen', '--db', db], dir).status, 2, '--restaurant is required');
+  // Nothing refused changed anything.
+  assert.deepEqual(JSON.parse(runCli(['pickup-screen', '--restaurant', id, '--db', db], dir).stdout), {
+    restaurant_id: id,
+    show_first_name: true,
+    order_types: 'pickup',
+    language: 'en',
+  });
+});

@@ -347,6 +347,17 @@ export const es = {
   'screens.role': 'Tipo de pantalla',
   'screens.role_kitchen': 'Cocina',
   'screens.role_pickup': 'Pantalla de retiro (clientes)',
+  'pickup.preparing': 'Preparando',
+  'pickup.ready': '¡Listo para retirar!',
+  'pickup.stale': 'Actualizando…',
+  'screens.pickup_title': 'Pantalla de retiro',
+  'screens.pickup_intro': 'Lo que ven los clientes junto al mostrador: números de pedido en letras grandes, nada de productos ni datos del cliente salvo, si lo activas, su primer nombre. Los cambios llegan a las pantallas de retiro en menos de un minuto.',
+  'screens.pickup_first_name': 'Mostrar el primer nombre del cliente junto al número (nunca el apellido ni otro dato)',
+  'screens.pickup_order_types': 'Pedidos que muestra',
+  'screens.pickup_types_pickup': 'Solo retiro',
+  'screens.pickup_types_delivery': 'Retiro y despacho (para repartidores)',
+  'screens.pickup_language': 'Idioma de la pantalla',
+  'screens.pickup_saved': 'Guardado.',
 } as const;
 
 export type TextKey = keyof typeof es;

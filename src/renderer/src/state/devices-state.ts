@@ -1,8 +1,9 @@
 // The desktop's "Pantallas de cocina": the tablets paired to this restaurant, the pairing offer on
-// show (QR, URL, six-digit code, until when), and revoking a screen.
+// show (QR, URL, six-digit code, until when), revoking a screen, and the pickup screens' settings.
 import type { ScreenRole } from '../../../shared/ipc/devices.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from '../../../shared/ipc/devices.ts';
+import type { PickupScreenSettings } from '../../../shared/ipc/pickup.ts';
 import type { KitchenApi } from '../api.ts';
 import { adminAction, type AdminActionState } from './admin-action.ts';
 
@@ -11,7 +12,12 @@ export interface DevicesState extends AdminActionState {
   offer: PairingOffer | null;
   /** When wrong codes last voided the live six-digit codes, if ever. */
   lockout: PairingLockout | null;
+  /** The restaurant's pickup screen settings (null until loaded). */
+  pickup: PickupScreenSettings | null;
+  /** When the pickup settings were last saved (the view says so). */
+  pickupSavedAt: number | null;
   load(): Promise<void>;
+  savePickup(patch: Partial<PickupScreenSettings>): Promise<boolean>;
   offerPairing(name: string | null, role?: ScreenRole): Promise<boolean>;
   revoke(deviceId: string): Promise<boolean>;
   dismissOffer(): void;
@@ -19,18 +25,28 @@ export interface DevicesState extends AdminActionState {
 
 export type DevicesStore = StoreApi<DevicesState>;
 
-export function createDevicesStore(deps: { api: Pick<KitchenApi, 'listDevices' | 'pairDevice' | 'revokeDevice' | 'pairingLockout'> }): DevicesStore {
+export function createDevicesStore(deps: {
+  api: Pick<KitchenApi, 'listDevices' | 'pairDevice' | 'revokeDevice' | 'pairingLockout' | 'pickupSettings' | 'setPickupSettings'>;
+}): DevicesStore {
   return createStore<DevicesState>()((set, get) => {
     const attempt = adminAction(set);
     return {
       devices: [],
       offer: null,
       lockout: null,
+      pickup: null,
+      pickupSavedAt: null,
       busy: false,
       error: null,
       async load() {
         await attempt(async () => set({ devices: await deps.api.listDevices({}), lockout: await deps.api.pairingLockout({}) }));
+        // Read once: the screen's own choices are not overwritten by the 3-second re-reads of an offer.
+        if (get().pickup === null) await attempt(async () => set({ pickup: await deps.api.pickupSettings({}) }));
       },
+      savePickup: (patch) =>
+        attempt(async () => {
+          set({ pickup: await deps.api.setPickupSettings(patch), pickupSavedAt: Date.now() });
+        }),
       offerPairing: (name, role = 'kitchen') =>
         attempt(async () => {
           set({ offer: await deps.api.pairDevice({ name: name?.trim() || null, role }) });

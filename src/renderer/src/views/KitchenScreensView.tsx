@@ -1,6 +1,7 @@
 // "Pantallas de cocina" (desktop only): put a tablet on the board with a QR code, its URL or a
 // six-digit code (ten minutes, single use), and see or revoke the screens already paired. When wrong
-// codes typed voided the live six-digit codes, it says so.
+// codes typed voided the live six-digit codes, it says so. Below, the pickup screens' privacy choices
+// (first names, which orders) and their language.
 import type { ScreenRole } from '../../../shared/ipc/devices.ts';
 import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
@@ -18,6 +19,8 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
   const busy = useDevices((s) => s.busy);
   const error = useDevices((s) => s.error);
   const lockout = useDevices((s) => s.lockout);
+  const pickup = useDevices((s) => s.pickup);
+  const pickupSavedAt = useDevices((s) => s.pickupSavedAt);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [name, setName] = useState('');
   const [role, setRole] = useState<ScreenRole>('kitchen');
@@ -112,6 +115,51 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
           }}
           confirm={confirm}
         />
+      )}
+      {pickup && (
+        <section className="pickup-settings" data-testid="pickup-settings">
+          <h2>{t('screens.pickup_title')}</h2>
+          <p className="muted">{t('screens.pickup_intro')}</p>
+          <label className="field check">
+            <input
+              type="checkbox"
+              data-testid="pickup-first-name"
+              checked={pickup.show_first_name}
+              disabled={busy}
+              onChange={(e) => void devices.getState().savePickup({ show_first_name: e.target.checked })}
+            />
+            <span>{t('screens.pickup_first_name')}</span>
+          </label>
+          <label className="field">
+            <span>{t('screens.pickup_order_types')}</span>
+            <select
+              data-testid="pickup-order-types"
+              value={pickup.order_types}
+              disabled={busy}
+              onChange={(e) => void devices.getState().savePickup({ order_types: e.target.value === 'pickup_and_delivery' ? 'pickup_and_delivery' : 'pickup' })}
+            >
+              <option value="pickup">{t('screens.pickup_types_pickup')}</option>
+              <option value="pickup_and_delivery">{t('screens.pickup_types_delivery')}</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>{t('screens.pickup_language')}</span>
+            <select
+              data-testid="pickup-language"
+              value={pickup.language}
+              disabled={busy}
+              onChange={(e) => void devices.getState().savePickup({ language: e.target.value === 'en' ? 'en' : 'es' })}
+            >
+              <option value="es">Español</option>
+              <option value="en">English</option>
+            </select>
+          </label>
+          {pickupSavedAt !== null && (
+            <p className="muted" role="status" data-testid="pickup-saved">
+              {t('screens.pickup_saved')}
+            </p>
+          )}
+        </section>
       )}
     </div>
   );
