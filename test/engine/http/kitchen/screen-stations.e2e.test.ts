@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import type { LiveStreamStats } from '../../../../src/engine/http/kitchen/live-stream.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { eventually } from '../../../support/eventually.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
@@ -12,9 +13,10 @@ import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
 describe('a tablet says which station it shows (Chromium, served engine)', () => {
   let k: ServedKitchen;
   let page: Page;
+  let stats: () => LiveStreamStats;
 
   before(async () => {
-    k = await startServedKitchen({ heartbeatMs: 100 });
+    k = await startServedKitchen({ heartbeatMs: 100, kitchen: { observeLive: (s) => (stats = s) } });
     page = (await k.tablet({ width: 1280, height: 800 })).page;
   });
   after(async () => {
@@ -40,7 +42,11 @@ describe('a tablet says which station it shows (Chromium, served engine)', () =>
     await page.locator('[data-testid="board"]').waitFor();
     await liveAt([]);
 
+    const reopened = page.waitForResponse((r) => r.url().includes('/kitchen/live') && new URL(r.url()).searchParams.get('stations') === 'plancha');
     await chooseStation('plancha');
+    await reopened;
+    // The stream reopened for the plancha is the tablet's only one (the one for every station closed).
+    await eventually(() => stats().open, 'the stream for every station closed', { until: (n) => n === 1 });
     const now = await liveAt(['plancha']);
     assert.ok(presence([])! < now, 'no longer a screen of every station');
     assert.ok(presence(['horno'])! < now, 'nor of the horno');
