@@ -6,6 +6,7 @@
 // ports and SQLite files; the stand-in printer decodes what the hub sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { confirmPayment } from '../../src/engine/services/confirm-payment.ts';
 import { mirrorOrder } from '../../src/engine/services/mirror-upstream.ts';
 import { addPrinter } from '../../src/engine/services/printers.ts';
 import { R1 } from '../support/demo-ids.ts';
@@ -95,5 +96,41 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     await sys.replica.server.jobs.runDue();
     assert.deepEqual(jobsOf(order.id).sort(), ['bag:printed', 'ticket:printed']);
     assert.equal(ticketsFor(bags, order.number).length, 1);
+  });
+});
+
+describe('a replica prints an online order once it is paid upstream (sandbox world)', () => {
+  const { sys, up, rep } = twoEnginesForSuite('test');
+  let kitchen: StandInPrinter;
+  before(async () => {
+    kitchen = await new StandInPrinter().start();
+    addPrinter(sys.replica.server.engine, sys.replica.replica.identity.restaurantId, { name: 'Comandera', host: '127.0.0.1', port: kitchen.port, width_mm: 80, when: ['arrival'] });
+  });
+  after(async () => {
+    await kitchen?.stop();
+  });
+
+  test('waiting for its payment it prints nothing; paid upstream, it prints at the hub once, marked PRUEBA', async () => {
+    const created = await up('POST', '/orders', {
+      location_id: R1.openLocation,
+      type: 'retiro',
+      payment: 'online',
+      return_url: 'https://tienda.example/vuelta',
+      customer: { name: 'Íñigo Pagado' },
+      items: [{ product_id: R1.products.cazuela, quantity: 1 }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const order = created.body as { id: string; number: string; payment_link: { session_id: string } };
+    await eventually(() => rep('GET', `/orders/${order.id}`), 'the unpaid order on the replica', { until: (r) => r.status === 200 && r.body.status === 'pendiente_pago' });
+    await sys.replica.server.jobs.runDue();
+    assert.deepEqual(sys.replica.server.engine.stores.printJobs.ofOrder(order.id), [], 'not in the kitchen yet: no paper');
+
+    confirmPayment(sys.upstream.engine, { session_id: order.payment_link.session_id, result: 'success', method: 'tarjeta' });
+    await eventually(() => rep('GET', `/orders/${order.id}`), 'paid on the replica', { until: (r) => r.body.status === 'recibido' });
+    const [ticket] = await eventually(() => kitchen.tickets.filter((t) => t.text.some((l) => l.includes(`#${order.number}`))), 'its ticket', { until: (t) => t.length === 1 });
+    assert.ok(ticket!.text.some((l) => l.includes('PRUEBA')), 'a sandbox order says so on paper');
+    assert.ok(ticket!.text.some((l) => l.includes('Íñigo')));
+    await sys.replica.server.jobs.runDue();
+    assert.deepEqual(sys.replica.server.engine.stores.printJobs.ofOrder(order.id).map((j) => `${j.kind}:${j.status}`), ['ticket:printed']);
   });
 });
