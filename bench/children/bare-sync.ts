@@ -108,6 +108,7 @@ if (config.role === 'replica') void pullLoop(config.upstreamUrl!);
 
 answer(
   {
+    cpu: () => ({ ...process.cpuUsage() }),
     /** Sends `count` changes to the upstream one after the other, as the outbox pushes them. */
     replay: async (message) => {
       const ids = message.orderIds as string[];

@@ -18,5 +18,5 @@ const replica = await startReplicaServer({
   logger: false,
   // The replica's own reconnect schedule (a probe at most every second while offline) is measured.
 });
-answer({}, () => replica.close());
+answer({ cpu: () => ({ ...process.cpuUsage() }) }, () => replica.close());
 tell({ type: 'ready', baseUrl: replica.server.baseUrl });

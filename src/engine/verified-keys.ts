@@ -16,8 +16,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Keys verified once and kept in memory by the exact text presented, so authenticating a known
  * key costs a map lookup instead of a read, a SHA-256 and a write. Everything is dropped when a key
- * may have changed: another connection committed (`PRAGMA data_version`, read on every
- * authentication) or this connection wrote a key (`ApiKeysStore.writeCount`). A key unknown here
+ * may have changed: another connection committed (`PRAGMA data_version`, read once per turn of
+ * the event loop by authentication, so every request a turn reads sees the commits made before it) or this connection wrote a key (`ApiKeysStore.writeCount`). A key unknown here
  * is always looked up, so a key created elsewhere works on its next request.
  *
  * Last uses are kept here too and written later by the jobs runner and on close (Engine.flushKeyUses), so

@@ -7,11 +7,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { defaultDataDir } from '../engine/data-dir.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
+import { screenStations } from '../engine/services/screen-stations.ts';
 import { LIVE_CHANNEL } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
 import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
-import { registerIpcHandlers } from './ipc-main.ts';
+import { registerIpcHandlers, registerLiveStations } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
 import { createAppStores } from './settings-file.ts';
 import { createKitchenWindow } from './window.ts';
@@ -36,6 +37,7 @@ let engineHost: EngineHost | null = null;
 let liveFeed: LiveFeed | null = null;
 let kitchenWindow: BrowserWindow | null = null;
 let unregisterIpc: (() => void) | null = null;
+let unregisterStations: (() => void) | null = null;
 
 async function boot(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
@@ -81,11 +83,18 @@ async function boot(): Promise<void> {
     if (kitchenWindow && !kitchenWindow.isDestroyed()) kitchenWindow.webContents.send(LIVE_CHANNEL, push);
   };
   liveFeed = startLiveFeed({ engine: hosted.server.engine, restaurantId: hosted.restaurantId, send, connectionStatus });
+  // The board's station (a grill screen, or every station as expo): fallback printing asks about it.
+  unregisterStations = registerLiveStations(
+    (said) => liveFeed?.showStations(screenStations(hosted.server.engine, hosted.restaurantId, said)),
+    () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }),
+    logError,
+  );
 }
 
 async function shutdown(): Promise<void> {
   liveFeed?.stop();
   unregisterIpc?.();
+  unregisterStations?.();
   const hosted = engineHost;
   engineHost = null;
   await hosted?.close();

@@ -1,7 +1,7 @@
 // Registers the IPC handlers on ipcMain: every request is checked for its sender (the app's own
 // window and page) and its payload (dispatchIpc) before the handler runs.
-import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { IPC_CHANNELS, type IpcResult } from '../shared/ipc/contract.ts';
+import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { IPC_CHANNELS, LIVE_STATIONS_CHANNEL, type IpcResult } from '../shared/ipc/contract.ts';
 import { dispatchIpc, type IpcHandlers } from '../engine/screen/dispatch.ts';
 import { isTrustedSenderUrl } from './ipc-guard.ts';
 
@@ -10,10 +10,7 @@ export function registerIpcHandlers(
   trusted: () => { contents: WebContents | null; rendererUrl: string },
   log: (error: unknown) => void,
 ): () => void {
-  const isTrusted = (event: IpcMainInvokeEvent): boolean => {
-    const { contents, rendererUrl } = trusted();
-    return contents !== null && event.sender === contents && isTrustedSenderUrl(event.senderFrame?.url, rendererUrl) && event.senderFrame?.parent === null;
-  };
+  const isTrusted = (event: IpcMainInvokeEvent) => isTrustedEvent(event, trusted);
   for (const channel of IPC_CHANNELS) {
     ipcMain.handle(channel, (event, request: unknown): Promise<IpcResult<unknown>> | IpcResult<unknown> => {
       if (!isTrusted(event)) {
@@ -25,5 +22,37 @@ export function registerIpcHandlers(
   }
   return () => {
     for (const channel of IPC_CHANNELS) ipcMain.removeHandler(channel);
+  };
+}
+
+/** The app's own window and page, nothing else (a frame inside it, another page it was sent to). */
+function isTrustedEvent(event: IpcMainInvokeEvent | IpcMainEvent, trusted: () => { contents: WebContents | null; rendererUrl: string }): boolean {
+  const { contents, rendererUrl } = trusted();
+  return contents !== null && event.sender === contents && isTrustedSenderUrl(event.senderFrame?.url, rendererUrl) && event.senderFrame?.parent === null;
+}
+
+/**
+ * Listens for the stations the window's board shows (LIVE_STATIONS_CHANNEL), from the trusted
+ * window only; `onStations` checks what was said (screen-stations.ts) and tells the live feed.
+ */
+export function registerLiveStations(
+  onStations: (said: unknown) => void,
+  trusted: () => { contents: WebContents | null; rendererUrl: string },
+  log: (error: unknown) => void,
+): () => void {
+  const listener = (event: IpcMainEvent, said: unknown) => {
+    if (!isTrustedEvent(event, trusted)) {
+      log(new Error(`${LIVE_STATIONS_CHANNEL} refused: untrusted sender ${event.senderFrame?.url ?? '(none)'}`));
+      return;
+    }
+    try {
+      onStations(said);
+    } catch (error) {
+      log(error);
+    }
+  };
+  ipcMain.on(LIVE_STATIONS_CHANNEL, listener);
+  return () => {
+    ipcMain.removeListener(LIVE_STATIONS_CHANNEL, listener);
   };
 }

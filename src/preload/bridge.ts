@@ -7,6 +7,8 @@ import type { LivePush } from '../shared/ipc/kitchen.ts';
 export interface BridgeTransport {
   invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>>;
   subscribe(listener: (push: LivePush) => void): () => void;
+  /** Carries the stations the board shows to the live feed (a transport without it: the engine counts every station). */
+  showStations?(stations: string[] | null): void;
 }
 
 export function createBridge(transport: BridgeTransport): ComandaBridge {
@@ -17,6 +19,10 @@ export function createBridge(transport: BridgeTransport): ComandaBridge {
   methods.onLive = (listener: (push: LivePush) => void) => {
     if (typeof listener !== 'function') throw new TypeError('onLive needs a function');
     return transport.subscribe(listener);
+  };
+  methods.showStations = (stations: readonly string[] | null) => {
+    if (stations !== null && (!Array.isArray(stations) || stations.some((s) => typeof s !== 'string'))) throw new TypeError('showStations needs station ids or null');
+    transport.showStations?.(stations === null ? null : [...stations]);
   };
   return Object.freeze(methods) as ComandaBridge;
 }

@@ -1,6 +1,6 @@
 // The preload: runs sandboxed, exposes the typed bridge and nothing else (no ipcRenderer, no Node).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { LIVE_CHANNEL, type IpcResult } from '../shared/ipc/contract.ts';
+import { LIVE_CHANNEL, LIVE_STATIONS_CHANNEL, type IpcResult } from '../shared/ipc/contract.ts';
 import type { LivePush } from '../shared/ipc/kitchen.ts';
 import { createBridge } from './bridge.ts';
 
@@ -12,6 +12,9 @@ const bridge = createBridge({
     return () => {
       ipcRenderer.removeListener(LIVE_CHANNEL, forward);
     };
+  },
+  showStations(stations) {
+    ipcRenderer.send(LIVE_STATIONS_CHANNEL, stations);
   },
 });
 

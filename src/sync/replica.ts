@@ -16,12 +16,18 @@ import { applyFeedPage } from './apply-feed.ts';
 import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
+import { pushBatch } from './push-batch.ts';
 import { pushChange } from './push-change.ts';
 import { resolveDueConflicts } from './resolve-conflicts.ts';
 import { replicaCommands } from './replica-commands.ts';
 import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
 import { KITCHEN_RECONNECT, UpstreamLink, type ReconnectSchedule } from './upstream-link.ts';
 import type { UpstreamFeedPage, UpstreamLocations } from './upstream-types.ts';
+
+/** Outbox changes sent at once, at most (the upstream client keeps 20 connections; the feed's long-polls hold two). */
+const PUSH_WINDOW = 16;
+/** Pending changes looked at to choose them (an order's changes queued together are skipped over). */
+const PUSH_SCAN = 64;
 
 export interface ReplicaOptions {
   engine: Engine;
@@ -263,33 +269,53 @@ export class Replica {
         this.failed(error);
         continue;
       }
-      const row = this.engine.stores.sync.nextToPush();
-      if (!row) {
+      const batch = pushBatch(this.engine.stores.sync.firstToPush(PUSH_SCAN), PUSH_WINDOW);
+      if (batch.length === 0) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
         continue;
       }
-      try {
-        const outcome = await this.mutex.run(() => pushChange(this.engine, this.client, this.identity, row));
-        this.link.reached();
-        if (outcome.kind === 'retry') {
-          failures++;
-          this.engine.stores.sync.failedAttempt(row.seq, outcome.reason);
-          this.lastError = outcome.reason;
-          await this.pusherWaker.sleep(outcome.delayMs ?? this.backoff(failures), this.stopping.signal);
-        } else {
-          failures = 0;
-          this.pullerWaker.wake();
+      // Several changes in flight at once (never two of one order: push-batch.ts), each with its
+      // own Idempotency-Key and its own outcome recorded; the puller waits for the whole batch,
+      // as it waited for one change.
+      const outcomes = await this.mutex.run(() =>
+        Promise.allSettled(batch.map((row) => pushChange(this.engine, this.client, this.identity, row))),
+      );
+      if (!this.running) return;
+      let retryDelayMs: number | null = null;
+      let retry = false;
+      let unreachable = false;
+      let sent = false;
+      for (const [index, outcome] of outcomes.entries()) {
+        const row = batch[index]!;
+        if (outcome.status === 'fulfilled') {
+          sent = true;
+          if (outcome.value.kind !== 'retry') continue;
+          retry = true;
+          if (outcome.value.delayMs !== null) retryDelayMs = Math.max(retryDelayMs ?? 0, outcome.value.delayMs);
+          this.engine.stores.sync.failedAttempt(row.seq, outcome.value.reason);
+          this.lastError = outcome.value.reason;
+          continue;
         }
-      } catch (error) {
-        if (!this.running) return;
-        this.failed(error);
-        this.engine.stores.sync.failedAttempt(row.seq, error instanceof Error ? error.message : String(error));
-        // Unreachable: the loop waits for the link's probe. Anything else: retry on the backoff.
-        if (!(error instanceof UpstreamUnreachable)) {
-          failures++;
-          await this.pusherWaker.sleep(this.backoff(failures), this.stopping.signal);
-        }
+        const error: unknown = outcome.reason;
+        const message = error instanceof Error ? error.message : String(error);
+        this.engine.stores.sync.failedAttempt(row.seq, message);
+        this.lastError = message;
+        if (error instanceof UpstreamUnreachable) unreachable = true;
+        else retry = true;
       }
+      if (sent) this.link.reached();
+      // Unreachable: the loop waits for the link's probe. Anything else: retry on the backoff.
+      if (unreachable) {
+        this.link.lost();
+        continue;
+      }
+      if (retry) {
+        failures++;
+        await this.pusherWaker.sleep(retryDelayMs ?? this.backoff(failures), this.stopping.signal);
+        continue;
+      }
+      failures = 0;
+      this.pullerWaker.wake();
     }
   }
 

@@ -36,7 +36,7 @@ export class UpstreamClient {
     private readonly apiKey: string,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
-    this.agent = new Agent({ connections: 8, connectTimeout: 5_000, keepAliveTimeout: 10_000, pipelining: 1 });
+    this.agent = new Agent({ connections: 20, connectTimeout: 5_000, keepAliveTimeout: 10_000, pipelining: 1 });
   }
 
   get base(): string {

@@ -2,30 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
-import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
+import { KEY_MODES, pickupOrder, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenarios(mode: World): void {
-  const { sys, up, rep, syncStatus } = twoEnginesForSuite(mode);
+  const { sys, up, rep, syncStatus, drained: drainedWithin, feedSince } = twoEnginesForSuite(mode);
+  const drained = () => drainedWithin(20_000);
 
-  const pickup = (name: string) => ({
-    location_id: R1.openLocation,
-    type: 'retiro',
-    customer: { name },
-    items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
-  });
-  const drained = () => eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs: 20_000 });
-
-  async function feedSince(cursor: string) {
-    const events: { type: string; data: any }[] = [];
-    let after = cursor;
-    for (;;) {
-      const page = await up('GET', `/events?after=${after}&limit=500`);
-      events.push(...page.body.data);
-      after = page.body.next_cursor;
-      if (!page.body.has_more) return events;
-    }
-  }
+  const pickup = pickupOrder;
 
   test('injected faults: a 500, a 429 with Retry-After and a reset mid-response deliver each change exactly once', async () => {
     const order = await rep('POST', '/orders', pickup('Faults'));

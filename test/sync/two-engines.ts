@@ -7,6 +7,8 @@ import { seedDemo, type DemoRestaurant } from '../../src/engine/demo/seed-demo.t
 import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
 import { startReplicaServer, type ReplicaServer, type ReplicaServerOptions } from '../../src/host/start-replica-server.ts';
 import type { ReconnectSchedule } from '../../src/sync/upstream-link.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { eventually } from '../support/eventually.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 import { WORLDS, type World } from '../../src/shared/world.ts';
@@ -119,5 +121,27 @@ export function twoEnginesForSuite(mode: World, sync?: ReplicaServerOptions['syn
   const up: Api = (method, path, body) => sys.upstreamApi()(method, path, body);
   const rep: Api = (method, path, body) => sys.replicaApi()(method, path, body);
   const syncStatus = async () => (await rep('GET', '/sync/status')).body;
-  return { sys, up, rep, syncStatus };
+  /** Waits until the replica is online with nothing left to push. */
+  const drained = (timeoutMs = 30_000) =>
+    eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs });
+  /** Every upstream feed event after `cursor`, page by page. */
+  async function feedSince(cursor: string) {
+    const events: { type: string; data: any }[] = [];
+    let after = cursor;
+    for (;;) {
+      const page = await up('GET', `/events?after=${after}&limit=500`);
+      events.push(...page.body.data);
+      after = page.body.next_cursor;
+      if (!page.body.has_more) return events;
+    }
+  }
+  return { sys, up, rep, syncStatus, drained, feedSince };
 }
+
+/** A one-drink pickup order for the first demo restaurant's open location. */
+export const pickupOrder = (name: string) => ({
+  location_id: R1.openLocation,
+  type: 'retiro',
+  customer: { name },
+  items: [{ product_id: R1.products.bebidaLata, quantity: 1 }],
+});

@@ -43,22 +43,28 @@ export function installAuthentication(
   limiters: { perKey: TokenBucketLimiter; unauthenticated: TokenBucketLimiter },
 ): void {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config?.public) return;
+  // A callback hook, not an async one: the request goes on in the same task (no promise, no
+  // microtask hop per request). A refusal is sent and `done` is not called.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.routeOptions.config?.public) return done();
     // Unknown routes answer 404 whatever the key: the route table is no secret.
-    if (request.is404) return;
+    if (request.is404) return done();
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-    const address = `ip:${request.ip}`;
     // The address limit applies to unauthenticated requests only (api-v1-decisions.md): a store
     // front sharing an address (a NAT, a kitchen LAN) with a misconfigured client keeps working.
     // Guessing stays hopeless: keys carry 190 bits, and 30 wrong ones a minute is all it gets.
-    const actor = presented === undefined ? null : authenticate(engine, presented);
+    let actor: Actor | null;
+    try {
+      actor = presented === undefined ? null : authenticate(engine, presented);
+    } catch (error) {
+      return done(error as Error);
+    }
     if (!actor) {
-      const decision = limiters.unauthenticated.take(address);
-      if (!decision.allowed) return refuseForRate(reply, decision, 'without a valid API key from this address');
+      const decision = limiters.unauthenticated.take(`ip:${request.ip}`);
+      if (!decision.allowed) return void refuseForRate(reply, decision, 'without a valid API key from this address');
       reply.header('WWW-Authenticate', 'Bearer');
-      return sendApiError(
+      return void sendApiError(
         reply,
         new ApiError(
           'unauthorized',
@@ -70,8 +76,9 @@ export function installAuthentication(
     }
     const decision = limiters.perKey.take(`key:${actor.keyId}`);
     setRateLimitHeaders(reply, decision);
-    if (!decision.allowed) return refuseForRate(reply, decision, 'for this API key');
+    if (!decision.allowed) return void refuseForRate(reply, decision, 'for this API key');
     request.actor = actor;
+    done();
   });
 }
 

@@ -74,10 +74,12 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Fingerprints requests that carry an Idempotency-Key, before validation fills in defaults. */
 export function installIdempotencyFingerprint(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  // A callback hook (no promise per request): most requests carry no key.
+  app.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     if (request.headers['idempotency-key'] !== undefined) {
       request.idempotencyFingerprint = requestFingerprint(request, request.body);
     }
+    done();
   });
 }
 

@@ -52,8 +52,9 @@ interface KeptOrder {
  * once the route's own serializer wrote them (so they are byte for byte what it writes; a test
  * checks it), and a list page assembled from them. Kept bytes are dropped when the order may have
  * changed: every write this connection makes to an order goes through OrdersStore, which tells
- * (onWrite), and another connection's commit shows in `PRAGMA data_version` (read by the
- * authentication of every request, and again first in a page's read transaction). An order read
+ * (onWrite), and another connection's commit shows in `PRAGMA data_version` (read by
+ * authentication once per turn of the event loop, for the requests that turn reads, and again
+ * first in a page's read transaction). An order read
  * through an alias (a replica's local id) is not kept.
  *
  * A kept order is sent without reading the database at all: the restaurant's time zone (the
@@ -96,7 +97,7 @@ export class OrderResponses {
 
   /**
    * The answer to `GET /orders/{id}` (errors are thrown, as the uncached route throws them).
-   * Authentication read `PRAGMA data_version` for this request just before.
+   * Authentication read `PRAGMA data_version` in this turn of the event loop, before this request.
    */
   sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): FastifyReply {
     const id = requestedId.toLowerCase();

@@ -12,7 +12,7 @@ import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
-import { DEFAULT_PRINT_TIMEOUT_MS, requeueCutJobs } from '../services/print-jobs.ts';
+import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */
@@ -97,7 +97,7 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
  * performing courier intents (dispatch, retries, status checks, cancellations) and sending queued
  * mail. What calls an outside party (couriers, SMTP) runs outside any transaction.
  * It runs on a real-time tick and, with a ManualClock, every time a test moves the clock.
- * A replica runs none of it: its upstream does.
+ * A replica runs none of it (its upstream does) but the printing: its printers are its own.
  *
  * `providers` (assembled where the app starts) are whom the intents are performed with: couriers,
  * payment providers (payment reads after a webhook, refunds), the printer port (print jobs), and the
@@ -114,7 +114,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const active = engine.role !== 'replica';
 
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
-  /** Expired idempotency answers, once a minute of engine time (a replica keeps its own too). */
+  /** Expired idempotency answers and finished print jobs, once a minute of engine time (a replica keeps its own too). */
   const purgeIdempotencyKeys = (): void => {
     const now = engine.clock.now();
     if (stopped || !engine.db.open || now - lastPurgeAt < QUARANTINE_MS) return;
@@ -123,6 +123,12 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
       purgeExpiredIdempotencyKeys(engine);
     } catch (error) {
       log.error({ err: error, job: 'purge-idempotency-keys' }, 'job failed; it runs again in a minute');
+    }
+    try {
+      // Bounded per pass: a backlog goes a batch a minute, the writer never held long.
+      purgeFinishedPrintJobs(engine);
+    } catch (error) {
+      log.error({ err: error, job: 'purge-print-jobs' }, 'job failed; it runs again in a minute');
     }
   };
 
@@ -236,7 +242,9 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
 
   const printTimeoutMs = options.printTimeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
   let printPass: Promise<void> | null = null;
-  if (active && engine.db.open) {
+  // Printers are the restaurant's own, on its network: a replica (the restaurant's hub) prints what
+  // reaches it, its upstream cannot. So printing runs whatever the role.
+  if (engine.db.open) {
     try {
       // Before any send of this process: a job still `sending` was cut off by the last one's end.
       const cut = requeueCutJobs(engine);
@@ -247,7 +255,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   }
   const kickPrinting = serialPass(
     async () => {
-      if (!active || stopped || !engine.db.open) return;
+      if (stopped || !engine.db.open) return;
       await sendDuePrintJobs(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
     },
     (error) => log.error({ err: error, job: 'send-print-jobs' }, 'print pass failed'),

@@ -17,12 +17,19 @@ export interface LiveFeedOptions {
   after?: number;
   /** Events per push. */
   batch?: number;
+  /** The stations the window's board shows (screen-stations.ts); null or absent: every station. */
+  stations?: readonly string[] | null;
 }
 
 export interface LiveFeed {
   /** Reads and pushes what is new now (it also runs by itself after each commit). */
   flush(): void;
   heartbeat(): void;
+  /**
+   * The window's board now shows `stations` (null: every station), as the window said on its live
+   * channel: its heartbeats keep those stations' fallback printers quiet from now on.
+   */
+  showStations(stations: readonly string[] | null): void;
   stop(): void;
   readonly cursor: number;
 }
@@ -47,6 +54,8 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   let cursor = options.after ?? engine.stores.events.lastSeq();
   let scheduled = false;
   let stopped = false;
+  let stations: readonly string[] | null = options.stations ?? null;
+  const noteLive = () => engine.screenPresence.note(restaurantId, stations, engine.clock.now());
 
   const flush = () => {
     scheduled = false;
@@ -63,7 +72,7 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const heartbeat = () => {
     if (stopped || !engine.db.open) return;
     // The desktop window's board is a kitchen screen: while it hears the engine, it is live.
-    engine.screenPresence.note(restaurantId, engine.clock.now());
+    noteLive();
     options.send(heartbeatPush(engine, restaurantId, options.connectionStatus(), heartbeatMs));
   };
 
@@ -75,13 +84,17 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
     setImmediate(flush);
   });
   // Live from the moment it connects, not only from its first heartbeat.
-  engine.screenPresence.note(restaurantId, engine.clock.now());
+  noteLive();
   const timer = setInterval(heartbeat, heartbeatMs);
   timer.unref?.();
 
   return {
     flush,
     heartbeat,
+    showStations(next) {
+      stations = next;
+      if (!stopped && engine.db.open) noteLive();
+    },
     stop() {
       stopped = true;
       unsubscribe();

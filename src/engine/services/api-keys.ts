@@ -78,7 +78,8 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
  */
 export function authenticate(engine: Engine, presented: string): Actor | null {
   // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
-  engine.dataVersion.check();
+  // Checked once per turn of the event loop: the requests of one turn share the check (data-version.ts).
+  engine.dataVersion.checkThisTurn();
   const keyWrites = engine.stores.apiKeys.writeCount;
   const known = engine.verifiedKeys.get(presented, keyWrites);
   if (known) {

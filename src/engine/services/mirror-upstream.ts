@@ -5,6 +5,7 @@ import type { OrderRow } from '../store/orders-store.ts';
 import type { KnownLocationStatus, LocationStatusView } from './location-status.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import type { MenuView } from './read-menu.ts';
+import { queueMirroredPrints } from './print-jobs.ts';
 import { recordStockChange } from './stock-events.ts';
 import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
 import { worldOf } from '../../shared/world.ts';
@@ -158,6 +159,8 @@ export function mirrorOrder(
   if (existing && !options.force && isEarlierStatus(row.status, existing.status)) return;
   engine.stores.orders.upsert(row);
   engine.stores.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  // The restaurant's printers are this replica's: an order reaching its kitchen from upstream prints here.
+  queueMirroredPrints(engine, existing, row, engine.clock.now());
 }
 
 /**

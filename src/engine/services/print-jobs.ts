@@ -125,6 +125,26 @@ export function queueBagLabels(engine: Engine, order: OrderRow, now: number): vo
   }
 }
 
+/** The statuses of an order in the kitchen's hands, not yet out of them: a replica first seeing one there prints it. */
+const IN_THE_KITCHEN: ReadonlySet<OrderRow['status']> = new Set(['recibido', 'programado', 'en_preparacion']);
+
+/**
+ * A replica mirrored an order from its upstream (mirror-upstream.ts): what its own printers print
+ * for it, in the mirror's transaction, each at most once per order. Arrival (and fallback) tickets
+ * when the order first reaches this kitchen: seen for the first time in the kitchen's hands (an
+ * order taken upstream, an online one paid there), or its payment confirmed upstream. A bag label
+ * when a delivery this replica knew reaches listo upstream. What was printed here already (an
+ * order seen before, a bump made on this replica, then mirrored back) prints nothing more.
+ */
+export function queueMirroredPrints(engine: Engine, before: OrderRow | undefined, after: OrderRow, now: number): void {
+  const arrives = IN_THE_KITCHEN.has(after.status) && (before === undefined || before.status === 'pendiente_pago');
+  const ready = after.type === 'delivery' && after.status === 'listo' && before !== undefined && before.status !== 'listo';
+  if (!arrives && !ready) return;
+  const earlier = engine.stores.printJobs.ofOrder(after.id);
+  if (arrives && !earlier.some((j) => j.kind !== 'bag')) queueArrivalTickets(engine, after, now);
+  if (ready && !earlier.some((j) => j.kind === 'bag')) queueBagLabels(engine, after, now);
+}
+
 /**
  * Reimprimir: the order's ticket again, marked REIMPRESIÓN, at every printer that printed (or
  * was to print) one for it; with none, at every arrival or fallback printer serving its items.
@@ -164,9 +184,10 @@ export function requeueCutJobs(engine: Engine): number {
 }
 
 /**
- * Fallback tickets held at arrival: dropped once a kitchen screen has been live since the ticket
- * was written (a screen has it), released to print once the restaurant's screens have all been
- * gone for the printer's fallback seconds (counted from the engine's start at most).
+ * Fallback tickets held at arrival: dropped once the printer's stations have each had a live
+ * kitchen screen since the ticket was written (a screen has it), released to print once one of its
+ * stations has had none for the printer's fallback seconds (counted from the engine's start at
+ * most). A screen showing every station counts for each; a printer of every station needs one.
  */
 export function settleFallbackJobs(engine: Engine): void {
   const held = engine.stores.printJobs.held();
@@ -175,8 +196,8 @@ export function settleFallbackJobs(engine: Engine): void {
     const now = engine.clock.now();
     for (const job of held) {
       const printer = engine.stores.printers.get(job.printer_id);
-      const lastLive = engine.screenPresence.lastLive(job.restaurant_id);
       if (!printer || printer.removed_at !== null) continue;
+      const lastLive = engine.screenPresence.lastLive(job.restaurant_id, parseJsonList(printer.stations));
       if (lastLive !== null && lastLive > job.created_at) {
         engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
         continue;
@@ -234,4 +255,17 @@ export function recordSend(
       engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
     }
   });
+}
+
+/** Printed and dropped jobs are kept this long (engine clock) for the printers' history, then purged. */
+export const PRINT_JOB_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Jobs purged per pass at most, so a backlog (a first run after an upgrade) never holds the writer long. */
+export const PRINT_JOB_PURGE_BATCH = 500;
+
+/**
+ * Purges finished jobs (printed, dropped) older than the retention, oldest first, at most
+ * `limit`; a job still to print (queued, sending, held) is never touched. Returns how many.
+ */
+export function purgeFinishedPrintJobs(engine: Engine, limit = PRINT_JOB_PURGE_BATCH): number {
+  return engine.transaction(() => engine.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
 }

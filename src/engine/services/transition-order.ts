@@ -80,11 +80,12 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
   }
   const updated = writeOrderChanges(engine, order, changes, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);
-  if (sideEffects) {
-    // An online order reaches the kitchen once paid; a delivery bumped to listo gets its bag label.
-    if (order.status === 'pendiente_pago' && (target === 'recibido' || target === 'programado')) queueArrivalTickets(engine, updated, now);
-    if (target === 'listo' && order.status !== 'listo') queueBagLabels(engine, updated, now);
-  }
+  // An online order reaches the kitchen once paid (on a replica, the upstream confirms the payment
+  // and the mirror prints: mirror-upstream.ts).
+  if (sideEffects && order.status === 'pendiente_pago' && (target === 'recibido' || target === 'programado')) queueArrivalTickets(engine, updated, now);
+  // A delivery bumped to listo gets its bag label, on a replica too: its printers are its own (the
+  // mirror of this bump, once the upstream has it, finds it listo already and prints nothing more).
+  if (target === 'listo' && order.status !== 'listo') queueBagLabels(engine, updated, now);
   return updated;
 }
 

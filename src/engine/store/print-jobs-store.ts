@@ -40,6 +40,7 @@ export class PrintJobsStore {
   private readonly recentStatement: Statement<[string, number], PrintJobRow>;
   private readonly countsStatement: Statement<[string], { printer_id: string; status: PrintJobStatus; n: number }>;
   private readonly dropStatement: Statement<[number, string]>;
+  private readonly purgeStatement: Statement<[number, number]>;
   private readonly updateStatements = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -51,6 +52,12 @@ export class PrintJobsStore {
          0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
     );
     this.byId = db.prepare('SELECT * FROM print_jobs WHERE id = ?');
+    // The oldest finished jobs first, through the partial index (migration 0014): a pass costs its limit, not the table.
+    this.purgeStatement = db.prepare(
+      `DELETE FROM print_jobs WHERE seq IN (
+         SELECT seq FROM print_jobs INDEXED BY print_jobs_finished
+         WHERE status IN ('printed', 'dropped') AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
+    );
     this.dropStatement = db.prepare(`UPDATE print_jobs SET status = 'dropped', next_attempt_at = NULL, updated_at = ? WHERE printer_id = ? AND status IN ('queued', 'sending', 'held')`);
     // A printer's queue is strictly in order: its oldest job not printed holds back the rest.
     this.headStatement = db.prepare(
@@ -106,6 +113,11 @@ export class PrintJobsStore {
   /** Open jobs per printer and status (the status strip's counts). */
   openCounts(restaurantId: string): { printer_id: string; status: PrintJobStatus; n: number }[] {
     return this.countsStatement.all(restaurantId);
+  }
+
+  /** Deletes at most `limit` finished jobs (printed, dropped) last changed before `before`; returns how many. */
+  deleteFinishedBefore(before: number, limit: number): number {
+    return this.purgeStatement.run(before, limit).changes;
   }
 
   /** Drops a printer's jobs not printed yet; returns how many. */

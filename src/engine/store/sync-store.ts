@@ -59,6 +59,7 @@ export class SyncStore {
   private readonly putState: Statement<[string, string]>;
   private readonly insertOutbox: Statement<[string, OutboxKind, string, string | null, string | null, number]>;
   private readonly nextPending: Statement<[], OutboxRow>;
+  private readonly firstPending: Statement<[number], OutboxRow>;
   private readonly pendingCount: Statement<[], { n: number }>;
   private readonly pendingForOrder: Statement<[string], { n: number }>;
   private readonly pendingStockAt: Statement<[string], OutboxRow>;
@@ -93,6 +94,7 @@ export class SyncStore {
        VALUES (?, ?, ?, ?, ?, ?)`,
     );
     this.nextPending = db.prepare("SELECT * FROM sync_outbox WHERE status = 'pending' ORDER BY seq LIMIT 1");
+    this.firstPending = db.prepare("SELECT * FROM sync_outbox WHERE status = 'pending' ORDER BY seq LIMIT ?");
     this.pendingCount = db.prepare("SELECT COUNT(*) AS n FROM sync_outbox WHERE status = 'pending'");
     // An item bump is kitchen data: it never holds back the order's own updates from upstream.
     this.pendingForOrder = db.prepare(
@@ -167,6 +169,11 @@ export class SyncStore {
 
   nextToPush(): OutboxRow | undefined {
     return this.nextPending.get();
+  }
+
+  /** The first `limit` pending changes, in queue order (the pusher picks what it sends together from them). */
+  firstToPush(limit: number): OutboxRow[] {
+    return this.firstPending.all(limit);
   }
 
   pending(): number {

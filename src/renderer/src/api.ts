@@ -16,14 +16,15 @@ type Unwrapped<F> = F extends (request: infer Q) => Promise<infer R>
   ? (request: Q) => Promise<R extends { ok: true; value: infer V } ? V : never>
   : never;
 
-export type KitchenApi = { [M in Exclude<keyof ComandaBridge, 'onLive'>]: Unwrapped<ComandaBridge[M]> } & {
+export type KitchenApi = { [M in Exclude<keyof ComandaBridge, 'onLive' | 'showStations'>]: Unwrapped<ComandaBridge[M]> } & {
   onLive: ComandaBridge['onLive'];
+  showStations: ComandaBridge['showStations'];
 };
 
 export function createApi(bridge: ComandaBridge): KitchenApi {
   const api: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(bridge)) {
-    if (name === 'onLive') continue;
+    if (name === 'onLive' || name === 'showStations') continue;
     api[name] = async (request: unknown) => {
       const result = await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: IpcFailure }>)(request ?? {});
       if (!result || typeof result !== 'object') throw new IpcCallError({ code: 'internal_error', message: 'no answer from the app' });
@@ -32,6 +33,7 @@ export function createApi(bridge: ComandaBridge): KitchenApi {
     };
   }
   api.onLive = (listener: Parameters<ComandaBridge['onLive']>[0]) => bridge.onLive(listener);
+  api.showStations = (stations: readonly string[] | null) => bridge.showStations(stations);
   return api as KitchenApi;
 }
 

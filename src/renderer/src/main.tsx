@@ -42,6 +42,12 @@ function startStores(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean
   };
   stores.board.getState().setLocationFilter(preferences.getState().location_id);
   stores.board.getState().setStationFilter(preferences.getState().station_id);
+  // The engine hears which station this board shows (fallback printing asks), now and on each change.
+  const showStation = (stationId: string | null) => api.showStations(stationId === null ? null : [stationId]);
+  showStation(preferences.getState().station_id);
+  preferences.subscribe((now, before) => {
+    if (now.station_id !== before.station_id) showStation(now.station_id);
+  });
   // Every live push goes to each store that shows something it may change.
   api.onLive((push) => {
     stores.board.getState().receive(push);

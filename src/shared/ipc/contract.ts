@@ -47,6 +47,8 @@ export function isIpcChannel(value: unknown): value is IpcChannel {
 
 /** The live channel main pushes on (engine changes and heartbeats). */
 export const LIVE_CHANNEL = 'live:push';
+/** What the window says back on it: the stations its board shows (fallback printing asks; null: every station). */
+export const LIVE_STATIONS_CHANNEL = 'live:stations';
 
 export interface IpcFailure {
   /** An API error code or one of the kitchen's own (error-codes.ts, `KitchenErrorCode`): translate by it. */
@@ -70,4 +72,9 @@ export type ComandaBridge = {
 } & {
   /** Calls `listener` with every live push; returns the unsubscribe. */
   onLive(listener: (push: LivePush) => void): () => void;
+  /**
+   * Tells the engine which stations this screen's board shows (null: every station, as expo): its
+   * live feed then keeps only those stations' fallback printers quiet.
+   */
+  showStations(stations: readonly string[] | null): void;
 };

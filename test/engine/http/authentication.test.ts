@@ -1,5 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { Engine } from '../../../src/engine/engine.ts';
@@ -34,6 +36,47 @@ describe('authentication: verified keys in memory, last use written later', () =
     assert.equal(refused.body.error.code, 'unauthorized');
     // the engine's own keys are unaffected
     assert.equal((await engine.call('GET', '/menu')).status, 200);
+  });
+
+  test('a key revoked by the keys CLI (another process) is refused on every request sent after it exits, under a load of kept-alive requests', { timeout: 120_000 }, async () => {
+    // Authentication reads data_version once per turn of the engine's event loop (the requests of
+    // one turn share it): several connections keep requests in flight while the CLI revokes, so
+    // turns carry many requests, and none sent after the CLI is gone may still be let in.
+    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, mode: 'live', write: false, label: 'revoked by the CLI' });
+    assert.equal((await engine.call('GET', '/orders?limit=1', { key })).status, 200);
+    let cliExited = false;
+    const repo = join(import.meta.dirname, '..', '..', '..');
+    const cli = spawn(join(repo, 'node_modules/.bin/node'), ['--import', 'tsx', 'src/cli/keys.ts', 'revoke', '--restaurant', R1.id, '--key', record.id, '--db', engine.dbPath], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    cli.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      cli.once('exit', (code) => {
+        cliExited = true;
+        resolve(code);
+      }),
+    );
+    const statuses = { before: new Map<number, number>(), after: new Map<number, number>() };
+    const count = (into: Map<number, number>, status: number) => into.set(status, (into.get(status) ?? 0) + 1);
+    const worker = async () => {
+      // Until this worker has an answer to a request it sent after the CLI exited.
+      for (;;) {
+        const sentAfterExit = cliExited;
+        const { status } = await engine.call('GET', '/orders?limit=1', { key });
+        count(sentAfterExit ? statuses.after : statuses.before, status);
+        if (sentAfterExit) return;
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    assert.equal(await exited, 0, output);
+    assert.match(output, new RegExp(`revoked ${record.id}`));
+    // Before the CLI exited the key was accepted (the load ran against a verified key)...
+    assert.ok((statuses.before.get(200) ?? 0) > 0, `before: ${JSON.stringify([...statuses.before])}`);
+    // ...and after it, every request was refused.
+    assert.deepEqual([...statuses.after], [[401, 8]]);
   });
 
   test('a permission changed by another connection applies on the next request', async () => {

@@ -20,6 +20,7 @@ import { ApiError, KitchenError } from '../../domain/errors.ts';
 import { toFailure } from '../../screen/screen-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-feed.ts';
+import { screenStations } from '../../services/screen-stations.ts';
 import { addressKey } from '../../domain/token-bucket.ts';
 import {
   DEFAULT_PAIRING_LIMITS,
@@ -129,6 +130,14 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     if (!admin || session === null || !admin.sessions.isSession(session)) return null;
     const refusal = adminRefusalOf(request, { requireOrigin });
     return refusal === null ? { ok: true } : { ok: false, why: refusal.replace('_', ' ') };
+  };
+  /** The stations a kitchen screen says its stream's board shows (`?stations=a,b`; none said: every station). */
+  const stationsOf = (request: FastifyRequest, restaurantId: string): IpcResult<string[] | null> => {
+    try {
+      return { ok: true, value: screenStations(engine, restaurantId, (request.query as Record<string, unknown> | undefined)?.stations) };
+    } catch (error) {
+      return { ok: false, error: toFailure(error, (e) => request.log.error({ err: e }, 'reading a screen\'s stations failed')) };
+    }
   };
   const answer = (reply: FastifyReply, result: IpcResult<unknown>) =>
     securityHeaders(reply).header('Cache-Control', 'no-store').code(result.ok ? 200 : statusOf(result.error)).send(result);
@@ -249,16 +258,26 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           const session = adminSessionOf(request)!;
           // Each admin session is its own viewer (its streams capped and checked apart); the key is a digest, never the secret.
         const owner = `admin:${createHash('sha256').update(session).digest('base64url').slice(0, 16)}`;
-        streams.open(request, reply, { restaurantId: current.restaurantId, owner, stillAllowed: () => options.admin!.sessions.isSession(session) });
+          const shown = stationsOf(request, current.restaurantId);
+          if (!shown.ok) return answer(reply, shown);
+          streams.open(request, reply, {
+            restaurantId: current.restaurantId,
+            owner,
+            stillAllowed: () => options.admin!.sessions.isSession(session),
+            stations: shown.value,
+          });
           return reply;
         }
         const device = deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
+        const shown = stationsOf(request, device.restaurantId);
+        if (!shown.ok) return answer(reply, shown);
         streams.open(request, reply, {
           restaurantId: device.restaurantId,
           owner: device.deviceId,
           stillAllowed: () => deviceStillPaired(engine, device.deviceId),
           pickup: device.role === 'pickup',
+          stations: shown.value,
         });
         return reply;
       });

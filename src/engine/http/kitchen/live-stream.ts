@@ -52,6 +52,11 @@ export interface LiveViewer {
    * (an empty events message with the sequence id): it then reads its own narrow view.
    */
   pickup?: boolean;
+  /**
+   * The stations this kitchen screen shows (its `?stations=`, checked by screen-stations.ts): its
+   * heartbeats keep those stations' fallback printers quiet. Null or absent: every station.
+   */
+  stations?: readonly string[] | null;
 }
 
 export interface LiveStreamStats {
@@ -169,8 +174,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       }),
       timer: setInterval(() => {
         if (!engine.db.open || hub.streams.size === 0) return;
-        // A kitchen screen hearing its heartbeats is live: no fallback printing for its restaurant.
-        if ([...hub.streams].some((s) => s.viewer.pickup !== true)) engine.screenPresence.note(restaurantId, engine.clock.now());
+        // A kitchen screen hearing its heartbeats is live: no fallback printing for its stations.
+        const now = engine.clock.now();
+        for (const stream of hub.streams) if (stream.viewer.pickup !== true) engine.screenPresence.note(restaurantId, stream.viewer.stations ?? null, now);
         broadcast(hub, frameOf(heartbeatPush(engine, restaurantId, options.connectionStatus(), options.heartbeatMs)), null);
       }, options.heartbeatMs),
     };
@@ -285,8 +291,8 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       if (mine) mine.add(stream);
       else byOwner.set(viewer.owner, new Set([stream]));
       hub.streams.add(stream);
-      // A heartbeat says hello at once; a kitchen screen is live from now.
-      if (viewer.pickup !== true) engine.screenPresence.note(viewer.restaurantId, engine.clock.now());
+      // A heartbeat says hello at once; a kitchen screen is live from now, for the stations it shows.
+      if (viewer.pickup !== true) engine.screenPresence.note(viewer.restaurantId, viewer.stations ?? null, engine.clock.now());
       stream.write(frameOf(heartbeatPush(engine, viewer.restaurantId, options.connectionStatus(), options.heartbeatMs)));
     },
     closeAll() {

@@ -13,6 +13,7 @@ import pairingGuard from './0010-pairing-guard.ts';
 import paymentRefunds from './0011-payment-refunds.ts';
 import printJobs from './0012-print-jobs.ts';
 import pickupScreenSettings from './0013-pickup-screen-settings.ts';
+import printJobRetention from './0014-print-job-retention.ts';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'payment-refunds', sql: paymentRefunds },
   { version: 12, name: 'print-jobs', sql: printJobs },
   { version: 13, name: 'pickup-screen-settings', sql: pickupScreenSettings },
+  { version: 14, name: 'print-job-retention', sql: printJobRetention },
 ];

@@ -42,6 +42,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   let admin = false;
   let opened: Promise<void> | null = null;
   let markOpened: () => void = () => {};
+  /** The stations the board shows, said when the stream opens (null: every station). */
+  let stations: string[] | null = null;
 
   const dropToPairing = () => {
     if (unpaired) return;
@@ -68,7 +70,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     opened ??= new Promise<void>((resolve) => {
       markOpened = resolve;
     });
-    const url = `${options.base}/live${lastEventId !== null ? `?after=${encodeURIComponent(lastEventId)}` : ''}`;
+    const query = new URLSearchParams();
+    if (lastEventId !== null) query.set('after', lastEventId);
+    if (stations !== null && stations.length > 0) query.set('stations', stations.join(','));
+    const url = `${options.base}/live${query.size > 0 ? `?${query.toString()}` : ''}`;
     const stream = new EventSource(url);
     source = stream;
     stream.addEventListener('ready', (event) => {
@@ -135,6 +140,14 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       return () => {
         listeners.delete(listener);
       };
+    },
+    showStations(next) {
+      if ((next === null ? '' : next.join(',')) === (stations === null ? '' : stations.join(','))) return;
+      stations = next;
+      // The engine reads the stations when a stream opens: an open one is reopened (resuming after its last event).
+      if (source === null || closed || unpaired) return;
+      source.close();
+      open();
     },
     session,
     close() {
