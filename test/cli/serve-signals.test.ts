@@ -54,7 +54,7 @@ describe('signals to the npm process of npm run serve', () => {
 
         if (to === 'npm') npm.kill(signal);
         else process.kill(-npm.pid!, signal);
-        await eventually(() => !alive(enginePid), 'the engine process to end', { timeoutMs: 30_000 });
+        await eventually(() => !alive(enginePid), 'the engine process to end');
         assert.match(stderr, /"msg":"shutting down"/, stderr.slice(-2000));
         assert.equal(existsSync(`${db}-serving`), false, 'the serving lock given back');
         assert.equal(existsSync(`${db}-serving.json`), false);

@@ -47,7 +47,7 @@ test('npm run backup copies a running engine under a write storm; the copy resto
       committed.push({ id: res.body.id, key });
     }
   });
-  await eventually(() => committed.length >= 40, '40 orders committed before the backup', { timeoutMs: 20_000 });
+  await eventually(() => committed.length >= 40, '40 orders committed before the backup');
   const before = [...committed];
   const out = join(dir, 'backups', 'comanda.db');
   await assert.rejects(run('npm', ['run', '--silent', 'backup', '--', '--db', dbPath, '--out', out], { cwd: ROOT }), /does not exist/);

@@ -253,7 +253,7 @@ describe('slow and oversized clients', () => {
     const countAccepted = () => accepted++;
     app.server.on('connection', countAccepted);
     const slow = Array.from({ length: 50 }, () => rawHttp(port, [...head].map((c) => c), { gapMs: 50, timeoutMs: 30_000 }));
-    await eventually(() => accepted, '50 slow connections accepted', { until: (n) => n >= 50, timeoutMs: 30_000 });
+    await eventually(() => accepted, '50 slow connections accepted', { until: (n) => n >= 50 });
     app.server.off('connection', countAccepted);
     await served();
     const results = await Promise.all(slow);
@@ -266,7 +266,7 @@ describe('slow and oversized clients', () => {
         assertDocumentedError(res.status, parseJson(res.body), 'slow headers');
       }
     }
-    await eventually(async () => (await connections()) <= 1, 'the sockets freed', { timeoutMs: 30_000 });
+    await eventually(async () => (await connections()) <= 1, 'the sockets freed');
   });
 
   test('a body that never finishes: cut at the request timeout, the socket freed', async () => {

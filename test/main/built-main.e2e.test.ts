@@ -175,7 +175,6 @@ describe('the built main process under a stand-in electron', () => {
         return frames > 0 && copied === frames;
       },
       'the log copied by the worker',
-      { timeoutMs: 10_000 },
     );
   });
 

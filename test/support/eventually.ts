@@ -1,13 +1,14 @@
 // The one way a test waits for something another part does (an engine, a replica, a browser, a
 // child process): poll a probe until its value is what the test wants. A safety-net timeout, not a
 // speed limit: a busy machine gets there later, a real failure names what never came and how it
-// last looked.
+// last looked. The default sits just under the fast tier's 60 s per-test timeout, so a loaded
+// machine is never failed by a tighter bound than the test's own.
 import { inspect } from 'node:util';
 
 export interface EventuallyOptions<T> {
   /** When the probe's value is the one awaited; by default, any truthy value. */
   until?: (value: T) => boolean;
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default 50 s: just under a fast-tier test's own timeout). */
   timeoutMs?: number;
 }
 
@@ -20,7 +21,7 @@ const POLL_EVERY_MS = 20;
  */
 export async function eventually<T>(probe: () => T | Promise<T>, what: string, options: EventuallyOptions<T> = {}): Promise<T> {
   const until = options.until ?? ((value: T) => Boolean(value));
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? 50_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let last: string;

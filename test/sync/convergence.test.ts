@@ -49,7 +49,6 @@ function refusedChangeScenario(mode: World): void {
           return a.body.status === 'cancelado' && b.body.status === 'cancelado' && s.conflicts_unresolved === 0;
         },
         'both sides cancelado, the conflict resolved',
-        { timeoutMs: 20_000 },
       );
       const status = await syncStatus();
       const mine = status.conflicts.filter((c: any) => c.order_id === id);
@@ -90,7 +89,7 @@ describe('a concurrent stock change is a conflict, not an overwrite (live key)',
     await eventually(async () => {
       const s = await syncStatus();
       return s.online && s.outbox_pending === 0;
-    }, 'the outbox drained', { timeoutMs: 20_000 });
+    }, 'the outbox drained');
     await eventually(async () => {
       const [a, b] = await Promise.all([stockOf(up), stockOf(rep)]);
       return a[queso] === 22 && b[queso] === 22 && a[choclo] === 4 && b[choclo] === 4;
@@ -111,7 +110,7 @@ describe('a concurrent stock change is a conflict, not an overwrite (live key)',
     assert.equal((await rep('PUT', '/stock', { location_id: R1.openLocation, items: [{ product_id: choclo, quantity: 7 }] })).status, 200);
     await eventually(async () => sys.proxy.forwarded.some((l) => l.startsWith('PUT /v1/stock')), 'the write reached the upstream');
     sys.proxy.set({ kind: 'pass' });
-    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained', { timeoutMs: 20_000 });
+    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained');
     assert.equal((await stockOf(up))[choclo], 7);
     assert.equal((await stockOf(rep))[choclo], 7);
     assert.equal((await syncStatus()).conflicts.length, before);
@@ -134,7 +133,7 @@ describe('a replica left alone records no conflict; a real difference is recorde
     }
     sys.clock.advance(411);
     for (const id of ids.slice(0, 3)) assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
-    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained', { timeoutMs: 20_000 });
+    await eventually(async () => (await syncStatus()).outbox_pending === 0, 'drained');
     const checks = sys.replica.replica.checks;
     await eventually(() => sys.replica.replica.checks >= checks + 100, '100 more divergence checks', { timeoutMs: 60_000 });
     const status = await syncStatus();
@@ -153,7 +152,7 @@ describe('a replica left alone records no conflict; a real difference is recorde
     }
     await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'items_divergence' && c.order_id === id), 'an items divergence');
     const checks = sys.replica.replica.checks;
-    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks', { timeoutMs: 30_000 });
+    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks');
     const found = (await syncStatus()).conflicts.filter((c: any) => c.kind === 'items_divergence');
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.deepEqual(found[0].local_change, { items: [{ item_index: 0, done: false }] });
@@ -171,7 +170,7 @@ describe('a replica left alone records no conflict; a real difference is recorde
     }
     await eventually(async () => (await syncStatus()).conflicts.some((c: any) => c.kind === 'stock_divergence'), 'a stock divergence');
     const checks = sys.replica.replica.checks;
-    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks', { timeoutMs: 30_000 });
+    await eventually(() => sys.replica.replica.checks >= checks + 20, '20 more checks');
     const status = await syncStatus();
     const found = status.conflicts.filter((c: any) => c.kind === 'stock_divergence');
     assert.equal(status.conflicts.filter((c: any) => c.kind === 'order_divergence').length, 0, 'no order difference on the way');

@@ -6,8 +6,7 @@ import { KEY_MODES, pickupOrder, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
 function scenarios(mode: World): void {
-  const { sys, up, rep, syncStatus, drained: drainedWithin, feedSince } = twoEnginesForSuite(mode);
-  const drained = () => drainedWithin(20_000);
+  const { sys, up, rep, syncStatus, drained, feedSince } = twoEnginesForSuite(mode);
 
   const pickup = pickupOrder;
 
@@ -24,7 +23,7 @@ function scenarios(mode: World): void {
     assert.equal((await syncStatus()).outbox_pending, 1);
     const injected = sys.proxy.injected;
     sys.proxy.set({ kind: 'status', status: 429, retryAfterSeconds: 1 });
-    await eventually(async () => sys.proxy.injected, 'one more injected 429', { until: (n) => n > injected, timeoutMs: 20_000 });
+    await eventually(async () => sys.proxy.injected, 'one more injected 429', { until: (n) => n > injected });
     assert.equal((await up('GET', `/orders/${upstreamId}`)).body.status, 'recibido', 'nothing got through');
     sys.proxy.set({ kind: 'pass' });
     await drained();
@@ -37,7 +36,7 @@ function scenarios(mode: World): void {
     assert.equal(cut.status, 201);
     await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, 'the POST forwarded', { until: (n) => n > before });
     // The cut answer is a failed attempt on the replica's side before the network comes back.
-    await eventually(async () => sys.replica.replica.engine.stores.sync.nextToPush()?.attempts ?? 0, 'a failed attempt', { until: (n) => n >= 1, timeoutMs: 20_000 });
+    await eventually(async () => sys.replica.replica.engine.stores.sync.nextToPush()?.attempts ?? 0, 'a failed attempt', { until: (n) => n >= 1 });
     sys.proxy.set({ kind: 'pass' });
     status = await drained();
     assert.equal(status.conflicts.length, 0);

@@ -16,7 +16,7 @@ function scenarios(mode: World): void {
   before(() => {
     kitchen = createKitchenHandlers({ engine: sys.replica.replica.engine, commands: sys.replica.replica.commands, restaurantId: sys.replica.replica.identity.restaurantId });
   });
-  const drained = () => eventually(syncStatus, 'the outbox drained, online, no conflict open', { until: (s) => s.outbox_pending === 0 && s.online && s.conflicts_unresolved === 0, timeoutMs: 20_000 });
+  const drained = () => eventually(syncStatus, 'the outbox drained, online, no conflict open', { until: (s) => s.outbox_pending === 0 && s.online && s.conflicts_unresolved === 0 });
 
   test('a ticket recalled on the replica is recalled upstream; a bump on it reaches the upstream with no conflict', async () => {
     const created = await up('POST', '/orders', {
@@ -36,7 +36,7 @@ function scenarios(mode: World): void {
     const settled = await eventually(
       async () => [sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
       'cursor === feedEnd && status === \'entregado\'',
-      { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado', timeoutMs: 20_000 },
+      { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado' },
     );
     assert.deepEqual(settled, [feedEnd, 'entregado']);
     const conflictsBefore = (await syncStatus()).conflicts.length;

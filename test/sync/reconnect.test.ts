@@ -60,7 +60,7 @@ function scenario(mode: World): void {
     const forwardedBefore = sys.proxy.forwarded.length;
 
     sys.proxy.set({ kind: 'pass' });
-    const status = await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs: 10_000 });
+    const status = await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });
     assert.equal(status.outbox_pending, 0, JSON.stringify(status));
     assert.equal(status.online, true);
     assert.deepEqual(status.conflicts, []);

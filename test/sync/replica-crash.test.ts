@@ -65,7 +65,7 @@ function scenario(mode: World): void {
     const cursor = (await up('GET', '/events')).body.next_cursor;
 
     proxy.set({ kind: 'refuse' });
-    await eventually(status, 'the replica to see the upstream gone', { until: (s) => s.online === false, timeoutMs: 30_000 });
+    await eventually(status, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     const names: string[] = [];
     for (let i = 0; i < 15; i++) {
       const name = `Crash ${i}`;

@@ -38,7 +38,6 @@ test('a second replica on a served file is refused and writes nothing into it', 
         return same;
       },
       'the first replica to leave its file alone',
-      { timeoutMs: 10_000 },
     );
     const otherKey = sys.demo[1]!.keys.live_write;
     await assert.rejects(

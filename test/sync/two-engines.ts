@@ -122,8 +122,7 @@ export function twoEnginesForSuite(mode: World, sync?: ReplicaServerOptions['syn
   const rep: Api = (method, path, body) => sys.replicaApi()(method, path, body);
   const syncStatus = async () => (await rep('GET', '/sync/status')).body;
   /** Waits until the replica is online with nothing left to push. */
-  const drained = (timeoutMs = 30_000) =>
-    eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online, timeoutMs });
+  const drained = () => eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });
   /** Every upstream feed event after `cursor`, page by page. */
   async function feedSince(cursor: string) {
     const events: { type: string; data: any }[] = [];

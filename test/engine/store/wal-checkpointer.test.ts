@@ -120,7 +120,6 @@ describe('WAL checkpointer', () => {
           return frames > 0 && copied === frames;
         },
         'the orders to be copied into the file',
-        { timeoutMs: 10_000 },
       );
     } finally {
       await engine.server.close();
