@@ -137,7 +137,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     assert.equal((await row.locator('[data-testid="printer-state"]').innerText()).trim(), 'sin conexión · 1 en cola');
     // Imprimir prueba now tells why.
     await row.locator('[data-testid="printer-test"]').click();
-    await eventually(async () => /ECONNREFUSED|closed the connection/.test(await row.locator('[data-testid="printer-state"]').innerText()), 'the test page failure shown');
+    await eventually(async () => /la prueba no llegó: nada responde en 127\.0\.0\.1:\d+ \(¿encendida, en la red/.test(await row.locator('[data-testid="printer-state"]').innerText()), 'the test page failure shown');
     assert.equal(await row.getAttribute('data-state'), 'unreachable');
     await page.locator('[data-testid="settings-printers"]').scrollIntoViewIfNeeded();
     await k.screenshot('printers-settings-unreachable');

@@ -92,7 +92,12 @@ export function PrintersSettings() {
                       onClick={() =>
                         void attempt(p.id, async () => {
                           const result = await api.testPrinter({ printer_id: p.id });
-                          const text = result.printed ? t('printers.test_ok') : (result.error ?? '');
+                          // A failure is said by what the cook can check; the socket's own words stay in the tooltip.
+                          const text = result.printed
+                            ? t('printers.test_ok')
+                            : result.printer.state === 'paper_out'
+                              ? t('printers.test_paper_out')
+                              : t('printers.test_unreachable', { address: `${result.printer.host}:${result.printer.port}` });
                           setTested((s) => ({ ...s, [p.id]: { state: stateOf(result.printer), text } }));
                           setPrinters((list) => list.map((x) => (x.id === p.id ? result.printer : x)));
                         })

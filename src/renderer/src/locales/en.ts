@@ -341,6 +341,8 @@ export const en: Record<TextKey, string> = {
   'printers.state_paper_out': 'out of paper',
   'printers.test': 'Print test page',
   'printers.test_ok': 'test printed',
+  'printers.test_unreachable': 'the test did not print: nothing answers at {address} (switched on, on the network, at that address and port?)',
+  'printers.test_paper_out': 'the test did not print: out of paper',
   'printers.remove': 'Remove',
   'printers.add': 'Add printer',
   'printers.invalid_host': 'The IP address “{value}” is neither an IP address nor a host name (e.g. 192.168.1.50). Correct it and add again.',

@@ -339,6 +339,8 @@ export const es = {
   'printers.state_paper_out': 'sin papel',
   'printers.test': 'Imprimir prueba',
   'printers.test_ok': 'prueba impresa',
+  'printers.test_unreachable': 'la prueba no llegó: nada responde en {address} (¿encendida, en la red, con esa dirección y puerto?)',
+  'printers.test_paper_out': 'la prueba no salió: sin papel',
   'printers.remove': 'Quitar',
   'printers.add': 'Agregar impresora',
   'printers.invalid_host': 'La dirección IP «{value}» no es una dirección IP ni un nombre de equipo (por ejemplo 192.168.1.50). Corrígela y vuelve a agregar.',
