@@ -1,12 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApi, IpcCallError } from '../../../src/renderer/src/api.ts';
+import { createDevicesStore } from '../../../src/renderer/src/state/devices-state.ts';
 import { createKeysStore } from '../../../src/renderer/src/state/keys-state.ts';
 import { createLocationsStore } from '../../../src/renderer/src/state/locations-state.ts';
 import { createSettingsStore } from '../../../src/renderer/src/state/settings-state.ts';
 import { createStockStore } from '../../../src/renderer/src/state/stock-state.ts';
 import { createBridge } from '../../../src/preload/bridge.ts';
 import type { IpcChannel } from '../../../src/shared/ipc/contract.ts';
+import type { PickupScreenSettings } from '../../../src/shared/ipc/pickup.ts';
 import type { LocationStatusEntry, SetStockResultView, StockView } from '../../../src/shared/ipc/kitchen.ts';
 import { DEFAULT_SETTINGS, normalizeSettings, type SettingsView } from '../../../src/shared/ipc/settings.ts';
 
@@ -199,5 +201,46 @@ describe('settings store', () => {
     assert.equal(read.sound, false);
     assert.deepEqual(read.thresholds, DEFAULT_SETTINGS.thresholds);
     assert.deepEqual(read.http, { port: 4750, lan: true });
+  });
+});
+
+describe('devices store: the pickup screen settings', () => {
+  const saved: PickupScreenSettings = { show_first_name: false, order_types: 'pickup', language: 'es' };
+  const make = (answer: (patch: Partial<PickupScreenSettings>) => Promise<PickupScreenSettings>) =>
+    createDevicesStore({
+      api: {
+        listDevices: async () => [],
+        pairingLockout: async () => null,
+        pairDevice: async () => {
+          throw new Error('not in this test');
+        },
+        revokeDevice: async () => {
+          throw new Error('not in this test');
+        },
+        pickupSettings: async () => ({ ...saved }),
+        setPickupSettings: answer,
+      },
+    });
+
+  test('a choice shows at once, before the engine answers, and stays once saved', async () => {
+    let answer!: (settings: PickupScreenSettings) => void;
+    const store = make(() => new Promise((resolve) => (answer = resolve)));
+    await store.getState().load();
+    const saving = store.getState().savePickup({ show_first_name: true });
+    assert.equal(store.getState().pickup?.show_first_name, true, 'the checkbox does not spring back while the engine works');
+    answer({ ...saved, show_first_name: true });
+    assert.equal(await saving, true);
+    assert.deepEqual(store.getState().pickup, { ...saved, show_first_name: true });
+    assert.notEqual(store.getState().pickupSavedAt, null);
+  });
+
+  test('a refused choice is put back, and the refusal shown', async () => {
+    const store = make(async () => {
+      throw new IpcCallError({ code: 'invalid_request', message: 'language: one of es, en' });
+    });
+    await store.getState().load();
+    assert.equal(await store.getState().savePickup({ order_types: 'pickup_and_delivery' }), false);
+    assert.deepEqual(store.getState().pickup, saved);
+    assert.match(store.getState().error ?? '', /language/);
   });
 });

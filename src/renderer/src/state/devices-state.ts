@@ -43,10 +43,17 @@ export function createDevicesStore(deps: {
         // Read once: the screen's own choices are not overwritten by the 3-second re-reads of an offer.
         if (get().pickup === null) await attempt(async () => set({ pickup: await deps.api.pickupSettings({}) }));
       },
-      savePickup: (patch) =>
-        attempt(async () => {
+      async savePickup(patch) {
+        // The choice shows at once (a controlled checkbox would otherwise spring back until the
+        // engine answers); a refusal puts back what the engine holds.
+        const before = get().pickup;
+        if (before) set({ pickup: { ...before, ...patch } });
+        const saved = await attempt(async () => {
           set({ pickup: await deps.api.setPickupSettings(patch), pickupSavedAt: Date.now() });
-        }),
+        });
+        if (!saved && before) set({ pickup: before });
+        return saved;
+      },
       offerPairing: (name, role = 'kitchen') =>
         attempt(async () => {
           set({ offer: await deps.api.pairDevice({ name: name?.trim() || null, role }) });

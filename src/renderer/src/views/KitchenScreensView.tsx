@@ -125,7 +125,6 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
               type="checkbox"
               data-testid="pickup-first-name"
               checked={pickup.show_first_name}
-              disabled={busy}
               onChange={(e) => void devices.getState().savePickup({ show_first_name: e.target.checked })}
             />
             <span>{t('screens.pickup_first_name')}</span>
@@ -135,7 +134,6 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
             <select
               data-testid="pickup-order-types"
               value={pickup.order_types}
-              disabled={busy}
               onChange={(e) => void devices.getState().savePickup({ order_types: e.target.value === 'pickup_and_delivery' ? 'pickup_and_delivery' : 'pickup' })}
             >
               <option value="pickup">{t('screens.pickup_types_pickup')}</option>
@@ -147,7 +145,6 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
             <select
               data-testid="pickup-language"
               value={pickup.language}
-              disabled={busy}
               onChange={(e) => void devices.getState().savePickup({ language: e.target.value === 'en' ? 'en' : 'es' })}
             >
               <option value="es">Español</option>
