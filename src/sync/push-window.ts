@@ -16,8 +16,10 @@ export interface PushWindowOptions {
   scan: number;
   /** Changes sent in one round, at most: the round then lets the others waiting for the mutex in. */
   roundLimit: number;
-  /** Answers recorded together (one commit), at least, unless fewer are on their way. */
+  /** Answers recorded together (one commit), at least, unless fewer are on their way... */
   group: number;
+  /** ...or this long after the first of them came back. */
+  groupWaitMs: number;
   running(): boolean;
 }
 
@@ -81,9 +83,20 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
       if (room > 0) for (const row of choose(room)) launch(row);
     }
     if (inFlight.size === 0) return round;
-    // Answers are recorded `group` at a time (all that are left at the end of a round), with any
-    // others read in the same turn of the event loop: one commit for them all.
-    while (settled.length < Math.min(options.group, inFlight.size)) await new Promise<void>((resolve) => (wake = resolve));
+    // Answers are recorded together, one commit for them all: once `group` are back (or all that
+    // are on their way), or `groupWaitMs` after the first, so that a slow one never holds the others.
+    const answerBack = () => new Promise<void>((resolve) => (wake = resolve));
+    const enough = () => settled.length >= Math.min(options.group, inFlight.size);
+    if (settled.length === 0) await answerBack();
+    if (!enough()) {
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        wake?.();
+      }, options.groupWaitMs);
+      while (!late && !enough()) await answerBack();
+      clearTimeout(timer);
+    }
     wake = null;
     await nextTurn();
     const taken: { row: OutboxRow; response: UpstreamResponse }[] = [];

@@ -31,6 +31,8 @@ const PUSH_SCAN = 64;
 const PUSH_ROUND = 128;
 /** Answers recorded in one transaction, at least (fewer when fewer are on their way): a commit each costs the replica more than the rest of the acknowledgement. */
 const PUSH_GROUP = 8;
+/** The longest an answer waits for others to be recorded with (a slow change never holds the rest). */
+const PUSH_GROUP_WAIT_MS = 2;
 
 export interface ReplicaOptions {
   engine: Engine;
@@ -288,6 +290,7 @@ export class Replica {
           scan: PUSH_SCAN,
           roundLimit: PUSH_ROUND,
           group: PUSH_GROUP,
+          groupWaitMs: PUSH_GROUP_WAIT_MS,
           running: () => this.running,
         }),
       );
