@@ -59,6 +59,13 @@ function readItemChanges(engine: Engine, restaurantId: string, actor: Actor, aft
   return { data, nextCursor: data.length === limit ? lastRead : Math.max(lastRead, head) };
 }
 
+/**
+ * While a long-poll waits, its reads are this far apart at least: item changes are a few among the
+ * restaurant's commits (orders, stock, a replica's outbox replaying hundreds a second), and one read
+ * per commit cost the upstream more than the commits' own answers. A bump waits this much more, at most.
+ */
+const ITEM_FEED_READ_GAP_MS = 25;
+
 /** The feed with long-poll: when nothing follows, waits up to `waitMs` for a commit of the restaurant. */
 export async function pollItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number, waitMs: number, signal?: AbortSignal): Promise<ItemFeedPage> {
   const restaurant = restaurantOf(engine, actor);
@@ -66,13 +73,28 @@ export async function pollItemFeed(engine: Engine, actor: Actor, afterSeq: numbe
   let from = afterSeq;
   for (;;) {
     const changes = readItemChanges(engine, restaurant.id, actor, from, limit);
-    const remaining = deadline - Date.now();
-    if (changes.data.length > 0 || remaining <= 0 || signal?.aborted) {
+    const readAt = Date.now();
+    if (changes.data.length > 0 || deadline - readAt <= 0 || signal?.aborted) {
       return { data: changes.data, next_cursor: changes.nextCursor, settings: readKitchenSettings(engine, restaurant.id) };
     }
     from = changes.nextCursor;
-    await engine.notifier.waitForChange(actor.restaurantId, remaining, signal);
+    await engine.notifier.waitForChange(actor.restaurantId, deadline - readAt, signal);
+    const gap = Math.min(readAt + ITEM_FEED_READ_GAP_MS, deadline) - Date.now();
+    if (gap > 0 && !signal?.aborted) await pause(gap, signal);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
