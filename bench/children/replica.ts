@@ -1,4 +1,5 @@
 // The replica under test, in its own process: startReplicaServer against an upstream (through a proxy).
+import { performance } from 'node:perf_hooks';
 import { answer, childConfig, tell } from '../lib/child.ts';
 
 interface Config {
@@ -18,5 +19,30 @@ const replica = await startReplicaServer({
   logger: false,
   // The replica's own reconnect schedule (a probe at most every second while offline) is measured.
 });
-answer({ cpu: () => ({ ...process.cpuUsage() }) }, () => replica.close());
+const engine = replica.server.engine;
+answer(
+  {
+    cpu: () => ({ ...process.cpuUsage() }),
+    /**
+     * The replay of `changes` queued changes, timed inside this process as the bare replica times
+     * its own: from the first change delivered to an empty outbox, looked at after each commit (an
+     * answer recorded is a commit), so no request from the bench runs beside the replay.
+     */
+    'replay-window': (message) =>
+      new Promise((resolve) => {
+        const changes = message.changes as number;
+        const asked = performance.now();
+        let started: number | null = null;
+        const look = () => {
+          const pending = engine.stores.sync.pending();
+          if (started === null && pending < changes) started = performance.now();
+          if (pending > 0) return;
+          stop();
+          resolve({ ms: performance.now() - started!, firstAfterMs: started! - asked });
+        };
+        const stop = engine.onCommit(look);
+      }),
+  },
+  () => replica.close(),
+);
 tell({ type: 'ready', baseUrl: replica.server.baseUrl });
