@@ -1,3 +1,4 @@
+import { bound } from './bound.ts';
 import type { Database, Statement } from 'better-sqlite3';
 
 export type PrinterState = 'unknown' | 'ok' | 'unreachable' | 'paper_out';
@@ -41,7 +42,11 @@ export class PrintersStore {
          @state, @state_detail, @state_at, @created_at, @updated_at, @removed_at)`,
     );
     this.byId = db.prepare('SELECT * FROM printers WHERE id = ?');
-    this.ofRestaurant = db.prepare('SELECT * FROM printers WHERE restaurant_id = ? AND removed_at IS NULL ORDER BY created_at, name');
+    // Read for every order placed (its arrival tickets) and every board snapshot: see bound.ts
+    // (a bare parameter here made SQLite recompile it on every run, 11 µs instead of 1).
+    this.ofRestaurant = db.prepare(
+      `SELECT * FROM printers WHERE restaurant_id = ${bound()} AND removed_at IS NULL ORDER BY created_at, name`,
+    );
     this.byName = db.prepare('SELECT * FROM printers WHERE restaurant_id = ? AND name = ? AND removed_at IS NULL');
     this.setStateStatement = db.prepare('UPDATE printers SET state = ?, state_detail = ?, state_at = ? WHERE id = ?');
     this.removeStatement = db.prepare('UPDATE printers SET removed_at = ?, updated_at = ? WHERE id = ?');
