@@ -1,6 +1,6 @@
 // `npm run bench`: every figure beside its ceiling, measured in the same run on this machine.
 // `npm run bench -- --quick` is a short smoke run; see docs/performance.md.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,7 +97,12 @@ try {
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });
-  rmSync(buildDir, { recursive: true, force: true });
+  // With --profile the bundles stay beside the profiles: their frames' line numbers point into them.
+  if (args.profile) {
+    mkdirSync(join(resultsDir, `profiles-${stamp}`), { recursive: true });
+    renameSync(buildDir, join(resultsDir, `profiles-${stamp}`, 'bundles'));
+  }
+  else rmSync(buildDir, { recursive: true, force: true });
 }
 
 machine.loadAverageAtEnd = loadavg().map((n) => Math.round(n * 100) / 100);

@@ -24,6 +24,8 @@ interface Sample {
   replayPerSecond: number;
   /** CPU time (user + system) of the upstream and the replica together per replayed change, µs: what a shared machine hardly moves. */
   replayCpuMicros?: number;
+  /** The same, each process alone: [upstream, replica]. */
+  replayCpuSplit?: [number, number];
   /** From the network's return to the first change delivered (after the replay's outage). */
   reconnectMs?: number;
   /** After an outage of RECONNECT_OUTAGE_MS: from the network's return to the first of 30 changes delivered, and to all 30. */
@@ -157,16 +159,20 @@ async function ours(context: BenchContext, database: string, key: string, run: n
     }
     const pending = (await status()).outbox_pending;
     if (pending !== changes) throw new Error(`outbox holds ${pending} changes, expected ${changes}`);
-    const cpuBefore = await cpuOf([upstream, replica]);
+    const cpuBefore = [await cpuOf([upstream]), await cpuOf([replica])] as const;
     proxy.set({ kind: 'pass' });
     const opened = performance.now();
     // The replica retries within its backoff (250 ms at most here): the replay runs from the
     // first change delivered to the last.
     await until(status, (s) => s.outbox_pending < changes, 30_000, 5);
     const started = performance.now();
+    const startedTicks = process.hrtime.bigint();
     await until(status, (s) => s.outbox_pending === 0, 120_000, 5);
     const ended = performance.now();
-    const replayCpuMicros = ((await cpuOf([upstream, replica])) - cpuBefore) / changes;
+    // The replay's window on the monotonic clock, in µs as a .cpuprofile's sample times count it.
+    if (context.profileDir) context.log(`  replay window (monotonic µs): ${startedTicks / 1000n} ${process.hrtime.bigint() / 1000n}`);
+    const replayCpuSplit: [number, number] = [((await cpuOf([upstream])) - cpuBefore[0]) / changes, ((await cpuOf([replica])) - cpuBefore[1]) / changes];
+    const replayCpuMicros = replayCpuSplit[0] + replayCpuSplit[1];
 
     // The kitchen's reconnect: orders mirrored first, then a long outage with 30 changes queued.
     const fresh = (await propagation(upstreamUrl, replicaUrl, key, RECONNECT_CHANGES / KITCHEN_PATH.length, 0)).ids;
@@ -190,6 +196,7 @@ async function ours(context: BenchContext, database: string, key: string, run: n
       p99: percentile(latencies, 99),
       replayPerSecond: changes / ((ended - started) / 1000),
       replayCpuMicros,
+      replayCpuSplit,
       reconnectMs: started - opened,
       noticedMs: noticed - back,
       drainedMs: drained - back,
@@ -233,7 +240,7 @@ export async function benchSync(context: BenchContext): Promise<Figure[]> {
     const [o, c] = [runs.ours.at(-1)!, runs.ceiling.at(-1)!];
     context.log(
       `  run ${run + 1}: p99 ${o.p99.toFixed(1)} ms (bare ${c.p99.toFixed(1)}), replay ${Math.round(o.replayPerSecond)}/s (bare ${Math.round(c.replayPerSecond)}/s; ` +
-        `${Math.round(o.replayCpuMicros!)} µs CPU per change, bare ${Math.round(c.replayCpuMicros!)}), ` +
+        `${Math.round(o.replayCpuMicros!)} µs CPU per change (upstream ${Math.round(o.replayCpuSplit![0])} + replica ${Math.round(o.replayCpuSplit![1])}), bare ${Math.round(c.replayCpuMicros!)}), ` +
         `reconnect: first change ${o.noticedMs!.toFixed(0)} ms, ${RECONNECT_CHANGES} drained ${o.drainedMs!.toFixed(0)} ms`,
     );
   }

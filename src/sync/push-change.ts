@@ -10,7 +10,8 @@ import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
 import { itemStatesPath, mirrorItemStates, recallPath, type UpstreamItemStates } from './kitchen-sync.ts';
 
 export type PushOutcome =
-  | { kind: 'sent' }
+  /** The upstream took it: `recordAnswers` marks it sent and mirrors the answer. */
+  | { kind: 'answered'; row: OutboxRow; response: UpstreamResponse }
   | { kind: 'conflict' }
   /** Not delivered; try the same change again (same Idempotency-Key) after `delayMs` or a backoff. */
   | { kind: 'retry'; delayMs: number | null; reason: string; unreachable: boolean };
@@ -19,11 +20,13 @@ const retryable = (status: number) => status >= 500 || status === 429 || status 
 
 /**
  * Sends one outbox change upstream with its own Idempotency-Key (so a resend after a lost answer
- * is answered with the first result, never applied twice) and records the outcome locally. A
- * refusal is a conflict: the upstream's state wins locally and both sides are kept for the kitchen
- * to see; it is never retried forever nor dropped silently.
+ * is answered with the first result, never applied twice). An answer taken is recorded by the
+ * caller with `recordAnswers` (several in one transaction); until then the change is still pending,
+ * and a crash resends it with the same key. A refusal is a conflict, recorded here: the upstream's
+ * state wins locally and both sides are kept for the kitchen to see; it is never retried forever
+ * nor dropped silently.
  */
-export async function pushChange(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, row: OutboxRow): Promise<PushOutcome> {
+export async function sendChange(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity, row: OutboxRow): Promise<PushOutcome> {
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
   if (row.kind === 'set_stock') {
     const checked = await checkStockBase(engine, client, identity, row, payload as unknown as StockPayload);
@@ -43,13 +46,7 @@ export async function pushChange(engine: Engine, client: UpstreamClient, identit
       unreachable: false,
     };
   }
-  if (response.status >= 200 && response.status < 300) {
-    engine.transaction(() => {
-      engine.stores.sync.sent(row.seq, engine.clock.now());
-      acknowledge(engine, identity, row, response);
-    });
-    return { kind: 'sent' };
-  }
+  if (response.status >= 200 && response.status < 300) return { kind: 'answered', row, response };
   // Refused: the conflict is recorded now; the upstream's state, which wins here, is read after it
   // with retries (resolve-conflicts.ts), never only once: a failed read must not leave this side
   // holding the refused change while the feed has already delivered the upstream's state.
@@ -60,6 +57,38 @@ export async function pushChange(engine: Engine, client: UpstreamClient, identit
     if (nothingToRead) resolveInFavourOfUpstream(engine, identity, row, null);
   });
   return { kind: 'conflict' };
+}
+
+/**
+ * Marks the upstream's answers sent and mirrors them, in one transaction (one commit for many
+ * changes). Should one of them fail to apply, each is recorded alone so that only that one is left
+ * pending (and retried); returns the changes left so, with why.
+ */
+export function recordAnswers(
+  engine: Engine,
+  identity: ReplicaIdentity,
+  answers: readonly { row: OutboxRow; response: UpstreamResponse }[],
+): { row: OutboxRow; error: unknown }[] {
+  const recordOne = (answer: { row: OutboxRow; response: UpstreamResponse }) => {
+    engine.stores.sync.sent(answer.row.seq, engine.clock.now());
+    acknowledge(engine, identity, answer.row, answer.response);
+  };
+  if (answers.length === 0) return [];
+  try {
+    engine.transaction(() => answers.forEach(recordOne));
+    return [];
+  } catch (error) {
+    if (answers.length === 1) return [{ row: answers[0]!.row, error }];
+  }
+  const failed: { row: OutboxRow; error: unknown }[] = [];
+  for (const answer of answers) {
+    try {
+      engine.transaction(() => recordOne(answer));
+    } catch (error) {
+      failed.push({ row: answer.row, error });
+    }
+  }
+  return failed;
 }
 
 /** A stock write as queued: the quantities set, and what they replaced (absent in rows queued before it was kept). */

@@ -16,18 +16,23 @@ import { applyFeedPage } from './apply-feed.ts';
 import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
-import { pushBatch } from './push-batch.ts';
-import { pushChange } from './push-change.ts';
+import { pushRound } from './push-window.ts';
 import { resolveDueConflicts } from './resolve-conflicts.ts';
 import { replicaCommands } from './replica-commands.ts';
 import { UpstreamClient, UpstreamUnreachable } from './upstream-client.ts';
 import { KITCHEN_RECONNECT, UpstreamLink, type ReconnectSchedule } from './upstream-link.ts';
 import type { UpstreamFeedPage, UpstreamLocations } from './upstream-types.ts';
 
-/** Outbox changes sent at once, at most (the upstream client keeps 20 connections; the feed's long-polls hold two). */
+/** Outbox changes on their way at once, at most (the upstream client keeps 20 connections; the feed's long-polls hold two). */
 const PUSH_WINDOW = 16;
 /** Pending changes looked at to choose them (an order's changes queued together are skipped over). */
 const PUSH_SCAN = 64;
+/** Changes sent while the pusher holds the mutex, at most: then the puller's apply and the others get in. */
+const PUSH_ROUND = 128;
+/** Answers recorded in one transaction, at least (fewer when fewer are on their way): a commit each costs the replica more than the rest of the acknowledgement. */
+const PUSH_GROUP = 8;
+/** The longest an answer waits for others to be recorded with (a slow change never holds the rest). */
+const PUSH_GROUP_WAIT_MS = 2;
 
 export interface ReplicaOptions {
   engine: Engine;
@@ -269,49 +274,37 @@ export class Replica {
         this.failed(error);
         continue;
       }
-      const batch = pushBatch(this.engine.stores.sync.firstToPush(PUSH_SCAN), PUSH_WINDOW);
-      if (batch.length === 0) {
+      if (this.engine.stores.sync.firstToPush(1).length === 0) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
         continue;
       }
-      // Several changes in flight at once (never two of one order: push-batch.ts), each with its
-      // own Idempotency-Key and its own outcome recorded; the puller waits for the whole batch,
-      // as it waited for one change.
-      const outcomes = await this.mutex.run(() =>
-        Promise.allSettled(batch.map((row) => pushChange(this.engine, this.client, this.identity, row))),
+      // Several changes on their way at once (never two of one order: push-window.ts), each with
+      // its own Idempotency-Key and its own outcome recorded; the puller waits for the round, as it
+      // waited for one change.
+      const round = await this.mutex.run(() =>
+        pushRound({
+          engine: this.engine,
+          client: this.client,
+          identity: this.identity,
+          window: PUSH_WINDOW,
+          scan: PUSH_SCAN,
+          roundLimit: PUSH_ROUND,
+          group: PUSH_GROUP,
+          groupWaitMs: PUSH_GROUP_WAIT_MS,
+          running: () => this.running,
+        }),
       );
       if (!this.running) return;
-      let retryDelayMs: number | null = null;
-      let retry = false;
-      let unreachable = false;
-      let sent = false;
-      for (const [index, outcome] of outcomes.entries()) {
-        const row = batch[index]!;
-        if (outcome.status === 'fulfilled') {
-          sent = true;
-          if (outcome.value.kind !== 'retry') continue;
-          retry = true;
-          if (outcome.value.delayMs !== null) retryDelayMs = Math.max(retryDelayMs ?? 0, outcome.value.delayMs);
-          this.engine.stores.sync.failedAttempt(row.seq, outcome.value.reason);
-          this.lastError = outcome.value.reason;
-          continue;
-        }
-        const error: unknown = outcome.reason;
-        const message = error instanceof Error ? error.message : String(error);
-        this.engine.stores.sync.failedAttempt(row.seq, message);
-        this.lastError = message;
-        if (error instanceof UpstreamUnreachable) unreachable = true;
-        else retry = true;
-      }
-      if (sent) this.link.reached();
+      if (round.lastError !== null) this.lastError = round.lastError;
+      if (round.answered > 0) this.link.reached();
       // Unreachable: the loop waits for the link's probe. Anything else: retry on the backoff.
-      if (unreachable) {
+      if (round.unreachable) {
         this.link.lost();
         continue;
       }
-      if (retry) {
+      if (round.retry) {
         failures++;
-        await this.pusherWaker.sleep(retryDelayMs ?? this.backoff(failures), this.stopping.signal);
+        await this.pusherWaker.sleep(round.retryDelayMs ?? this.backoff(failures), this.stopping.signal);
         continue;
       }
       failures = 0;

@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 /** The upstream answered, with any status. */
 export interface UpstreamResponse<T = unknown> {
@@ -30,12 +30,20 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class UpstreamClient {
   private readonly agent: Agent;
   private readonly baseUrl: string;
+  /** The base URL taken apart once (undici's `request(url)` parses the whole URL on every call); null when it is not a URL. */
+  private readonly origin: string | null = null;
+  private readonly basePath: string = '';
 
   constructor(
     baseUrl: string,
     private readonly apiKey: string,
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
+    if (URL.canParse(this.baseUrl)) {
+      const url = new URL(this.baseUrl);
+      this.origin = url.origin;
+      this.basePath = url.pathname.replace(/\/+$/, '');
+    }
     this.agent = new Agent({ connections: 20, connectTimeout: 5_000, keepAliveTimeout: 10_000, pipelining: 1 });
   }
 
@@ -49,10 +57,13 @@ export class UpstreamClient {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     try {
-      const response = await request(`${this.baseUrl}${path}`, {
+      // Not a URL: unreachable, as every call to it fails.
+      if (this.origin === null) throw new Error("the platform's address is not a URL");
+      const response = await this.agent.request({
+        origin: this.origin,
+        path: `${this.basePath}${path}`,
         method,
         headers,
-        dispatcher: this.agent,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),

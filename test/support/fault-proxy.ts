@@ -11,7 +11,12 @@ export type FaultMode =
   | { kind: 'reset-mid-response'; afterBytes: number }
   | { kind: 'status'; status: 500 | 429 | 503; retryAfterSeconds?: number }
   /** The next `times` requests whose first line matches answer `status`; everything else passes. */
-  | { kind: 'fail-matching'; match: RegExp; times: number; status: 500 | 503 };
+  | { kind: 'fail-matching'; match: RegExp; times: number; status: 500 | 503 }
+  /**
+   * The next request whose first line matches is held (with whatever follows it on its connection)
+   * until `release()`; everything else passes. `held` lists it meanwhile.
+   */
+  | { kind: 'hold-matching'; match: RegExp };
 
 export class FaultProxy {
   private server: Server | null = null;
@@ -24,6 +29,10 @@ export class FaultProxy {
   injected = 0;
   /** Requests answered with an injected failure by a 'fail-matching' mode. */
   readonly failed: string[] = [];
+  /** The request a 'hold-matching' mode holds, by first line, until `release()` (forwarded lists it once let go). */
+  readonly held: string[] = [];
+  private releaseHeld: () => void = () => {};
+  private heldGate: Promise<void> = Promise.resolve();
 
   constructor(private targetPort: number) {}
 
@@ -41,7 +50,16 @@ export class FaultProxy {
   /** Changes what happens next; open connections are cut so the new mode applies at once. */
   set(mode: FaultMode): void {
     this.mode = mode;
+    if (mode.kind === 'hold-matching') {
+      this.held.length = 0;
+      this.heldGate = new Promise<void>((resolve) => (this.releaseHeld = resolve));
+    }
     this.cutAll();
+  }
+
+  /** Lets the request held by a 'hold-matching' mode (and what followed it) go on. */
+  release(): void {
+    this.releaseHeld();
   }
 
   retarget(port: number): void {
@@ -80,6 +98,8 @@ export class FaultProxy {
     }
     const upstream = connect(this.targetPort, '127.0.0.1');
     this.track(upstream);
+    // Once a request of this connection is held, what follows it waits behind it.
+    let holding: Promise<void> | null = null;
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
     client.on('data', (chunk: Buffer) => {
@@ -92,8 +112,22 @@ export class FaultProxy {
         upstream.destroy();
         return;
       }
-      if (firstLine && /^[A-Z]+ \//.test(firstLine)) this.forwarded.push(firstLine);
+      if (mode.kind === 'hold-matching' && firstLine && mode.match.test(firstLine) && this.held.length === 0) {
+        this.held.push(firstLine);
+        holding = this.heldGate;
+      }
+      const forward = () => {
+        if (firstLine && /^[A-Z]+ \//.test(firstLine)) this.forwarded.push(firstLine);
+      };
       const send = () => upstream.write(chunk);
+      if (holding) {
+        void holding.then(() => {
+          forward();
+          send();
+        });
+        return;
+      }
+      forward();
       if (mode.kind === 'delay') setTimeout(send, mode.ms);
       else send();
     });

@@ -4,8 +4,9 @@ import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, pickupOrder, twoEnginesForSuite } from './two-engines.ts';
 import type { World } from '../../src/shared/world.ts';
 
-// The pusher sends several outbox changes at once (src/sync/push-batch.ts): what that could break
-// is an order's changes arriving out of order, and a failure in the middle of a batch.
+// The pusher keeps several outbox changes on their way at once, refilling as answers come back
+// (src/sync/push-window.ts, push-batch.ts): what that could break is an order's changes arriving out
+// of order, a change overtaking one it must follow, and a failure in the middle of a round.
 function scenarios(mode: World): void {
   const { sys, up, rep, syncStatus, drained, feedSince } = twoEnginesForSuite(mode);
 
@@ -73,6 +74,66 @@ function scenarios(mode: World): void {
     // The batch went on past the failure: B's and C's first changes reached the upstream before A's retry.
     assert.ok(at(b!) < at(a!) && at(c!) < at(a!), forwarded.join('\n'));
     assert.equal((await up('GET', `/orders/${a}`)).body.status, 'listo');
+  });
+
+  const patchesOf = (id: string, lines: readonly string[]) => lines.filter((line) => line.startsWith(`PATCH /v1/orders/${id} `));
+
+  test("while one change is slow, the window refills with the other orders' later changes; the slow order's next change waits for its answer", async () => {
+    const ids = await mirroredOrders(['W-A', 'W-B', 'W-C', 'W-D', 'W-E']);
+    const [slow, ...others] = ids as [string, ...string[]];
+    const cursor = (await up('GET', '/events')).body.next_cursor;
+    await offline();
+    const path = ['en_preparacion', 'listo', 'entregado'];
+    for (const target of path) {
+      for (const id of ids) assert.equal((await rep('PATCH', `/orders/${id}`, { status: target })).status, 200);
+    }
+    const firstForwarded = sys.proxy.forwarded.length;
+    // The slow order's first change is held on its way until every other change has reached the upstream.
+    sys.proxy.set({ kind: 'hold-matching', match: new RegExp(`^PATCH /v1/orders/${slow} `) });
+    await eventually(async () => sys.proxy.held.length, 'the slow change held', { until: (n) => n === 1 });
+    await eventually(
+      async () => others.map((id) => patchesOf(id, sys.proxy.forwarded.slice(firstForwarded)).length),
+      "the other orders' three changes each through, the slow one still held",
+      { until: (counts) => counts.every((n) => n === path.length) },
+    );
+    // Nothing of the slow order went past its held change.
+    assert.deepEqual(patchesOf(slow, sys.proxy.forwarded.slice(firstForwarded)), []);
+    sys.proxy.release();
+    const status = await drained();
+    assert.deepEqual(status.conflicts, []);
+    const events = await feedSince(cursor);
+    for (const id of ids) assert.deepEqual(historyOf(events, id), path, id);
+    assert.equal(patchesOf(slow, sys.proxy.forwarded.slice(firstForwarded)).length, path.length, 'each change of the slow order sent once');
+    assert.equal((await up('GET', `/orders/${slow}`)).body.status, 'entregado');
+  });
+
+  test('a new order waits for the changes before it to be answered, and the change after it waits for it', async () => {
+    const [a, b, c] = await mirroredOrders(['N-A', 'N-B', 'N-C']);
+    const cursor = (await up('GET', '/events')).body.next_cursor;
+    await offline();
+    // Queued: A's and B's changes, a new order (not about one order alone: it goes by itself), C's change.
+    assert.equal((await rep('PATCH', `/orders/${a}`, { status: 'en_preparacion' })).status, 200);
+    assert.equal((await rep('PATCH', `/orders/${b}`, { status: 'en_preparacion' })).status, 200);
+    assert.equal((await rep('POST', '/orders', pickup('N-nuevo'))).status, 201);
+    assert.equal((await rep('PATCH', `/orders/${c}`, { status: 'en_preparacion' })).status, 200);
+    const firstForwarded = sys.proxy.forwarded.length;
+    // A's change is held while B's is answered: the window has room, and the new order must still wait.
+    sys.proxy.set({ kind: 'hold-matching', match: new RegExp(`^PATCH /v1/orders/${a} `) });
+    await eventually(async () => sys.proxy.held.length, "A's change held", { until: (n) => n === 1 });
+    await eventually(async () => (await up('GET', `/orders/${b}`)).body.status, "B's change through", { until: (s) => s === 'en_preparacion' });
+    await eventually(syncStatus, "B's answer recorded", { until: (s) => s.outbox_pending === 3 });
+    sys.proxy.release();
+    const status = await drained();
+    assert.deepEqual(status.conflicts, []);
+    const forwarded = sys.proxy.forwarded.slice(firstForwarded).filter((line) => /^(PATCH|POST) \/v1\/orders/.test(line));
+    const position = (prefix: string) => forwarded.findIndex((line) => line.startsWith(prefix));
+    assert.deepEqual(
+      [position(`PATCH /v1/orders/${b} `), position(`PATCH /v1/orders/${a} `), position('POST /v1/orders '), position(`PATCH /v1/orders/${c} `)],
+      [0, 1, 2, 3],
+      forwarded.join('\n'),
+    );
+    const events = await feedSince(cursor);
+    assert.equal(events.filter((e) => e.type === 'order.created' && e.data.customer.name === 'N-nuevo').length, 1);
   });
 }
 

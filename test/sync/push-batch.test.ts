@@ -49,3 +49,22 @@ test('a change not about one order alone goes by itself, after what was queued b
   }
   assert.deepEqual(pushBatch([], 8), []);
 });
+
+test('beside changes on their way: none of them again, nothing of their orders, and a change not about one order alone waits for all of them', () => {
+  const a1 = row('transition_order', 'A');
+  const a2 = row('transition_order', 'A');
+  const b1 = row('transition_order', 'B');
+  const b2 = row('transition_order', 'B');
+  const c1 = row('transition_order', 'C');
+  // A's first change is on its way: B's and C's first go, A's second waits.
+  assert.deepEqual(seqs(pushBatch([a1, a2, b1, b2, c1], 8, new Set([a1.seq]))), seqs([b1, c1]));
+  assert.deepEqual(seqs(pushBatch([a1, a2, b1, b2, c1], 8, new Set([a1.seq, b1.seq, c1.seq]))), []);
+  for (const kind of ['create_order', 'set_stock', 'set_location_open'] as const) {
+    const barrier = row(kind, kind === 'create_order' ? 'N' : null);
+    const d1 = row('transition_order', 'D');
+    // A change before it still on its way: it waits, and so does everything after it.
+    assert.deepEqual(seqs(pushBatch([a1, barrier, d1], 8, new Set([a1.seq]))), [], kind);
+    // It is on its way itself: nothing after it goes.
+    assert.deepEqual(seqs(pushBatch([barrier, d1], 8, new Set([barrier.seq]))), [], kind);
+  }
+});

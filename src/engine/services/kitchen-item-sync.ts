@@ -43,26 +43,58 @@ export function readOrderItemStates(engine: Engine, actor: Actor, orderId: strin
   };
 }
 
-function readItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): ItemFeedPage {
-  const restaurant = restaurantOf(engine, actor);
-  const rows = engine.stores.kitchenData.itemEvents(restaurant.id, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
+/**
+ * The item changes after `afterSeq`, and the cursor to continue from. Item changes are a few among
+ * the restaurant's events: the cursor moves past every event already read, not only to the last item
+ * change, or each read (one per commit while a long-poll waits) would scan the same events again.
+ */
+function readItemChanges(engine: Engine, restaurantId: string, actor: Actor, afterSeq: number, limit: number): { data: ItemFeedEntry[]; nextCursor: number } {
+  // Read first: every event up to it is committed (writers take their seq in turn), so none below
+  // it can appear after the query below.
+  const head = engine.stores.events.lastSeq();
+  const rows = engine.stores.kitchenData.itemEvents(restaurantId, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));
-  return {
-    data,
-    next_cursor: data.length > 0 ? data[data.length - 1]!.seq : afterSeq,
-    settings: readKitchenSettings(engine, restaurant.id),
-  };
+  const lastRead = data.length > 0 ? data[data.length - 1]!.seq : afterSeq;
+  // A full page may stop before the head: continue from its last entry.
+  return { data, nextCursor: data.length === limit ? lastRead : Math.max(lastRead, head) };
 }
+
+/**
+ * While a long-poll waits, its reads are this far apart at least: item changes are a few among the
+ * restaurant's commits (orders, stock, a replica's outbox replaying hundreds a second), and one read
+ * per commit cost the upstream more than the commits' own answers. A bump waits this much more, at most.
+ */
+const ITEM_FEED_READ_GAP_MS = 25;
 
 /** The feed with long-poll: when nothing follows, waits up to `waitMs` for a commit of the restaurant. */
 export async function pollItemFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number, waitMs: number, signal?: AbortSignal): Promise<ItemFeedPage> {
+  const restaurant = restaurantOf(engine, actor);
   const deadline = Date.now() + waitMs;
+  let from = afterSeq;
   for (;;) {
-    const page = readItemFeed(engine, actor, afterSeq, limit);
-    const remaining = deadline - Date.now();
-    if (page.data.length > 0 || remaining <= 0 || signal?.aborted) return page;
-    await engine.notifier.waitForChange(actor.restaurantId, remaining, signal);
+    const changes = readItemChanges(engine, restaurant.id, actor, from, limit);
+    const readAt = Date.now();
+    if (changes.data.length > 0 || deadline - readAt <= 0 || signal?.aborted) {
+      return { data: changes.data, next_cursor: changes.nextCursor, settings: readKitchenSettings(engine, restaurant.id) };
+    }
+    from = changes.nextCursor;
+    await engine.notifier.waitForChange(actor.restaurantId, deadline - readAt, signal);
+    const gap = Math.min(readAt + ITEM_FEED_READ_GAP_MS, deadline) - Date.now();
+    if (gap > 0 && !signal?.aborted) await pause(gap, signal);
   }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**

@@ -119,6 +119,10 @@ export function mirrorOrder(
   if (!restaurant) return;
   const zone = restaurant.time_zone;
   const existing = engine.stores.orders.getById(view.id);
+  // A feed page read before this replica's own push landed can arrive after it: a view in an earlier
+  // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
+  // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
+  if (existing && !options.force && isEarlierStatus(view.status, existing.status)) return;
   const row: OrderRow = {
     id: view.id,
     restaurant_id: restaurantId,
@@ -153,10 +157,6 @@ export function mirrorOrder(
     updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
-  // A feed page read before this replica's own push landed can arrive after it: a view in an earlier
-  // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
-  // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
-  if (existing && !options.force && isEarlierStatus(row.status, existing.status)) return;
   engine.stores.orders.upsert(row);
   engine.stores.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
   // The restaurant's printers are this replica's: an order reaching its kitchen from upstream prints here.
