@@ -7,6 +7,7 @@
  * (more than the WAL checkpointer's worker thread takes), rows 1-2 did not move and row 3 lost
  * about a tenth of its orders per second, still well above its target (docs/performance.md). The
  * desktop app does not get it: Electron reads V8 flags for its main process only from its own
- * command line.
+ * command line. Measured for row 4's memory and not kept (issue 20): `--no-maglev` (8 MB less,
+ * row 3 a quarter slower) and `--max-semi-space-size=1` (3 MB less, row 3 slower).
  */
 export const ENGINE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];

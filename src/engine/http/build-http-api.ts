@@ -12,6 +12,7 @@ import type { ApiServer, HttpContext } from './http-context.ts';
 import { answerRefusalOnce, installIdempotencyFingerprint } from './idempotency.ts';
 import { SWAGGER_OPTIONS } from './openapi/document.ts';
 import { apiLogger } from './request-log.ts';
+import { buildSerializerOnFirstUse, validateOnFirstUse } from './compile-on-first-use.ts';
 import { illFormedTextIn } from './unicode-text.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
 import { registerCatalogueRoutes } from './routes/catalogue.ts';
@@ -128,6 +129,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
     // What Fastify and Node refuse before a route runs is answered in the API's error shape too.
     frameworkErrors: frameworkErrorReply,
     clientErrorHandler: clientErrorReply,
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
   };
   const app = Fastify({
     ...fastifyOptions,
@@ -136,8 +138,9 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
 
   const bodyAjv = ajvFor({ coerceTypes: false });
   const textAjv = ajvFor({ coerceTypes: true });
+  // Compiled on first use (compile-on-first-use.ts): an engine carries only the routes it serves.
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object),
+    validateOnFirstUse(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)),
   );
 
   installErrorReplies(app, (request, reply, refusal) => answerRefusalOnce(options.engine, request, reply, refusal));

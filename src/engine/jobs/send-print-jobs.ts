@@ -34,7 +34,7 @@ export async function sendDuePrintJobs(
         let outcome: Parameters<typeof recordSend>[2];
         const progress = { ticketStarted: false };
         try {
-          const bytes = renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
+          const bytes = await renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
           await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
             printers.send({ host: printer.host, port: printer.port }, bytes, signal, progress),
           );

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { MailSender, OutgoingMail } from './mail-sender.ts';
 
@@ -72,11 +72,14 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
     socketTimeout: 30_000,
     dnsTimeout: 10_000,
   };
-  const transport = nodemailer.createTransport(options);
+  // nodemailer is loaded with the first mail: an engine that sends none does not carry it (about
+  // 3 MB of the serving process's heap; docs/performance.md, "Row 4's memory").
+  let transport: Promise<Transporter<SMTPTransport.SentMessageInfo, SMTPTransport.Options>> | null = null;
+  const opened = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options)));
   return {
     description: describeSmtp(parsed),
     async send(mail: OutgoingMail): Promise<void> {
-      await transport.sendMail({
+      await (await opened()).sendMail({
         from: { name: mail.fromName, address: fromAddress },
         to: mail.to,
         subject: mail.subject,
@@ -84,7 +87,7 @@ export function createSmtpSender(settings: SmtpSettings): MailSender {
       });
     },
     close(): void {
-      transport.close();
+      void transport?.then((opened) => opened.close());
     },
   };
 }

@@ -1,7 +1,6 @@
 // A ticket as ESC/POS bytes for one printer, through @point-of-sale/receipt-printer-encoder (no
 // hand-written bytes): its width (58 mm: 32 columns, 80 mm: 48) and its code page (cp858 by
 // default: ñ á é í ó ú ü ¿ ¡ and the capitals, on Epson's table numbering, which the clones follow).
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import type { TicketDocument } from './print-document.ts';
 
 /** Code pages offered: each prints Spanish right on an Epson-numbered printer (ESC t 19, 2 and 16). */
@@ -19,7 +18,12 @@ export interface RenderOptions {
 
 const TYPE_LABEL = { retiro: 'RETIRO', delivery: 'DELIVERY' } as const;
 
-export function renderTicket(doc: TicketDocument, options: RenderOptions): Uint8Array {
+/**
+ * The encoder is loaded with the first ticket: an engine with no printer does not carry it (about
+ * 1 MB of the serving process's heap; docs/performance.md, "Row 4's memory").
+ */
+export async function renderTicket(doc: TicketDocument, options: RenderOptions): Promise<Uint8Array> {
+  const { default: ReceiptPrinterEncoder } = await import('@point-of-sale/receipt-printer-encoder');
   const columns = COLUMNS_BY_WIDTH[options.widthMm];
   const e = new ReceiptPrinterEncoder({ language: 'esc-pos', columns, codepageMapping: 'epson', newline: '\n', feedBeforeCut: 4 });
   e.initialize().codepage(options.codePage);

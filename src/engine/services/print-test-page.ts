@@ -33,7 +33,7 @@ export async function printTestPage(
     time: DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('dd-MM-yyyy HH:mm'),
     customer_first_name: null, scheduled_for: null, station: null, lines: [], notes: null, notes_allergy: false, address: null,
   };
-  const bytes = renderTicket(doc, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: false });
+  const bytes = await renderTicket(doc, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: false });
   let error: string | null = null;
   let state: 'ok' | 'unreachable' | 'paper_out' = 'ok';
   try {

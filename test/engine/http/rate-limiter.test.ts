@@ -67,3 +67,27 @@ test('an IPv6 client is limited by its /64, an IPv4-mapped one as IPv4', () => {
   assert.equal(limiter.take(addressKey('2001:db8::2')).allowed, true);
   assert.equal(limiter.take(addressKey('2001:db8::3:4')).allowed, false, 'a third address of the same /64 shares the bucket');
 });
+
+test('a key taken again moves behind the others, also when it was the last one taken: the longest idle go first', () => {
+  const clock = new ManualClock(0);
+  const limiter = new TokenBucketLimiter(PAIRING, clock);
+  limiter.take('b');
+  clock.advance(300_000);
+  limiter.take('a');
+  clock.advance(1_000);
+  // b, first in the map, moves behind a; taken again as the last key, it stays there.
+  limiter.take('b');
+  limiter.take('b');
+  // Ten minutes after a's take (the time its bucket takes to refill): a is dropped, b not yet.
+  clock.advance(599_000);
+  limiter.take('c');
+  assert.equal(limiter.stats().size, 2, 'a dropped, b (taken 1 s after a) kept');
+  clock.advance(1_000);
+  limiter.take('c');
+  assert.equal(limiter.stats().size, 1, 'b dropped in its turn');
+  // The last key taken, dropped as idle by its own take(), comes back as a new full bucket.
+  clock.advance(700_000);
+  for (let i = 0; i < 10; i++) assert.equal(limiter.take('c').allowed, true);
+  assert.equal(limiter.take('c').allowed, false);
+  assert.equal(limiter.stats().size, 1);
+});

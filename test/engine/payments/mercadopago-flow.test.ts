@@ -250,7 +250,9 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.match(check(payment.id)!.last_error!, /Mercado Pago answered 503/);
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(() => check(payment.id)?.attempts === 2 && (check(payment.id)?.next_at ?? 0) > t.clock.now(), 'the second read failed');
+    // While the second read is under way the row already says attempts 2, with its lease (5 minutes
+    // on) as next_at: the failure is recorded once next_at is the 60 s backoff.
+    await eventually(() => check(payment.id)?.attempts === 2 && check(payment.id)?.next_at === t.clock.now() + 60_000, 'the second read failed');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(60_000);
     await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');

@@ -43,8 +43,8 @@ const doc: TicketDocument = {
 
 for (const codePage of PRINTER_CODE_PAGES) {
   for (const widthMm of [58, 80] as const) {
-    test(`${codePage} at ${widthMm} mm: Spanish letters intact, marks in place, ${COLUMNS_BY_WIDTH[widthMm]} columns`, () => {
-      const { tickets, errors } = parse(renderTicket(doc, { widthMm, codePage, reprint: true }));
+    test(`${codePage} at ${widthMm} mm: Spanish letters intact, marks in place, ${COLUMNS_BY_WIDTH[widthMm]} columns`, async () => {
+      const { tickets, errors } = parse(await renderTicket(doc, { widthMm, codePage, reprint: true }));
       assert.deepEqual(errors, []);
       assert.equal(tickets.length, 1);
       const [ticket] = tickets;
