@@ -161,6 +161,19 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     await eventually(async () => (await hornoRow.getAttribute('data-state')) === 'ok', 'Horno: lista');
     assert.deepEqual(listPrinters(k.engine.server.engine, R1.id).find((p) => p.name === 'Horno')?.stations, [], 'no station ticked: every station');
 
+    // Something that takes the connection and never answers as a printer (a new user's listener, a
+    // printer's web port): the test says so while it waits, then that it was not a printer answering.
+    horno.behaviour = 'stall';
+    await hornoRow.locator('[data-testid="printer-test"]').click();
+    await eventually(async () => /probando…/.test(await hornoRow.locator('[data-testid="printer-state"]').innerText()), 'Horno: probando…');
+    await eventually(
+      async () => await hornoRow.locator('[data-testid="printer-state"]').innerText(),
+      'Horno: the silent printer said',
+      { until: (text) => /la prueba no llegó: algo en 127\.0\.0\.1:\d+ aceptó la conexión pero no contestó como impresora/.test(text) },
+    );
+    assert.doesNotMatch(await hornoRow.locator('[data-testid="printer-state"]').innerText(), /nada responde/);
+    horno.behaviour = 'ok';
+
     // Quitar: gone from the panel and from the engine, its queued ticket dropped.
     await hornoRow.getByRole('button', { name: 'Quitar' }).click();
     await eventually(async () => (await hornoRow.count()) === 0, 'Horno removed');

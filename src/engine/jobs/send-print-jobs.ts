@@ -32,7 +32,7 @@ export async function sendDuePrintJobs(
         if (!claimed) return;
         const { printer, job, document } = claimed;
         let outcome: Parameters<typeof recordSend>[2];
-        const progress = { ticketStarted: false };
+        const progress = { connected: false, ticketStarted: false };
         try {
           const bytes = await renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
           await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>

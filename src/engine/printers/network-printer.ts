@@ -3,7 +3,7 @@
 // while it prints); after it, the same question again: its answer can only come once every byte
 // before it has reached the printer, so a ticket is counted printed only then.
 import { connect } from 'node:net';
-import { PrinterError, type PrinterAddress, type PrinterPort } from './printer-port.ts';
+import { PrinterError, type PrinterAddress, type PrinterPort, type SendProgress } from './printer-port.ts';
 
 /** DLE EOT 4: real-time status, roll paper sensor. */
 const PAPER_STATUS = Uint8Array.of(0x10, 0x04, 0x04);
@@ -18,7 +18,7 @@ async function sendToPrinter(
   address: PrinterAddress,
   bytes: Uint8Array,
   signal: AbortSignal,
-  progress: { ticketStarted: boolean } = { ticketStarted: false },
+  progress: SendProgress = { connected: false, ticketStarted: false },
 ): Promise<void> {
   const socket = connect({ host: address.host, port: address.port });
   socket.setNoDelay(true);
@@ -65,6 +65,7 @@ async function sendToPrinter(
       waiting = { resolve: () => {}, reject };
     });
     waiting = null;
+    progress.connected = true;
     await write(PAPER_STATUS);
     const before = await nextReply();
     if ((before & PAPER_END) === PAPER_END) throw new PrinterError('paper_out', `printer ${where} is out of paper`);

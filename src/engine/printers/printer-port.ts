@@ -19,12 +19,19 @@ export interface PrinterAddress {
   port: number;
 }
 
+/** How far a send got, set by the port as it goes: what the caller reads when it failed. */
+export interface SendProgress {
+  /** The printer took the connection: a send that then fails on the deadline met something that does not answer. */
+  connected: boolean;
+  /** Some of the ticket had left: its next try is marked REIMPRESIÓN. */
+  ticketStarted: boolean;
+}
+
 export interface PrinterPort {
   /**
    * Sends `bytes` to the printer at `address` and resolves once the printer has acknowledged them;
    * rejects with PrinterError (unreachable, paper out) or the signal's reason (the caller's deadline).
-   * `progress.ticketStarted` tells the caller whether any of the ticket had left when it failed (its
-   * next try is then marked REIMPRESIÓN).
+   * `progress` tells the caller how far a failed send got (see SendProgress).
    */
-  send(address: PrinterAddress, bytes: Uint8Array, signal: AbortSignal, progress?: { ticketStarted: boolean }): Promise<void>;
+  send(address: PrinterAddress, bytes: Uint8Array, signal: AbortSignal, progress?: SendProgress): Promise<void>;
 }

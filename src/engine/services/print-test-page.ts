@@ -15,6 +15,12 @@ import { findPrinter, listPrinters } from './printers.ts';
 export interface TestPageResult {
   printed: boolean;
   error: string | null;
+  /**
+   * It failed although the printer took the connection: what listens there did not answer the
+   * paper status question (DLE EOT 4) in time. Not an ESC/POS printer, or one set not to answer:
+   * checking that it is switched on and on the network would not help.
+   */
+  silent: boolean;
   printer: PrinterEntry;
 }
 
@@ -36,15 +42,19 @@ export async function printTestPage(
   const bytes = await renderTicket(doc, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: false });
   let error: string | null = null;
   let state: 'ok' | 'unreachable' | 'paper_out' = 'ok';
+  let silent = false;
+  const progress = { connected: false, ticketStarted: false };
   try {
     await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
-      printers.send({ host: printer.host, port: printer.port }, bytes, signal),
+      printers.send({ host: printer.host, port: printer.port }, bytes, signal, progress),
     );
   } catch (failure) {
     error = errorText(failure);
     state = failure instanceof PrinterError && failure.failure === 'paper_out' ? 'paper_out' : 'unreachable';
+    // A refusal or a dropped connection is the printer's own PrinterError; only the deadline is not.
+    silent = progress.connected && !(failure instanceof PrinterError);
   }
   engine.transaction(() => engine.stores.printers.setState(printer.id, state, error, engine.clock.now()));
   const entry = listPrinters(engine, restaurantId).find((p) => p.id === printer.id)!;
-  return { printed: error === null, error, printer: entry };
+  return { printed: error === null, error, silent, printer: entry };
 }

@@ -161,7 +161,7 @@ export const CHANNELS = {
   ),
   'printers:remove': desktop('removePrinter', Type.Object({ printer_id: Uuid() }), answers<{ id: string; name: string; dropped_jobs: number }>()),
   /** Imprimir prueba: a test page sent at once; the answer carries the printer's new state. */
-  'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; printer: PrinterEntry }>()),
+  'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; silent: boolean; printer: PrinterEntry }>()),
   /** Ajustes → Pagos en línea: the restaurant's Mercado Pago account, kept in the app's protected storage. */
   'payments:get': desktop('getOnlinePayments', Empty, answers<OnlinePaymentsInfo>()),
   'payments:set': desktop('setOnlinePayments', SetOnlinePaymentsSchema, answers<OnlinePaymentsInfo>()),

@@ -80,7 +80,11 @@ export function PrintersSettings() {
                 <td data-testid="printer-state" title={p.state_detail ?? undefined}>
                   {t(`printers.state_${p.state}`)}
                   {p.queued > 0 ? ` · ${t('print.queued', { count: p.queued })}` : ''}
-                  {tested[p.id] && tested[p.id]!.state === stateOf(p) ? ` · ${tested[p.id]!.text}` : ''}
+                  {busy === `test:${p.id}`
+                    ? ` · ${t('printers.testing')}`
+                    : tested[p.id] && tested[p.id]!.state === stateOf(p)
+                      ? ` · ${tested[p.id]!.text}`
+                      : ''}
                 </td>
                 <td>
                   <div className="printer-actions">
@@ -90,14 +94,14 @@ export function PrintersSettings() {
                       data-testid="printer-test"
                       disabled={busy !== null}
                       onClick={() =>
-                        void attempt(p.id, async () => {
+                        void attempt(`test:${p.id}`, async () => {
                           const result = await api.testPrinter({ printer_id: p.id });
                           // A failure is said by what the cook can check; the socket's own words stay in the tooltip.
                           const text = result.printed
                             ? t('printers.test_ok')
                             : result.printer.state === 'paper_out'
                               ? t('printers.test_paper_out')
-                              : t('printers.test_unreachable', { address: `${result.printer.host}:${result.printer.port}` });
+                              : t(result.silent ? 'printers.test_silent' : 'printers.test_unreachable', { address: `${result.printer.host}:${result.printer.port}` });
                           setTested((s) => ({ ...s, [p.id]: { state: stateOf(result.printer), text } }));
                           setPrinters((list) => list.map((x) => (x.id === p.id ? result.printer : x)));
                         })
