@@ -5,7 +5,7 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import type { Plugin, UserConfig } from 'vite';
-import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from './src/main/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from './src/shared/content-security-policy.ts';
 
 const ROOT = import.meta.dirname;
 export const RENDERER_ROOT = resolve(ROOT, 'src/renderer');

@@ -25,8 +25,7 @@ import { SyncStore } from './store/sync-store.ts';
 
 /**
  * The SQLite gateways of one database, each preparing its statements once, here. Reached as
- * `engine.stores.<name>`; a new store gets its field here (and scripts/codemods/engine-stores.mjs
- * rewrites `engine.<name>` to `engine.stores.<name>` for every field listed in this class).
+ * `engine.stores.<name>`; a new store gets its field here.
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;

@@ -9,7 +9,7 @@ import { createKitchenHandlers } from '../engine/screen/kitchen-handlers.ts';
 
 
 export interface IpcHandlerDeps extends DesktopHandlerDeps {
-  /** How writes are applied: `localCommands(engine)` standalone; a replica passes its own. */
+  /** How writes are applied: `localCommands(engine, couriers)` standalone; a replica passes its own. */
   commands: EngineCommands;
   /** Where unexpected errors are reported (never to the screen). */
   log?: (error: unknown) => void;

@@ -1,6 +1,6 @@
 // Electron hardening of the app's one window and its session.
 import { shell, type Session, type WebContents } from 'electron';
-import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from '../shared/content-security-policy.ts';
 import { isAllowedNavigation } from './ipc-guard.ts';
 
 /** The permissions the kitchen screen uses: writing a new API key to the clipboard. Nothing else. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import { join } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../../src/main/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY } from '../../src/shared/content-security-policy.ts';
 import type * as Security from '../../src/main/security.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

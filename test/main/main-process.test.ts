@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from '../../src/main/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from '../../src/shared/content-security-policy.ts';
 import { LAN_HOST, LOOPBACK_HOST, portIsFree, startEngineHost } from '../../src/main/engine-host.ts';
 import { isAllowedNavigation, isTrustedSenderUrl } from '../../src/main/ipc-guard.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/ipc/settings.ts';

@@ -28,7 +28,7 @@ const KITCHEN_KEY_ID = 'kitchen';
 
 export interface KitchenHandlerDeps {
   engine: Engine;
-  /** How writes are applied: `localCommands(engine)` standalone; a replica passes its own. */
+  /** How writes are applied: `localCommands(engine, couriers)` standalone; a replica passes its own. */
   commands: EngineCommands;
   /** The restaurant this screen works for. */
   restaurantId: string;

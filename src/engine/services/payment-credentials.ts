@@ -3,8 +3,6 @@ import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { MERCADOPAGO_API_BASE, MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
 
-export const PAYMENT_CREDENTIAL_PROVIDERS = [MERCADOPAGO_PROVIDER_NAME] as const;
-
 /** What may be shown of a restaurant's credentials: never the token nor the secret. */
 export interface PaymentCredentialsView {
   restaurant_id: string;

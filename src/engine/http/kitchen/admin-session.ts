@@ -71,8 +71,6 @@ export function createAdminSessions(now: () => number = Date.now): AdminSessions
   };
 }
 
-export { adminRequestRefusal, isLoopbackAddress, isLoopbackHost } from './request-origin.ts';
-
 export function adminRefusalOf(request: FastifyRequest, options: { requireOrigin: boolean }): OriginRefusal | null {
   return adminRequestRefusal(requestOriginOf(request), options);
 }

@@ -3,14 +3,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../../../src/engine/clock.ts';
-import {
-  ADMIN_LINK_TTL_MS,
-  adminRequestRefusal,
-  createAdminSessions,
-  isLoopbackAddress,
-  isLoopbackHost,
-  redactAdminTokens,
-} from '../../../../src/engine/http/kitchen/admin-session.ts';
+import { ADMIN_LINK_TTL_MS, createAdminSessions, redactAdminTokens } from '../../../../src/engine/http/kitchen/admin-session.ts';
+import { adminRequestRefusal, isLoopbackAddress, isLoopbackHost } from '../../../../src/engine/http/kitchen/request-origin.ts';
 import { requestForLog } from '../../../../src/engine/http/request-log.ts';
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
