@@ -11,7 +11,7 @@ import { importDemoRestaurants } from '../engine/demo/seed-demo.ts';
 import { StorageRefusal } from '../engine/store/database-checks.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
 import type { KitchenDoorOptions } from '../engine/http/kitchen/kitchen-door.ts';
-import { STANDALONE_STATUS } from '../engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../engine/screen/live-hub.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
 import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startEngineServer, type EngineServer } from '../host/start-engine-server.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { startLiveFeed } from '../../src/engine/screen/live-feed.ts';
-import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
 import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';

@@ -5,7 +5,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
 import { callIpc, dispatchIpc } from '../../src/engine/screen/dispatch.ts';
 import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { IPC_CHANNELS, BRIDGE_METHODS } from '../../src/shared/ipc/contract.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 import { R1, R2, UNKNOWN_UUID } from '../support/demo-ids.ts';

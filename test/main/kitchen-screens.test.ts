@@ -7,7 +7,7 @@ import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
 import { callIpc } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
 import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/ipc/contract.ts';
 import { REQUEST_SCHEMAS } from '../../src/shared/ipc/contract.ts';

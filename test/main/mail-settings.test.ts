@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
 import { callIpc } from '../../src/engine/screen/dispatch.ts';
 import { memoryMail, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 

@@ -10,7 +10,7 @@ import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
 import { appPaymentCredentials } from '../../src/main/app-handlers.ts';
 import { callIpc } from '../../src/engine/screen/dispatch.ts';
 import type { IpcHandlers } from '../../src/engine/screen/dispatch.ts';
-import { STANDALONE_STATUS } from '../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { memoryMail, memoryOnlinePayments, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 import { R1 } from '../support/demo-ids.ts';

@@ -1,10 +1,8 @@
-// Main's push of live changes to the kitchen screen: after every commit that wrote an event of the
-// restaurant, the new events (both worlds) are read from the change feed and sent; a heartbeat
-// carries the engine's clock and the connection status, so the screen can tell when it is stale.
+// Main's push of live changes to the desktop window's kitchen screen: the window is one sink of the
+// live hub (`live-hub.ts`), sent each message as it is, over its IPC channel.
 import type { ConnectionStatus, LivePush } from '../../shared/ipc/kitchen.ts';
 import type { Engine } from '../engine.ts';
-import { readKitchenEvents } from '../services/kitchen-board.ts';
-import { printStatusOf } from '../services/printers.ts';
+import { createLiveHub, DEFAULT_HEARTBEAT_MS, type LiveSink } from './live-hub.ts';
 
 export interface LiveFeedOptions {
   engine: Engine;
@@ -34,74 +32,35 @@ export interface LiveFeed {
   readonly cursor: number;
 }
 
-/** The connection status of a screen whose engine is its own (no platform above it). */
-export const STANDALONE_STATUS: ConnectionStatus = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null };
-
-export const DEFAULT_HEARTBEAT_MS = 2000;
-/** Heartbeats a screen may miss before it calls its data stale. */
-const STALE_HEARTBEATS = 3;
-
-/** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
-export function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): LivePush {
-  const printing = printStatusOf(engine, restaurantId);
-  // Said only when there is something to say: a heartbeat without it means every printer is fine.
-  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs, ...(printing.length > 0 ? { printing } : {}) };
-}
-
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { engine, restaurantId } = options;
-  const batch = options.batch ?? 200;
-  let cursor = options.after ?? engine.stores.events.lastSeq();
-  let scheduled = false;
-  let stopped = false;
-  let stations: readonly string[] | null = options.stations ?? null;
-  const noteLive = () => engine.screenPresence.note(restaurantId, stations, engine.clock.now());
-
-  const flush = () => {
-    scheduled = false;
-    if (stopped || !engine.db.open) return;
-    for (;;) {
-      const events = readKitchenEvents(engine, restaurantId, cursor, batch);
-      if (events.length === 0) return;
-      cursor = events[events.length - 1]!.seq;
-      options.send({ kind: 'events', now: engine.clock.now(), events });
-      if (events.length < batch) return;
-    }
-  };
-  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  const heartbeat = () => {
-    if (stopped || !engine.db.open) return;
-    // The desktop window's board is a kitchen screen: while it hears the engine, it is live.
-    noteLive();
-    options.send(heartbeatPush(engine, restaurantId, options.connectionStatus(), heartbeatMs));
-  };
-
-  // The notifier calls back inside the writer's call stack, right after its commit: push on the
-  // next turn instead, so a burst of commits goes out as one message and no writer waits for it.
-  const unsubscribe = engine.notifier.subscribe(restaurantId, () => {
-    if (scheduled || stopped) return;
-    scheduled = true;
-    setImmediate(flush);
+  const hub = createLiveHub({
+    engine,
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    connectionStatus: options.connectionStatus,
+    ...(options.batch === undefined ? {} : { batch: options.batch }),
   });
-  // Live from the moment it connects, not only from its first heartbeat.
-  noteLive();
-  const timer = setInterval(heartbeat, heartbeatMs);
-  timer.unref?.();
+  const window: LiveSink = {
+    restaurantId,
+    owner: 'window',
+    pickup: false,
+    stations: options.stations ?? null,
+    // A backlog after `after` is pushed at once, in batches, as the hub catches a sink up.
+    cursor: options.after ?? hub.lastSeq(),
+    // The window is the app's own: nothing can unpair it.
+    stillAllowed: () => true,
+    deliver: (message) => options.send(message.push),
+    refused: () => {},
+  };
+  hub.join(window);
 
   return {
-    flush,
-    heartbeat,
-    showStations(next) {
-      stations = next;
-      if (!stopped && engine.db.open) noteLive();
-    },
-    stop() {
-      stopped = true;
-      unsubscribe();
-      clearInterval(timer);
-    },
+    flush: () => hub.flush(restaurantId),
+    heartbeat: () => hub.heartbeat(restaurantId),
+    showStations: (stations) => hub.showStations(window, stations),
+    stop: () => hub.stop(),
     get cursor() {
-      return cursor;
+      return window.cursor;
     },
   };
 }

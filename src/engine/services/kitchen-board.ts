@@ -142,6 +142,11 @@ export function readKitchenTicketById(engine: Engine, restaurantId: string, orde
 }
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
+/** The change feed's position now: where a screen that starts from now starts. */
+export function lastEventSeq(engine: Engine): number {
+  return engine.stores.events.lastSeq();
+}
+
 export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
   const events: KitchenEvent[] = [];
   const rows = engine.stores.kitchen.events(restaurantId, afterSeq, limit);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { Engine } from '../../../src/engine/engine.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
 import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { callIpc } from '../../../src/engine/screen/dispatch.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
 import { callIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
 import type { IpcChannel, IpcRequest, IpcResponse } from '../../../src/shared/ipc/contract.ts';
 import type { EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';

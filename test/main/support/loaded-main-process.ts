@@ -10,7 +10,7 @@ import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
 import { dispatchIpc } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { memoryPlatformKey, memorySettings } from './memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
 import { createApiKey } from '../../../src/engine/services/api-keys.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/ipc/settings.ts';
 import { startEngineHost } from '../../../src/main/engine-host.ts';

@@ -8,7 +8,7 @@ import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
 import { dispatchIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { memoryOnlinePayments, memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
-import { STANDALONE_STATUS } from '../../../src/engine/screen/live-feed.ts';
+import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
 import type { ConnectionStatus, LivePush } from '../../../src/shared/ipc/kitchen.ts';
 import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/ipc/settings.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';

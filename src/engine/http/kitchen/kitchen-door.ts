@@ -19,7 +19,7 @@ import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
 import { ApiError, KitchenError } from '../../domain/errors.ts';
 import { toFailure } from '../../screen/screen-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
-import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-feed.ts';
+import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-hub.ts';
 import { screenStations } from '../../services/screen-stations.ts';
 import { addressKey } from '../../domain/token-bucket.ts';
 import {

@@ -4,17 +4,17 @@
 // the feed's sequence number as their id, so a reconnecting browser resumes where it was
 // (Last-Event-ID, or ?after= when the page reopens the stream itself).
 //
-// Fan-out with bounds: the streams of a restaurant share one hub that reads each commit's events
-// once and serialises each message once for all of them (a heartbeat too). A viewer (a paired
+// Each stream is a sink of the kitchen's live hub (`screen/live-hub.ts`), which reads each commit's
+// events once for every screen; a message is serialised once for all the streams (a heartbeat
+// too). Fan-out with bounds: a viewer (a paired
 // screen's device, or the manager's browser) keeps at most `perViewer` streams: a newer one ends
 // its oldest. The engine keeps at most `total` streams: past it a new one is refused (503,
 // `too_many_streams`). A stream whose unsent output passes `maxBufferedBytes` (a browser that does
 // not read) is closed; the browser reconnects and resumes from its last event id.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConnectionStatus, LivePush } from '../../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
 import type { Engine } from '../../engine.ts';
-import { heartbeatPush } from '../../screen/live-feed.ts';
-import { readKitchenEvents } from '../../services/kitchen-board.ts';
+import { createLiveHub, type LiveMessage, type LiveSink } from '../../screen/live-hub.ts';
 import { securityHeaders } from './static-files.ts';
 
 export interface LiveStreamLimits {
@@ -76,21 +76,8 @@ export interface LiveStreams {
   stats(): LiveStreamStats;
 }
 
-interface Stream {
-  viewer: LiveViewer;
-  /** The last event sequence number this stream was sent. */
-  cursor: number;
-  write(frame: string): void;
+interface Stream extends LiveSink {
   end(farewell?: string): void;
-}
-
-interface Hub {
-  restaurantId: string;
-  cursor: number;
-  streams: Set<Stream>;
-  scheduled: boolean;
-  unsubscribe(): void;
-  timer: ReturnType<typeof setInterval>;
 }
 
 const UNPAIRED = 'event: unpaired\ndata: {}\n\n';
@@ -98,7 +85,7 @@ const UNPAIRED = 'event: unpaired\ndata: {}\n\n';
 export function liveStreams(options: LiveStreamOptions): LiveStreams {
   const { engine } = options;
   const limits: LiveStreamLimits = { ...DEFAULT_LIVE_LIMITS, ...options.limits };
-  const hubs = new Map<string, Hub>();
+  const hub = createLiveHub({ engine, heartbeatMs: options.heartbeatMs, connectionStatus: options.connectionStatus, batch: BATCH });
   /** Every open stream, oldest first (per viewer: the first of its owner is its oldest). */
   const all = new Set<Stream>();
   const byOwner = new Map<string, Set<Stream>>();
@@ -106,98 +93,35 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
   /** Set by closeAll: the server is closing, and a stream opened now would hold it open for good. */
   let closing = false;
 
-  const frameOf = (push: LivePush): string => {
-    counters.serialised++;
-    const id = push.kind === 'events' && push.events.length > 0 ? `id: ${push.events[push.events.length - 1]!.seq}\n` : '';
-    return `${id}data: ${JSON.stringify(push)}\n\n`;
-  };
-  /** What a pickup screen gets instead of events up to `seq`: a doorbell that keeps the resume id. */
-  const doorbellOf = (seq: number): string => `id: ${seq}\ndata: ${JSON.stringify({ kind: 'events', now: engine.clock.now(), events: [] })}\n\n`;
-
-  /** Sends one frame to every stream of the hub whose viewer is still allowed (asked once per viewer). */
-  const broadcast = (hub: Hub, frame: string, upTo: number | null) => {
-    let doorbell: string | null = null;
-    const allowed = new Map<string, boolean>();
-    for (const stream of [...hub.streams]) {
-      if (upTo !== null && stream.cursor >= upTo) continue;
-      const key = stream.viewer.owner;
-      let ok = allowed.get(key);
-      if (ok === undefined) {
-        ok = engine.db.open && stream.viewer.stillAllowed();
-        allowed.set(key, ok);
-      }
-      if (!ok) {
-        stream.end(UNPAIRED);
-        continue;
-      }
-      if (stream.viewer.pickup && upTo !== null) stream.write((doorbell ??= doorbellOf(upTo)));
-      else stream.write(frame);
-      if (upTo !== null) stream.cursor = upTo;
+  /** Each message's frame, made once for every stream it goes to. */
+  const frames = new WeakMap<LiveMessage, string>();
+  const frameOf = (message: LiveMessage): string => {
+    let frame = frames.get(message);
+    if (frame === undefined) {
+      counters.serialised++;
+      const id = message.upTo !== null ? `id: ${message.upTo}\n` : '';
+      frame = `${id}data: ${JSON.stringify(message.push)}\n\n`;
+      frames.set(message, frame);
     }
+    return frame;
   };
-
-  const flush = (hub: Hub) => {
-    hub.scheduled = false;
-    if (hub.streams.size === 0 || !engine.db.open) return;
-    for (;;) {
-      const events = readKitchenEvents(engine, hub.restaurantId, hub.cursor, BATCH);
-      if (events.length === 0) return;
-      const last = events[events.length - 1]!.seq;
-      const from = hub.cursor;
-      hub.cursor = last;
-      // A stream that joined after part of these was read for it alone gets only what it lacks.
-      const behind = [...hub.streams].filter((s) => s.cursor > from && s.cursor < last);
-      for (const stream of behind) {
-        const rest = events.filter((e) => e.seq > stream.cursor);
-        stream.write(stream.viewer.pickup ? doorbellOf(last) : frameOf({ kind: 'events', now: engine.clock.now(), events: rest }));
-        stream.cursor = last;
-      }
-      broadcast(hub, frameOf({ kind: 'events', now: engine.clock.now(), events }), last);
-      if (events.length < BATCH) return;
+  /** What a pickup screen gets instead of events: a doorbell that keeps the resume id. */
+  const doorbells = new WeakMap<LiveMessage, string>();
+  const doorbellOf = (message: LiveMessage & { upTo: number }): string => {
+    let doorbell = doorbells.get(message);
+    if (doorbell === undefined) {
+      doorbell = `id: ${message.upTo}\ndata: ${JSON.stringify({ kind: 'events', now: engine.clock.now(), events: [] })}\n\n`;
+      doorbells.set(message, doorbell);
     }
-  };
-
-  const hubOf = (restaurantId: string): Hub => {
-    const existing = hubs.get(restaurantId);
-    if (existing) return existing;
-    const hub: Hub = {
-      restaurantId,
-      cursor: engine.stores.events.lastSeq(),
-      streams: new Set(),
-      scheduled: false,
-      // The notifier calls back inside the writer's call stack, right after its commit: push on the
-      // next turn instead, so a burst of commits goes out as one message and no writer waits for it.
-      unsubscribe: engine.notifier.subscribe(restaurantId, () => {
-        if (hub.scheduled) return;
-        hub.scheduled = true;
-        setImmediate(() => flush(hub));
-      }),
-      timer: setInterval(() => {
-        if (!engine.db.open || hub.streams.size === 0) return;
-        // A kitchen screen hearing its heartbeats is live: no fallback printing for its stations.
-        const now = engine.clock.now();
-        for (const stream of hub.streams) if (stream.viewer.pickup !== true) engine.screenPresence.note(restaurantId, stream.viewer.stations ?? null, now);
-        broadcast(hub, frameOf(heartbeatPush(engine, restaurantId, options.connectionStatus(), options.heartbeatMs)), null);
-      }, options.heartbeatMs),
-    };
-    hub.timer.unref?.();
-    hubs.set(restaurantId, hub);
-    return hub;
+    return doorbell;
   };
 
   const leave = (stream: Stream) => {
     all.delete(stream);
-    const mine = byOwner.get(stream.viewer.owner);
+    const mine = byOwner.get(stream.owner);
     mine?.delete(stream);
-    if (mine?.size === 0) byOwner.delete(stream.viewer.owner);
-    const hub = hubs.get(stream.viewer.restaurantId);
-    if (!hub) return;
-    hub.streams.delete(stream);
-    if (hub.streams.size === 0) {
-      hub.unsubscribe();
-      clearInterval(hub.timer);
-      hubs.delete(hub.restaurantId);
-    }
+    if (mine?.size === 0) byOwner.delete(stream.owner);
+    hub.leave(stream);
   };
 
   return {
@@ -229,9 +153,9 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       // The browser's own reconnect says Last-Event-ID; a stream reopened by the page says ?after=.
       const resumeFrom = request.headers['last-event-id'] ?? (request.query as Record<string, unknown> | undefined)?.after;
       const lastEventId = typeof resumeFrom === 'string' && resumeFrom !== '' ? Number(resumeFrom) : Number.NaN;
-      const hub = hubOf(viewer.restaurantId);
+      const now = hub.lastSeq();
       // Resume after what the browser last saw, if it is a position of this database's feed.
-      const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= engine.stores.events.lastSeq() ? lastEventId : hub.cursor;
+      const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= now ? lastEventId : now;
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -244,20 +168,29 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
         Connection: 'close',
       });
       let ended = false;
+      const write = (frame: string) => {
+        if (ended) return;
+        // A browser that has not taken what it was sent: close it rather than hold a growing
+        // backlog (it reconnects and resumes from the last event id it got).
+        if (raw.writableLength > limits.maxBufferedBytes) {
+          counters.laggards++;
+          stream.end();
+          return;
+        }
+        raw.write(frame);
+      };
       const stream: Stream = {
-        viewer,
+        restaurantId: viewer.restaurantId,
+        owner: viewer.owner,
+        pickup: viewer.pickup === true,
+        stations: viewer.stations ?? null,
         cursor: after,
-        write(frame) {
-          if (ended) return;
-          // A browser that has not taken what it was sent: close it rather than hold a growing
-          // backlog (it reconnects and resumes from the last event id it got).
-          if (raw.writableLength > limits.maxBufferedBytes) {
-            counters.laggards++;
-            stream.end();
-            return;
-          }
-          raw.write(frame);
+        stillAllowed: () => viewer.stillAllowed(),
+        deliver(message) {
+          if (viewer.pickup && message.upTo !== null) write(doorbellOf(message as LiveMessage & { upTo: number }));
+          else write(frameOf(message));
         },
+        refused: () => stream.end(UNPAIRED),
         end(farewell) {
           if (ended) return;
           ended = true;
@@ -270,30 +203,12 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       };
       raw.write(`retry: ${RETRY_MS}\nid: ${after}\nevent: ready\ndata: {}\n\n`);
       raw.on('close', () => stream.end());
-      // What happened between `after` and what the hub has sent goes out to this stream alone.
-      if (!viewer.stillAllowed()) {
-        stream.end(UNPAIRED);
-        return;
-      }
-      while (stream.cursor < hub.cursor && !ended) {
-        const events = readKitchenEvents(engine, viewer.restaurantId, stream.cursor, BATCH).filter((e) => e.seq <= hub.cursor);
-        if (events.length === 0) {
-          stream.cursor = hub.cursor;
-          break;
-        }
-        const last = events[events.length - 1]!.seq;
-        stream.write(viewer.pickup ? doorbellOf(last) : frameOf({ kind: 'events', now: engine.clock.now(), events }));
-        stream.cursor = last;
-      }
-      if (ended) return;
       all.add(stream);
       const mine = byOwner.get(viewer.owner);
       if (mine) mine.add(stream);
       else byOwner.set(viewer.owner, new Set([stream]));
-      hub.streams.add(stream);
-      // A heartbeat says hello at once; a kitchen screen is live from now, for the stations it shows.
-      if (viewer.pickup !== true) engine.screenPresence.note(viewer.restaurantId, viewer.stations ?? null, engine.clock.now());
-      stream.write(frameOf(heartbeatPush(engine, viewer.restaurantId, options.connectionStatus(), options.heartbeatMs)));
+      // What happened since `after` goes to this stream alone, then a heartbeat says hello.
+      hub.join(stream, { greet: true });
     },
     closeAll() {
       closing = true;
