@@ -99,7 +99,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'platform:set-key': ({ key, label }) => {
       const trimmed = key.trim();
       if (platformKeyMode(trimmed) === null) {
-        throw invalidRequest('key is not a platform API key (expected <prefix>_live_… or <prefix>_test_…)');
+        throw invalidRequest('key is not a platform API key (expected cm_live_… or cm_test_… and 32 letters and digits)');
       }
       deps.platformKey.save(trimmed, label?.trim() || null);
       return settingsView();

@@ -1,13 +1,11 @@
+import { worldOfKey } from '../engine/domain/api-key-format.ts';
 import type { PlatformKeyInfo } from '../shared/ipc/settings.ts';
-import type { World } from '../shared/world.ts';
 
-/** A platform's API key: `<prefix>_live_<secret>` or `<prefix>_test_<secret>` (spec section 5). */
-const PLATFORM_KEY_SHAPE = /^[A-Za-z0-9]{1,16}_(live|test)_[A-Za-z0-9]{16,128}$/;
-
-export function platformKeyMode(key: string): World | null {
-  const match = PLATFORM_KEY_SHAPE.exec(key);
-  return match ? (match[1] as World) : null;
-}
+/**
+ * A hub's key for its platform: the platform runs this same engine, so its keys are the engine's
+ * own (`cm_live_…`, `cm_test_…`), read by the one rule the first pull applies too.
+ */
+export const platformKeyMode = worldOfKey;
 
 /** What the screen may know of a key: that it exists, its mode, its label and its last four characters. */
 export function describePlatformKey(key: string | null, label: string | null): PlatformKeyInfo {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../engine/domain/errors.ts';
+import { worldOfKey } from '../engine/domain/api-key-format.ts';
 import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Actor } from '../engine/domain/actor.ts';
@@ -132,7 +133,8 @@ export class Replica {
     if (!restaurantId || engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) return null;
     return {
       restaurantId,
-      mode: apiKey.startsWith('cm_test_') ? 'test' : 'live',
+      // The key's world as the first pull read it (it refused any other shape).
+      mode: worldOfKey(apiKey) ?? 'live',
       canWrite: engine.stores.sync.state(SYNC_KEYS.canWrite) === '1',
     };
   }

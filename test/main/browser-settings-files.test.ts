@@ -47,10 +47,10 @@ describe('file stores (browser mode)', () => {
       const stores = createFileStores(dir);
       const file = join(dir, BROWSER_SECRETS_FILE);
       assert.deepEqual(stores.platformKey.storage(), { available: true, backend: null, clear_text_file: file });
-      stores.platformKey.save('plat_live_abcdefghijklmnopHg0F', 'Cuenta principal');
+      stores.platformKey.save('cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F', 'Cuenta principal');
       assert.equal(modeOf(file), 0o600);
       assert.deepEqual(stores.platformKey.info(), { present: true, mode: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
-      assert.equal(stores.platformKey.readSecret(), 'plat_live_abcdefghijklmnopHg0F');
+      assert.equal(stores.platformKey.readSecret(), 'cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F');
       stores.mail.save({ url: 'smtp://cocina:secreta@mail.example:587', from: 'cocina@example.com' });
       assert.equal(modeOf(file), 0o600);
       assert.deepEqual(stores.mail.info(), { configured: true, server: 'mail.example:587', from: 'cocina@example.com' });

@@ -199,7 +199,7 @@ describe('IPC handlers on a real engine', () => {
   });
 
   test('the platform key goes in and only its mode, label and last four come out', async () => {
-    const key = 'pl_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+    const key = 'cm_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
     const view = await ipc.ok('platform:set-key', { key, label: 'Plataforma' });
     assert.deepEqual(view.platform_key, { present: true, mode: 'live', label: 'Plataforma', last4: '2345' });
     assert.ok(!JSON.stringify(view).includes(key));
@@ -212,11 +212,17 @@ describe('IPC handlers on a real engine', () => {
     assert.equal(cleared.settings.connection.mode, 'standalone');
     const malformed = await callIpc(ipc.handlers, 'platform:set-key', { key: 'hello', label: null });
     assert.equal(!malformed.ok && malformed.error.code, 'invalid_request');
+    // The platform runs this engine: another service's key shape is refused here, as the first pull
+    // would refuse it, not kept and found wrong only when the hub connects.
+    const foreign = await callIpc(ipc.handlers, 'platform:set-key', { key: 'acme_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
+    assert.equal(!foreign.ok && foreign.error.code, 'invalid_request');
+    assert.match(!foreign.ok ? foreign.error.message : '', /cm_live_/);
+    assert.equal(ipc.platformKey.secret(), null);
   });
 
   test('without protected storage the key is refused, never kept in clear', async () => {
     const insecure = handlersFor(engine, { secureStorage: false });
-    const result = await callIpc(insecure.handlers, 'platform:set-key', { key: 'pl_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
+    const result = await callIpc(insecure.handlers, 'platform:set-key', { key: 'cm_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
     assert.equal(!result.ok && result.error.code, 'secure_storage_unavailable');
     assert.equal(insecure.platformKey.secret(), null);
     const view = await insecure.ok('settings:get', {});

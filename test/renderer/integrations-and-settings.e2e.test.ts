@@ -80,7 +80,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
   });
 
   test('the platform key is saved without ever coming back to the screen: only mode, label and last four', async () => {
-    const key = 'pl_live_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0F';
+    const key = 'cm_live_aZx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0F';
     await k.page.locator('[data-testid="platform-url"]').fill('https://plataforma.example/v1');
     await k.page.locator('[data-testid="platform-key"]').fill(key);
     await k.page.locator('[data-testid="platform-key-label"]').fill('Cuenta principal');
@@ -151,7 +151,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="no-secure-storage"]').scrollIntoViewIfNeeded();
     assert.equal(await k.page.locator('[data-testid="platform-key"]').isDisabled(), true);
     // Even a request that gets past the screen is refused, and the reason is shown.
-    const refused = await k.page.evaluate(() => window.comanda.setPlatformKey({ key: 'pl_test_AbCdEfGhIjKlMnOpQrStUv', label: null }));
+    const refused = await k.page.evaluate(() => window.comanda.setPlatformKey({ key: 'cm_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null }));
     assert.deepEqual(refused.ok ? null : refused.error.code, 'secure_storage_unavailable');
     assert.equal(k.platformKey.secret(), null);
     await k.screenshot('settings-no-secure-storage');

@@ -218,7 +218,7 @@ describe('npm start without Electron: the whole app in the browser', () => {
   });
 
   test('a platform key saved in Ajustes goes to the 0600 file the screen names', async () => {
-    const saved = await adminCall('platform:set-key', { key: 'plat_test_abcdefghijklmnop1234', label: 'prueba' });
+    const saved = await adminCall('platform:set-key', { key: 'cm_test_abcdefghijklmnopqrstuvwxyz123456', label: 'prueba' });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.value.secure_storage.clear_text_file, join(dataDir, 'browser-mode-secrets.json'));
     assert.equal(statSync(join(dataDir, 'browser-mode-secrets.json')).mode & 0o777, 0o600);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { World } from '../../shared/world.ts';
 
-
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
 /** How many characters of the secret are kept in clear to find the key's row. */
@@ -33,4 +32,13 @@ export function parseApiKey(key: string): ParsedApiKey | null {
   const match = KEY_SHAPE.exec(key);
   if (!match) return null;
   return { mode: match[1] as World, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
+}
+
+/**
+ * The world (live or test) a key works in, read from its prefix; null when it is not one of ours.
+ * The one reading of a key's world: the API's own keys, and a hub's key for its upstream platform,
+ * which runs this same engine.
+ */
+export function worldOfKey(key: string): World | null {
+  return parseApiKey(key)?.mode ?? null;
 }
