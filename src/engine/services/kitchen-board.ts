@@ -84,8 +84,8 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
   const restaurant = restaurantRow(engine, restaurantId);
   const now = engine.clock.now();
   const dayStart = startOfLocalDay(now, restaurant.time_zone);
-  // Read in one transaction so the orders and the cursor describe the same moment.
-  return engine.db.transaction(() => {
+  // Read in one read transaction so the orders and the cursor describe the same moment.
+  return engine.read(() => {
     const cursor = engine.stores.events.lastSeq();
     const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
     const context = ticketContext(engine, restaurant.id, factsOfOrders(engine, rows.map((r) => r.id)));
@@ -111,7 +111,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
       printing: printStatusOf(engine, restaurant.id),
       printer_count: engine.stores.printers.list(restaurant.id).length,
     };
-  })();
+  });
 }
 
 /** Without events (an order imported or older than the history read), its own times are the best guess. */
