@@ -16,15 +16,6 @@ export const itemStatesPath = (orderId: string) => `/sync/kitchen/orders/${order
 /** Where a recall made on the replica is pushed (the ticket shows upstream too, and takes bumps there). */
 export const recallPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/recall`;
 
-/** After a refused push: the upstream's states of the order's lines stand here too. Inside a transaction. */
-export function mirrorItemStates(engine: Engine, orderId: string, states: UpstreamItemStates): void {
-  const upstream = new Map(states.data.map((s) => [s.item_index, s.done]));
-  for (const local of engine.stores.kitchenData.itemStates(orderId)) {
-    if (!upstream.has(local.item_index)) upstream.set(local.item_index, false);
-  }
-  for (const [index, done] of upstream) mirrorItemState(engine, orderId, index, done);
-}
-
 export interface KitchenPullResult {
   applied: number;
   /** Stopped at a change of an order the replica's main feed has not brought yet. */

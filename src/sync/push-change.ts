@@ -7,7 +7,8 @@ import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
-import { itemStatesPath, mirrorItemStates, recallPath, type UpstreamItemStates } from './kitchen-sync.ts';
+import { mirrorItemStates } from '../engine/services/kitchen-item-sync.ts';
+import { itemStatesPath, recallPath, type UpstreamItemStates } from './kitchen-sync.ts';
 
 export type PushOutcome =
   /** The upstream took it: `recordAnswers` marks it sent and mirrors the answer. */

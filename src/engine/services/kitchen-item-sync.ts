@@ -110,3 +110,15 @@ export function mirrorItemState(engine: Engine, orderId: string, itemIndex: numb
   engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: itemIndex, done });
   return true;
 }
+
+/**
+ * A replica's lines of an order take the upstream's done marks (a line the upstream does not list
+ * is not done there). After a refused push, or a divergence found. Inside a transaction.
+ */
+export function mirrorItemStates(engine: Engine, orderId: string, states: OrderItemStates): void {
+  const upstream = new Map(states.data.map((s) => [s.item_index, s.done]));
+  for (const local of engine.stores.kitchenData.itemStates(orderId)) {
+    if (!upstream.has(local.item_index)) upstream.set(local.item_index, false);
+  }
+  for (const [index, done] of upstream) mirrorItemState(engine, orderId, index, done);
+}
