@@ -3,8 +3,9 @@ import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen-i
 import type { OrderView } from '../engine/services/order-view.ts';
 import { healDivergence, readReplicaSide, type DivergenceReport, type UpstreamSide } from '../engine/services/replica-divergence.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
-import { expectOk, fetchOrdersWhere, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
-import { itemStatesPath, KITCHEN_CURSOR } from './kitchen-sync.ts';
+import { KITCHEN_CURSOR, SYNC_KEYS } from '../engine/services/replica-state.ts';
+import { expectOk, fetchOrdersWhere, type ReplicaIdentity } from './first-pull.ts';
+import { itemStatesPath } from './kitchen-sync.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamStock } from './upstream-types.ts';
 

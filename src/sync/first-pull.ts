@@ -6,17 +6,11 @@ import { ACTIVE_STATUSES } from '../shared/order-states.ts';
 import { registerExternalApiKey } from '../engine/services/api-keys.ts';
 import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorStock } from '../engine/services/mirror-upstream.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
+import { SYNC_KEYS } from '../engine/services/replica-state.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
 import type { World } from '../shared/world.ts';
 
-export const SYNC_KEYS = {
-  restaurantId: 'restaurant_id',
-  upstream: 'upstream_url',
-  cursor: 'cursor',
-  lastPullAt: 'last_pull_at',
-  canWrite: 'can_write',
-} as const;
 
 /** The upstream refused the key: nothing will work until it is replaced. */
 export class UpstreamRefusedKey extends Error {

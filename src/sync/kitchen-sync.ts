@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.ts';
-import { mirrorItemState, type ItemFeedPage, type OrderItemStates } from '../engine/services/kitchen-item-sync.ts';
-import { writeKitchenSettings } from '../engine/services/kitchen-settings.ts';
-import { SYNC_KEYS } from './first-pull.ts';
+import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen-item-sync.ts';
+import { applyItemFeedPage, type KitchenPullResult } from '../engine/services/replica-feed.ts';
+import { KITCHEN_CURSOR, replicaState } from '../engine/services/replica-state.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
 // The replica's side of the kitchen's own data: item bumps pushed through the outbox (push-change.ts
@@ -9,54 +9,11 @@ import type { UpstreamClient } from './upstream-client.ts';
 
 export type UpstreamItemStates = OrderItemStates;
 
-export const KITCHEN_CURSOR = 'kitchen_items_cursor';
 
 export const itemStatesPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/items`;
 
 /** Where a recall made on the replica is pushed (the ticket shows upstream too, and takes bumps there). */
 export const recallPath = (orderId: string) => `/sync/kitchen/orders/${orderId}/recall`;
-
-export interface KitchenPullResult {
-  applied: number;
-  /** Stopped at a change of an order the replica's main feed has not brought yet. */
-  held: boolean;
-}
-
-/** The upstream's change-feed position the replica has applied (its `ev_` cursor). */
-function mainFeedSeq(engine: Engine): number {
-  const cursor = engine.stores.sync.state(SYNC_KEYS.cursor);
-  const match = cursor === undefined ? null : /^ev_(\d+)$/.exec(cursor);
-  return match ? Number(match[1]) : 0;
-}
-
-/**
- * Applies one page of the upstream's item feed with its cursor in one transaction. A line with a
- * local bump still queued keeps the local state (the push will bring the upstream along). A change
- * of an order not here yet waits for the main feed when that feed is behind it, and is skipped when
- * the order will never come (finished before this replica's first pull).
- */
-function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): KitchenPullResult {
-  return engine.transaction(() => {
-    const stored = engine.stores.kitchenData.settings(restaurantId)?.settings;
-    if (stored !== JSON.stringify(page.settings)) writeKitchenSettings(engine, restaurantId, page.settings);
-    let cursor = Number(engine.stores.sync.state(KITCHEN_CURSOR) ?? 0);
-    let applied = 0;
-    const caughtUpTo = mainFeedSeq(engine);
-    for (const entry of page.data) {
-      const orderId = engine.stores.orders.getById(entry.order_id) ? entry.order_id : (engine.stores.sync.upstreamIdOf(entry.order_id) ?? entry.order_id);
-      if (!engine.stores.orders.getById(orderId) && entry.seq > caughtUpTo) {
-        engine.stores.sync.setState(KITCHEN_CURSOR, String(cursor));
-        return { applied, held: true };
-      }
-      if (!engine.stores.kitchenData.hasPendingItemPush(orderId, entry.item_index)) {
-        if (mirrorItemState(engine, orderId, entry.item_index, entry.done)) applied++;
-      }
-      cursor = entry.seq;
-    }
-    engine.stores.sync.setState(KITCHEN_CURSOR, String(Math.max(cursor, page.next_cursor)));
-    return { applied, held: false };
-  });
-}
 
 /** One long-poll of the upstream's item feed, applied under `exclusive` (the replica's mutex). */
 async function pullKitchenItems(
@@ -65,7 +22,7 @@ async function pullKitchenItems(
   restaurantId: string,
   options: { waitSeconds: number; signal?: AbortSignal; exclusive?: <T>(work: () => Promise<T>) => Promise<T> },
 ): Promise<KitchenPullResult | { status: number }> {
-  const after = engine.stores.sync.state(KITCHEN_CURSOR) ?? '0';
+  const after = replicaState(engine, KITCHEN_CURSOR) ?? '0';
   const response = await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${after}&limit=200&wait=${options.waitSeconds}`, {
     timeoutMs: (options.waitSeconds + 10) * 1000,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -13,9 +13,10 @@ import type { QuoteInput } from '../shared/schemas/delivery.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
 import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
-import { applyFeedPage } from './apply-feed.ts';
+import { applyFeedPage } from '../engine/services/replica-feed.ts';
+import { SYNC_KEYS } from '../engine/services/replica-state.ts';
 import { checkDivergence } from './divergence-check.ts';
-import { identifyReplica, pullSnapshot, refreshCatalogue, SYNC_KEYS, type ReplicaIdentity } from './first-pull.ts';
+import { identifyReplica, pullSnapshot, refreshCatalogue, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
 import { pushRound } from './push-window.ts';
 import { resolveDueConflicts } from './resolve-conflicts.ts';
@@ -223,7 +224,7 @@ export class Replica {
           failures = 0;
           this.lastError = null;
           const page = response.body;
-          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity, page));
+          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity.restaurantId, this.identity.mode === 'test', page));
           if (result.lagMs !== null) this.lagMs = result.lagMs;
           // Held at an order of ours still on its way up: let the pusher rename it, then go on.
           if (result.held) await this.pullerWaker.sleep(100, this.stopping.signal);

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { applyFeedPage } from '../../src/sync/apply-feed.ts';
-import { SYNC_KEYS } from '../../src/sync/first-pull.ts';
+import { applyFeedPage } from '../../src/engine/services/replica-feed.ts';
+import { SYNC_KEYS } from '../../src/engine/services/replica-state.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
@@ -134,7 +134,7 @@ function scenario(mode: World): void {
     // The upstream moves the order; its feed page is applied as the puller would apply it.
     assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
     const page = (await up('GET', `/events?after=${engine.stores.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
-    applyFeedPage(engine, identity, page);
+    applyFeedPage(engine, identity.restaurantId, identity.mode === 'test', page);
     assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
     sys.proxy.set({ kind: 'pass' });
     await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });
