@@ -4,6 +4,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { networkPrinter } from '../../../src/engine/printers/network-printer.ts';
+import { newSendProgress } from '../../../src/engine/printers/printer-port.ts';
 import { printTestPage } from '../../../src/engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
@@ -34,12 +35,12 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   test('the network printer says it was connected when the send fails on its deadline', async () => {
     printer.behaviour = 'stall';
     const controller = new AbortController();
-    const progress = { connected: false, ticketStarted: false };
-    const sending = networkPrinter.send({ host: '127.0.0.1', port: printer.port }, Uint8Array.of(0x1b, 0x40), controller.signal, progress);
+    const progress = newSendProgress();
+    const sending = networkPrinter.send({ host: '127.0.0.1', port: printer.port }, Uint8Array.of(0x1b, 0x40), { signal: controller.signal, phaseMs: DEADLINE_MS, progress });
     await eventually(() => progress.connected, 'the stalled printer to take the connection', { until: (connected) => connected });
     controller.abort(new Error('deadline'));
     await assert.rejects(sending, /deadline/);
-    assert.deepEqual(progress, { connected: true, ticketStarted: false });
+    assert.deepEqual(progress, { connected: true, ticketStarted: false, reply: [], replyBytes: 0 });
     assert.equal(printer.connections, 1);
   });
 
@@ -50,7 +51,8 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
     assert.equal(result.printed, false);
     assert.equal(result.silent, true);
     assert.equal(result.printer.state, 'unreachable');
-    assert.match(result.error ?? '', /did not answer within/);
+    assert.equal(result.failure, 'no_answer');
+    assert.match(result.error ?? '', /did not answer the paper status question/);
   });
 
   test('nothing listening: not silent', async () => {
