@@ -7,7 +7,7 @@
 // to say what answered, and a device sending more than a printer ever would is cut off. Every phase
 // has a deadline, and so has the socket's whole life: it is destroyed, never left half-closed.
 import { Socket } from 'node:net';
-import { hexBytes, PAPER_STATUS_QUESTION, parsePaperStatus } from './paper-status.ts';
+import { hexBytes, PAPER_STATUS_QUESTION, parsePaperStatus, type PaperStatus } from './paper-status.ts';
 import {
   newSendProgress,
   PrinterError,
@@ -27,7 +27,7 @@ export const UNASKED_BYTES_ALLOWED = 8;
 export const networkPrinter: PrinterPort = { send: sendToPrinter };
 
 interface Question {
-  resolve: (byte: number) => void;
+  resolve: (status: PaperStatus) => void;
 }
 
 /** PrinterPort.send over raw TCP (see there). */
@@ -50,10 +50,19 @@ async function sendToPrinter(address: PrinterAddress, bytes: Uint8Array, options
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
   };
-  /** Ends the send: the socket is destroyed both ways at once, whatever waits is told why. */
+  /**
+   * Closes the connection both ways at once with a reset: nothing is left half-open on either side
+   * (a plain close would leave ours waiting in FIN-WAIT-2 on a device that never closes its own).
+   */
+  const kill = () => {
+    if (socket.destroyed) return;
+    if (socket.readyState === 'open' || socket.readyState === 'readOnly' || socket.readyState === 'writeOnly') socket.resetAndDestroy();
+    else socket.destroy();
+  };
+  /** Ends the send: the socket is closed both ways at once, whatever waits is told why. */
   const fail = (error: Error) => {
     failure ??= error;
-    socket.destroy();
+    kill();
     rejectWaiting?.(failure);
     rejectWaiting = null;
   };
@@ -73,7 +82,12 @@ async function sendToPrinter(address: PrinterAddress, bytes: Uint8Array, options
       const asked = question;
       question = null;
       answers++;
-      asked.resolve(chunk[0]!);
+      const status = parsePaperStatus(chunk[0]!);
+      if (status === null) {
+        fail(printerError('not_a_printer', `answered the paper status question with ${sample()}, not a printer's status`));
+        return;
+      }
+      asked.resolve(status);
     }
     if (progress.replyBytes! - answers > UNASKED_BYTES_ALLOWED) {
       fail(printerError('not_a_printer', `sends what no printer sends unasked (${progress.replyBytes} bytes: ${sample()})`));
@@ -105,15 +119,13 @@ async function sendToPrinter(address: PrinterAddress, bytes: Uint8Array, options
 
   /** Asks the paper sensor (after `before`, if any) and reads its answer, strictly. */
   const askPaper = async (ms: number, before: Uint8Array | null): Promise<void> => {
-    const answer = await phase<number>(ms, () => printerError('no_answer', `did not answer the paper status question (DLE EOT 4) within ${ms} ms; it sent ${sample()}`), (resolve) => {
+    const status = await phase<PaperStatus>(ms, () => printerError('no_answer', `did not answer the paper status question (DLE EOT 4) within ${ms} ms; it sent ${sample()}`), (resolve) => {
       question = { resolve };
       if (before) socket.write(before);
       socket.write(PAPER_STATUS_QUESTION);
     });
-    const status = parsePaperStatus(answer);
-    if (status === null) {
-      throw printerError('not_a_printer', `answered the paper status question with ${sample()}, not a printer's status`);
-    }
+    // Something after the answer ended the send (a flood, a reset): it does not go on as if answered.
+    if (failure) throw failure;
     if (status === 'end') throw printerError('paper_out', 'out of paper');
   };
 
@@ -137,9 +149,9 @@ async function sendToPrinter(address: PrinterAddress, bytes: Uint8Array, options
     if (failure) {
       clearTimers();
     } else {
-      // Printed: our side ends, and the printer has a phase to close its own before the socket goes.
+      // Printed: our side ends, and the printer has a phase to close its own before the connection is reset.
       clearTimers();
-      const closing = setTimeout(() => socket.destroy(), phaseMs);
+      const closing = setTimeout(kill, phaseMs);
       socket.once('close', () => clearTimeout(closing));
       socket.end();
     }
