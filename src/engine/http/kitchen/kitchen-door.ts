@@ -199,6 +199,8 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
       kitchen.setNotFoundHandler((_request, reply) => notFound(reply));
       // The QR code's URL: pairs this browser and lands on the board (or on the pairing page, saying why not).
       door.get('/pair', navigation, (request, reply) => {
+        // A HEAD (a link preview, a prefetch, a scanner checking the URL) spends nothing: only a GET pairs.
+        if (request.method === 'HEAD') return securityHeaders(reply).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send();
         const result = pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
         const where = result.ok ? './' : `./?pairing=${result.error.code === 'rate_limited' ? 'rate_limited' : 'refused'}`;
         return securityHeaders(reply).header('Cache-Control', 'no-store').redirect(where, 303);
@@ -213,6 +215,8 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         securityHeaders(reply).header('Cache-Control', 'no-store');
         const admin = options.admin;
         if (!admin) return notFound(reply);
+        // A HEAD (a link preview, a prefetch) never spends the one-time link: the browser's GET must find it unused.
+        if (request.method === 'HEAD') return reply.type('text/html; charset=utf-8').send();
         // No Origin on a navigation; the address and the Host are checked all the same.
         const refusal = adminRefusalOf(request, { requireOrigin: false });
         if (refusal !== null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE(`this link works only in a browser on the machine that runs Comanda (${refusal.replace('_', ' ')})`));
