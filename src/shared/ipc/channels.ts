@@ -74,6 +74,8 @@ export const CHANNELS = {
   'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
   /** Reimprimir: the order's ticket again at its printers, marked REIMPRESIÓN. */
   'orders:reprint': kitchen('reprintOrder', Type.Object({ order_id: Uuid() }), answers<{ queued: number }>()),
+  /** Reintentar: a printer's tickets set aside (never confirmed by it after a few sends) queued again, as reprints. */
+  'printers:retry': kitchen('retryPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printer: string; retried: number }>()),
   /** The pickup screen's one read: order numbers preparing and ready (shared/ipc/pickup.ts). */
   'pickup:board': kitchen('pickupBoard', Empty, answers<PickupBoard>()),
   'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),

@@ -306,6 +306,8 @@ export const en: Record<TextKey, string> = {
   'print.state_unreachable': '{name}: unreachable',
   'print.state_paper_out': '{name}: out of paper',
   'print.queued': '{count} queued',
+  'print.set_aside': 'set aside, never confirmed: {count}',
+  'print.retry': 'Retry',
   'ticket.reprint': 'Reprint',
   'payments.title': 'Online payments',
   'payments.provider': 'Provider',

@@ -304,6 +304,8 @@ export const es = {
   'print.state_unreachable': '{name}: sin conexión',
   'print.state_paper_out': '{name}: sin papel',
   'print.queued': '{count} en cola',
+  'print.set_aside': 'apartadas sin confirmar: {count}',
+  'print.retry': 'Reintentar',
   'ticket.reprint': 'Reimprimir',
   'payments.title': 'Pagos en línea',
   'payments.provider': 'Proveedor',
