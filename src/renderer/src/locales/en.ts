@@ -345,6 +345,7 @@ export const en: Record<TextKey, string> = {
   'printers.test_ok': 'test printed',
   'printers.test_unreachable': 'the test did not print: nothing answers at {address} (switched on, on the network, at that address and port?)',
   'printers.test_silent': 'the test did not print: something at {address} took the connection but did not answer as a printer (is it an ESC/POS printer, and is that its printing port, usually 9100?)',
+  'printers.test_not_a_printer': 'the test did not print: something at {address} answered, but not as a printer (it sent {reply}; is that the printing port, usually 9100?)',
   'printers.testing': 'testing…',
   'printers.test_paper_out': 'the test did not print: out of paper',
   'printers.remove': 'Remove',

@@ -344,6 +344,7 @@ export const es = {
   'printers.test_unreachable': 'la prueba no llegó: nada responde en {address} (¿encendida, en la red, con esa dirección y puerto?)',
   'printers.test_silent': 'la prueba no llegó: algo en {address} aceptó la conexión pero no contestó como impresora (¿es una impresora ESC/POS y ese su puerto de impresión, normalmente 9100?)',
   'printers.testing': 'probando…',
+  'printers.test_not_a_printer': 'la prueba no llegó: algo en {address} contestó, pero no como impresora (respondió {reply}; ¿es ese el puerto de impresión, normalmente 9100?)',
   'printers.test_paper_out': 'la prueba no salió: sin papel',
   'printers.remove': 'Quitar',
   'printers.add': 'Agregar impresora',
