@@ -45,12 +45,16 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
   const jobsOf = (orderId: string) => t.server.engine.stores.printJobs.ofOrder(orderId);
   const printedJobs = (orderId: string) => jobsOf(orderId).filter((j) => j.status === 'printed').length;
 
-  test('a device streaming bytes without end is cut off: memory stays bounded, the API answers, nothing counts as printed', async () => {
+  test('a device streaming bytes without end is cut off: memory stays bounded, the API answers, nothing counts as printed', async (context) => {
+    // Warmed up first (the encoder loaded, a ticket printed): what grows after is the stream's doing.
+    await createOrder();
+    await settle();
+    await printer.waitForTickets(1);
     printer.behaviour = 'stream';
     const rssBefore = process.memoryUsage().rss;
     const order = await createOrder();
     // Ten tries, each met by the stream, while the API is asked for the menu.
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < Number(process.env.STREAM_TRIES ?? 10); i++) {
       await settle();
       const menu = await t.call('GET', '/menu');
       assert.equal(menu.status, 200);
@@ -59,10 +63,11 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     await settle();
     const rssGrowth = process.memoryUsage().rss - rssBefore;
     assert.ok(rssGrowth < 64 * 1024 * 1024, `RSS grew ${Math.round(rssGrowth / 1024 / 1024)} MB`);
+    context.diagnostic(`stream: ${printer.connections} connections, ${printer.bytesStreamed} bytes offered by the device, RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MB more`);
     assert.equal(printedJobs(order.id), 0);
     assert.equal(cocina().state, 'unreachable');
     assert.match(cocina().state_detail ?? '', /sends what no printer sends unasked/);
-    assert.ok(printer.connections >= 10, `${printer.connections} connections`);
+    assert.ok(printer.connections >= 11, `${printer.connections} connections`);
     assert.equal(jobsOf(order.id)[0]!.status, 'queued', 'never sent its ticket: tried again, never set aside');
     await eventually(() => printer.openConnections, 'every streaming connection closed by the engine', { until: (n) => n === 0 });
   });
@@ -143,14 +148,16 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     await eventually(() => socketsTo(printer.port), 'the engine\'s side gone', { until: (states) => states.length === 0 });
   });
 
-  test('the largest order the API accepts prints whole on a printer reading 1.5 KB/s, and the next ticket after it', { timeout: 240_000 }, async () => {
+  test('the largest order the API accepts prints whole on a printer reading 1.5 KB/s, and the next ticket after it', { timeout: 240_000 }, async (context) => {
     printer.behaviour = 'slow';
     const note = 'Sin sal, sin ají, con pebre aparte y la carne bien cocida por favor; '.repeat(8).slice(0, 500);
     const items = Array.from({ length: 100 }, () => ({ product_id: R1.products.cazuela, quantity: 999, notes: note }));
     const big = await createOrder(items, 'x'.repeat(1000));
     const next = await createOrder();
+    const started = performance.now();
     await settle();
     await printer.waitForTickets(2);
+    context.diagnostic(`slow printer: ${printer.bytesReceived} bytes at ${printer.readBytesPerSecond} B/s, both tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     assert.ok(printer.bytesReceived > 55_000, `${printer.bytesReceived} bytes`);
     assert.equal(printedJobs(big.id), 1);
     assert.equal(printedJobs(next.id), 1);
