@@ -64,10 +64,20 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
     assert.match(result.error ?? '', /ECONNREFUSED/);
   });
 
+  test('a web server on the port (issue 29): not printed, not silent, what it answered reported', async () => {
+    const entry = added();
+    printer.behaviour = 'http';
+    const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
+    assert.deepEqual([result.printed, result.silent, result.failure, result.printer.state], [false, false, 'not_a_printer', 'unreachable']);
+    assert.match(result.reply, /^48 54 54 50 2f 31 2e 31/, 'HTTP/1.1');
+    assert.ok(result.reply_bytes > 16);
+  });
+
   test('a printer that answers prints the page: not silent', async () => {
     const entry = added();
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.deepEqual([result.printed, result.silent, result.printer.state], [true, false, 'ok']);
+    assert.deepEqual([result.failure, result.reply, result.reply_bytes], [null, '12 12', 2], 'exactly the two paper answers came back');
     assert.equal((await printer.waitForTickets(1)).length, 1);
   });
 });
