@@ -13,18 +13,25 @@ const stateOf = (error: unknown): 'unreachable' | 'paper_out' => (error instance
  * One lane per printer: its jobs one after the other in order (claim → send with a deadline, no
  * transaction open → record), apart from the other printers', so a slow or stuck printer never
  * holds another's tickets. `kick` starts a lane for each printer with due work and none running,
- * and resolves once every lane running has ended; `idle` waits for them without starting any.
+ * and resolves once every lane running has ended; `idle` waits for them without starting any;
+ * `stop` cuts the sends under way short and waits for the lanes to end.
  */
 export interface PrintLanes {
   kick(): Promise<void>;
   idle(): Promise<void>;
+  /**
+   * A send cut short by the engine stopping is not recorded: its job stays `sending`, so the next
+   * start prints it again, marked REIMPRESIÓN, as after a crash; it never counts against the printer.
+   */
+  stop(): Promise<void>;
 }
 
 export function printLanes(engine: Engine, printers: PrinterPort, log: JobsLogger, phaseMs: number, shouldStop: () => boolean): PrintLanes {
   const running = new Map<string, Promise<void>>();
+  const stopping = new AbortController();
   const start = (printerId: string): void => {
-    if (running.has(printerId)) return;
-    const lane = servePrinter(engine, printers, log, phaseMs, shouldStop, printerId)
+    if (running.has(printerId) || stopping.signal.aborted) return;
+    const lane = servePrinter(engine, printers, log, phaseMs, () => shouldStop() || stopping.signal.aborted, stopping.signal, printerId)
       .catch((error: unknown) => log.error({ err: error, job: 'send-print-jobs' }, 'print lane failed'))
       .finally(() => running.delete(printerId));
     running.set(printerId, lane);
@@ -48,6 +55,10 @@ export function printLanes(engine: Engine, printers: PrinterPort, log: JobsLogge
       await Promise.all(running.values());
     },
     idle,
+    async stop() {
+      stopping.abort(new Error('the engine is stopping'));
+      await idle();
+    },
   };
 }
 
@@ -58,6 +69,7 @@ async function servePrinter(
   log: JobsLogger,
   phaseMs: number,
   shouldStop: () => boolean,
+  stopping: AbortSignal,
   printerId: string,
 ): Promise<void> {
   for (;;) {
@@ -71,10 +83,12 @@ async function servePrinter(
       const bytes = await renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
       // The port keeps its own deadlines; this one only guards against a port that would not.
       await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, sendDeadlineMs(bytes.length, phaseMs) + phaseMs, (signal) =>
-        printers.send({ host: printer.host, port: printer.port }, bytes, { signal, phaseMs, progress }),
+        printers.send({ host: printer.host, port: printer.port }, bytes, { signal: AbortSignal.any([signal, stopping]), phaseMs, progress }),
       );
       outcome = { ok: true };
     } catch (error) {
+      // Cut short by the engine stopping: left `sending` for the next start (see PrintLanes.stop).
+      if (stopping.aborted) return;
       outcome = { ok: false, state: stateOf(error), error: errorText(error), mayHavePrinted: progress.ticketStarted };
       log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id, err: outcome.error }, 'print job not printed');
     }

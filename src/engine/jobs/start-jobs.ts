@@ -291,7 +291,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
       unsubscribe();
       if (courierPass) await courierPass;
       if (paymentPass) await paymentPass;
-      await lanes.idle();
+      await lanes.stop();
       if (mailPass) await mailPass;
       sender?.close();
     },

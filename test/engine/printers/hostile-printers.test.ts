@@ -128,6 +128,22 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     assert.equal(cocina().set_aside, 0);
   });
 
+  test('stopping the engine cuts a send waiting on its printer short: not counted against it, printed again after the restart, marked', async () => {
+    printer.behaviour = 'hold-ticket';
+    const order = await createOrder();
+    void settle();
+    // The ticket has gone out and its confirmation is awaited when the engine stops.
+    await eventually(() => printer.statusRequests, 'the question after the ticket asked', { until: (n) => n >= 2 });
+    await t.restart();
+    const [job] = jobsOf(order.id);
+    assert.equal(job!.failed_sends, 0, 'the engine stopping is not the printer failing');
+    assert.equal(job!.reprint, 1, 'part of it may be on paper: printed again as a reprint');
+    printer.behaviour = 'ok';
+    await settle();
+    await eventually(() => printedJobs(order.id), 'printed after the restart', { until: (n) => n === 1 });
+    assert.ok(printer.tickets.at(-1)!.text.some((l) => l.includes('REIMPRESIÓN')));
+  });
+
   test('a printer that never closes its side: every socket is closed by the engine after its tickets', async () => {
     printer.behaviour = 'never-close';
     const orders = [];
