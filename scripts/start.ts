@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { openRotatingLog } from '../src/host/rotating-log-file.ts';
 import { defaultDataDir } from '../src/engine/data-dir.ts';
 import { ensureKitchenBuilt } from '../src/cli/kitchen-build.ts';
 import { stopWhenNpmEnds } from '../src/cli/stop-with-npm.ts';
@@ -99,7 +100,7 @@ async function runInBrowser(why: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const firstStart = !existsSync(join(dataDir, 'comanda.db'));
   // Logs go where the desktop app writes them; the terminal keeps the few lines a person reads.
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination({ dest: join(dataDir, 'comanda.log'), mkdir: true, sync: false }));
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, openRotatingLog(join(dataDir, 'comanda.log')));
   const say = { info: (m: string) => console.log(`Comanda: ${m}`), warn: (m: string) => console.error(`Comanda: ${m}`) };
   if (rendererStale()) {
     const rebuild = existsSync(join(RENDERER_DIR, 'index.html'));

@@ -3,6 +3,7 @@
 import { PRINT_WHEN } from '../shared/ipc/printers.ts';
 import { PRINTER_CODE_PAGES } from '../engine/printers/escpos-ticket.ts';
 import { assembleProviders } from '../engine/providers.ts';
+import { retrySetAsideJobs } from '../engine/services/print-jobs.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { parseCommand, runOnEngine, runOnEngineAsync, usageExit } from './admin-command.ts';
@@ -13,9 +14,12 @@ const USAGE = `usage:
   npm run printers -- list --restaurant ID [--db PATH]
   npm run printers -- test --restaurant ID --name NAME|ID [--db PATH]     (prints a test page now)
   npm run printers -- remove --restaurant ID --name NAME|ID [--db PATH]
+  npm run printers -- retry --restaurant ID --name NAME|ID [--db PATH]    (prints its tickets set aside again)
 --port defaults to 9100 (raw TCP, what kitchen printers listen on); --stations defaults to every station;
 --when: arrival prints each order's tickets as they come in, fallback only while none of its stations'
-screens has been live for --fallback-seconds (default 60), bag a label when a delivery is bumped to listo.`;
+screens has been live for --fallback-seconds (default 60), bag a label when a delivery is bumped to listo.
+test says what came back from the printer's address (reply: its first bytes in hex). A ticket the printer
+never confirmed after a few sends is set aside (list: set_aside) so the next ones print; retry queues it again.`;
 
 const usage: (message: string) => never = usageExit(USAGE);
 
@@ -42,7 +46,7 @@ async function main(): Promise<void> {
       'code-page': { type: 'string' },
       db: { type: 'string' },
     },
-    ['add', 'list', 'test', 'remove'],
+    ['add', 'list', 'test', 'remove', 'retry'],
     usage,
   );
   const restaurant = values.restaurant ?? usage('--restaurant ID is required');
@@ -72,12 +76,17 @@ async function main(): Promise<void> {
   } else if (command === 'remove') {
     if (!printer) usage('--name NAME (or --printer ID) is required');
     runOnEngine(values.db, (engine) => console.log(JSON.stringify(removePrinter(engine, restaurant, printer))));
+  } else if (command === 'retry') {
+    if (!printer) usage('--name NAME (or --printer ID) is required');
+    // The engine beside it sees the jobs queued again at its next tick.
+    runOnEngine(values.db, (engine) => console.log(JSON.stringify(retrySetAsideJobs(engine, restaurant, printer))));
   } else {
     if (!printer) usage('--name NAME (or --printer ID) is required');
     await runOnEngineAsync(values.db, async (engine) => {
       // This command is where the app starts: it assembles the providers, as the hosts do.
       const result = await printTestPage(engine, assembleProviders(engine).printers, restaurant, printer);
-      console.log(JSON.stringify({ printed: result.printed, error: result.error, printer: result.printer }));
+      const { printed, error, failure, silent, reply, reply_bytes } = result;
+      console.log(JSON.stringify({ printed, error, failure, silent, reply, reply_bytes, printer: result.printer }));
       if (!result.printed) process.exitCode = 1;
     });
   }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
+import { openRotatingLog } from '../host/rotating-log-file.ts';
 import { defaultDataDir } from '../engine/data-dir.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
 import { screenStations } from '../engine/services/screen-stations.ts';
@@ -30,7 +31,7 @@ app.setPath('userData', dataDir);
 // A new order must ring even if nobody has touched the screen since it opened.
 app.commandLine.appendSwitch('autoplay-policy', 'no-user-gesture-required');
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, pino.destination({ dest: join(dataDir, 'comanda.log'), mkdir: true, sync: false }));
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' }, openRotatingLog(join(dataDir, 'comanda.log')));
 const logError = (error: unknown) => logger.error({ err: error }, 'unexpected error');
 
 let engineHost: EngineHost | null = null;

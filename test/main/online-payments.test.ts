@@ -135,7 +135,8 @@ test('set from the app → Probar conexión ok → a live online order gets its 
   assert.equal(refused.status, 503);
   assert.equal(refused.body.error.code, 'payment_unavailable');
   assert.equal(mp.preferences.size, 1, 'no preference once removed');
-  assert.equal((await notify(WEBHOOK_SECRET)).status, 404, 'nor a webhook');
+  // Nor a webhook, even signed with the old secret: refused as a forged one (issue 29: the answer never tells an account from none).
+  assert.equal((await notify(WEBHOOK_SECRET)).status, 401, 'nor a webhook');
 
   const seen = JSON.stringify([before, set, checked, removed]) + logLines.join('') + handlerErrors.map(String).join('');
   assert.ok(logLines.length > 0, 'the engine logged its requests');

@@ -172,6 +172,14 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
       { until: (text) => /la prueba no llegó: algo en 127\.0\.0\.1:\d+ aceptó la conexión pero no contestó como impresora/.test(text) },
     );
     assert.doesNotMatch(await hornoRow.locator('[data-testid="printer-state"]').innerText(), /nada responde/);
+    // A web server on the port (a printer's configuration page): said to answer, not as a printer, with what it sent.
+    horno.behaviour = 'http';
+    await hornoRow.locator('[data-testid="printer-test"]').click();
+    await eventually(
+      async () => await hornoRow.locator('[data-testid="printer-state"]').innerText(),
+      'Horno: the web server said',
+      { until: (text) => /algo en 127\.0\.0\.1:\d+ contestó, pero no como impresora \(respondió 48 54 54 50/.test(text) },
+    );
     horno.behaviour = 'ok';
 
     // Quitar: gone from the panel and from the engine, its queued ticket dropped.

@@ -1,7 +1,10 @@
 // A stand-in network printer for tests: a TCP server on a real port that reads the ESC/POS it is
 // sent back into lines of text (with their reverse print, bold and size), cuts and real-time status
-// requests (DLE EOT), and can refuse connections, stall, drop them or report paper out. An unknown
-// command is recorded as a protocol error, so a test sees bytes no real printer would take.
+// requests (DLE EOT), and can refuse connections, stall, drop them or report paper out; and
+// misbehave the way devices found at a printer's address do (issue 29): stream bytes without end,
+// answer garbage, close early, reset after 20 bytes, speak HTTP, answer paper end after the ticket,
+// read at 1.5 KB/s, never answer the second status question, never close. An unknown command is
+// recorded as a protocol error, so a test sees bytes no real printer would take.
 import { createServer, type Server, type Socket } from 'node:net';
 
 export interface PrintedLine {
@@ -26,8 +29,23 @@ export interface PrintedTicket {
  * status asked before a ticket, prints the ticket, never answers the one after it (the sender
  * waits: a crash then leaves its job mid-send); drop-mid-ticket: takes half a ticket and drops the
  * connection; paper-out: the paper sensor says the roll is empty.
+ * Devices that are not quite printers: stream: sends paper-present status bytes without end, as
+ * fast as the connection takes them; garbage: answers each question with bytes no printer sends;
+ * close-early: answers the first question, then closes before the ticket; reset-after-20: answers
+ * the first question, takes 20 bytes of the ticket, then resets the connection (RST); http: a web
+ * server (a printer's configuration page) answering whatever comes with an HTTP response;
+ * paper-end-after: prints the ticket, then says paper end; slow: reads at `readBytesPerSecond`
+ * (1.5 KB/s), answering each question when it reaches it; never-close: prints and answers, but
+ * never closes its side of the connection.
  */
-export type PrinterBehaviour = 'ok' | 'refuse' | 'stall' | 'hold-ticket' | 'drop-mid-ticket' | 'paper-out';
+export type PrinterBehaviour =
+  | 'ok' | 'refuse' | 'stall' | 'hold-ticket' | 'drop-mid-ticket' | 'paper-out'
+  | 'stream' | 'garbage' | 'close-early' | 'reset-after-20' | 'http' | 'paper-end-after' | 'slow' | 'never-close';
+
+/** What the http behaviour answers: a printer's web page refusing what it was sent. */
+const HTTP_ANSWER = 'HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\nContent-Length: 44\r\nConnection: close\r\n\r\n<html><body>400 Bad Request</body></html>\r\n';
+/** What the garbage behaviour answers to each question: nothing a paper sensor says. */
+const GARBAGE = Uint8Array.of(0x00, 0xff, 0x41, 0x0d);
 
 // Code page 850's upper half (858 differs only at 0xD5: € instead of ı).
 const CP850_HIGH =
@@ -50,6 +68,12 @@ export class StandInPrinter {
   connections = 0;
   statusRequests = 0;
   behaviour: PrinterBehaviour = 'ok';
+  /** The slow behaviour's reading speed: 1.5 KB/s, a printer slower than its ticket. */
+  readBytesPerSecond = 1536;
+  /** Bytes received in all, over every connection. */
+  bytesReceived = 0;
+  /** Bytes the stream behaviour has sent. */
+  bytesStreamed = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private portNumber = 0;
@@ -59,8 +83,14 @@ export class StandInPrinter {
     return this.portNumber;
   }
 
+  /** Connections open now (a sender that leaves one open shows here). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   async start(port = 0): Promise<this> {
-    const server = createServer((socket) => this.accept(socket));
+    // Half-open allowed: the sender's end does not close this side by itself (never-close keeps it open).
+    const server = createServer({ allowHalfOpen: true }, (socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
@@ -115,29 +145,103 @@ export class StandInPrinter {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => {});
+    const behaviour = this.behaviour;
+    socket.on('end', () => {
+      if (behaviour !== 'never-close') socket.end();
+    });
     const parser = new EscPosParser((ticket) => {
       this.tickets.push(ticket);
       this.wake();
     }, (error) => this.protocolErrors.push(error));
+    if (behaviour === 'stream') {
+      this.stream(socket);
+      return;
+    }
     let statusAnswered = 0;
-    socket.on('data', (chunk: Buffer) => {
-      if (this.behaviour === 'stall') return; // reads, never answers, never prints
-      const statusBefore = parser.statusRequests;
-      if (this.behaviour === 'drop-mid-ticket' && statusAnswered > 0) {
-        // Takes half of the ticket, then the line goes dead.
-        parser.feed(chunk.subarray(0, Math.floor(chunk.length / 2)));
-        socket.destroy();
+    let ticketBytes = 0;
+    /** Reads `chunk` as a printer does: prints it, and answers the status questions in it. */
+    const take = (chunk: Uint8Array) => {
+      this.bytesReceived += chunk.length;
+      if (behaviour === 'stall') return; // reads, never answers, never prints
+      if (behaviour === 'http') {
+        socket.end(HTTP_ANSWER);
         return;
       }
+      if (statusAnswered > 0) {
+        if (behaviour === 'drop-mid-ticket') {
+          // Takes half of the ticket, then the line goes dead.
+          parser.feed(chunk.subarray(0, Math.floor(chunk.length / 2)));
+          socket.destroy();
+          return;
+        }
+        if (behaviour === 'close-early') {
+          socket.destroy();
+          return;
+        }
+        if (behaviour === 'reset-after-20') {
+          const room = 20 - ticketBytes;
+          ticketBytes += chunk.length;
+          if (ticketBytes >= 20) {
+            parser.feed(chunk.subarray(0, room));
+            socket.resetAndDestroy();
+            return;
+          }
+        }
+      }
+      const statusBefore = parser.statusRequests;
       parser.feed(chunk);
       for (let i = statusBefore; i < parser.statusRequests; i++) {
         this.statusRequests++;
-        if (this.behaviour === 'hold-ticket' && statusAnswered > 0) continue;
+        if (behaviour === 'hold-ticket' && statusAnswered > 0) continue;
         statusAnswered++;
-        socket.write(Uint8Array.of(this.behaviour === 'paper-out' ? PAPER_END : PAPER_OK));
+        if (behaviour === 'garbage') socket.write(GARBAGE);
+        else if (behaviour === 'paper-out' || (behaviour === 'paper-end-after' && statusAnswered > 1)) socket.write(Uint8Array.of(PAPER_END));
+        else socket.write(Uint8Array.of(PAPER_OK));
       }
       this.wake();
+    };
+    if (behaviour !== 'slow') {
+      socket.on('data', take);
+      return;
+    }
+    // A printer slower than its ticket: what arrives waits, and is read a slice every tenth of a second.
+    const pending: Buffer[] = [];
+    const slice = Math.max(1, Math.round(this.readBytesPerSecond / 10));
+    const reader = setInterval(() => {
+      let room = slice;
+      while (room > 0 && pending.length > 0) {
+        const head = pending[0]!;
+        const part = head.subarray(0, room);
+        room -= part.length;
+        if (part.length === head.length) pending.shift();
+        else pending[0] = head.subarray(part.length);
+        take(part);
+      }
+      if (pending.length === 0) socket.resume();
+    }, 100);
+    socket.on('close', () => clearInterval(reader));
+    socket.on('data', (chunk: Buffer) => {
+      pending.push(chunk);
+      socket.pause();
     });
+  }
+
+  /** The stream behaviour: paper-present bytes without end, as fast as the connection takes them. */
+  private stream(socket: Socket): void {
+    const block = Buffer.alloc(64 * 1024, PAPER_OK);
+    const pump = () => {
+      while (!socket.destroyed && socket.writable) {
+        this.bytesStreamed += block.length;
+        if (!socket.write(block)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      this.bytesReceived += chunk.length;
+    });
+    pump();
   }
 }
 

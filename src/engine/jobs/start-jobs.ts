@@ -11,7 +11,7 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
-import { sendDuePrintJobs } from './send-print-jobs.ts';
+import { printLanes } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
 export interface JobsOptions {
@@ -22,7 +22,7 @@ export interface JobsOptions {
   courierTimeoutMs?: number;
   /** How long one payment provider call may take (real time); default 10 s. */
   paymentTimeoutMs?: number;
-  /** How long sending one print job may take (real time); default 10 s. */
+  /** The real-time deadline of each phase of sending a print job (a ticket's answer grows with its size); default 10 s. */
   printTimeoutMs?: number;
 }
 
@@ -241,7 +241,6 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   };
 
   const printTimeoutMs = options.printTimeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
-  let printPass: Promise<void> | null = null;
   // Printers are the restaurant's own, on its network: a replica (the restaurant's hub) prints what
   // reaches it, its upstream cannot. So printing runs whatever the role.
   if (engine.db.open) {
@@ -253,21 +252,9 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
       log.error({ err: error, job: 'send-print-jobs' }, 'could not look for print jobs cut off mid-send');
     }
   }
-  const kickPrinting = serialPass(
-    async () => {
-      if (stopped || !engine.db.open) return;
-      await sendDuePrintJobs(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
-    },
-    (error) => log.error({ err: error, job: 'send-print-jobs' }, 'print pass failed'),
-  );
-  const trackedPrintPass = (): Promise<void> => {
-    const pass = kickPrinting();
-    printPass = pass;
-    void pass.finally(() => {
-      if (printPass === pass) printPass = null;
-    });
-    return pass;
-  };
+  // Each printer in a lane of its own: a printer slow or stuck on a ticket holds no other's.
+  const lanes = printLanes(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
+  const trackedPrintPass = (): Promise<void> => (stopped || !engine.db.open ? Promise.resolve() : lanes.kick());
 
   const runDue = (): Promise<void> => {
     runDatabaseJobs();
@@ -304,7 +291,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
       unsubscribe();
       if (courierPass) await courierPass;
       if (paymentPass) await paymentPass;
-      if (printPass) await printPass;
+      await lanes.stop();
       if (mailPass) await mailPass;
       sender?.close();
     },

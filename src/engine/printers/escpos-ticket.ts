@@ -1,6 +1,7 @@
 // A ticket as ESC/POS bytes for one printer, through @point-of-sale/receipt-printer-encoder (no
 // hand-written bytes): its width (58 mm: 32 columns, 80 mm: 48) and its code page (cp858 by
 // default: ñ á é í ó ú ü ¿ ¡ and the capitals, on Epson's table numbering, which the clones follow).
+import { cleanLine, customerLines, oneLine } from './customer-text.ts';
 import type { TicketDocument } from './print-document.ts';
 
 /** Code pages offered: each prints Spanish right on an Epson-numbered printer (ESC t 19, 2 and 16). */
@@ -40,26 +41,34 @@ export async function renderTicket(doc: TicketDocument, options: RenderOptions):
   if (doc.kind === 'bag') e.line('BOLSA');
   if (doc.type) e.size(2, 1).line(TYPE_LABEL[doc.type]).size(1, 1);
   e.bold(false).line(doc.time);
-  if (doc.customer_first_name) e.size(2, 1).line(doc.customer_first_name).size(1, 1);
+  // Double width: half the columns, cut to one line so it never wraps.
+  if (doc.customer_first_name) e.size(2, 1).line(oneLine(doc.customer_first_name, Math.floor(columns / 2))).size(1, 1);
   if (doc.scheduled_for) e.invert(true).bold(true).line(` PROGRAMADO ${doc.scheduled_for} `).bold(false).invert(false);
   if (doc.station) e.line(`[${doc.station}]`);
   e.align('left').rule({ style: 'single' });
+  // Customer text (notes, an address) only ever under its item or its label, each line prefixed
+  // (customer-text.ts): nothing a customer types starts a line of the kitchen's own.
+  const customer = (text: string, prefix: string, allergy: boolean) => {
+    for (const line of customerLines(text, prefix, columns)) {
+      if (allergy) e.invert(true).bold(true).line(line).bold(false).invert(false);
+      else e.line(line);
+    }
+  };
   for (const line of doc.lines) {
-    e.bold(true).size(1, 2).line(`${line.quantity} x ${line.name}`).size(1, 1).bold(false);
+    e.bold(true).size(1, 2).line(`${line.quantity} x ${cleanLine(line.name)}`).size(1, 1).bold(false);
     for (const modifier of line.modifiers) {
-      if (modifier.allergen) e.invert(true).bold(true).line(`  ! ${modifier.text}`).bold(false).invert(false);
-      else e.line(`  - ${modifier.text}`);
+      if (modifier.allergen) e.invert(true).bold(true).line(`  ! ${cleanLine(modifier.text)}`).bold(false).invert(false);
+      else e.line(`  - ${cleanLine(modifier.text)}`);
     }
-    if (line.notes) {
-      if (line.notes_allergy) e.invert(true).bold(true).line(`  ! ${line.notes}`).bold(false).invert(false);
-      else e.line(`  > ${line.notes}`);
-    }
+    if (line.notes) customer(line.notes, line.notes_allergy ? '  ! ' : '  > ', line.notes_allergy);
   }
   if (doc.notes) {
-    e.rule({ style: 'single' });
-    if (doc.notes_allergy) e.invert(true).bold(true).line(`! ${doc.notes}`).bold(false).invert(false);
-    else e.line(doc.notes);
+    e.rule({ style: 'single' }).line('Nota:');
+    customer(doc.notes, doc.notes_allergy ? '  ! ' : '  > ', doc.notes_allergy);
   }
-  if (doc.kind === 'bag' && doc.address) e.rule({ style: 'single' }).line(doc.address);
+  if (doc.kind === 'bag' && doc.address) {
+    e.rule({ style: 'single' }).line('Dirección:');
+    customer(doc.address, '  > ', false);
+  }
   return e.cut().encode();
 }

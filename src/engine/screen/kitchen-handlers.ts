@@ -15,7 +15,7 @@ import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
 import { readPickupBoard } from '../services/pickup-board.ts';
-import { queueReprint } from '../services/print-jobs.ts';
+import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
 import { requireWrite } from '../services/restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
@@ -78,6 +78,11 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       // The same permission as any change from this screen: the kitchen's actor in the order's world.
       requireWrite(actor(worldOf(row.test)));
       return queueReprint(engine, restaurantId, row.id);
+    },
+    'printers:retry': ({ printer_id }) => {
+      // The kitchen's own printers: the same permission as a Reimprimir from this screen.
+      requireWrite(actor('live'));
+      return retrySetAsideJobs(engine, restaurantId, printer_id.toLowerCase());
     },
     'pickup:board': () => readPickupBoard(engine, restaurantId),
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),

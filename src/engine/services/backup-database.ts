@@ -1,8 +1,9 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { existsSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Engine } from '../engine.ts';
+import { DATABASE_FILE_MODE } from '../store/open-database.ts';
 
 export interface BackupResult {
   /** The backup file, an absolute path. */
@@ -57,6 +58,8 @@ export async function backupSqlite(db: Database, outFile: string, options: Backu
   const partial = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.partial`);
   const pagesPerStep = Math.max(1, Math.floor(options.pagesPerStep ?? IN_PROCESS_PAGES_PER_STEP));
   try {
+    // Created readable by its owner only before SQLite writes into it: a backup holds what the database does.
+    closeSync(openSync(partial, 'wx', DATABASE_FILE_MODE));
     const progress = await db.backup(partial, { progress: () => pagesPerStep });
     const copy = new BetterSqlite3(partial, { fileMustExist: true });
     try {

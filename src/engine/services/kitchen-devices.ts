@@ -3,8 +3,9 @@
 // what the kitchen board does and nothing else. Revoking it drops the screen at its next message.
 // An offer has two ways in: its URL (the QR code) carries a 256-bit secret that cannot be guessed,
 // and six digits for typing by hand, which could be: every wrong code typed counts against each
-// restaurant with a live code, and 20 in ten minutes void that restaurant's live codes. Pairing
-// attempts are also limited per client address. Both limits are kept in SQLite (a restart keeps them).
+// restaurant with a live code, and 20 in ten minutes void that restaurant's live codes. Codes typed
+// are also limited per client address (a URL's secret is not: nothing to guess, so no flood of other
+// addresses can lock a QR code out). Both limits are kept in SQLite (a restart keeps them).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { KitchenDeviceEntry } from '../../shared/ipc/devices.ts';
 import { KITCHEN_PATH, SCREEN_ROLES, type ScreenRole } from '../../shared/ipc/devices.ts';
@@ -149,9 +150,12 @@ export function pairWithCode(engine: Engine, code: string): PairedDevice {
 /** Spends the secret of a pairing URL (the QR code): the device it creates, and its token. */
 export function pairWithSecret(engine: Engine, secret: string): PairedDevice {
   if (!SECRET_PATTERN.test(secret)) throw refusedPairing();
+  // Not limited per address: a miss is a read, so a flood of made-up secrets never takes the writer.
+  const digest = digestSecret(secret);
+  if (!engine.read(() => engine.stores.kitchenDevices.findLiveSecret(digest, engine.clock.now()))) throw refusedPairing();
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const pairing = engine.stores.kitchenDevices.findLiveSecret(digestSecret(secret), now);
+    const pairing = engine.stores.kitchenDevices.findLiveSecret(digest, now);
     if (!pairing) throw refusedPairing();
     return createDevice(engine, pairing, now);
   });

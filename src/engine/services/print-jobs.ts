@@ -16,10 +16,18 @@ import type { PrinterRow } from '../store/printers-store.ts';
 import { allergenKey, type KitchenSettings } from '../domain/kitchen-settings.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from './order-view.ts';
-import { parseJsonList } from './printers.ts';
+import { findPrinter, parseJsonList } from './printers.ts';
 
-/** How long one send may take (real time) before it counts as failed. */
+/**
+ * The real-time deadline of each phase of a send (connecting, the paper question, closing); the
+ * ticket's answer may take its size at the slowest printer's rate on top (printers/printer-port.ts).
+ */
 export const DEFAULT_PRINT_TIMEOUT_MS = 10_000;
+/**
+ * Sends whose ticket left without the printer confirming it, after which the job is set aside: the
+ * printer's next jobs go on and the kitchen is told, instead of the same ticket printing forever.
+ */
+export const SET_ASIDE_AFTER_FAILED_SENDS = 3;
 /** Backoff between tries at an unreachable printer (engine clock): 5 s, 10 s, 20 s, 40 s, then every 60 s. */
 export function printRetryAt(now: number, attempts: number): number {
   const seconds = Math.min(60, 5 * 2 ** Math.max(0, attempts - 1));
@@ -236,24 +244,50 @@ export function claimNextJob(engine: Engine, printerId: string): ClaimedJob | nu
   });
 }
 
-/** Records a send's outcome: printed, or queued again with backoff and the printer's state. */
-export function recordSend(
-  engine: Engine,
-  claimed: ClaimedJob,
-  outcome: { ok: true } | { ok: false; state: 'unreachable' | 'paper_out'; error: string; mayHavePrinted: boolean },
-): void {
-  engine.transaction(() => {
+export type SendOutcome =
+  | { ok: true }
+  | { ok: false; state: 'unreachable' | 'paper_out'; error: string; mayHavePrinted: boolean };
+
+/**
+ * Records a send's outcome: printed; or queued again with backoff and the printer's state; or, once
+ * its ticket has left SET_ASIDE_AFTER_FAILED_SENDS times without the printer confirming it, set aside.
+ */
+export function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): 'printed' | 'retry' | 'set_aside' {
+  return engine.transaction(() => {
     const now = engine.clock.now();
     const { job, printer } = claimed;
     if (outcome.ok) {
       engine.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
       if (printer.state !== 'ok' || printer.state_detail !== null) engine.stores.printers.setState(printer.id, 'ok', null, now);
-    } else {
-      // Part of it may be on paper already: the next try says REIMPRESIÓN.
-      const reprint = outcome.mayHavePrinted ? 1 : job.reprint;
-      engine.stores.printJobs.update(job.id, { status: 'queued', reprint, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
-      engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
+      return 'printed';
     }
+    engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
+    if (!outcome.mayHavePrinted) {
+      engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+      return 'retry';
+    }
+    // Part of it may be on paper already: the next try says REIMPRESIÓN.
+    const failedSends = job.failed_sends + 1;
+    if (failedSends >= SET_ASIDE_AFTER_FAILED_SENDS) {
+      engine.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
+      return 'set_aside';
+    }
+    engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+    return 'retry';
+  });
+}
+
+/**
+ * Reintentar: the printer's jobs set aside are queued again (marked REIMPRESIÓN, their count of
+ * failed sends back to zero), ahead of the later ones as they were. Returns how many.
+ */
+export function retrySetAsideJobs(engine: Engine, restaurantId: string, printerIdOrName: string): { printer: string; retried: number } {
+  return engine.transaction(() => {
+    const printer = findPrinter(engine, restaurantId, printerIdOrName);
+    const now = engine.clock.now();
+    const jobs = engine.stores.printJobs.setAsideOf(printer.id);
+    for (const job of jobs) engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: 0, next_attempt_at: now }, now);
+    return { printer: printer.name, retried: jobs.length };
   });
 }
 

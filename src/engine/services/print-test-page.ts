@@ -1,12 +1,14 @@
 // "Imprimir prueba" (Ajustes → Impresoras, `npm run printers -- test`): a page with the printer's
 // name, its columns and every Spanish letter, sent at once (not queued behind tickets), outside any
-// transaction; what the printer answered becomes its state.
+// transaction; what the printer answered becomes its state, and what came back is reported as it
+// was (its first bytes in hex), never taken for a printer's answer unless it is one.
 import { DateTime } from 'luxon';
 import type { PrinterEntry } from '../../shared/ipc/printers.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
-import { PrinterError, type PrinterPort } from '../printers/printer-port.ts';
+import { hexBytes } from '../printers/paper-status.ts';
+import { newSendProgress, PrinterError, sendDeadlineMs, type PrinterFailure, type PrinterPort } from '../printers/printer-port.ts';
 import type { TicketDocument } from '../printers/print-document.ts';
 import { errorText } from './error-text.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS } from './print-jobs.ts';
@@ -21,6 +23,12 @@ export interface TestPageResult {
    * checking that it is switched on and on the network would not help.
    */
   silent: boolean;
+  /** What it failed on (printers/printer-port.ts); null when it printed. */
+  failure: PrinterFailure | null;
+  /** The first bytes that came back, in hex ("12 12"): exactly what answered. */
+  reply: string;
+  /** How many bytes came back in all. */
+  reply_bytes: number;
   printer: PrinterEntry;
 }
 
@@ -42,19 +50,21 @@ export async function printTestPage(
   const bytes = await renderTicket(doc, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: false });
   let error: string | null = null;
   let state: 'ok' | 'unreachable' | 'paper_out' = 'ok';
-  let silent = false;
-  const progress = { connected: false, ticketStarted: false };
+  let failure: PrinterFailure | null = null;
+  const progress = newSendProgress();
   try {
-    await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, timeoutMs, (signal) =>
-      printers.send({ host: printer.host, port: printer.port }, bytes, signal, progress),
+    // The port keeps its own deadlines (timeoutMs a phase); this one only guards against a port that would not.
+    await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, sendDeadlineMs(bytes.length, timeoutMs) + timeoutMs, (signal) =>
+      printers.send({ host: printer.host, port: printer.port }, bytes, { signal, phaseMs: timeoutMs, progress }),
     );
-  } catch (failure) {
-    error = errorText(failure);
-    state = failure instanceof PrinterError && failure.failure === 'paper_out' ? 'paper_out' : 'unreachable';
-    // A refusal or a dropped connection is the printer's own PrinterError; only the deadline is not.
-    silent = progress.connected && !(failure instanceof PrinterError);
+  } catch (thrown) {
+    error = errorText(thrown);
+    failure = thrown instanceof PrinterError ? thrown.failure : progress.connected ? 'no_answer' : 'unreachable';
+    state = failure === 'paper_out' ? 'paper_out' : 'unreachable';
   }
+  // Took the connection and sent nothing back: not a printer that is switched off, nor one that answers wrong.
+  const silent = failure === 'no_answer' && progress.replyBytes === 0;
   engine.transaction(() => engine.stores.printers.setState(printer.id, state, error, engine.clock.now()));
   const entry = listPrinters(engine, restaurantId).find((p) => p.id === printer.id)!;
-  return { printed: error === null, error, silent, printer: entry };
+  return { printed: error === null, error, silent, failure, reply: hexBytes(progress.reply), reply_bytes: progress.replyBytes, printer: entry };
 }

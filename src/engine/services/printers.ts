@@ -36,7 +36,7 @@ export function parseJsonList(text: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export function toPrinterEntry(engine: Engine, row: PrinterRow, zone: string, queued: number): PrinterEntry {
+export function toPrinterEntry(engine: Engine, row: PrinterRow, zone: string, queued: number, setAside = 0): PrinterEntry {
   return {
     id: row.id,
     name: row.name,
@@ -51,19 +51,30 @@ export function toPrinterEntry(engine: Engine, row: PrinterRow, zone: string, qu
     state_detail: row.state_detail,
     state_at: formatNullableInstant(row.state_at, zone),
     queued,
+    set_aside: setAside,
   };
+}
+
+/** Per printer, its jobs waiting to print (queued or being sent) and those set aside. */
+function jobCounts(engine: Engine, restaurantId: string): { waiting: Map<string, number>; setAside: Map<string, number> } {
+  const waiting = new Map<string, number>();
+  const setAside = new Map<string, number>();
+  for (const count of engine.stores.printJobs.openCounts(restaurantId)) {
+    if (count.status === 'held') continue;
+    const into = count.status === 'set_aside' ? setAside : waiting;
+    into.set(count.printer_id, (into.get(count.printer_id) ?? 0) + count.n);
+  }
+  return { waiting, setAside };
 }
 
 /** The restaurant's printers with their state and how many jobs each has waiting. */
 export function listPrinters(engine: Engine, restaurantId: string): PrinterEntry[] {
   const restaurant = restaurantOf(engine, restaurantId);
   return engine.read(() => {
-    const waiting = new Map<string, number>();
-    for (const count of engine.stores.printJobs.openCounts(restaurant.id)) {
-      if (count.status === 'held') continue;
-      waiting.set(count.printer_id, (waiting.get(count.printer_id) ?? 0) + count.n);
-    }
-    return engine.stores.printers.list(restaurant.id).map((row) => toPrinterEntry(engine, row, restaurant.time_zone, waiting.get(row.id) ?? 0));
+    const { waiting, setAside } = jobCounts(engine, restaurant.id);
+    return engine.stores.printers
+      .list(restaurant.id)
+      .map((row) => toPrinterEntry(engine, row, restaurant.time_zone, waiting.get(row.id) ?? 0, setAside.get(row.id) ?? 0));
   });
 }
 
@@ -149,13 +160,10 @@ export function removePrinter(engine: Engine, restaurantId: string, idOrName: st
 /** What the board's status strip says about printing: each printer with jobs waiting or in trouble. */
 export function printStatusOf(engine: Engine, restaurantId: string): PrintStatus[] {
   return engine.read(() => {
-    const waiting = new Map<string, number>();
-    for (const count of engine.stores.printJobs.openCounts(restaurantId)) {
-      if (count.status !== 'held') waiting.set(count.printer_id, (waiting.get(count.printer_id) ?? 0) + count.n);
-    }
+    const { waiting, setAside } = jobCounts(engine, restaurantId);
     return engine.stores.printers
       .list(restaurantId)
-      .map((p) => ({ printer_id: p.id, name: p.name, state: p.state, queued: waiting.get(p.id) ?? 0 }))
-      .filter((p) => p.queued > 0 || p.state === 'unreachable' || p.state === 'paper_out');
+      .map((p) => ({ printer_id: p.id, name: p.name, state: p.state, queued: waiting.get(p.id) ?? 0, set_aside: setAside.get(p.id) ?? 0 }))
+      .filter((p) => p.queued > 0 || p.set_aside > 0 || p.state === 'unreachable' || p.state === 'paper_out');
   });
 }

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkFolderWritable, checkIntegrity, checkOwnership, folderRefusal, fullDiskRefusal, inspectFile, probeWrite, quickCheckAtOpen, StorageRefusal } from './database-checks.ts';
 import { checkMigrationList, migrate } from './migrate.ts';
@@ -33,6 +33,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   // SQLite writes the -wal and -shm beside the file, reads included: a folder that cannot take them is named as such.
   checkFolderWritable(path);
   const sideFiles = [`${path}-wal`, `${path}-shm`].filter((side) => !existsSync(side));
+  const created = ownerOnly(path);
   let db = null as Database | null;
   try {
     try {
@@ -59,9 +60,36 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     for (const side of sideFiles) {
       if (side.endsWith('-shm') || statSync(side, { throwIfNoEntry: false })?.size === 0) rmSync(side, { force: true });
     }
+    if (created) rmSync(path, { force: true });
     // On a full disk SQLite's errors (an I/O error mapping the -shm, say) would read as damage.
     throw fullDiskRefusal(path, error) ?? error;
   }
+}
+
+/** Readable and writable by its owner only: the file holds payment credentials and key digests. */
+export const DATABASE_FILE_MODE = 0o600;
+
+/**
+ * The database file, and the -wal and -shm beside it, readable by their owner only: a new file is
+ * created so before SQLite opens it (SQLite gives the -wal and -shm it creates the file's mode),
+ * an existing one is narrowed to it where this user may. Returns whether the file was created here.
+ */
+function ownerOnly(path: string): boolean {
+  let created = false;
+  try {
+    closeSync(openSync(path, 'wx', DATABASE_FILE_MODE));
+    created = true;
+  } catch {
+    // It exists (or cannot be made: SQLite's open says why, below).
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, DATABASE_FILE_MODE);
+    } catch {
+      // Another user's file, or a read-only mount: left as it is, the checks below say what matters.
+    }
+  }
+  return created;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 export type PrintJobKind = 'ticket' | 'fallback' | 'bag' | 'reprint';
-export type PrintJobStatus = 'queued' | 'sending' | 'printed' | 'held' | 'dropped';
+/** set_aside: its ticket reached the printer a few times without the printer confirming it; printed again only when asked (retry). */
+export type PrintJobStatus = 'queued' | 'sending' | 'printed' | 'held' | 'dropped' | 'set_aside';
 
 export interface PrintJobRow {
   seq: number;
@@ -17,6 +18,8 @@ export interface PrintJobRow {
   /** 1: printed again after a send cut off by a crash, or asked for (Reimprimir): marked REIMPRESIÓN. */
   reprint: number;
   attempts: number;
+  /** Sends whose ticket left without the printer confirming it (migration 0015). */
+  failed_sends: number;
   next_attempt_at: number | null;
   last_error: string | null;
   created_at: number;
@@ -24,8 +27,8 @@ export interface PrintJobRow {
   printed_at: number | null;
 }
 
-export type NewPrintJob = Omit<PrintJobRow, 'seq' | 'attempts' | 'last_error' | 'printed_at' | 'updated_at'>;
-export type PrintJobChanges = Partial<Pick<PrintJobRow, 'status' | 'reprint' | 'attempts' | 'next_attempt_at' | 'last_error' | 'printed_at'>>;
+export type NewPrintJob = Omit<PrintJobRow, 'seq' | 'attempts' | 'failed_sends' | 'last_error' | 'printed_at' | 'updated_at'>;
+export type PrintJobChanges = Partial<Pick<PrintJobRow, 'status' | 'reprint' | 'attempts' | 'failed_sends' | 'next_attempt_at' | 'last_error' | 'printed_at'>>;
 
 /** Print jobs: each printer's queue, in `seq` order. */
 export class PrintJobsStore {
@@ -40,6 +43,7 @@ export class PrintJobsStore {
   private readonly recentStatement: Statement<[string, number], PrintJobRow>;
   private readonly countsStatement: Statement<[string], { printer_id: string; status: PrintJobStatus; n: number }>;
   private readonly dropStatement: Statement<[number, string]>;
+  private readonly setAsideStatement: Statement<[string], PrintJobRow>;
   private readonly purgeStatement: Statement<[number, number]>;
   private readonly updateStatements = new Map<string, Statement>();
 
@@ -47,9 +51,9 @@ export class PrintJobsStore {
     this.db = db;
     this.insertStatement = db.prepare(
       `INSERT INTO print_jobs (id, restaurant_id, printer_id, order_id, kind, station_id, document, status, reprint,
-         attempts, next_attempt_at, last_error, created_at, updated_at, printed_at)
+         attempts, failed_sends, next_attempt_at, last_error, created_at, updated_at, printed_at)
        VALUES (@id, @restaurant_id, @printer_id, @order_id, @kind, @station_id, @document, @status, @reprint,
-         0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
+         0, 0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
     );
     this.byId = db.prepare('SELECT * FROM print_jobs WHERE id = ?');
     // The oldest finished jobs first, through the partial index (migration 0014): a pass costs its limit, not the table.
@@ -58,7 +62,8 @@ export class PrintJobsStore {
          SELECT seq FROM print_jobs INDEXED BY print_jobs_finished
          WHERE status IN ('printed', 'dropped') AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
     );
-    this.dropStatement = db.prepare(`UPDATE print_jobs SET status = 'dropped', next_attempt_at = NULL, updated_at = ? WHERE printer_id = ? AND status IN ('queued', 'sending', 'held')`);
+    this.dropStatement = db.prepare(`UPDATE print_jobs SET status = 'dropped', next_attempt_at = NULL, updated_at = ? WHERE printer_id = ? AND status IN ('queued', 'sending', 'held', 'set_aside')`);
+    this.setAsideStatement = db.prepare(`SELECT * FROM print_jobs WHERE printer_id = ? AND status = 'set_aside' ORDER BY seq`);
     // A printer's queue is strictly in order: its oldest job not printed holds back the rest.
     this.headStatement = db.prepare(
       `SELECT * FROM print_jobs WHERE printer_id = ? AND status IN ('queued', 'sending') ORDER BY seq LIMIT 1`,
@@ -69,7 +74,7 @@ export class PrintJobsStore {
     this.ofOrderStatement = db.prepare('SELECT * FROM print_jobs WHERE order_id = ? ORDER BY seq');
     this.recentStatement = db.prepare('SELECT * FROM print_jobs WHERE restaurant_id = ? ORDER BY seq DESC LIMIT ?');
     this.countsStatement = db.prepare(
-      `SELECT printer_id, status, COUNT(*) AS n FROM print_jobs WHERE restaurant_id = ? AND status IN ('queued', 'sending', 'held')
+      `SELECT printer_id, status, COUNT(*) AS n FROM print_jobs WHERE restaurant_id = ? AND status IN ('queued', 'sending', 'held', 'set_aside')
        GROUP BY printer_id, status`,
     );
   }
@@ -110,6 +115,11 @@ export class PrintJobsStore {
     return this.recentStatement.all(restaurantId, limit);
   }
 
+  /** The printer's jobs set aside, oldest first. */
+  setAsideOf(printerId: string): PrintJobRow[] {
+    return this.setAsideStatement.all(printerId);
+  }
+
   /** Open jobs per printer and status (the status strip's counts). */
   openCounts(restaurantId: string): { printer_id: string; status: PrintJobStatus; n: number }[] {
     return this.countsStatement.all(restaurantId);
@@ -120,7 +130,7 @@ export class PrintJobsStore {
     return this.purgeStatement.run(before, limit).changes;
   }
 
-  /** Drops a printer's jobs not printed yet; returns how many. */
+  /** Drops a printer's jobs not printed yet (set aside ones too); returns how many. */
   dropOpenOf(printerId: string, at: number): number {
     return this.dropStatement.run(at, printerId).changes;
   }

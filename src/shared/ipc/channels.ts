@@ -20,7 +20,7 @@ import type {
 import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings.ts';
 import type { SyncStatus } from '../sync-status.ts';
 import { SCREEN_ROLES, type KitchenDeviceEntry, type PairingLockout, type PairingOffer } from './devices.ts';
-import { PRINT_WHEN, type PrinterEntry } from './printers.ts';
+import { PRINT_WHEN, type PrinterEntry, type PrinterFailure } from './printers.ts';
 import { PICKUP_ORDER_TYPES, type PickupBoard, type PickupScreenSettings } from './pickup.ts';
 import { LANGUAGES } from '../locale.ts';
 import { SetOnlinePaymentsSchema, type OnlinePaymentsCheck, type OnlinePaymentsInfo } from './online-payments.ts';
@@ -74,6 +74,8 @@ export const CHANNELS = {
   'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
   /** Reimprimir: the order's ticket again at its printers, marked REIMPRESIÓN. */
   'orders:reprint': kitchen('reprintOrder', Type.Object({ order_id: Uuid() }), answers<{ queued: number }>()),
+  /** Reintentar: a printer's tickets set aside (never confirmed by it after a few sends) queued again, as reprints. */
+  'printers:retry': kitchen('retryPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printer: string; retried: number }>()),
   /** The pickup screen's one read: order numbers preparing and ready (shared/ipc/pickup.ts). */
   'pickup:board': kitchen('pickupBoard', Empty, answers<PickupBoard>()),
   'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),
@@ -161,7 +163,7 @@ export const CHANNELS = {
   ),
   'printers:remove': desktop('removePrinter', Type.Object({ printer_id: Uuid() }), answers<{ id: string; name: string; dropped_jobs: number }>()),
   /** Imprimir prueba: a test page sent at once; the answer carries the printer's new state. */
-  'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; silent: boolean; printer: PrinterEntry }>()),
+  'printers:test': desktop('testPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printed: boolean; error: string | null; silent: boolean; failure: PrinterFailure | null; reply: string; reply_bytes: number; printer: PrinterEntry }>()),
   /** Ajustes → Pagos en línea: the restaurant's Mercado Pago account, kept in the app's protected storage. */
   'payments:get': desktop('getOnlinePayments', Empty, answers<OnlinePaymentsInfo>()),
   'payments:set': desktop('setOnlinePayments', SetOnlinePaymentsSchema, answers<OnlinePaymentsInfo>()),

@@ -26,7 +26,16 @@ export interface PrinterEntry {
   state_at: string | null;
   /** Jobs waiting to print (queued or being sent). */
   queued: number;
+  /** Jobs set aside: sent a few times without the printer confirming them; printed again only on Reintentar. */
+  set_aside: number;
 }
+
+/**
+ * What a send failed on. unreachable: nothing took the connection, or it dropped; paper_out: the
+ * printer said so; no_answer: something took the connection but did not answer the paper question
+ * in time; not_a_printer: what answered is not a printer's status (a web page, a stream, garbage).
+ */
+export type PrinterFailure = 'unreachable' | 'paper_out' | 'no_answer' | 'not_a_printer';
 
 /** What the board's status strip says about printing: one entry per printer with something to say. */
 export interface PrintStatus {
@@ -34,4 +43,6 @@ export interface PrintStatus {
   name: string;
   state: PrinterState;
   queued: number;
+  /** Tickets set aside after a few sends the printer never confirmed (see PrinterEntry). */
+  set_aside: number;
 }

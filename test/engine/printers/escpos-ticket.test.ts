@@ -58,7 +58,8 @@ for (const codePage of PRINTER_CODE_PAGES) {
       assert.match(all, /#128/);
       assert.match(all, /DELIVERY/);
       assert.match(all, /Ñandú/);
-      assert.match(all.replace(/\s+/g, ' '), new RegExp(SPANISH.replace(/[¿?]/g, '.')));
+      // A note wraps under its item, each line prefixed "  > " (customer-text.ts): read back as one text.
+      assert.match(all.replace(/\n {2}> /g, ' ').replace(/\s+/g, ' '), new RegExp(SPANISH.replace(/[¿?]/g, '.')));
       assert.match(all, /¿Cubiertos\? ¡Sí!/);
       for (const line of ticket!.lines) {
         const text = line.text.trimStart();

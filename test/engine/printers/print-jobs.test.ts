@@ -140,7 +140,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
     assert.equal(horno.tickets.length, 0);
     const stalled = listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!;
     assert.equal(stalled.state, 'unreachable');
-    assert.match(stalled.state_detail ?? '', /did not answer within 2000 ms/);
+    assert.match(stalled.state_detail ?? '', /did not answer the paper status question \(DLE EOT 4\) within 2000 ms/);
 
     horno.behaviour = 'paper-out';
     t.clock.advance(5 * SECOND);

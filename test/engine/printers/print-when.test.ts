@@ -115,8 +115,9 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     assert.ok(has(label!.text, `#${delivery.number}`));
     assert.ok(has(label!.text, 'BOLSA'));
     assert.ok(has(label!.text, 'DELIVERY'));
-    // 32 columns: the address wraps, whole.
-    assert.match(label!.text.join(' '), /Irarrázaval 3456, depto 12, Ñuñoa/);
+    // 32 columns: the address wraps, whole, under "Dirección:", each line prefixed as the customer's.
+    const address = label!.text.slice(label!.text.indexOf('Dirección:') + 1);
+    assert.deepEqual(address, ['  > Irarrázaval 3456, depto 12,', '  > Ñuñoa']);
   });
 
   test('Reimprimir over the kitchen channel prints the ticket again, marked; paper out shows on the board', async () => {

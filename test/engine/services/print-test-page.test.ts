@@ -4,6 +4,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { networkPrinter } from '../../../src/engine/printers/network-printer.ts';
+import { newSendProgress } from '../../../src/engine/printers/printer-port.ts';
 import { printTestPage } from '../../../src/engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
@@ -34,12 +35,12 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   test('the network printer says it was connected when the send fails on its deadline', async () => {
     printer.behaviour = 'stall';
     const controller = new AbortController();
-    const progress = { connected: false, ticketStarted: false };
-    const sending = networkPrinter.send({ host: '127.0.0.1', port: printer.port }, Uint8Array.of(0x1b, 0x40), controller.signal, progress);
+    const progress = newSendProgress();
+    const sending = networkPrinter.send({ host: '127.0.0.1', port: printer.port }, Uint8Array.of(0x1b, 0x40), { signal: controller.signal, phaseMs: DEADLINE_MS, progress });
     await eventually(() => progress.connected, 'the stalled printer to take the connection', { until: (connected) => connected });
     controller.abort(new Error('deadline'));
     await assert.rejects(sending, /deadline/);
-    assert.deepEqual(progress, { connected: true, ticketStarted: false });
+    assert.deepEqual(progress, { connected: true, ticketStarted: false, reply: [], replyBytes: 0 });
     assert.equal(printer.connections, 1);
   });
 
@@ -50,7 +51,8 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
     assert.equal(result.printed, false);
     assert.equal(result.silent, true);
     assert.equal(result.printer.state, 'unreachable');
-    assert.match(result.error ?? '', /did not answer within/);
+    assert.equal(result.failure, 'no_answer');
+    assert.match(result.error ?? '', /did not answer the paper status question/);
   });
 
   test('nothing listening: not silent', async () => {
@@ -62,10 +64,20 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
     assert.match(result.error ?? '', /ECONNREFUSED/);
   });
 
+  test('a web server on the port (issue 29): not printed, not silent, what it answered reported', async () => {
+    const entry = added();
+    printer.behaviour = 'http';
+    const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
+    assert.deepEqual([result.printed, result.silent, result.failure, result.printer.state], [false, false, 'not_a_printer', 'unreachable']);
+    assert.match(result.reply, /^48 54 54 50 2f 31 2e 31/, 'HTTP/1.1');
+    assert.ok(result.reply_bytes > 16);
+  });
+
   test('a printer that answers prints the page: not silent', async () => {
     const entry = added();
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.deepEqual([result.printed, result.silent, result.printer.state], [true, false, 'ok']);
+    assert.deepEqual([result.failure, result.reply, result.reply_bytes], [null, '12 12', 2], 'exactly the two paper answers came back');
     assert.equal((await printer.waitForTickets(1)).length, 1);
   });
 });

@@ -142,16 +142,27 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
   const answer = (reply: FastifyReply, result: IpcResult<unknown>) =>
     securityHeaders(reply).header('Cache-Control', 'no-store').code(result.ok ? 200 : statusOf(result.error)).send(result);
 
-  /** Spends a pairing URL's secret or six digits typed for this browser; the refusal says why without saying which exist. */
+  /**
+   * Spends a pairing URL's secret or six digits typed for this browser; the refusal says why without
+   * saying which exist. Only six digits typed spend the address's pairing attempts: they could be
+   * guessed. A URL's secret (256 random bits) cannot, so it spends none, and no flood of requests
+   * from other addresses (which drains the shared bucket past the buckets kept) can keep a QR code
+   * from pairing; a URL without a well-formed secret pairs nothing and spends nothing either.
+   */
   const pair = (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): IpcResult<{ device_id: string; name: string }> => {
     try {
+      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+      if ('secret' in offered) {
+        const paired = pairWithSecret(engine, text(offered.secret));
+        setDeviceCookie(reply, paired.token);
+        return { ok: true, value: { device_id: paired.device.id, name: paired.device.name } };
+      }
       const decision = takePairingAttempt(engine, addressKey(request.socket.remoteAddress), pairingLimits);
       if (!decision.allowed) {
         reply.header('Retry-After', decision.retryAfterSeconds);
         return { ok: false, error: { code: 'rate_limited', message: `too many pairing attempts from this address; retry after ${decision.retryAfterSeconds} s` } };
       }
-      const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-      const paired = 'secret' in offered ? pairWithSecret(engine, text(offered.secret)) : pairWithCode(engine, text(offered.code));
+      const paired = pairWithCode(engine, text(offered.code));
       setDeviceCookie(reply, paired.token);
       return { ok: true, value: { device_id: paired.device.id, name: paired.device.name } };
     } catch (error) {
@@ -188,6 +199,8 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
       kitchen.setNotFoundHandler((_request, reply) => notFound(reply));
       // The QR code's URL: pairs this browser and lands on the board (or on the pairing page, saying why not).
       door.get('/pair', navigation, (request, reply) => {
+        // A HEAD (a link preview, a prefetch, a scanner checking the URL) spends nothing: only a GET pairs.
+        if (request.method === 'HEAD') return securityHeaders(reply).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send();
         const result = pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
         const where = result.ok ? './' : `./?pairing=${result.error.code === 'rate_limited' ? 'rate_limited' : 'refused'}`;
         return securityHeaders(reply).header('Cache-Control', 'no-store').redirect(where, 303);
@@ -202,6 +215,8 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         securityHeaders(reply).header('Cache-Control', 'no-store');
         const admin = options.admin;
         if (!admin) return notFound(reply);
+        // A HEAD (a link preview, a prefetch) never spends the one-time link: the browser's GET must find it unused.
+        if (request.method === 'HEAD') return reply.type('text/html; charset=utf-8').send();
         // No Origin on a navigation; the address and the Host are checked all the same.
         const refusal = adminRefusalOf(request, { requireOrigin: false });
         if (refusal !== null) return reply.code(403).type('text/html; charset=utf-8').send(ADMIN_LINK_PAGE(`this link works only in a browser on the machine that runs Comanda (${refusal.replace('_', ' ')})`));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
 import type { ReturnResult } from '../../domain/payments.ts';
 import { checkMercadoPagoSignature } from '../../payments/mercadopago-signature.ts';
@@ -29,10 +30,18 @@ function headerText(value: string | string[] | undefined): string | undefined {
  * - `POST /v1/payments/notifications/mercadopago/{restaurant_id}?data.id=…&type=payment`: Mercado
  *   Pago's webhook. Its `x-signature` is checked with the restaurant's secret (and its age); then
  *   it only writes the intent to read that payment from Mercado Pago (services/payment-actions.ts).
+ *   A restaurant without an account, or unknown, answers as a configured one does to a forged
+ *   notification (401): the webhook never tells which restaurants have Mercado Pago.
  */
 export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
   const credentialsOf = context.providers.payments.credentials ?? databasePaymentCredentials(engine.stores.paymentCredentials);
+  /**
+   * Checked against where a restaurant has no Mercado Pago account (or does not exist): no one
+   * holds it, so every notification fails its check exactly as a forged one to a configured
+   * restaurant does, and the answer never tells which restaurants have an account.
+   */
+  const noAccountSecret = randomBytes(32).toString('hex');
 
   app.get<{ Params: { session_id: string } }>(
     '/payments/return/:session_id',
@@ -58,8 +67,7 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
     { config: { public: true }, schema: { hide: true } },
     (request, reply) => {
       const restaurantId = request.params.restaurant_id;
-      const secret = credentialsOf(restaurantId, MERCADOPAGO_PROVIDER_NAME)?.webhookSecret ?? null;
-      if (secret === null) throw notFound('no Mercado Pago account is configured for this restaurant');
+      const secret = credentialsOf(restaurantId, MERCADOPAGO_PROVIDER_NAME)?.webhookSecret ?? noAccountSecret;
       const dataId = queryText(request.query, 'data.id') ?? queryText(request.query, 'id');
       const check = checkMercadoPagoSignature({
         secret,
@@ -68,9 +76,9 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
         dataId,
         now: engine.clock.now(),
       });
-      if (!check.ok) {
-        request.log.warn({ restaurant_id: restaurantId, reason: check.reason }, 'Mercado Pago notification refused');
-        throw new ApiError('unauthorized', `notification refused: ${check.reason}`);
+      if (!check.ok || secret === noAccountSecret) {
+        request.log.warn({ restaurant_id: restaurantId, reason: check.ok ? 'no account' : check.reason }, 'Mercado Pago notification refused');
+        throw new ApiError('unauthorized', `notification refused: ${check.ok ? 'x-signature does not match' : check.reason}`);
       }
       const type = queryText(request.query, 'type') ?? queryText(request.query, 'topic');
       if (type !== 'payment') return reply.code(200).send({ received: true });

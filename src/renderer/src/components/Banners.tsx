@@ -208,24 +208,35 @@ function HeldMove({ orderId, number, move }: { orderId: string; number: string; 
   );
 }
 
-/** Printers with jobs waiting or in trouble: "Plancha: sin papel · 3 en cola". */
+/**
+ * Printers with jobs waiting or in trouble: "Plancha: sin papel · 3 en cola"; tickets the printer
+ * never confirmed, set aside so the next ones print, with Reintentar.
+ */
 function PrintingChips() {
   const t = useT();
+  const { board } = useApp();
   const printing = useBoard((s) => s.printing);
   return (
     <>
       {printing.map((p) => (
         <span
           key={p.printer_id}
-          className={`strip-chip ${p.state === 'unreachable' || p.state === 'paper_out' ? 'chip-error' : 'chip-waiting'}`}
+          className={`strip-chip ${p.state === 'unreachable' || p.state === 'paper_out' || p.set_aside > 0 ? 'chip-error' : 'chip-waiting'}`}
           data-testid="print-status"
           data-printer={p.name}
           data-state={p.state}
           data-queued={p.queued}
-          role={p.state === 'paper_out' ? 'alert' : undefined}
+          data-set-aside={p.set_aside}
+          role={p.state === 'paper_out' || p.set_aside > 0 ? 'alert' : undefined}
         >
           🖨 {t(`print.state_${p.state}`, { name: p.name })}
           {p.queued > 0 ? ` · ${t('print.queued', { count: p.queued })}` : ''}
+          {p.set_aside > 0 ? ` · ${t('print.set_aside', { count: p.set_aside })} ` : ''}
+          {p.set_aside > 0 && (
+            <button type="button" className="btn btn-retry-print" data-testid="retry-printer" onClick={() => board.getState().retryPrinter(p.printer_id)}>
+              {t('print.retry')}
+            </button>
+          )}
         </span>
       ))}
     </>

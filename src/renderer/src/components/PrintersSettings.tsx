@@ -101,7 +101,9 @@ export function PrintersSettings() {
                             ? t('printers.test_ok')
                             : result.printer.state === 'paper_out'
                               ? t('printers.test_paper_out')
-                              : t(result.silent ? 'printers.test_silent' : 'printers.test_unreachable', { address: `${result.printer.host}:${result.printer.port}` });
+                              : result.failure === 'not_a_printer'
+                                ? t('printers.test_not_a_printer', { address: `${result.printer.host}:${result.printer.port}`, reply: result.reply })
+                                : t(result.silent ? 'printers.test_silent' : 'printers.test_unreachable', { address: `${result.printer.host}:${result.printer.port}` });
                           setTested((s) => ({ ...s, [p.id]: { state: stateOf(result.printer), text } }));
                           setPrinters((list) => list.map((x) => (x.id === p.id ? result.printer : x)));
                         })

@@ -123,6 +123,20 @@ describe('pairing guard (served engine, rotating source addresses)', () => {
     assert.equal((await typed(live.code)).status, 401);
   });
 
+  const buckets = () => (server.engine.db.prepare('SELECT COUNT(*) AS n FROM kitchen_pairing_buckets').get() as { n: number }).n;
+  // Issue 29: only six digits typed spend an address's attempts.
+  test('a GET that pairs nothing spends nothing: twenty of them, then a code typed from the same address pairs', async () => {
+    const address = freshAddress();
+    const before = buckets();
+    const live = offer();
+    for (let i = 0; i < 20; i++) {
+      const answer = await rawRequest(port, { method: 'GET', path: `/kitchen/pair?code=${live.code}`, localAddress: address });
+      assert.equal(answer.headers.location, './?pairing=refused');
+    }
+    assert.equal(buckets(), before, 'no bucket written');
+    assert.equal((await postJson(port, '/kitchen/pair', { code: live.code }, { localAddress: address })).status, 200);
+  });
+
   test('an IPv6 client is limited by its /64, so rotating addresses within it gains nothing', async () => {
     const { takePairingAttempt } = await import('../../../../src/engine/services/kitchen-devices.ts');
     const { addressKey } = await import('../../../../src/engine/domain/token-bucket.ts');

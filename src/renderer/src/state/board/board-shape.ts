@@ -15,7 +15,7 @@ export type SetBoard = StoreApi<BoardState>['setState'];
 export type GetBoard = () => BoardState;
 
 export interface BoardContext {
-  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder' | 'reprintOrder'>>;
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder' | 'reprintOrder' | 'retryPrinter'>>;
   now: () => number;
   setTimer: (run: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;
@@ -119,6 +119,8 @@ export interface PendingSlice {
   recall(orderId: string): void;
   /** Reimprimir: the ticket again at its printers (the status strip shows it queued, then printed). */
   reprint(orderId: string): void;
+  /** Reintentar: a printer's tickets set aside are queued again (the status strip shows them go). */
+  retryPrinter(printerId: string): void;
 }
 
 // What the board points out (notices-slice.ts).

@@ -239,6 +239,18 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       );
     },
 
+    retryPrinter(printerId) {
+      if (!ctx.api.retryPrinter) return;
+      ctx.api.retryPrinter({ printer_id: printerId }).then(
+        () => get().heard(),
+        (error: unknown) => {
+          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          if (reached) get().heard();
+          else get().lostEngine();
+        },
+      );
+    },
+
     settleItems(ticket) {
       const changes = changesOf(ticket.order.id);
       if (!changes.some((c) => c.kind === 'item')) return;
