@@ -1,10 +1,9 @@
 import { printStatusOf } from './printers.ts';
 import { DateTime } from 'luxon';
-import type { BoardSnapshot, KitchenEvent, KitchenTicket, LocationStatusEntry, TicketTiming } from '../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../shared/ipc/kitchen.ts';
 import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import { KITCHEN_EVENT_PREFIX } from '../store/events-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
@@ -24,12 +23,6 @@ function restaurantRow(engine: Engine, restaurantId: string) {
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
   return restaurant;
 }
-
-/** The kitchen's events: an item bumped, a ticket recalled. */
-export const KITCHEN_EVENTS = {
-  item: `${KITCHEN_EVENT_PREFIX}item`,
-  recall: `${KITCHEN_EVENT_PREFIX}recall`,
-} as const;
 
 function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrder(engine)): TicketContext {
   return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now(), facts };
@@ -174,7 +167,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
         if (!order) break;
         events.push({
           seq: row.seq,
-          type: row.type === KITCHEN_EVENTS.item ? 'ticket.items' : 'ticket.recalled',
+          type: row.type,
           at: row.created_at,
           order: toOrderView(order, context.restaurant.time_zone),
           kitchen: ticketKitchen(order, context),

@@ -169,11 +169,22 @@ export interface ApiKeyEntry {
   revoked_at: string | null;
 }
 
+/**
+ * The kitchen's own events, under one name each: stored in the change feed under it (kept out of
+ * the API's `/events`) and sent to the screens under it.
+ */
+export const KITCHEN_EVENTS = {
+  /** An item marked done or not done. */
+  item: 'kitchen.item',
+  /** A finished ticket brought back to the board. */
+  recall: 'kitchen.recall',
+} as const;
+
 /** One change of the feed as the kitchen sees it (both worlds; `world` says whose). */
 export type KitchenEvent =
   | { seq: number; type: 'order.created' | 'order.updated'; at: number; order: KitchenOrder; kitchen: TicketKitchen }
   /** Kitchen-only changes (item bump, recall): the order as it stands and its kitchen data now. */
-  | { seq: number; type: 'ticket.items' | 'ticket.recalled'; at: number; order: KitchenOrder; kitchen: TicketKitchen }
+  | { seq: number; type: (typeof KITCHEN_EVENTS)[keyof typeof KITCHEN_EVENTS]; at: number; order: KitchenOrder; kitchen: TicketKitchen }
   | { seq: number; type: 'stock.updated'; at: number; world: World | 'both'; data: { location_id: string; items: { product_id: string; quantity: number }[] } }
   | { seq: number; type: 'location.updated'; at: number; data: LocationStatusEntry };
 

@@ -53,8 +53,8 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     await tick();
     for (const pushes of subscribers) {
       const events = pushes.flatMap((p) => (p.kind === 'events' ? p.events : [])) as KitchenEvent[];
-      const bump = events.find((e) => e.type === 'ticket.items');
-      assert.ok(bump && bump.type === 'ticket.items');
+      const bump = events.find((e) => e.type === 'kitchen.item');
+      assert.ok(bump && bump.type === 'kitchen.item');
       assert.equal(bump.order.id, order.id);
       assert.deepEqual(bump.kitchen.items.map((i) => i.done), [false, true]);
     }
@@ -107,8 +107,8 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     const recalled = await ipc.ok('orders:recall', { order_id: order.id });
     await tick();
     feed.stop();
-    const shared = pushes.flatMap((p) => (p.kind === 'events' ? p.events : [])).find((e) => e.type === 'ticket.recalled');
-    assert.ok(shared && shared.type === 'ticket.recalled', 'every screen hears of the recall');
+    const shared = pushes.flatMap((p) => (p.kind === 'events' ? p.events : [])).find((e) => e.type === 'kitchen.recall');
+    assert.ok(shared && shared.type === 'kitchen.recall', 'every screen hears of the recall');
     assert.equal(shared.order.status, 'entregado');
     assert.equal(shared.kitchen.recalled_until, engine.clock.now() + 5 * 60_000);
     assert.equal(recalled.order.status, 'entregado');

@@ -1,6 +1,6 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
-import type { KitchenEvent, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS, type KitchenEvent, type KitchenTicket, type LivePush } from '../../../../shared/ipc/kitchen.ts';
 import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
 import { isColumnStatus } from '../../board-logic.ts';
@@ -73,7 +73,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
   const applyEvent = (event: KitchenEvent) => {
     // Kitchen-only changes (an item struck, a recall) carry the order unchanged: they replace the
     // ticket's kitchen data without pointing anything out.
-    if (event.type !== 'order.created' && event.type !== 'order.updated' && event.type !== 'ticket.items' && event.type !== 'ticket.recalled') return;
+    if (event.type !== 'order.created' && event.type !== 'order.updated' && event.type !== KITCHEN_EVENTS.item && event.type !== KITCHEN_EVENTS.recall) return;
     const known = get().tickets[event.order.id];
     integrate({ order: event.order, kitchen: event.kitchen, ...foldTiming(known, event.order.status, event.at) }, 'feed');
   };
