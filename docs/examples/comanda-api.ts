@@ -507,8 +507,10 @@ export interface components {
                 method: ("efectivo" | "transferencia" | "tarjeta" | "apple_pay") | null;
                 /** @description True once an online payment is confirmed; external orders always report false. */
                 paid: boolean;
-                /** @description CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
-                refunded: number;
+                /** @description True once some of what the customer paid was given back (`amount_refunded` says how much), false otherwise. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It turns true once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
+                refunded: boolean;
+                /** @description CLP given back to the customer in all, 0 when nothing was (engine addition). */
+                amount_refunded: number;
             };
             delivery: {
                 provider: components["schemas"]["DeliveryProvider"];

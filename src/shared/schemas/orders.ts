@@ -213,11 +213,11 @@ export const Order = named(
         description: '`efectivo` for external payment; for online payment null until paid, then the method paid with.',
       }),
       paid: Type.Boolean({ description: 'True once an online payment is confirmed; external orders always report false.' }),
-      refunded: Type.Integer({
-        minimum: 0,
+      refunded: Type.Boolean({
         description:
-          'CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it.',
+          'True once some of what the customer paid was given back (`amount_refunded` says how much), false otherwise. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It turns true once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it.',
       }),
+      amount_refunded: Type.Integer({ minimum: 0, description: 'CLP given back to the customer in all, 0 when nothing was (engine addition).' }),
     }),
     delivery: Nullable(
       Type.Object(
