@@ -14,6 +14,7 @@ import paymentRefunds from './0011-payment-refunds.ts';
 import printJobs from './0012-print-jobs.ts';
 import pickupScreenSettings from './0013-pickup-screen-settings.ts';
 import printJobRetention from './0014-print-job-retention.ts';
+import soldOut from './0015-sold-out.ts';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'print-jobs', sql: printJobs },
   { version: 13, name: 'pickup-screen-settings', sql: pickupScreenSettings },
   { version: 14, name: 'print-job-retention', sql: printJobRetention },
+  { version: 15, name: 'sold-out', sql: soldOut },
 ];
