@@ -1,9 +1,10 @@
 // The per-location "agotado" (86) switch for any product or option, stock-tracked or not: the
 // menu answers `available: false` for it and POST /orders refuses it, until it is switched back
 // or the kitchen's day ends (the restaurant's `sold_out_resets_at`). api-v1-decisions.md, "Sold out".
+import type { SoldOutBoardView } from '../../shared/ipc/kitchen.ts';
 import type { SetSoldOutInput } from '../../shared/schemas/sold-out.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
-import { invalidRequest } from '../domain/errors.ts';
+import { invalidRequest, notFound } from '../domain/errors.ts';
 import { soldOutUntil } from '../domain/sold-out-day.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
@@ -115,4 +116,57 @@ export function setSoldOut(engine: Engine, actor: Actor, input: SetSoldOutInput)
     }
     return { ...listAt(engine, restaurant, location, now), simulated };
   });
+}
+
+/** The Stock screen's list: every dish on the menu (tracked or not) and its options, each with its switch. */
+export function readSoldOutBoard(engine: Engine, actor: Actor, locationId: string): Omit<SoldOutBoardView, 'world' | 'simulated'> {
+  const restaurant = restaurantOf(engine, actor);
+  const location = locationOf(engine, restaurant.id, locationId);
+  const now = engine.clock.now();
+  const marks = engine.stores.soldOut.atLocation(location.id, now);
+  const productMarks = new Map(marks.filter((m) => m.item_kind === 'product').map((m) => [m.item_id, m]));
+  const optionMarks = new Set(marks.filter((m) => m.item_kind === 'option').map((m) => m.item_id));
+  const quantities = engine.stores.stock.quantitiesAt(location.id);
+  const { categories, products, groups, options } = engine.stores.catalogue.menu(restaurant.id);
+  const categoryName = new Map(categories.map((c) => [c.id, c.name]));
+  const groupsOf = new Map<string, { id: string; name: string }[]>();
+  for (const group of groups) groupsOf.set(group.product_id, [...(groupsOf.get(group.product_id) ?? []), group]);
+  const optionsOf = new Map<string, typeof options>();
+  for (const option of options) optionsOf.set(option.group_id, [...(optionsOf.get(option.group_id) ?? []), option]);
+  return {
+    location_id: location.id,
+    products: products
+      .filter((p) => categoryName.has(p.category_id))
+      .map((p) => ({
+        product_id: p.id,
+        name: p.name,
+        category: categoryName.get(p.category_id)!,
+        quantity: p.track_stock === 1 ? (quantities.get(p.id) ?? 0) : null,
+        sold_out: productMarks.has(p.id),
+        sold_out_until: productMarks.get(p.id)?.until ?? null,
+        options: (groupsOf.get(p.id) ?? []).flatMap((g) =>
+          (optionsOf.get(g.id) ?? []).map((o) => ({ option_id: o.id, group: g.name, name: o.name, sold_out: optionMarks.has(o.id) })),
+        ),
+      })),
+  };
+}
+
+/** From a kitchen ticket: the dish of one line of an order switched sold out (or back) where the order is. */
+export function setOrderItemSoldOut(
+  engine: Engine,
+  actor: Actor,
+  orderId: string,
+  itemIndex: number,
+  soldOut: boolean,
+): { product_id: string; name: string; location_id: string; sold_out: boolean; simulated: boolean } {
+  const restaurant = restaurantOf(engine, actor);
+  const order = engine.stores.orders.getById(orderId.toLowerCase());
+  if (!order || order.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
+  const item = (JSON.parse(order.items) as { product_id: string | null; name: string }[])[itemIndex];
+  if (!item) throw invalidRequest(`item_index: order ${order.number} has no line ${itemIndex}`);
+  if (item.product_id === null || order.location_id === null) {
+    throw invalidRequest(`item_index: line ${itemIndex} of order ${order.number} is no longer a dish of the menu`);
+  }
+  const result = setSoldOut(engine, actor, { location_id: order.location_id, items: [{ kind: 'product', id: item.product_id, sold_out: soldOut }] });
+  return { product_id: item.product_id, name: item.name, location_id: order.location_id, sold_out: soldOut, simulated: result.simulated };
 }
