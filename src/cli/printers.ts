@@ -5,7 +5,7 @@ import { PRINTER_CODE_PAGES } from '../engine/printers/escpos-ticket.ts';
 import { assembleProviders } from '../engine/providers.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
-import { parseCommand, runOnEngine, runOnEngineAsync, usageExit } from './admin-command.ts';
+import { parseCommand, runOnEngine, runOnEngineAsync, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run printers -- add --restaurant ID --name NAME --host H [--port P] --width 58|80 [--stations a,b]
@@ -17,7 +17,7 @@ const USAGE = `usage:
 --when: arrival prints each order's tickets as they come in, fallback only while none of its stations'
 screens has been live for --fallback-seconds (default 60), bag a label when a delivery is bumped to listo.`;
 
-const usage: (message: string) => never = usageExit(USAGE);
+const usage: Usage = usageExit(USAGE);
 
 const list = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
 
