@@ -1,6 +1,7 @@
 // Main's push of live changes to the kitchen screen: after every commit that wrote an event of the
 // restaurant, the new events (both worlds) are read from the change feed and sent; a heartbeat
 // carries the engine's clock and the connection status, so the screen can tell when it is stale.
+import { readFreeSpace } from '../services/free-space.ts';
 import type { ConnectionStatus, LivePush } from '../../shared/ipc/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import { readKitchenEvents } from '../services/kitchen-board.ts';
@@ -45,7 +46,16 @@ const STALE_HEARTBEATS = 3;
 export function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): LivePush {
   const printing = printStatusOf(engine, restaurantId);
   // Said only when there is something to say: a heartbeat without it means every printer is fine.
-  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs, ...(printing.length > 0 ? { printing } : {}) };
+  const disk = readFreeSpace(engine);
+  return {
+    kind: 'heartbeat',
+    now: engine.clock.now(),
+    status,
+    stale_after_ms: STALE_HEARTBEATS * heartbeatMs,
+    ...(printing.length > 0 ? { printing } : {}),
+    // Said only below 256 MB free, so the kitchen hears of it before writes stop (64 MB refuses a start).
+    ...(disk.low && disk.free_bytes !== null ? { low_disk: { free_bytes: disk.free_bytes } } : {}),
+  };
 }
 
 export function startLiveFeed(options: LiveFeedOptions): LiveFeed {

@@ -233,6 +233,8 @@ export type LivePush =
       stale_after_ms?: number;
       /** Printers with jobs waiting or in trouble (unreachable, paper out): the status strip shows them; absent: none. */
       printing?: PrintStatus[];
+      /** Less than 256 MB free beside the engine's database: the status strip warns before writes stop; absent: enough. */
+      low_disk?: { free_bytes: number };
     };
 
 export type { OrderStatus, OrderType, PatchTarget };
