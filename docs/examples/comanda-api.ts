@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * The menu with stock-based availability
-         * @description Active categories and products in menu order, with modifier groups and options. `available` reflects inventory at `location_id`, or at any active location without it.
+         * @description Active categories and products in menu order, with modifier groups and options. `available` reflects inventory and the sold-out switch (PUT /sold-out) at `location_id`, or at any active location without it.
          */
         get: operations["getMenu"];
         put?: never;
@@ -85,6 +85,30 @@ export interface paths {
          * @description Absolute quantities (not deltas), all or nothing; products without `track_stock`, unknown or repeated are 400, listed. With a sandbox key nothing changes and `simulated` is true. Needs a key with the write permission (`x-required-permission: write`); a read key gets 403 `forbidden`.
          */
         put: operations["setStock"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sold-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is sold out ("agotado") at a location
+         * @description The products and options switched sold out at the location and not yet back: by PUT /sold-out, the Stock screen or a kitchen screen, stock-tracked or not. Each says until when (the end of the kitchen's day, the restaurant's `sold_out_resets_at`; null: until switched back). Engine addition.
+         */
+        get: operations["getSoldOut"];
+        /**
+         * Switch dishes sold out ("agotado", 86) or back at a location
+         * @description Any product or modifier option, stock-tracked or not, all or nothing; unknown or repeated ids are 400. While sold out, GET /menu answers `available: false` for it at that location and POST /orders refuses it with 409 `insufficient_stock` saying it is sold out. It ends when switched back, or by itself at the end of the kitchen's day when the restaurant says so. With a sandbox key nothing changes and `simulated` is true. Engine addition. Needs a key with the write permission (`x-required-permission: write`); a read key gets 403 `forbidden`.
+         */
+        put: operations["setSoldOut"];
         post?: never;
         delete?: never;
         options?: never;
@@ -417,7 +441,7 @@ export interface components {
             price: number;
             offer_price: number | null;
             image_url: string | null;
-            /** @description Reflects inventory: at `location_id`, or at any active location without it. */
+            /** @description Reflects inventory and the sold-out ("agotado") switch: at `location_id`, or at any active location without it. */
             available: boolean;
             modifier_groups: components["schemas"]["ModifierGroup"][];
         };
@@ -427,6 +451,8 @@ export interface components {
             name: string;
             /** @description CLP added to the product's price. */
             price: number;
+            /** @description Engine addition: false while the option is switched sold out ("agotado") at `location_id` (without it, at every active location). */
+            available: boolean;
         };
         ModifierGroup: {
             /** Format: uuid */
@@ -507,8 +533,10 @@ export interface components {
                 method: ("efectivo" | "transferencia" | "tarjeta" | "apple_pay") | null;
                 /** @description True once an online payment is confirmed; external orders always report false. */
                 paid: boolean;
-                /** @description CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
-                refunded: number;
+                /** @description True once some of what the customer paid was given back (`amount_refunded` says how much), false otherwise. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It turns true once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it. */
+                refunded: boolean;
+                /** @description CLP given back to the customer in all, 0 when nothing was (engine addition). */
+                amount_refunded: number;
             };
             delivery: {
                 provider: components["schemas"]["DeliveryProvider"];
@@ -651,6 +679,56 @@ export interface components {
             };
         };
         /** @description A conflict with the current state. */
+        SetSoldOutConflict: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "state_conflict";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        SetSoldOutRequest: {
+            /** Format: uuid */
+            location_id: string;
+            items: {
+                /**
+                 * @description `product`, or `option` (a modifier option).
+                 * @enum {unknown}
+                 */
+                kind: "product" | "option";
+                /**
+                 * Format: uuid
+                 * @description A product or option id from GET /menu; stock-tracked or not.
+                 */
+                id: string;
+                /** @description true: agotado at this location; false: available again. */
+                sold_out: boolean;
+            }[];
+        };
+        SetSoldOutResult: {
+            /** Format: uuid */
+            location_id: string;
+            /** @description What is sold out at the location after the write. */
+            data: components["schemas"]["SoldOutEntry"][];
+            /** @description True for sandbox keys: nothing was changed. */
+            simulated: boolean;
+        };
+        /** @description Unavailable now. */
+        SetSoldOutUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_full" | "storage_damaged";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description A conflict with the current state. */
         SetStockConflict: {
             error: {
                 /**
@@ -691,6 +769,33 @@ export interface components {
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
+        };
+        SoldOutEntry: {
+            /** @enum {unknown} */
+            kind: "product" | "option";
+            /**
+             * Format: uuid
+             * @description The product's or the option's id, as in GET /menu.
+             */
+            id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description The product itself, or the product the option belongs to.
+             */
+            product_id: string;
+            /**
+             * Format: date-time
+             * @description When it was marked sold out.
+             */
+            since: string;
+            until: string | null;
+        };
+        /** @description What is sold out at the location now; the menu answers `available: false` for each, and POST /orders refuses them (409 insufficient_stock). */
+        SoldOutList: {
+            /** Format: uuid */
+            location_id: string;
+            data: components["schemas"]["SoldOutEntry"][];
         };
         StockItem: {
             /** Format: uuid */
@@ -1610,6 +1715,242 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SetStockUnavailable"];
+                };
+            };
+        };
+    };
+    getSoldOut: {
+        parameters: {
+            query: {
+                /** @description The location whose sold-out dishes are read. */
+                location_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is sold out at the location now. */
+            200: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoldOutList"];
+                };
+            };
+            /** @description A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field. */
+            400: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The scheme to use. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */
+            429: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds (at least 1) until a request is allowed again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Unexpected; logged in full on the server, never detailed here. */
+            500: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    setSoldOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Replays the first answer (status and body) for 24 hours for the same key and body; the same key with another body is 409 `state_conflict`.
+                 * @example web-cart-8841
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSoldOutRequest"];
+            };
+        };
+        responses: {
+            /** @description What is sold out at the location after the write. */
+            200: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetSoldOutResult"];
+                };
+            };
+            /** @description A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field. */
+            400: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The scheme to use. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description The key is read-only. */
+            403: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description The request is well formed but the state does not allow it; `state_conflict` is an Idempotency-Key reused with another request, or a lost race. */
+            409: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    /** @description Present when this is the stored answer to an earlier request with the same Idempotency-Key and body. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetSoldOutConflict"];
+                };
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */
+            429: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds (at least 1) until a request is allowed again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Unexpected; logged in full on the server, never detailed here. */
+            500: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetSoldOutUnavailable"];
                 };
             };
         };

@@ -9,16 +9,29 @@ import { defaultDatabasePath } from '../engine/data-dir.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** A usage mistake: its message, then the usage text, on stderr; exit code 2. `text` is the usage itself. */
+export type Usage = ((message: string) => never) & { readonly text: string };
+
 /** The CLI's `usage(message)`: the message, then the usage text, on stderr; exit code 2. */
-export function usageExit(usageText: string): (message: string) => never {
-  return (message) => {
+export function usageExit(usageText: string): Usage {
+  const usage = (message: string): never => {
     console.error(`${message}\n${usageText}`);
     process.exit(2);
   };
+  return Object.assign(usage, { text: usageText });
 }
 
-/** The command (the first positional, one of `commands`) and the option values. */
-export function parseCommand<const O extends Options>(options: O, commands: readonly string[], usage: (message: string) => never) {
+/**
+ * The command (the first positional, one of `commands`) and the option values. `--help` (or `-h`)
+ * anywhere prints the usage on stdout and exits 0; an unknown option is a usage mistake (exit 2).
+ */
+export function parseCommand<const O extends Options>(options: O, commands: readonly string[], usage: Usage) {
+  const args = process.argv.slice(2);
+  const end = args.indexOf('--');
+  if ((end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(usage.text);
+    process.exit(0);
+  }
   let parsed;
   try {
     parsed = parseArgs({ allowPositionals: true, options });

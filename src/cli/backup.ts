@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', default: false } },
+      options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
       strict: true,
     }));
   } catch (error) {

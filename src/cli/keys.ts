@@ -1,5 +1,5 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
-import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
+import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run keys -- create --restaurant ID --mode live|test [--write] [--label NAME] [--db PATH]
@@ -7,7 +7,7 @@ const USAGE = `usage:
   npm run keys -- revoke --restaurant ID --key KEY_ID [--db PATH]
 The key is printed once, on creation; only its hash is stored.`;
 
-const usage: (message: string) => never = usageExit(USAGE);
+const usage: Usage = usageExit(USAGE);
 
 function main(): void {
   const { command, values } = parseCommand(

@@ -2,7 +2,7 @@ import { text } from 'node:stream/consumers';
 import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
 import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
 import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials } from '../engine/services/payment-credentials.ts';
-import { parseCommand, runOnEngine, usageExit } from './admin-command.ts';
+import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run payments -- set --restaurant ID --provider mercadopago [--api-base URL] [--db PATH]
@@ -13,7 +13,7 @@ set reads the access token and the webhook secret from MERCADOPAGO_ACCESS_TOKEN 
 MERCADOPAGO_WEBHOOK_SECRET, or else from stdin (two lines: the token, then the secret); never
 from a flag. They are never printed. --api-base defaults to https://api.mercadopago.com.`;
 
-const usage: (message: string) => never = usageExit(USAGE);
+const usage: Usage = usageExit(USAGE);
 
 /** The token and the secret: from the environment, else the first two lines of stdin. */
 async function readSecrets(): Promise<{ accessToken: string; webhookSecret: string }> {

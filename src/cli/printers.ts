@@ -6,7 +6,7 @@ import { assembleProviders } from '../engine/providers.ts';
 import { retrySetAsideJobs } from '../engine/services/print-jobs.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
-import { parseCommand, runOnEngine, runOnEngineAsync, usageExit } from './admin-command.ts';
+import { parseCommand, runOnEngine, runOnEngineAsync, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run printers -- add --restaurant ID --name NAME --host H [--port P] --width 58|80 [--stations a,b]
@@ -21,7 +21,7 @@ screens has been live for --fallback-seconds (default 60), bag a label when a de
 test says what came back from the printer's address (reply: its first bytes in hex). A ticket the printer
 never confirmed after a few sends is set aside (list: set_aside) so the next ones print; retry queues it again.`;
 
-const usage: (message: string) => never = usageExit(USAGE);
+const usage: Usage = usageExit(USAGE);
 
 const list = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
 

@@ -54,7 +54,7 @@ async function main(): Promise<void> {
         upstream: { type: 'string' },
         'share-file': { type: 'boolean', default: false },
         'public-origin': { type: 'string' },
-        help: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
     }));

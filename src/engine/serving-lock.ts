@@ -130,6 +130,14 @@ function dropFileLock(lock: FileLock): void {
   lock.db.close();
 }
 
+/**
+ * Who serves `databasePath` now, from the record the serving engine keeps beside it (its process
+ * alive), or null. For the CLIs that need the engine's address (`devices -- pair`); no lock is taken.
+ */
+export function servingHolderOf(databasePath: string): ServingHolder | null {
+  return readHolder(holderPathOf(realDatabasePath(databasePath)));
+}
+
 /** Takes the serving lock of `databasePath`, or throws DatabaseAlreadyServed naming the holder. */
 export function acquireServingLock(databasePath: string, program: string): ServingLock {
   const file = realDatabasePath(databasePath);

@@ -20,6 +20,7 @@ import { PrintersStore } from './store/printers-store.ts';
 import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
+import { SoldOutStore } from './store/sold-out-store.ts';
 import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
 
@@ -32,6 +33,8 @@ export class Stores {
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;
   readonly stock: StockStore;
+  /** The per-location "agotado" marks (services/sold-out.ts). */
+  readonly soldOut: SoldOutStore;
   /** Every write to the `orders` table goes through it. */
   readonly orders: OrdersStore;
   readonly apiKeys: ApiKeysStore;
@@ -65,6 +68,7 @@ export class Stores {
     this.locations = new LocationsStore(db);
     this.catalogue = new CatalogueStore(db);
     this.stock = new StockStore(db);
+    this.soldOut = new SoldOutStore(db);
     this.orders = new OrdersStore(db);
     this.apiKeys = new ApiKeysStore(db);
     this.events = new EventsStore(db);

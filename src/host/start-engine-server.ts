@@ -16,9 +16,12 @@ import type { MailSender } from '../engine/mail/mail-sender.ts';
 import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts';
 import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
-import { checkIntegrityInBackground, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
+import { checkIntegrityInBackground, lowSpaceRefusal, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
+import { MIN_FREE_BYTES_TO_START } from '../engine/domain/free-space.ts';
 
 export interface EngineServerOptions {
+  /** Refuse to start with less free beside the database (default 64 MB; tests on a tiny tmpfs say 0). */
+  minFreeBytes?: number;
   /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
   database: string | Engine;
   clock?: Clock;
@@ -110,6 +113,9 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
     options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
   let opened: Engine | null = null;
   try {
+    // Before the file is opened: with less than this free, writes would soon stop (api-v1-decisions.md).
+    const lowSpace = databasePath === ':memory:' ? null : lowSpaceRefusal(databasePath, options.minFreeBytes ?? MIN_FREE_BYTES_TO_START);
+    if (lowSpace) throw lowSpace;
     opened =
       options.database instanceof Engine
         ? options.database

@@ -4,10 +4,14 @@ import type { Clock } from '../engine/clock.ts';
 import { Engine } from '../engine/engine.ts';
 import type { RateLimits } from '../engine/http/build-http-api.ts';
 import { acquireServingLock } from '../engine/serving-lock.ts';
+import { lowSpaceRefusal } from '../engine/store/database-checks.ts';
+import { MIN_FREE_BYTES_TO_START } from '../engine/domain/free-space.ts';
 import { startEngineServer, type EngineServer } from './start-engine-server.ts';
 import { Replica, type ReplicaOptions } from '../sync/replica.ts';
 
 export interface ReplicaServerOptions {
+  /** Refuse to start with less free beside the database (default 64 MB). */
+  minFreeBytes?: number;
   database: string;
   upstreamUrl: string;
   apiKey: string;
@@ -37,6 +41,8 @@ export async function startReplicaServer(options: ReplicaServerOptions): Promise
   let engine: Engine | null = null;
   let replica: Replica | null = null;
   try {
+    const lowSpace = lowSpaceRefusal(options.database, options.minFreeBytes ?? MIN_FREE_BYTES_TO_START);
+    if (lowSpace) throw lowSpace;
     engine = new Engine({ database: options.database, role: 'replica', ...(options.clock ? { clock: options.clock } : {}) });
     servingLock.coverFile();
     replica = await Replica.connect({ engine, upstreamUrl: options.upstreamUrl, apiKey: options.apiKey, ...options.sync });

@@ -31,12 +31,12 @@ export function suggestedTarget(
 
 /** Paid, or how much cash the rider or the counter must collect, and what was refunded. */
 export function ticketPayment(
-  payment: { method: string | null; paid: boolean; refunded?: number },
+  payment: { method: string | null; paid: boolean; amount_refunded?: number },
   total: number,
   online: boolean,
 ): TicketPayment {
   const collect = !payment.paid && !online && total > 0 ? total : null;
-  return { paid: payment.paid, method: payment.method, collect, refunded: payment.refunded ?? 0 };
+  return { paid: payment.paid, method: payment.method, collect, refunded: payment.amount_refunded ?? 0 };
 }
 
 /** Each station's done and total items on a ticket, stations in the given order, unassigned last. */

@@ -92,7 +92,7 @@ describe('kitchen board (Chromium, real engine)', () => {
       assert.equal((await ticket.locator('[data-testid="refunded"]').innerText()).replace(/\s/g, ' '), `Reembolsado $${total}`);
       assert.equal(await ticket.locator('[data-testid="payment"]').innerText(), 'Pagado');
       assert.equal(mp.payments.get(second.id)!.status, 'refunded');
-      assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.refunded, order.total);
+      assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.amount_refunded, order.total);
     } finally {
       removePaymentCredentials(engine, R1.id);
       await mp.close();

@@ -61,6 +61,33 @@ describe('stock and locations screens (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="world-toggle"] [data-world="live"]').click();
   });
 
+  test('agotado: every dish is listed with its switch; switching an untracked one off refuses it over HTTP, switching it back offers it again', async () => {
+    const soldOutRow = (productId: string) => k.page.locator(`tr[data-sold-out-product="${productId}"]`);
+    const availableOverHttp = async (productId: string) =>
+      ((await k.engine.call('GET', `/menu?location_id=${R1.openLocation}`, { key: keys.live_read })).body.categories as { products: { id: string; available: boolean }[] }[])
+        .flatMap((c) => c.products)
+        .find((p) => p.id === productId)!.available;
+    await soldOutRow(R1.products.cazuela).waitFor();
+    assert.match(await soldOutRow(R1.products.cazuela).innerText(), /Disponible/);
+    await soldOutRow(R1.products.cazuela).locator('[data-testid="sold-out-toggle"]').click();
+    await eventually(async () => /Agotado hasta las 04:00/.test(await soldOutRow(R1.products.cazuela).innerText()), 'marked on screen');
+    assert.equal(await availableOverHttp(R1.products.cazuela), false);
+    const refused = await k.engine.call('POST', '/orders', {
+      key: keys.live_write,
+      body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'x' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
+    });
+    assert.equal(refused.body.error.code, 'insufficient_stock');
+    await soldOutRow(R1.products.completo).locator(`[data-sold-out-option="${R1.options.paltaExtra}"]`).click();
+    await eventually(async () => (await soldOutRow(R1.products.completo).locator(`[data-sold-out-option="${R1.options.paltaExtra}"]`).getAttribute('aria-pressed')) === 'true', 'option marked');
+    await soldOutRow(R1.products.cazuela).scrollIntoViewIfNeeded();
+    await k.screenshot('stock-sold-out');
+    await soldOutRow(R1.products.cazuela).locator('[data-testid="sold-out-toggle"]').click();
+    await eventually(async () => !/Agotado/.test(await soldOutRow(R1.products.cazuela).innerText()), 'offered again on screen');
+    assert.equal(await availableOverHttp(R1.products.cazuela), true);
+    await soldOutRow(R1.products.completo).locator(`[data-sold-out-option="${R1.options.paltaExtra}"]`).click();
+    await eventually(async () => (await soldOutRow(R1.products.completo).locator(`[data-sold-out-option="${R1.options.paltaExtra}"]`).getAttribute('aria-pressed')) === 'false', 'option back');
+  });
+
   test('stock of another location', async () => {
     await k.page.locator('[data-testid="stock-location"]').selectOption(R1.closedLocation);
     await eventually(async () => (await row(R1.products.empanadaPino).locator('[data-testid="quantity"]').inputValue()) === '24', 'closed location stock');

@@ -69,6 +69,9 @@ function scenarios(mode: World): void {
     const status = await eventually(() => rep('GET', '/sync/status'), 'the outbox drained', { until: (r) => r.body.outbox_pending === 0 });
     assert.equal(status.body.outbox_pending, 0, JSON.stringify(status.body));
     assert.deepEqual(status.body.conflicts, []);
+    // The free disk beside the replica's database (this machine has room): no warning.
+    assert.equal(status.body.disk.low, false);
+    assert.ok(status.body.disk.free_bytes > 256 * 1024 * 1024, JSON.stringify(status.body.disk));
     const viaLocalId = await rep('GET', `/orders/${local.body.id}`);
     assert.equal(viaLocalId.status, 200);
     assert.notEqual(viaLocalId.body.id, local.body.id, 'the order now carries the upstream id');

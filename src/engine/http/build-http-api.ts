@@ -164,7 +164,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerEventRoutes(api, options);
       registerSandboxPayRoutes(api, options);
       registerPaymentNotificationRoutes(api, options);
-      if (options.replica) registerSyncStatusRoute(api, options.replica);
+      if (options.replica) registerSyncStatusRoute(api, options.replica, options.engine);
       registerKitchenSyncRoutes(api, options);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
     },

@@ -77,14 +77,15 @@ function idsAlreadyInDatabase(db: Database, config: RestaurantConfig): Restauran
 function writeRestaurant(db: Database, config: RestaurantConfig, now: number): ImportedRestaurant {
   const restaurantId = config.id ?? randomUUID();
   db.prepare(
-    `INSERT INTO restaurants (id, name, register_mode, time_zone, payment_timeout_minutes, shipping_subsidies, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO restaurants (id, name, register_mode, time_zone, payment_timeout_minutes, sold_out_resets_at, shipping_subsidies, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     restaurantId,
     config.name,
     config.register_mode,
     config.time_zone,
     config.payment_timeout_minutes,
+    config.sold_out_resets_at,
     JSON.stringify(config.shipping_subsidies),
     now,
   );

@@ -13,6 +13,7 @@ import { COURIER_NAME_PATTERN } from '../../shared/schemas/delivery.ts';
 export { COURIER_NAME_PATTERN };
 
 import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+import { DAY_END_PATTERN } from '../domain/sold-out-day.ts';
 
 /** Lowercase UUID: the ids the API shows are lowercase, so the file uses the same spelling. */
 export const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -327,6 +328,11 @@ export const RestaurantConfigSchema = Type.Object(
       maximum: 1440,
       default: 30,
       description: 'Minutes after which an unpaid online order is cancelled automatically.',
+    }),
+    sold_out_resets_at: Type.Union([Type.String({ pattern: DAY_END_PATTERN }), Type.Null()], {
+      default: '04:00',
+      description:
+        'Local time (HH:MM) at which the kitchen\'s day ends: a dish switched sold out ("agotado") is available again then by itself. "04:00" keeps a service past midnight whole; null: only when switched back.',
     }),
     shipping_subsidies: Type.Array(ShippingSubsidySchema, {
       maxItems: 20,

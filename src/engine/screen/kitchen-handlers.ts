@@ -14,6 +14,7 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
+import { readSoldOutBoard, setOrderItemSoldOut, setSoldOut } from '../services/sold-out.ts';
 import { readPickupBoard } from '../services/pickup-board.ts';
 import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
 import { requireWrite } from '../services/restaurant-context.ts';
@@ -87,6 +88,16 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
     'pickup:board': () => readPickupBoard(engine, restaurantId),
     'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
+    'sold-out:read': ({ location_id, world }) => ({ ...readSoldOutBoard(engine, actor(world), location_id), world, simulated: false }),
+    'sold-out:set': ({ location_id, world, kind, id, sold_out }) => {
+      const { simulated } = setSoldOut(engine, actor(world), { location_id, items: [{ kind, id, sold_out }] });
+      return { ...readSoldOutBoard(engine, actor(world), location_id), world, simulated };
+    },
+    'items:set-sold-out': ({ order_id, item_index, sold_out }) => {
+      const row = engine.stores.orders.getById(order_id.toLowerCase());
+      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      return setOrderItemSoldOut(engine, actor(worldOf(row.test)), row.id, item_index, sold_out);
+    },
     'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),
     'locations:set-open': ({ location_id, world, open }) => commands.setLocationOpen(actor(world), location_id, open),
   };

@@ -9,6 +9,7 @@
 // can do it once per message for all its peers.
 import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/ipc/kitchen.ts';
 import type { Engine } from '../engine.ts';
+import { readFreeSpace } from '../services/free-space.ts';
 import { lastEventSeq, readKitchenEvents } from '../services/kitchen-board.ts';
 import { printStatusOf } from '../services/printers.ts';
 
@@ -73,8 +74,17 @@ const DEFAULT_BATCH = 200;
 /** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
 export function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): LivePush {
   const printing = printStatusOf(engine, restaurantId);
-  // Said only when there is something to say: a heartbeat without it means every printer is fine.
-  return { kind: 'heartbeat', now: engine.clock.now(), status, stale_after_ms: STALE_HEARTBEATS * heartbeatMs, ...(printing.length > 0 ? { printing } : {}) };
+  const disk = readFreeSpace(engine);
+  return {
+    kind: 'heartbeat',
+    now: engine.clock.now(),
+    status,
+    stale_after_ms: STALE_HEARTBEATS * heartbeatMs,
+    // Said only when there is something to say: a heartbeat without it means every printer is fine.
+    ...(printing.length > 0 ? { printing } : {}),
+    // Said only below 256 MB free, so the kitchen hears of it before writes stop (64 MB refuses a start).
+    ...(disk.low && disk.free_bytes !== null ? { low_disk: { free_bytes: disk.free_bytes } } : {}),
+  };
 }
 
 interface Channel {

@@ -16,6 +16,7 @@ import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts
 import { orderChannel } from './order-channel.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
+import { soldOutAt } from './sold-out.ts';
 import { queueArrivalTickets } from './print-jobs.ts';
 import { worldOf } from '../../shared/world.ts';
 
@@ -149,6 +150,8 @@ interface PricedItem {
   trackStock: boolean;
   quantity: number;
   unit_price: number;
+  /** The options chosen, by id and name (the sold-out check). */
+  options: { id: string; name: string }[];
   view: OrderItemView;
 }
 
@@ -158,15 +161,18 @@ function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInpu
     const product = engine.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
     if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
     if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
+    const productOptions = engine.stores.catalogue.modifierOptions(product.id);
     const modifiers = chooseModifiers(
       product,
       engine.stores.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
-      engine.stores.catalogue.modifierOptions(product.id),
+      productOptions,
       (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
       path,
     );
     const unitPrice = productBasePrice(product) + modifiers.reduce((sum, m) => sum + m.price, 0);
+    const chosen = new Set((item.modifier_option_ids ?? []).map((id) => id.toLowerCase()));
     return {
+      options: productOptions.filter((o) => chosen.has(o.id)).map((o) => ({ id: o.id, name: o.name })),
       productId: product.id,
       productName: product.name,
       trackStock: product.track_stock === 1,
@@ -193,6 +199,7 @@ function takeStock(
   test: boolean,
   now: number,
 ): void {
+  refuseSoldOut(engine, location, items, now);
   const needed = new Map<string, { name: string; quantity: number }>();
   for (const item of items) {
     if (!item.trackStock) continue;
@@ -216,4 +223,19 @@ function takeStock(
     }
   }
   recordStockChange(engine, restaurant.id, location.id, [...needed.keys()], now);
+}
+
+/** A dish or option switched "agotado" at the location is refused like missing stock (sandbox keys too). */
+function refuseSoldOut(engine: Engine, location: LocationRow, items: PricedItem[], now: number): void {
+  const soldOut = soldOutAt(engine, location.id, now);
+  if (soldOut.products.size === 0 && soldOut.options.size === 0) return;
+  for (const item of items) {
+    if (soldOut.products.has(item.productId)) {
+      throw new ApiError('insufficient_stock', `${item.productName} (${item.productId}) is sold out (agotado) at ${location.name}`);
+    }
+    const option = item.options.find((o) => soldOut.options.has(o.id));
+    if (option) {
+      throw new ApiError('insufficient_stock', `${option.name} (${option.id}) of ${item.productName} is sold out (agotado) at ${location.name}`);
+    }
+  }
 }

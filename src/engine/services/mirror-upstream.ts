@@ -144,8 +144,7 @@ export function mirrorOrder(
     payment_kind: view.payment.method === 'efectivo' ? 'external' : 'online',
     payment_method: view.payment.method,
     paid: view.payment.paid ? 1 : 0,
-    // An upstream from before payment.refunded reports none.
-    refunded: view.payment.refunded ?? 0,
+    refunded: amountRefundedOf(view.payment),
     delivery_provider: view.delivery?.provider ?? null,
     delivery_status: view.delivery?.status ?? null,
     delivery_tracking_url: view.delivery?.tracking_url ?? null,
@@ -179,4 +178,16 @@ export function setKnownLocationOpen(engine: Engine, restaurantId: string, locat
     ? { open_now: true, reason: manual ? 'caja_abierta' : 'dentro_del_horario', next_opening_at: null }
     : { open_now: false, reason: manual ? 'caja_cerrada' : 'fuera_del_horario', next_opening_at: manual ? null : known.next_opening_at };
   engine.stores.mirror.setKnownStatus(locationId, JSON.stringify(next));
+}
+
+/**
+ * The CLP an upstream says it gave back: `amount_refunded` (an upstream of this release), the
+ * number `refunded` carried before it became a boolean (an older engine), or nothing (an upstream
+ * from before refunds). A `refunded: true` without an amount is not invented into one.
+ */
+export function amountRefundedOf(payment: OrderView['payment'] | { refunded?: unknown; amount_refunded?: unknown }): number {
+  const { amount_refunded: amount, refunded } = payment as { refunded?: unknown; amount_refunded?: unknown };
+  if (typeof amount === 'number' && Number.isInteger(amount) && amount >= 0) return amount;
+  if (typeof refunded === 'number' && Number.isInteger(refunded) && refunded >= 0) return refunded;
+  return 0;
 }

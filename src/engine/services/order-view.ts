@@ -21,7 +21,8 @@ export function toOrderView(row: OrderRow, timeZone: string): OrderView {
     shipping_fee: row.shipping_fee,
     discount: row.discount,
     total: row.total,
-    payment: { method: row.payment_method, paid: row.paid === 1, refunded: row.refunded },
+    // The column holds the CLP given back; the API's `refunded` is whether any was (api-v1-decisions.md).
+    payment: { method: row.payment_method, paid: row.paid === 1, refunded: row.refunded > 0, amount_refunded: row.refunded },
     delivery:
       row.delivery_provider === null
         ? null

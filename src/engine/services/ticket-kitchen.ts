@@ -74,7 +74,7 @@ export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitc
     managed_by: row.managed_by,
     actions,
     suggested_target: suggestedTarget(row.status, row.type, actions, items),
-    payment: ticketPayment({ method: row.payment_method, paid: row.paid === 1, refunded: row.refunded }, row.total, row.payment_kind === 'online'),
+    payment: ticketPayment({ method: row.payment_method, paid: row.paid === 1, amount_refunded: row.refunded }, row.total, row.payment_kind === 'online'),
     countdown: countdown(row, context),
     recalled_until: recalledUntil !== null && recalledUntil > context.now ? recalledUntil : null,
   };

@@ -51,6 +51,7 @@ export class CatalogueStore {
   private readonly menuGroups: Statement<[string], ModifierGroupRow>;
   private readonly menuOptions: Statement<[string], ModifierOptionRow>;
   private readonly trackedProducts: Statement<[string], ProductRow>;
+  private readonly optionById: Statement<[string, string], ModifierOptionRow & { product_id: string }>;
 
   constructor(db: Database) {
     // These three run for every item of every order placed: see bound.ts.
@@ -78,10 +79,19 @@ export class CatalogueStore {
       `SELECT o.* FROM modifier_options o JOIN modifier_groups g ON g.id = o.group_id JOIN products p ON p.id = g.product_id
        WHERE p.restaurant_id = ? ORDER BY o.position, o.id`,
     );
+    this.optionById = db.prepare(
+      `SELECT o.*, g.product_id FROM modifier_options o JOIN modifier_groups g ON g.id = o.group_id JOIN products p ON p.id = g.product_id
+       WHERE o.id = ? AND p.restaurant_id = ?`,
+    );
     this.trackedProducts = db.prepare(
       `SELECT ${PRODUCT_COLUMNS} FROM products p JOIN categories c ON c.id = p.category_id
        WHERE p.restaurant_id = ? AND p.track_stock = 1 ORDER BY p.name, p.id`,
     );
+  }
+
+  /** A modifier option of one of the restaurant's products, with that product's id. */
+  option(restaurantId: string, id: string): (ModifierOptionRow & { product_id: string }) | undefined {
+    return this.optionById.get(id, restaurantId);
   }
 
   product(restaurantId: string, id: string): ProductRow | undefined {

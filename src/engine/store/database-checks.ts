@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, statfsSync, statSync } from 'node:fs';
+import { megabytes, MIN_FREE_BYTES_TO_START } from '../domain/free-space.ts';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -147,7 +148,7 @@ function walChecksum(data: Buffer, bigEndian: boolean): [number, number] {
 }
 
 /** Free bytes for this user on the file system that holds `folder` (null when it cannot be told). */
-function freeBytes(folder: string): number | null {
+export function freeBytes(folder: string): number | null {
   try {
     const fs = statfsSync(folder);
     return fs.bavail * fs.bsize;
@@ -174,12 +175,27 @@ export function fullDiskRefusal(path: string, error: unknown): StorageRefusal | 
   const free = freeBytes(dirname(path));
   const full = code.startsWith('SQLITE_FULL') || ((/^SQLITE_(IOERR|CANTOPEN)/.test(code) || code === 'ENOSPC') && free !== null && free < FULL_DISK_BYTES);
   if (!full) return null;
-  const shown = free === null ? 'almost no space' : `${(free / (1024 * 1024)).toFixed(1)} MB`;
+  const shown = free === null ? 'almost no space' : megabytes(free);
   return new StorageRefusal(
     path,
     `the disk is full (${shown} free on the file system that holds it)`,
-    'Free some space there (keep at least 64 MB free beside the database) and start again: the file was not changed, so there is nothing to restore from a backup',
+    `Free some space there (keep at least ${megabytes(MIN_FREE_BYTES_TO_START)} free beside the database) and start again: the file was not changed, so there is nothing to restore from a backup`,
     { cause: error },
+  );
+}
+
+/**
+ * The refusal for a start with less than `minFreeBytes` free beside the database (64 MB by
+ * default: the log alone can reach that under load), or null. Nothing was written yet.
+ */
+export function lowSpaceRefusal(path: string, minFreeBytes: number): StorageRefusal | null {
+  const free = freeBytes(dirname(path));
+  if (free === null || free >= minFreeBytes) return null;
+  const problem = free < FULL_DISK_BYTES ? `the disk is full (${megabytes(free)} free on the file system that holds it)` : `only ${megabytes(free)} free on the file system that holds it, less than the ${megabytes(minFreeBytes)} the engine needs`;
+  return new StorageRefusal(
+    path,
+    problem,
+    `Free some space there (keep at least ${megabytes(minFreeBytes)} free beside the database) and start again: the file was not changed, so there is nothing to restore from a backup`,
   );
 }
 

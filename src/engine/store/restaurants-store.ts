@@ -7,6 +7,8 @@ export interface RestaurantRow {
   register_mode: RegisterMode;
   time_zone: string;
   payment_timeout_minutes: number;
+  /** Local time (HH:MM) at which the day's sold-out marks end; null: they last until switched back. */
+  sold_out_resets_at: string | null;
   shipping_subsidies: string;
   next_order_number: number;
   next_test_order_number: number;

@@ -15,6 +15,7 @@ import type {
   LocationStatusEntry,
   LocationsViewData,
   SetStockResultView,
+  SoldOutBoardView,
   StockView,
 } from './kitchen.ts';
 import { SettingsPatchSchema, type AppInfo, type SettingsView } from './settings.ts';
@@ -90,6 +91,23 @@ export const CHANNELS = {
       }),
     }),
     answers<SetStockResultView>(),
+  ),
+  /** The Stock screen's "agotado" list: every dish of the menu (tracked or not) and its options, with their switch. */
+  'sold-out:read': kitchen('readSoldOut', Type.Object({ location_id: Uuid(), world: WorldField }), answers<SoldOutBoardView>()),
+  /** Switches one dish or option "agotado" (86) at a location, or back (PUT /sold-out semantics). */
+  'sold-out:set': kitchen(
+    'setSoldOut',
+    Type.Object({ location_id: Uuid(), world: WorldField, kind: Type.Enum(['product', 'option']), id: Uuid(), sold_out: Type.Boolean() }),
+    answers<SoldOutBoardView>(),
+  ),
+  /**
+   * From a ticket: switches the dish of one line of the order "agotado" (or back) at the order's
+   * location, in the order's world. A ticket item's menu calls it with the line's index.
+   */
+  'items:set-sold-out': kitchen(
+    'setItemSoldOut',
+    Type.Object({ order_id: Uuid(), item_index: Type.Integer({ minimum: 0, maximum: 999 }), sold_out: Type.Boolean() }),
+    answers<{ product_id: string; name: string; location_id: string; sold_out: boolean; simulated: boolean }>(),
   ),
   'locations:list': kitchen('listLocations', Type.Object({ world: WorldField }), answers<LocationsViewData>()),
   'locations:set-open': kitchen(

@@ -133,6 +133,35 @@ export interface StockView {
   data: StockEntry[];
 }
 
+/** One option of a dish on the Stock screen's sold-out list. */
+export interface SoldOutOptionEntry {
+  option_id: string;
+  group: string;
+  name: string;
+  sold_out: boolean;
+}
+
+/** One dish of the menu on the Stock screen: every product, tracked or not, with its switch. */
+export interface SoldOutProductEntry {
+  product_id: string;
+  name: string;
+  category: string;
+  /** Stock-tracked: `quantity` is its stock here; untracked: null. */
+  quantity: number | null;
+  sold_out: boolean;
+  /** When the mark ends by itself (ms; the end of the kitchen's day), null when it does not. */
+  sold_out_until: number | null;
+  options: SoldOutOptionEntry[];
+}
+
+export interface SoldOutBoardView {
+  location_id: string;
+  world: World;
+  products: SoldOutProductEntry[];
+  /** A sandbox write changed nothing. */
+  simulated: boolean;
+}
+
 export interface SetStockResultView {
   data: { product_id: string; quantity: number }[];
   simulated: boolean;
@@ -215,6 +244,8 @@ export type LivePush =
       stale_after_ms?: number;
       /** Printers with jobs waiting or in trouble (unreachable, paper out): the status strip shows them; absent: none. */
       printing?: PrintStatus[];
+      /** Less than 256 MB free beside the engine's database: the status strip warns before writes stop; absent: enough. */
+      low_disk?: { free_bytes: number };
     };
 
 export type { OrderStatus, OrderType, PatchTarget };

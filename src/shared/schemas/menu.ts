@@ -5,7 +5,15 @@ export const MenuQuery = Type.Object({
   location_id: Type.Optional(Uuid('Evaluate availability at this location; without it, at any active location.')),
 });
 
-const Option = named('MenuOption', Type.Object({ id: UuidOut(), name: Type.String(), price: Type.Integer({ description: 'CLP added to the product\'s price.' }) }));
+const Option = named(
+  'MenuOption',
+  Type.Object({
+    id: UuidOut(),
+    name: Type.String(),
+    price: Type.Integer({ description: 'CLP added to the product\'s price.' }),
+    available: Type.Boolean({ description: 'Engine addition: false while the option is switched sold out ("agotado") at `location_id` (without it, at every active location).' }),
+  }),
+);
 
 const ModifierGroup = named(
   'ModifierGroup',
@@ -29,7 +37,7 @@ const MenuItem = named(
     price: Type.Integer({ description: 'CLP.' }),
     offer_price: Nullable(Type.Integer({ description: 'Lower price while on offer; null when none.' })),
     image_url: Nullable(Type.String({ format: 'uri' })),
-    available: Type.Boolean({ description: 'Reflects inventory: at `location_id`, or at any active location without it.' }),
+    available: Type.Boolean({ description: 'Reflects inventory and the sold-out ("agotado") switch: at `location_id`, or at any active location without it.' }),
     modifier_groups: Type.Array(ModifierGroup),
   }),
 );

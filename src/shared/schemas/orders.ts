@@ -31,7 +31,9 @@ const OrderItemInput = named(
  * document (openapi-typescript with its default options) refuses at compile time what the engine
  * refuses with a 400. The branches leave other fields to the whole body (`unevaluatedProperties:
  * true`, which example checkers that close every schema read, while generators add no index
- * signature for it); the body itself is closed (`additionalProperties: false`).
+ * signature for it). The body itself says nothing of other fields: the engine ignores them (a
+ * store front may send its cart as it has it, `subtotal` and all; api-v1-decisions.md, Formats),
+ * while a generated client, which adds no index signature either, still refuses a misspelt one.
  */
 /** By `type`: a delivery needs a non-blank `address` (a `oneOf` with a discriminator). */
 const byOrderType = {
@@ -134,8 +136,6 @@ export const CreateOrderBody = named(
     {
       ...byOrderType,
       allOf: [knownPaymentKind, onlineNeedsHttpsReturnUrl, byPayment],
-      // Closed: a misspelt field is a 400 naming it, not silently ignored.
-      additionalProperties: false,
     },
   ),
 );
@@ -213,11 +213,11 @@ export const Order = named(
         description: '`efectivo` for external payment; for online payment null until paid, then the method paid with.',
       }),
       paid: Type.Boolean({ description: 'True once an online payment is confirmed; external orders always report false.' }),
-      refunded: Type.Integer({
-        minimum: 0,
+      refunded: Type.Boolean({
         description:
-          'CLP given back to the customer, 0 when nothing was. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It counts here once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it.',
+          'True once some of what the customer paid was given back (`amount_refunded` says how much), false otherwise. An online payment that cannot pay the order is refunded in full by the engine: one approved after the order was cancelled or expired, one of another amount or currency (the order keeps waiting for a correct one), or a second one for an order already paid. It turns true once the provider accepted the refund (with an `order.updated` event); `paid` is about the payment that paid the order and is not changed by it.',
       }),
+      amount_refunded: Type.Integer({ minimum: 0, description: 'CLP given back to the customer in all, 0 when nothing was (engine addition).' }),
     }),
     delivery: Nullable(
       Type.Object(

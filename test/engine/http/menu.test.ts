@@ -95,9 +95,9 @@ describe('GET /menu', () => {
           min: 1,
           max: 1,
           options: [
-            { id: R1.options.marraqueta, name: 'Marraqueta', price: 0 },
-            { id: R1.options.frica, name: 'Frica', price: 0 },
-            { id: R1.options.panAmasado, name: 'Pan amasado', price: 500 },
+            { id: R1.options.marraqueta, name: 'Marraqueta', price: 0, available: true },
+            { id: R1.options.frica, name: 'Frica', price: 0, available: true },
+            { id: R1.options.panAmasado, name: 'Pan amasado', price: 500, available: true },
           ],
         },
       ],
@@ -110,10 +110,10 @@ describe('GET /menu', () => {
         min: 0,
         max: 3,
         options: [
-          { id: R1.options.paltaExtra, name: 'Palta extra', price: 800 },
-          { id: R1.options.tomateExtra, name: 'Tomate extra', price: 500 },
-          { id: R1.options.chucrut, name: 'Chucrut', price: 400 },
-          { id: R1.options.ajiVerde, name: 'Ají verde', price: 0 },
+          { id: R1.options.paltaExtra, name: 'Palta extra', price: 800, available: true },
+          { id: R1.options.tomateExtra, name: 'Tomate extra', price: 500, available: true },
+          { id: R1.options.chucrut, name: 'Chucrut', price: 400, available: true },
+          { id: R1.options.ajiVerde, name: 'Ají verde', price: 0, available: true },
         ],
       },
     ]);

@@ -28,7 +28,7 @@ describe('POST /orders', () => {
     const order = res.body;
     assert.equal(order.status, 'recibido');
     assert.equal(order.type, 'retiro');
-    assert.deepEqual(order.payment, { method: 'efectivo', paid: false, refunded: 0 });
+    assert.deepEqual(order.payment, { method: 'efectivo', paid: false, refunded: false, amount_refunded: 0 });
     assert.equal(order.delivery, null);
     assert.equal(order.address, null);
     assert.deepEqual(
@@ -261,7 +261,7 @@ describe('POST /orders', () => {
     const sandbox = await t.call('POST', '/orders', { key: t.demo[0]!.keys.test_write, body });
     assert.equal(sandbox.status, 201, sandbox.text);
     assert.equal(sandbox.body.status, 'pendiente_pago');
-    assert.deepEqual(sandbox.body.payment, { method: null, paid: false, refunded: 0 });
+    assert.deepEqual(sandbox.body.payment, { method: null, paid: false, refunded: false, amount_refunded: 0 });
     assert.match(sandbox.body.payment_link.session_id, /^ps_test_[0-9a-f]{32}$/);
     assert.equal(sandbox.body.payment_link.payment_url, `${t.baseUrl}/sandbox/pay/${sandbox.body.payment_link.session_id}`);
     const read = await t.call('GET', `/orders/${sandbox.body.id}`, { key: t.demo[0]!.keys.test_read });

@@ -46,7 +46,7 @@ describe('unpaid online orders are cancelled after the restaurant timeout', () =
     t.clock.advance(1000);
     const read = await t.call('GET', `/orders/${order.id}`);
     assert.equal(read.body.status, 'cancelado');
-    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: 0 });
+    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: false, amount_refunded: 0 });
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before);
 
     const events = (await t.call('GET', `/events?after=${feed.body.next_cursor}`)).body.data;

@@ -44,7 +44,7 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     assert.equal(res.status, 201, res.text);
     return res.body as { id: string; total: number; status: string };
   };
-  const order = async (id: string) => (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; refunded: number } };
+  const order = async (id: string) => (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; refunded: boolean; amount_refunded: number } };
   const notify = (paymentId: number) =>
     mp.notify(`${t.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, WEBHOOK_SECRET, {
       tsSeconds: Math.floor(t.clock.now() / 1000),
@@ -115,13 +115,13 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     t.clock.advance(30_000);
     await eventually(() => failedAttempt(action('refund', payment.id), 2, /did not answer within/), 'the second refund timed out');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded', 'Mercado Pago made it; the engine does not know yet');
-    assert.equal((await order(created.id)).payment.refunded, 0);
+    assert.equal((await order(created.id)).payment.amount_refunded, 0);
     t.clock.advance(60_000);
     await eventually(() => action('refund', payment.id)?.status === 'done', 'the refund recorded');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1, 'one refund at Mercado Pago');
     // The 502 was answered before the stand-in read the key; the two that reached it carried the same one.
     assert.deepEqual(mp.refundKeys.slice(keysBefore), [`comanda-refund-mercadopago-${payment.id}`, `comanda-refund-mercadopago-${payment.id}`]);
-    assert.equal((await order(created.id)).payment.refunded, created.total + 500);
+    assert.equal((await order(created.id)).payment.amount_refunded, created.total + 500);
     assert.equal((await order(created.id)).status, 'pendiente_pago');
   });
 
@@ -149,6 +149,6 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     assert.equal(mp.requests.filter((r) => r === line).length, 2);
     const current = await order(created.id);
     assert.equal(current.status, 'cancelado');
-    assert.equal(current.payment.refunded, created.total, 'counted once');
+    assert.equal(current.payment.amount_refunded, created.total, 'counted once');
   });
 });

@@ -53,11 +53,11 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
   const refund = (paymentId: number): PaymentActionRow | undefined =>
     t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
   const order = async (id: string) =>
-    (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null; refunded: number } };
+    (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null; refunded: boolean; amount_refunded: number } };
   /** Where the feed stands now: the next events come after it. */
   const feedNow = async () => (await t.call('GET', '/events')).body.next_cursor as string;
   const orderUpdates = async (after: string, orderId: string) =>
-    ((await t.call('GET', `/events?after=${after}&limit=500`)).body.data as { type: string; data: { id: string; payment: { refunded: number } } }[]).filter(
+    ((await t.call('GET', `/events?after=${after}&limit=500`)).body.data as { type: string; data: { id: string; payment: { refunded: boolean; amount_refunded: number } } }[]).filter(
       (event) => event.type === 'order.updated' && event.data.id === orderId,
     );
 
@@ -135,7 +135,8 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal(refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
     assert.equal((await order(created.id)).status, 'recibido');
-    assert.equal((await order(created.id)).payment.refunded, 0);
+    assert.equal((await order(created.id)).payment.refunded, false);
+    assert.equal((await order(created.id)).payment.amount_refunded, 0);
 
     // The kitchen cooks it; the customer gets the ready email.
     assert.equal((await t.call('PATCH', `/orders/${created.id}`, { body: { status: 'en_preparacion' } })).status, 200);
@@ -238,7 +239,8 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const current = await order(created.id);
     assert.equal(current.status, 'pendiente_pago');
     assert.equal(current.payment.paid, false);
-    assert.equal(current.payment.refunded, created.total - 1000);
+    assert.equal(current.payment.refunded, true, 'a client testing refunded === true sees it');
+    assert.equal(current.payment.amount_refunded, created.total - 1000);
   });
 
   test('Mercado Pago answering 5xx: the read is retried with backoff on the engine clock, then confirms', async () => {
@@ -305,8 +307,8 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal(check(payment.id)!.outcome, 'refund_requested: the order is cancelado');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
     // Payment truth: on the order, in the feed, on the kitchen ticket.
-    assert.deepEqual((await order(created.id)).payment, { method: null, paid: false, refunded: created.total });
-    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.refunded), [created.total]);
+    assert.deepEqual((await order(created.id)).payment, { method: null, paid: false, refunded: true, amount_refunded: created.total });
+    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.amount_refunded), [created.total]);
     assert.equal(readKitchenTicketById(t.server.engine, R1.id, created.id).kitchen.payment.refunded, created.total);
     assert.equal((await order(created.id)).status, 'cancelado');
 
@@ -321,7 +323,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     // The search: 10 minutes in, its session had had no notification (it found nothing then).
     assert.deepEqual(actions.map((a) => [a.kind, a.status]), [['search', 'done'], ['check', 'done'], ['refund', 'done']]);
     assert.equal((await order(created.id)).status, 'cancelado');
-    assert.equal((await order(created.id)).payment.refunded, created.total, 'counted once');
-    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.refunded), [created.total], 'one event for it');
+    assert.equal((await order(created.id)).payment.amount_refunded, created.total, 'counted once');
+    assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.amount_refunded), [created.total], 'one event for it');
   });
 });

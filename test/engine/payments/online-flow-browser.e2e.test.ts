@@ -120,7 +120,7 @@ describe('online sale in sandbox through the simulator page, in Chromium', { ski
     // 6. The store confirms with GET /orders/{order_id}.
     const confirmed = await t.call('GET', `/orders/${order.id}`, { key });
     assert.equal(confirmed.body.status, 'recibido');
-    assert.deepEqual(confirmed.body.payment, { method: 'transferencia', paid: true, refunded: 0 });
+    assert.deepEqual(confirmed.body.payment, { method: 'transferencia', paid: true, refunded: false, amount_refunded: 0 });
 
     // The browser's back button and a second submit change nothing.
     await page.goto(order.payment_link.payment_url);

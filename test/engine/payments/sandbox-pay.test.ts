@@ -97,7 +97,7 @@ describe('sandbox payment simulator', () => {
     assert.equal(failedUrl.searchParams.get('payment'), 'failed');
     let read = await t.call('GET', `/orders/${order.id}`, { key });
     assert.equal(read.body.status, 'pendiente_pago');
-    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: 0 });
+    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: false, amount_refunded: 0 });
     const again = await page(url);
     assert.equal(again.status, 200, 'the link stays usable after a failure');
     assert.match(again.html, /El pago anterior fue rechazado/);
@@ -114,7 +114,7 @@ describe('sandbox payment simulator', () => {
     assert.equal(new URL(paid.location!).searchParams.get('payment'), 'success');
     read = await t.call('GET', `/orders/${order.id}`, { key });
     assert.equal(read.body.status, 'recibido');
-    assert.deepEqual(read.body.payment, { method: 'transferencia', paid: true, refunded: 0 });
+    assert.deepEqual(read.body.payment, { method: 'transferencia', paid: true, refunded: false, amount_refunded: 0 });
     const events = (await eventsAfter(feed.body.next_cursor)).data;
     assert.deepEqual(
       events.map((e: { type: string; data: { id: string; status: string } }) => [e.type, e.data.id, e.data.status]),
@@ -146,7 +146,7 @@ describe('sandbox payment simulator', () => {
     assert.equal(paid.status, 303);
     const read = await t.call('GET', `/orders/${order.id}`, { key });
     assert.equal(read.body.status, 'programado');
-    assert.deepEqual(read.body.payment, { method: 'tarjeta', paid: true, refunded: 0 });
+    assert.deepEqual(read.body.payment, { method: 'tarjeta', paid: true, refunded: false, amount_refunded: 0 });
   });
 
   test('an order cancelled by the restaurant: the page says so and a payment never revives it', async () => {
@@ -163,7 +163,7 @@ describe('sandbox payment simulator', () => {
     assert.match(late.html, /Este pedido fue anulado/);
     const read = await t.call('GET', `/orders/${order.id}`, { key });
     assert.equal(read.body.status, 'cancelado');
-    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: 0 });
+    assert.deepEqual(read.body.payment, { method: null, paid: false, refunded: false, amount_refunded: 0 });
   });
 
   test('only its own sessions: anything else is the same 404 page', async () => {

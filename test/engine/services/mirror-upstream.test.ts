@@ -37,3 +37,24 @@ test('a view of an order in an earlier state changes nothing; the same state app
   mirrorOrder(core, R1.id, false, older, 'order.updated', { force: true });
   assert.equal(await status(id), 'en_preparacion', "the upstream's refusal (force) still wins");
 });
+
+test('a refund mirrored from the upstream keeps its amount, whether the upstream says amount_refunded or (an older engine) a number in refunded', async () => {
+  const created = await engine.call('POST', '/orders', {
+    body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Reembolso' }, items: [{ product_id: R1.products.bebidaLata, quantity: 1 }] },
+  });
+  assert.equal(created.status, 201, created.text);
+  const view = created.body as OrderView;
+  const core = engine.server.engine;
+  const payment = async () => ((await engine.call('GET', `/orders/${view.id}`)).body as OrderView).payment;
+
+  mirrorOrder(core, R1.id, false, { ...view, payment: { ...view.payment, refunded: true, amount_refunded: 1200 } }, 'order.updated');
+  assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: true, amount_refunded: 1200 });
+
+  const olderUpstream = { ...view, payment: { method: 'efectivo', paid: false, refunded: 1500 } } as unknown as OrderView;
+  mirrorOrder(core, R1.id, false, olderUpstream, 'order.updated');
+  assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: true, amount_refunded: 1500 });
+
+  const beforeRefunds = { ...view, payment: { method: 'efectivo', paid: false } } as unknown as OrderView;
+  mirrorOrder(core, R1.id, false, beforeRefunds, 'order.updated');
+  assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: false, amount_refunded: 0 });
+});

@@ -63,7 +63,7 @@ export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus;
     notes: null,
     items: [{ product_id: 'p1', name: 'Empanada', quantity: 2, unit_price: 2490, notes: null, modifiers: [] }],
     total: 4980,
-    payment: { method: 'efectivo', paid: false, refunded: 0 },
+    payment: { method: 'efectivo', paid: false, refunded: false, amount_refunded: 0 },
     delivery: null,
     scheduled_for: null,
     created_at: at,

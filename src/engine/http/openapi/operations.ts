@@ -63,7 +63,7 @@ const OPERATIONS = {
   getMenu: {
     tag: 'menu',
     summary: 'The menu with stock-based availability',
-    description: 'Active categories and products in menu order, with modifier groups and options. `available` reflects inventory at `location_id`, or at any active location without it.',
+    description: 'Active categories and products in menu order, with modifier groups and options. `available` reflects inventory and the sold-out switch (PUT /sold-out) at `location_id`, or at any active location without it.',
     permission: 'read',
   },
   getStock: {
@@ -71,6 +71,20 @@ const OPERATIONS = {
     summary: 'Stock of tracked products at a location',
     description: 'Every product with `track_stock`, by name; a tracked product without a stock record at the location is 0.',
     permission: 'read',
+  },
+  getSoldOut: {
+    tag: 'stock',
+    summary: 'What is sold out ("agotado") at a location',
+    description:
+      'The products and options switched sold out at the location and not yet back: by PUT /sold-out, the Stock screen or a kitchen screen, stock-tracked or not. Each says until when (the end of the kitchen\'s day, the restaurant\'s `sold_out_resets_at`; null: until switched back). Engine addition.',
+    permission: 'read',
+  },
+  setSoldOut: {
+    tag: 'stock',
+    summary: 'Switch dishes sold out ("agotado", 86) or back at a location',
+    description: `Any product or modifier option, stock-tracked or not, all or nothing; unknown or repeated ids are 400. While sold out, GET /menu answers \`available: false\` for it at that location and POST /orders refuses it with 409 \`insufficient_stock\` saying it is sold out. It ends when switched back, or by itself at the end of the kitchen's day when the restaurant says so. With a sandbox key nothing changes and \`simulated\` is true. Engine addition. ${WRITE_NEEDS}`,
+    permission: 'write',
+    idempotent: true,
   },
   setStock: {
     tag: 'stock',

@@ -1,9 +1,11 @@
 import { Quote, QuoteBody } from '../../../shared/schemas/delivery.ts';
 import { Menu, MenuQuery } from '../../../shared/schemas/menu.ts';
+import { SetSoldOutBody, SetSoldOutResult, SoldOutList, SoldOutQuery } from '../../../shared/schemas/sold-out.ts';
 import { SetStockBody, SetStockResult, StockList, StockQuery } from '../../../shared/schemas/stock.ts';
 import { quoteDelivery } from '../../services/quote-delivery.ts';
 import { readMenu } from '../../services/read-menu.ts';
 import { readStock } from '../../services/stock.ts';
+import { readSoldOut, setSoldOut } from '../../services/sold-out.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
@@ -37,6 +39,24 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
       },
     },
     (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setStock(actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/sold-out',
+    { schema: { ...operation('getSoldOut', { 200: { schema: SoldOutList, description: 'What is sold out at the location now.' } }), querystring: SoldOutQuery } },
+    (request) => readSoldOut(engine, actorOf(request), request.query.location_id),
+  );
+
+  app.put(
+    '/sold-out',
+    {
+      schema: {
+        ...operation('setSoldOut', { 200: { schema: SetSoldOutResult, description: 'What is sold out at the location after the write.' } }),
+        headers: IdempotencyHeaders,
+        body: SetSoldOutBody,
+      },
+    },
+    (request, reply) => void respondToWrite(engine, request, reply, 200, () => setSoldOut(engine, actorOf(request), request.body)),
   );
 
   app.post(

@@ -15,6 +15,7 @@ import printJobs from './0012-print-jobs.ts';
 import pickupScreenSettings from './0013-pickup-screen-settings.ts';
 import printJobRetention from './0014-print-job-retention.ts';
 import printJobsSetAside from './0015-print-jobs-set-aside.ts';
+import soldOut from './0016-sold-out.ts';
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'pickup-screen-settings', sql: pickupScreenSettings },
   { version: 14, name: 'print-job-retention', sql: printJobRetention },
   { version: 15, name: 'print-jobs-set-aside', sql: printJobsSetAside },
+  { version: 16, name: 'sold-out', sql: soldOut },
 ];

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useApp, useBoard, useStock, useT } from '../app-context.tsx';
+import { SoldOutPanel } from '../components/SoldOutPanel.tsx';
 import { WorldToggle } from '../components/WorldToggle.tsx';
 
 export function StockView() {
@@ -107,6 +108,7 @@ export function StockView() {
           {t('stock.save', { count: changes })}
         </button>
       </footer>
+      {locationId && <SoldOutPanel locationId={locationId} world={world} />}
     </div>
   );
 }
