@@ -47,7 +47,7 @@ export function PrintersSettings() {
   useEffect(() => void load(), [load]);
   // The board hears every printer with jobs waiting or in trouble on each heartbeat: when that
   // changes, the list (and so each state) is read again.
-  const printing = useBoard((s) => s.printing.map((p) => `${p.printer_id}:${p.state}:${p.queued}`).join(','));
+  const printing = useBoard((s) => s.printing.map((p) => `${p.printer_id}:${p.state}:${p.queued}:${p.set_aside}`).join(','));
   useEffect(() => {
     void api.listPrinters({}).then(setPrinters, () => {});
   }, [api, printing]);
