@@ -26,6 +26,9 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="key-copy"]').click();
     await eventually(async () => (await k.page.locator('[data-testid="key-copy"]').innerText()) === 'Copiada', 'copied');
     assert.equal(await k.page.evaluate(() => navigator.clipboard.readText()), secret);
+    // Which restaurant the key is for: said above the form and on the new key.
+    assert.match(await k.page.locator('[data-testid="keys-restaurant"]').innerText(), /Claves del restaurante La Picada de Ñuñoa \(10000000-0000-4000-8000-000000000001\)/);
+    assert.match(await k.page.locator('[data-testid="created-key-restaurant"]').innerText(), /Esta clave es del restaurante La Picada de Ñuñoa/);
     await k.screenshot('integrations-new-key');
 
     // The store front uses it against the HTTP API.
@@ -34,6 +37,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     const row = k.page.locator('tr', { hasText: 'Tienda web' });
     assert.match(await row.innerText(), /Prueba \(sandbox\)/);
     assert.match(await row.innerText(), /Lectura y escritura/);
+    assert.match(await row.innerText(), /La Picada de Ñuñoa/, 'the row names its restaurant');
     assert.match(await row.innerText(), new RegExp(`…${secret.slice(-4)}`));
 
     // Shown once: dismissed, and after a reload it is nowhere on the page.
@@ -49,6 +53,18 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="confirm-yes"]').click();
     await eventually(async () => /Revocada/.test(await k.page.locator('tr', { hasText: 'Tienda web' }).innerText()), 'revoked');
     assert.equal((await k.engine.call('GET', '/menu', { key: secret })).status, 401);
+  });
+
+  test('Ajustes: the restaurant has a section of its own, first, not under API local', async () => {
+    await k.open('settings');
+    const section = k.page.locator('[data-testid="settings-restaurant"]');
+    await section.waitFor();
+    assert.match(await section.locator('h2').innerText(), /^Restaurante$/);
+    assert.deepEqual(await section.locator('[data-testid="restaurant"] option').allInnerTexts(), ['La Picada de Ñuñoa', 'Sushi Providencia']);
+    const headings = await k.page.locator('.settings-section h2').allInnerTexts();
+    assert.ok(headings.indexOf('Restaurante') < headings.indexOf('API local'), headings.join(' | '));
+    assert.equal(await k.page.locator('.settings-section', { hasText: 'API local' }).locator('[data-testid="restaurant"]').count(), 0);
+    await k.screenshot('settings-restaurant');
   });
 
   test('settings: language, theme, thresholds; the board follows them', async () => {

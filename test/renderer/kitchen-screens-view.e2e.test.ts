@@ -40,6 +40,10 @@ describe('Pantallas de cocina (desktop window)', () => {
     assert.equal(await page.locator('[data-testid="pairing-qr"]').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true);
     assert.match(await page.locator('[data-testid="pairing-offer"]').innerText(), /Vale hasta las \d\d:\d\d/);
     await page.locator('[data-testid="pairing-lan-off"]').waitFor();
+    // The QR code itself says it points at this computer only while LAN access is off.
+    assert.match(await page.locator('[data-testid="pairing-qr-local"]').innerText(), new RegExp(`^Solo en este equipo \\(${new URL(k.engine.server.origin).host}\\)`));
+    assert.equal(await page.locator('[data-testid="pairing-close"]').innerText(), 'Cerrar');
+    await page.screenshot({ path: join(ARTIFACTS, 'i30-desktop-screens-qr-local.png') });
 
     const paired = pairWithCode(k.engine.server.engine, code);
     const row = page.locator(`tr[data-device-id="${paired.device.id}"]`);

@@ -8,6 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { confirmPayment } from '../../src/engine/services/confirm-payment.ts';
 import { mirrorOrder } from '../../src/engine/services/mirror-upstream.ts';
+import { readKitchenTicketById } from '../../src/engine/services/kitchen-board.ts';
+import { readPickupBoard } from '../../src/engine/services/pickup-board.ts';
+import { queueReprint } from '../../src/engine/services/print-jobs.ts';
 import { addPrinter } from '../../src/engine/services/printers.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
@@ -66,6 +69,36 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     await sys.replica.server.jobs.runDue();
     assert.deepEqual(jobsOf(order.id), ['ticket:printed']);
     assert.equal(ticketsFor(kitchen, order.number).length, 1);
+  });
+
+  test('an order typed into the hub\'s own API prints at once with the number it answered; once the upstream\'s number arrives, reprints, the pickup screen and the ticket say "1042 · L7" until done', async () => {
+    const typed = await rep('POST', '/orders', {
+      location_id: R1.openLocation,
+      type: 'retiro',
+      customer: { name: 'Tomás Mostrador' },
+      items: [{ product_id: R1.products.cazuela, quantity: 1 }],
+    });
+    assert.equal(typed.status, 201, JSON.stringify(typed.body));
+    const local = typed.body as { id: string; number: string };
+    assert.match(local.number, /^L\d+$/);
+    // Printed at once, upstream reachable or not: the hub's paper says L….
+    await eventually(() => ticketsFor(kitchen, local.number), 'the ticket with the hub\'s number', { until: (t) => t.length === 1 });
+
+    await settled();
+    const synced = await eventually(() => rep('GET', `/orders/${local.id}`), 'the upstream\'s number', { until: (r) => /^\d+$/.test(r.body.number) });
+    const upstream = synced.body as { id: string; number: string };
+    const shown = `${upstream.number} · ${local.number}`;
+    const engine = sys.replica.server.engine;
+    const restaurantId = sys.replica.replica.identity.restaurantId;
+    assert.equal(readKitchenTicketById(engine, restaurantId, upstream.id).kitchen.shown_number, shown);
+    assert.ok(readPickupBoard(engine, restaurantId).preparing.some((n) => n.number === shown), 'the pickup screen shows both');
+    assert.deepEqual(queueReprint(engine, restaurantId, upstream.id), { queued: 1 });
+    const [reprint] = await eventually(() => ticketsFor(kitchen, shown), 'the reprint with both numbers', { until: (t) => t.length === 1 });
+    assert.ok(reprint!.text.some((l) => l.includes('REIMPRES')), 'marked as a reprint');
+    assert.ok(reprint!.text.some((l) => l.includes(`#${upstream.number} · ${local.number}`)), 'the header names both numbers');
+
+    for (const status of ['en_preparacion', 'listo', 'entregado']) assert.equal((await rep('PATCH', `/orders/${upstream.id}`, { status })).status, 200);
+    assert.equal(readKitchenTicketById(engine, restaurantId, upstream.id).kitchen.shown_number, undefined, 'done: the upstream\'s number alone');
   });
 
   test('a delivery bumped to listo on the replica: one bag label, none more when the bump comes back from upstream', async () => {

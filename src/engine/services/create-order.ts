@@ -117,7 +117,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
     if (!online) engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
-    if (!online && engine.role !== 'replica') queueArrivalTickets(engine, row, now);
+    // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
+    if (!online) queueArrivalTickets(engine, row, now);
     return view;
   });
 }

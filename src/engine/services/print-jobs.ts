@@ -4,6 +4,7 @@
 // strictly in order: its oldest job not printed holds back the others. A job is marked `sending`
 // before its bytes leave; one found so when the engine starts was cut off by a crash and is sent
 // again once, marked REIMPRESIÓN (a printer may have printed part of it).
+import { shownOrderNumber } from '../../shared/order-number.ts';
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { mentionsAllergy } from '../../shared/allergy-notes.ts';
@@ -73,7 +74,8 @@ export function orderDocument(engine: Engine, order: OrderRow, stations: readonl
   const stationNames = settings.stations.filter((s) => stations.includes(s.id)).map((s) => s.name);
   return {
     kind,
-    number: order.number,
+    // "1042 · L7" on a replica's order until it is done: the first paper said L7.
+    number: shownOrderNumber(order),
     test: order.test === 1,
     type: order.type,
     time: DateTime.fromMillis(order.created_at, { zone }).toFormat('HH:mm'),

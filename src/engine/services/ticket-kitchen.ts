@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { shownOrderNumber } from '../../shared/order-number.ts';
 import type { TicketCountdown, TicketItem, TicketKitchen } from '../../shared/ipc/kitchen.ts';
 import { kitchenActions, stationProgress, suggestedTarget, ticketPayment } from '../../shared/kitchen-ticket-rules.ts';
 import type { Engine } from '../engine.ts';
@@ -77,6 +78,7 @@ export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitc
     payment: ticketPayment({ method: row.payment_method, paid: row.paid === 1, amount_refunded: row.refunded }, row.total, row.payment_kind === 'online'),
     countdown: countdown(row, context),
     recalled_until: recalledUntil !== null && recalledUntil > context.now ? recalledUntil : null,
+    ...(shownOrderNumber(row) !== row.number ? { shown_number: shownOrderNumber(row) } : {}),
   };
 }
 

@@ -34,6 +34,8 @@ export interface OrderRow {
   managed_by: string | null;
   created_at: number;
   updated_at: number;
+  /** A replica's own number for an order typed into it, kept once the upstream's replaced it (rename); not written by upsert. */
+  local_number?: string | null;
 }
 
 export interface OrderListFilter {
@@ -146,7 +148,8 @@ export class OrdersStore {
     for (const ref of this.referencesToOrders()) {
       this.db.prepare(`UPDATE ${ref.table} SET ${ref.column} = ? WHERE ${ref.column} = ?`).run(toId, fromId);
     }
-    this.db.prepare('UPDATE orders SET id = ?, number = ? WHERE id = ?').run(toId, number, fromId);
+    // The number it was answered and printed with stays beside the upstream's (shared/order-number.ts).
+    this.db.prepare('UPDATE orders SET id = ?, local_number = CASE WHEN number = ? THEN local_number ELSE number END, number = ? WHERE id = ?').run(toId, number, number, fromId);
   }
 
   private referencesToOrders(): { table: string; column: string }[] {

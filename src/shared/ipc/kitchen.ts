@@ -75,6 +75,12 @@ export interface TicketKitchen {
   countdown: TicketCountdown | null;
   /** A finished ticket brought back by `orders:recall` shows on the board until then (epoch ms). */
   recalled_until: number | null;
+  /**
+   * The number to show on the ticket: `order.number`, or on a replica's order typed into its own API
+   * the upstream's number with the hub's in small, "1042 · L7", until the order is done (what the
+   * first paper said stays findable; shared/order-number.ts). Absent: `order.number`.
+   */
+  shown_number?: string;
 }
 
 /** The API's Order without what the kitchen does not show (money breakdown, payment link). */

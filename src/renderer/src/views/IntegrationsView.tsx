@@ -34,6 +34,12 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
         <h1>{t('keys.title')}</h1>
       </header>
       <p className="muted">{t('keys.intro')}</p>
+      {info && (
+        <p className="keys-restaurant" data-testid="keys-restaurant">
+          {t('keys.restaurant', { name: info.restaurant.name })} <span className="muted">({info.restaurant.id})</span>
+          {info.restaurants.length > 1 && <span className="muted"> · {t('keys.restaurant_change')}</span>}
+        </p>
+      )}
       {addresses.map((url) => (
         <p key={url} className="api-address">
           {t('keys.api_address', { url })}
@@ -76,6 +82,7 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
       {created && (
         <div className="created-key" data-testid="created-key">
           <p className="warning">{t('keys.shown_once')}</p>
+          {info && <p data-testid="created-key-restaurant">{t('keys.created_for', { name: info.restaurant.name })}</p>}
           <code className="key-secret" data-testid="key-secret">
             {created.key}
           </code>
@@ -120,6 +127,7 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
               cell: (k) => <span className={`badge ${k.mode === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.mode === 'live' ? 'world.live' : 'world.test')}</span>,
             },
             { title: t('keys.permission'), cell: (k) => t(k.write ? 'keys.write' : 'keys.read') },
+            { title: t('keys.restaurant_column'), cell: () => info?.restaurant.name ?? '' },
             { title: t('keys.created'), cell: (k) => when(k.created_at) },
             { title: t('keys.last_used'), cell: (k) => when(k.last_used_at) },
           ]}

@@ -76,7 +76,15 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
       )}
       {offer && (
         <div className="pairing-offer" data-testid="pairing-offer">
-          <img className="pairing-qr" data-testid="pairing-qr" alt={t('screens.qr_alt')} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(offer.qr_svg)}`} />
+          <figure className={`pairing-qr-frame ${offer.reachable_from_lan ? '' : 'local-only'}`}>
+            <img className="pairing-qr" data-testid="pairing-qr" alt={t('screens.qr_alt')} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(offer.qr_svg)}`} />
+            {/* Said on the code itself: a tablet scanning it while LAN access is off reaches nothing. */}
+            {!offer.reachable_from_lan && (
+              <figcaption className="pairing-qr-local" data-testid="pairing-qr-local">
+                {t('screens.qr_local_only', { host: new URL(offer.pairing_url).host })}
+              </figcaption>
+            )}
+          </figure>
           <div className="pairing-details">
             <p>{t('screens.scan')}</p>
             <code className="pairing-url" data-testid="pairing-url">
@@ -87,8 +95,8 @@ export function KitchenScreensView({ confirm }: { confirm(request: ConfirmReques
             </p>
             <p className="muted">{t('screens.expires', { time: formatClock(offer.expires_at, timeZone, language) })}</p>
             {!offer.reachable_from_lan && <p className="warning" data-testid="pairing-lan-off">{t('screens.lan_off')}</p>}
-            <button type="button" className="btn btn-secondary" onClick={() => devices.getState().dismissOffer()}>
-              {t('keys.done')}
+            <button type="button" className="btn btn-secondary" data-testid="pairing-close" onClick={() => devices.getState().dismissOffer()}>
+              {t('screens.offer_close')}
             </button>
           </div>
         </div>

@@ -57,6 +57,27 @@ export function SettingsView() {
         </div>
       )}
 
+      {info && (
+        <section className="settings-section" data-testid="settings-restaurant">
+          <h2>{t('settings.restaurant')}</h2>
+          {info.restaurants.length > 1 ? (
+            <label className="field">
+              <span>{t('settings.restaurant_choose')}</span>
+              <select data-testid="restaurant" value={settings.restaurant_id ?? info.restaurant.id} onChange={(e) => update({ restaurant_id: e.target.value })}>
+                {info.restaurants.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <p data-testid="restaurant-name">{info.restaurant.name}</p>
+          )}
+          <p className="muted">{t('settings.restaurant_help')}</p>
+        </section>
+      )}
+
       <section className="settings-section">
         <h2>{t('settings.language')} · {t('settings.theme')} · {t('settings.sound')}</h2>
         <div className="segmented" role="group">
@@ -208,18 +229,6 @@ export function SettingsView() {
           <input type="checkbox" data-testid="http-lan" checked={settings.http.lan} onChange={(e) => update({ http: { lan: e.target.checked } })} />
           <span>{t('settings.lan')}</span>
         </label>
-        {info && info.restaurants.length > 1 && (
-          <label className="field">
-            <span>{t('settings.restaurant')}</span>
-            <select data-testid="restaurant" value={settings.restaurant_id ?? info.restaurant.id} onChange={(e) => update({ restaurant_id: e.target.value })}>
-              {info.restaurants.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
       </section>
     </div>
   );
