@@ -11,6 +11,7 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
+import { learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
@@ -57,6 +58,9 @@ interface DatabaseJob {
 }
 
 /** Each item of each job runs in its own transaction (inside the service), so one bad item blocks nothing. */
+/** Prep times are learned again this often (engine time): what a promise uses moves with the evening. */
+export const LEARNING_INTERVAL_MS = 10 * 60_000;
+
 const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
@@ -132,6 +136,21 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     }
   };
 
+  let lastLearningAt = Number.NEGATIVE_INFINITY;
+  /** Prep times learned again from the item timing log, every LEARNING_INTERVAL_MS of engine time (issue 32). */
+  const learnPrepTimes = (): void => {
+    const now = engine.clock.now();
+    if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
+    lastLearningAt = now;
+    for (const restaurant of engine.stores.restaurants.list()) {
+      try {
+        learnRestaurantPrepTimes(engine, restaurant.id);
+      } catch (error) {
+        log.error({ err: error, job: 'learn-prep-times', id: restaurant.id }, 'job failed; it runs again later');
+      }
+    }
+  };
+
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = (): void => {
@@ -149,6 +168,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const runDatabaseJobs = (): void => {
     writeKeyUses();
     purgeIdempotencyKeys();
+    learnPrepTimes();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;
     try {

@@ -208,6 +208,13 @@ const ModifierOptionSchema = Type.Object(
         description: 'true: choosing this option is an allergy matter (e.g. "Sin gluten", "Alergia al maní"); kitchen screens show it in red.',
       }),
     ),
+    prep_minutes: Type.Optional(
+      Type.Number({
+        minimum: -60,
+        maximum: 60,
+        description: 'Minutes this option adds to the product\'s prep time (negative: takes off), e.g. 2 for "Agregar huevo". Absent: 0.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'Modifier option' },
 );
@@ -244,6 +251,14 @@ const ProductSchema = Type.Object(
     active: Type.Boolean({ default: true, description: 'false: hidden from the menu.' }),
     track_stock: Type.Boolean({ default: false, description: 'Whether stock is counted per location for this product.' }),
     modifier_groups: Type.Array(ModifierGroupSchema, { maxItems: 50, default: [], description: 'Modifier groups, in display order.' }),
+    prep_minutes: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 240,
+        description:
+          'Minutes a cook takes to prepare one unit at its station, once started (waiting not included): the prior of the promised ready times, until the engine has learned the product\'s time from the kitchen\'s bumps. Absent: 8.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'Product' },
 );
@@ -279,6 +294,13 @@ const StationSchema = Type.Object(
       default: [],
       description: 'Products this station prepares, by slug; this wins over the station of the product\'s category. A product is listed by one station at most.',
     }),
+    cooks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 50,
+        description: 'Cooks on shift at this station by default (the hub\'s "+ / −" changes it during service); the promise schedules this many lines at once. Absent: 1.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -345,6 +367,13 @@ export const RestaurantConfigSchema = Type.Object(
         maxItems: 50,
         description:
           'The kitchen\'s stations, in the order screens show them, and which products each prepares. Products no station names (by itself or by its category) belong to none: only the expo screen shows them.',
+      }),
+    ),
+    promise_quantile: Type.Optional(
+      Type.Number({
+        minimum: 0.5,
+        maximum: 0.99,
+        description: 'Share of orders that should be ready by their promised time: the promise is the expected time plus the margin by which this share of recent orders was ready. Absent: 0.9.',
       }),
     ),
     allergy_words: Type.Optional(

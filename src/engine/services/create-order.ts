@@ -14,6 +14,7 @@ import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-s
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
+import { promiseAndFire } from './kitchen-promise.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
 import { queueArrivalTickets } from './print-jobs.ts';
@@ -94,6 +95,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     };
     engine.stores.orders.insert(row);
     engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
+    // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
+    const promise = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
@@ -111,7 +114,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       });
     }
 
-    const view = toOrderView(row, restaurant.time_zone);
+    const view: OrderView = promise ? { ...toOrderView(row, restaurant.time_zone), promise } : toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
     if (!online) engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);

@@ -14,6 +14,7 @@ import {
   type LocationStatusView,
 } from './location-status.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
+import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
 
 export interface LocationsView {
   register_mode: RestaurantRow['register_mode'];
@@ -29,7 +30,10 @@ export function listLocations(engine: Engine, actor: Actor): LocationsView {
     checked_at: formatInstant(now, restaurant.time_zone),
     data: engine.stores.locations
       .list(restaurant.id)
-      .map((l) => toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone)),
+      .map((l) => ({
+        ...toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone),
+        kitchen_wait_minutes: currentWait(readKitchenLoad(engine, restaurant.id, l.id, now, actor.mode)).wait_minutes,
+      })),
   };
 }
 

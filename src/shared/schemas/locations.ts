@@ -19,6 +19,13 @@ export const LocationStatus = named(
     open_now: Type.Boolean(),
     reason: Type.Enum([...LOCATION_REASONS]),
     next_opening_at: Nullable(DateTimeOut('Next opening per the weekly schedule (14 days ahead at most); null while open and in manual mode.')),
+    kitchen_wait_minutes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'GET /locations only: the kitchen\'s current wait, the promise in minutes for one typical line of the station that frees last (see POST /ready-time-quotes for a whole cart).',
+      }),
+    ),
   }),
 );
 

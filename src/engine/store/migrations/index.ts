@@ -14,6 +14,7 @@ import paymentRefunds from './0011-payment-refunds.ts';
 import printJobs from './0012-print-jobs.ts';
 import pickupScreenSettings from './0013-pickup-screen-settings.ts';
 import printJobRetention from './0014-print-job-retention.ts';
+import kitchenPromises from './0015-kitchen-promises.ts';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'print-jobs', sql: printJobs },
   { version: 13, name: 'pickup-screen-settings', sql: pickupScreenSettings },
   { version: 14, name: 'print-job-retention', sql: printJobRetention },
+  // Issue 32; other branches may take 15 too (the lead renumbers on merge).
+  { version: 15, name: 'kitchen-promises', sql: kitchenPromises },
 ];

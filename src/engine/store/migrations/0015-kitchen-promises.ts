@@ -1,0 +1,77 @@
+// Issue 32 (the kitchen keeps its promises): the item timing log, the items open at each station,
+// the prep times learned from the log, the cooks a hub set on a station during service, and each
+// order's promise with when it was actually ready (what the promise's margin is calibrated on).
+export default /* sql */ `
+-- Append-only: one row per thing that happened to an order line in the kitchen. Never updated.
+-- kind: fired (reached its station), started, done, undone, recalled, held (kept back to finish
+-- with the order's other items). source says how it is known: for started, 'ticket' (the ticket
+-- moved to en_preparacion) or 'explicit'; for done, 'item' (the line bumped) or 'ticket' (the
+-- ticket bumped to listo with the line still open).
+CREATE TABLE kitchen_item_timings (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+  order_id TEXT NOT NULL REFERENCES orders(id),
+  item_index INTEGER NOT NULL CHECK (item_index >= 0),
+  kind TEXT NOT NULL CHECK (kind IN ('fired', 'started', 'done', 'undone', 'recalled', 'held')),
+  source TEXT,
+  station_id TEXT,
+  product_id TEXT,
+  quantity INTEGER NOT NULL,
+  channel TEXT,
+  device TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX kitchen_item_timings_by_order ON kitchen_item_timings (order_id, item_index, seq);
+CREATE INDEX kitchen_item_timings_by_time ON kitchen_item_timings (restaurant_id, at);
+
+-- The lines fired and not yet done, per location: what the promise schedules a new order behind.
+-- Derived from the log in the same transactions. A live promise is made behind live lines only (a
+-- sandbox integration's test orders do not delay real customers); a sandbox one behind both.
+CREATE TABLE kitchen_open_items (
+  order_id TEXT NOT NULL REFERENCES orders(id),
+  item_index INTEGER NOT NULL,
+  location_id TEXT NOT NULL,
+  test INTEGER NOT NULL CHECK (test IN (0, 1)),
+  station_id TEXT,
+  product_id TEXT,
+  quantity INTEGER NOT NULL,
+  fired_at INTEGER NOT NULL,
+  started_at INTEGER,
+  PRIMARY KEY (order_id, item_index)
+) WITHOUT ROWID;
+CREATE INDEX kitchen_open_items_by_location ON kitchen_open_items (location_id, fired_at);
+
+-- Prep times learned from the log (median and p90 seconds of a line), per station and product.
+CREATE TABLE kitchen_prep_stats (
+  restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+  station_id TEXT NOT NULL,
+  product_id TEXT NOT NULL,
+  median_seconds INTEGER NOT NULL,
+  p90_seconds INTEGER NOT NULL,
+  samples INTEGER NOT NULL,
+  excluded INTEGER NOT NULL,
+  learned_at INTEGER NOT NULL,
+  PRIMARY KEY (restaurant_id, station_id, product_id)
+) WITHOUT ROWID;
+
+-- Cooks on a station as the hub set them during service ("+ / -"); the restaurant file's default otherwise.
+CREATE TABLE kitchen_station_cooks (
+  restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
+  station_id TEXT NOT NULL,
+  cooks INTEGER NOT NULL CHECK (cooks >= 1),
+  set_at INTEGER NOT NULL,
+  PRIMARY KEY (restaurant_id, station_id)
+) WITHOUT ROWID;
+
+-- Each order's promise when it was made, and when it was ready (listo): the margin's calibration.
+CREATE TABLE order_promises (
+  order_id TEXT PRIMARY KEY REFERENCES orders(id),
+  restaurant_id TEXT NOT NULL,
+  location_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expected_ready_at INTEGER NOT NULL,
+  promised_ready_at INTEGER NOT NULL,
+  ready_at INTEGER
+) WITHOUT ROWID;
+CREATE INDEX order_promises_ready ON order_promises (location_id, ready_at) WHERE ready_at IS NOT NULL;
+`;
