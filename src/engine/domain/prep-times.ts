@@ -10,8 +10,10 @@ export const DEFAULT_PREP_SECONDS = 8 * 60;
 /** Learned figures replace the typed ones from this many plausible samples on. */
 export const MIN_LEARNED_SAMPLES = 8;
 
-/** A learned time: median and p90 of one unit, in seconds. */
+/** A learned time: mean, median and p90 of one unit, in seconds. */
 export interface LearnedPrep {
+  /** What the schedule adds up: a queue of lines takes the sum of their means, not of their medians. */
+  mean: number;
   median: number;
   p90: number;
   samples: number;
@@ -39,7 +41,7 @@ export function linePrepSeconds(line: PrepLine, prep: PrepSettings | undefined, 
   const adjustment = adjustments ? line.modifiers.reduce((sum, m) => sum + (adjustments[allergenKey(m.group, m.name)] ?? 0), 0) : 0;
   const factor = quantityFactor(line.quantity);
   if (learned && learned.samples >= MIN_LEARNED_SAMPLES) {
-    return { mean: Math.max(0, learned.median + adjustment) * factor, p90: Math.max(0, learned.p90 + adjustment) * factor };
+    return { mean: Math.max(0, learned.mean + adjustment) * factor, p90: Math.max(0, learned.p90 + adjustment) * factor };
   }
   const unit = Math.max(0, typedUnit + adjustment);
   return { mean: unit * factor, p90: unit * 1.35 * factor };
@@ -116,6 +118,7 @@ export function learnPrepTimes(
     learned.set(key, {
       station_id: group.station_id,
       product_id: group.product_id,
+      mean: Math.round(group.units.reduce((a, b) => a + b, 0) / group.units.length),
       median: Math.round(quantile(group.units, 0.5)),
       p90: Math.round(quantile(group.units, 0.9)),
       samples: group.units.length,

@@ -16,6 +16,7 @@ import { formatInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import type { PromiseOutcome } from '../store/kitchen-timings-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { logOrderFired } from './kitchen-timing-log.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
@@ -31,8 +32,9 @@ export interface KitchenLoad {
   learned: Map<string, LearnedPrep>;
   cooks: Map<string, number>;
   open: OpenLine[];
+  freed: Map<string, number[]>;
   quantile: number;
-  lateness: number[];
+  outcomes: PromiseOutcome[];
 }
 
 /** A promise as the API answers it. */
@@ -67,7 +69,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
   const settings = readKitchenSettings(engine, restaurantId);
   const learned = new Map<string, LearnedPrep>();
   for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
-    learned.set(learnedKey(row.station_id, row.product_id), { median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
+    learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
   const open: OpenLine[] = [];
   for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test')) {
@@ -79,14 +81,20 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     ).mean;
     open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds });
   }
+  const cooks = cooksOnShift(engine, restaurantId, settings);
+  const freed = new Map<string, number[]>();
+  for (const station of new Set(open.map((o) => o.station_id))) {
+    freed.set(station, engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+  }
   return {
     now,
     settings,
     learned,
-    cooks: cooksOnShift(engine, restaurantId, settings),
+    cooks,
     open,
+    freed,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
-    lateness: engine.stores.kitchenTimings.lateness(locationId, CALIBRATION_WINDOW),
+    outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
   };
 }
 
@@ -104,9 +112,9 @@ export function newLines(load: KitchenLoad, lines: readonly PrepLine[]): NewLine
 /** The promise for order lines given the load (pure given `load`: what the bench and the quote call). */
 export function promiseFor(load: KitchenLoad, lines: readonly PrepLine[]): KitchenPromise {
   const scheduled = newLines(load, lines);
-  const schedule = scheduleOrder({ now: load.now, cooks: load.cooks, open: load.open, lines: scheduled });
+  const schedule = scheduleOrder({ now: load.now, cooks: load.cooks, open: load.open, freed: load.freed, lines: scheduled });
   const wait = (schedule.expected_ready_at - load.now) / 1000;
-  const margin = promiseMargin(load.lateness, quantile, load.quantile, { lines: scheduled, wait_seconds: wait });
+  const margin = promiseMargin(load.outcomes, quantile, load.quantile, { lines: scheduled, wait_seconds: wait });
   return {
     expected_ready_at: schedule.expected_ready_at,
     promised_ready_at: Math.round(schedule.expected_ready_at + margin.seconds * 1000),
@@ -157,13 +165,13 @@ export function keptPromiseView(engine: Engine, orderId: string, timeZone: strin
   const kept = engine.stores.kitchenTimings.orderPromise(orderId);
   if (!kept) return null;
   const settings = readKitchenSettings(engine, kept.restaurant_id);
-  const lateness = engine.stores.kitchenTimings.lateness(kept.location_id, CALIBRATION_WINDOW);
+  const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {
     expected_ready_at: formatInstant(kept.expected_ready_at, timeZone),
     promised_ready_at: formatInstant(kept.promised_ready_at, timeZone),
     wait_minutes: Math.max(0, Math.ceil((kept.promised_ready_at - now) / 60_000)),
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
-    margin_basis: lateness.length >= MIN_CALIBRATION ? 'calibrated' : 'prior',
+    margin_basis: outcomes.length >= MIN_CALIBRATION ? 'calibrated' : 'prior',
   };
 }
 

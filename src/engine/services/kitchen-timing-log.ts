@@ -27,6 +27,7 @@ function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFact
   engine.stores.kitchenTimings.log({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
+    location_id: order.location_id,
     item_index: line.index,
     kind,
     source,

@@ -69,6 +69,7 @@ export function learnRestaurantPrepTimes(engine: Engine, restaurantId: string): 
         restaurant_id: restaurantId,
         station_id: l.station_id,
         product_id: l.product_id,
+        mean_seconds: l.mean,
         median_seconds: l.median,
         p90_seconds: l.p90,
         samples: l.samples,

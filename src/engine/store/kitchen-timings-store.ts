@@ -7,6 +7,7 @@ export interface ItemTimingRow {
   seq: number;
   restaurant_id: string;
   order_id: string;
+  location_id: string | null;
   item_index: number;
   kind: ItemTimingKind;
   source: string | null;
@@ -37,11 +38,18 @@ export interface PrepStatRow {
   restaurant_id: string;
   station_id: string;
   product_id: string;
+  mean_seconds: number;
   median_seconds: number;
   p90_seconds: number;
   samples: number;
   excluded: number;
   learned_at: number;
+}
+
+/** A ready order's lateness (seconds after its expected time; negative: before) and the wait it was expected to take. */
+export interface PromiseOutcome {
+  lateness_seconds: number;
+  wait_seconds: number;
 }
 
 export interface OrderPromiseRow {
@@ -62,6 +70,7 @@ export class KitchenTimingsStore {
   private readonly append: Statement<NewItemTiming>;
   private readonly logOf: Statement<[string], ItemTimingRow>;
   private readonly logSince: Statement<[string, number, number], ItemTimingRow>;
+  private readonly lastDone: Statement<[string, string, number], { at: number }>;
   private readonly putOpen: Statement<OpenItemRow>;
   private readonly dropOpen: Statement<[string, number]>;
   private readonly dropOpenOfOrder: Statement<[string]>;
@@ -76,15 +85,18 @@ export class KitchenTimingsStore {
   private readonly putPromise: Statement<OrderPromiseRow>;
   private readonly promiseOf: Statement<[string], OrderPromiseRow>;
   private readonly readyPromise: Statement<[number, string]>;
-  private readonly latenessAt: Statement<[string, number], { lateness: number }>;
+  private readonly latenessAt: Statement<[string, number], PromiseOutcome>;
 
   constructor(db: Database) {
     this.append = db.prepare(
-      `INSERT INTO kitchen_item_timings (restaurant_id, order_id, item_index, kind, source, station_id, product_id, quantity, channel, device, at)
-       VALUES (@restaurant_id, @order_id, @item_index, @kind, @source, @station_id, @product_id, @quantity, @channel, @device, @at)`,
+      `INSERT INTO kitchen_item_timings (restaurant_id, order_id, location_id, item_index, kind, source, station_id, product_id, quantity, channel, device, at)
+       VALUES (@restaurant_id, @order_id, @location_id, @item_index, @kind, @source, @station_id, @product_id, @quantity, @channel, @device, @at)`,
     );
     this.logOf = db.prepare('SELECT * FROM kitchen_item_timings WHERE order_id = ? ORDER BY seq');
     this.logSince = db.prepare('SELECT * FROM kitchen_item_timings WHERE restaurant_id = ? AND at >= ? ORDER BY seq LIMIT ?');
+    this.lastDone = db.prepare(
+      `SELECT at FROM kitchen_item_timings WHERE location_id = ? AND station_id = ? AND kind = 'done' ORDER BY seq DESC LIMIT ?`,
+    );
     this.putOpen = db.prepare(
       `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at)
        VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at)
@@ -98,8 +110,8 @@ export class KitchenTimingsStore {
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
     this.dropStats = db.prepare('DELETE FROM kitchen_prep_stats WHERE restaurant_id = ?');
     this.putStat = db.prepare(
-      `INSERT INTO kitchen_prep_stats (restaurant_id, station_id, product_id, median_seconds, p90_seconds, samples, excluded, learned_at)
-       VALUES (@restaurant_id, @station_id, @product_id, @median_seconds, @p90_seconds, @samples, @excluded, @learned_at)`,
+      `INSERT INTO kitchen_prep_stats (restaurant_id, station_id, product_id, mean_seconds, median_seconds, p90_seconds, samples, excluded, learned_at)
+       VALUES (@restaurant_id, @station_id, @product_id, @mean_seconds, @median_seconds, @p90_seconds, @samples, @excluded, @learned_at)`,
     );
     this.cooksOf = db.prepare('SELECT station_id, cooks FROM kitchen_station_cooks WHERE restaurant_id = ?');
     this.putCooks = db.prepare(
@@ -114,7 +126,7 @@ export class KitchenTimingsStore {
     this.promiseOf = db.prepare('SELECT * FROM order_promises WHERE order_id = ?');
     this.readyPromise = db.prepare('UPDATE order_promises SET ready_at = ? WHERE order_id = ? AND ready_at IS NULL');
     this.latenessAt = db.prepare(
-      `SELECT (ready_at - expected_ready_at) / 1000.0 AS lateness FROM order_promises
+      `SELECT (ready_at - expected_ready_at) / 1000.0 AS lateness_seconds, (expected_ready_at - created_at) / 1000.0 AS wait_seconds FROM order_promises
        WHERE location_id = ? AND ready_at IS NOT NULL ORDER BY ready_at DESC LIMIT ?`,
     );
   }
@@ -130,6 +142,11 @@ export class KitchenTimingsStore {
   /** The restaurant's log from `since` on, oldest first, at most `limit` rows. */
   logFrom(restaurantId: string, since: number, limit: number): ItemTimingRow[] {
     return this.logSince.all(restaurantId, since, limit);
+  }
+
+  /** When the station's last `count` lines were bumped done at the location, latest first. */
+  lastDoneAt(locationId: string, stationId: string, count: number): number[] {
+    return this.lastDone.all(locationId, stationId, count).map((r) => r.at);
   }
 
   open(row: OpenItemRow): void {
@@ -187,8 +204,8 @@ export class KitchenTimingsStore {
     this.readyPromise.run(at, orderId);
   }
 
-  /** Seconds each of the location's last `limit` ready orders was ready after its expected time (negative: before). */
-  lateness(locationId: string, limit: number): number[] {
-    return this.latenessAt.all(locationId, limit).map((r) => r.lateness);
+  /** How the location's last `limit` ready orders turned out against what was expected of them. */
+  outcomes(locationId: string, limit: number): PromiseOutcome[] {
+    return this.latenessAt.all(locationId, limit);
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fireTimes, promiseMargin, scheduleOrder, MIN_CALIBRATION, type OpenLine } from '../../../src/engine/domain/kitchen-promise.ts';
+import { fireTimes, promiseMargin, scheduleOrder, MARGIN_SCALE_OFFSET_SECONDS, MIN_CALIBRATION, QUANTILE_HEADROOM, type OpenLine } from '../../../src/engine/domain/kitchen-promise.ts';
 import { quantile } from '../../../src/engine/domain/prep-times.ts';
 
 const NOW = 1_000_000_000;
@@ -56,12 +56,21 @@ test('stations work side by side; the order is ready with its slowest line; a li
   assert.deepEqual(fireTimes(result, lines).map((t) => (t - NOW) / MIN), [7, 0, 0]);
 });
 
-test('the margin: a prior from the spread until enough orders were ready, then their lateness quantile', () => {
+test('the margin: a prior from the spread until enough orders were ready, then their lateness quantile, per second of wait', () => {
   const prior = promiseMargin([], quantile, 0.9, { lines: [burger], wait_seconds: 600 });
   assert.deepEqual(prior, { seconds: 120 + 60, basis: 'prior' });
-  const lateness = Array.from({ length: MIN_CALIBRATION }, (_, i) => i * 10);
-  const calibrated = promiseMargin(lateness, quantile, 0.9, { lines: [burger], wait_seconds: 600 });
-  assert.equal(calibrated.basis, 'calibrated');
-  assert.equal(calibrated.seconds, quantile(lateness, 0.9));
-  assert.equal(promiseMargin(lateness.map((l) => -l - 1), quantile, 0.9, { lines: [], wait_seconds: 0 }).seconds, 0, 'never below the expected time');
+  // Each past order was late by a tenth of its expected wait plus the offset, or less.
+  const outcomes = Array.from({ length: MIN_CALIBRATION }, (_, i) => {
+    const wait = i * 60;
+    return { wait_seconds: wait, lateness_seconds: ((i % 10) / 100) * (wait + MARGIN_SCALE_OFFSET_SECONDS) };
+  });
+  const scaled = outcomes.map((o) => o.lateness_seconds / (o.wait_seconds + MARGIN_SCALE_OFFSET_SECONDS));
+  const short = promiseMargin(outcomes, quantile, 0.9, { lines: [burger], wait_seconds: 0 });
+  const long = promiseMargin(outcomes, quantile, 0.9, { lines: [burger], wait_seconds: 1800 });
+  assert.equal(short.basis, 'calibrated');
+  const aimed = 0.9 + 0.1 * QUANTILE_HEADROOM;
+  assert.ok(Math.abs(short.seconds - quantile(scaled, aimed) * MARGIN_SCALE_OFFSET_SECONDS) < 1e-9);
+  assert.ok(Math.abs(long.seconds - quantile(scaled, aimed) * (1800 + MARGIN_SCALE_OFFSET_SECONDS)) < 1e-9, 'a longer wait gets a wider margin');
+  const early = outcomes.map((o) => ({ ...o, lateness_seconds: -o.lateness_seconds - 1 }));
+  assert.equal(promiseMargin(early, quantile, 0.9, { lines: [], wait_seconds: 0 }).seconds, 0, 'never below the expected time');
 });

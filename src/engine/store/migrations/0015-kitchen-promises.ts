@@ -11,6 +11,7 @@ CREATE TABLE kitchen_item_timings (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
   order_id TEXT NOT NULL REFERENCES orders(id),
+  location_id TEXT,
   item_index INTEGER NOT NULL CHECK (item_index >= 0),
   kind TEXT NOT NULL CHECK (kind IN ('fired', 'started', 'done', 'undone', 'recalled', 'held')),
   source TEXT,
@@ -23,6 +24,8 @@ CREATE TABLE kitchen_item_timings (
 );
 CREATE INDEX kitchen_item_timings_by_order ON kitchen_item_timings (order_id, item_index, seq);
 CREATE INDEX kitchen_item_timings_by_time ON kitchen_item_timings (restaurant_id, at);
+-- A station's last bumps: when its cooks were last free (what the promise's schedule starts from).
+CREATE INDEX kitchen_item_timings_done ON kitchen_item_timings (location_id, station_id, seq) WHERE kind = 'done';
 
 -- The lines fired and not yet done, per location: what the promise schedules a new order behind.
 -- Derived from the log in the same transactions. A live promise is made behind live lines only (a
@@ -41,11 +44,12 @@ CREATE TABLE kitchen_open_items (
 ) WITHOUT ROWID;
 CREATE INDEX kitchen_open_items_by_location ON kitchen_open_items (location_id, fired_at);
 
--- Prep times learned from the log (median and p90 seconds of a line), per station and product.
+-- Prep times learned from the log (mean, median and p90 seconds of one unit), per station and product.
 CREATE TABLE kitchen_prep_stats (
   restaurant_id TEXT NOT NULL REFERENCES restaurants(id),
   station_id TEXT NOT NULL,
   product_id TEXT NOT NULL,
+  mean_seconds INTEGER NOT NULL,
   median_seconds INTEGER NOT NULL,
   p90_seconds INTEGER NOT NULL,
   samples INTEGER NOT NULL,
