@@ -3,7 +3,7 @@
 // orders were ready by their promise and how long the promises were; the promise's point accuracy
 // for orders made during the peak; how close an order's lines finished together.
 import { quantile } from '../../src/engine/domain/prep-times.ts';
-import type { SimulatedOrder } from './kitchen-sim.ts';
+import type { BusyLog, SimulatedOrder } from './kitchen-sim.ts';
 
 const MIN = 60_000;
 export const SLOT_MINUTES = 15;
@@ -26,6 +26,8 @@ export interface Figures {
   slot_cap_at_engine_on_time: { pad_minutes: number; on_time: number; mean_promise_minutes: number } | null;
   peak_error_minutes: { orders: number; median: number; mean: number; p90: number };
   finish_together: { orders: number; median_gap_minutes: number };
+  /** Busy mode, when the profile sets it: pauses, the most in any hour of one service, and how long resuming took. */
+  busy_mode: { pauses: number; max_pauses_in_an_hour: number; resumes: number; max_resume_delay_minutes: number } | null;
 }
 
 type Promiser = (order: SimulatedOrder, index: number) => number;
@@ -61,7 +63,7 @@ export function slotCapPromises(orders: readonly SimulatedOrder[]): number[] {
 const longestItem = (order: SimulatedOrder) =>
   order.created_at + Math.max(...order.lines.map((l) => l.typed_minutes * (1 + 0.5 * (l.quantity - 1)))) * MIN;
 
-export function computeFigures(all: readonly SimulatedOrder[]): Figures {
+export function computeFigures(all: readonly SimulatedOrder[], busy: readonly BusyLog[] | null = null): Figures {
   const taken = all.filter((o) => o.refused === null && o.ready_at !== null && o.promised_ready_at !== null);
   const tickets = taken.map((o) => (o.ready_at! - o.created_at) / MIN);
   const slots = slotCapPromises(taken);
@@ -103,6 +105,14 @@ export function computeFigures(all: readonly SimulatedOrder[]): Figures {
       p90: quantile(peak, 0.9),
     },
     finish_together: { orders: gaps.length, median_gap_minutes: quantile(gaps, 0.5) },
+    busy_mode: busy
+      ? {
+          pauses: busy.reduce((n, b) => n + b.pauses.length, 0),
+          max_pauses_in_an_hour: Math.max(0, ...busy.map((b) => Math.max(0, ...b.pauses.map((p) => b.pauses.filter((q) => q >= p && q < p + 60 * MIN).length)))),
+          resumes: busy.reduce((n, b) => n + b.resume_delays_ms.length, 0),
+          max_resume_delay_minutes: Math.max(0, ...busy.flatMap((b) => b.resume_delays_ms)) / MIN,
+        }
+      : null,
   };
 }
 
@@ -126,5 +136,9 @@ export function renderFigures(title: string, f: Figures): string {
     `  error puntual en el peak (${f.peak_error_minutes.orders} pedidos): mediana ${min(f.peak_error_minutes.median)}, media ${min(f.peak_error_minutes.mean)}, p90 ${min(f.peak_error_minutes.p90)}`,
     `  terminar juntos (${f.finish_together.orders} pedidos de varias líneas): brecha mediana entre la primera y la última ${min(f.finish_together.median_gap_minutes)}`,
   );
+  if (f.busy_mode) {
+    const b = f.busy_mode;
+    lines.push(`  modo ocupado: ${b.pauses} pausas (a lo más ${b.max_pauses_in_an_hour} en una hora), ${b.resumes} reanudaciones, la más lenta ${min(b.max_resume_delay_minutes)} después de bajar del margen`);
+  }
   return lines.join('\n');
 }

@@ -7,6 +7,8 @@ import type { ManualClock } from '../../src/engine/clock.ts';
 import type { EngineServer } from '../../src/host/start-engine-server.ts';
 import { dispatch } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
+import { readBusyState } from '../../src/engine/services/busy-mode.ts';
+import { currentWait, readKitchenLoad } from '../../src/engine/services/kitchen-promise.ts';
 import type { ChannelKind, Profile } from './profile.ts';
 import { Random } from './random.ts';
 
@@ -47,7 +49,19 @@ type Event =
   | { at: number; seq: number; kind: 'arrival' }
   | { at: number; seq: number; kind: 'finish'; line: Line; station: string; cook: number }
   | { at: number; seq: number; kind: 'bump'; line: Line }
-  | { at: number; seq: number; kind: 'cook_back'; station: string };
+  | { at: number; seq: number; kind: 'cook_back'; station: string }
+  | { at: number; seq: number; kind: 'tick' };
+
+/** The engine's jobs run on every clock move; the hub's 1 s tick is this in the simulation. */
+const TICK_MS = 30_000;
+
+/** What busy mode did in one service, as the simulator saw it every tick. */
+export interface BusyLog {
+  /** When each pause began. */
+  pauses: number[];
+  /** For each resume, how long after the wait (measured apart from busy mode) first fell below the threshold minus the margin. */
+  resume_delays_ms: number[];
+}
 
 /** A min-heap of events by time, then by when they were scheduled. */
 class Events {
@@ -108,8 +122,8 @@ export function serviceStart(profile: Profile, day: number): number {
   return DateTime.fromObject({ year: 2026, month: 1, day: 1, hour, minute }, { zone: profile.time_zone }).plus({ days: day }).toMillis();
 }
 
-/** Runs one seed's service to its end (every order ready) and returns its orders. */
-export async function simulateService(context: SimulationContext, profile: Profile, seed: number, day: number): Promise<SimulatedOrder[]> {
+/** Runs one seed's service to its end (every order ready) and returns its orders and what busy mode did. */
+export async function simulateService(context: SimulationContext, profile: Profile, seed: number, day: number): Promise<{ orders: SimulatedOrder[]; busy: BusyLog }> {
   const random = new Random(seed);
   const start = serviceStart(profile, day);
   const end = start + profile.duration_minutes * MIN;
@@ -170,8 +184,23 @@ export async function simulateService(context: SimulationContext, profile: Profi
     }
   };
 
+  const busy: BusyLog = { pauses: [], resume_delays_ms: [] };
+  let paused = false;
+  let belowSince: number | null = null;
+  const watchBusyMode = (t: number) => {
+    if (!profile.busy_mode) return;
+    const now = readBusyState(engine, context.locationId).paused;
+    const wait = currentWait(readKitchenLoad(engine, context.restaurantId, context.locationId, t, 'live')).wait_minutes;
+    const below = wait < profile.busy_mode.threshold_minutes - profile.busy_mode.margin_minutes;
+    if (now && !paused) busy.pauses.push(t);
+    if (!now && paused) busy.resume_delays_ms.push(belowSince === null ? 0 : t - belowSince);
+    belowSince = now && below ? (belowSince ?? t) : null;
+    paused = now;
+  };
   const first = nextArrival(start);
   if (first !== null) events.push({ at: first, kind: 'arrival' });
+  events.push({ at: start + TICK_MS, kind: 'tick' });
+  let open = 0;
   for (let event = events.pop(); event; event = events.pop()) {
     if (event.at > context.clock.now()) context.clock.set(event.at);
     const t = event.at;
@@ -181,6 +210,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
       const order = await placeOrder(context, profile, random, t, seed, start);
       orders.push(order.record);
       if (!order.live) continue;
+      open++;
       for (const line of order.live.lines) queues.get(line.station)!.push(line);
       for (const station of new Set(order.live.lines.map((l) => l.station))) await startLines(station, t);
     } else if (event.kind === 'cook_back') {
@@ -199,14 +229,18 @@ export async function simulateService(context: SimulationContext, profile: Profi
         await kitchen('orders:transition', { order_id: order.id, target: 'listo' });
         order.ready = true;
         order.record.ready_at = t;
+        open--;
       }
       await startLines(event.station, t);
+    } else if (event.kind === 'tick') {
+      watchBusyMode(t);
+      if (t < end || open > 0) events.push({ at: t + TICK_MS, kind: 'tick' });
     } else if (event.kind === 'bump') {
       // A bump after expo sent the ticket out is too late: the ticket did it.
       if (!event.line.order.ready) await kitchen('items:set-done', { order_id: event.line.order.id, item_index: event.line.index, done: true });
     }
   }
-  return orders;
+  return { orders, busy };
 }
 
 /** Windows in which a station's cook stops bumping, then sweeps the screen at their end. */

@@ -51,6 +51,8 @@ export interface Profile {
   };
   /** A cook absent for a while (the hub is not told). */
   absences: { station: string; from_minute: number; to_minute: number }[];
+  /** The restaurant file's `busy_mode` (docs/restaurant-config.md); absent: never paused. */
+  busy_mode?: { threshold_minutes: number; after_minutes: number; margin_minutes: number; max_pauses_per_hour: number };
 }
 
 const fail = (path: string, message: string): never => {
@@ -87,7 +89,7 @@ export function readProfile(file: string): Profile {
 export function checkProfile(json: unknown): Profile {
   const p = object(json, '$', [
     'name', 'description', 'start_local', 'time_zone', 'duration_minutes', 'stations', 'menu', 'lines_per_order', 'max_quantity',
-    'multi_unit_share', 'arrivals', 'peak', 'channels', 'noise', 'absences',
+    'multi_unit_share', 'arrivals', 'peak', 'channels', 'noise', 'absences', 'busy_mode',
   ]);
   const stations = list(p.stations, '$.stations', 20).map((s, i) => {
     const o = object(s, `$.stations[${i}]`, ['id', 'name', 'cooks']);
@@ -161,6 +163,17 @@ export function checkProfile(json: unknown): Profile {
       start_tap_share: number(noise.start_tap_share, '$.noise.start_tap_share', 0, 1),
     },
     absences,
+    ...(p.busy_mode === undefined ? {} : { busy_mode: busyMode(p.busy_mode) }),
+  };
+}
+
+function busyMode(value: unknown): NonNullable<Profile['busy_mode']> {
+  const o = object(value, '$.busy_mode', ['threshold_minutes', 'after_minutes', 'margin_minutes', 'max_pauses_per_hour']);
+  return {
+    threshold_minutes: Math.round(number(o.threshold_minutes, '$.busy_mode.threshold_minutes', 5, 240)),
+    after_minutes: Math.round(number(o.after_minutes, '$.busy_mode.after_minutes', 0, 60)),
+    margin_minutes: Math.round(number(o.margin_minutes, '$.busy_mode.margin_minutes', 1, 120)),
+    max_pauses_per_hour: Math.round(number(o.max_pauses_per_hour, '$.busy_mode.max_pauses_per_hour', 1, 10)),
   };
 }
 
@@ -180,6 +193,7 @@ export function restaurantFromProfile(profile: Profile, ids: { restaurant: strin
         },
       ],
     },
+    ...(profile.busy_mode ? { busy_mode: profile.busy_mode } : {}),
     stations: profile.stations.map((s) => ({
       id: s.id,
       name: s.name,

@@ -10,9 +10,10 @@ import { parseArgs } from 'node:util';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { importRestaurant } from '../../src/engine/restaurant-config/import-restaurant.ts';
 import { createApiKey } from '../../src/engine/services/api-keys.ts';
+import { setKeyChannelKind } from '../../src/engine/services/busy-mode.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { computeFigures, renderFigures } from './figures.ts';
-import { serviceStart, simulateService, type SimulatedOrder, type SimulationContext } from './kitchen-sim.ts';
+import { serviceStart, simulateService, type BusyLog, type SimulatedOrder, type SimulationContext } from './kitchen-sim.ts';
 import { readProfile, restaurantFromProfile, type Profile } from './profile.ts';
 
 const RESTAURANT_ID = '90000000-0000-4000-8000-000000000001';
@@ -32,6 +33,8 @@ export interface SimulationRun {
   profile: Profile;
   trained: SimulatedOrder[];
   reported: SimulatedOrder[];
+  /** Busy mode in the reported seeds. */
+  busy: BusyLog[];
 }
 
 /** Runs the training seeds, then the reported ones, on one fresh engine; `progress` hears each seed. */
@@ -44,23 +47,28 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
     const imported = importRestaurant(server.engine.db, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }), clock);
     const keys: Record<string, string> = {};
     for (const channel of profile.channels) {
-      keys[channel.label] = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label }).key;
+      const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label });
+      keys[channel.label] = created.key;
+      // Busy mode refuses store fronts only; the kitchen's own orders come like a POS's.
+      setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
     }
     const context: SimulationContext = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys };
     let day = 0;
     const run = async (list: number[], label: string) => {
       const orders: SimulatedOrder[] = [];
+      const busy: BusyLog[] = [];
       for (const seed of list) {
         const started = Date.now();
         const served = await simulateService(context, profile, seed, day++);
-        orders.push(...served);
-        progress(`${label} seed ${seed}: ${served.length} pedidos en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        orders.push(...served.orders);
+        busy.push(served.busy);
+        progress(`${label} seed ${seed}: ${served.orders.length} pedidos en ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-      return orders;
+      return { orders, busy };
     };
     const trained = await run(train, 'entrenamiento');
     const reported = await run(seeds, 'informe');
-    return { profile, trained, reported };
+    return { profile, trained: trained.orders, reported: reported.orders, busy: reported.busy };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -84,7 +92,7 @@ async function main(): Promise<void> {
   const overlap = seeds.filter((s) => train.includes(s));
   if (overlap.length > 0) throw new Error(`reported seeds ${overlap.join(', ')} are also training seeds: figures are never reported on what was learned from`);
   const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line));
-  const figures = computeFigures(result.reported);
+  const figures = computeFigures(result.reported, profile.busy_mode ? result.busy : null);
   console.log(renderFigures(`Perfil ${profile.name}, semillas ${values.seeds} (entrenamiento ${values.train})`, figures));
   if (values.json) writeFileSync(values.json, JSON.stringify({ profile: profile.name, seeds: values.seeds, train: values.train, figures }, null, 2));
 }

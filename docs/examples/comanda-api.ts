@@ -247,7 +247,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -323,7 +323,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "payment_unavailable" | "storage_full" | "storage_damaged";
+                code: "payment_unavailable" | "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -378,6 +378,20 @@ export interface components {
                 message: string;
             };
         };
+        /** @description Busy mode (issue 32): present where the restaurant file sets `busy_mode`, or a manager paused the location. */
+        KitchenBusy: {
+            /** @description True: orders from store fronts are refused (503 `kitchen_busy`, with `Retry-After`); a POS's never are. */
+            paused: boolean;
+            since: string | null;
+            /**
+             * @description `kitchen_wait`: the promised wait stayed above the threshold; `manager`: paused or resumed from the hub; `none`: taking orders.
+             * @enum {unknown}
+             */
+            reason: "kitchen_wait" | "manager" | "none";
+            /** @description The wait busy mode last saw. */
+            wait_minutes: number;
+            retry_after_seconds: number | null;
+        };
         Location: {
             /** Format: uuid */
             location_id: string;
@@ -389,6 +403,7 @@ export interface components {
             /** @enum {unknown} */
             reason: "caja_abierta" | "caja_cerrada" | "dentro_del_horario" | "fuera_del_horario" | "sucursal_desactivada";
             next_opening_at: string | null;
+            kitchen_busy?: components["schemas"]["KitchenBusy"];
             /** @description GET /locations only: the kitchen's current wait, the promise in minutes for one typical line of the station that frees last (see POST /ready-time-quotes for a whole cart). */
             kitchen_wait_minutes?: number;
         };
@@ -497,7 +512,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -746,7 +761,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -804,7 +819,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };

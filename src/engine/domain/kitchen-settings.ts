@@ -1,4 +1,5 @@
 import type { KitchenStation } from '../../shared/ipc/kitchen.ts';
+import type { BusyModeSettings } from './busy-mode.ts';
 
 /**
  * The restaurant file's kitchen settings, resolved at import: each product's station (its own or its
@@ -18,6 +19,8 @@ export interface KitchenSettings {
   station_cooks?: Record<string, number>;
   /** The quantile of lateness the promise covers (0.5–0.99); absent: 0.9. */
   promise_quantile?: number;
+  /** Busy mode for every location (issue 32); absent: never busy. */
+  busy_mode?: BusyModeSettings;
 }
 
 /** How the restaurant file's prep times are kept in the kitchen settings (seconds). */

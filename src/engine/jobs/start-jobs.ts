@@ -12,6 +12,7 @@ import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
 import { learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
+import { evaluateBusyMode } from '../services/busy-mode.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
@@ -151,6 +152,18 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     }
   };
 
+  /** Busy mode follows the kitchen's wait every tick (issue 32); a restaurant without it costs one read. */
+  const followBusyMode = (): void => {
+    if (!active || stopped || !engine.db.open) return;
+    for (const restaurant of engine.stores.restaurants.list()) {
+      try {
+        evaluateBusyMode(engine, restaurant.id);
+      } catch (error) {
+        log.error({ err: error, job: 'busy-mode', id: restaurant.id }, 'job failed; it runs again on the next tick');
+      }
+    }
+  };
+
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = (): void => {
@@ -169,6 +182,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     writeKeyUses();
     purgeIdempotencyKeys();
     learnPrepTimes();
+    followBusyMode();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;
     try {

@@ -369,6 +369,21 @@ export const RestaurantConfigSchema = Type.Object(
           'The kitchen\'s stations, in the order screens show them, and which products each prepares. Products no station names (by itself or by its category) belong to none: only the expo screen shows them.',
       }),
     ),
+    busy_mode: Type.Optional(
+      Type.Object(
+        {
+          threshold_minutes: Type.Integer({ minimum: 5, maximum: 240, description: 'Pause store fronts when the kitchen\'s promised wait is above this many minutes...' }),
+          after_minutes: Type.Integer({ minimum: 0, maximum: 60, default: 3, description: '...for this many minutes in a row.' }),
+          margin_minutes: Type.Integer({ minimum: 1, maximum: 120, default: 5, description: 'Take them again once the wait is below the threshold minus this.' }),
+          max_pauses_per_hour: Type.Integer({ minimum: 1, maximum: 10, default: 2, description: 'At most this many pauses in any hour (a third is not taken: busy mode cannot flap).' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Busy mode, for every location: while paused, orders from store-front keys (`npm run keys -- create --channel store-front`) are refused with 503 `kitchen_busy` and `Retry-After`; a POS\'s and the kitchen\'s never are. A manager can pause or resume from the hub. Absent: never paused.',
+        },
+      ),
+    ),
     promise_quantile: Type.Optional(
       Type.Number({
         minimum: 0.5,

@@ -83,6 +83,7 @@ export function resolveKitchenSettings(config: RestaurantConfig, productIds: Rec
     prep: resolvePrepSettings(config, productIds),
     station_cooks: Object.fromEntries(stations.map((s) => [s.id, s.cooks ?? 1])),
     ...(config.promise_quantile === undefined ? {} : { promise_quantile: config.promise_quantile }),
+    ...(config.busy_mode === undefined ? {} : { busy_mode: config.busy_mode }),
   };
 }
 

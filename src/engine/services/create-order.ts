@@ -15,6 +15,7 @@ import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
 import { promiseAndFire } from './kitchen-promise.ts';
+import { refuseWhenBusy } from './busy-mode.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
 import { queueArrivalTickets } from './print-jobs.ts';
@@ -60,6 +61,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
     takeStock(engine, restaurant, location, items, test, now);
+    // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after every 409.
+    refuseWhenBusy(engine, actor, restaurant, location, options.managedBy);
 
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
@@ -114,13 +117,14 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       });
     }
 
-    const view: OrderView = promise ? { ...toOrderView(row, restaurant.time_zone), promise } : toOrderView(row, restaurant.time_zone);
+    const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
     if (!online) engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     if (!online && engine.role !== 'replica') queueArrivalTickets(engine, row, now);
-    return view;
+    // The promise is this answer's (and its replay's), not the order's: its events and reads stay the order as it is.
+    return promise ? { ...view, promise } : view;
   });
 }
 

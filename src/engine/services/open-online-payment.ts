@@ -69,9 +69,9 @@ export async function openOnlinePayment(
     }
     const restaurant = engine.stores.restaurants.get(current.restaurant_id)!;
     const promise = keptPromiseView(engine, current.id, restaurant.time_zone, engine.clock.now());
-    const view: OrderView = promise ? { ...toOrderView(current, restaurant.time_zone), promise } : toOrderView(current, restaurant.time_zone);
+    const view = toOrderView(current, restaurant.time_zone);
     engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
-    return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
+    return { ...view, ...(promise ? { promise } : {}), payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }
 

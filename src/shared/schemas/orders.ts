@@ -273,7 +273,7 @@ export const Order = named(
     updated_at: DateTimeOut(),
     test: Type.Boolean({ description: 'True for sandbox orders (label PRUEBA).' }),
     managed_by_integrator: Type.Boolean({ description: 'True when a POS integration owns the order (PATCH is 409).' }),
-    // Only in the answer to POST /orders (its replay, its `order.created` event) of an order that is not scheduled.
+    // Only in the answer to POST /orders (and its replay) of an order that is not scheduled; never in events or reads.
     promise: Type.Optional(ReadyTimePromise),
   }),
 );

@@ -1,6 +1,7 @@
 // Issue 32 (the kitchen keeps its promises): the item timing log, the items open at each station,
-// the prep times learned from the log, the cooks a hub set on a station during service, and each
-// order's promise with when it was actually ready (what the promise's margin is calibrated on).
+// the prep times learned from the log, the cooks a hub set on a station during service, each
+// order's promise with when it was actually ready (what the promise's margin is calibrated on), and
+// busy mode's state per location with which keys are store fronts.
 export default /* sql */ `
 -- Append-only: one row per thing that happened to an order line in the kitchen. Never updated.
 -- kind: fired (reached its station), started, done, undone, recalled, held (kept back to finish
@@ -78,4 +79,23 @@ CREATE TABLE order_promises (
   ready_at INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX order_promises_ready ON order_promises (location_id, ready_at) WHERE ready_at IS NOT NULL;
+
+-- Busy mode per location: paused (store fronts' orders refused) or not, since when the wait has been
+-- above the threshold, the last pauses (at most 2 an hour), and the manager's override from the hub.
+CREATE TABLE location_busy_states (
+  location_id TEXT PRIMARY KEY REFERENCES locations(id),
+  paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+  changed_at INTEGER NOT NULL,
+  above_since INTEGER,
+  wait_minutes INTEGER NOT NULL,
+  recent_pauses TEXT NOT NULL DEFAULT '[]',
+  override TEXT CHECK (override IN ('pause', 'resume'))
+) WITHOUT ROWID;
+
+-- Which keys are a store front's (their orders are refused in busy mode) or a POS's (never refused).
+-- A key with no row is neither: never refused.
+CREATE TABLE api_key_channel_kinds (
+  api_key_id TEXT PRIMARY KEY REFERENCES api_keys(id),
+  kind TEXT NOT NULL CHECK (kind IN ('store_front', 'pos'))
+) WITHOUT ROWID;
 `;
