@@ -1,4 +1,4 @@
-// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE]`: replays a kitchen
+// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--no-busy-mode]`: replays a kitchen
 // profile (docs/simulator.md) against a real engine, its HTTP API and its kitchen door, on the
 // engine's ManualClock. The training seeds (1–30 by default) run first on the same database, each
 // one a day: the engine learns its prep times and calibrates its promise's margin there. The figures
@@ -83,10 +83,13 @@ async function main(): Promise<void> {
       train: { type: 'string', default: '1-30' },
       json: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'no-busy-mode': { type: 'boolean', default: false },
     },
   });
   if (!values.profile) throw new Error('--profile FILE is required (bench/profiles/standard-rush.json, stress-rush.json)');
-  const profile = readProfile(values.profile);
+  const read = readProfile(values.profile);
+  // Without busy mode: the kitchen takes every order (the promise alone).
+  const profile = values['no-busy-mode'] ? { ...read, busy_mode: undefined } : read;
   const train = seedRange(values.train!, '--train');
   const seeds = seedRange(values.seeds!, '--seeds');
   const overlap = seeds.filter((s) => train.includes(s));
