@@ -73,7 +73,6 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
   }
   const open: OpenLine[] = [];
   for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test')) {
-    if (row.station_id === null) continue;
     const seconds = linePrepSeconds(
       { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
       settings.prep,

@@ -34,6 +34,9 @@ export interface OpenItemRow {
   started_at: number | null;
 }
 
+/** What the promise reads of an open line (one read per promise: no more than it needs). */
+export type OpenLineAtStation = Pick<OpenItemRow, 'product_id' | 'quantity' | 'fired_at' | 'started_at'> & { station_id: string };
+
 export interface PrepStatRow {
   restaurant_id: string;
   station_id: string;
@@ -75,7 +78,7 @@ export class KitchenTimingsStore {
   private readonly dropOpen: Statement<[string, number]>;
   private readonly dropOpenOfOrder: Statement<[string]>;
   private readonly startOpen: Statement<[number, string]>;
-  private readonly openAt: Statement<[string, number], OpenItemRow>;
+  private readonly openAt: Statement<[string, number], OpenLineAtStation>;
   private readonly openOfOrder: Statement<[string], OpenItemRow>;
   private readonly statsOf: Statement<[string], PrepStatRow>;
   private readonly dropStats: Statement<[string]>;
@@ -105,7 +108,10 @@ export class KitchenTimingsStore {
     this.dropOpen = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ? AND item_index = ?');
     this.dropOpenOfOrder = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ?');
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
-    this.openAt = db.prepare('SELECT * FROM kitchen_open_items WHERE location_id = ? AND test <= ? ORDER BY fired_at');
+    this.openAt = db.prepare(
+      `SELECT station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
+       WHERE location_id = ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at`,
+    );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
     this.dropStats = db.prepare('DELETE FROM kitchen_prep_stats WHERE restaurant_id = ?');
@@ -170,8 +176,8 @@ export class KitchenTimingsStore {
     return this.openOfOrder.all(orderId);
   }
 
-  /** The location's open lines, oldest fired first: live ones only, or (`withTest`) the sandbox's too. */
-  openAtLocation(locationId: string, withTest: boolean): OpenItemRow[] {
+  /** The location's open lines at a station, oldest fired first: live ones only, or (`withTest`) the sandbox's too. */
+  openAtLocation(locationId: string, withTest: boolean): OpenLineAtStation[] {
     return this.openAt.all(locationId, withTest ? 1 : 0);
   }
 

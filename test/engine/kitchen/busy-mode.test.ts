@@ -67,7 +67,8 @@ const fill = async (count: number) => {
 };
 /** The cook catches up: every line open at the grill bumped done. */
 const drain = () => {
-  for (const line of engine.server.engine.stores.kitchenTimings.openAtLocation(LOCATION, false)) {
+  const open = engine.server.engine.db.prepare('SELECT order_id, item_index FROM kitchen_open_items WHERE location_id = ?').all(LOCATION) as { order_id: string; item_index: number }[];
+  for (const line of open) {
     setItemDone(engine.server.engine, kitchenActor(RESTAURANT, 'live'), line.order_id, line.item_index, true);
   }
 };
