@@ -33,7 +33,7 @@ export interface ScheduleInput {
 
 export interface ScheduledLine {
   station_id: string | null;
-  /** When a cook is expected to take it (the time to fire it to finish with the others is later, see fireTimes). */
+  /** When a cook is expected to take it. */
   start_at: number;
   finish_at: number;
 }
@@ -101,16 +101,6 @@ function earliest(times: readonly number[]): number {
   let best = 0;
   for (let i = 1; i < times.length; i++) if (times[i]! < times[best]!) best = i;
   return best;
-}
-
-/**
- * When each line should go to its station so that all finish together at the order's expected ready
- * time: its latest start (ready minus its own time), but never before a cook is expected free for it.
- */
-export function fireTimes(result: ScheduleResult, lines: readonly NewLine[]): number[] {
-  return result.lines.map((scheduled, i) =>
-    scheduled.station_id === null ? scheduled.start_at : Math.max(scheduled.start_at, result.expected_ready_at - lines[i]!.seconds * 1000),
-  );
 }
 
 /** The margin added to the expected time to make the promise, and how it was found. */
