@@ -1,4 +1,4 @@
-// A kitchen profile for `npm run simulate` (docs/simulator.md has the format): stations and their
+// A kitchen profile for `npm run simulate` (docs/kitchen-promises.md has the format): stations and their
 // cooks, the menu with typed and true prep times, the arrival curve, the channel mix and the noise
 // of real kitchens. Read strictly: a profile with an unknown field or a value out of range is refused.
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--no-busy-mode]`: replays a kitchen
-// profile (docs/simulator.md) against a real engine, its HTTP API and its kitchen door, on the
+// profile (docs/kitchen-promises.md) against a real engine, its HTTP API and its kitchen door, on the
 // engine's ManualClock. The training seeds (1–30 by default) run first on the same database, each
 // one a day: the engine learns its prep times and calibrates its promise's margin there. The figures
 // printed are those of the reported seeds alone (1001–1030 for the issue's figures), never tuned on.

@@ -122,7 +122,7 @@ export const MARGIN_SCALE_OFFSET_SECONDS = 60;
 /**
  * Recent orders' lateness understates the next ones' in a rush that is getting worse (errors come
  * in runs): the quantile is aimed this share of the way closer to 1 (0.9 is aimed at 0.93). Set on
- * the simulator's training seeds 1–30 (docs/simulator.md), never on the reported ones.
+ * the simulator's training seeds 1–30 (docs/kitchen-promises.md), never on the reported ones.
  */
 export const QUANTILE_HEADROOM = 0.3;
 
