@@ -11,7 +11,7 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
-import { learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
+import { LEARNING_DAYS, learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
 import { evaluateBusyMode } from '../services/busy-mode.ts';
 import { sendDuePrintJobs } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
@@ -138,14 +138,22 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   };
 
   let lastLearningAt = Number.NEGATIVE_INFINITY;
-  /** Prep times learned again from the item timing log, every LEARNING_INTERVAL_MS of engine time (issue 32). */
+  /** Per restaurant, the engine time its log was last learned from (in memory: a restart learns once more). */
+  const learnedUpTo = new Map<string, number>();
+  /**
+   * Prep times learned again from the item timing log, every LEARNING_INTERVAL_MS of engine time
+   * (issue 32), for a restaurant whose log has grown since: a quiet one is not written.
+   */
   const learnPrepTimes = (): void => {
     const now = engine.clock.now();
     if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
     lastLearningAt = now;
     for (const restaurant of engine.stores.restaurants.list()) {
       try {
+        const since = learnedUpTo.get(restaurant.id) ?? now - LEARNING_DAYS * 24 * 3_600_000;
+        if (!engine.stores.kitchenTimings.loggedAfter(restaurant.id, since)) continue;
         learnRestaurantPrepTimes(engine, restaurant.id);
+        learnedUpTo.set(restaurant.id, now);
       } catch (error) {
         log.error({ err: error, job: 'learn-prep-times', id: restaurant.id }, 'job failed; it runs again later');
       }

@@ -42,9 +42,9 @@ function writeBusyState(engine: Engine, locationId: string, state: BusyState): v
   });
 }
 
-/** What GET /locations and the `location.updated` events say of it; null where busy mode is not set and never overridden. */
+/** What GET /locations and the `location.updated` events say of it; null where busy mode is not set and a manager never used it. */
 export function kitchenBusyView(state: BusyState, settings: BusyModeSettings | undefined, timeZone: string): KitchenBusyView | null {
-  if (!settings && state.override === null) return null;
+  if (!settings && state.override === null && state.changed_at === 0) return null;
   return {
     paused: state.paused,
     since: state.changed_at > 0 ? formatInstant(state.changed_at, timeZone) : null,
@@ -62,19 +62,35 @@ function announce(engine: Engine, restaurant: RestaurantRow, location: LocationR
   engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
 }
 
+const sameState = (a: BusyState, b: BusyState) =>
+  a.paused === b.paused &&
+  a.changed_at === b.changed_at &&
+  a.above_since === b.above_since &&
+  a.wait_minutes === b.wait_minutes &&
+  a.override === b.override &&
+  a.recent_pauses.join() === b.recent_pauses.join();
+
 /**
  * Evaluates busy mode for every location of a restaurant with `busy_mode` (the jobs, every tick):
- * each one's current wait, the next state, and an event when it paused or resumed. One transaction.
+ * each one's current wait, the next state, and an event when it paused or resumed. Reads first: a
+ * location whose state would not change is not written (a tick takes no write lock for nothing);
+ * one that would is written in its own transaction, from its state read again there.
  */
 export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused' | 'resumed' | null)[] {
-  return engine.transaction(() => {
-    const settings = readKitchenSettings(engine, restaurantId).busy_mode;
-    const restaurant = engine.stores.restaurants.get(restaurantId);
-    if (!settings || !restaurant) return [];
-    const now = engine.clock.now();
-    return engine.stores.locations.list(restaurantId).map((location) => {
-      const wait = currentWait(readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
-      const { state, change } = nextBusyState(readBusyState(engine, location.id), wait, now, settings);
+  const settings = readKitchenSettings(engine, restaurantId).busy_mode;
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  if (!settings || !restaurant) return [];
+  const next = (location: LocationRow, now: number) => {
+    const current = readBusyState(engine, location.id);
+    const wait = currentWait(readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
+    return { current, ...nextBusyState(current, wait, now, settings) };
+  };
+  return engine.stores.locations.list(restaurantId).map((location) => {
+    const seen = engine.read(() => next(location, engine.clock.now()));
+    if (sameState(seen.current, seen.state)) return null;
+    return engine.transaction(() => {
+      const now = engine.clock.now();
+      const { state, change } = next(location, now);
       writeBusyState(engine, location.id, state);
       if (change) announce(engine, restaurant, location, state, settings, now);
       return change;
@@ -112,10 +128,11 @@ export function setBusyOverride(engine: Engine, actor: Actor, locationId: string
     const before = readBusyState(engine, location.id);
     const wanted = override === 'auto' ? null : override;
     const paused = wanted === null ? before.paused && settings !== undefined : wanted === 'pause';
-    const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused ? now : before.changed_at };
+    // changed_at is set by any override, so the location shows busy mode from then on, paused or not.
+    const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused || before.changed_at === 0 ? now : before.changed_at };
     writeBusyState(engine, location.id, state);
     if (paused !== before.paused || wanted !== before.override) announce(engine, restaurant, location, state, settings, now);
-    return kitchenBusyView(state, settings, restaurant.time_zone) ?? { paused: false, since: null, reason: 'none', wait_minutes: state.wait_minutes, retry_after_seconds: null };
+    return kitchenBusyView(state, settings, restaurant.time_zone)!;
   });
 }
 

@@ -74,6 +74,7 @@ export class KitchenTimingsStore {
   private readonly logOf: Statement<[string], ItemTimingRow>;
   private readonly logSince: Statement<[string, number, number], ItemTimingRow>;
   private readonly lastDone: Statement<[string, string, number], { at: number }>;
+  private readonly anyAfter: Statement<[string, number], { found: number }>;
   private readonly putOpen: Statement<OpenItemRow>;
   private readonly dropOpen: Statement<[string, number]>;
   private readonly dropOpenOfOrder: Statement<[string]>;
@@ -97,6 +98,7 @@ export class KitchenTimingsStore {
     );
     this.logOf = db.prepare('SELECT * FROM kitchen_item_timings WHERE order_id = ? ORDER BY seq');
     this.logSince = db.prepare('SELECT * FROM kitchen_item_timings WHERE restaurant_id = ? AND at >= ? ORDER BY seq LIMIT ?');
+    this.anyAfter = db.prepare('SELECT 1 AS found FROM kitchen_item_timings WHERE restaurant_id = ? AND at > ? LIMIT 1');
     this.lastDone = db.prepare(
       `SELECT at FROM kitchen_item_timings WHERE location_id = ? AND station_id = ? AND kind = 'done' ORDER BY seq DESC LIMIT ?`,
     );
@@ -148,6 +150,11 @@ export class KitchenTimingsStore {
   /** The restaurant's log from `since` on, oldest first, at most `limit` rows. */
   logFrom(restaurantId: string, since: number, limit: number): ItemTimingRow[] {
     return this.logSince.all(restaurantId, since, limit);
+  }
+
+  /** Whether the restaurant's log has anything after `at`. */
+  loggedAfter(restaurantId: string, at: number): boolean {
+    return this.anyAfter.get(restaurantId, at) !== undefined;
   }
 
   /** When the station's last `count` lines were bumped done at the location, latest first. */
