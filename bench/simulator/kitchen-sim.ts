@@ -3,6 +3,7 @@
 // through the kitchen door's dispatch (the tablet's path), expo bumping each ticket listo when its
 // last line is done. Time is the engine's ManualClock, moved from event to event.
 import { DateTime } from 'luxon';
+import { Agent, fetch } from 'undici';
 import type { ManualClock } from '../../src/engine/clock.ts';
 import type { EngineServer } from '../../src/host/start-engine-server.ts';
 import { dispatch } from '../../src/engine/screen/dispatch.ts';
@@ -13,6 +14,12 @@ import type { ChannelKind, Profile } from './profile.ts';
 import { Random } from './random.ts';
 
 const MIN = 60_000;
+
+/**
+ * The store fronts' connections: an idle one is closed after 100 ms, long before the engine's 5 s
+ * keep-alive ends it (a reused socket the server had just closed fails the request on a busy machine).
+ */
+const connections = new Agent({ keepAliveTimeout: 100, keepAliveMaxTimeout: 100 });
 
 export interface SimulatedOrder {
   seed: number;
@@ -293,6 +300,7 @@ async function placeOrder(
     in_peak: t >= start + profile.peak.from_minute * MIN && t < start + profile.peak.to_minute * MIN,
   };
   const response = await fetch(`${context.server.baseUrl}/orders`, {
+    dispatcher: connections,
     method: 'POST',
     headers: { authorization: `Bearer ${context.keys[channel.label]}`, 'content-type': 'application/json' },
     body: JSON.stringify({
