@@ -20,6 +20,7 @@ import { benchLiveFanout } from './rows/live-fanout.ts';
 import { benchStartup } from './rows/startup.ts';
 import { benchSoak } from './rows/soak.ts';
 import { benchSync } from './rows/sync.ts';
+import { benchKitchenPromise } from './rows/kitchen-promise.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +55,7 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 8, title: 'memory under a steady load (30-min soak; --quick: 1 min)', run: benchSoak, missing: [] },
   { row: 9, title: 'rate limiter under 100,000 client addresses', run: benchLimiterFlood, missing: [] },
   { row: 10, title: 'live fan-out: 500 streams and a tablet toggling', run: benchLiveFanout, missing: [] },
+  { row: 11, title: 'the kitchen\'s promise with 200 lines open', run: benchKitchenPromise, missing: [] },
 ];
 
 const machine = describeMachine();

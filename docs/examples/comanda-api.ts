@@ -196,6 +196,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready-time-quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * When a cart would be ready
+         * @description The kitchen's promise for a cart ordered now, without creating anything: its lines scheduled behind the lines every channel has open at their stations, with the cooks on shift and the prep times the engine learned (see `promise` of POST /orders, which answers the same for the order it creates). Unknown products and invalid modifier choices are 400, as in POST /orders; stock is not checked. Any key.
+         */
+        post: operations["quoteReadyTime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -251,7 +271,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -327,7 +347,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "payment_unavailable" | "storage_full" | "storage_damaged";
+                code: "payment_unavailable" | "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -382,6 +402,20 @@ export interface components {
                 message: string;
             };
         };
+        /** @description Busy mode (issue 32): present where the restaurant file sets `busy_mode`, or a manager paused the location. */
+        KitchenBusy: {
+            /** @description True: orders from store fronts are refused (503 `kitchen_busy`, with `Retry-After`); a POS's never are. */
+            paused: boolean;
+            since: string | null;
+            /**
+             * @description `kitchen_wait`: the promised wait stayed above the threshold; `manager`: paused or resumed from the hub; `none`: taking orders.
+             * @enum {unknown}
+             */
+            reason: "kitchen_wait" | "manager" | "none";
+            /** @description The wait busy mode last saw. */
+            wait_minutes: number;
+            retry_after_seconds: number | null;
+        };
         Location: {
             /** Format: uuid */
             location_id: string;
@@ -393,6 +427,9 @@ export interface components {
             /** @enum {unknown} */
             reason: "caja_abierta" | "caja_cerrada" | "dentro_del_horario" | "fuera_del_horario" | "sucursal_desactivada";
             next_opening_at: string | null;
+            kitchen_busy?: components["schemas"]["KitchenBusy"];
+            /** @description GET /locations only: the kitchen's current wait, the promise in minutes for one typical line of the station that frees last (see POST /ready-time-quotes for a whole cart). */
+            kitchen_wait_minutes?: number;
         };
         LocationChange: components["schemas"]["Location"] & {
             /** @description Present (true) for sandbox keys: nothing was changed. */
@@ -501,7 +538,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -553,6 +590,7 @@ export interface components {
             test: boolean;
             /** @description True when a POS integration owns the order (PATCH is 409). */
             managed_by_integrator: boolean;
+            promise?: components["schemas"]["ReadyTimePromise"];
         };
         /** @description A new order (never with `payment_link`). */
         OrderCreatedEvent: {
@@ -678,6 +716,42 @@ export interface components {
                 message: string;
             };
         };
+        /** @description When the order will be ready, from the kitchen's live load. Times are the engine's clock. */
+        ReadyTimePromise: {
+            /**
+             * Format: date-time
+             * @description When the kitchen expects the order ready: its lines scheduled behind every channel's open lines at their stations, with the cooks on shift.
+             */
+            expected_ready_at: string;
+            /**
+             * Format: date-time
+             * @description The time to tell the customer: the expected time plus the margin by which `quantile` of recent orders were ready.
+             */
+            promised_ready_at: string;
+            /** @description Minutes from now to `promised_ready_at`, rounded up. */
+            wait_minutes: number;
+            /** @description The share of orders meant to be ready by their promise (the restaurant's `promise_quantile`, 0.9 by default). */
+            quantile: number;
+            /**
+             * @description `calibrated`: the margin comes from the location's last ready orders; `prior`: too few yet, it comes from the prep times' spread.
+             * @enum {unknown}
+             */
+            margin_basis: "calibrated" | "prior";
+        };
+        /** @description When a cart ordered now would be ready. Nothing is created or reserved: the next order may change it. */
+        ReadyTimeQuote: {
+            /** Format: uuid */
+            location_id: string;
+        } & components["schemas"]["ReadyTimePromise"];
+        ReadyTimeQuoteRequest: {
+            /**
+             * Format: uuid
+             * @description The location, from GET /locations.
+             */
+            location_id: string;
+            /** @description The cart, as POST /orders would send it. */
+            items: components["schemas"]["OrderItemInput"][];
+        };
         /** @description A conflict with the current state. */
         SetSoldOutConflict: {
             error: {
@@ -723,7 +797,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -765,7 +839,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -850,7 +924,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged";
+                code: "storage_full" | "storage_damaged" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -2468,6 +2542,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CloseLocationUnavailable"];
+                };
+            };
+        };
+    };
+    quoteReadyTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadyTimeQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description When the cart would be ready if ordered now. */
+            200: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyTimeQuote"];
+                };
+            };
+            /** @description A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field. */
+            400: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The scheme to use. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */
+            429: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds (at least 1) until a request is allowed again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Unexpected; logged in full on the server, never detailed here. */
+            500: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
                 };
             };
         };

@@ -1,11 +1,13 @@
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
+import { setKeyChannelKind } from '../engine/services/busy-mode.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
-  npm run keys -- create --restaurant ID --mode live|test [--write] [--label NAME] [--db PATH]
+  npm run keys -- create --restaurant ID --mode live|test [--write] [--label NAME] [--channel store-front|pos] [--db PATH]
   npm run keys -- list --restaurant ID [--db PATH]
   npm run keys -- revoke --restaurant ID --key KEY_ID [--db PATH]
-The key is printed once, on creation; only its hash is stored.`;
+The key is printed once, on creation; only its hash is stored. --channel store-front: its orders are
+refused while the location is busy (busy mode); pos: never refused (the default, too).`;
 
 const usage: Usage = usageExit(USAGE);
 
@@ -16,6 +18,7 @@ function main(): void {
       mode: { type: 'string' },
       write: { type: 'boolean', default: false },
       label: { type: 'string' },
+      channel: { type: 'string' },
       key: { type: 'string' },
       db: { type: 'string' },
     },
@@ -26,11 +29,13 @@ function main(): void {
   runOnEngine(values.db, (engine) => {
     if (command === 'create') {
       if (values.mode !== 'live' && values.mode !== 'test') usage('--mode must be live or test');
-      const { key, record } = createApiKey(engine, {
-        restaurantId: restaurant,
-        mode: values.mode,
-        write: values.write,
-        label: values.label ?? null,
+      const mode = values.mode;
+      if (values.channel !== undefined && values.channel !== 'store-front' && values.channel !== 'pos') usage('--channel must be store-front or pos');
+      // The key and its channel kind in one transaction: never a store front's key left unmarked.
+      const { key, record } = engine.transaction(() => {
+        const created = createApiKey(engine, { restaurantId: restaurant, mode, write: values.write, label: values.label ?? null });
+        if (values.channel) setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos');
+        return created;
       });
       console.log(key);
       console.error(`created key ${record.id} (${record.mode}, ${record.write ? 'read/write' : 'read only'}${record.label ? `, "${record.label}"` : ''}); it is shown only this once`);

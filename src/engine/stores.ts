@@ -9,6 +9,8 @@ import { KitchenBoardStore } from './store/kitchen-board-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
+import { LocationBusyStore } from './store/location-busy-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
 import { MailOutboxStore } from './store/mail-outbox-store.ts';
 import { MirrorStore } from './store/mirror-store.ts';
@@ -61,6 +63,10 @@ export class Stores {
   readonly printJobs: PrintJobsStore;
   /** The pickup screen's privacy choices (services/pickup-screen-settings.ts). */
   readonly pickupScreenSettings: PickupScreenSettingsStore;
+  /** The item timing log, open lines, learned prep times, cooks on shift and promises (issue 32). */
+  readonly kitchenTimings: KitchenTimingsStore;
+  /** Busy mode per location and the store-front keys it refuses (issue 32). */
+  readonly locationBusy: LocationBusyStore;
 
   /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
   constructor(db: Database, orderNumberPrefix: string) {
@@ -88,5 +94,7 @@ export class Stores {
     this.printers = new PrintersStore(db);
     this.pickupScreenSettings = new PickupScreenSettingsStore(db);
     this.printJobs = new PrintJobsStore(db);
+    this.kitchenTimings = new KitchenTimingsStore(db);
+    this.locationBusy = new LocationBusyStore(db);
   }
 }

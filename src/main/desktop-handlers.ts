@@ -16,6 +16,9 @@ import { backupDatabase } from '../engine/services/backup-database.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
 import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
+import { setBusyOverride } from '../engine/services/busy-mode.ts';
+import { readStationCooks, setStationCooks } from '../engine/services/station-cooks.ts';
+import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
 import { checkMercadoPagoCredentials } from '../engine/services/payment-credentials.ts';
@@ -85,6 +88,12 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return { restarting: true };
     },
     'keys:list': () => listApiKeys(engine, restaurantId),
+    'locations:set-busy': ({ location_id, mode }) => setBusyOverride(engine, kitchenActor(restaurantId, 'live'), location_id, mode),
+    'stations:cooks': () => readStationCooks(engine, kitchenActor(restaurantId, 'live')),
+    'stations:set-cooks': ({ station_id, cooks }) => {
+      setStationCooks(engine, kitchenActor(restaurantId, 'live'), station_id, cooks);
+      return readStationCooks(engine, kitchenActor(restaurantId, 'live'));
+    },
     'keys:create': ({ mode, write, label }) => createApiKey(engine, { restaurantId, mode, write, label }),
     'keys:revoke': ({ key_id }) => revokeApiKey(engine, restaurantId, key_id),
     'settings:get': () => settingsView(),

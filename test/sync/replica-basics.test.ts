@@ -16,7 +16,9 @@ function scenarios(mode: World): void {
     assert.equal(menuRep.status, 200);
     assert.deepEqual(menuRep.body, menuUp.body);
     const [locUp, locRep] = await Promise.all([up('GET', '/locations'), rep('GET', '/locations')]);
-    assert.deepEqual(locRep.body.data, locUp.body.data);
+    // The kitchen's wait is each engine's own (a replica's log is not fed by mirrored orders yet: issue 32).
+    const withoutWait = (data: { kitchen_wait_minutes?: number }[]) => data.map(({ kitchen_wait_minutes: _wait, ...rest }) => rest);
+    assert.deepEqual(withoutWait(locRep.body.data), withoutWait(locUp.body.data));
     assert.equal(locRep.body.register_mode, 'manual');
     for (const location of [R1.openLocation, R1.closedLocation]) {
       const [a, b] = await Promise.all([up('GET', `/stock?location_id=${location}`), rep('GET', `/stock?location_id=${location}`)]);
@@ -40,7 +42,8 @@ function scenarios(mode: World): void {
     // Brought by the feed's long-poll (held until the commit), whatever the machine's load: no wall-clock bound.
     const mirrored = await eventually(() => rep('GET', `/orders/${created.body.id}`), 'the order on the replica', { until: (r) => r.status === 200 });
     assert.equal(mirrored.status, 200);
-    assert.deepEqual(mirrored.body, created.body);
+    const { promise: _promise, ...order } = created.body; // the promise is the creation's answer only
+    assert.deepEqual(mirrored.body, order);
     // A sandbox order takes no stock (stock is simulated in sandbox).
     const expected = mode === 'live' ? before - 2 : before;
     const upstreamStock = (await up('GET', `/stock?location_id=${R1.openLocation}`)).body;

@@ -7,11 +7,14 @@ import { redactApiKeys } from './api-key-redaction.ts';
  */
 export class ApiError extends Error {
   readonly code: ErrorCode;
+  /** Sent as `Retry-After` (seconds) when set: when asking again may succeed. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, retryAfterSeconds: number | null = null) {
     super(redactApiKeys(message));
     this.name = 'ApiError';
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   get status(): number {

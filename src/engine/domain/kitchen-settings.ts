@@ -1,4 +1,5 @@
 import type { KitchenStation } from '../../shared/ipc/kitchen.ts';
+import type { BusyModeSettings } from './busy-mode.ts';
 
 /**
  * The restaurant file's kitchen settings, resolved at import: each product's station (its own or its
@@ -12,6 +13,22 @@ export interface KitchenSettings {
   allergens: Record<string, string[]>;
   /** The restaurant's own words marking a note as an allergy (absent in settings imported before them). */
   allergy_words?: string[];
+  /** Typed prep times (issue 32; absent in settings imported before them: every product takes the default). */
+  prep?: PrepSettings;
+  /** Station id → cooks on shift by default (the hub's "+ / −" overrides it during service); absent: 1. */
+  station_cooks?: Record<string, number>;
+  /** The quantile of lateness the promise covers (0.5–0.99); absent: 0.9. */
+  promise_quantile?: number;
+  /** Busy mode for every location (issue 32); absent: never busy. */
+  busy_mode?: BusyModeSettings;
+}
+
+/** How the restaurant file's prep times are kept in the kitchen settings (seconds). */
+export interface PrepSettings {
+  /** Product id → seconds of one unit. */
+  product_seconds: Record<string, number>;
+  /** Product id → allergenKey(group, option) → seconds added (or taken, negative) by choosing the option. */
+  option_seconds: Record<string, Record<string, number>>;
 }
 
 export const NO_KITCHEN_SETTINGS: KitchenSettings = { stations: [], product_stations: {}, allergens: {} };

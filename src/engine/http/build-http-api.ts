@@ -19,6 +19,7 @@ import { registerCatalogueRoutes } from './routes/catalogue.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerLocationRoutes } from './routes/locations.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
+import { registerReadyTimeRoutes } from './routes/ready-time.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
 import { registerPaymentNotificationRoutes } from './routes/payment-notifications.ts';
 import { registerSyncStatusRoute } from './routes/sync-status.ts';
@@ -161,6 +162,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerOrderRoutes(api, options);
       registerCatalogueRoutes(api, options);
       registerLocationRoutes(api, options);
+      registerReadyTimeRoutes(api, options);
       registerEventRoutes(api, options);
       registerSandboxPayRoutes(api, options);
       registerPaymentNotificationRoutes(api, options);

@@ -39,7 +39,8 @@ function fromFastifyError(error: FastifyError & { validation?: ErrorObject[]; va
 const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
-  if (error.code === 'storage_full') reply.header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
+  const retryAfter = error.code === 'storage_full' ? STORAGE_FULL_RETRY_AFTER_SECONDS : error.retryAfterSeconds;
+  if (retryAfter !== null) reply.header('retry-after', String(retryAfter));
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 

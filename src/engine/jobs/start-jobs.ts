@@ -11,6 +11,8 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
+import { LEARNING_DAYS, learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
+import { evaluateBusyMode } from '../services/busy-mode.ts';
 import { printLanes } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
@@ -57,6 +59,9 @@ interface DatabaseJob {
 }
 
 /** Each item of each job runs in its own transaction (inside the service), so one bad item blocks nothing. */
+/** Prep times are learned again this often (engine time): what a promise uses moves with the evening. */
+export const LEARNING_INTERVAL_MS = 10 * 60_000;
+
 const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
@@ -132,6 +137,41 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     }
   };
 
+  let lastLearningAt = Number.NEGATIVE_INFINITY;
+  /** Per restaurant, the engine time its log was last learned from (in memory: a restart learns once more). */
+  const learnedUpTo = new Map<string, number>();
+  /**
+   * Prep times learned again from the item timing log, every LEARNING_INTERVAL_MS of engine time
+   * (issue 32), for a restaurant whose log has grown since: a quiet one is not written.
+   */
+  const learnPrepTimes = (): void => {
+    const now = engine.clock.now();
+    if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
+    lastLearningAt = now;
+    for (const restaurant of engine.stores.restaurants.list()) {
+      try {
+        const since = learnedUpTo.get(restaurant.id) ?? now - LEARNING_DAYS * 24 * 3_600_000;
+        if (!engine.stores.kitchenTimings.loggedAfter(restaurant.id, since)) continue;
+        learnRestaurantPrepTimes(engine, restaurant.id);
+        learnedUpTo.set(restaurant.id, now);
+      } catch (error) {
+        log.error({ err: error, job: 'learn-prep-times', id: restaurant.id }, 'job failed; it runs again later');
+      }
+    }
+  };
+
+  /** Busy mode follows the kitchen's wait every tick (issue 32); a restaurant without it costs one read. */
+  const followBusyMode = (): void => {
+    if (!active || stopped || !engine.db.open) return;
+    for (const restaurant of engine.stores.restaurants.list()) {
+      try {
+        evaluateBusyMode(engine, restaurant.id);
+      } catch (error) {
+        log.error({ err: error, job: 'busy-mode', id: restaurant.id }, 'job failed; it runs again on the next tick');
+      }
+    }
+  };
+
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = (): void => {
@@ -149,6 +189,8 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const runDatabaseJobs = (): void => {
     writeKeyUses();
     purgeIdempotencyKeys();
+    learnPrepTimes();
+    followBusyMode();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;
     try {

@@ -209,6 +209,13 @@ const ModifierOptionSchema = Type.Object(
         description: 'true: choosing this option is an allergy matter (e.g. "Sin gluten", "Alergia al maní"); kitchen screens show it in red.',
       }),
     ),
+    prep_minutes: Type.Optional(
+      Type.Number({
+        minimum: -60,
+        maximum: 60,
+        description: 'Minutes this option adds to the product\'s prep time (negative: takes off), e.g. 2 for "Agregar huevo". Absent: 0.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'Modifier option' },
 );
@@ -245,6 +252,14 @@ const ProductSchema = Type.Object(
     active: Type.Boolean({ default: true, description: 'false: hidden from the menu.' }),
     track_stock: Type.Boolean({ default: false, description: 'Whether stock is counted per location for this product.' }),
     modifier_groups: Type.Array(ModifierGroupSchema, { maxItems: 50, default: [], description: 'Modifier groups, in display order.' }),
+    prep_minutes: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 240,
+        description:
+          'Minutes a cook takes to prepare one unit at its station, once started (waiting not included): the prior of the promised ready times, until the engine has learned the product\'s time from the kitchen\'s bumps. Absent: 8.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'Product' },
 );
@@ -280,6 +295,13 @@ const StationSchema = Type.Object(
       default: [],
       description: 'Products this station prepares, by slug; this wins over the station of the product\'s category. A product is listed by one station at most.',
     }),
+    cooks: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 50,
+        description: 'Cooks on shift at this station by default (the hub\'s "+ / −" changes it during service); the promise schedules this many lines at once. Absent: 1.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -351,6 +373,28 @@ export const RestaurantConfigSchema = Type.Object(
         maxItems: 50,
         description:
           'The kitchen\'s stations, in the order screens show them, and which products each prepares. Products no station names (by itself or by its category) belong to none: only the expo screen shows them.',
+      }),
+    ),
+    busy_mode: Type.Optional(
+      Type.Object(
+        {
+          threshold_minutes: Type.Integer({ minimum: 5, maximum: 240, description: 'Pause store fronts when the kitchen\'s promised wait is above this many minutes...' }),
+          after_minutes: Type.Integer({ minimum: 0, maximum: 60, default: 3, description: '...for this many minutes in a row.' }),
+          margin_minutes: Type.Integer({ minimum: 1, maximum: 120, default: 5, description: 'Take them again once the wait is below the threshold minus this.' }),
+          max_pauses_per_hour: Type.Integer({ minimum: 1, maximum: 10, default: 2, description: 'At most this many pauses in any hour (a third is not taken: busy mode cannot flap).' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Busy mode, for every location: while paused, orders from store-front keys (`npm run keys -- create --channel store-front`) are refused with 503 `kitchen_busy` and `Retry-After`; a POS\'s and the kitchen\'s never are. A manager can pause or resume from the hub. Absent: never paused.',
+        },
+      ),
+    ),
+    promise_quantile: Type.Optional(
+      Type.Number({
+        minimum: 0.5,
+        maximum: 0.99,
+        description: 'Share of orders that should be ready by their promised time: the promise is the expected time plus the margin by which this share of recent orders was ready. Absent: 0.9.',
       }),
     ),
     allergy_words: Type.Optional(

@@ -1,7 +1,7 @@
 // The restaurant file's kitchen settings: stations (which products each prepares, by category or
 // by product) and modifier options flagged as allergens. Checked with the rest of the file and
 // resolved, at import, into what the engine reads for every ticket.
-import { allergenKey, type KitchenSettings } from '../domain/kitchen-settings.ts';
+import { allergenKey, type KitchenSettings, type PrepSettings } from '../domain/kitchen-settings.ts';
 import type { RestaurantConfig } from './schema.ts';
 
 type Report = (path: string, message: string) => void;
@@ -75,5 +75,33 @@ export function resolveKitchenSettings(config: RestaurantConfig, productIds: Rec
       if (flagged.length > 0) allergens[productIds[product.slug]!] = flagged;
     }
   }
-  return { stations: stations.map((s) => ({ id: s.id, name: s.name })), product_stations, allergens, allergy_words: config.allergy_words ?? [] };
+  return {
+    stations: stations.map((s) => ({ id: s.id, name: s.name })),
+    product_stations,
+    allergens,
+    allergy_words: config.allergy_words ?? [],
+    prep: resolvePrepSettings(config, productIds),
+    station_cooks: Object.fromEntries(stations.map((s) => [s.id, s.cooks ?? 1])),
+    ...(config.promise_quantile === undefined ? {} : { promise_quantile: config.promise_quantile }),
+    ...(config.busy_mode === undefined ? {} : { busy_mode: config.busy_mode }),
+  };
+}
+
+/** Typed prep times in seconds, by product id, and the options' adjustments by the names an order line carries. */
+function resolvePrepSettings(config: RestaurantConfig, productIds: Record<string, string>): PrepSettings {
+  const prep: PrepSettings = { product_seconds: {}, option_seconds: {} };
+  for (const category of config.catalogue.categories) {
+    for (const product of category.products) {
+      const id = productIds[product.slug]!;
+      if (product.prep_minutes !== undefined) prep.product_seconds[id] = Math.round(product.prep_minutes * 60);
+      const options: Record<string, number> = {};
+      for (const group of product.modifier_groups) {
+        for (const option of group.options) {
+          if (option.prep_minutes !== undefined && option.prep_minutes !== 0) options[allergenKey(group.name, option.name)] = Math.round(option.prep_minutes * 60);
+        }
+      }
+      if (Object.keys(options).length > 0) prep.option_seconds[id] = options;
+    }
+  }
+  return prep;
 }

@@ -14,6 +14,8 @@ import { deliveryProviderFor, parseDeliverySettings } from '../domain/delivery-s
 import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
+import { promiseAndFire } from './kitchen-promise.ts';
+import { refuseWhenBusy } from './busy-mode.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
 import { soldOutAt } from './sold-out.ts';
@@ -60,6 +62,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
     takeStock(engine, restaurant, location, items, test, now);
+    // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after every 409.
+    refuseWhenBusy(engine, actor, restaurant, location, options.managedBy);
 
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
@@ -95,6 +99,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     };
     engine.stores.orders.insert(row);
     engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
+    // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
+    const promise = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
@@ -119,7 +125,8 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
     if (!online) queueArrivalTickets(engine, row, now);
-    return view;
+    // The promise is this answer's (and its replay's), not the order's: its events and reads stay the order as it is.
+    return promise ? { ...view, promise } : view;
   });
 }
 

@@ -4,6 +4,7 @@ import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
+import { logItemDone } from './kitchen-timing-log.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
@@ -35,6 +36,7 @@ export function setItemDone(engine: Engine, actor: Actor, orderId: string, itemI
       throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
     }
     engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+    logItemDone(engine, order, itemIndex, done, actor.keyId, now);
     engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
       order_id: order.id,
       item_index: itemIndex,

@@ -14,6 +14,9 @@ import {
   type LocationStatusView,
 } from './location-status.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
+import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
+import { kitchenBusyView, readBusyState } from './busy-mode.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
 
 export interface LocationsView {
   register_mode: RestaurantRow['register_mode'];
@@ -24,12 +27,20 @@ export interface LocationsView {
 export function listLocations(engine: Engine, actor: Actor): LocationsView {
   const restaurant = restaurantOf(engine, actor);
   const now = engine.clock.now();
+  const busySettings = readKitchenSettings(engine, restaurant.id).busy_mode;
   return {
     register_mode: restaurant.register_mode,
     checked_at: formatInstant(now, restaurant.time_zone),
     data: engine.stores.locations
       .list(restaurant.id)
-      .map((l) => toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone)),
+      .map((l) => {
+        const busy = kitchenBusyView(readBusyState(engine, l.id), busySettings, restaurant.time_zone);
+        return {
+          ...toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone),
+          ...(busy ? { kitchen_busy: busy } : {}),
+          kitchen_wait_minutes: currentWait(readKitchenLoad(engine, restaurant.id, l.id, now, actor.mode)).wait_minutes,
+        };
+      }),
   };
 }
 

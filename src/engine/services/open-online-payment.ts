@@ -10,6 +10,7 @@ import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { pendingMarker } from '../domain/idempotency-record.ts';
 import { errorText } from './error-text.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
+import { keptPromiseView } from './kitchen-promise.ts';
 import { restoreStock } from './transition-order.ts';
 import { worldOf } from '../../shared/world.ts';
 
@@ -67,9 +68,10 @@ export async function openOnlinePayment(
       throw unavailable('the order was withdrawn while its payment was being opened');
     }
     const restaurant = engine.stores.restaurants.get(current.restaurant_id)!;
+    const promise = keptPromiseView(engine, current.id, restaurant.time_zone, engine.clock.now());
     const view = toOrderView(current, restaurant.time_zone);
     engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
-    return { ...view, payment_link: { payment_url: paymentUrl, session_id: session.id } };
+    return { ...view, ...(promise ? { promise } : {}), payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }
 

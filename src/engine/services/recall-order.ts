@@ -7,6 +7,7 @@ import type { OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
+import { logRecalled } from './kitchen-timing-log.ts';
 import { worldOf } from '../../shared/world.ts';
 
 export interface RecallResult {
@@ -37,6 +38,7 @@ export function recallOrder(engine: Engine, actor: Actor, orderId: string, until
     const recalledUntil = until ?? DateTime.fromMillis(now).plus({ minutes: RECALL_MINUTES }).toMillis();
     if ((engine.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
     engine.stores.kitchenData.recall(order.id, now, recalledUntil);
+    logRecalled(engine, order, actor.keyId, now);
     engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
       order_id: order.id,
       recalled_until: recalledUntil,

@@ -6,6 +6,7 @@ import type { OrderChanges, OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from './courier-dispatch.ts';
 import { queueReadyMail } from './mail-outbox.ts';
+import { ENGINE_DEVICE, logTransition } from './kitchen-timing-log.ts';
 import type { OrderItemView, OrderView } from './order-view.ts';
 import { queueArrivalTickets, queueBagLabels } from './print-jobs.ts';
 import { toOrderView } from './order-view.ts';
@@ -31,7 +32,7 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
     if (!canTransition(order.status, order.type, target)) {
       throw new ApiError('illegal_transition', `order ${order.number} cannot go from ${order.status} to ${target}`);
     }
-    const updated = applyTransition(engine, order, target, {}, couriers);
+    const updated = applyTransition(engine, order, target, {}, couriers, actor.keyId);
     return toOrderView(updated, restaurant.time_zone);
   });
 }
@@ -47,13 +48,22 @@ export function transitionOrder(engine: Engine, actor: Actor, orderId: string, t
  * pendiente`; the jobs runner calls the courier after the commit) and queues the customer's mail.
  * A replica leaves payments, couriers and mail to its upstream.
  *
+ * `device`: who made the change, for the item timing log (the engine itself by default).
+ *
  * `couriers` (Providers.couriers) says whether this engine has the adapter a dispatch intent
  * needs (none: `fallido` at once); only a transition that can reach `listo` needs them, so the
  * automatic transitions (which never do) leave them out, and the compiler holds them to it.
  */
-export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges, couriers: CourierRegistry): OrderRow;
+export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges, couriers: CourierRegistry, device?: string): OrderRow;
 export function applyTransition(engine: Engine, order: OrderRow, target: Exclude<OrderRow['status'], 'listo'>, extra?: OrderChanges): OrderRow;
-export function applyTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], extra: OrderChanges = {}, couriers?: CourierRegistry): OrderRow {
+export function applyTransition(
+  engine: Engine,
+  order: OrderRow,
+  target: OrderRow['status'],
+  extra: OrderChanges = {},
+  couriers?: CourierRegistry,
+  device: string = ENGINE_DEVICE,
+): OrderRow {
   const now = engine.clock.now();
   const sideEffects = engine.role !== 'replica';
   const changes: OrderChanges = { status: target, ...extra };
@@ -79,6 +89,8 @@ export function applyTransition(engine: Engine, order: OrderRow, target: OrderRo
     Object.assign(changes, requestCourierDispatch(engine, couriers, order, now));
   }
   const updated = writeOrderChanges(engine, order, changes, now);
+  // The item timing log (issue 32): lines fired, started, done or taken off their stations.
+  logTransition(engine, order, target, device, now);
   if (target === 'listo' && sideEffects) queueReadyMail(engine, updated, now);
   // An online order reaches the kitchen once paid (on a replica, the upstream confirms the payment
   // and the mirror prints: mirror-upstream.ts).

@@ -35,6 +35,8 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   payment_unavailable: 'refusal.payment_unavailable',
   storage_full: 'refusal.storage_full',
   storage_damaged: 'refusal.storage_damaged',
+  // Only store fronts' new orders meet it, never a kitchen's tap.
+  kitchen_busy: 'refusal.internal_error',
   internal_error: 'refusal.internal_error',
   ticket_finished: 'refusal.ticket_finished',
   ticket_not_finished: 'refusal.ticket_not_finished',

@@ -14,6 +14,8 @@ import type {
   KitchenTicket,
   LocationStatusEntry,
   LocationsViewData,
+  KitchenBusyEntry,
+  StationCooksEntry,
   SetStockResultView,
   SoldOutBoardView,
   StockView,
@@ -120,6 +122,18 @@ export const CHANNELS = {
   'app:info': desktop('appInfo', Empty, answers<AppInfo>()),
   'app:restart': desktop('restartApp', Empty, answers<{ restarting: boolean }>()),
   'keys:list': desktop('listKeys', Empty, answers<ApiKeyEntry[]>()),
+  // The hub during service (issue 32): busy mode's override, and the cooks on shift per station.
+  'locations:set-busy': desktop(
+    'setLocationBusy',
+    Type.Object({ location_id: Uuid(), mode: Type.Enum(['pause', 'resume', 'auto']) }),
+    answers<KitchenBusyEntry>(),
+  ),
+  'stations:cooks': desktop('stationCooks', Empty, answers<StationCooksEntry[]>()),
+  'stations:set-cooks': desktop(
+    'setStationCooks',
+    Type.Object({ station_id: Type.String({ minLength: 1, maxLength: 50 }), cooks: Type.Integer({ minimum: 1, maximum: 50 }) }),
+    answers<StationCooksEntry[]>(),
+  ),
   'keys:create': desktop(
     'createKey',
     Type.Object({ mode: WorldField, write: Type.Boolean(), label: Label }),

@@ -184,6 +184,26 @@ export interface LocationStatusEntry {
   reason: LocationReason;
   next_opening_at: string | null;
   simulated?: boolean;
+  /** The kitchen's current wait in minutes (issue 32), in a list's entries. */
+  kitchen_wait_minutes?: number;
+  /** Busy mode, where the restaurant sets it or a manager paused the location (issue 32). */
+  kitchen_busy?: KitchenBusyEntry;
+}
+
+/** Busy mode of a location as GET /locations says it (issue 32). */
+export interface KitchenBusyEntry {
+  paused: boolean;
+  since: string | null;
+  reason: 'kitchen_wait' | 'manager' | 'none';
+  wait_minutes: number;
+  retry_after_seconds: number | null;
+}
+
+/** A station's cooks on shift (the hub's "+ / −", issue 32). */
+export interface StationCooksEntry {
+  station_id: string;
+  name: string;
+  cooks: number;
 }
 
 export interface LocationsViewData {

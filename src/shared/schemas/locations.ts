@@ -19,6 +19,30 @@ export const LocationStatus = named(
     open_now: Type.Boolean(),
     reason: Type.Enum([...LOCATION_REASONS]),
     next_opening_at: Nullable(DateTimeOut('Next opening per the weekly schedule (14 days ahead at most); null while open and in manual mode.')),
+    kitchen_busy: Type.Optional(
+      named(
+        'KitchenBusy',
+        Type.Object(
+          {
+            paused: Type.Boolean({ description: 'True: orders from store fronts are refused (503 `kitchen_busy`, with `Retry-After`); a POS\'s never are.' }),
+            since: Nullable(DateTimeOut('When it last paused or resumed; null if never.')),
+            reason: Type.Enum(['kitchen_wait', 'manager', 'none'], {
+              description: '`kitchen_wait`: the promised wait stayed above the threshold; `manager`: paused or resumed from the hub; `none`: taking orders.',
+            }),
+            wait_minutes: Type.Integer({ minimum: 0, description: 'The wait busy mode last saw.' }),
+            retry_after_seconds: Nullable(Type.Integer({ minimum: 0, description: 'While paused: when a store front may ask again.' })),
+          },
+          { description: 'Busy mode (issue 32): present where the restaurant file sets `busy_mode`, or a manager paused the location.' },
+        ),
+      ),
+    ),
+    kitchen_wait_minutes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'GET /locations only: the kitchen\'s current wait, the promise in minutes for one typical line of the station that frees last (see POST /ready-time-quotes for a whole cart).',
+      }),
+    ),
   }),
 );
 

@@ -192,6 +192,42 @@ const PaymentLink = named(
   ),
 );
 
+/** The kitchen's promise for an order (issue 32); also the answer of POST /ready-time-quotes. */
+export const ReadyTimePromise = named(
+  'ReadyTimePromise',
+  Type.Object(
+    {
+      expected_ready_at: DateTimeOut('When the kitchen expects the order ready: its lines scheduled behind every channel\'s open lines at their stations, with the cooks on shift.'),
+      promised_ready_at: DateTimeOut('The time to tell the customer: the expected time plus the margin by which `quantile` of recent orders were ready.'),
+      wait_minutes: Type.Integer({ minimum: 0, description: 'Minutes from now to `promised_ready_at`, rounded up.' }),
+      quantile: Type.Number({ minimum: 0.5, maximum: 0.99, description: 'The share of orders meant to be ready by their promise (the restaurant\'s `promise_quantile`, 0.9 by default).' }),
+      margin_basis: Type.Enum(['calibrated', 'prior'], {
+        description: '`calibrated`: the margin comes from the location\'s last ready orders; `prior`: too few yet, it comes from the prep times\' spread.',
+      }),
+    },
+    { description: 'When the order will be ready, from the kitchen\'s live load. Times are the engine\'s clock.' },
+  ),
+);
+
+export const ReadyTimeQuoteBody = named(
+  'ReadyTimeQuoteRequest',
+  Type.Object(
+    {
+      location_id: Uuid('The location, from GET /locations.'),
+      items: Type.Array(OrderItemInput, { minItems: 1, maxItems: 100, description: 'The cart, as POST /orders would send it.' }),
+    },
+    { additionalProperties: false },
+  ),
+);
+export type ReadyTimeQuoteInput = Type.Static<typeof ReadyTimeQuoteBody>;
+
+export const ReadyTimeQuote = named(
+  'ReadyTimeQuote',
+  Type.Intersect([Type.Object({ location_id: UuidOut() }), ReadyTimePromise], {
+    description: 'When a cart ordered now would be ready. Nothing is created or reserved: the next order may change it.',
+  }),
+);
+
 export const Order = named(
   'Order',
   Type.Object({
@@ -237,6 +273,8 @@ export const Order = named(
     updated_at: DateTimeOut(),
     test: Type.Boolean({ description: 'True for sandbox orders (label PRUEBA).' }),
     managed_by_integrator: Type.Boolean({ description: 'True when a POS integration owns the order (PATCH is 409).' }),
+    // Only in the answer to POST /orders (and its replay) of an order that is not scheduled; never in events or reads.
+    promise: Type.Optional(ReadyTimePromise),
   }),
 );
 

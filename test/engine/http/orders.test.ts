@@ -58,7 +58,10 @@ describe('POST /orders', () => {
 
     const read = await t.call('GET', `/orders/${order.id}`);
     assert.equal(read.status, 200);
-    assert.deepEqual(read.body, order);
+    // The promise is the creation's answer (issue 32); the order read later is the same otherwise.
+    const { promise, ...created } = order;
+    assert.ok(promise);
+    assert.deepEqual(read.body, created);
   });
 
   test('prices sent by the client are ignored', async () => {

@@ -65,7 +65,8 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     assert.equal(after.status, 200);
     assert.deepEqual(after.body.data, []);
     const read = await engine.call('GET', `/orders/${order.id}`);
-    assert.deepEqual(read.body, order);
+    const { promise: _promise, ...created } = order; // the promise is the creation's answer only (issue 32)
+    assert.deepEqual(read.body, created);
   });
 
   test('every item done suggests the next step; un-striking takes the suggestion back', async () => {

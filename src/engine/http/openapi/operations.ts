@@ -93,6 +93,13 @@ const OPERATIONS = {
     permission: 'write',
     idempotent: true,
   },
+  quoteReadyTime: {
+    tag: 'orders',
+    summary: 'When a cart would be ready',
+    description:
+      'The kitchen\'s promise for a cart ordered now, without creating anything: its lines scheduled behind the lines every channel has open at their stations, with the cooks on shift and the prep times the engine learned (see `promise` of POST /orders, which answers the same for the order it creates). Unknown products and invalid modifier choices are 400, as in POST /orders; stock is not checked. Any key.',
+    permission: 'read',
+  },
   quoteDelivery: {
     tag: 'delivery',
     summary: 'Quote delivery to an address',

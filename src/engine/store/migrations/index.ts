@@ -16,6 +16,7 @@ import pickupScreenSettings from './0013-pickup-screen-settings.ts';
 import printJobRetention from './0014-print-job-retention.ts';
 import printJobsSetAside from './0015-print-jobs-set-aside.ts';
 import soldOut from './0016-sold-out.ts';
+import kitchenPromises from './0017-kitchen-promises.ts';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'print-job-retention', sql: printJobRetention },
   { version: 15, name: 'print-jobs-set-aside', sql: printJobsSetAside },
   { version: 16, name: 'sold-out', sql: soldOut },
+  { version: 17, name: 'kitchen-promises', sql: kitchenPromises },
 ];

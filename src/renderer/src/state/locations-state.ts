@@ -1,6 +1,8 @@
 // The locations screen: live open/closed status with its reason and next opening; open or close now.
+// On the hub (the desktop's window) also the kitchen's wait and busy mode with the manager's
+// override, and the cooks on shift per station with "+ / −" (issue 32).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LivePush, LocationsViewData, World } from '../../../shared/ipc/kitchen.ts';
+import type { LivePush, LocationsViewData, StationCooksEntry, World } from '../../../shared/ipc/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { errorMessage } from '../api.ts';
 
@@ -13,18 +15,60 @@ export interface LocationsState {
   simulated: Record<string, boolean>;
   load(world?: World): Promise<void>;
   setOpen(locationId: string, open: boolean): Promise<boolean>;
+  /** The hub's cooks per station; null until loaded (and on a tablet, which has no such channel). */
+  cooks: StationCooksEntry[] | null;
+  loadCooks(): Promise<void>;
+  setCooks(stationId: string, cooks: number): Promise<boolean>;
+  /** The manager's busy-mode override: pause or resume store fronts now, or give it back to the wait. */
+  setBusy(locationId: string, mode: 'pause' | 'resume' | 'auto'): Promise<boolean>;
   receive(push: LivePush): void;
 }
 
+type HubApi = Pick<KitchenApi, 'listLocations' | 'setLocationOpen'> & Partial<Pick<KitchenApi, 'stationCooks' | 'setStationCooks' | 'setLocationBusy'>>;
+
 export type LocationsStore = StoreApi<LocationsState>;
 
-export function createLocationsStore(deps: { api: Pick<KitchenApi, 'listLocations' | 'setLocationOpen'> }): LocationsStore {
+export function createLocationsStore(deps: { api: HubApi }): LocationsStore {
   return createStore<LocationsState>()((set, get) => ({
     world: 'live',
     view: null,
     busy: {},
     error: null,
     simulated: {},
+    cooks: null,
+    async loadCooks() {
+      if (!deps.api.stationCooks) return;
+      try {
+        set({ cooks: await deps.api.stationCooks({}) });
+      } catch (error) {
+        set({ error: errorMessage(error) });
+      }
+    },
+    async setCooks(stationId, cooks) {
+      if (!deps.api.setStationCooks) return false;
+      try {
+        set({ cooks: await deps.api.setStationCooks({ station_id: stationId, cooks }), error: null });
+        return true;
+      } catch (error) {
+        set({ error: errorMessage(error) });
+        return false;
+      }
+    },
+    async setBusy(locationId, mode) {
+      if (!deps.api.setLocationBusy) return false;
+      set((s) => ({ busy: { ...s.busy, [locationId]: true }, error: null }));
+      try {
+        const kitchenBusy = await deps.api.setLocationBusy({ location_id: locationId, mode });
+        set((s) => ({
+          busy: { ...s.busy, [locationId]: false },
+          view: s.view ? { ...s.view, data: s.view.data.map((l) => (l.location_id === locationId ? { ...l, kitchen_busy: kitchenBusy } : l)) } : s.view,
+        }));
+        return true;
+      } catch (error) {
+        set((s) => ({ busy: { ...s.busy, [locationId]: false }, error: errorMessage(error) }));
+        return false;
+      }
+    },
     async load(world = get().world) {
       if (world !== get().world) set({ world, view: null, simulated: {} });
       try {
@@ -42,8 +86,9 @@ export function createLocationsStore(deps: { api: Pick<KitchenApi, 'listLocation
         set((s) => ({
           busy: { ...s.busy, [locationId]: false },
           simulated: { ...s.simulated, [locationId]: status.simulated === true },
+          // The open/close answer has no kitchen wait or busy mode: the entry keeps the ones it had.
           view: s.view && s.world === world
-            ? { ...s.view, data: s.view.data.map((l) => (l.location_id === locationId ? { ...status } : l)) }
+            ? { ...s.view, data: s.view.data.map((l) => (l.location_id === locationId ? { ...l, ...status } : l)) }
             : s.view,
         }));
         return true;
@@ -57,7 +102,7 @@ export function createLocationsStore(deps: { api: Pick<KitchenApi, 'listLocation
       for (const event of push.events) {
         if (event.type !== 'location.updated') continue;
         set((s) => ({
-          view: s.view ? { ...s.view, data: s.view.data.map((l) => (l.location_id === event.data.location_id ? event.data : l)) } : s.view,
+          view: s.view ? { ...s.view, data: s.view.data.map((l) => (l.location_id === event.data.location_id ? { ...l, ...event.data } : l)) } : s.view,
         }));
       }
     },

@@ -7,7 +7,10 @@ import { formatClock, formatDateTime } from '../format.ts';
 
 export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): void }) {
   const t = useT();
-  const { locations } = useApp();
+  const { locations, mode } = useApp();
+  // The hub's own controls (busy override, cooks): desktop channels, which a tablet does not have.
+  const hub = mode === 'desktop';
+  const cooks = useLocations((s) => s.cooks);
   const view = useLocations((s) => s.view);
   const world = useLocations((s) => s.world);
   const busy = useLocations((s) => s.busy);
@@ -18,7 +21,8 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
 
   useEffect(() => {
     void locations.getState().load();
-  }, [locations]);
+    if (hub) void locations.getState().loadCooks();
+  }, [locations, hub]);
 
   return (
     <div className="page locations-page" data-testid="locations-view">
@@ -48,6 +52,45 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
               <p className="next-opening">{t('locations.next_opening', { time: formatDateTime(l.next_opening_at, timeZone, language) })}</p>
             )}
             {simulated[l.location_id] && <p className="notice notice-test" data-testid="location-simulated">{t('locations.simulated')}</p>}
+            {l.is_active && l.kitchen_wait_minutes !== undefined && (
+              <p className="kitchen-wait" data-testid="kitchen-wait">{t('locations.kitchen_wait', { minutes: l.kitchen_wait_minutes })}</p>
+            )}
+            {l.kitchen_busy && (
+              <p className={`kitchen-busy ${l.kitchen_busy.paused ? 'is-paused' : ''}`} data-testid="kitchen-busy" data-paused={String(l.kitchen_busy.paused)}>
+                {t(l.kitchen_busy.paused ? `locations.busy_paused_${l.kitchen_busy.reason === 'manager' ? 'manager' : 'wait'}` : 'locations.busy_taking')}
+              </p>
+            )}
+            {hub && l.is_active && world === 'live' && (
+              <div className="location-actions busy-actions">
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="busy-pause"
+                  disabled={busy[l.location_id] === true || (l.kitchen_busy?.paused === true && l.kitchen_busy.reason === 'manager')}
+                  onClick={() => void locations.getState().setBusy(l.location_id, 'pause')}
+                >
+                  {t('locations.busy_pause')}
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="busy-resume"
+                  disabled={busy[l.location_id] === true || (l.kitchen_busy?.paused === false && l.kitchen_busy.reason === 'manager')}
+                  onClick={() => void locations.getState().setBusy(l.location_id, 'resume')}
+                >
+                  {t('locations.busy_resume')}
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="busy-auto"
+                  disabled={busy[l.location_id] === true || l.kitchen_busy?.reason !== 'manager'}
+                  onClick={() => void locations.getState().setBusy(l.location_id, 'auto')}
+                >
+                  {t('locations.busy_auto')}
+                </button>
+              </div>
+            )}
             {l.is_active && (
               <div className="location-actions">
                 <button
@@ -83,6 +126,40 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
         ))}
       </div>
       {view && <p className="muted">{t('locations.checked_at', { time: formatClock(view.checked_at, timeZone, language) })}</p>}
+      {hub && cooks && cooks.length > 0 && (
+        <section className="station-cooks" data-testid="station-cooks">
+          <h2>{t('locations.cooks_title')}</h2>
+          <p className="muted">{t('locations.cooks_help')}</p>
+          <ul>
+            {cooks.map((s) => (
+              <li key={s.station_id} data-station-id={s.station_id}>
+                <span className="station-name">{s.name}</span>
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="cooks-minus"
+                  aria-label={t('locations.cooks_minus', { name: s.name })}
+                  disabled={s.cooks <= 1}
+                  onClick={() => void locations.getState().setCooks(s.station_id, s.cooks - 1)}
+                >
+                  −
+                </button>
+                <span className="cooks-count" data-testid="cooks-count">{s.cooks}</span>
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="cooks-plus"
+                  aria-label={t('locations.cooks_plus', { name: s.name })}
+                  disabled={s.cooks >= 50}
+                  onClick={() => void locations.getState().setCooks(s.station_id, s.cooks + 1)}
+                >
+                  +
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

@@ -1,0 +1,67 @@
+// Busy mode (issue 32): a location whose promised wait stays above a threshold for a few minutes
+// stops taking store fronts' orders, and takes them again on its own once the wait falls below the
+// threshold minus a margin. It cannot flap (at most `max_pauses_per_hour` pauses in any hour), and
+// a manager's override from the hub wins until it is cleared. Pure: services/busy-mode.ts keeps it.
+
+export interface BusyModeSettings {
+  /** Pause when the promised wait is above this many minutes... */
+  threshold_minutes: number;
+  /** ...for this many minutes in a row. */
+  after_minutes: number;
+  /** Resume once the wait is below the threshold minus this. */
+  margin_minutes: number;
+  max_pauses_per_hour: number;
+}
+
+export type BusyOverride = 'pause' | 'resume' | null;
+
+export interface BusyState {
+  paused: boolean;
+  changed_at: number;
+  above_since: number | null;
+  wait_minutes: number;
+  /** When the last pauses began (the last hour's, at most). */
+  recent_pauses: number[];
+  override: BusyOverride;
+}
+
+export const NOT_BUSY: BusyState = { paused: false, changed_at: 0, above_since: null, wait_minutes: 0, recent_pauses: [], override: null };
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+/** The next state from the current wait; `change` says whether it paused or resumed just now. */
+export function nextBusyState(
+  state: BusyState,
+  waitMinutes: number,
+  now: number,
+  settings: BusyModeSettings,
+): { state: BusyState; change: 'paused' | 'resumed' | null } {
+  const recent = state.recent_pauses.filter((t) => now - t < HOUR);
+  const above = waitMinutes > settings.threshold_minutes;
+  const aboveSince = above ? (state.above_since ?? now) : null;
+  let paused = state.paused;
+  if (state.override === 'pause') paused = true;
+  else if (state.override === 'resume') paused = false;
+  else if (!state.paused) {
+    paused = aboveSince !== null && now - aboveSince >= settings.after_minutes * MIN && recent.length < settings.max_pauses_per_hour;
+  } else paused = waitMinutes >= settings.threshold_minutes - settings.margin_minutes;
+  const change = paused === state.paused ? null : paused ? 'paused' : 'resumed';
+  return {
+    state: {
+      paused,
+      changed_at: change ? now : state.changed_at,
+      above_since: aboveSince,
+      wait_minutes: waitMinutes,
+      recent_pauses: change === 'paused' && state.override === null ? [...recent, now] : recent,
+      override: state.override,
+    },
+    change,
+  };
+}
+
+/** Seconds a refused store front should wait before asking again: until the wait could be below the margin, 1 to 30 minutes. */
+export function retryAfterSeconds(state: BusyState, settings: BusyModeSettings): number {
+  const over = state.wait_minutes - (settings.threshold_minutes - settings.margin_minutes);
+  return Math.round(Math.min(30, Math.max(1, over)) * 60);
+}

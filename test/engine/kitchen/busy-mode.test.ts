@@ -1,0 +1,140 @@
+// Busy mode over the real engine (issue 32): above the threshold for a few minutes, a store front's
+// order is refused with Retry-After and a POS's is not; it resumes by itself below the margin, it
+// cannot pause more than twice an hour, a manager overrides it, and each change is an event.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
+import { eventually } from '../../support/eventually.ts';
+import { importRestaurant } from '../../../src/engine/restaurant-config/import-restaurant.ts';
+import { createApiKey } from '../../../src/engine/services/api-keys.ts';
+import { readBusyState, setBusyOverride, setKeyChannelKind } from '../../../src/engine/services/busy-mode.ts';
+import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
+import { setItemDone } from '../../../src/engine/services/kitchen-items.ts';
+
+const RESTAURANT = '95000000-0000-4000-8000-000000000001';
+const LOCATION = '95100000-0000-4000-8000-000000000001';
+const MIN = 60_000;
+
+let engine: EngineUnderTest;
+let storeFront: string;
+let pos: string;
+let burger: string;
+before(async () => {
+  engine = await startEngineUnderTest({ seed: false });
+  const imported = importRestaurant(
+    engine.server.engine.db,
+    {
+      id: RESTAURANT,
+      name: 'La Plancha Ocupada',
+      register_mode: 'manual',
+      locations: [{ id: LOCATION, name: 'Centro', address: 'Calle 1', register_open: true }],
+      catalogue: { categories: [{ name: 'Carta', products: [{ slug: 'burger', name: 'Hamburguesa', price: 5000, prep_minutes: 10 }] }] },
+      stations: [{ id: 'plancha', name: 'Plancha', cooks: 1, products: ['burger'] }],
+      busy_mode: { threshold_minutes: 30, after_minutes: 3, margin_minutes: 10, max_pauses_per_hour: 2 },
+    },
+    engine.clock,
+  );
+  burger = imported.productIds.burger!;
+  const key = (label: string, kind: 'store_front' | 'pos') => {
+    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, mode: 'live', write: true, label });
+    setKeyChannelKind(engine.server.engine, created.record.id, kind);
+    return created.key;
+  };
+  storeFront = key('tienda web', 'store_front');
+  pos = key('caja', 'pos');
+});
+after(async () => {
+  await engine?.stop();
+});
+
+const order = (key: string) =>
+  engine.call('POST', '/orders', { key, body: { location_id: LOCATION, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: burger, quantity: 1 }] } });
+const paused = () => readBusyState(engine.server.engine, LOCATION).paused;
+const location = async () => (await engine.call('GET', '/locations', { key: pos })).body.data[0];
+const busyEvents = () =>
+  engine.server.engine.stores.events
+    .list(RESTAURANT, 'live', 0, 1000)
+    .filter((e) => e.type === 'location.updated')
+    .map((e) => (JSON.parse(e.data) as { kitchen_busy: { paused: boolean; reason: string } }).kitchen_busy);
+const fill = async (count: number) => {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const placed = await order(pos);
+    assert.equal(placed.status, 201, placed.text);
+    ids.push(placed.body.id);
+  }
+  return ids;
+};
+/** The cook catches up: every line open at the grill bumped done. */
+const drain = () => {
+  const open = engine.server.engine.db.prepare('SELECT order_id, item_index FROM kitchen_open_items WHERE location_id = ?').all(LOCATION) as { order_id: string; item_index: number }[];
+  for (const line of open) {
+    setItemDone(engine.server.engine, kitchenActor(RESTAURANT, 'live'), line.order_id, line.item_index, true);
+  }
+};
+
+test('busy: a store front is refused with Retry-After after 3 minutes above the threshold, a POS never; it resumes below the margin', async () => {
+  await fill(4); // 4 burgers of 10 minutes at one cook: a fifth would wait 50.
+  engine.clock.advance(MIN);
+  assert.equal(paused(), false, 'not before 3 minutes above the threshold');
+  assert.equal((await order(storeFront)).status, 201);
+  engine.clock.advance(3 * MIN);
+  await eventually(() => paused() || undefined, 'busy mode paused');
+
+  const refused = await order(storeFront);
+  assert.equal(refused.status, 503);
+  assert.equal(refused.body.error.code, 'kitchen_busy');
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  assert.ok(retryAfter >= 60 && retryAfter <= 1800, `Retry-After ${retryAfter}`);
+  assert.equal((await order(pos)).status, 201, 'a POS\'s order is taken');
+  const status = await location();
+  assert.equal(status.kitchen_busy.paused, true);
+  assert.equal(status.kitchen_busy.reason, 'kitchen_wait');
+  assert.equal(status.kitchen_busy.retry_after_seconds, retryAfter);
+
+  drain();
+  engine.clock.advance(30_000);
+  await eventually(() => !paused() || undefined, 'busy mode resumed on its own');
+  assert.equal((await order(storeFront)).status, 201);
+  assert.deepEqual(busyEvents().map((b) => b.paused), [true, false], 'the pause and the resume are events');
+});
+
+test('it cannot flap: a third pause within the hour is not taken; an hour later it may pause again', async () => {
+  const firstPause = readBusyState(engine.server.engine, LOCATION).recent_pauses[0]!;
+  await fill(6);
+  engine.clock.advance(MIN); // the jobs see the wait above the threshold...
+  engine.clock.advance(3 * MIN); // ...and 3 minutes later still
+  await eventually(() => paused() || undefined, 'the second pause of the hour');
+  drain();
+  engine.clock.advance(30_000);
+  await eventually(() => !paused() || undefined, 'the second resume');
+
+  await fill(6);
+  for (let i = 0; i < 6; i++) engine.clock.advance(MIN);
+  assert.equal(paused(), false, 'a third pause within the hour is not taken');
+  assert.equal((await order(storeFront)).status, 201, 'store fronts are still served (the promise says the wait)');
+  drain();
+
+  engine.clock.set(firstPause + 61 * MIN);
+  await fill(6);
+  engine.clock.advance(MIN);
+  engine.clock.advance(3 * MIN);
+  await eventually(() => paused() || undefined, 'an hour after the first pause, a pause again');
+  assert.deepEqual(busyEvents().map((b) => b.paused), [true, false, true, false, true]);
+});
+
+test('a manager pauses and resumes from the hub; auto gives it back to the wait', async () => {
+  const actor = kitchenActor(RESTAURANT, 'live');
+  const resumed = setBusyOverride(engine.server.engine, actor, LOCATION, 'resume');
+  assert.deepEqual([resumed.paused, resumed.reason], [false, 'manager']);
+  assert.equal((await order(storeFront)).status, 201, 'the manager takes orders despite the wait');
+  engine.clock.advance(5 * MIN);
+  assert.equal(paused(), false, 'the override holds whatever the wait');
+  const paused_ = setBusyOverride(engine.server.engine, actor, LOCATION, 'pause');
+  assert.deepEqual([paused_.paused, paused_.reason], [true, 'manager']);
+  assert.equal((await order(storeFront)).status, 503);
+  assert.equal((await order(pos)).status, 201);
+  const auto = setBusyOverride(engine.server.engine, actor, LOCATION, 'auto');
+  assert.equal(auto.reason, 'kitchen_wait', 'back to the wait: still above it, so still paused');
+  assert.equal(busyEvents().at(-1)!.reason, 'kitchen_wait');
+});

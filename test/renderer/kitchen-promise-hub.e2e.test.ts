@@ -1,0 +1,59 @@
+// The hub's side of the kitchen's promises in headless Chromium (issue 32): the locations screen
+// shows the kitchen's wait, "+ / −" changes the cooks a promise counts on, and the manager pauses the
+// online store (a store front's order is refused, a POS's taken) and gives it back to the wait.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DateTime } from 'luxon';
+import { R1 } from '../support/demo-ids.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+import { eventually } from '../support/eventually.ts';
+import { createApiKey } from '../../src/engine/services/api-keys.ts';
+import { setKeyChannelKind } from '../../src/engine/services/busy-mode.ts';
+
+describe('kitchen promises on the hub (Chromium, real engine)', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    k = await startKitchenUnderTest();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  const card = () => k.page.locator(`article[data-location-id="${R1.openLocation}"]`);
+  const station = (id: string) => k.page.locator(`[data-testid="station-cooks"] li[data-station-id="${id}"]`);
+  const quoteMinutes = async () => {
+    const quote = await k.engine.call('POST', '/ready-time-quotes', { body: { location_id: R1.openLocation, items: [{ product_id: R1.products.completo, quantity: 1 }] } });
+    assert.equal(quote.status, 200, quote.text);
+    return (DateTime.fromISO(quote.body.expected_ready_at).toMillis() - k.engine.clock.now()) / 60_000;
+  };
+
+  test('the wait, "+ / −" cooks and the manager\'s pause', async () => {
+    for (let i = 0; i < 6; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
+    await k.open('locations');
+    await card().locator('[data-testid="kitchen-wait"]').waitFor();
+    assert.match(await card().locator('[data-testid="kitchen-wait"]').innerText(), /^Espera de cocina: \d+ min$/);
+
+    const before = await quoteMinutes();
+    await station('plancha').locator('[data-testid="cooks-count"]').waitFor();
+    assert.equal(await station('plancha').locator('[data-testid="cooks-count"]').innerText(), '2');
+    await station('plancha').locator('[data-testid="cooks-plus"]').click();
+    await eventually(async () => (await station('plancha').locator('[data-testid="cooks-count"]').innerText()) === '3' || undefined, 'three cooks at the grill');
+    assert.ok((await quoteMinutes()) < before, 'a cook more: the promise is earlier');
+
+    await card().locator('[data-testid="busy-pause"]').click();
+    await card().locator('[data-testid="kitchen-busy"][data-paused="true"]').waitFor();
+    assert.equal(await card().locator('[data-testid="kitchen-busy"]').innerText(), 'Tienda en línea: en pausa por el encargado');
+    const shop = createApiKey(k.engine.server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'tienda web' });
+    setKeyChannelKind(k.engine.server.engine, shop.record.id, 'store_front');
+    const body = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
+    const refused = await k.engine.call('POST', '/orders', { key: shop.key, body });
+    assert.equal(refused.status, 503);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal((await k.engine.call('POST', '/orders', { body })).status, 201, 'a POS is never refused');
+    await k.screenshot('locations-kitchen-promise');
+
+    await card().locator('[data-testid="busy-auto"]').click();
+    await card().locator('[data-testid="kitchen-busy"][data-paused="false"]').waitFor();
+    assert.equal((await k.engine.call('POST', '/orders', { key: shop.key, body })).status, 201);
+  });
+});
