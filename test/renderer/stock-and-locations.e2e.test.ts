@@ -42,6 +42,9 @@ describe('stock and locations screens (Chromium, real engine)', () => {
     assert.equal(await stockOverHttp(R1.products.pastelDeChoclo), 15);
     assert.equal(await stockOverHttp(R1.products.empanadaPino), 0);
     assert.match(await row(R1.products.empanadaPino).innerText(), /Agotado/);
+    // The sold-out list below says the same of a tracked dish with none left: it cannot be ordered.
+    const listed = k.page.locator(`tr[data-sold-out-product="${R1.products.empanadaPino}"] [data-testid="sold-out-state"]`);
+    await eventually(async () => /Sin stock/.test(await listed.innerText()), 'the sold-out list says the dish has no stock');
   });
 
   test('stock changed elsewhere (an order takes some) shows up on the open screen', async () => {

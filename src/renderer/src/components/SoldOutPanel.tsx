@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { SoldOutBoardView, World } from '../../../shared/ipc/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
-import { useApp, useBoard, useLanguage, useT } from '../app-context.tsx';
+import { useApp, useBoard, useLanguage, useStock, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 
 export function SoldOutPanel({ locationId, world }: { locationId: string; world: World }) {
@@ -16,6 +16,11 @@ export function SoldOutPanel({ locationId, world }: { locationId: string; world:
   const [view, setView] = useState<SoldOutBoardView | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The tracked dishes' quantities as the Stock screen has them now (saved there, taken by an
+  // order): the panel's own read is from when it opened.
+  const stockEntries = useStock((s) => (s.locationId === locationId && s.world === world ? s.entries : null));
+  const quantityOf = (productId: string, read: number | null) =>
+    read === null ? null : (stockEntries?.find((e) => e.product_id === productId)?.quantity ?? read);
 
   useEffect(() => {
     let current = true;
@@ -60,7 +65,7 @@ export function SoldOutPanel({ locationId, world }: { locationId: string; world:
             </tr>
           </thead>
           <tbody>
-            {view.products.map((product) => (
+            {view.products.map((read) => ({ ...read, quantity: quantityOf(read.product_id, read.quantity) })).map((product) => (
               <tr key={product.product_id} data-sold-out-product={product.product_id} className={product.sold_out ? 'is-sold-out' : ''}>
                 <td>
                   <span className="product-name">{product.name}</span> <span className="muted">· {product.category}</span>
@@ -91,6 +96,9 @@ export function SoldOutPanel({ locationId, world }: { locationId: string; world:
                         ? t('stock.sold_out')
                         : t('soldout.until', { time: formatClock(product.sold_out_until, timeZone, language) })}
                     </span>
+                  ) : product.quantity === 0 ? (
+                    // Tracked and none left: customers cannot order it either, whatever the switch says.
+                    <span className="badge badge-soldout" data-testid="sold-out-no-stock">{t('soldout.no_stock')}</span>
                   ) : product.quantity !== null ? (
                     t('soldout.in_stock', { count: product.quantity })
                   ) : (

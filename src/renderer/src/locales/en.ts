@@ -92,6 +92,7 @@ export const en: Record<TextKey, string> = {
   'soldout.until': 'Sold out until {time}',
   'soldout.available': 'Available',
   'soldout.in_stock': 'Available ({count} in stock)',
+  'soldout.no_stock': 'Out of stock: cannot be ordered',
   'soldout.simulated': 'SIMULATED: test mode, nothing was really marked sold out.',
   'locations.title': 'Locations',
   'locations.open_now': 'Open',

@@ -93,6 +93,7 @@ export const es = {
   'soldout.until': 'Agotado hasta las {time}',
   'soldout.available': 'Disponible',
   'soldout.in_stock': 'Disponible ({count} en stock)',
+  'soldout.no_stock': 'Sin stock: no se puede pedir',
   'soldout.simulated': 'SIMULADO: modo prueba, no se agotó nada de verdad.',
   'locations.title': 'Sucursales',
   'locations.open_now': 'Abierta',
