@@ -5,28 +5,11 @@
 // saved as artifacts. (board-rush.e2e.test.ts counts the tickets in view on a paired tablet.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
-import { RUSH_VIEWPORTS } from './support/rush.ts';
+import { eveningOrder, RUSH_VIEWPORTS } from './support/rush.ts';
 
 const VIEWPORTS = RUSH_VIEWPORTS;
-
-/** An evening's spread of orders: pickups and deliveries, cash and paid, modifiers and notes. */
-function eveningOrder(i: number): Record<string, unknown> {
-  const items = [
-    [{ product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra, R1.options.tomateExtra] }, { product_id: R1.products.bebidaLata, quantity: 2 }],
-    [{ product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.marraqueta], notes: 'sin mayo' }, { product_id: R1.products.cazuela, quantity: 1 }],
-    [{ product_id: R1.products.empanadaCamaronQueso, quantity: 24 }],
-    [{ product_id: R1.products.barrosLuco, quantity: 1 }],
-  ][i % 4];
-  const delivery = i % 3 === 0;
-  return {
-    customer: { name: `Cliente ${i}`, phone: `+56 9 5555 ${String(1000 + i)}` },
-    items,
-    ...(delivery ? { type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa' } : {}),
-  };
-}
 
 describe('the board on every screen (Chromium, real engine)', () => {
   let k: KitchenUnderTest;
@@ -35,7 +18,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
 
   const addOrders = async (count: number) => {
     const made: { id: string }[] = [];
-    for (let i = 0; i < count; i++) made.push(await placeOrder(k.engine, eveningOrder(placed++)));
+    for (let i = 0; i < count; i++) made.push(await placeOrder(k.engine, eveningOrder(placed++, { scheduled: false })));
     // A spread over the columns: a third in preparation, a sixth ready.
     for (const [index, order] of made.entries()) {
       if (index % 3 === 1 || index % 6 === 2) await k.engine.call('PATCH', `/orders/${order.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });

@@ -18,7 +18,7 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
 
   const statusOf = async (id: string) => (await k.call('GET', `/orders/${id}`)).body.status as string;
   const newOrder = async (i: number, type: 'retiro' | 'delivery' = 'retiro') => {
-    const body = { ...eveningOrder(i), type, ...(type === 'delivery' ? { address: 'Av. Grecia 1200, Ñuñoa' } : {}) };
+    const body = { ...eveningOrder(i, { scheduled: false }), type, ...(type === 'delivery' ? { address: 'Av. Grecia 1200, Ñuñoa' } : {}) };
     if (type === 'retiro') delete (body as Record<string, unknown>).address;
     const created = await k.call('POST', '/orders', { body });
     assert.equal(created.status, 201, created.text);

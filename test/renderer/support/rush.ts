@@ -1,57 +1,50 @@
-// A Friday-night rush for the board's tests: 45 orders of an evening's spread, the sizes of the
+// The project's rush (src/shared/demo-rush.ts) at its peak on a served engine, the sizes of the
 // screens a kitchen uses, and what a cook sees at a glance on one of them.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { R1 } from '../../support/demo-ids.ts';
+import { DEMO_NOW } from '../../support/engine-under-test.ts';
+import { rushOrder, rushPeakStates, stepsTo, type RushState } from '../../../src/shared/demo-rush.ts';
 import type { ServedKitchen } from '../../engine/http/kitchen/served-kitchen.ts';
 
-/** Each size a kitchen uses, and the tickets that must be wholly in view there with 45 orders. */
+/** Each size a kitchen uses, and the tickets that must be wholly in view there at the rush's peak (issue 28). */
 export const RUSH_VIEWPORTS = [
-  { name: 'tv', width: 1920, height: 1080, atLeast: 12, itemPx: 18 },
+  { name: 'tv', width: 1920, height: 1080, atLeast: 14, itemPx: 18 },
   { name: 'landscape', width: 1280, height: 800, atLeast: 6, itemPx: 14 },
   { name: 'ipad-landscape', width: 1180, height: 820, atLeast: 6, itemPx: 14 },
-  { name: 'ipad-portrait', width: 820, height: 1180, atLeast: 4, itemPx: 14 },
-  { name: 'portrait', width: 800, height: 1280, atLeast: 4, itemPx: 14 },
+  { name: 'ipad-portrait', width: 820, height: 1180, atLeast: 6, itemPx: 14 },
+  { name: 'portrait', width: 800, height: 1280, atLeast: 6, itemPx: 14 },
   { name: 'phone', width: 390, height: 844, atLeast: 2, itemPx: 14 },
 ] as const;
 
-/** An evening's spread of orders: pickups and deliveries, cash and paid, modifiers and notes. */
-export function eveningOrder(i: number): Record<string, unknown> {
-  const items = [
-    [
-      { product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra, R1.options.tomateExtra] },
-      { product_id: R1.products.bebidaLata, quantity: 2 },
-    ],
-    [
-      { product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.marraqueta], notes: 'sin mayo' },
-      { product_id: R1.products.cazuela, quantity: 1 },
-    ],
-    [{ product_id: R1.products.empanadaCamaronQueso, quantity: 24 }],
-    [{ product_id: R1.products.barrosLuco, quantity: 1, notes: i % 8 === 3 ? 'ALERGIA al maní' : null }],
-  ][i % 4]!.map((item) => Object.fromEntries(Object.entries(item).filter(([, v]) => v !== null)));
-  const delivery = i % 3 === 0;
-  return {
-    location_id: R1.openLocation,
-    type: delivery ? 'delivery' : 'retiro',
-    customer: { name: `Cliente ${i}`, phone: `+56 9 5555 ${String(1000 + i)}` },
-    items,
-    ...(delivery ? { address: 'Av. Irarrázaval 3100, Ñuñoa' } : {}),
-  };
+/**
+ * The order at `i` of the project's rush (src/shared/demo-rush.ts), scheduled against the engine's
+ * demo clock; `{ scheduled: false }` leaves a scheduled one for now (tests that want it on the lanes).
+ */
+export function eveningOrder(i: number, options: { scheduled?: boolean } = {}): Record<string, unknown> {
+  const { scheduled_for, ...body } = rushOrder(i, { now: Date.parse(DEMO_NOW) });
+  return options.scheduled === false || scheduled_for === undefined ? body : { ...body, scheduled_for };
 }
 
-/** 45 active orders: a third in preparation, a sixth ready, the rest new. */
-export async function rush(k: ServedKitchen, count = 45): Promise<{ id: string; number: string }[]> {
+/**
+ * The rush at its peak (src/shared/demo-rush.ts): `count` orders posted over the API, oldest first,
+ * then moved by PATCH so that 45 of them stand 25 new, 10 preparing, 8 ready, 2 out for delivery.
+ */
+export async function rush(k: ServedKitchen, count = 45): Promise<{ id: string; number: string; state: RushState }[]> {
+  const bodies = Array.from({ length: count }, (_, i) => rushOrder(i, { now: Date.parse(DEMO_NOW) }));
   const made: { id: string; number: string }[] = [];
-  for (let i = 0; i < count; i++) {
-    const created = await k.call('POST', '/orders', { body: eveningOrder(i) });
+  for (const body of bodies) {
+    const created = await k.call('POST', '/orders', { body });
     assert.equal(created.status, 201, created.text);
     made.push(created.body);
   }
-  for (const [index, order] of made.entries()) {
-    if (index % 3 === 1 || index % 6 === 2) assert.equal((await k.call('PATCH', `/orders/${order.id}`, { body: { status: 'en_preparacion' } })).status, 200);
-    if (index % 6 === 2) assert.equal((await k.call('PATCH', `/orders/${order.id}`, { body: { status: 'listo' } })).status, 200);
+  const states = rushPeakStates(bodies.slice(0, 45));
+  for (const [index, state] of states.entries()) {
+    for (const target of stepsTo(state, bodies[index]!.type)) {
+      const moved = await k.call('PATCH', `/orders/${made[index]!.id}`, { body: { status: target } });
+      assert.equal(moved.status, 200, moved.text);
+    }
   }
-  return made;
+  return made.map((m, i) => ({ id: m.id, number: m.number, state: states[i] ?? 'recibido' }));
 }
 
 export interface RushMeasure {
