@@ -178,6 +178,26 @@ describe('board store', () => {
     assert.equal(shown(id), 'recibido');
   });
 
+  test('touches compare their own timestamps: handled a second apart, touched 150 ms apart, one step; nothing else is touched by the second', async () => {
+    const [a, b] = [initial[2]!.order.id, initial[0]!.order.id];
+    const before = { a: shown(a), b: shown(b) };
+    // The page was busy: the second touch is handled 1,056 ms after the first (the page's clock),
+    // but the touches themselves were 150 ms apart (event.timeStamp).
+    store.getState().bump(a, before.a, 10_000);
+    await clock.advance(1056);
+    store.getState().bump(a, shown(a), 10_150);
+    assert.equal(store.getState().pending[a]!.filter((c) => c.kind === 'move').length, 1, 'one step');
+    // Wherever the second touch lands: another ticket's bump, the undo tray, an item.
+    store.getState().bump(b, before.b, 10_300);
+    assert.equal(shown(b), before.b);
+    assert.equal(store.getState().undo(a, 10_400), false);
+    assert.equal(store.getState().pending[a]!.length, 1, 'the undo under the finger was not taken');
+    // A touch after the guard is a new tap.
+    store.getState().bump(b, before.b, 10_000 + TAP_GUARD_MS);
+    assert.notEqual(shown(b), before.b);
+    assert.equal(store.getState().undo(b, 10_000 + TAP_GUARD_MS * 3), true);
+  });
+
   test('a double tap is one step; a tap meant for a state the screen no longer shows does nothing', async () => {
     const id = initial[1]!.order.id;
     store.getState().bump(id, 'recibido');

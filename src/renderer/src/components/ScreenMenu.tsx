@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../../shared/ipc/settings.ts';
 import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { allDayCounts, ticketBlocks, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 import { formatMinutes } from '../format.ts';
 import { DENSITIES, type Density } from '../state/screen-preferences-state.ts';
@@ -197,7 +197,7 @@ function SideList(props: { title: string; tickets: ShownTicket[]; testId: string
         {props.title} <span className="count">{props.tickets.length}</span>
       </h3>
       {props.tickets.map((ticket) => (
-        <TicketCard key={ticket.order.id} ticket={ticket} compact={props.compact} onCancel={props.onCancel} />
+        <TicketCard key={ticket.order.id} ticket={ticket} blocks={ticketBlocks(ticket, { compact: props.compact, stationId: null, withStations: false, showState: false, actions: true })} compact={props.compact} onCancel={props.onCancel} />
       ))}
     </section>
   );
