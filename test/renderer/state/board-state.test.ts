@@ -4,7 +4,7 @@ import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../..
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { IpcCallError } from '../../../src/renderer/src/api.ts';
 import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
-import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
+import { RATE_LIMITED_RETRY_MS, storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
@@ -161,6 +161,28 @@ describe('board store', () => {
     assert.equal(new Set(keys).size, 1);
     assert.match(keys[0]!, /^[0-9a-f]{32}$/);
     assert.equal(reloaded.getState().pending[id]![0]!.phase, 'sent');
+  });
+
+  test('"too many changes" (rate_limited): the change waits a pause, not every heartbeat, and the engine is not called lost', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new IpcCallError({ code: 'rate_limited', message: 'too many changes from this screen' }));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(calls.length, 1);
+    assert.equal(store.getState().engineLost, false);
+    // Heartbeats come (each flushes what waits): nothing is sent again before the pause is over.
+    for (let i = 0; i < 3; i++) {
+      store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+      await clock.advance(RATE_LIMITED_RETRY_MS / 4);
+      await settle();
+    }
+    assert.equal(calls.length, 1);
+    answers = null;
+    await clock.advance(RATE_LIMITED_RETRY_MS);
+    await settle();
+    assert.equal(calls.length, 2);
+    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
   });
 
   test('a queued change the engine refuses once it is back shows as a refusal on its card', async () => {

@@ -10,14 +10,19 @@ import { TicketCard } from './TicketCard.tsx';
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
 /** A lane's header, px (styles.css: --lane-head). */
-const LANE_HEAD = 44;
+const LANE_HEAD = 40;
 /** After the last touch on the board, what is in view stays put this long (nothing moves under a finger). */
 export const FREEZE_MS = 1500;
 
 /** Each ticket's estimate, once per version of it and of what shapes it. */
 const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHeights }>();
-/** Each ticket's blocks as drawn, measured: they replace the estimate at that card width. */
-const measuredCache = new WeakMap<ShownTicket, { width: number; blocks: (number | undefined)[] }>();
+/**
+ * Each ticket's blocks as drawn, measured, by order and by what each block says: they replace the
+ * estimate at that card width, and outlive a new version of the order whose blocks read the same
+ * (a move confirmed by the engine does not make the board measure, and shift, again).
+ */
+const measuredCache = new Map<string, { width: number; blocks: Map<string, number> }>();
+const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
 
 /** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
@@ -145,9 +150,10 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     const head = headHeight(metrics.fontSize);
     const heightsAt = (x: ShownTicket): TicketHeights => {
       const guess = estimate(x, plan.cardWidth);
-      const measured = measuredCache.get(x);
+      const measured = measuredCache.get(x.order.id);
       if (!measured || measured.width !== plan.cardWidth) return guess;
-      return { head, blocks: guess.blocks.map((h, i) => measured.blocks[i] ?? h) };
+      const blocks = blocksOf(x);
+      return { head, blocks: guess.blocks.map((h, i) => measured.blocks.get(blockSignature(blocks[i]!)) ?? h) };
     };
     const lanes = laneTickets.map((lane, index): DrawnLane => {
       const lanePlan = plan.lanes[index]!;
@@ -209,17 +215,23 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     for (const element of boardRef.current.querySelectorAll<HTMLElement>('.lanes article[data-order-id]')) {
       const ticket = byId.get(element.dataset.orderId!);
       if (!ticket) continue;
-      let entry = measuredCache.get(ticket);
-      if (!entry || entry.width !== width) measuredCache.set(ticket, (entry = { width, blocks: [] }));
-      for (const block of element.querySelectorAll<HTMLElement>('[data-block]')) {
-        const index = Number(block.dataset.block);
-        const height = Math.ceil(block.getBoundingClientRect().height);
-        if (entry.blocks[index] === undefined || Math.abs(entry.blocks[index]! - height) > 1) {
-          entry.blocks[index] = height;
+      const blocks = blocksOf(ticket);
+      let entry = measuredCache.get(ticket.order.id);
+      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map() }));
+      for (const drawn of element.querySelectorAll<HTMLElement>('[data-block]')) {
+        const block = blocks[Number(drawn.dataset.block)];
+        if (!block) continue;
+        const signature = blockSignature(block);
+        const height = Math.ceil(drawn.getBoundingClientRect().height);
+        const known = entry.blocks.get(signature);
+        if (known === undefined || Math.abs(known - height) > 1) {
+          entry.blocks.set(signature, height);
           changed = true;
         }
       }
     }
+    // Bounded: orders that left the board are forgotten.
+    if (measuredCache.size > byId.size * 2 + 64) for (const id of measuredCache.keys()) if (!byId.has(id)) measuredCache.delete(id);
     if (changed) setMeasuredVersion((v) => v + 1);
   });
 

@@ -14,6 +14,9 @@ import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, P
  */
 export const TAP_GUARD_MS = 700;
 
+/** After a "too many changes" answer, the change waits this long before it is sent again. */
+export const RATE_LIMITED_RETRY_MS = 1000;
+
 /** Codes that mean "not now" rather than "no": the change waits and is sent again. */
 const RETRY_CODES = new Set(['engine_unreachable', 'internal_error', 'storage_full', 'rate_limited']);
 
@@ -43,6 +46,8 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
   const restored = ctx.pendingStorage?.read() ?? {};
   let seq = Object.values(restored).flat().reduce((max, c) => Math.max(max, c.seq), 0);
   const timers = new Map<string, unknown>();
+  /** Orders whose last send was refused as too many (rate_limited): not sent again before this. */
+  const retryAt = new Map<string, number>();
   const lastTap = new Map<string, number>();
   /** The timestamp of the last touch that bumped a ticket (event.timeStamp's clock). */
   let lastBumpTouch: number | null = null;
@@ -103,6 +108,12 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       if (next.phase !== 'queued') update(orderId, next.seq, { phase: 'queued' });
       return;
     }
+    const notBefore = retryAt.get(orderId);
+    if (notBefore !== undefined && notBefore > ctx.now()) {
+      schedule(orderId, notBefore);
+      return;
+    }
+    retryAt.delete(orderId);
     update(orderId, next.seq, { phase: 'sending' });
     send(next, orderId).then(
       () => {
@@ -113,6 +124,15 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       },
       (error: unknown) => {
         const refused = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+        if (error instanceof IpcCallError && error.code === 'rate_limited') {
+          // The engine answered "not so fast": it is there; the change is sent again after a
+          // pause, not at every heartbeat (retrying at once kept the limit from ever refilling).
+          get().heard();
+          update(orderId, next.seq, { phase: 'queued' });
+          retryAt.set(orderId, ctx.now() + RATE_LIMITED_RETRY_MS);
+          schedule(orderId, ctx.now() + RATE_LIMITED_RETRY_MS);
+          return;
+        }
         if (!refused) {
           get().lostEngine();
           update(orderId, next.seq, { phase: 'queued' });
