@@ -4,20 +4,24 @@
 // and saves a screenshot of each (test-artifacts/rush-*.png).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { R1 } from '../support/demo-ids.ts';
 import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
-import { ARTIFACTS } from './support/kitchen-under-test.ts';
 import { cutText, measureBoard, rush, RUSH_VIEWPORTS } from './support/rush.ts';
+import { FAMILY_LINES } from '../../src/shared/demo-rush.ts';
 import { englishIn } from './support/spanish-words.ts';
 import { eventually } from '../support/eventually.ts';
 
+/** The screenshots of this file, kept with the docs (docs/desktop.md). */
+const SCREENS = resolve(import.meta.dirname, '../../docs/screens/board-at-a-rush');
+
 describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, served engine)', () => {
   let k: ServedKitchen;
+  let made: Awaited<ReturnType<typeof rush>>;
 
   before(async () => {
     k = await startServedKitchen();
-    await rush(k);
+    made = await rush(k);
   });
   after(async () => {
     await k?.close();
@@ -32,7 +36,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       // The plan has settled on the lanes' measured size.
       await eventually(async () => (await measureBoard(page)).whole > 0, 'tickets laid out');
       const measure = await measureBoard(page);
-      const path = join(ARTIFACTS, `rush-${viewport.name}-${viewport.width}x${viewport.height}.png`);
+      const path = join(SCREENS, `${viewport.name}-${viewport.width}x${viewport.height}.png`);
       await page.screenshot({ path });
       console.log(
         `[rush] ${viewport.name} ${viewport.width}x${viewport.height}: ${measure.whole} tickets wholly in view, ${measure.reachable} reachable, ${measure.split} in fragments, least-filled column ${(measure.minCoverage * 100).toFixed(0)}%, item text ${measure.minItemPx} px, ${measure.aboveFirstRow} px above the first row (${path})`,
@@ -82,6 +86,33 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
     });
   }
 
+  for (const viewport of RUSH_VIEWPORTS) {
+    test(`${viewport.name} ${viewport.width}×${viewport.height}: the rush's family order of 12 lines, paged into view, every fragment with its number and bump`, async () => {
+      const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
+      await page.goto(k.pairingUrl());
+      await page.locator('[data-testid="board"]').waitFor();
+      await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, '45 orders on the board');
+      const family = made.find((o) => o.items === FAMILY_LINES)!;
+      const fragments = page.locator(`.lanes article[data-order-id="${family.id}"]`);
+      // Its lane (a phone: its tab), then its lane's pages, until its first fragment is in view.
+      const tab = page.locator(`[data-testid="column-tab"][data-column-tab="${family.state}"]`);
+      if ((await tab.count()) > 0) await tab.click();
+      const lane = page.locator(`.lanes [data-column="${family.state}"]`);
+      await eventually(async () => {
+        if ((await fragments.count()) > 0) return true;
+        await lane.locator('[data-testid="hidden-count"]').click();
+        return false;
+      }, 'the family order in view');
+      await page.screenshot({ path: join(SCREENS, `family-order-${viewport.name}-${viewport.width}x${viewport.height}.png`) });
+      for (const fragment of await fragments.all()) {
+        assert.equal(await fragment.locator('.ticket-number').innerText(), `#${family.number}`);
+        assert.equal(await fragment.locator('[data-testid="bump"]').count(), 1);
+      }
+      console.log(`[rush] family order #${family.number} at ${viewport.width}x${viewport.height}: ${await fragments.count()} fragment(s) in view of ${await fragments.first().getAttribute('data-parts')}`);
+      await page.context().close();
+    });
+  }
+
   test('"Flujo": every active ticket in one grid by age, its state as a band; the choice is kept on the screen', async () => {
     const { page } = await k.tablet({ width: 1280, height: 800 });
     await page.goto(k.pairingUrl());
@@ -92,7 +123,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
     await eventually(async () => (await page.locator('[data-testid="board"]').getAttribute('data-layout')) === 'flow', 'the flow layout');
     await eventually(async () => (await measureBoard(page)).whole > 0, 'tickets laid out');
     const measure = await measureBoard(page);
-    await page.screenshot({ path: join(ARTIFACTS, 'rush-flow-landscape-1280x800.png') });
+    await page.screenshot({ path: join(SCREENS, 'flow-landscape-1280x800.png') });
     console.log(`[rush] flow 1280x800: ${measure.whole} tickets wholly in view`);
     assert.ok(measure.whole >= 6, `${measure.whole} tickets wholly in view in Flujo`);
     assert.deepEqual(measure.problems, []);
@@ -134,7 +165,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       const box = (await bump.boundingBox())!;
       assert.ok(box.height >= 48, `the bump of every fragment is ${box.height} px high`);
     }
-    await page.screenshot({ path: join(ARTIFACTS, 'rush-long-ticket-1280x800.png') });
+    await page.screenshot({ path: join(SCREENS, 'long-ticket-1280x800.png') });
     await page.context().close();
   });
 });

@@ -125,11 +125,11 @@ describe('the board under a finger at the rush (Chromium over HTTP, served engin
       next.set(order.id, bumpTarget(order.status, order.type));
     }
     const touched: string[] = [];
-    /** Two presses at one point, 150 ms apart by their own timestamps (CDP's, in seconds). */
+    /** Two finger taps at one point, 150 ms apart by their own timestamps (CDP's, in seconds). */
     const doubleTouch = async (x: number, y: number) => {
       const t = Date.now() / 1000;
-      for (const [type, at, clickCount] of [['mousePressed', t, 1], ['mouseReleased', t + 0.02, 1], ['mousePressed', t + 0.15, 2], ['mouseReleased', t + 0.17, 2]] as const) {
-        await cdp.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount, timestamp: at });
+      for (const [type, at] of [['touchStart', t], ['touchEnd', t + 0.03], ['touchStart', t + 0.15], ['touchEnd', t + 0.18]] as const) {
+        await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchStart' ? [{ x, y }] : [], timestamp: at });
       }
       return t;
     };

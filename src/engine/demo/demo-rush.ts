@@ -34,8 +34,6 @@ export interface DemoRush {
   done: Promise<void>;
 }
 
-export const DEMO_RUSH_PACES = [6, 12, 30] as const;
-
 /** A write key for the demo rush alone, labelled so it can be told apart (and revoked) in Integraciones. */
 export function demoRushKey(engine: Engine, restaurantId: string = RUSH_RESTAURANT.id): string {
   return createApiKey(engine, { restaurantId, mode: 'live', write: true, label: 'pedidos de ejemplo' }).key;

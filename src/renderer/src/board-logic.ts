@@ -4,6 +4,9 @@ import { bumpTarget, nextTransitions, type OrderStatus, type PatchTarget } from 
 import type { KitchenTicket } from '../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../shared/ipc/settings.ts';
 
+/** After the last touch on the board, what is in view stays put this long (nothing moves under a finger). */
+export const FREEZE_MS = 1500;
+
 /** The four columns of the kitchen flow. */
 export const COLUMNS = ['recibido', 'en_preparacion', 'listo', 'en_reparto'] as const satisfies readonly OrderStatus[];
 export type ColumnStatus = (typeof COLUMNS)[number];

@@ -29,7 +29,7 @@ export function eveningOrder(i: number, options: { scheduled?: boolean } = {}): 
  * The rush at its peak (src/shared/demo-rush.ts): `count` orders posted over the API, oldest first,
  * then moved by PATCH so that 45 of them stand 25 new, 10 preparing, 8 ready, 2 out for delivery.
  */
-export async function rush(k: ServedKitchen, count = 45): Promise<{ id: string; number: string; state: RushState }[]> {
+export async function rush(k: ServedKitchen, count = 45): Promise<{ id: string; number: string; state: RushState; items: number }[]> {
   const bodies = Array.from({ length: count }, (_, i) => rushOrder(i, { now: Date.parse(DEMO_NOW) }));
   const made: { id: string; number: string }[] = [];
   for (const body of bodies) {
@@ -44,7 +44,7 @@ export async function rush(k: ServedKitchen, count = 45): Promise<{ id: string; 
       assert.equal(moved.status, 200, moved.text);
     }
   }
-  return made.map((m, i) => ({ id: m.id, number: m.number, state: states[i] ?? 'recibido' }));
+  return made.map((m, i) => ({ id: m.id, number: m.number, state: states[i] ?? 'recibido', items: bodies[i]!.items.length }));
 }
 
 /** tsx names the functions a test declares inside page.evaluate with its helper `__name`: the page gets one. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
-import { byTimer, COLUMNS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
@@ -11,8 +11,6 @@ import { TicketCard } from './TicketCard.tsx';
 const AUTO_COMPACT_ABOVE = 24;
 /** A lane's header, px (styles.css: --lane-head). */
 const LANE_HEAD = 40;
-/** After the last touch on the board, what is in view stays put this long (nothing moves under a finger). */
-export const FREEZE_MS = 1500;
 
 /** Each ticket's estimate, once per version of it and of what shapes it. */
 const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHeights }>();

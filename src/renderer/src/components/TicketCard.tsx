@@ -131,9 +131,11 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     order.customer.phone && !compact ? t('ticket.phone', { phone: order.customer.phone }) : undefined,
   ].filter(Boolean);
 
-  const onBump = (e: { stopPropagation(): void; timeStamp: number }) => {
+  const onBump = (e: { stopPropagation(): void; timeStamp: number; nativeEvent: Event }) => {
     e.stopPropagation();
-    board.getState().bump(id, ticket.shownStatus, e.timeStamp);
+    // A finger (or a pen) slips onto whatever appears under it; a mouse stays where it clicked.
+    const anywhere = !('pointerType' in e.nativeEvent) || (e.nativeEvent as PointerEvent).pointerType !== 'mouse';
+    board.getState().bump(id, ticket.shownStatus, e.timeStamp, anywhere);
   };
   const notice = dead
     ? { className: 'dead-banner', text: t('ticket.cancelled_elsewhere'), testId: undefined, code: undefined }

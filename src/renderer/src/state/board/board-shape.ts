@@ -103,8 +103,9 @@ export interface PendingSlice {
   /**
    * `touchedAt`: the touch's own `event.timeStamp` (a tap); a touch within TAP_GUARD_MS of the touch
    * that bumped is ignored wherever it lands (bump, item, undo), however late the page handles it.
+   * A mouse (`anywhere` false) is guarded on the same ticket only: it does not slip onto another.
    */
-  bump(orderId: string, seen?: OrderStatus, touchedAt?: number): void;
+  bump(orderId: string, seen?: OrderStatus, touchedAt?: number, anywhere?: boolean): void;
   cancel(orderId: string): void;
   toggleItem(orderId: string, index: number, touchedAt?: number): void;
   /** Takes back the latest held move (of one order, or of any). */

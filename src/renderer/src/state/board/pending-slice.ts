@@ -164,16 +164,16 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
   return {
     pending,
 
-    bump(orderId, seen, touchedAt) {
-      if (afterBump(touchedAt)) return;
+    bump(orderId, seen, touchedAt, anywhere = true) {
+      if (anywhere && afterBump(touchedAt)) return;
       const ticket = get().tickets[orderId];
       if (!ticket || ticket.order.status === 'cancelado' || ticket.order.status === 'entregado') return;
       const moves = movesOf(changesOf(orderId));
       const shown = moves.length ? moves[moves.length - 1]!.target : ticket.order.status;
       if (seen !== undefined && seen !== shown) return;
       const target = bumpTarget(shown, ticket.order.type);
-      if (!target || (touchedAt === undefined && repeated(`move:${orderId}`))) return;
-      if (touchedAt !== undefined) lastBumpTouch = touchedAt;
+      if (!target || ((touchedAt === undefined || !anywhere) && repeated(`move:${orderId}`, touchedAt))) return;
+      if (touchedAt !== undefined && anywhere) lastBumpTouch = touchedAt;
       get().touch(orderId);
       const now = ctx.now();
       // A second tap on the same ticket (after the guard) confirms the first one at once.
