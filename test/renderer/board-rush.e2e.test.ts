@@ -28,7 +28,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
   });
 
   for (const viewport of RUSH_VIEWPORTS) {
-    test(`${viewport.name} ${viewport.width}×${viewport.height}: at least ${viewport.atLeast} tickets wholly in view, every ticket in view reachable, columns full, the undo tray over no bump`, async () => {
+    test(`${viewport.name} ${viewport.width}×${viewport.height}: at least ${viewport.atLeast} tickets wholly in view, every ticket in view reachable, columns full, the undo tray over no bump; the family order paged into view`, async () => {
       const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
       await page.goto(k.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();
@@ -43,7 +43,6 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       );
       assert.deepEqual(measure.problems, [], viewport.name);
       assert.equal(measure.pageScrollsSideways, false, `${viewport.name}: the page scrolls sideways`);
-      assert.ok(measure.whole >= viewport.atLeast, `${viewport.name}: ${measure.whole} tickets wholly in view, want ≥ ${viewport.atLeast}`);
       assert.ok(measure.minItemPx >= viewport.itemPx, `${viewport.name}: item text ${measure.minItemPx} px, want ≥ ${viewport.itemPx}`);
       if (viewport.name === 'landscape') assert.ok(measure.aboveFirstRow <= 100, `1280×800: ${measure.aboveFirstRow} px above the first ticket row, want ≤ 100`);
       assert.ok(measure.minCoverage >= 0.85, `${viewport.name}: a column in view is ${(measure.minCoverage * 100).toFixed(0)}% full while its lane hides tickets`);
@@ -82,16 +81,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
         assert.match(await allergy.innerText(), /ALÉRGENO · todo el pedido/);
         assert.equal(await page.locator('.item-note[data-allergy="true"]', { hasText: 'sin mayo' }).count(), 0);
       }
-      await page.context().close();
-    });
-  }
-
-  for (const viewport of RUSH_VIEWPORTS) {
-    test(`${viewport.name} ${viewport.width}×${viewport.height}: the rush's family order of 12 lines, paged into view, every fragment with its number and bump`, async () => {
-      const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
-      await page.goto(k.pairingUrl());
-      await page.locator('[data-testid="board"]').waitFor();
-      await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, '45 orders on the board');
+      // The rush's family order of 12 lines, paged into view: every fragment with its number and bump.
       const family = made.find((o) => o.items === FAMILY_LINES)!;
       const fragments = page.locator(`.lanes article[data-order-id="${family.id}"]`);
       // Its lane (a phone: its tab), then its lane's pages, until its first fragment is in view.
@@ -100,7 +90,8 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       const lane = page.locator(`.lanes [data-column="${family.state}"]`);
       await eventually(async () => {
         if ((await fragments.count()) > 0) return true;
-        await lane.locator('[data-testid="hidden-count"]').click();
+        const pager = lane.locator('[data-testid="hidden-count"]');
+        if ((await pager.count()) > 0) await pager.click();
         return false;
       }, 'the family order in view');
       await page.screenshot({ path: join(SCREENS, `family-order-${viewport.name}-${viewport.width}x${viewport.height}.png`) });
@@ -109,6 +100,8 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
         assert.equal(await fragment.locator('[data-testid="bump"]').count(), 1);
       }
       console.log(`[rush] family order #${family.number} at ${viewport.width}x${viewport.height}: ${await fragments.count()} fragment(s) in view of ${await fragments.first().getAttribute('data-parts')}`);
+      // The figure last, so every other check and both screenshots are made whatever it is.
+      assert.ok(measure.whole >= viewport.atLeast, `${viewport.name}: ${measure.whole} tickets wholly in view, want ≥ ${viewport.atLeast}`);
       await page.context().close();
     });
   }

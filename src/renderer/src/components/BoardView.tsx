@@ -62,6 +62,8 @@ interface DrawnLane {
 interface DrawnBoard {
   plan: BoardPlan;
   lanes: DrawnLane[];
+  /** What shaped the tickets' blocks (density, station, layout): a frozen board of another shape is let go. */
+  shape: string;
 }
 
 export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void }) {
@@ -167,7 +169,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       });
       return { id: lane.id, plan: lanePlan, view, count: lane.tickets.length, columns, inView: inView.map((x) => x.order.id) };
     });
-    return { plan, lanes };
+    return { plan, lanes, shape: blockKey };
     // measuredVersion: measured blocks came in (measuredCache is read, not watched).
   }, [layout, flow, blockKey, blocksOf, metrics.fontSize, metrics.minCardWidth, metrics.gap, size.width, bodyHeight, page, starts, reveal, measuredVersion]);
 
@@ -201,13 +203,13 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   useEffect(() => () => {
     if (releaseTimer.current !== null) clearTimeout(releaseTimer.current);
   }, []);
-  const drawn = frozen ?? live;
+  const drawn = frozen !== null && frozen.shape === live.shape && frozen.plan.cardWidth === live.plan.cardWidth ? frozen : live;
 
   // Drawn blocks are measured; where they differ from what was planned, the plan is made again
   // (before the frame is painted: useLayoutEffect), so a fragment always holds what it shows.
   const boardRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (frozen !== null || !boardRef.current) return;
+    if (drawn !== live || !boardRef.current) return;
     const width = live.plan.cardWidth;
     let changed = false;
     for (const element of boardRef.current.querySelectorAll<HTMLElement>('.lanes article[data-order-id]')) {
@@ -287,8 +289,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       data-layout={layoutKind}
       data-active={inLanes}
       data-planned-in-view={inView.size}
-      data-frozen={frozen ? 'true' : 'false'}
-      onPointerDownCapture={onTouch}
+      data-frozen={drawn === frozen ? 'true' : 'false'}
       style={{
         ['--ticket-font' as string]: `${metrics.fontSize}px`,
         ['--lane-head' as string]: `${LANE_HEAD}px`,
@@ -318,7 +319,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
           ))}
         </div>
       )}
-      <div className="lanes" ref={lanesRef}>
+      <div className="lanes" ref={lanesRef} onPointerDownCapture={onTouch}>
         {drawn.lanes.map((lane) => {
           if (!lane.plan.shown) return null;
           if (lane.plan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;
