@@ -338,12 +338,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
         <div className="head-info">
           <div className="head-line">
             <span className="ticket-number">#{order.number}</span>
-            {timerText !== null && (
-              <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
-                {timerText}
-              </span>
-            )}
           </div>
+          <div className="head-line head-second">
           {notice ? (
             <div className={`head-notice ${notice.className}`} data-testid={notice.testId} data-code={notice.code} title={notice.text}>
               {notice.text}
@@ -363,6 +359,12 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
               )}
             </div>
           )}
+          {timerText !== null && (
+            <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
+              {timerText}
+            </span>
+          )}
+          </div>
         </div>
         {bump && (
           <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
