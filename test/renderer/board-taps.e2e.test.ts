@@ -24,7 +24,8 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
     assert.equal(created.status, 201, created.text);
     return created.body as { id: string; number: string };
   };
-  const card = (id: string) => page.locator(`.lanes article[data-order-id="${id}"]`);
+  /** A ticket on the lanes: its first fragment (every fragment carries its hooks and bump). */
+  const card = (id: string) => page.locator(`.lanes article[data-order-id="${id}"]`).first();
   /** Two touch taps at the same point, `gapMs` apart on the page's clock. */
   const doubleTap = async (id: string, gapMs: number) => {
     const bump = card(id).locator('[data-testid="bump"]');

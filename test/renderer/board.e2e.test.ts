@@ -27,7 +27,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await k?.stop();
   });
 
-  const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`);
+  const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`).first();
   const statusOverHttp = async (id: string, key = keys.live_read) => (await k.engine.call('GET', `/orders/${id}`, { key })).body.status as string;
   /** The lane a ticket is drawn in, once the board has settled (after a touch it stays put for FREEZE_MS). */
   const column = async (number: string) => {
