@@ -5,7 +5,8 @@
 // changes made to it directly.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { R1 } from '../../test/support/demo-ids.ts';
+import { rushOrder } from '../../src/shared/demo-rush.ts';
+import { DEMO_NOW } from '../../test/support/engine-under-test.ts';
 import type * as KitchenHarness from '../../test/renderer/support/kitchen-under-test.ts';
 import type { BenchContext } from '../lib/context.ts';
 import { figure, notMeasured, type Figure } from '../lib/report.ts';
@@ -56,8 +57,8 @@ const PROBE = `
       const poll = () => (bench.done !== null ? resolve(bench.done - bench.pushAt) : setTimeout(poll, 1));
       poll();
     });
-    const received = document.querySelector('[data-column="recibido"] .column-tickets');
-    const preparing = document.querySelector('[data-column="en_preparacion"] .column-tickets');
+    const received = document.querySelector('[data-column="recibido"] .lane-column');
+    const preparing = document.querySelector('[data-column="en_preparacion"] .lane-column');
     const before = cards();
     bench.arm(() => cards() > before);
     bench.pushAt = performance.now();
@@ -76,12 +77,6 @@ const PROBE = `
 })();
 `;
 
-const ITEMS = [
-  [{ product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra, R1.options.tomateExtra] }, { product_id: R1.products.bebidaLata, quantity: 2 }],
-  [{ product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.marraqueta], notes: 'sin mayo' }, { product_id: R1.products.cazuela, quantity: 1 }],
-  [{ product_id: R1.products.barrosLuco, quantity: 1 }, { product_id: R1.products.empanadaCamaronQueso, quantity: 3 }],
-];
-
 export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]> {
   const missing = (note: string) => [
     notMeasured(5, 'Kitchen board: first render (500 tickets)', 'ms', 'lower', note, '< 300 ms'),
@@ -98,11 +93,9 @@ export async function benchKitchenBoard(context: BenchContext): Promise<Figure[]
     const key = engine.demo[0]!.keys.live_write;
     let placed = 0;
     const place = async (): Promise<{ id: string; number: string }> => {
-      const items = ITEMS[placed % ITEMS.length]!;
-      const created = await engine.call('POST', '/orders', {
-        key,
-        body: { location_id: R1.openLocation, type: 'retiro', customer: { name: `Mesa ${++placed}` }, items },
-      });
+      // The project's rush (src/shared/demo-rush.ts), every order in the kitchen now.
+      const { scheduled_for: _later, ...body } = rushOrder(placed++, { now: Date.parse(DEMO_NOW) });
+      const created = await engine.call('POST', '/orders', { key, body });
       if (created.status !== 201) throw new Error(`POST /orders: ${created.status} ${created.text}`);
       return created.body as { id: string; number: string };
     };

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { demoRushKey, startDemoRush } from '../engine/demo/demo-rush.ts';
 import { seedDemo } from '../engine/demo/seed-demo.ts';
 import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { startEngineServer } from '../host/start-engine-server.ts';
@@ -14,7 +15,7 @@ import { createPairingCode } from '../engine/services/kitchen-devices.ts';
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
-const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo [--demo-rush [--demo-rush-pace N]]] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
@@ -24,6 +25,9 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo
   --db PATH   SQLite file (default ${defaultDatabasePath()})
   --demo      seed the two demo restaurants on an empty database and print their keys and a
               kitchen_pairing_url each (open it in a tablet's browser: single use, 10 minutes)
+  --demo-rush  with --demo: post the project's rush (docs/performance.md, "The rush") to the first
+              demo restaurant over this API, with a key of its own, until stopped (Ctrl-C)
+  --demo-rush-pace N  orders per minute for --demo-rush (default 12; 1 to 120)
   --smtp URL  send customer mails through this server: smtp://user:pass@host:port (smtps:// for TLS);
               without it, mails stay queued in the database until a server is configured
   --smtp-from ADDRESS  sender address (default: the SMTP user when it is an address, else no-reply@host)
@@ -49,6 +53,8 @@ async function main(): Promise<void> {
         'kitchen-host': { type: 'string', multiple: true, default: [] },
         db: { type: 'string' },
         demo: { type: 'boolean', default: false },
+        'demo-rush': { type: 'boolean', default: false },
+        'demo-rush-pace': { type: 'string', default: '12' },
         smtp: { type: 'string' },
         'smtp-from': { type: 'string' },
         upstream: { type: 'string' },
@@ -84,6 +90,9 @@ async function main(): Promise<void> {
 
   let smtp: SmtpSettings | null = null;
   if (values['smtp-from'] !== undefined && values.smtp === undefined) fail('--smtp-from needs --smtp');
+  if (values['demo-rush'] && !values.demo) fail('--demo-rush needs --demo: the rush is posted to the demo restaurant');
+  const rushPace = Number(values['demo-rush-pace']);
+  if (!Number.isInteger(rushPace) || rushPace < 1 || rushPace > 120) fail(`--demo-rush-pace must be an integer from 1 to 120 orders a minute, got ${values['demo-rush-pace']}`);
   if (values.smtp !== undefined) {
     smtp = { url: values.smtp, ...(values['smtp-from'] !== undefined ? { from: values['smtp-from'] } : {}) };
     try {
@@ -125,8 +134,15 @@ async function main(): Promise<void> {
         kitchen_pairing_url: createPairingCode(server.engine, { restaurantId: r.id, origin: server.origin }).pairing_url,
       }))
     : [];
-  process.stdout.write(`${JSON.stringify({ base_url: server.baseUrl, restaurants })}\n`);
-  closeOnSignals(server, logger);
+  process.stdout.write(`${JSON.stringify({ base_url: server.baseUrl, restaurants, ...(values['demo-rush'] ? { demo_rush: { orders_per_minute: rushPace } } : {}) })}\n`);
+  const rush = values['demo-rush']
+    ? startDemoRush(demoRushKey(server.engine), {
+        baseUrl: server.baseUrl,
+        perMinute: rushPace,
+        onOrder: ({ index, number, error }) => (error === null ? logger.info({ index, number }, 'demo rush: order posted') : logger.warn({ index, error }, 'demo rush: order refused')),
+      })
+    : null;
+  closeOnSignals({ close: () => (rush?.stop(), server.close()) }, logger);
 }
 
 async function serveReplica(

@@ -13,6 +13,9 @@ import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
+import { demoRushKey, startDemoRush, type DemoRush } from '../engine/demo/demo-rush.ts';
+import { RUSH_RESTAURANT } from '../shared/demo-rush.ts';
+import type { DemoRushStatus } from '../shared/ipc/demo-rush.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
 import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
@@ -49,6 +52,15 @@ export type DesktopHandlers = {
 
 export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers {
   const { engine, restaurantId } = deps;
+  // The demo's rush: one at a time, with a key of its own made once, going on where it stopped.
+  const rushState = { rush: null as DemoRush | null, key: null as string | null, next: 0, posted: 0, failed: 0, perMinute: null as number | null };
+  const rushStatus = (): DemoRushStatus => ({
+    available: restaurantId === RUSH_RESTAURANT.id,
+    running: rushState.rush?.running ?? false,
+    posted: rushState.posted,
+    failed: rushState.failed,
+    per_minute: rushState.rush?.running ? rushState.perMinute : null,
+  });
 
   const settingsView = (): SettingsView => {
     const settings = deps.settings.read();
@@ -73,6 +85,28 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
 
   return {
     'app:info': () => deps.host.appInfo(),
+    'demo:rush': async ({ action, per_minute }) => {
+      if (action === 'status') return rushStatus();
+      rushState.rush?.stop();
+      rushState.rush = null;
+      if (action === 'stop') return rushStatus();
+      if (restaurantId !== RUSH_RESTAURANT.id) throw invalidRequest('the sample orders are for the demo restaurant only');
+      rushState.key ??= demoRushKey(engine, restaurantId);
+      rushState.perMinute = per_minute ?? 12;
+      const baseUrl = (await deps.host.appInfo()).api_base_url;
+      if (baseUrl === null) throw invalidRequest('the local API is not listening: the sample orders go through it');
+      rushState.rush = startDemoRush(rushState.key, {
+        baseUrl,
+        perMinute: rushState.perMinute,
+        from: rushState.next,
+        onOrder: ({ index, error }) => {
+          rushState.next = Math.max(rushState.next, index + 1);
+          if (error === null) rushState.posted++;
+          else rushState.failed++;
+        },
+      });
+      return rushStatus();
+    },
     'sync:status': () => deps.host.syncStatus(),
     'app:backup': async () => {
       const folder = deps.host.backupFolder();

@@ -10,6 +10,7 @@ import { IPC_CHANNELS, BRIDGE_METHODS } from '../../src/shared/ipc/contract.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 import { R1, R2, UNKNOWN_UUID } from '../support/demo-ids.ts';
 import { handlersFor, placeOrder } from '../engine/screen/support.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('IPC handlers on a real engine', () => {
   let engine: EngineUnderTest;
@@ -31,6 +32,22 @@ describe('IPC handlers on a real engine', () => {
   test('every channel has a handler and a bridge method', () => {
     assert.deepEqual(Object.keys(ipc.handlers).sort(), [...IPC_CHANNELS].sort());
     assert.deepEqual(Object.values(BRIDGE_METHODS).sort(), [...IPC_CHANNELS].sort());
+  });
+
+  test('"Probar con pedidos de ejemplo" (demo:rush): on the demo restaurant, the rush over the API until stopped; elsewhere refused', async () => {
+    assert.deepEqual(await ipc.ok('demo:rush', { action: 'status' }), { available: true, running: false, posted: 0, failed: 0, per_minute: null });
+    const started = await ipc.ok('demo:rush', { action: 'start', per_minute: 120 });
+    assert.equal(started.running, true);
+    assert.equal(started.per_minute, 120);
+    await eventually(async () => (await ipc.ok('demo:rush', { action: 'status' })).posted >= 2, 'two sample orders posted');
+    const stopped = await ipc.ok('demo:rush', { action: 'stop' });
+    assert.equal(stopped.running, false);
+    // Posted with a key of its own, labelled so it can be told apart in Integraciones.
+    assert.ok((await ipc.ok('keys:list', {})).some((k) => k.label === 'pedidos de ejemplo' && k.mode === 'live'));
+    const elsewhere = handlersFor(engine, { restaurantId: R2.id });
+    assert.equal((await elsewhere.ok('demo:rush', { action: 'status' })).available, false);
+    const refused = await callIpc(elsewhere.handlers, 'demo:rush', { action: 'start', per_minute: 6 });
+    assert.equal(!refused.ok && refused.error.code, 'invalid_request');
   });
 
   test('the board snapshot holds both worlds, test orders marked, with the feed position', async () => {

@@ -1,29 +1,78 @@
 // The board's plan, apart from React: lanes take ticket columns by the work they hold, an empty lane
-// shrinks to its header, a ticket taller than the screen runs on into the next column, and a phone
-// pages its lanes.
+// shrinks to its header, tickets flow like a newspaper (a ticket that does not fit the rest of a
+// column continues at the top of the next as a fragment under its own header), lanes page by whole
+// columns, and a phone pages its lanes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardMetrics, estimateTicketHeight, flowColumns, planBoard, share } from '../../src/renderer/src/board-plan.ts';
+import { boardMetrics, estimateTicket, flowLane, FRAGMENT_PAD, headHeight, planBoard, share, ticketsInView, viewLane, type TicketHeights } from '../../src/renderer/src/board-plan.ts';
 
 const tv = boardMetrics({ width: 1920, height: 1080 }, 'comfortable');
 const tablet = boardMetrics({ width: 1280, height: 800 }, 'comfortable');
-const lanes = (...counts: number[]) => counts.map((n, i) => ({ id: `lane-${i}`, heights: Array(n).fill(200) }));
+const ticket = (...blocks: number[]): TicketHeights => ({ head: 50, blocks });
+const lanes = (...counts: number[]) => counts.map((n, i) => ({ id: `lane-${i}`, tickets: Array.from({ length: n }, () => ticket(60, 60)) }));
+const fill = (column: { height: number }[], gap: number) => column.reduce((h, f) => h + f.height, 0) + gap * Math.max(0, column.length - 1);
 
 describe('board plan', () => {
-  test('type is larger on a TV and never under 14 px', () => {
+  test('type is larger on a TV and never under 14 px; every header holds a 48 px bump', () => {
     assert.equal(tv.fontSize >= 18, true);
     for (const m of [tablet, boardMetrics({ width: 390, height: 844 }, 'compact')]) assert.ok(m.fontSize >= 14);
+    for (const size of [14, 15, 19]) assert.ok(headHeight(size) >= 48);
   });
 
-  test('column-major flow: tickets fill a column, then the next; a ticket taller than a column runs over', () => {
-    assert.equal(flowColumns([], 600, 8).columns, 0);
-    const three = flowColumns([200, 200, 200, 200], 650, 8);
-    assert.equal(three.columns, 2);
-    assert.equal(three.inView(1), 3);
-    const tall = flowColumns([100, 900, 100], 600, 8);
-    assert.deepEqual(tall.split, [1]);
-    assert.equal(tall.columns, 3);
-    assert.equal(tall.inView(3), 2);
+  test('newspaper flow: a ticket that does not fit the rest of a column continues at the top of the next', () => {
+    // 600 px columns: 50 + 2×100 + 10 = 260 each; the third starts at 536 and has room for its header only…
+    const flow = flowLane([ticket(100, 100), ticket(100, 100), ticket(100, 100), ticket(100, 100)], 600, 8);
+    // …so it moves whole (no body would fit); the fourth fits under it.
+    assert.deepEqual(flow.columns.map((c) => c.map((f) => `${f.ticket}:${f.from}-${f.to}`)), [['0:0-2', '1:0-2'], ['2:0-2', '3:0-2']]);
+    // A column of 700: the third's first item fits what is left, the second continues next column.
+    const split = flowLane([ticket(100, 100), ticket(100, 100), ticket(100, 100, 100)], 700, 8);
+    assert.deepEqual(split.columns.map((c) => c.map((f) => `${f.ticket}:${f.from}-${f.to} ${f.part + 1}/${f.parts}`)), [['0:0-2 1/1', '1:0-2 1/1', '2:0-1 1/2'], ['2:1-3 2/2']]);
+    assert.deepEqual(split.spans, [[0, 0], [0, 0], [0, 1]]);
+    assert.equal(ticketsInView(split, 0, 1), 2);
+    assert.equal(ticketsInView(split, 0, 2), 3);
+    // No column holds more than its height.
+    for (const column of split.columns) assert.ok(fill(column, 8) <= 700);
+  });
+
+  test('no holes: while a lane has tickets beyond a column, the column is at least 85% full', () => {
+    // The rush's sizes: 1 to 12 items of one line (26 px) or with modifiers and notes (up to 74 px),
+    // on a TV column and tablet columns. A hole is smaller than a header and one item.
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const tickets = Array.from({ length: 60 }, () => ticket(...Array.from({ length: 1 + Math.floor(random() * 12) }, () => (random() < 0.6 ? 26 : 50 + Math.floor(random() * 24)))));
+    for (const height of [950, 650, 1000]) {
+      const flow = flowLane(tickets, height, 8);
+      flow.columns.slice(0, -1).forEach((column, i) => assert.ok(fill(column, 8) >= height * 0.85, `column ${i} of ${height}: ${fill(column, 8)} px`));
+      // Every part of a ticket is there once, in order.
+      tickets.forEach((t, index) => {
+        const parts = flow.columns.flat().filter((f) => f.ticket === index);
+        assert.equal(parts[0]!.from, 0);
+        assert.equal(parts.at(-1)!.to, t.blocks.length);
+        for (let k = 1; k < parts.length; k++) assert.equal(parts[k]!.from, parts[k - 1]!.to);
+      });
+    }
+  });
+
+  test('a block taller than a column is drawn alone in one; a ticket with no body is its header', () => {
+    const flow = flowLane([ticket(40), ticket(900), ticket()], 600, 8);
+    assert.deepEqual(flow.columns.map((c) => c.map((f) => `${f.ticket}:${f.from}-${f.to}`)), [['0:0-1'], ['1:0-1'], ['2:0-0']]);
+    assert.equal(flow.columns[1]![0]!.height, 600);
+    assert.equal(flow.columns[2]![0]!.height, 50 + FRAGMENT_PAD);
+  });
+
+  test('a lane pages by whole columns ("2/3"), and a ticket to reveal brings its columns into view', () => {
+    const flow = flowLane(Array.from({ length: 20 }, () => ticket(100, 100)), 600, 8); // 2 a column: 10 columns
+    assert.equal(flow.columns.length, 10);
+    const first = viewLane(flow, 4, 0);
+    assert.deepEqual({ start: first.start, page: first.page, pages: first.pages, inView: first.inView, hidden: first.hidden }, { start: 0, page: 1, pages: 3, inView: 8, hidden: 12 });
+    assert.equal(viewLane(flow, 4, 4).page, 2);
+    // Past the end (the lane shrank): back to the last whole page.
+    assert.equal(viewLane(flow, 4, 40).start, 8);
+    // Ticket 15 is in column 7: in view from there.
+    const revealed = viewLane(flow, 4, 0, 15);
+    assert.ok(revealed.start <= 7 && revealed.start + 4 > 7, JSON.stringify(revealed));
+    // A ticket already in view moves nothing.
+    assert.equal(viewLane(flow, 4, 0, 3).start, 0);
   });
 
   test('share: sums exactly, each at least the floor, by largest remainder', () => {
@@ -34,7 +83,7 @@ describe('board plan', () => {
   });
 
   test('lanes take columns by their work; an empty lane is a narrow header; space goes to tickets', () => {
-    const plan = planBoard({ width: 1900, height: 950, metrics: tv, lanes: lanes(23, 15, 7, 0) });
+    const plan = planBoard({ width: 1900, height: 950, metrics: tv, lanes: lanes(40, 25, 12, 0) });
     assert.equal(plan.paged, false);
     const [fresh, cooking, ready, out] = plan.lanes;
     assert.equal(out!.collapsed, true);
@@ -44,7 +93,7 @@ describe('board plan', () => {
     assert.ok(plan.cardWidth >= tv.minCardWidth);
     const used = plan.lanes.reduce((w, l) => w + l.width, 0) + tv.gap * 3;
     assert.ok(used <= 1900 && used > 1900 - plan.cardWidth, `lanes use the width: ${used}`);
-    assert.ok(plan.inView >= 12, `${plan.inView} in view`);
+    assert.ok(plan.inView >= 30, `${plan.inView} in view`);
   });
 
   test('with room to spare each lane gets what it needs and the rest follows the tickets', () => {
@@ -66,11 +115,13 @@ describe('board plan', () => {
     assert.ok(portrait.lanes.slice(0, 3).every((l) => l.columns >= 1));
   });
 
-  test('a taller ticket is estimated taller; a wider card wraps less', () => {
-    const small = { items: [{ text: '1× Barros Luco', modifiers: 0, note: null }], extraLines: 1, note: null, hasActions: true };
-    const big = { ...small, items: Array(9).fill({ text: '2× Completo italiano', modifiers: 2, note: 'sin mayo' }) };
-    assert.ok(estimateTicketHeight(big, 250, 15) > estimateTicketHeight(small, 250, 15) * 3);
-    const long = { ...small, items: [{ text: '2× Empanada de camarón queso con pebre y salsa de la casa', modifiers: 0, note: null }] };
-    assert.ok(estimateTicketHeight(long, 200, 15) > estimateTicketHeight(long, 500, 15));
+  test('a taller ticket is estimated taller; a wider card wraps less; the header is the same for all', () => {
+    const small = { blocks: [{ texts: ['1× Barros Luco'], lines: 0, extra: 4 }] };
+    const big = { blocks: Array.from({ length: 9 }, () => ({ texts: ['2× Completo italiano', 'sin mayo'], lines: 2, extra: 4 })) };
+    const sum = (h: TicketHeights) => h.head + h.blocks.reduce((a, b) => a + b, 0);
+    assert.ok(sum(estimateTicket(big, 250, 15)) > sum(estimateTicket(small, 250, 15)) * 3);
+    const long = { blocks: [{ texts: ['2× Empanada de camarón queso con pebre y salsa de la casa'], lines: 0, extra: 4 }] };
+    assert.ok(estimateTicket(long, 200, 15).blocks[0]! > estimateTicket(long, 500, 15).blocks[0]!);
+    assert.equal(estimateTicket(big, 250, 15).head, estimateTicket(small, 250, 15).head);
   });
 });

@@ -5,28 +5,11 @@
 // saved as artifacts. (board-rush.e2e.test.ts counts the tickets in view on a paired tablet.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
-import { RUSH_VIEWPORTS } from './support/rush.ts';
+import { eveningOrder, RUSH_VIEWPORTS } from './support/rush.ts';
 
 const VIEWPORTS = RUSH_VIEWPORTS;
-
-/** An evening's spread of orders: pickups and deliveries, cash and paid, modifiers and notes. */
-function eveningOrder(i: number): Record<string, unknown> {
-  const items = [
-    [{ product_id: R1.products.completo, quantity: 2, modifier_option_ids: [R1.options.paltaExtra, R1.options.tomateExtra] }, { product_id: R1.products.bebidaLata, quantity: 2 }],
-    [{ product_id: R1.products.churrasco, quantity: 1, modifier_option_ids: [R1.options.marraqueta], notes: 'sin mayo' }, { product_id: R1.products.cazuela, quantity: 1 }],
-    [{ product_id: R1.products.empanadaCamaronQueso, quantity: 24 }],
-    [{ product_id: R1.products.barrosLuco, quantity: 1 }],
-  ][i % 4];
-  const delivery = i % 3 === 0;
-  return {
-    customer: { name: `Cliente ${i}`, phone: `+56 9 5555 ${String(1000 + i)}` },
-    items,
-    ...(delivery ? { type: 'delivery', address: 'Av. Irarrázaval 3100, Ñuñoa' } : {}),
-  };
-}
 
 describe('the board on every screen (Chromium, real engine)', () => {
   let k: KitchenUnderTest;
@@ -35,7 +18,7 @@ describe('the board on every screen (Chromium, real engine)', () => {
 
   const addOrders = async (count: number) => {
     const made: { id: string }[] = [];
-    for (let i = 0; i < count; i++) made.push(await placeOrder(k.engine, eveningOrder(placed++)));
+    for (let i = 0; i < count; i++) made.push(await placeOrder(k.engine, eveningOrder(placed++, { scheduled: false })));
     // A spread over the columns: a third in preparation, a sixth ready.
     for (const [index, order] of made.entries()) {
       if (index % 3 === 1 || index % 6 === 2) await k.engine.call('PATCH', `/orders/${order.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });
@@ -81,7 +64,12 @@ describe('the board on every screen (Chromium, real engine)', () => {
         // their size (the tray floats over the board at a fixed height).
         const lanesBefore = await k.page.locator('.lanes').boundingBox();
         const column = k.page.locator('.lanes [data-column="recibido"]');
-        await column.locator('.column-tickets').evaluate((el) => el.scrollTo({ top: el.scrollHeight, left: el.scrollWidth }));
+        // Its last page (the lane pages by whole columns: "+N · 2/3").
+        await eventually(async () => {
+          if ((await column.getAttribute('data-page')) === (await column.getAttribute('data-pages'))) return true;
+          await column.locator('[data-testid="hidden-count"]').click();
+          return false;
+        }, 'the lane on its last page');
         const last = column.locator('article[data-order-id]').last();
         const lastId = await last.getAttribute('data-order-id');
         // The page's clock stands still while the move is held: on a busy machine the checks and the
@@ -131,7 +119,7 @@ async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
     const problems: string[] = [];
     if (root.scrollWidth > root.clientWidth) problems.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
     // A lane of several columns runs on to the right (swiped); the board and the page never do.
-    for (const el of document.querySelectorAll<HTMLElement>('.board, .lanes, .top-bar, .lane-vertical .column-tickets')) {
+    for (const el of document.querySelectorAll<HTMLElement>('.board, .lanes, .top-bar')) {
       if (el.scrollWidth > el.clientWidth + 1) problems.push(`${el.className} overflows sideways: ${el.scrollWidth} > ${el.clientWidth}`);
     }
     const boxes = ['.brand', '.tabs', '.top-tools'].map((s) => document.querySelector(s)!.getBoundingClientRect());
@@ -140,7 +128,7 @@ async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
         const [a, b] = [boxes[i]!, boxes[j]!];
         if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) problems.push(`header parts ${i} and ${j} overlap`);
       }
-    // A lane header's "+N más" and new-orders chips are 34 px high in a 36 px header (their words checked, not their height).
+    // A lane header's pager ("+N · 1/3") and new-orders chips are 36 px high in a 40 px header (their words checked, not their height).
     const buttons = [...document.querySelectorAll<HTMLElement>('[data-testid="bump"], [data-testid="cancel"], [data-testid="undo"], .tab, .column-tab, [data-testid="screen-menu"]')];
     for (const chip of document.querySelectorAll<HTMLElement>('[data-testid="hidden-count"]')) {
       if (chip.scrollWidth > chip.clientWidth) problems.push(`"${chip.innerText}" is clipped`);
@@ -149,7 +137,7 @@ async function checkFit(k: KitchenUnderTest, where: string): Promise<void> {
     for (const button of buttons) {
       const box = button.getBoundingClientRect();
       // Only what is in view: inside the lane that scrolls it (a lane swiped sideways stops on a column).
-      const clip = button.closest('.column-tickets')?.getBoundingClientRect();
+      const clip = button.closest('.lane-body')?.getBoundingClientRect();
       if (clip && (box.left < clip.left - 0.5 || box.right > clip.right + 0.5 || box.bottom <= clip.top || box.top >= clip.bottom)) continue;
       if (box.width === 0 || box.bottom < 0 || box.top > window.innerHeight) continue;
       checked++;

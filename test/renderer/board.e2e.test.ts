@@ -8,6 +8,7 @@ import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
+import { FREEZE_MS } from '../../src/renderer/src/board-logic.ts';
 import { removePaymentCredentials, setMercadoPagoCredentials } from '../../src/engine/services/payment-credentials.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 
@@ -26,11 +27,11 @@ describe('kitchen board (Chromium, real engine)', () => {
     await k?.stop();
   });
 
-  const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`);
+  const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`).first();
   const statusOverHttp = async (id: string, key = keys.live_read) => (await k.engine.call('GET', `/orders/${id}`, { key })).body.status as string;
-  /** The lane a ticket is drawn in, once a just-tapped ticket has settled (it stays put for the tap guard, read on the screen's 250 ms tick). */
+  /** The lane a ticket is drawn in, once the board has settled (after a touch it stays put for FREEZE_MS). */
   const column = async (number: string) => {
-    await k.page.clock.runFor(TAP_GUARD_MS + 300);
+    await k.page.clock.runFor(FREEZE_MS + 300);
     return card(number).evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'));
   };
   /** The screen's menu: station, density, layout, location, the day's panels and recall. */
@@ -127,7 +128,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await ticket.locator('[data-testid="bump"]').click();
     // The card moved at once; the engine has not been told yet (the undo window).
     assert.equal(await column(order.number), 'en_preparacion');
-    assert.match(await undoOf(order.id).innerText(), new RegExp(`#${order.number} → En preparación · Deshacer [45]s`));
+    assert.match(await undoOf(order.id).innerText(), new RegExp(`#${order.number} → En preparación · Deshacer [2-5]s`));
     assert.equal(await statusOverHttp(order.id), 'recibido');
     await holdPasses();
     await eventually(async () => (await statusOverHttp(order.id)) === 'en_preparacion', 'en_preparacion committed after the hold');

@@ -115,6 +115,7 @@ export function App() {
             ))
           )}
         </nav>
+        {view === 'board' && <UndoTray />}
         <div className="top-tools">
           {view === 'board' && <ScreenMenuButton />}
           <button
@@ -144,9 +145,8 @@ export function App() {
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {/* Over the board at fixed sizes: they never push or shrink it. */}
+      {/* Over the board at fixed sizes: they never push or shrink it (the undo tray is in the top bar). */}
       <Toasts />
-      {view === 'board' && <UndoTray />}
       <StatusStrip board={view === 'board'} soundAllowed={soundAllowed} />
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />
     </div>

@@ -3,7 +3,9 @@
 import { bumpTarget, nextTransitions, type OrderStatus, type PatchTarget } from '../../shared/order-states.ts';
 import type { KitchenTicket } from '../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../shared/ipc/settings.ts';
-import type { TicketShape } from './board-plan.ts';
+
+/** After the last touch on the board, what is in view stays put this long (nothing moves under a finger). */
+export const FREEZE_MS = 1500;
 
 /** The four columns of the kitchen flow. */
 export const COLUMNS = ['recibido', 'en_preparacion', 'listo', 'en_reparto'] as const satisfies readonly OrderStatus[];
@@ -94,8 +96,6 @@ export interface LayoutOptions {
   /** A station screen: only the tickets with an item of that station. */
   stationId?: string | null;
   recallLimit?: number;
-  /** Tickets drawn where they were a moment ago (just tapped: nothing moves under a finger). */
-  placed?: ReadonlyMap<string, OrderStatus>;
 }
 
 /** Ids of the finished tickets a recall keeps on the board at `now` (engine clock), joined: a stable key. */
@@ -121,7 +121,7 @@ export function layoutBoard(tickets: ShownTicket[], locationId: string | null, o
   const awaitingPayment: ShownTicket[] = [];
   const recall: ShownTicket[] = [];
   for (const ticket of visible) {
-    const status = options.placed?.get(ticket.order.id) ?? ticket.shownStatus;
+    const status = ticket.shownStatus;
     if (isColumnStatus(status)) columns[status].push(ticket);
     else if (recalled.has(ticket.order.id)) columns.listo.push(ticket);
     else if (status === 'programado') scheduled.push(ticket);
@@ -195,24 +195,57 @@ export function todayStats(
   return { orders, testOrders, averageToReadyMs, late };
 }
 
-/** What a ticket holds, for its height before it is drawn (board-plan.ts estimates from it). */
-export function ticketShape(ticket: ShownTicket, options: { compact: boolean; stationId: string | null; withStations: boolean; showState: boolean }): TicketShape {
+/**
+ * The body of a ticket, block by block, in the order it is drawn; a fragment of it (board-plan.ts)
+ * holds a run of them under its own header. A station's screen shows only what the station acts
+ * on (its items, their modifiers and notes, the order's note and allergies); who, where and how it
+ * is paid, and the stations' progress, are for the expo and the desktop.
+ */
+export type TicketBlockKind = 'state' | 'order-note' | 'item' | 'when' | 'facts' | 'managed' | 'foot';
+
+export interface TicketBlock {
+  kind: TicketBlockKind;
+  /** The item's index (kind 'item'). */
+  index?: number;
+  /** Its text, for the estimate: wrapped lines of it. */
+  texts: string[];
+  /** One-line rows besides the texts (modifiers, facts). */
+  lines: number;
+  /** Its own padding and borders, px. */
+  extra: number;
+}
+
+export interface TicketBlockOptions {
+  compact: boolean;
+  stationId: string | null;
+  withStations: boolean;
+  showState: boolean;
+  /** The ticket can be moved from this screen (cancel, reprint and the like in its foot). */
+  actions: boolean;
+}
+
+export function ticketBlocks(ticket: ShownTicket, options: TicketBlockOptions): TicketBlock[] {
   const { order, kitchen } = ticket;
-  const items = (options.stationId === null ? kitchen.items : kitchen.items.filter((i) => i.station_id === options.stationId)).map((item) => ({
-    text: `${item.quantity}× ${item.name}`,
-    modifiers: item.modifiers.length,
-    note: item.notes,
-  }));
-  let extra = 1; // customer (and address, phone) line
-  if (order.type === 'delivery' && !options.compact) extra += 1;
-  if (order.delivery) extra += 1;
-  if (kitchen.payment.paid || kitchen.payment.collect !== null) extra += 1;
-  if (kitchen.payment.refunded > 0) extra += 1;
-  if (options.withStations && options.stationId === null && kitchen.stations.length > 0) extra += 1;
-  if (order.scheduled_for) extra += 1;
-  if (kitchen.countdown) extra += 1;
-  if (kitchen.managed_by !== null || order.managed_by_integrator) extra += 1;
-  if (options.showState) extra += 1;
-  const hasActions = kitchen.managed_by === null && !order.managed_by_integrator && options.stationId === null && (COLUMNS as readonly string[]).includes(ticket.shownStatus);
-  return { items, extraLines: extra, note: order.notes, hasActions };
+  const blocks: TicketBlock[] = [];
+  if (options.showState) blocks.push({ kind: 'state', texts: [], lines: 1, extra: 2 });
+  // The order's own note (an allergy above all) comes before the items: it is about all of them.
+  if (order.notes) blocks.push({ kind: 'order-note', texts: [`Nota del pedido: ${order.notes}`], lines: 0, extra: 8 });
+  const items = options.stationId === null ? kitchen.items : kitchen.items.filter((i) => i.station_id === options.stationId);
+  for (const item of items) {
+    blocks.push({ kind: 'item', index: item.index, texts: [`${item.quantity}× ${item.name}`, ...(item.notes ? [`⚠ ${item.notes}`] : [])], lines: item.modifiers.length, extra: 4 });
+  }
+  const when = (order.scheduled_for ? 1 : 0) + (kitchen.countdown ? 1 : 0);
+  if (when > 0) blocks.push({ kind: 'when', texts: [], lines: when, extra: 2 });
+  if (kitchen.managed_by !== null || order.managed_by_integrator) blocks.push({ kind: 'managed', texts: [], lines: 1, extra: 2 });
+  if (options.stationId === null) {
+    // Who, where and how it is paid, beside the ticket's own buttons (cancel, reprint): one block.
+    let facts = 1; // who (and where)
+    if (order.delivery) facts += 1;
+    if (kitchen.payment.paid || kitchen.payment.collect !== null || kitchen.payment.refunded > 0) facts += 1;
+    if (options.withStations && kitchen.stations.length > 0) facts += 1;
+    blocks.push({ kind: 'facts', texts: [], lines: facts, extra: options.actions && facts < 3 ? 52 - facts * 18 : 4 });
+  } else if (options.actions) {
+    blocks.push({ kind: 'foot', texts: [], lines: 0, extra: 52 });
+  }
+  return blocks;
 }

@@ -1,8 +1,11 @@
-// How the board spends the screen on tickets, decided apart from React: fixed-width cards flowing
-// down columns; each state lane takes ticket columns in proportion to the work it holds (an empty
-// lane shrinks to a narrow header with its count); a ticket taller than the screen continues in the
-// next column ("sigue →"). Pure: the geometry in, the plan out. The DOM realises it with CSS columns.
-
+// How the board spends the screen on tickets, decided apart from React. Each state lane takes ticket
+// columns in proportion to the work it holds (an empty lane shrinks to a narrow header with its
+// count). Within a lane tickets flow like a newspaper: down a column and on into the next; a ticket
+// that does not fit what is left of a column continues at the top of the next one as a fragment,
+// so no column has a hole while tickets of its lane wait out of view. Every fragment carries the
+// ticket's header (number, type, state colour, timer and its bump target). What does not fit is
+// paged by whole columns. Pure: the geometry in, the plan out; the DOM draws the fragments as they
+// are planned (BoardView.tsx).
 /** Text and card sizes for a screen: larger type on a TV across the room, never under 14 px. */
 export interface BoardMetrics {
   /** Item text, px. */
@@ -20,93 +23,100 @@ export type BoardDensity = 'comfortable' | 'compact';
 export function boardMetrics(viewport: { width: number; height: number }, density: BoardDensity): BoardMetrics {
   const tv = viewport.width >= 1800 && viewport.height >= 900;
   const fontSize = tv ? 19 : density === 'compact' ? 14 : 15;
-  const minCardWidth = tv ? (density === 'compact' ? 270 : 296) : density === 'compact' ? 220 : 246;
+  const minCardWidth = tv ? (density === 'compact' ? 256 : 296) : density === 'compact' ? 220 : 246;
   return { fontSize, minCardWidth, gap: 8, collapsedWidth: 52 };
 }
 
 export type BoardLayoutKind = 'lanes' | 'flow';
 export const BOARD_LAYOUTS: readonly BoardLayoutKind[] = ['lanes', 'flow'];
 
+/** A ticket as the plan sees it: its header and its body's blocks (items, notes, facts…), px at the card width. */
+export interface TicketHeights {
+  head: number;
+  blocks: number[];
+}
+
 export interface LaneInput {
   id: string;
-  /** Each ticket's height at the card width, px, oldest first. */
-  heights: number[];
+  /** Its tickets in lane order (oldest first). */
+  tickets: TicketHeights[];
 }
 
-export interface BoardPlanInput {
-  /** The board's inner width and the height of a lane's ticket area, px. */
-  width: number;
+/** Part of a ticket drawn in one column: its header and blocks [from, to) of its body. */
+export interface Fragment {
+  /** The ticket's index in its lane. */
+  ticket: number;
+  from: number;
+  to: number;
+  /** 0-based; `parts` in all. */
+  part: number;
+  parts: number;
+  /** Its drawn height, px (padding included). */
   height: number;
-  metrics: BoardMetrics;
-  lanes: LaneInput[];
-  /** When not every lane with tickets fits side by side: which page of lanes is shown. */
-  page?: number;
 }
 
-export interface LanePlan {
-  id: string;
-  /** Ticket columns given to it (0: collapsed to its header, or not on the shown page). */
-  columns: number;
-  /** Columns its tickets would need to be all in view at once. */
-  needed: number;
-  /** Its width, px (0 when not shown). */
-  width: number;
-  collapsed: boolean;
-  shown: boolean;
-  /** Indexes of its tickets taller than the screen: they continue in the next column. */
-  split: number[];
-  /** How many of its tickets are wholly in view, as planned. */
-  inView: number;
+export interface LaneFlow {
+  /** Every column of the lane, in order, each with its fragments top to bottom. */
+  columns: Fragment[][];
+  /** Each ticket's first and last column. */
+  spans: [number, number][];
 }
 
-export interface BoardPlan {
-  cardWidth: number;
-  lanes: LanePlan[];
-  /** Lanes are paged (a phone, or more lanes with work than room): tabs choose the page. */
-  paged: boolean;
-  pages: number;
-  page: number;
-  /** Tickets wholly in view, as planned. */
-  inView: number;
-}
-
-interface Flow {
-  columns: number;
-  split: number[];
-  /** Tickets wholly inside the first `limit` columns. */
-  inView(limit: number): number;
-}
+/** A fragment's padding and borders, px, above and below its header and blocks. */
+export const FRAGMENT_PAD = 10;
 
 /**
- * Column-major flow at a column height: a ticket that does not fit what is left of a column starts
- * the next one; a ticket taller than a column starts a fresh one and runs over as many as it needs.
+ * Newspaper flow at a column height: a ticket goes where the last one ended; what does not fit
+ * what is left of the column continues at the top of the next one, each part under its own header.
+ * A ticket moves whole to the next column only when not even its header and first block fit
+ * (a hole smaller than that); a block taller than a whole column is drawn alone and clipped.
  */
-export function flowColumns(heights: number[], columnHeight: number, gap: number): Flow {
-  const ends: number[] = []; // the column each ticket ends in (1-based)
-  const split: number[] = [];
-  let column = 0;
+export function flowLane(tickets: readonly TicketHeights[], columnHeight: number, gap: number, pad = FRAGMENT_PAD): LaneFlow {
+  const columns: Fragment[][] = [];
+  const spans: [number, number][] = [];
+  let column: Fragment[] = [];
   let used = 0;
-  heights.forEach((h, index) => {
-    if (column === 0) column = 1;
-    if (h > columnHeight) {
-      if (used > 0) column++;
-      const parts = Math.ceil(h / columnHeight);
-      column += parts - 1;
-      used = h - (parts - 1) * columnHeight + gap;
-      split.push(index);
-    } else if (used > 0 && used + h > columnHeight) {
-      column++;
-      used = h + gap;
-    } else {
-      used += h + gap;
-    }
-    ends.push(column);
-  });
-  return {
-    columns: column,
-    split,
-    inView: (limit) => ends.reduce((n, end, i) => n + (end <= limit && !split.includes(i) ? 1 : 0), 0),
+  const nextColumn = () => {
+    columns.push(column);
+    column = [];
+    used = 0;
   };
+  tickets.forEach((ticket, index) => {
+    const parts: Fragment[] = [];
+    let from = 0;
+    let first = -1;
+    for (;;) {
+      const space = columnHeight - used - (used > 0 ? gap : 0);
+      let to = from;
+      let height = ticket.head + pad;
+      while (to < ticket.blocks.length && height + ticket.blocks[to]! <= space) height += ticket.blocks[to++]!;
+      const fitsHead = height <= space;
+      const done = to === ticket.blocks.length;
+      // Nothing of the body fits (and some is left): a fresh column, unless this one is already fresh.
+      if ((!fitsHead || (to === from && !done)) && used > 0) {
+        nextColumn();
+        continue;
+      }
+      if (to === from && !done) height += ticket.blocks[to++]!; // alone in a column and still too tall
+      if (first < 0) first = columns.length;
+      const fragment: Fragment = { ticket: index, from, to, part: parts.length, parts: 0, height: Math.min(height, columnHeight) };
+      parts.push(fragment);
+      column.push(fragment);
+      used += (used > 0 ? gap : 0) + fragment.height;
+      from = to;
+      if (from >= ticket.blocks.length) break;
+      nextColumn();
+    }
+    for (const part of parts) part.parts = parts.length;
+    spans.push([first, columns.length]);
+  });
+  if (column.length > 0) columns.push(column);
+  return { columns, spans };
+}
+
+/** Tickets wholly inside columns [start, start + count). */
+export function ticketsInView(flow: LaneFlow, start: number, count: number): number {
+  return flow.spans.reduce((n, [first, last]) => n + (first >= start && last < start + count ? 1 : 0), 0);
 }
 
 /** Shares `total` among weights, each share at least `floor`, by largest remainder (stable, sums exactly). */
@@ -124,12 +134,49 @@ export function share(total: number, weights: number[], floor: number): number[]
   return base.map((b, i) => b + whole[i]!);
 }
 
+export interface BoardPlanInput {
+  /** The board's inner width and the height of a lane's ticket area, px. */
+  width: number;
+  height: number;
+  metrics: BoardMetrics;
+  /** Each lane's tickets as estimated at the narrowest card: they decide how columns are shared. */
+  lanes: LaneInput[];
+  /** When not every lane with tickets fits side by side: which page of lanes is shown. */
+  page?: number;
+}
+
+export interface LanePlan {
+  id: string;
+  /** Ticket columns given to it (0: collapsed to its header, or not on the shown page). */
+  columns: number;
+  /** Columns its tickets would need to be all in view at once. */
+  needed: number;
+  /** Its width, px (0 when not shown). */
+  width: number;
+  collapsed: boolean;
+  shown: boolean;
+  /** How many of its tickets are wholly in view on its first page, as planned. */
+  inView: number;
+}
+
+export interface BoardPlan {
+  cardWidth: number;
+  lanes: LanePlan[];
+  /** Lanes are paged (a phone, or more lanes with work than room): tabs choose the page. */
+  paged: boolean;
+  pages: number;
+  page: number;
+  /** Tickets wholly in view, as planned. */
+  inView: number;
+}
+
 const columnsIn = (width: number, m: BoardMetrics) => Math.max(1, Math.floor((width + m.gap) / (m.minCardWidth + m.gap)));
 
+/** Which lanes are shown, how many columns each gets and how wide a card is. */
 export function planBoard(input: BoardPlanInput): BoardPlan {
   const { width, height, metrics: m, lanes } = input;
-  const flows = lanes.map((lane) => flowColumns(lane.heights, height, m.gap));
-  const busy = lanes.map((lane) => lane.heights.length > 0);
+  const flows = lanes.map((lane) => flowLane(lane.tickets, height, m.gap));
+  const busy = lanes.map((lane) => lane.tickets.length > 0);
   const busyCount = busy.filter(Boolean).length;
   const empties = lanes.length - busyCount;
 
@@ -152,22 +199,22 @@ export function planBoard(input: BoardPlanInput): BoardPlan {
   const collapsedCount = pageLanes.length - shownBusy.length;
   const room = width - collapsedCount * (m.collapsedWidth + m.gap);
   const total = Math.max(shownBusy.length, columnsIn(room, m));
-  const needed = shownBusy.map((i) => Math.max(1, flows[i]!.columns));
+  const needed = shownBusy.map((i) => Math.max(1, flows[i]!.columns.length));
   const neededSum = needed.reduce((a, b) => a + b, 0);
   // Enough room: each lane what it needs, the rest by how many tickets each holds (where the next
   // ones will come). Not enough: one column each, then each next column, one at a time, to the lane
   // with the most tickets per column it would then have (D'Hondt), among lanes that still hide some.
   let given: number[];
   if (neededSum <= total) {
-    given = share(total - neededSum, shownBusy.map((i) => lanes[i]!.heights.length), 0).map((extra, k) => needed[k]! + extra);
+    given = share(total - neededSum, shownBusy.map((i) => lanes[i]!.tickets.length), 0).map((extra, k) => needed[k]! + extra);
   } else {
     given = shownBusy.map(() => 1);
     for (let left = total - shownBusy.length; left > 0; left--) {
       let best = 0;
       let bestQuotient = -1;
       shownBusy.forEach((i, k) => {
-        const count = lanes[i]!.heights.length;
-        const quotient = flows[i]!.inView(given[k]!) < count ? count / (given[k]! + 1) : -1;
+        const count = lanes[i]!.tickets.length;
+        const quotient = ticketsInView(flows[i]!, 0, given[k]!) < count ? count / (given[k]! + 1) : -1;
         if (quotient > bestQuotient) [best, bestQuotient] = [k, quotient];
       });
       given[best]!++;
@@ -185,42 +232,67 @@ export function planBoard(input: BoardPlanInput): BoardPlan {
     return {
       id: lane.id,
       columns,
-      needed: flows[i]!.columns,
+      needed: flows[i]!.columns.length,
       width: !shown ? 0 : collapsed ? m.collapsedWidth : columns * cardWidth + (columns - 1) * m.gap,
       collapsed,
       shown,
-      split: flows[i]!.split,
-      inView: columns > 0 ? flows[i]!.inView(columns) : 0,
+      inView: columns > 0 ? ticketsInView(flows[i]!, 0, columns) : 0,
     };
   });
   return { cardWidth, lanes: planned, paged, pages, page, inView: planned.reduce((n, l) => n + l.inView, 0) };
 }
 
-/** What a ticket holds, for its height: lines of text at the card's width. */
-export interface TicketShape {
-  items: { text: string; modifiers: number; note: string | null }[];
-  /** Lines besides the items: customer, payment, courier, scheduled time, countdown, notes… */
-  extraLines: number;
-  /** Free-text order note, if any. */
-  note: string | null;
-  hasActions: boolean;
+export interface LaneView {
+  /** The first column in view. */
+  start: number;
+  /** Columns in view at once. */
+  count: number;
+  /** The lane's columns in all, and its pages of `count` columns ("2/3"). */
+  total: number;
+  page: number;
+  pages: number;
+  /** Tickets wholly in view, and the rest (counted in the lane's header). */
+  inView: number;
+  hidden: number;
 }
 
 /**
- * A ticket's height before it is drawn, from its lines at the card width (an average glyph is
- * about 0.55 em wide). The plan only needs it roughly: the browser lays the cards out itself.
+ * Which of a lane's columns are in view: from `start` (moved back to a whole page when the lane
+ * shrank), or from the column where `reveal` (a ticket's index) begins when it is not wholly in view.
  */
-export function estimateTicketHeight(shape: TicketShape, cardWidth: number, fontSize: number): number {
-  const line = Math.round(fontSize * 1.35);
-  const perLine = Math.max(8, Math.floor((cardWidth - 24) / (fontSize * 0.55)));
-  const lines = (text: string) => Math.max(1, Math.ceil(text.length / perLine));
-  let h = 12 + Math.round(fontSize * 1.7); // padding and the header line
-  for (const item of shape.items) {
-    h += lines(item.text) * line + item.modifiers * Math.round(line * 0.92) + 4;
-    if (item.note) h += lines(item.note) * line;
+export function viewLane(flow: LaneFlow, count: number, start: number, reveal: number | null = null): LaneView {
+  const total = flow.columns.length;
+  const pages = Math.max(1, Math.ceil(total / Math.max(1, count)));
+  let first = Math.max(0, Math.min(start, (pages - 1) * count));
+  if (reveal !== null && flow.spans[reveal]) {
+    const [from, to] = flow.spans[reveal];
+    if (from < first || to >= first + count) first = to - from < count ? Math.min(from, Math.max(0, total - count)) : from;
   }
-  if (shape.note) h += lines(shape.note) * line + 8;
-  h += shape.extraLines * Math.round(line * 0.92);
-  if (shape.hasActions) h += 60;
-  return h;
+  const inView = ticketsInView(flow, first, count);
+  return { start: first, count, total, page: Math.min(pages, Math.ceil(first / Math.max(1, count)) + 1), pages, inView, hidden: flow.spans.length - inView };
+}
+
+/** What a ticket holds, for its height before it is drawn: its header and each block of its body. */
+export interface TicketShape {
+  /** Body blocks in order: lines of text each (wrapped at the card width), extra px for its own padding. */
+  blocks: { texts: string[]; lines: number; extra: number }[];
+}
+
+/** The header of every fragment, px: the number, type and timer beside a bump target of 48 px. */
+export function headHeight(fontSize: number): number {
+  return Math.max(52, Math.round(fontSize * 2.9));
+}
+
+/**
+ * A ticket's heights before it is drawn, from its lines at the card width (an average glyph is
+ * about 0.55 em wide). Erring tall: a drawn block is measured and replaces its estimate.
+ */
+export function estimateTicket(shape: TicketShape, cardWidth: number, fontSize: number): TicketHeights {
+  const line = Math.round(fontSize * 1.3);
+  const perLine = Math.max(8, Math.floor((cardWidth - 28) / (fontSize * 0.56)));
+  const wrapped = (text: string) => Math.max(1, Math.ceil(text.length / perLine));
+  return {
+    head: headHeight(fontSize),
+    blocks: shape.blocks.map((block) => block.texts.reduce((h, text) => h + wrapped(text) * line, 0) + block.lines * line + block.extra),
+  };
 }

@@ -4,6 +4,7 @@
 // of its answer. contract.ts derives from this table the request and response types, the kitchen
 // and desktop lists and the bridge; the dispatcher validates with these schemas. Adding an action
 // is one row here, its handler, its service and its screen.
+import type { DemoRushStatus } from './demo-rush.ts';
 import Type, { type TSchema } from 'typebox';
 import { PATCH_TARGETS } from '../order-states.ts';
 import { Uuid } from '../schemas/common.ts';
@@ -150,6 +151,12 @@ export const CHANNELS = {
   'platform:clear-key': desktop('clearPlatformKey', Empty, answers<SettingsView>()),
   'sync:status': desktop('syncStatus', Empty, answers<SyncStatus | null>()),
   'app:backup': desktop('backupDatabase', Empty, answers<{ file: string; bytes: number }>()),
+  // "Probar con pedidos de ejemplo" (the demo restaurant only): the project's rush over the API.
+  'demo:rush': desktop(
+    'demoRush',
+    Type.Object({ action: Type.Enum(['status', 'start', 'stop']), per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 120 })) }),
+    answers<DemoRushStatus>(),
+  ),
   'mail:set-smtp': desktop(
     'setSmtp',
     Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }), from: Type.Union([Type.String({ maxLength: 254 }), Type.Null()]) }),

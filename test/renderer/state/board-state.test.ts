@@ -4,7 +4,7 @@ import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../..
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { IpcCallError } from '../../../src/renderer/src/api.ts';
 import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
-import { storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
+import { RATE_LIMITED_RETRY_MS, storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
@@ -163,6 +163,28 @@ describe('board store', () => {
     assert.equal(reloaded.getState().pending[id]![0]!.phase, 'sent');
   });
 
+  test('"too many changes" (rate_limited): the change waits a pause, not every heartbeat, and the engine is not called lost', async () => {
+    const id = initial[0]!.order.id;
+    answers = () => Promise.reject(new IpcCallError({ code: 'rate_limited', message: 'too many changes from this screen' }));
+    store.getState().bump(id);
+    await clock.advance(HOLD_MS);
+    await settle();
+    assert.equal(calls.length, 1);
+    assert.equal(store.getState().engineLost, false);
+    // Heartbeats come (each flushes what waits): nothing is sent again before the pause is over.
+    for (let i = 0; i < 3; i++) {
+      store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+      await clock.advance(RATE_LIMITED_RETRY_MS / 4);
+      await settle();
+    }
+    assert.equal(calls.length, 1);
+    answers = null;
+    await clock.advance(RATE_LIMITED_RETRY_MS);
+    await settle();
+    assert.equal(calls.length, 2);
+    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
+  });
+
   test('a queued change the engine refuses once it is back shows as a refusal on its card', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new TypeError('Failed to fetch'));
@@ -176,6 +198,26 @@ describe('board store', () => {
     assert.equal(store.getState().pending[id], undefined);
     assert.deepEqual(store.getState().flashes[id] && { kind: store.getState().flashes[id]!.kind, code: store.getState().flashes[id]!.code }, { kind: 'refused', code: 'illegal_transition' });
     assert.equal(shown(id), 'recibido');
+  });
+
+  test('touches compare their own timestamps: handled a second apart, touched 150 ms apart, one step; nothing else is touched by the second', async () => {
+    const [a, b] = [initial[2]!.order.id, initial[0]!.order.id];
+    const before = { a: shown(a), b: shown(b) };
+    // The page was busy: the second touch is handled 1,056 ms after the first (the page's clock),
+    // but the touches themselves were 150 ms apart (event.timeStamp).
+    store.getState().bump(a, before.a, 10_000);
+    await clock.advance(1056);
+    store.getState().bump(a, shown(a), 10_150);
+    assert.equal(store.getState().pending[a]!.filter((c) => c.kind === 'move').length, 1, 'one step');
+    // Wherever the second touch lands: another ticket's bump, the undo tray, an item.
+    store.getState().bump(b, before.b, 10_300);
+    assert.equal(shown(b), before.b);
+    assert.equal(store.getState().undo(a, 10_400), false);
+    assert.equal(store.getState().pending[a]!.length, 1, 'the undo under the finger was not taken');
+    // A touch after the guard is a new tap.
+    store.getState().bump(b, before.b, 10_000 + TAP_GUARD_MS);
+    assert.notEqual(shown(b), before.b);
+    assert.equal(store.getState().undo(b, 10_000 + TAP_GUARD_MS * 3), true);
   });
 
   test('a double tap is one step; a tap meant for a state the screen no longer shows does nothing', async () => {

@@ -1,6 +1,7 @@
 // The board's chrome in one slim strip at the bottom (stale data, the platform offline, sound,
-// closed locations, storage, what waits to be sent), detail on tap; toasts and the undo tray float
-// over the board at fixed sizes, so nothing the cook reads moves or shrinks when they come.
+// closed locations, storage, what waits to be sent), detail on tap; toasts float over the board at
+// fixed sizes, and the undo tray has its place in the top bar: nothing the cook reads moves,
+// shrinks or is covered when they come.
 import { useState } from 'react';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
@@ -154,8 +155,10 @@ export function Toasts() {
 }
 
 /**
- * The moves still held, in one place of fixed size over the board: the latest one (a tap, or Esc,
- * takes it back) and "+N" more, whose list opens on tap. It never pushes or shrinks the board.
+ * The moves still held, in a place of their own in the top bar, never over a ticket: the latest
+ * one (a tap, or Esc, takes it back) and "+N" more, whose list opens on tap. A touch on it within
+ * the tap guard of the touch that bumped is ignored (pending-slice.ts): a double tap on a bump is
+ * never a bump and an undo.
  */
 export function UndoTray() {
   const t = useT();
@@ -202,7 +205,7 @@ function HeldMove({ orderId, number, move }: { orderId: string; number: string; 
   const seconds = useClock(() => Math.ceil((move.deadline - Date.now()) / 1000));
   if (seconds <= 0) return null;
   return (
-    <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} onClick={() => board.getState().undo(orderId)}>
+    <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} onClick={(e) => board.getState().undo(orderId, e.timeStamp)}>
       {t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })}
     </button>
   );

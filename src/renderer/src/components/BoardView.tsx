@@ -1,22 +1,27 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
-import { byTimer, COLUMNS, layoutBoard, recalledKey, ticketShape, type BoardLayout, type ShownTicket } from '../board-logic.ts';
-import { boardMetrics, estimateTicketHeight, planBoard, type BoardPlan, type LaneInput } from '../board-plan.ts';
+import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
-import { placedStatusOf, settlingKey } from '../state/board/shown.ts';
-import { useVisibleIds } from '../visibility.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
 import { TicketCard } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
 /** A lane's header, px (styles.css: --lane-head). */
-const LANE_HEAD = 36;
-/** Room kept under a lane's tickets for the undo tray's edge, px (styles.css: --lane-foot). */
-const LANE_FOOT = 14;
+const LANE_HEAD = 40;
 
-const heightCache = new WeakMap<ShownTicket, { key: string; height: number }>();
+/** Each ticket's estimate, once per version of it and of what shapes it. */
+const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHeights }>();
+/**
+ * Each ticket's blocks as drawn, measured, by order and by what each block says: they replace the
+ * estimate at that card width, and outlive a new version of the order whose blocks read the same
+ * (a move confirmed by the engine does not make the board measure, and shift, again).
+ */
+const measuredCache = new Map<string, { width: number; blocks: Map<string, number> }>();
+const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
+const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
 
 /** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
 function useElementSize(): [(element: HTMLElement | null) => void, { width: number; height: number }] {
@@ -33,6 +38,34 @@ function useElementSize(): [(element: HTMLElement | null) => void, { width: numb
   return [setElement, size];
 }
 
+/** A fragment as drawn: which ticket, which of its blocks, how tall. */
+interface DrawnFragment {
+  orderId: string;
+  from: number;
+  to: number;
+  part: number;
+  parts: number;
+  height: number;
+}
+
+/** A lane as drawn: its plan, the columns in view and what they hold. */
+interface DrawnLane {
+  id: string;
+  plan: LanePlan;
+  view: LaneView;
+  count: number;
+  columns: DrawnFragment[][];
+  /** Tickets wholly in view. */
+  inView: string[];
+}
+
+interface DrawnBoard {
+  plan: BoardPlan;
+  lanes: DrawnLane[];
+  /** What shaped the tickets' blocks (density, station, layout): a frozen board of another shape is let go. */
+  shape: string;
+}
+
 export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void }) {
   const t = useT();
   const { board } = useApp();
@@ -47,6 +80,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const loadError = useBoard((s) => s.loadError);
   const locations = useBoard((s) => s.locations);
   const stations = useBoard((s) => s.stations);
+  const printers = useBoard((s) => s.printerCount);
   const filter = useBoard((s) => s.locationFilter);
   const stationFilter = useBoard((s) => s.stationFilter);
   const clockOffset = useBoard((s) => s.clockOffset);
@@ -56,66 +90,181 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const layoutKind = usePreferences((s) => s.layout);
   const [lanesRef, size] = useElementSize();
   const [page, setPage] = useState(0);
+  /** Each lane's first column in view. */
+  const [starts, setStarts] = useState<Record<string, number>>({});
+  /** A ticket to bring into view, with the request it answers. */
+  const [reveal, setReveal] = useState<{ orderId: string; seq: number } | null>(null);
+  const [measuredVersion, setMeasuredVersion] = useState(0);
 
   const shown = useMemo(() => shownTickets({ tickets, pending, flashes }), [tickets, pending, flashes]);
-  // Which recalled tickets are back on the board, and which were just tapped (they stay put a
-  // moment): keys that change only when one comes or goes.
+  const byId = useMemo(() => new Map(shown.map((x) => [x.order.id, x])), [shown]);
   const recalledIds = useClock((now) => recalledKey(tickets, now + clockOffset));
-  const settling = useClock((now) => settlingKey(pending, now));
-  const layout = useMemo(() => {
-    const placed = new Map<string, OrderStatus>();
-    const now = Date.now();
-    for (const id of settling.split(',').filter(Boolean)) {
-      const ticket = shown.find((x) => x.order.id === id);
-      if (ticket) placed.set(id, placedStatusOf(ticket, pending[id], now));
-    }
-    return layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter, placed });
-  }, [shown, filter, recalledIds, stationFilter, settling, pending]);
+  const layout = useMemo(
+    () => layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter }),
+    [shown, filter, recalledIds, stationFilter],
+  );
   const inLanes = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
   const compact = density === 'compact' || (density === 'auto' && inLanes > AUTO_COMPACT_ABOVE);
   const flow = layoutKind === 'flow';
-
-  // The lanes as the plan sees them: each ticket's height at the card width, estimated.
   const metrics = boardMetrics({ width: window.innerWidth, height: window.innerHeight }, compact ? 'compact' : 'comfortable');
-  const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
-    ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byTimer) }]
-    : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
-  const bodyHeight = Math.max(120, size.height - LANE_HEAD - LANE_FOOT);
-  const plan: BoardPlan = useMemo(() => {
-    const guessWidth = metrics.minCardWidth;
-    const shapeOptions = { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow };
-    // A ticket's height is estimated once per version of it and of the screen's metrics (a change
-    // re-plans 500 tickets, it does not re-measure them).
-    const sizeKey = `${guessWidth}:${metrics.fontSize}:${compact}:${stationFilter}:${stations.length}:${flow}`;
-    const heightOf = (x: ShownTicket) => {
-      const known = heightCache.get(x);
-      if (known && known.key === sizeKey) return known.height;
-      const height = estimateTicketHeight(ticketShape(x, shapeOptions), guessWidth, metrics.fontSize);
-      heightCache.set(x, { key: sizeKey, height });
-      return height;
+  const bodyHeight = Math.max(120, size.height - LANE_HEAD);
+
+  // A ticket's body, block by block: what the card draws and what the plan estimates.
+  const blockKey = `${compact}:${stationFilter}:${stations.length}:${flow}:${printers > 0}`;
+  const blocksOf = useCallback(
+    (x: ShownTicket): TicketBlock[] => {
+      const known = blocksCache.get(x);
+      if (known && known.key === blockKey) return known.blocks;
+      const managed = x.kitchen.managed_by !== null || x.order.managed_by_integrator;
+      const actions = stationFilter === null && ((!managed && isColumnStatus(x.shownStatus)) || printers > 0);
+      const blocks = ticketBlocks(x, { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow, actions });
+      blocksCache.set(x, { key: blockKey, blocks });
+      return blocks;
+    },
+    [blockKey, compact, stationFilter, stations.length, flow, printers],
+  );
+
+  const live: DrawnBoard = useMemo(() => {
+    const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
+      ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byTimer) }]
+      : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
+    const estimateKey = `${blockKey}:${metrics.fontSize}`;
+    const estimate = (x: ShownTicket, width: number): TicketHeights => {
+      const key = `${estimateKey}:${width}`;
+      const known = estimateCache.get(x);
+      if (known && known.key === key) return known.heights;
+      const heights = estimateTicket({ blocks: blocksOf(x) }, width, metrics.fontSize);
+      estimateCache.set(x, { key, heights });
+      return heights;
     };
-    const lanes: LaneInput[] = laneTickets.map((lane) => ({ id: lane.id, heights: lane.tickets.map(heightOf) }));
-    return planBoard({ width: Math.max(200, size.width), height: bodyHeight, metrics, lanes, page });
-    // laneTickets follows layout; the metrics follow the window, compact and the layout kind.
-  }, [layout, size.width, bodyHeight, metrics.fontSize, metrics.minCardWidth, compact, flow, stationFilter, stations.length, page]);
+    // Columns are shared among lanes on estimates at the narrowest card (stable: drawing a ticket
+    // does not change how many columns a lane gets); the tickets then flow at the card's width,
+    // on their measured blocks where they were drawn.
+    const plan = planBoard({
+      width: Math.max(200, size.width),
+      height: bodyHeight,
+      metrics,
+      lanes: laneTickets.map((lane) => ({ id: lane.id, tickets: lane.tickets.map((x) => estimate(x, metrics.minCardWidth)) })),
+      page,
+    });
+    const head = headHeight(metrics.fontSize);
+    const heightsAt = (x: ShownTicket): TicketHeights => {
+      const guess = estimate(x, plan.cardWidth);
+      const measured = measuredCache.get(x.order.id);
+      if (!measured || measured.width !== plan.cardWidth) return guess;
+      const blocks = blocksOf(x);
+      return { head, blocks: guess.blocks.map((h, i) => measured.blocks.get(blockSignature(blocks[i]!)) ?? h) };
+    };
+    const lanes = laneTickets.map((lane, index): DrawnLane => {
+      const lanePlan = plan.lanes[index]!;
+      const laneFlow: LaneFlow = lanePlan.columns > 0 ? flowLane(lane.tickets.map(heightsAt), bodyHeight, metrics.gap) : { columns: [], spans: [] };
+      const revealIndex = reveal ? lane.tickets.findIndex((x) => x.order.id === reveal.orderId) : -1;
+      const view = viewLane(laneFlow, lanePlan.columns, starts[lane.id] ?? 0, revealIndex >= 0 ? revealIndex : null);
+      const columns = laneFlow.columns.slice(view.start, view.start + view.count).map((column) =>
+        column.map((f) => ({ orderId: lane.tickets[f.ticket]!.order.id, from: f.from, to: f.to, part: f.part, parts: f.parts, height: f.height })),
+      );
+      const inView = lane.tickets.filter((_, i) => {
+        const span = laneFlow.spans[i];
+        return span !== undefined && span[0] >= view.start && span[1] < view.start + view.count;
+      });
+      return { id: lane.id, plan: lanePlan, view, count: lane.tickets.length, columns, inView: inView.map((x) => x.order.id) };
+    });
+    return { plan, lanes, shape: blockKey };
+    // measuredVersion: measured blocks came in (measuredCache is read, not watched).
+  }, [layout, flow, blockKey, blocksOf, metrics.fontSize, metrics.minCardWidth, metrics.gap, size.width, bodyHeight, page, starts, reveal, measuredVersion]);
+
+  // Nothing moves under a finger: from a touch until FREEZE_MS after the last one, the board is
+  // drawn as it was at the first touch (each card shows its ticket's current state in place).
+  const [frozen, setFrozen] = useState<DrawnBoard | null>(null);
+  const liveRef = useRef(live);
+  liveRef.current = live;
+  const frozenRef = useRef<DrawnBoard | null>(null);
+  const releaseTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onTouch = useCallback((event: { target: EventTarget | null }) => {
+    // The pager and the new-orders indicator move the view on purpose.
+    if (event.target instanceof Element && event.target.closest('[data-moves-view]')) return;
+    if (frozenRef.current === null) {
+      frozenRef.current = liveRef.current;
+      setFrozen(liveRef.current);
+    }
+    if (releaseTimer.current !== null) clearTimeout(releaseTimer.current);
+    releaseTimer.current = setTimeout(() => {
+      releaseTimer.current = null;
+      frozenRef.current = null;
+      setFrozen(null);
+    }, FREEZE_MS);
+  }, []);
+  const unfreeze = useCallback(() => {
+    if (releaseTimer.current !== null) clearTimeout(releaseTimer.current);
+    releaseTimer.current = null;
+    frozenRef.current = null;
+    setFrozen(null);
+  }, []);
+  useEffect(() => () => {
+    if (releaseTimer.current !== null) clearTimeout(releaseTimer.current);
+  }, []);
+  const drawn = frozen !== null && frozen.shape === live.shape && frozen.plan.cardWidth === live.plan.cardWidth ? frozen : live;
+
+  // Drawn blocks are measured; where they differ from what was planned, the plan is made again
+  // (before the frame is painted: useLayoutEffect), so a fragment always holds what it shows.
+  const boardRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (drawn !== live || !boardRef.current) return;
+    const width = live.plan.cardWidth;
+    let changed = false;
+    for (const element of boardRef.current.querySelectorAll<HTMLElement>('.lanes article[data-order-id]')) {
+      const ticket = byId.get(element.dataset.orderId!);
+      if (!ticket) continue;
+      const blocks = blocksOf(ticket);
+      let entry = measuredCache.get(ticket.order.id);
+      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map() }));
+      for (const drawn of element.querySelectorAll<HTMLElement>('[data-block]')) {
+        const block = blocks[Number(drawn.dataset.block)];
+        if (!block) continue;
+        const signature = blockSignature(block);
+        const height = Math.ceil(drawn.getBoundingClientRect().height);
+        const known = entry.blocks.get(signature);
+        if (known === undefined || Math.abs(known - height) > 1) {
+          entry.blocks.set(signature, height);
+          changed = true;
+        }
+      }
+    }
+    // Bounded: orders that left the board are forgotten.
+    if (measuredCache.size > byId.size * 2 + 64) for (const id of measuredCache.keys()) if (!byId.has(id)) measuredCache.delete(id);
+    if (changed) setMeasuredVersion((v) => v + 1);
+  });
 
   const locationName = (ticket: ShownTicket) =>
     filter === null && locations.length > 1 ? locations.find((l) => l.location_id === ticket.order.location_id)?.name : undefined;
 
-  // A ticket to bring into view may be on another page of lanes, or in the menu's lists.
-  const planRef = useRef({ plan, laneTickets });
-  planRef.current = { plan, laneTickets };
+  // A ticket to bring into view (keyboard, bump bar, the new-orders indicator): its page of lanes,
+  // its lane's columns, or the menu's lists.
   useEffect(() => {
     if (!focusRequest) return;
-    const { plan: current, laneTickets: lanes } = planRef.current;
-    const index = lanes.findIndex((lane) => lane.tickets.some((x) => x.order.id === focusRequest.orderId));
-    if (index >= 0 && current.paged && !current.lanes[index]!.shown) {
-      const perPage = current.lanes.filter((l) => l.shown).length || 1;
-      setPage(Math.floor(index / perPage));
-    } else if (index < 0 && [...layout.scheduled, ...layout.awaitingPayment].some((x) => x.order.id === focusRequest.orderId)) {
+    const { plan } = liveRef.current;
+    const index = liveRef.current.lanes.findIndex((lane) => lane.id === 'flow' || (layout.columns[lane.id as keyof BoardLayout['columns']] ?? []).some((x) => x.order.id === focusRequest.orderId));
+    if (index >= 0 && liveRef.current.lanes[index]!.id !== 'flow' || (index >= 0 && flow)) {
+      if (plan.paged && !plan.lanes[index]!.shown) {
+        const perPage = plan.lanes.filter((l) => l.shown).length || 1;
+        setPage(Math.floor(index / perPage));
+      }
+      unfreeze();
+      setReveal({ orderId: focusRequest.orderId, seq: focusRequest.seq });
+    } else if ([...layout.scheduled, ...layout.awaitingPayment].some((x) => x.order.id === focusRequest.orderId)) {
       board.getState().setMenuOpen(true);
     }
-  }, [focusRequest, board, layout]);
+  }, [focusRequest, board, layout, flow, unfreeze]);
+  // A revealed ticket's columns become the lane's own start: it stays in view as the lane grows.
+  useEffect(() => {
+    if (!reveal) return;
+    const lane = live.lanes.find((l) => l.inView.includes(reveal.orderId));
+    if (!lane) return;
+    setStarts((old) => (old[lane.id] === lane.view.start ? old : { ...old, [lane.id]: lane.view.start }));
+    setReveal(null);
+  }, [reveal, live]);
+
+  const inView = useMemo(() => new Set(drawn.lanes.flatMap((l) => l.inView)), [drawn]);
 
   if (!loaded) {
     return (
@@ -130,15 +279,22 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     );
   }
 
+  const { plan } = drawn;
   return (
     <div
+      ref={boardRef}
       className={`board layout-${layoutKind} ${compact ? 'density-compact' : 'density-comfortable'} ${plan.paged ? 'paged' : ''}`}
       data-testid="board"
       data-density={compact ? 'compact' : 'comfortable'}
       data-layout={layoutKind}
       data-active={inLanes}
-      data-planned-in-view={plan.inView}
-      style={{ ['--ticket-font' as string]: `${metrics.fontSize}px`, ['--lane-head' as string]: `${LANE_HEAD}px`, ['--lane-foot' as string]: `${LANE_FOOT}px` }}
+      data-planned-in-view={inView.size}
+      data-frozen={drawn === frozen ? 'true' : 'false'}
+      style={{
+        ['--ticket-font' as string]: `${metrics.fontSize}px`,
+        ['--lane-head' as string]: `${LANE_HEAD}px`,
+        ['--ticket-head' as string]: `${headHeight(metrics.fontSize)}px`,
+      }}
     >
       {plan.paged && !flow && (
         <div className="column-tabs" role="tablist">
@@ -151,8 +307,10 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
               aria-selected={plan.lanes[index]!.shown}
               data-testid="column-tab"
               data-column-tab={status}
+              data-moves-view=""
               onClick={() => {
                 const perPage = plan.lanes.filter((l) => l.shown).length || 1;
+                unfreeze();
                 setPage(Math.floor(index / perPage));
               }}
             >
@@ -161,29 +319,70 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
           ))}
         </div>
       )}
-      <div className="lanes" ref={lanesRef}>
-        {plan.lanes.map((lanePlan, index) => {
-          if (!lanePlan.shown) return null;
-          const lane = laneTickets[index]!;
-          if (lanePlan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;
+      <div className="lanes" ref={lanesRef} onPointerDownCapture={onTouch}>
+        {drawn.lanes.map((lane) => {
+          if (!lane.plan.shown) return null;
+          if (lane.plan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;
           return (
-            <Lane
+            <section
               key={lane.id}
-              id={lane.id}
-              tickets={lane.tickets}
-              columns={lanePlan.columns}
-              width={lanePlan.width}
-              cardWidth={plan.cardWidth}
-              height={bodyHeight}
-              gap={metrics.gap}
-              split={lanePlan.split}
-              compact={compact}
-              flow={flow}
-              locationName={locationName}
-              onCancel={cancel}
-              // New orders out of view are announced in their own lane's header: over nothing.
-              indicator={lane.id === 'recibido' || lane.id === 'flow' ? <NewOrdersIndicator layout={layout} /> : null}
-            />
+              className={`column lane column-${lane.id}`}
+              data-column={lane.id}
+              data-count={lane.count}
+              data-hidden={lane.view.hidden}
+              data-lane-columns={lane.plan.columns}
+              data-page={lane.view.page}
+              data-pages={lane.view.pages}
+              style={{ width: lane.plan.width, flex: `0 0 ${lane.plan.width}px` }}
+            >
+              <h2 className="column-title">
+                <span className="column-name">
+                  {lane.id === 'flow' ? t('board.layout_flow') : lane.plan.columns === 1 ? t(`board.tab_${lane.id as (typeof COLUMNS)[number]}`) : t(`status.${lane.id as OrderStatus}`)}
+                </span>{' '}
+                <span className="count">{lane.count}</span>
+                {(lane.id === 'recibido' || lane.id === 'flow') && <NewOrdersIndicator layout={layout} inView={inView} />}
+                {lane.view.pages > 1 && (
+                  <button
+                    type="button"
+                    className="btn column-hidden lane-pager"
+                    data-testid="hidden-count"
+                    data-moves-view=""
+                    data-hidden={lane.view.hidden}
+                    aria-label={t('board.lane_pager', { hidden: lane.view.hidden, page: lane.view.page, pages: lane.view.pages })}
+                    onClick={() => {
+                      unfreeze();
+                      const next = lane.view.start + lane.view.count >= lane.view.total ? 0 : lane.view.start + lane.view.count;
+                      setStarts((old) => ({ ...old, [lane.id]: next }));
+                    }}
+                  >
+                    +{lane.view.hidden} · {lane.view.page}/{lane.view.pages}
+                  </button>
+                )}
+              </h2>
+              <div className="lane-body" style={{ height: bodyHeight, gap: metrics.gap }}>
+                {lane.count === 0 && <div className="empty">{t('board.empty')}</div>}
+                {lane.columns.map((column, c) => (
+                  <div key={c} className="lane-column" style={{ width: plan.cardWidth, gap: metrics.gap }}>
+                    {column.map((f) => {
+                      const ticket = byId.get(f.orderId);
+                      if (!ticket) return <div key={`${f.orderId}:${f.part}`} className="ticket-gone" style={{ height: f.height }} />;
+                      return (
+                        <TicketCard
+                          key={`${f.orderId}:${f.part}`}
+                          ticket={ticket}
+                          blocks={blocksOf(ticket)}
+                          fragment={{ from: f.from, to: f.to, part: f.part, parts: f.parts, height: f.height }}
+                          compact={compact}
+                          showState={flow}
+                          locationName={locationName(ticket)}
+                          onCancel={cancel}
+                        />
+                      );
+                    })}
+                  </div>
+                ))}
+              </div>
+            </section>
           );
         })}
       </div>
@@ -205,100 +404,13 @@ function CollapsedLane({ status }: { status: OrderStatus }) {
   );
 }
 
-/**
- * A lane of the board: its tickets flow down its columns (CSS columns, so a ticket taller than a
- * column runs on into the next one); beyond what it has room for they continue to the right, and
- * the header says how many are out of view. Only a window of its tickets is drawn.
- */
-function Lane(props: {
-  id: string;
-  tickets: ShownTicket[];
-  columns: number;
-  width: number;
-  cardWidth: number;
-  /** Its ticket area's height, px: the CSS columns fill to it, then run on to the right. */
-  height: number;
-  gap: number;
-  split: number[];
-  compact: boolean;
-  flow: boolean;
-  locationName(ticket: ShownTicket): string | undefined;
-  onCancel(order: KitchenOrder): void;
-  indicator: ReactNode;
-}) {
-  const t = useT();
-  const { id, tickets, columns } = props;
-  const bodyRef = useRef<HTMLDivElement>(null);
-  // What a lane draws: a screen of its tickets and more (a TV column holds about 4); the rest is
-  // counted in its header and drawn as the cook asks.
-  const windowSize = Math.max(16, columns * 8);
-  const [limit, setLimit] = useState(windowSize);
-  const focusId = useBoard((s) => s.focusRequest?.orderId ?? null);
-  const focusIndex = focusId === null ? -1 : tickets.findIndex((x) => x.order.id === focusId);
-  const rendered = tickets.slice(0, Math.max(limit, windowSize, focusIndex + 1));
-  // Only a drawn ticket can be in view: counting over the window, not the whole lane (250 tickets
-  // at rush hour), keeps this off every change's bill.
-  const inView = useVisibleIds((ids) => rendered.reduce((n, x) => n + (ids[x.order.id] ? 1 : 0), 0));
-  const hidden = tickets.length - inView;
-  const vertical = columns === 1;
-  const showMore = () => {
-    if (rendered.length < tickets.length) setLimit(rendered.length + windowSize);
-    const body = bodyRef.current;
-    if (!body) return;
-    if (vertical) body.scrollBy({ top: body.clientHeight * 0.8 });
-    else body.scrollBy({ left: body.clientWidth });
-  };
-  const splitIds = new Set(props.split.map((i) => tickets[i]?.order.id));
-  const status = id as OrderStatus;
-  return (
-    <section
-      className={`column lane column-${status} ${vertical ? 'lane-vertical' : 'lane-columns'}`}
-      data-column={id}
-      data-count={tickets.length}
-      data-hidden={hidden}
-      data-lane-columns={columns}
-      style={{ width: props.width, flex: `0 0 ${props.width}px` }}
-    >
-      <h2 className="column-title">
-        <span className="column-name">{id === 'flow' ? t('board.layout_flow') : t(`status.${status}`)}</span> <span className="count">{tickets.length}</span>
-        {props.indicator}
-        {hidden > 0 && (
-          <button type="button" className="btn column-hidden" data-testid="hidden-count" data-hidden={hidden} aria-label={t('board.hidden', { count: hidden })} onClick={showMore}>
-            +{hidden} <span className="hidden-word">{t('board.hidden_word')}</span> {vertical ? '↓' : '→'}
-          </button>
-        )}
-      </h2>
-      <div
-        className="column-tickets"
-        ref={bodyRef}
-        style={vertical ? undefined : { columnCount: columns, columnGap: props.gap, height: props.height }}
-      >
-        {tickets.length === 0 && <div className="empty">{t('board.empty')}</div>}
-        {rendered.map((ticket) => (
-          <TicketCard
-            key={ticket.order.id}
-            ticket={ticket}
-            compact={props.compact}
-            split={splitIds.has(ticket.order.id) && !vertical}
-            showState={props.flow}
-            locationName={props.locationName(ticket)}
-            onCancel={props.onCancel}
-          />
-        ))}
-      </div>
-    </section>
-  );
-}
-
 /** New orders out of view are announced here; a tap brings the latest of them into view. */
-function NewOrdersIndicator({ layout }: { layout: BoardLayout }) {
+function NewOrdersIndicator({ layout, inView }: { layout: BoardLayout; inView: ReadonlySet<string> }) {
   const t = useT();
   const { board } = useApp();
   const ringing = useBoard((s) => s.ringing);
-  const waiting = layout.columns.recibido.filter((x) => ringing[x.order.id]).map((x) => x.order.id);
-  const hiddenKey = useVisibleIds((ids) => waiting.filter((id) => !ids[id]).join(','));
-  if (hiddenKey === '') return null;
-  const hidden = hiddenKey.split(',');
+  const hidden = layout.columns.recibido.filter((x) => ringing[x.order.id] && !inView.has(x.order.id)).map((x) => x.order.id);
+  if (hidden.length === 0) return null;
   // The latest to arrive (the one the chime just announced); the next tap shows the one before.
   const latest = hidden[hidden.length - 1]!;
   const ticket = layout.columns.recibido.find((x) => x.order.id === latest);
@@ -308,6 +420,7 @@ function NewOrdersIndicator({ layout }: { layout: BoardLayout }) {
       className="btn new-orders-indicator"
       data-testid="new-orders-indicator"
       data-count={hidden.length}
+      data-moves-view=""
       onClick={() => board.getState().reveal(latest)}
     >
       {t('board.new_orders', { count: hidden.length, number: ticket?.order.number ?? '' })}
@@ -331,7 +444,7 @@ function RecallDrawer({ layout, recalledIds }: { layout: BoardLayout; recalledId
         <div className="drawer-tickets">
           {layout.recall.map((ticket) => (
             <div key={ticket.order.id} className="recall-entry">
-              <TicketCard ticket={ticket} readOnly />
+              <TicketCard ticket={ticket} blocks={readOnlyBlocks(ticket)} readOnly />
               {!recalledIds.split(',').includes(ticket.order.id) && (
                 <button
                   type="button"
@@ -352,4 +465,9 @@ function RecallDrawer({ layout, recalledIds }: { layout: BoardLayout; recalledId
       </aside>
     </div>
   );
+}
+
+/** A finished ticket's body in the recall drawer: its items and who it was for. */
+function readOnlyBlocks(ticket: ShownTicket): TicketBlock[] {
+  return ticketBlocks(ticket, { compact: false, stationId: null, withStations: false, showState: false, actions: false });
 }

@@ -1,12 +1,14 @@
 // The screen's one menu: which station it prepares for (or expo), density, layout, location, the
 // day's panels (today, scheduled, awaiting payment, all-day) and recall. Kept off the board so the
 // board's room goes to tickets.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { DEMO_RUSH_PACES, type DemoRushStatus } from '../../../shared/ipc/demo-rush.ts';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import type { AppSettings } from '../../../shared/ipc/settings.ts';
 import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { allDayCounts, ticketBlocks, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
+import { errorMessage } from '../api.ts';
 import { formatMinutes } from '../format.ts';
 import { DENSITIES, type Density } from '../state/screen-preferences-state.ts';
 import { TicketCard } from './TicketCard.tsx';
@@ -35,6 +37,7 @@ export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; c
           <DensitySelect />
           <LayoutSelect />
           <RecallButton count={props.layout.recall.length} />
+          <SampleOrders />
         </div>
         <SidePanels layout={props.layout} shown={props.shown} dayStart={dayStart} thresholds={thresholds} filter={filter} compact={props.compact} onCancel={props.onCancel} />
       </aside>
@@ -152,6 +155,65 @@ function StationSelect() {
   );
 }
 
+/**
+ * "Probar con pedidos de ejemplo" (the desktop, on the demo restaurant): the project's rush posted
+ * over the real API at the pace chosen, until a tap stops it; the board shows it working.
+ */
+function SampleOrders() {
+  const t = useT();
+  const { api, mode } = useApp();
+  const [status, setStatus] = useState<DemoRushStatus | null>(null);
+  const [pace, setPace] = useState<number>(DEMO_RUSH_PACES[1]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (mode !== 'desktop' || !api.demoRush) return;
+    let live = true;
+    const read = () => void api.demoRush!({ action: 'status' }).then((s) => live && setStatus(s), () => {});
+    read();
+    const timer = setInterval(read, 2000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [api, mode]);
+  if (mode !== 'desktop' || !status?.available) return null;
+  const act = (action: 'start' | 'stop') =>
+    api.demoRush!({ action, ...(action === 'start' ? { per_minute: pace } : {}) }).then(
+      (s) => {
+        setError(null);
+        setStatus(s);
+      },
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
+  return (
+    <div className="sample-orders" data-testid="sample-orders">
+      {status.running ? (
+        <button type="button" className="btn btn-danger" data-testid="sample-orders-stop" onClick={() => void act('stop')}>
+          {t('demo.rush_stop', { posted: status.posted })}
+        </button>
+      ) : (
+        <>
+          <select data-testid="sample-orders-pace" aria-label={t('demo.rush_pace_label')} value={pace} onChange={(e) => setPace(Number(e.target.value))}>
+            {DEMO_RUSH_PACES.map((p) => (
+              <option key={p} value={p}>
+                {t('demo.rush_pace', { count: p })}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="btn btn-primary" data-testid="sample-orders-start" onClick={() => void act('start')}>
+            {t('demo.rush_start')}
+          </button>
+        </>
+      )}
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {t('common.error', { message: error })}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Which location the board shows (in the header, or in the drawer on a phone). */
 function LocationFilter() {
   const t = useT();
@@ -197,7 +259,7 @@ function SideList(props: { title: string; tickets: ShownTicket[]; testId: string
         {props.title} <span className="count">{props.tickets.length}</span>
       </h3>
       {props.tickets.map((ticket) => (
-        <TicketCard key={ticket.order.id} ticket={ticket} compact={props.compact} onCancel={props.onCancel} />
+        <TicketCard key={ticket.order.id} ticket={ticket} blocks={ticketBlocks(ticket, { compact: props.compact, stationId: null, withStations: false, showState: false, actions: true })} compact={props.compact} onCancel={props.onCancel} />
       ))}
     </section>
   );

@@ -3,19 +3,30 @@ import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
-import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket } from '../board-logic.ts';
+import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { formatClock, formatDateTime, formatMoney } from '../format.ts';
 import { refusalText, type TextKey } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 
+/** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
+export interface TicketFragmentProps {
+  from: number;
+  to: number;
+  part: number;
+  parts: number;
+  /** px, as planned: what is drawn inside never moves another ticket. */
+  height: number;
+}
+
 interface TicketCardProps {
   ticket: ShownTicket;
+  /** Its body, block by block (board-logic.ts ticketBlocks); all of it unless `fragment` says which. */
+  blocks: TicketBlock[];
+  fragment?: TicketFragmentProps;
   locationName?: string | undefined;
   compact?: boolean;
   readOnly?: boolean;
-  /** Drawn over more than one column (a ticket taller than the screen): it says "sigue →". */
-  split?: boolean;
   /** The state as a coloured band and a word (the "Flujo" layout, where tickets of every state mix). */
   showState?: boolean;
   onCancel?: (order: KitchenOrder) => void;
@@ -29,11 +40,13 @@ function label(t: (key: TextKey) => string, prefix: string, code: string): strin
 }
 
 /**
- * One ticket: items first, a one-line header (number, pickup or delivery, timer), then who and how
- * it is paid, and the one-tap step. Memoized: it re-renders when its order, its pending changes or
- * flash change, or when what it shows of the time does, never because another ticket changed.
+ * One ticket, or one fragment of it: a header of at least 48 px (number, pickup or delivery, timer,
+ * a notice, and the one-tap step as its bump target) over its blocks: the order's note, the items,
+ * when, who and how it is paid (not on a station), and its foot (cancel, reprint). Every fragment
+ * carries the header, so any part of a ticket in view can be bumped. Memoized: it re-renders when
+ * its order, its pending changes or flash change, or when what it shows of the time does.
  */
-export const TicketCard = memo(function TicketCard({ ticket, locationName, compact = false, readOnly = false, split = false, showState = false, onCancel }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board } = useApp();
   const { order } = ticket;
@@ -52,7 +65,8 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const stationFilter = useBoard((s) => s.stationFilter);
   const stations = useBoard((s) => s.stations);
   const recalled = useClock((now) => kitchen.recalled_until !== null && kitchen.recalled_until > now + clockOffset);
-  useTrackVisibility(ref, id, !readOnly);
+  // On the lanes the plan knows what is in view (visibility.ts, planned); elsewhere it is watched.
+  useTrackVisibility(ref, id, !readOnly && fragment === undefined);
 
   // Keyboard, bump bar and the new-orders indicator bring the ticket into view (a tap does not:
   // the board must not jump under the cook's finger).
@@ -85,7 +99,6 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
   const bump = readOnly || dead || managed || onStation ? null : bumpOf(ticket);
   const cancellable = !readOnly && !dead && !managed && !onStation && canCancel(ticket);
   const reprintable = useBoard((s) => s.printerCount > 0) && !readOnly && !dead;
-  const items = onStation ? kitchen.items.filter((item) => item.station_id === stationFilter) : kitchen.items;
   const allDone = kitchen.items.length > 0 && kitchen.items.every((item) => itemDone(changes, item.index, item.done));
   const suggested = bump !== null && allDone && (kitchen.suggested_target === bump || kitchen.suggested_target === null) ? bump : null;
   const canStrike = !readOnly && !dead;
@@ -104,7 +117,8 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
     dead ? 'dead' : '',
     compact ? 'compact' : '',
     recalled ? 'recalled' : '',
-    split ? 'split' : '',
+    fragment && fragment.parts > 1 ? 'split' : '',
+    fragment ? 'fragment' : '',
     showState ? 'show-state' : '',
     waiting ? 'waiting' : '',
   ].filter(Boolean);
@@ -117,6 +131,193 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
     order.customer.phone && !compact ? t('ticket.phone', { phone: order.customer.phone }) : undefined,
   ].filter(Boolean);
 
+  const onBump = (e: { stopPropagation(): void; timeStamp: number; nativeEvent: Event }) => {
+    e.stopPropagation();
+    // A finger (or a pen) slips onto whatever appears under it; a mouse stays where it clicked.
+    const anywhere = !('pointerType' in e.nativeEvent) || (e.nativeEvent as PointerEvent).pointerType !== 'mouse';
+    board.getState().bump(id, ticket.shownStatus, e.timeStamp, anywhere);
+  };
+  const notice = dead
+    ? { className: 'dead-banner', text: t('ticket.cancelled_elsewhere'), testId: undefined, code: undefined }
+    : flashKind === 'refused' && flash?.code
+      ? { className: 'refused-banner', text: refusalText(t, flash.code, { number: order.number, manager: managedBy ?? t('ticket.manager_unknown') }), testId: 'refused', code: flash.code }
+      : waiting > 0
+        ? { className: 'waiting-banner', text: t('ticket.waiting_engine', { count: waiting }), testId: 'waiting', code: undefined }
+        : flashKind === 'changed'
+          ? { className: 'changed-banner', text: t('ticket.changed'), testId: undefined, code: undefined }
+          : held && lastMove
+            ? { className: 'held', text: t('ticket.held', { target: t(`status.${lastMove.target}`) }), testId: undefined, code: undefined }
+            : sending
+              ? { className: 'sending', text: t('ticket.sending'), testId: undefined, code: undefined }
+              : suggested
+                ? { className: 'suggested', text: t('ticket.suggest', { action: t(`action.${suggested}`) }), testId: 'suggested', code: undefined }
+                : null;
+  const continues = fragment !== undefined && fragment.part < fragment.parts - 1;
+  const shownBlocks = fragment ? blocks.slice(fragment.from, fragment.to) : blocks;
+  const orderAllergy = allergic(order.notes);
+
+  const buttons = (reprintable || (cancellable && onCancel)) && (
+    <span className="ticket-buttons">
+      {reprintable && (
+        <button
+          type="button"
+          className="btn btn-reprint"
+          data-testid="reprint"
+          title={t('ticket.reprint')}
+          aria-label={t('ticket.reprint')}
+          onClick={(e) => {
+            e.stopPropagation();
+            board.getState().reprint(id);
+          }}
+        >
+          🖨
+        </button>
+      )}
+      {cancellable && onCancel && (
+        <button
+          type="button"
+          className="btn btn-cancel"
+          data-testid="cancel"
+          aria-label={t('action.cancelado')}
+          onClick={(e) => {
+            e.stopPropagation();
+            onCancel(order);
+          }}
+        >
+          ✕
+        </button>
+      )}
+    </span>
+  );
+
+  const block = (b: TicketBlock, at: number) => {
+    const key = `${b.kind}:${b.index ?? ''}`;
+    const index = (fragment?.from ?? 0) + at;
+    switch (b.kind) {
+      case 'state':
+        return (
+          <div key={key} data-block={index} className={`state-band band-${ticket.shownStatus}`}>
+            {t(`status.${ticket.shownStatus}`)}
+          </div>
+        );
+      case 'order-note':
+        return (
+          <div key={key} data-block={index} className={`order-note ${orderAllergy ? 'allergen' : ''}`} data-allergy={orderAllergy ? 'true' : 'false'}>
+            {orderAllergy ? <span className="allergen-tag">{t('ticket.allergen_order')}</span> : <strong>{t('ticket.order_note')}:</strong>} {order.notes}
+          </div>
+        );
+      case 'item': {
+        const item = kitchen.items.find((x) => x.index === b.index);
+        if (!item) return null;
+        const done = itemDone(changes, item.index, item.done);
+        const noteIsAllergy = allergic(item.notes);
+        return (
+          <div
+            key={key}
+            data-block={index}
+            className={`ticket-item ${done ? 'done' : ''} ${canStrike ? 'strikable' : ''}`}
+            data-testid="item"
+            data-done={done ? 'true' : 'false'}
+            data-station={item.station_id ?? ''}
+            onClick={(e) => {
+              if (!canStrike) return;
+              e.stopPropagation();
+              board.getState().toggleItem(id, item.index, e.timeStamp);
+            }}
+          >
+            <span className="item-line">
+              <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
+            </span>
+            {item.modifiers.length > 0 && (
+              <ul className="modifiers">
+                {item.modifiers.map((m, i) => (
+                  <li key={i} className={m.allergen ? 'allergen' : ''}>
+                    {m.allergen && <span className="allergen-tag">{t('ticket.allergen')}</span>} {m.name ?? m.group}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {item.notes && (
+              <div className={`item-note ${noteIsAllergy ? 'allergen' : ''}`} data-allergy={noteIsAllergy ? 'true' : 'false'}>
+                {noteIsAllergy ? <span className="allergen-tag">{t('ticket.allergen')}</span> : '⚠'} {item.notes}
+              </div>
+            )}
+          </div>
+        );
+      }
+      case 'when':
+        return (
+          <div key={key} data-block={index} className="ticket-when">
+            {order.scheduled_for && <div className="ticket-scheduled">{t('ticket.scheduled', { time: formatDateTime(order.scheduled_for, timeZone, language) })}</div>}
+            {countdown && (
+              <div className="ticket-countdown" data-testid="countdown">
+                {countdown}
+              </div>
+            )}
+          </div>
+        );
+      case 'facts':
+        return (
+          <div key={key} data-block={index} className="ticket-facts-block">
+            <div className="facts-text">
+            <div className="ticket-customer" title={facts.join(' · ')}>
+              {facts.join(' · ')}
+            </div>
+            <div className="ticket-facts">
+              {order.delivery && (
+                <div className="courier">
+                  {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
+                  {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
+                </div>
+              )}
+              {kitchen.payment.paid ? (
+                <div className="payment paid" data-testid="payment">
+                  {t('ticket.paid')}
+                </div>
+              ) : kitchen.payment.collect !== null ? (
+                <div className="payment to-collect" data-testid="payment">
+                  {paymentMethod
+                    ? t('ticket.collect_method', { amount: formatMoney(kitchen.payment.collect, language), method: paymentMethod })
+                    : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
+                </div>
+              ) : null}
+              {kitchen.payment.refunded > 0 && (
+                <div className="payment refunded" data-testid="refunded">
+                  {t('ticket.refunded', { amount: formatMoney(kitchen.payment.refunded, language) })}
+                </div>
+              )}
+            </div>
+            {stations.length > 0 && kitchen.stations.length > 0 && (
+              <div className="station-progress" data-testid="station-progress">
+                {kitchen.stations.map((p) => (
+                  <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
+                    {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
+                  </span>
+                ))}
+              </div>
+            )}
+            </div>
+            {buttons}
+          </div>
+        );
+      case 'managed':
+        return managed && !readOnly && !dead ? (
+          <div key={key} data-block={index} className="managed-by" data-testid="managed-by">
+            {t('ticket.managed_by', { manager: managedBy })}
+          </div>
+        ) : (
+          <div key={key} data-block={index} />
+        );
+      case 'foot':
+        return (
+          <footer key={key} data-block={index} className="ticket-actions">
+            <span className="foot-space" />
+            {buttons}
+          </footer>
+        );
+    }
+  };
+
   return (
     <article
       ref={ref}
@@ -128,188 +329,54 @@ export const TicketCard = memo(function TicketCard({ ticket, locationName, compa
       data-ringing={ringing ? 'true' : 'false'}
       data-flash={flashKind ?? ''}
       data-waiting={waiting > 0 ? 'true' : 'false'}
+      data-part={fragment ? fragment.part + 1 : 1}
+      data-parts={fragment ? fragment.parts : 1}
+      style={fragment ? { height: fragment.height } : undefined}
       onClick={() => board.getState().touch(id)}
     >
       <header className="ticket-head">
-        <span className="ticket-number">#{order.number}</span>
-        <span className={`ticket-type type-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
-        {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
-        {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
-        {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
-        {split && (
-          <span className="badge badge-split" data-testid="split">
-            {t('ticket.continues')}
-          </span>
-        )}
-        {managed && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
-        {timerText !== null && (
-          <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
-            {timerText}
-          </span>
+        <div className="head-info">
+          <div className="head-line">
+            <span className="ticket-number">#{order.number}</span>
+          </div>
+          <div className="head-line head-second">
+          {notice ? (
+            <div className={`head-notice ${notice.className}`} data-testid={notice.testId} data-code={notice.code} title={notice.text}>
+              {notice.text}
+            </div>
+          ) : (
+            <div className="head-line head-tags">
+              <span className={`ticket-type type-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
+              {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
+              {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
+              {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
+              {managed && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
+              {fragment && fragment.parts > 1 && (
+                <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
+                  {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
+                  {continues ? ' →' : ''}
+                </span>
+              )}
+            </div>
+          )}
+          {timerText !== null && (
+            <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
+              {timerText}
+            </span>
+          )}
+          </div>
+        </div>
+        {bump && (
+          <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
+            {t(`action.${bump}`)}
+          </button>
         )}
       </header>
-      {showState && <div className={`state-band band-${ticket.shownStatus}`}>{t(`status.${ticket.shownStatus}`)}</div>}
-      {dead && <div className="dead-banner">{t('ticket.cancelled_elsewhere')}</div>}
-      {flashKind === 'changed' && <div className="changed-banner">{t('ticket.changed')}</div>}
-      {flashKind === 'refused' && flash?.code && (
-        <div className="refused-banner" data-testid="refused" data-code={flash.code}>
-          {refusalText(t, flash.code, { number: order.number, manager: managedBy ?? t('ticket.manager_unknown') })}
-        </div>
-      )}
-      {waiting > 0 && (
-        <div className="waiting-banner" data-testid="waiting">
-          {t('ticket.waiting_engine', { count: waiting })}
-        </div>
-      )}
-      <ul className="ticket-items">
-        {items.map((item) => {
-          const done = itemDone(changes, item.index, item.done);
-          const noteIsAllergy = allergic(item.notes);
-          return (
-            <li
-              key={item.index}
-              className={`ticket-item ${done ? 'done' : ''} ${canStrike ? 'strikable' : ''}`}
-              data-testid="item"
-              data-done={done ? 'true' : 'false'}
-              data-station={item.station_id ?? ''}
-              onClick={(e) => {
-                if (!canStrike) return;
-                e.stopPropagation();
-                board.getState().toggleItem(id, item.index);
-              }}
-            >
-              <span className="item-line">
-                <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
-              </span>
-              {item.modifiers.length > 0 && (
-                <ul className="modifiers">
-                  {item.modifiers.map((m, i) => (
-                    <li key={i} className={m.allergen ? 'allergen' : ''}>
-                      {m.allergen && <span className="allergen-tag">{t('ticket.allergen')}</span>} {m.name ?? m.group}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {item.notes && (
-                <div className={`item-note ${noteIsAllergy ? 'allergen' : ''}`} data-allergy={noteIsAllergy ? 'true' : 'false'}>
-                  {noteIsAllergy ? <span className="allergen-tag">{t('ticket.allergen')}</span> : '⚠'} {item.notes}
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      {order.notes && (
-        <div className={`order-note ${allergic(order.notes) ? 'allergen' : ''}`} data-allergy={allergic(order.notes) ? 'true' : 'false'}>
-          {allergic(order.notes) ? <span className="allergen-tag">{t('ticket.allergen')}</span> : <strong>{t('ticket.note')}:</strong>} {order.notes}
-        </div>
-      )}
-      {order.scheduled_for && <div className="ticket-scheduled">{t('ticket.scheduled', { time: formatDateTime(order.scheduled_for, timeZone, language) })}</div>}
-      {countdown && (
-        <div className="ticket-countdown" data-testid="countdown">
-          {countdown}
-        </div>
-      )}
-      <div className="ticket-customer">{facts.join(' · ')}</div>
-      <div className="ticket-facts">
-        {order.delivery && (
-          <div className="courier">
-            {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
-            {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
-          </div>
-        )}
-        {kitchen.payment.paid ? (
-          <div className="payment paid" data-testid="payment">
-            {t('ticket.paid')}
-          </div>
-        ) : kitchen.payment.collect !== null ? (
-          <div className="payment to-collect" data-testid="payment">
-            {paymentMethod
-              ? t('ticket.collect_method', { amount: formatMoney(kitchen.payment.collect, language), method: paymentMethod })
-              : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
-          </div>
-        ) : null}
-        {kitchen.payment.refunded > 0 && (
-          <div className="payment refunded" data-testid="refunded">
-            {t('ticket.refunded', { amount: formatMoney(kitchen.payment.refunded, language) })}
-          </div>
-        )}
-      </div>
-      {!onStation && stations.length > 0 && kitchen.stations.length > 0 && (
-        <div className="station-progress" data-testid="station-progress">
-          {kitchen.stations.map((p) => (
-            <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
-              {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
-            </span>
-          ))}
-        </div>
-      )}
+      <div className="ticket-body">{shownBlocks.map(block)}</div>
       {readOnly && (
         <div className="ticket-final">
           {t(`status.${order.status}`)} · {formatClock(order.updated_at, timeZone, language)}
         </div>
-      )}
-      {managed && !readOnly && !dead && (
-        <div className="managed-by" data-testid="managed-by">
-          {t('ticket.managed_by', { manager: managedBy })}
-        </div>
-      )}
-      {suggested && (
-        <div className="suggested" data-testid="suggested">
-          {t('ticket.suggest', { action: t(`action.${suggested}`) })}
-        </div>
-      )}
-      {(bump || cancellable || held || sending || reprintable) && (
-        <footer className="ticket-actions">
-          {held && lastMove ? (
-            <span className="held">{t('ticket.held', { target: t(`status.${lastMove.target}`) })}</span>
-          ) : sending ? (
-            <span className="sending">{t('ticket.sending')}</span>
-          ) : null}
-          {bump && (
-            <button
-              type="button"
-              className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`}
-              data-testid="bump"
-              data-target={bump}
-              onClick={(e) => {
-                e.stopPropagation();
-                board.getState().bump(id, ticket.shownStatus);
-              }}
-            >
-              {t(`action.${bump}`)}
-            </button>
-          )}
-          {reprintable && (
-            <button
-              type="button"
-              className="btn btn-reprint"
-              data-testid="reprint"
-              title={t('ticket.reprint')}
-              aria-label={t('ticket.reprint')}
-              onClick={(e) => {
-                e.stopPropagation();
-                board.getState().reprint(id);
-              }}
-            >
-              🖨
-            </button>
-          )}
-          {cancellable && onCancel && (
-            <button
-              type="button"
-              className="btn btn-cancel"
-              data-testid="cancel"
-              aria-label={t('action.cancelado')}
-              onClick={(e) => {
-                e.stopPropagation();
-                onCancel(order);
-              }}
-            >
-              ✕
-            </button>
-          )}
-        </footer>
       )}
     </article>
   );

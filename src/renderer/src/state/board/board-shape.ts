@@ -100,11 +100,16 @@ export interface PendingSlice {
   /** This screen's changes not yet shown back by the feed, by order id, oldest first. */
   pending: Record<string, PendingChange[]>;
   /** One step on from what the screen shows (`seen`: the state the tapped button was drawn for). */
-  bump(orderId: string, seen?: OrderStatus): void;
+  /**
+   * `touchedAt`: the touch's own `event.timeStamp` (a tap); a touch within TAP_GUARD_MS of the touch
+   * that bumped is ignored wherever it lands (bump, item, undo), however late the page handles it.
+   * A mouse (`anywhere` false) is guarded on the same ticket only: it does not slip onto another.
+   */
+  bump(orderId: string, seen?: OrderStatus, touchedAt?: number, anywhere?: boolean): void;
   cancel(orderId: string): void;
-  toggleItem(orderId: string, index: number): void;
+  toggleItem(orderId: string, index: number, touchedAt?: number): void;
   /** Takes back the latest held move (of one order, or of any). */
-  undo(orderId?: string): boolean;
+  undo(orderId?: string, touchedAt?: number): boolean;
   /** Sends what waited for the engine (it was just heard from). */
   flush(): void;
   /**

@@ -7,8 +7,15 @@ import { bumpTarget } from '../../../../shared/order-states.ts';
 import { IpcCallError } from '../../api.ts';
 import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, PendingSlice, PendingStorage, SetBoard } from './board-shape.ts';
 
-/** A second tap on the same ticket (or item) within this long is the same tap. */
+/**
+ * A second touch within this long of a touch that bumped is the same tap (a wet finger, a double
+ * tap): ignored wherever it lands. Compared on the touches' own timestamps (`event.timeStamp`),
+ * so a busy page that handles two touches 150 ms apart a second apart still sees 150 ms.
+ */
 export const TAP_GUARD_MS = 700;
+
+/** After a "too many changes" answer, the change waits this long before it is sent again. */
+export const RATE_LIMITED_RETRY_MS = 1000;
 
 /** Codes that mean "not now" rather than "no": the change waits and is sent again. */
 const RETRY_CODES = new Set(['engine_unreachable', 'internal_error', 'storage_full', 'rate_limited']);
@@ -39,7 +46,11 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
   const restored = ctx.pendingStorage?.read() ?? {};
   let seq = Object.values(restored).flat().reduce((max, c) => Math.max(max, c.seq), 0);
   const timers = new Map<string, unknown>();
+  /** Orders whose last send was refused as too many (rate_limited): not sent again before this. */
+  const retryAt = new Map<string, number>();
   const lastTap = new Map<string, number>();
+  /** The timestamp of the last touch that bumped a ticket (event.timeStamp's clock). */
+  let lastBumpTouch: number | null = null;
 
   const setChanges = (orderId: string, changes: PendingChange[]) =>
     set((s) => {
@@ -50,9 +61,15 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
   const update = (orderId: string, seqOf: number, patch: Partial<PendingBase>) =>
     setChanges(orderId, changesOf(orderId).map((c) => (c.seq === seqOf ? ({ ...c, ...patch } as PendingChange) : c)));
 
-  /** A second tap on the same thing within the guard: ignored. */
-  const repeated = (what: string): boolean => {
-    const now = ctx.now();
+  /** A touch within the guard after the touch that bumped: ignored, wherever it landed. */
+  const afterBump = (touchedAt: number | undefined): boolean =>
+    touchedAt !== undefined && lastBumpTouch !== null && touchedAt >= lastBumpTouch && touchedAt - lastBumpTouch < TAP_GUARD_MS;
+
+  /** A second press on the same thing within the guard (keyboard, bump bar: no touch timestamp): ignored. */
+  const repeated = (what: string, touchedAt?: number): boolean => {
+    // Touches compare with touches (their own clock), key presses with key presses (the page's).
+    const now = touchedAt ?? ctx.now();
+    if (touchedAt !== undefined) what = `touch:${what}`;
     const last = lastTap.get(what);
     if (last !== undefined && now - last < TAP_GUARD_MS) return true;
     lastTap.set(what, now);
@@ -91,6 +108,12 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       if (next.phase !== 'queued') update(orderId, next.seq, { phase: 'queued' });
       return;
     }
+    const notBefore = retryAt.get(orderId);
+    if (notBefore !== undefined && notBefore > ctx.now()) {
+      schedule(orderId, notBefore);
+      return;
+    }
+    retryAt.delete(orderId);
     update(orderId, next.seq, { phase: 'sending' });
     send(next, orderId).then(
       () => {
@@ -101,6 +124,15 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       },
       (error: unknown) => {
         const refused = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+        if (error instanceof IpcCallError && error.code === 'rate_limited') {
+          // The engine answered "not so fast": it is there; the change is sent again after a
+          // pause, not at every heartbeat (retrying at once kept the limit from ever refilling).
+          get().heard();
+          update(orderId, next.seq, { phase: 'queued' });
+          retryAt.set(orderId, ctx.now() + RATE_LIMITED_RETRY_MS);
+          schedule(orderId, ctx.now() + RATE_LIMITED_RETRY_MS);
+          return;
+        }
         if (!refused) {
           get().lostEngine();
           update(orderId, next.seq, { phase: 'queued' });
@@ -132,14 +164,16 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
   return {
     pending,
 
-    bump(orderId, seen) {
+    bump(orderId, seen, touchedAt, anywhere = true) {
+      if (anywhere && afterBump(touchedAt)) return;
       const ticket = get().tickets[orderId];
       if (!ticket || ticket.order.status === 'cancelado' || ticket.order.status === 'entregado') return;
       const moves = movesOf(changesOf(orderId));
       const shown = moves.length ? moves[moves.length - 1]!.target : ticket.order.status;
       if (seen !== undefined && seen !== shown) return;
       const target = bumpTarget(shown, ticket.order.type);
-      if (!target || repeated(`move:${orderId}`)) return;
+      if (!target || ((touchedAt === undefined || !anywhere) && repeated(`move:${orderId}`, touchedAt))) return;
+      if (touchedAt !== undefined && anywhere) lastBumpTouch = touchedAt;
       get().touch(orderId);
       const now = ctx.now();
       // A second tap on the same ticket (after the guard) confirms the first one at once.
@@ -160,10 +194,11 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       process(orderId);
     },
 
-    toggleItem(orderId, index) {
+    toggleItem(orderId, index, touchedAt) {
+      if (afterBump(touchedAt)) return;
       const ticket = get().tickets[orderId];
       const item = ticket?.kitchen.items.find((i) => i.index === index);
-      if (!ticket || !item || !ctx.api.setItemDone || repeated(`item:${orderId}:${index}`)) return;
+      if (!ticket || !item || !ctx.api.setItemDone || repeated(`item:${orderId}:${index}`, touchedAt)) return;
       get().touch(orderId);
       const changes = changesOf(orderId);
       const done = !itemDone(changes, index, item.done);
@@ -176,7 +211,8 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       process(orderId);
     },
 
-    undo(orderId) {
+    undo(orderId, touchedAt) {
+      if (afterBump(touchedAt)) return false;
       let latest: { orderId: string; change: PendingChange } | null = null;
       for (const [id, changes] of Object.entries(get().pending)) {
         if (orderId !== undefined && id !== orderId) continue;
