@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
@@ -8,6 +8,7 @@ import { formatClock, formatDateTime, formatMoney } from '../format.ts';
 import { refusalText, type TextKey } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
+import { SoldOutAsk, useLongPress } from './SoldOutAsk.tsx';
 
 /** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
 export interface TicketFragmentProps {
@@ -48,7 +49,10 @@ function label(t: (key: TextKey) => string, prefix: string, code: string): strin
  */
 export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, onCancel }: TicketCardProps) {
   const t = useT();
-  const { board } = useApp();
+  const { board, api } = useApp();
+  // The item a long press asked about ("agotar este plato"), or null.
+  const [asking, setAsking] = useState<number | null>(null);
+  const longPress = useLongPress((index) => setAsking(index));
   const { order } = ticket;
   const id = order.id;
   const ref = useRef<HTMLElement>(null);
@@ -222,8 +226,11 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
             onClick={(e) => {
               if (!canStrike) return;
               e.stopPropagation();
+              // The click that ends a long press is not a strike.
+              if (longPress.consumeClick()) return;
               board.getState().toggleItem(id, item.index, e.timeStamp);
             }}
+            {...(canStrike ? longPress.handlers(item.index) : {})}
           >
             <span className="item-line">
               <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
@@ -241,6 +248,9 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
               <div className={`item-note ${noteIsAllergy ? 'allergen' : ''}`} data-allergy={noteIsAllergy ? 'true' : 'false'}>
                 {noteIsAllergy ? <span className="allergen-tag">{t('ticket.allergen')}</span> : '⚠'} {item.notes}
               </div>
+            )}
+            {asking === item.index && (
+              <SoldOutAsk name={item.name} ask={(soldOut) => api.setItemSoldOut({ order_id: order.id, item_index: item.index, sold_out: soldOut })} onClose={() => setAsking(null)} />
             )}
           </div>
         );
@@ -337,7 +347,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
       <header className="ticket-head">
         <div className="head-info">
           <div className="head-line">
-            <span className="ticket-number">#{order.number}</span>
+            {/* A replica's own order once the upstream numbered it: "1042 · L7", as printed and on the pickup screen. */}
+            <span className="ticket-number" data-testid="ticket-number">#{kitchen.shown_number ?? order.number}</span>
           </div>
           <div className="head-line head-second">
           {notice ? (
