@@ -6,8 +6,13 @@ import type { OrderStatus } from './order-states.ts';
 
 const DONE: ReadonlySet<OrderStatus> = new Set(['entregado', 'cancelado']);
 
-export function shownOrderNumber(order: { number: string; local_number?: string | null; status: OrderStatus }): string {
+/** The replica's own number to show small beside the upstream's, or null (none, the same, or the order done). */
+export function hubNumberShown(order: { number: string; local_number?: string | null; status: OrderStatus }): string | null {
   const local = order.local_number ?? null;
-  if (local === null || local === order.number || DONE.has(order.status)) return order.number;
-  return `${order.number} · ${local}`;
+  return local === null || local === order.number || DONE.has(order.status) ? null : local;
+}
+
+export function shownOrderNumber(order: { number: string; local_number?: string | null; status: OrderStatus }): string {
+  const hub = hubNumberShown(order);
+  return hub === null ? order.number : `${order.number} · ${hub}`;
 }

@@ -161,6 +161,8 @@ function requestFor(row: OutboxRow, payload: Record<string, unknown>) {
     case 'set_stock':
       // What it replaced stays here: the API takes the quantities only.
       return { method: 'PUT' as const, path: '/stock', body: { location_id: payload.location_id, items: payload.items } };
+    case 'set_sold_out':
+      return { method: 'PUT' as const, path: '/sold-out', body: { location_id: payload.location_id, items: payload.items } };
     case 'set_location_open':
       return { method: 'POST' as const, path: `/locations/${row.location_id}/${payload.open ? 'open' : 'close'}`, body: undefined };
     case 'set_item_done':

@@ -61,6 +61,17 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         return result;
       });
     },
+    setSoldOut(actor, input) {
+      return committed(() => {
+        const result = local.setSoldOut(actor, input);
+        // Pushed like stock: the platform's menu and its orders must see the dish gone too.
+        if (!result.simulated) {
+          const items = input.items.map((item) => ({ kind: item.kind, id: item.id.toLowerCase(), sold_out: item.sold_out }));
+          queue(randomUUID(), 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id }, engine.clock.now());
+        }
+        return result;
+      });
+    },
     setLocationOpen(actor, locationId, open) {
       return committed(() => {
         if (actor.mode === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);

@@ -106,6 +106,22 @@ function scenarios(mode: World): void {
     const [a, b] = await Promise.all([up('GET', `/orders/${created.body.id}`), rep('GET', `/orders/${created.body.id}`)]);
     assert.deepEqual(b.body, a.body);
   });
+
+  test('a dish switched agotado on the replica is refused there at once and, pushed, on the platform too (live); sandbox simulates it', async () => {
+    const available = async (api: typeof up) =>
+      ((await api('GET', `/menu?location_id=${R1.openLocation}`)).body.categories as { products: { id: string; available: boolean }[] }[])
+        .flatMap((c) => c.products)
+        .find((p) => p.id === R1.products.cazuela)!.available;
+    const switched = await rep('PUT', '/sold-out', { location_id: R1.openLocation, items: [{ kind: 'product', id: R1.products.cazuela, sold_out: true }] });
+    assert.equal(switched.status, 200, JSON.stringify(switched.body));
+    assert.equal(switched.body.simulated, mode === 'test');
+    await eventually(() => rep('GET', '/sync/status'), 'the outbox drained', { until: (r) => r.body.outbox_pending === 0 });
+    assert.equal(await available(rep), mode === 'test');
+    assert.equal(await available(up), mode === 'test', 'the platform sees it (live) or nothing changed (sandbox)');
+    await rep('PUT', '/sold-out', { location_id: R1.openLocation, items: [{ kind: 'product', id: R1.products.cazuela, sold_out: false }] });
+    await eventually(() => rep('GET', '/sync/status'), 'the outbox drained', { until: (r) => r.body.outbox_pending === 0 });
+    assert.equal(await available(up), true);
+  });
 }
 
 for (const mode of KEY_MODES) describe(`replica basics, ${mode} key`, () => scenarios(mode));

@@ -91,7 +91,10 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     const engine = sys.replica.server.engine;
     const restaurantId = sys.replica.replica.identity.restaurantId;
     assert.equal(readKitchenTicketById(engine, restaurantId, upstream.id).kitchen.shown_number, shown);
-    assert.ok(readPickupBoard(engine, restaurantId).preparing.some((n) => n.number === shown), 'the pickup screen shows both');
+    assert.ok(
+      readPickupBoard(engine, restaurantId).preparing.some((n) => n.number === upstream.number && n.hub_number === local.number),
+      'the pickup screen shows both, the hub\'s in small',
+    );
     assert.deepEqual(queueReprint(engine, restaurantId, upstream.id), { queued: 1 });
     const [reprint] = await eventually(() => ticketsFor(kitchen, shown), 'the reprint with both numbers', { until: (t) => t.length === 1 });
     assert.ok(reprint!.text.some((l) => l.includes('REIMPRES')), 'marked as a reprint');

@@ -14,7 +14,7 @@ import type { LocationStatusView } from '../services/location-status.ts';
 import { listLocations } from '../services/locations.ts';
 import type { OrderView } from '../services/order-view.ts';
 import { readStock } from '../services/stock.ts';
-import { readSoldOutBoard, setOrderItemSoldOut, setSoldOut } from '../services/sold-out.ts';
+import { orderItemDish, readSoldOutBoard } from '../services/sold-out.ts';
 import { readPickupBoard } from '../services/pickup-board.ts';
 import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
 import { requireWrite } from '../services/restaurant-context.ts';
@@ -90,13 +90,18 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
     'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
     'sold-out:read': ({ location_id, world }) => ({ ...readSoldOutBoard(engine, actor(world), location_id), world, simulated: false }),
     'sold-out:set': ({ location_id, world, kind, id, sold_out }) => {
-      const { simulated } = setSoldOut(engine, actor(world), { location_id, items: [{ kind, id, sold_out }] });
+      const { simulated } = commands.setSoldOut(actor(world), { location_id, items: [{ kind, id, sold_out }] });
       return { ...readSoldOutBoard(engine, actor(world), location_id), world, simulated };
     },
     'items:set-sold-out': ({ order_id, item_index, sold_out }) => {
       const row = engine.stores.orders.getById(order_id.toLowerCase());
       if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
-      return setOrderItemSoldOut(engine, actor(worldOf(row.test)), row.id, item_index, sold_out);
+      const dish = orderItemDish(engine, actor(worldOf(row.test)), row.id, item_index);
+      const { simulated } = commands.setSoldOut(actor(worldOf(row.test)), {
+        location_id: dish.location_id,
+        items: [{ kind: 'product', id: dish.product_id, sold_out }],
+      });
+      return { ...dish, sold_out, simulated };
     },
     'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),
     'locations:set-open': ({ location_id, world, open }) => commands.setLocationOpen(actor(world), location_id, open),

@@ -7,6 +7,8 @@ import { createOrder, type CreateOrderOptions } from './create-order.ts';
 import { setLocationOpen, type LocationStatusResult } from './locations.ts';
 import type { OrderView } from './order-view.ts';
 import { setStock, type SetStockInput, type SetStockResult } from './stock.ts';
+import { setSoldOut, type SoldOutListView } from './sold-out.ts';
+import type { SetSoldOutInput } from '../../shared/schemas/sold-out.ts';
 import { setItemDone, type ItemDoneResult } from './kitchen-items.ts';
 import { transitionOrder } from './transition-order.ts';
 import { recallOrder, type RecallResult } from './recall-order.ts';
@@ -19,6 +21,8 @@ export interface EngineCommands {
   createOrder(actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView;
   transitionOrder(actor: Actor, orderId: string, target: PatchTarget): OrderView;
   setStock(actor: Actor, input: SetStockInput): SetStockResult;
+  /** The "agotado" switch (PUT /sold-out, the Stock screen, a ticket's line). */
+  setSoldOut(actor: Actor, input: SetSoldOutInput): SoldOutListView & { simulated: boolean };
   setLocationOpen(actor: Actor, locationId: string, open: boolean): LocationStatusResult;
   /** Item-level bump (kitchen data, not part of the public API). */
   setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult;
@@ -35,6 +39,7 @@ export function localCommands(engine: Engine, couriers: CourierRegistry): Engine
     createOrder: (actor, input, options) => createOrder(engine, actor, input, options),
     transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target, couriers),
     setStock: (actor, input) => setStock(engine, actor, input),
+    setSoldOut: (actor, input) => setSoldOut(engine, actor, input),
     setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
     setItemDone: (actor, orderId, itemIndex, done) => setItemDone(engine, actor, orderId, itemIndex, done),
     recallOrder: (actor, orderId, until) => recallOrder(engine, actor, orderId, until),

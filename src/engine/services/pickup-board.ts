@@ -2,7 +2,7 @@
 // only unless the restaurant added deliveries (for its couriers), and of the customer at most the
 // first name, only when the restaurant chose to show it. Test orders stay off a screen customers read.
 import type { PickupBoard, PickupNumber } from '../../shared/ipc/pickup.ts';
-import { shownOrderNumber } from '../../shared/order-number.ts';
+import { hubNumberShown } from '../../shared/order-number.ts';
 import { notFound } from '../domain/errors.ts';
 import { firstNameOf } from '../domain/pickup-first-name.ts';
 import type { Engine } from '../engine.ts';
@@ -28,8 +28,8 @@ export function readPickupBoard(engine: Engine, restaurantId: string): PickupBoa
   const numberOf = (r: OrderRow, readyAt: number | null): PickupNumber => {
     const first = settings.show_first_name ? firstNameOf(r.customer_name) : null;
     // "1042 · L7" for a replica's own order until done: the customer's paper may say L7.
-    const number = shownOrderNumber(r);
-    return first === null ? { number, ready_at: readyAt } : { number, ready_at: readyAt, first_name: first };
+    const hub = hubNumberShown(r);
+    return { number: r.number, ready_at: readyAt, ...(first === null ? {} : { first_name: first }), ...(hub === null ? {} : { hub_number: hub }) };
   };
   const preparing = shown
     .filter((r) => PREPARING.has(r.status))

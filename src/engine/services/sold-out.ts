@@ -151,14 +151,8 @@ export function readSoldOutBoard(engine: Engine, actor: Actor, locationId: strin
   };
 }
 
-/** From a kitchen ticket: the dish of one line of an order switched sold out (or back) where the order is. */
-export function setOrderItemSoldOut(
-  engine: Engine,
-  actor: Actor,
-  orderId: string,
-  itemIndex: number,
-  soldOut: boolean,
-): { product_id: string; name: string; location_id: string; sold_out: boolean; simulated: boolean } {
+/** From a kitchen ticket: the dish of one line of an order, and where the order is (to switch it sold out there). */
+export function orderItemDish(engine: Engine, actor: Actor, orderId: string, itemIndex: number): { product_id: string; name: string; location_id: string } {
   const restaurant = restaurantOf(engine, actor);
   const order = engine.stores.orders.getById(orderId.toLowerCase());
   if (!order || order.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
@@ -167,6 +161,5 @@ export function setOrderItemSoldOut(
   if (item.product_id === null || order.location_id === null) {
     throw invalidRequest(`item_index: line ${itemIndex} of order ${order.number} is no longer a dish of the menu`);
   }
-  const result = setSoldOut(engine, actor, { location_id: order.location_id, items: [{ kind: 'product', id: item.product_id, sold_out: soldOut }] });
-  return { product_id: item.product_id, name: item.name, location_id: order.location_id, sold_out: soldOut, simulated: result.simulated };
+  return { product_id: item.product_id, name: item.name, location_id: order.location_id };
 }

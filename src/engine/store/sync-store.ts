@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-export type OutboxKind = 'create_order' | 'transition_order' | 'set_stock' | 'set_location_open' | 'set_item_done' | 'recall_order';
+export type OutboxKind = 'create_order' | 'transition_order' | 'set_stock' | 'set_location_open' | 'set_item_done' | 'recall_order' | 'set_sold_out';
 
 export interface OutboxRow {
   seq: number;

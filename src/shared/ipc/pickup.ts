@@ -32,6 +32,11 @@ export interface PickupNumber {
   ready_at: number | null;
   /** The customer's first name: present only when the restaurant shows first names and the order has one. */
   first_name?: string;
+  /**
+   * A replica's own number for an order typed into it ("L7"), shown small beside `number` until the
+   * order is done: the customer's paper may say L7 (shared/order-number.ts). Absent otherwise.
+   */
+  hub_number?: string;
 }
 
 export interface PickupBoard {

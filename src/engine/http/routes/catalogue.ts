@@ -5,7 +5,7 @@ import { SetStockBody, SetStockResult, StockList, StockQuery } from '../../../sh
 import { quoteDelivery } from '../../services/quote-delivery.ts';
 import { readMenu } from '../../services/read-menu.ts';
 import { readStock } from '../../services/stock.ts';
-import { readSoldOut, setSoldOut } from '../../services/sold-out.ts';
+import { readSoldOut } from '../../services/sold-out.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';
@@ -56,7 +56,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         body: SetSoldOutBody,
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 200, () => setSoldOut(engine, actorOf(request), request.body)),
+    (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setSoldOut(actorOf(request), request.body)),
   );
 
   app.post(

@@ -124,7 +124,10 @@ function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numb
       >
         {numbers.map((n) => (
           <li key={n.number} data-pickup-number={n.number} data-state={state} className={highlight(n) ? 'just-ready' : ''}>
-            <span className="pickup-number">{n.number}</span>
+            <span className="pickup-number">
+              {n.number}
+              {n.hub_number && <small className="pickup-hub-number"> · {n.hub_number}</small>}
+            </span>
             {n.first_name !== undefined && (
               <span className="pickup-name" style={{ fontSize: `${NAME_EM}em` }}>
                 {n.first_name}
