@@ -42,7 +42,7 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
         items: [{ product_id: lines[i % 4]!, quantity: 1 }, { product_id: lines[(i + 1) % 4]!, quantity: 1 }],
       }, { payments: server.providers.payments, origin: 'http://bench' });
     }
-    const open = server.engine.stores.kitchenTimings.openAtLocation(R1.openLocation, false).length;
+    const open = server.engine.stores.kitchenTimings.openAtLocation(R1.openLocation, false, 0, 100_000).length;
     context.log(`  ${open} lines open at the location (${demo.length} demo restaurants)`);
     const calls = context.quick ? 500 : 5000;
     const ours: number[] = [];

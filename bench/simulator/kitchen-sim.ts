@@ -299,17 +299,26 @@ async function placeOrder(
     lines: chosen.map(({ item, quantity }) => ({ slug: item.slug, quantity, typed_minutes: item.typed_minutes, finished_at: null })),
     in_peak: t >= start + profile.peak.from_minute * MIN && t < start + profile.peak.to_minute * MIN,
   };
-  const response = await fetch(`${context.server.baseUrl}/orders`, {
+  const request = {
     dispatcher: connections,
     method: 'POST',
-    headers: { authorization: `Bearer ${context.keys[channel.label]}`, 'content-type': 'application/json' },
+    // A store front retries a request the network lost with the same key: never a second order.
+    headers: { authorization: `Bearer ${context.keys[channel.label]}`, 'content-type': 'application/json', 'idempotency-key': `sim-${seed}-${t}-${random.next()}` },
     body: JSON.stringify({
       location_id: context.locationId,
       type: 'retiro',
       customer: { name: 'Cliente simulado' },
       items: chosen.map(({ item, quantity }) => ({ product_id: context.productIds[item.slug], quantity })),
     }),
-  });
+  };
+  let response: Awaited<ReturnType<typeof fetch>> | null = null;
+  for (let attempt = 1; response === null; attempt++) {
+    try {
+      response = await fetch(`${context.server.baseUrl}/orders`, request);
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
   const body = (await response.json()) as { id?: string; promise?: { expected_ready_at: string; promised_ready_at: string }; error?: { code: string } };
   if (response.status !== 201) {
     record.refused = body.error?.code ?? String(response.status);

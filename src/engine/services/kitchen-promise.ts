@@ -25,6 +25,14 @@ import { worldOf, type World } from '../../shared/world.ts';
 
 export const DEFAULT_PROMISE_QUANTILE = 0.9;
 
+/**
+ * A line open longer than this is a ticket forgotten on the screen, not work ahead of a new order;
+ * and no kitchen has more than MAX_OPEN_LINES lines ahead (past that, the promise is already hours
+ * away): each promise reads a bounded number of rows whatever was left open.
+ */
+export const OPEN_LINE_HORIZON_MS = 6 * 3_600_000;
+export const MAX_OPEN_LINES = 1000;
+
 /** What the kitchen knows at one moment about one location: enough to promise any number of orders. */
 export interface KitchenLoad {
   now: number;
@@ -72,7 +80,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
   const open: OpenLine[] = [];
-  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test')) {
+  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
     const seconds = linePrepSeconds(
       { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
       settings.prep,

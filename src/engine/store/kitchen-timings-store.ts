@@ -79,7 +79,7 @@ export class KitchenTimingsStore {
   private readonly dropOpen: Statement<[string, number]>;
   private readonly dropOpenOfOrder: Statement<[string]>;
   private readonly startOpen: Statement<[number, string]>;
-  private readonly openAt: Statement<[string, number], OpenLineAtStation>;
+  private readonly openAt: Statement<[string, number, number, number], OpenLineAtStation>;
   private readonly openOfOrder: Statement<[string], OpenItemRow>;
   private readonly statsOf: Statement<[string], PrepStatRow>;
   private readonly dropStats: Statement<[string]>;
@@ -112,7 +112,7 @@ export class KitchenTimingsStore {
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
     this.openAt = db.prepare(
       `SELECT station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
-       WHERE location_id = ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at`,
+       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at LIMIT ?`,
     );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
@@ -183,9 +183,12 @@ export class KitchenTimingsStore {
     return this.openOfOrder.all(orderId);
   }
 
-  /** The location's open lines at a station, oldest fired first: live ones only, or (`withTest`) the sandbox's too. */
-  openAtLocation(locationId: string, withTest: boolean): OpenLineAtStation[] {
-    return this.openAt.all(locationId, withTest ? 1 : 0);
+  /**
+   * The location's open lines at a station fired since `since`, oldest first, at most `limit`: live
+   * ones only, or (`withTest`) the sandbox's too.
+   */
+  openAtLocation(locationId: string, withTest: boolean, since: number, limit: number): OpenLineAtStation[] {
+    return this.openAt.all(locationId, since, withTest ? 1 : 0, limit);
   }
 
   prepStats(restaurantId: string): PrepStatRow[] {

@@ -70,3 +70,10 @@ test('a cart of products no one has: 400 naming the line, as POST /orders', asyn
   assert.equal(response.status, 400);
   assert.match(response.body.error.message, /items\[1\]\.product_id/);
 });
+
+test('lines left open for hours are tickets forgotten on the screen, not work ahead', async () => {
+  const empanada = { product_id: R1.products.empanadaQueso, quantity: 1 };
+  assert.ok(minutesAhead((await quote([empanada])).expected_ready_at) > 10, 'the oven has a queue from the tests before');
+  engine.clock.advance(7 * 3_600_000);
+  assert.equal(minutesAhead((await quote([empanada])).expected_ready_at), 10, 'seven hours later only its own 10 minutes');
+});

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyState } from '../../../src/engine/domain/busy-mode.ts';
+
+const SETTINGS = { threshold_minutes: 30, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
+const MIN = 60_000;
+
+/** Feeds waits a minute apart from `state`, returning the states and what changed. */
+function run(state: BusyState, waits: number[], from = 0) {
+  const changes: (string | null)[] = [];
+  waits.forEach((wait, i) => {
+    const next = nextBusyState(state, wait, from + i * MIN, SETTINGS);
+    state = next.state;
+    changes.push(next.change);
+  });
+  return { state, changes };
+}
+
+test('pauses after 3 minutes above the threshold, not before; a dip restarts the count', () => {
+  assert.deepEqual(run(NOT_BUSY, [31, 31, 31, 31]).changes, [null, null, null, 'paused']);
+  assert.deepEqual(run(NOT_BUSY, [31, 31, 29, 31, 31, 31]).changes, [null, null, null, null, null, null]);
+});
+
+test('resumes as soon as the wait is below the threshold minus the margin, not at the threshold', () => {
+  const paused = run(NOT_BUSY, [31, 31, 31, 31]).state;
+  assert.deepEqual(run(paused, [29, 26, 25, 24], 4 * MIN).changes, [null, null, null, 'resumed']);
+});
+
+test('at most 2 pauses an hour; the hour slides', () => {
+  const waits = [31, 31, 31, 31, 10, 31, 31, 31, 31, 10, 31, 31, 31, 31, 31];
+  const { state, changes } = run(NOT_BUSY, waits);
+  assert.deepEqual(changes.filter((c) => c === 'paused').length, 2, 'a third pause within the hour is not taken');
+  assert.equal(state.paused, false);
+  const later = nextBusyState(state, 31, 69 * MIN, SETTINGS); // the pauses were at minutes 3 and 8
+  assert.equal(later.change, 'paused', 'an hour after the first pauses the wait may pause it again');
+});
+
+test('an override wins over the wait until cleared, and does not count towards the hour', () => {
+  const held: BusyState = { ...NOT_BUSY, override: 'resume' };
+  assert.equal(run(held, [60, 60, 60, 60, 60]).state.paused, false);
+  const forced = run({ ...NOT_BUSY, override: 'pause' }, [0]);
+  assert.deepEqual([forced.state.paused, forced.changes[0], forced.state.recent_pauses.length], [true, 'paused', 0]);
+});
+
+test('Retry-After: the minutes until the wait could be below the margin, 1 to 30', () => {
+  assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 40 }, SETTINGS), 15 * 60);
+  assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 20 }, SETTINGS), 60);
+  assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 200 }, SETTINGS), 30 * 60);
+});
