@@ -87,6 +87,15 @@ describe('board store', () => {
     assert.equal(store.getState().clockOffset, 7000);
   });
 
+  test('a heartbeat that says the disk is low is kept for the status strip until one says nothing of it', () => {
+    const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
+    assert.equal(store.getState().lowDisk, null);
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status, low_disk: { free_bytes: 180 * 1024 * 1024 } });
+    assert.deepEqual(store.getState().lowDisk, { free_bytes: 180 * 1024 * 1024 });
+    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
+    assert.equal(store.getState().lowDisk, null);
+  });
+
   test('a bump shows at once, is held for the undo window, then sent', async () => {
     const id = initial[0]!.order.id;
     store.getState().bump(id);

@@ -13,6 +13,7 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
   const t = useT();
   const now = useNow(1000);
   const status = useBoard((s) => s.status);
+  const lowDisk = useBoard((s) => s.lowDisk);
   const stale = useBoard((s) => isStale(s, now));
   const lastHeardAt = useBoard((s) => s.lastHeardAt);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
@@ -64,6 +65,12 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
       )}
       {onBoard && <ClosedLocations />}
       <PrintingChips />
+      {lowDisk && !status?.storage_full && (
+        // Heard before writes stop: below 64 MB the engine will not start, and a full disk stops orders.
+        <span className="strip-chip chip-error" data-testid="low-disk" role="alert" data-free-bytes={lowDisk.free_bytes}>
+          {t('strip.low_disk', { mb: Math.floor(lowDisk.free_bytes / (1024 * 1024)) })}
+        </span>
+      )}
       {status?.storage_full && (
         <span className="strip-chip chip-error" data-testid="storage-full" title={t('statusbar.storage_full')}>
           {t('strip.storage_full')}

@@ -337,6 +337,7 @@ export const en: Record<TextKey, string> = {
   'strip.sound': 'Tap for sound',
   'strip.closed': 'Closed: {names}',
   'strip.storage_full': 'Disk full',
+  'strip.low_disk': 'Disk almost full: {mb} MB free (free some space before the kitchen stops saving orders)',
   'board.tab_recibido': 'New',
   'board.tab_en_preparacion': 'Cooking',
   'board.tab_listo': 'Ready',

@@ -335,6 +335,7 @@ export const es = {
   'strip.sound': 'Toca para sonido',
   'strip.closed': 'Cerrada: {names}',
   'strip.storage_full': 'Disco lleno',
+  'strip.low_disk': 'Queda poco disco: {mb} MB libres (libera espacio antes de que la cocina deje de guardar pedidos)',
   'board.tab_recibido': 'Nuevos',
   'board.tab_en_preparacion': 'En prep.',
   'board.tab_listo': 'Listos',

@@ -47,6 +47,8 @@ export interface FeedSlice {
   status: ConnectionStatus | null;
   /** Printers with jobs waiting or in trouble (unreachable, paper out), from the last heartbeat or snapshot. */
   printing: PrintStatus[];
+  /** Free disk beside the engine's database when below 256 MB (from the last heartbeat), else null. */
+  lowDisk: { free_bytes: number } | null;
   /** The restaurant's kitchen printers (0: no Reimprimir). */
   printerCount: number;
   /** The last call could not reach the engine at all (not a refusal): until the next word from it, changes wait. */

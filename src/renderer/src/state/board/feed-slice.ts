@@ -86,7 +86,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     const wasStale = isStale(get(), ctx.now());
     set({ lastHeardAt: ctx.now(), clockOffset: steadyOffset(get().clockOffset, push.now - ctx.now()), engineLost: false });
     if (push.kind === 'heartbeat') {
-      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}), printing: push.printing ?? [] });
+      set({ status: push.status, ...(push.stale_after_ms ? { staleAfterMs: push.stale_after_ms } : {}), printing: push.printing ?? [], lowDisk: push.low_disk ?? null });
       // A board that never loaded (its engine was away when the page opened) loads on the first word.
       if (!get().loaded || wasStale || ctx.now() - lastLoadAt > RESYNC_MS) void get().load();
       get().flush();
@@ -114,6 +114,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     staleAfterMs: STALE_AFTER_MS,
     status: null,
     printing: [],
+    lowDisk: null,
     printerCount: 0,
     engineLost: false,
 
