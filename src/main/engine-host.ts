@@ -128,7 +128,8 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   });
   try {
     // First start: the new database gets the demo restaurants, so the screen has something real.
-    if (firstStart) importDemoRestaurants(server.engine, server.providers.payments);
+    // Without the API demo's POS-managed order: the board a new user opens has nothing stuck on it.
+    if (firstStart) importDemoRestaurants(server.engine, server.providers.payments, { managedOrder: false });
     if (server.engine.stores.restaurants.list().length === 0) {
       throw new StorageRefusal(
         databasePath,

@@ -22,9 +22,16 @@ export interface DemoRestaurant {
 
 /**
  * Imports the two demo restaurants when the database has no restaurant yet, with a POS-managed
- * production order in the first. Returns the demo restaurants' ids and their managed orders.
+ * production order in the first (for an integrator trying the API: `serve --demo` prints its id).
+ * The hub's first start leaves it out (`managedOrder: false`): a ticket no cook can bump, turning
+ * red after 20 minutes, was all a new user's board showed. Returns the restaurants' ids and their
+ * managed orders.
  */
-export function importDemoRestaurants(engine: Engine, payments: PaymentProviders): { id: string; managed_order_ids: string[] }[] {
+export function importDemoRestaurants(
+  engine: Engine,
+  payments: PaymentProviders,
+  options: { managedOrder?: boolean } = {},
+): { id: string; managed_order_ids: string[] }[] {
   const fresh = engine.stores.restaurants.list().length === 0;
   if (fresh) {
     engine.transaction(() => {
@@ -37,7 +44,7 @@ export function importDemoRestaurants(engine: Engine, payments: PaymentProviders
     .filter((r) => demoIds.includes(r.id))
     .map((restaurant, index) => ({
       id: restaurant.id,
-      managed_order_ids: index === 0 ? managedOrders(engine, restaurant.id, fresh, payments) : [],
+      managed_order_ids: index === 0 ? managedOrders(engine, restaurant.id, fresh && options.managedOrder !== false, payments) : [],
     }));
 }
 
@@ -64,13 +71,8 @@ export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestau
   });
 }
 
-function managedOrders(engine: Engine, restaurantId: string, fresh: boolean, payments: PaymentProviders): string[] {
-  if (!fresh) {
-    const rows = engine.db
-      .prepare('SELECT id FROM orders WHERE restaurant_id = ? AND managed_by IS NOT NULL ORDER BY created_at, id')
-      .all(restaurantId) as { id: string }[];
-    return rows.map((r) => r.id);
-  }
+function managedOrders(engine: Engine, restaurantId: string, create: boolean, payments: PaymentProviders): string[] {
+  if (!create) return engine.read(() => engine.stores.orders.managedIds(restaurantId));
   const restaurant = engine.stores.restaurants.get(restaurantId)!;
   const now = engine.clock.now();
   const location = engine.stores.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);

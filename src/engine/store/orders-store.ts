@@ -106,6 +106,12 @@ export class OrdersStore {
    * `PRAGMA data_version`). Every write to the orders table goes through this store, so what is
    * kept in memory of an order can be dropped when it changes. Returns the unsubscribe.
    */
+  /** The restaurant's orders managed by an integration (a POS), oldest first. Rarely asked: prepared on use. */
+  managedIds(restaurantId: string): string[] {
+    const rows = this.db.prepare('SELECT id FROM orders WHERE restaurant_id = ? AND managed_by IS NOT NULL ORDER BY created_at, id').all(restaurantId) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
   onWrite(listener: OrderWriteListener): () => void {
     this.writeListeners.add(listener);
     return () => this.writeListeners.delete(listener);
