@@ -5,7 +5,7 @@ import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, 
 import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
-import { TicketCard } from './TicketCard.tsx';
+import { TicketCard, type TicketFragmentProps } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
@@ -22,6 +22,12 @@ const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHei
 const measuredCache = new Map<string, { width: number; blocks: Map<string, number> }>();
 const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
+/**
+ * What each drawn block element was last measured as (card width, type size, signature): an element
+ * React kept with the same content is not read again, so a commit that draws no new block forces no
+ * layout of its own (the browser lays it out once, to paint).
+ */
+const measuredElements = new WeakMap<Element, string>();
 
 /** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
 function useElementSize(): [(element: HTMLElement | null) => void, { width: number; height: number }] {
@@ -222,6 +228,9 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         const block = blocks[Number(drawn.dataset.block)];
         if (!block) continue;
         const signature = blockSignature(block);
+        const seen = `${blockKey}:${width}:${metrics.fontSize}:${signature}`;
+        if (measuredElements.get(drawn) === seen && entry.blocks.has(signature)) continue;
+        measuredElements.set(drawn, seen);
         const height = Math.ceil(drawn.getBoundingClientRect().height);
         const known = entry.blocks.get(signature);
         if (known === undefined || Math.abs(known - height) > 1) {
@@ -265,6 +274,25 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   }, [reveal, live]);
 
   const inView = useMemo(() => new Set(drawn.lanes.flatMap((l) => l.inView)), [drawn]);
+
+  // Each drawn fragment keeps its props object while it reads the same, so a memoized card whose
+  // ticket did not change skips re-rendering when the board is planned again (one change, one card).
+  const fragmentProps = useRef(new Map<string, TicketFragmentProps>());
+  const fragmentOf = (f: DrawnFragment): TicketFragmentProps => {
+    const key = `${f.orderId}:${f.part}`;
+    const known = fragmentProps.current.get(key);
+    if (known && known.from === f.from && known.to === f.to && known.parts === f.parts && known.height === f.height) return known;
+    const fresh = { from: f.from, to: f.to, part: f.part, parts: f.parts, height: f.height };
+    fragmentProps.current.set(key, fresh);
+    return fresh;
+  };
+  // Bounded: fragments no longer drawn are forgotten.
+  useEffect(() => {
+    const map = fragmentProps.current;
+    if (map.size <= 256) return;
+    const drawnKeys = new Set(drawn.lanes.flatMap((lane) => lane.columns.flatMap((column) => column.map((f) => `${f.orderId}:${f.part}`))));
+    for (const key of map.keys()) if (!drawnKeys.has(key)) map.delete(key);
+  }, [drawn]);
 
   if (!loaded) {
     return (
@@ -371,7 +399,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                           key={`${f.orderId}:${f.part}`}
                           ticket={ticket}
                           blocks={blocksOf(ticket)}
-                          fragment={{ from: f.from, to: f.to, part: f.part, parts: f.parts, height: f.height }}
+                          fragment={fragmentOf(f)}
                           compact={compact}
                           showState={flow}
                           locationName={locationName(ticket)}
