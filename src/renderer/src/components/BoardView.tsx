@@ -189,6 +189,8 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const onTouch = useCallback((event: { target: EventTarget | null }) => {
     // The pager and the new-orders indicator move the view on purpose.
     if (event.target instanceof Element && event.target.closest('[data-moves-view]')) return;
+    // A touch elsewhere ends a reveal: from now the lane keeps the start it has.
+    setReveal(null);
     if (frozenRef.current === null) {
       frozenRef.current = liveRef.current;
       setFrozen(liveRef.current);
@@ -265,12 +267,14 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
     }
   }, [focusRequest, board, layout, flow, unfreeze]);
   // A revealed ticket's columns become the lane's own start: it stays in view as the lane grows.
+  // The reveal holds until the next touch or page turn, not one plan: the tickets it brings into
+  // view are drawn for the first time and measured, and the plan made again from their real heights
+  // may move the revealed ticket; held, each new plan starts where it is wholly in view again.
   useEffect(() => {
     if (!reveal) return;
     const lane = live.lanes.find((l) => l.inView.includes(reveal.orderId));
     if (!lane) return;
     setStarts((old) => (old[lane.id] === lane.view.start ? old : { ...old, [lane.id]: lane.view.start }));
-    setReveal(null);
   }, [reveal, live]);
 
   const inView = useMemo(() => new Set(drawn.lanes.flatMap((l) => l.inView)), [drawn]);
@@ -379,6 +383,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                     aria-label={t('board.lane_pager', { hidden: lane.view.hidden, page: lane.view.page, pages: lane.view.pages })}
                     onClick={() => {
                       unfreeze();
+                      setReveal(null);
                       const next = lane.view.start + lane.view.count >= lane.view.total ? 0 : lane.view.start + lane.view.count;
                       setStarts((old) => ({ ...old, [lane.id]: next }));
                     }}
