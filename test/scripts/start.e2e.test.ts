@@ -155,8 +155,12 @@ describe('npm start without Electron: the whole app in the browser', () => {
       await page.setViewportSize(viewport);
       for (const view of VIEWS) {
         await page.goto(`${origin}/kitchen/?view=${view}`);
-        await page.locator(VIEW_READY[view]).waitFor();
-        if (view === 'board') await page.locator('[data-testid="board"] article').first().waitFor().catch(() => {});
+        // A view's page load can take long on a loaded machine (another e2e file beside it): the
+        // wait is a safety net, well inside the test's own.
+        await page.locator(VIEW_READY[view]).waitFor({ timeout: 45_000 });
+        // The hub's first start has an empty board (no demo POS order): wait for it to be drawn,
+        // not for a ticket (that wait ran out its 30 s at every size).
+        if (view === 'board') await page.locator('[data-testid="board"][data-active]').waitFor();
         if (view === 'stock') await page.locator('tr[data-product-id]').first().waitFor();
         if (view === 'locations') await page.locator('[data-location-id]').first().waitFor();
         // Ajustes is shown at the notice on where the browser mode keeps the platform key.
