@@ -3,6 +3,9 @@
 import schemaOfSqlite0017 from './0001-schema-of-sqlite-0017.ts';
 import restaurantClocks from './0002-restaurant-clocks.ts';
 
+/** The SQLite schema version PostgreSQL's schema mirrors (0001): the version an export reads. */
+export const MIRRORED_SQLITE_VERSION = 17;
+
 export interface PostgresMigration {
   version: number;
   name: string;
