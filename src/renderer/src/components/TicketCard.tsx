@@ -30,6 +30,8 @@ interface TicketCardProps {
   readOnly?: boolean;
   /** The state as a coloured band and a word (the "Flujo" layout, where tickets of every state mix). */
   showState?: boolean;
+  /** Its own buttons (cancel, reprint) in the header of its first fragment, beside the bump (a phone). */
+  buttonsInHead?: boolean;
   onCancel?: (order: KitchenOrder) => void;
 }
 
@@ -47,7 +49,7 @@ function label(t: (key: TextKey) => string, prefix: string, code: string): strin
  * carries the header, so any part of a ticket in view can be bumped. Memoized: it re-renders when
  * its order, its pending changes or flash change, or when what it shows of the time does.
  */
-export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, onCancel }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, buttonsInHead = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board, api } = useApp();
   // The item a long press asked about ("agotar este plato"), or null.
@@ -274,7 +276,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
               {facts.join(' · ')}
             </div>
             <div className="ticket-facts">
-              {order.delivery && (
+              {order.delivery && !compact && (
                 <div className="courier">
                   {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
                   {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
@@ -297,7 +299,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
                 </div>
               )}
             </div>
-            {stations.length > 0 && kitchen.stations.length > 0 && (
+            {stations.length > 0 && kitchen.stations.length > 0 && !compact && (
               <div className="station-progress" data-testid="station-progress">
                 {kitchen.stations.map((p) => (
                   <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
@@ -307,22 +309,14 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
               </div>
             )}
             </div>
-            {buttons}
+            {!buttonsInHead && buttons}
           </div>
-        );
-      case 'managed':
-        return managed && !readOnly && !dead ? (
-          <div key={key} data-block={index} className="managed-by" data-testid="managed-by">
-            {t('ticket.managed_by', { manager: managedBy })}
-          </div>
-        ) : (
-          <div key={key} data-block={index} />
         );
       case 'foot':
         return (
           <footer key={key} data-block={index} className="ticket-actions">
             <span className="foot-space" />
-            {buttons}
+            {!buttonsInHead && buttons}
           </footer>
         );
     }
@@ -361,7 +355,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
               {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
               {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
               {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
-              {managed && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
+              {managed && (readOnly || dead) && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
               {fragment && fragment.parts > 1 && (
                 <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
                   {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
@@ -377,6 +371,13 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
           )}
           </div>
         </div>
+        {buttonsInHead && (fragment?.part ?? 0) === 0 && buttons}
+        {managed && !readOnly && !dead && (
+          // Where the bump would be: who moves this order, so the missing button explains itself.
+          <div className="managed-by" data-testid="managed-by" title={t('ticket.managed_by', { manager: managedBy })}>
+            {t('ticket.managed_by', { manager: managedBy })}
+          </div>
+        )}
         {bump && (
           <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
             {t(`action.${bump}`)}
