@@ -148,7 +148,7 @@ export function allDayCounts(tickets: ShownTicket[], locationId: string | null):
   for (const ticket of tickets) {
     if (ticket.order.test || !COOKING.includes(ticket.shownStatus)) continue;
     if (locationId !== null && ticket.order.location_id !== locationId) continue;
-    for (const item of ticket.order.items) counts.set(item.name, (counts.get(item.name) ?? 0) + item.quantity);
+    for (const item of ticket.kitchen.items) counts.set(item.name, (counts.get(item.name) ?? 0) + item.quantity);
   }
   return [...counts.entries()]
     .map(([name, quantity]) => ({ name, quantity }))
