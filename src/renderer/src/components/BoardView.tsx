@@ -393,29 +393,40 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                   </button>
                 )}
               </h2>
-              <div className="lane-body" style={{ height: bodyHeight, gap: metrics.gap }}>
+              {/* Every fragment of the lane is a child of its body, placed by the plan: a ticket whose
+                  fragment moves to another column keeps its card (no new elements to draw and
+                  measure when a ticket ahead of it leaves); the columns are drawn behind them. */}
+              <div className="lane-body" style={{ height: bodyHeight }}>
                 {lane.count === 0 && <div className="empty">{t('board.empty')}</div>}
-                {lane.columns.map((column, c) => (
-                  <div key={c} className="lane-column" style={{ width: plan.cardWidth, gap: metrics.gap }}>
-                    {column.map((f) => {
-                      const ticket = byId.get(f.orderId);
-                      if (!ticket) return <div key={`${f.orderId}:${f.part}`} className="ticket-gone" style={{ height: f.height }} />;
-                      return (
-                        <TicketCard
-                          key={`${f.orderId}:${f.part}`}
-                          ticket={ticket}
-                          blocks={blocksOf(ticket)}
-                          fragment={fragmentOf(f)}
-                          compact={compact}
-                          buttonsInHead={metrics.buttonsInHead}
-                          showState={flow}
-                          locationName={locationName(ticket)}
-                          onCancel={cancel}
-                        />
-                      );
-                    })}
-                  </div>
+                {lane.columns.map((_, c) => (
+                  <div key={c} className="lane-column" aria-hidden="true" style={{ left: c * (plan.cardWidth + metrics.gap), width: plan.cardWidth }} />
                 ))}
+                {lane.columns.flatMap((column, c) => {
+                  let top = 0;
+                  return column.map((f) => {
+                    const at = top;
+                    top += f.height + metrics.gap;
+                    const ticket = byId.get(f.orderId);
+                    return (
+                      <div key={`${f.orderId}:${f.part}`} className="fragment-slot" style={{ left: c * (plan.cardWidth + metrics.gap), top: at, width: plan.cardWidth, height: f.height }}>
+                        {ticket ? (
+                          <TicketCard
+                            ticket={ticket}
+                            blocks={blocksOf(ticket)}
+                            fragment={fragmentOf(f)}
+                            compact={compact}
+                            buttonsInHead={metrics.buttonsInHead}
+                            showState={flow}
+                            locationName={locationName(ticket)}
+                            onCancel={cancel}
+                          />
+                        ) : (
+                          <div className="ticket-gone" style={{ height: f.height }} />
+                        )}
+                      </div>
+                    );
+                  });
+                })}
               </div>
             </section>
           );
