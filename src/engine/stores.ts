@@ -68,8 +68,11 @@ export class Stores {
   /** Busy mode per location and the store-front keys it refuses (issue 32). */
   readonly locationBusy: LocationBusyStore;
 
-  /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
-  constructor(db: Database, orderNumberPrefix: string) {
+  /**
+   * `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). `eventAppended`: told
+   * of each event written, so the open transaction (not a store) keeps whom to wake on commit.
+   */
+  constructor(db: Database, orderNumberPrefix: string, eventAppended: (restaurantId: string) => void = () => {}) {
     this.restaurants = new RestaurantsStore(db, orderNumberPrefix);
     this.locations = new LocationsStore(db);
     this.catalogue = new CatalogueStore(db);
@@ -77,7 +80,7 @@ export class Stores {
     this.soldOut = new SoldOutStore(db);
     this.orders = new OrdersStore(db);
     this.apiKeys = new ApiKeysStore(db);
-    this.events = new EventsStore(db);
+    this.events = new EventsStore(db, eventAppended);
     this.idempotency = new IdempotencyStore(db);
     this.sync = new SyncStore(db);
     this.mirror = new MirrorStore(db);

@@ -1,5 +1,5 @@
 import { ApiError } from '../engine/domain/errors.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, WriteTransaction } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { getOrder } from '../engine/services/read-orders.ts';
 import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
@@ -19,8 +19,9 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
   // No couriers: a replica's engine writes no dispatch intent (Engine role `replica`), its upstream dispatches.
   const local = localCommands(engine, new Map());
   const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
-  const committed = <T>(work: () => T): T => {
-    const result = engine.transaction(work);
+  /** The local change and its outbox row in one transaction (the caller's, when it hands one); the pusher is woken after. */
+  const committed = <T>(work: (tx: WriteTransaction) => T, tx?: WriteTransaction): T => {
+    const result = engine.within(tx, work);
     onQueued();
     return result;
   };
@@ -30,11 +31,11 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         // Reached only when the upstream cannot be: online orders are forwarded while it can.
         throw new ApiError('payment_unavailable', 'online payment needs the platform, which cannot be reached right now');
       }
-      return committed(() => {
-        const order = local.createOrder(actor, input, options);
+      return committed((tx) => {
+        const order = local.createOrder(actor, input, { ...options, tx });
         if (ourWorld(order)) queueForUpstream(engine, 'create_order', input, { orderId: order.id });
         return order;
-      });
+      }, options.tx);
     },
     transitionOrder(actor, orderId, target) {
       return committed(() => {
