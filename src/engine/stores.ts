@@ -21,6 +21,7 @@ import { PickupScreenSettingsStore } from './store/pickup-screen-settings-store.
 import { PrintersStore } from './store/printers-store.ts';
 import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { RestaurantImportStore } from './store/restaurant-import-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
 import { SoldOutStore } from './store/sold-out-store.ts';
 import { StockStore } from './store/stock-store.ts';
@@ -32,6 +33,8 @@ import { SyncStore } from './store/sync-store.ts';
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;
+  /** A restaurant file's rows, written once (restaurant-config/import-restaurant.ts). */
+  readonly restaurantImport: RestaurantImportStore;
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;
   readonly stock: StockStore;
@@ -74,6 +77,7 @@ export class Stores {
    */
   constructor(db: Database, orderNumberPrefix: string, eventAppended: (restaurantId: string) => void = () => {}) {
     this.restaurants = new RestaurantsStore(db, orderNumberPrefix);
+    this.restaurantImport = new RestaurantImportStore(db);
     this.locations = new LocationsStore(db);
     this.catalogue = new CatalogueStore(db);
     this.stock = new StockStore(db);

@@ -36,8 +36,8 @@ export function importDemoRestaurants(
 ): { id: string; managed_order_ids: string[] }[] {
   const fresh = listRestaurants(engine).length === 0;
   if (fresh) {
-    engine.transaction(() => {
-      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine.db, file, engine.clock);
+    engine.transaction((tx) => {
+      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine, file, tx);
     });
   }
   const demoIds = DEMO_RESTAURANT_FILES.map((file) => (file as { id: string }).id);
