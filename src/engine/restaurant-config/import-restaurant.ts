@@ -3,10 +3,13 @@
 // a refused file leaves no trace.
 import { randomUUID } from 'node:crypto';
 import type { Engine, WriteTransaction } from '../engine.ts';
-import type { ImportedTable, RestaurantImportStore } from '../store/restaurant-import-store.ts';
 import type { RestaurantConfig } from './schema.ts';
 import { resolveKitchenSettings } from './stations.ts';
 import { jsonPath, validateRestaurantConfig, type RestaurantConfigProblem } from './validate-restaurant-config.ts';
+
+/** The file's rows, as the open transaction writes them (store/restaurant-import-store.ts). */
+type RestaurantImportStore = WriteTransaction['stores']['restaurantImport'];
+type ImportedTable = Parameters<RestaurantImportStore['taken']>[0];
 
 /** A configuration that cannot be imported; `errors` lists every problem with its JSON path. */
 export class RestaurantConfigError extends Error {
