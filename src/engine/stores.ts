@@ -28,8 +28,9 @@ import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
 
 /**
- * The SQLite gateways of one database, each preparing its statements once, here. Reached as
- * `engine.stores.<name>`; a new store gets its field here.
+ * The SQLite gateways of one database, each preparing its statements once, here. Reached by the
+ * services (never a door: eslint.config.js) as `tx.stores.<name>` or `engine.stores.<name>`; a new
+ * store gets its field here.
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;
