@@ -5,7 +5,7 @@
 //
 // The picture, inner to outer (an arrow reads "may import"):
 //   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, stores.ts, clock, notifier)
-//           <-  providers (adapters, payments, couriers, mail, printers; their assembly, providers.ts)  <-  engine/services
+//           <-  providers (adapters, payments, couriers, mail, printers)  <-  engine/services  <-  their assembly (providers.ts)
 //           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
 //           <-  host  <-  cli, main
 //   preload -> shared;  renderer -> shared, preload (the bridge's types)
@@ -64,11 +64,11 @@ const may = [
   [E.printers, [E.domain, E.shared, E.adapters]],
   // configured-providers is handed a reader of each restaurant's credentials: no Engine needed.
   [E.payments, [E.domain, E.shared, E.adapters]],
-  // Assembles them once for a host, reading credentials through the Engine's stores.
-  [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers]],
+  // Assembles them once for a host, reading the stored credentials through a service.
+  [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers, E.services]],
   [E.storage, [E.core, E.store, E.domain, E.shared]],
   [E.postgres, [E.storage, E.core, E.store, E.domain, E.shared]],
-  [E.services, [...engineInner, ...providers]],
+  [E.services, [...engineInner, ...providers.filter((provider) => provider !== E.assembly)]],
   // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
   [E.restaurantConfig, belowServices],
   [E.demo, [...belowServices, ...providers, E.services, E.restaurantConfig]],

@@ -8,6 +8,9 @@ const layer = (files, forbidden, message) => ({
   },
 });
 
+const STORES_ONLY_IN_SERVICES =
+  'doors reach data only through services (docs/architecture.md): call a use case in src/engine/services, never engine.stores';
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench-results/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
@@ -26,6 +29,27 @@ export default tseslint.config(
   layer(['src/engine/**', 'src/sync/**', 'src/host/**', 'src/cli/**'], ['electron', 'electron-store'], 'the engine, sync, the host and the CLIs run in plain Node'),
   layer(['src/shared/**'], ['node:*', 'electron', 'better-sqlite3', 'pg'], 'shared holds pure types and rules for both processes'),
   layer(['src/renderer/**'], ['node:*', 'electron', 'better-sqlite3', 'pg'], 'the renderer runs in a browser'),
+  // Doors reach data only through services: the SQLite gateways (`engine.stores`) are for the
+  // services and the store itself. A door that needs a read or a write calls (or adds) a use case.
+  // The restaurant file's importer is a use case of its own (.dependency-cruiser.cjs), on `tx.stores`.
+  {
+    files: ['src/engine/**', 'src/sync/**', 'src/host/**', 'src/cli/**', 'src/main/**'],
+    ignores: [
+      'src/engine/services/**',
+      'src/engine/store/**',
+      'src/engine/engine.ts',
+      'src/engine/stores.ts',
+      'src/engine/transaction.ts',
+      'src/engine/restaurant-config/import-restaurant.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[property.name='stores']", message: STORES_ONLY_IN_SERVICES },
+        { selector: "ObjectPattern > Property[key.name='stores']", message: STORES_ONLY_IN_SERVICES },
+      ],
+    },
+  },
   { files: ['src/**/cli/**', 'src/engine/restaurant-config/write-json-schema.ts', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
     files: ['test/**', 'bench/**'],

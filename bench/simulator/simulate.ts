@@ -44,7 +44,7 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
   const generous = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
   const server = await startEngineServer({ database: join(dir, 'simulate.db'), clock, logger: false, rateLimits: { perKey: generous, unauthenticated: generous } });
   try {
-    const imported = importRestaurant(server.engine.db, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }), clock);
+    const imported = importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
     const keys: Record<string, string> = {};
     for (const channel of profile.channels) {
       const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label });

@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
 import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
 import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
-import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials } from '../engine/services/payment-credentials.ts';
+import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials, storedPaymentCredentials } from '../engine/services/payment-credentials.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
@@ -56,10 +56,10 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'test') {
-    let credentials: { access_token: string; api_base: string } | undefined;
+    let credentials = null as { accessToken: string; apiBase: string } | null;
     runOnEngine(values.db, (engine) => {
       showPaymentCredentials(engine, restaurant);
-      credentials = engine.stores.paymentCredentials.get(restaurant, MERCADOPAGO_PROVIDER_NAME);
+      credentials = storedPaymentCredentials(engine)(restaurant, MERCADOPAGO_PROVIDER_NAME);
     });
     if (process.exitCode) return;
     if (!credentials) {
@@ -67,11 +67,11 @@ async function main(): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const check = await checkMercadoPagoConnection({ accessToken: credentials.access_token, apiBase: credentials.api_base });
+    const check = await checkMercadoPagoConnection({ accessToken: credentials.accessToken, apiBase: credentials.apiBase });
     if (check.ok) {
-      console.log(JSON.stringify({ ok: true, api_base: credentials.api_base, user_id: check.user_id }, null, 2));
+      console.log(JSON.stringify({ ok: true, api_base: credentials.apiBase, user_id: check.user_id }, null, 2));
     } else {
-      console.log(JSON.stringify({ ok: false, api_base: credentials.api_base, reason: check.reason, error: check.error }, null, 2));
+      console.log(JSON.stringify({ ok: false, api_base: credentials.apiBase, reason: check.reason, error: check.error }, null, 2));
       process.exitCode = 1;
     }
     return;

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../engine/clock.ts';
+import { Engine } from '../engine/engine.ts';
 import { StorageRefusal } from '../engine/store/database-checks.ts';
 import { openDatabase } from '../engine/store/open-database.ts';
 import { importRestaurant, RestaurantConfigError } from '../engine/restaurant-config/import-restaurant.ts';
@@ -90,15 +91,15 @@ function main(argv: string[]): void {
       // Checked before the database is opened, so a bad file creates nothing.
       const validation = validateRestaurantConfig(json);
       if (!validation.ok) throw new CliFailure(problemLines(path, validation.errors));
-      const db = openOrRefuse(values.db ?? defaultDatabasePath());
+      const engine = new Engine({ database: openOrRefuse(values.db ?? defaultDatabasePath()), clock: systemClock });
       try {
-        const imported = importRestaurant(db, json, systemClock);
+        const imported = importRestaurant(engine, json);
         console.log(`imported: ${describe(validation.config, imported.restaurantId)}`);
       } catch (error) {
         if (error instanceof RestaurantConfigError) throw new CliFailure(problemLines(path, error.errors));
         throw error;
       } finally {
-        db.close();
+        engine.close();
       }
       return;
     }

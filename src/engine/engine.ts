@@ -7,6 +7,9 @@ import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
+import { WriteTransaction, type ReadTransaction } from './transaction.ts';
+
+export type { ReadTransaction, WriteTransaction };
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
 export function isDiskFull(error: unknown): boolean {
@@ -43,7 +46,8 @@ export class Engine {
   readonly screenPresence = new ScreenPresence();
   /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
   readonly startedAt: number;
-  private depth = 0;
+  /** The write transaction open now, if any (a handle, not a depth: see `transaction`). */
+  private open: WriteTransaction | null = null;
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
   private readonly rollbackRead: Statement;
@@ -59,7 +63,7 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.startedAt = this.clock.now();
-    this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '');
+    this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');
     this.rollbackRead = this.db.prepare('ROLLBACK');
@@ -69,24 +73,50 @@ export class Engine {
 
   /**
    * Runs `work` in one SQLite transaction (IMMEDIATE, so a write never upgrades a read lock and
-   * fails half-way). Waiters on the change feed are woken only after the commit.
+   * fails half-way), handing it the transaction: its stores, its clock, its pending notifications.
+   * Waiters on the change feed are woken only after the commit.
+   *
+   * A use case called inside another's takes the caller's handle (`tx`) instead of calling this
+   * again; one that still does (older code, or code written before it had a handle to take) runs in
+   * a savepoint of the open transaction, as `tx.savepoint` would: an inner failure caught outside
+   * rolls back only its part.
    */
-  transaction<T>(work: () => T): T {
+  transaction<T>(work: (tx: WriteTransaction) => T): T {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
-    // Nested calls become savepoints, so an inner failure caught outside rolls back only its part.
-    if (this.depth > 0) return this.db.transaction(work)();
-    this.depth++;
-    try {
-      const result = this.withFullDiskRetry(() => this.db.transaction(work).immediate());
-      for (const restaurantId of this.stores.events.takePending()) this.notifier.notify(restaurantId);
-      for (const listener of this.commitListeners) listener();
-      return result;
-    } catch (error) {
-      this.stores.events.discardPending();
-      throw error;
-    } finally {
-      this.depth--;
-    }
+    if (this.open) return this.open.savepoint(work);
+    let committed: WriteTransaction | null = null;
+    const result = this.withFullDiskRetry(() => {
+      // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
+      const tx = new WriteTransaction(this.stores, this.clock, this.db);
+      this.open = tx;
+      try {
+        const value = this.db.transaction(() => work(tx)).immediate();
+        committed = tx;
+        return value;
+      } finally {
+        this.open = null;
+      }
+    });
+    for (const restaurantId of (committed as WriteTransaction | null)?.committedNotifications() ?? []) this.notifier.notify(restaurantId);
+    for (const listener of this.commitListeners) listener();
+    return result;
+  }
+
+  /**
+   * Runs `work` in the caller's transaction when it handed one (`tx`), else in one of its own: how a
+   * use case that may be called inside another's joins it, visibly, instead of nesting.
+   */
+  within<T>(tx: WriteTransaction | undefined, work: (tx: WriteTransaction) => T): T {
+    return tx ? work(tx) : this.transaction(work);
+  }
+
+  /**
+   * An event was appended (EventsStore): inside a write transaction its restaurant is woken once that
+   * commits; outside one the row is already committed, so now.
+   */
+  private eventAppended(restaurantId: string): void {
+    if (this.open) this.open.notify(restaurantId);
+    else this.notifier.notify(restaurantId);
   }
 
   /** Calls `listener` after each write transaction commits (the WAL checkpointer's wake-up); returns its removal. */
@@ -98,14 +128,15 @@ export class Engine {
   /**
    * Runs `work`, which only reads, in one read transaction: every read sees the same commit, and
    * the WAL read lock is taken once instead of once per statement. Inside a transaction already,
-   * `work` simply runs in it.
+   * `work` simply runs in it. `work` is handed what it reads through (ReadTransaction).
    */
-  read<T>(work: () => T): T {
-    if (this.db.inTransaction) return work();
+  read<T>(work: (tx: ReadTransaction) => T): T {
+    const handle: ReadTransaction = this.open ?? { stores: this.stores, clock: this.clock };
+    if (this.db.inTransaction) return work(handle);
     this.beginRead.run();
     let result: T;
     try {
-      result = work();
+      result = work(handle);
     } catch (error) {
       if (this.db.inTransaction) this.rollbackRead.run();
       throw error;
@@ -161,7 +192,6 @@ export class Engine {
     } catch (error) {
       if (!isDiskFull(error)) throw error;
     }
-    this.stores.events.discardPending();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
@@ -186,8 +216,8 @@ export class Engine {
   flushKeyUses(): number {
     const pending = this.verifiedKeys.pending();
     if (pending.length === 0) return 0;
-    this.transaction(() => {
-      for (const [keyId, at] of pending) this.stores.apiKeys.touch(keyId, at);
+    this.transaction((tx) => {
+      for (const [keyId, at] of pending) tx.stores.apiKeys.touch(keyId, at);
     });
     for (const [keyId, at] of pending) this.verifiedKeys.written(keyId, at);
     return pending.length;

@@ -3,7 +3,8 @@ import { defaultCouriers, type CourierRegistry } from './couriers/courier-regist
 import type { MailSender } from './mail/mail-sender.ts';
 import { configuredPaymentProviders } from './payments/configured-providers.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
-import { databasePaymentCredentials, firstPaymentCredentials, type PaymentCredentialsSource } from './payments/payment-credentials-source.ts';
+import { firstPaymentCredentials, type PaymentCredentialsSource } from './payments/payment-credentials-source.ts';
+import { storedPaymentCredentials } from './services/payment-credentials.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 import { networkPrinter } from './printers/network-printer.ts';
 import type { PrinterPort } from './printers/printer-port.ts';
@@ -48,7 +49,7 @@ export interface ProviderChoices {
  * the couriers; the mail sender; the printer port.
  */
 export function assembleProviders(engine: Engine, choices: ProviderChoices = {}): Providers {
-  const inDatabase = databasePaymentCredentials(engine.stores.paymentCredentials);
+  const inDatabase = storedPaymentCredentials(engine);
   const credentials = choices.paymentCredentials ? firstPaymentCredentials(choices.paymentCredentials, inDatabase) : inDatabase;
   return {
     payments: {

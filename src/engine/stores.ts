@@ -21,17 +21,21 @@ import { PickupScreenSettingsStore } from './store/pickup-screen-settings-store.
 import { PrintersStore } from './store/printers-store.ts';
 import { PrintJobsStore } from './store/print-jobs-store.ts';
 import { PaymentSessionsStore } from './store/payment-sessions-store.ts';
+import { RestaurantImportStore } from './store/restaurant-import-store.ts';
 import { RestaurantsStore } from './store/restaurants-store.ts';
 import { SoldOutStore } from './store/sold-out-store.ts';
 import { StockStore } from './store/stock-store.ts';
 import { SyncStore } from './store/sync-store.ts';
 
 /**
- * The SQLite gateways of one database, each preparing its statements once, here. Reached as
- * `engine.stores.<name>`; a new store gets its field here.
+ * The SQLite gateways of one database, each preparing its statements once, here. Reached by the
+ * services (never a door: eslint.config.js) as `tx.stores.<name>` or `engine.stores.<name>`; a new
+ * store gets its field here.
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;
+  /** A restaurant file's rows, written once (restaurant-config/import-restaurant.ts). */
+  readonly restaurantImport: RestaurantImportStore;
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;
   readonly stock: StockStore;
@@ -68,16 +72,20 @@ export class Stores {
   /** Busy mode per location and the store-front keys it refuses (issue 32). */
   readonly locationBusy: LocationBusyStore;
 
-  /** `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). */
-  constructor(db: Database, orderNumberPrefix: string) {
+  /**
+   * `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). `eventAppended`: told
+   * of each event written, so the open transaction (not a store) keeps whom to wake on commit.
+   */
+  constructor(db: Database, orderNumberPrefix: string, eventAppended: (restaurantId: string) => void = () => {}) {
     this.restaurants = new RestaurantsStore(db, orderNumberPrefix);
+    this.restaurantImport = new RestaurantImportStore(db);
     this.locations = new LocationsStore(db);
     this.catalogue = new CatalogueStore(db);
     this.stock = new StockStore(db);
     this.soldOut = new SoldOutStore(db);
     this.orders = new OrdersStore(db);
     this.apiKeys = new ApiKeysStore(db);
-    this.events = new EventsStore(db);
+    this.events = new EventsStore(db, eventAppended);
     this.idempotency = new IdempotencyStore(db);
     this.sync = new SyncStore(db);
     this.mirror = new MirrorStore(db);

@@ -13,7 +13,7 @@ import type { AppSettings } from '../shared/ipc/settings.ts';
 import type { EngineHost } from './engine-host.ts';
 
 /** Where the app keeps its settings and secrets: electron-store + safeStorage, or files (browser mode). */
-export interface AppStores {
+export interface AppSettingsFiles {
   settings: SettingsPort;
   platformKey: PlatformKeyPort & { readSecret(): string | null };
   mail: MailSettingsPort & { readSecret(): SmtpSettings | null };
@@ -21,8 +21,8 @@ export interface AppStores {
 }
 
 /** Connected mode at boot: the platform and its key, when both are there. */
-export function bootConnection(settings: AppSettings, stores: AppStores): { platformUrl: string; apiKey: string } | null {
-  const platformKey = stores.platformKey.readSecret();
+export function bootConnection(settings: AppSettings, settingsFiles: AppSettingsFiles): { platformUrl: string; apiKey: string } | null {
+  const platformKey = settingsFiles.platformKey.readSecret();
   return settings.connection.mode === 'connected' && settings.connection.platform_url && platformKey
     ? { platformUrl: settings.connection.platform_url, apiKey: platformKey }
     : null;
@@ -32,13 +32,13 @@ export function bootConnection(settings: AppSettings, stores: AppStores): { plat
  * The restaurants' Mercado Pago credentials the app keeps, as the engine reads them (on every order
  * and webhook, so Ajustes → Pagos en línea takes effect at once). Asked before the database's table.
  */
-export function appPaymentCredentials(stores: AppStores): PaymentCredentialsSource {
-  return (restaurantId, provider) => (provider === MERCADOPAGO_PROVIDER_NAME ? stores.onlinePayments.read(restaurantId) : null);
+export function appPaymentCredentials(settingsFiles: AppSettingsFiles): PaymentCredentialsSource {
+  return (restaurantId, provider) => (provider === MERCADOPAGO_PROVIDER_NAME ? settingsFiles.onlinePayments.read(restaurantId) : null);
 }
 
 export interface AppHandlerOptions {
   hosted: EngineHost;
-  stores: AppStores;
+  settingsFiles: AppSettingsFiles;
   bootSettings: AppSettings;
   dataDir: string;
   version: string;
@@ -48,7 +48,7 @@ export interface AppHandlerOptions {
 }
 
 export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHandlers; connectionStatus: HostPort['connectionStatus'] } {
-  const { hosted, stores, dataDir, log } = options;
+  const { hosted, settingsFiles, dataDir, log } = options;
   const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
   // Standalone, this engine mails the customers; connected, the platform does.
   const configureMail = (smtp: SmtpSettings | null) => {
@@ -59,17 +59,17 @@ export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHa
       log(error);
     }
   };
-  configureMail(stores.mail.readSecret());
+  configureMail(settingsFiles.mail.readSecret());
   const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
   const handlers = createIpcHandlers({
     engine: hosted.server.engine,
     commands: hosted.server.commands,
     restaurantId: hosted.restaurantId,
     printers: hosted.server.providers.printers,
-    settings: stores.settings,
-    platformKey: stores.platformKey,
-    mail: stores.mail,
-    onlinePayments: stores.onlinePayments,
+    settings: settingsFiles.settings,
+    platformKey: settingsFiles.platformKey,
+    mail: settingsFiles.mail,
+    onlinePayments: settingsFiles.onlinePayments,
     bootSettings: options.bootSettings,
     log,
     host: {

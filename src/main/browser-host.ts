@@ -10,7 +10,7 @@ import { createAdminSessions } from '../engine/http/kitchen/admin-session.ts';
 import type { IpcHandlers } from '../engine/screen/dispatch.ts';
 import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
-import { createFileStores } from './browser-settings-files.ts';
+import { createBrowserSettingsFiles } from './browser-settings-files.ts';
 
 export interface BrowserHostOptions {
   dataDir: string;
@@ -38,15 +38,15 @@ export interface BrowserHost {
 }
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const stores = createFileStores(options.dataDir);
-  const bootSettings = stores.settings.read();
+  const settingsFiles = createBrowserSettingsFiles(options.dataDir);
+  const bootSettings = settingsFiles.settings.read();
   const sessions = createAdminSessions(options.clock ? () => options.clock!.now() : Date.now);
   let current: { handlers: IpcHandlers; restaurantId: string } | null = null;
   const hosted = await startEngineHost({
     dataDir: options.dataDir,
     settings: bootSettings,
-    connection: bootConnection(bootSettings, stores),
-    paymentCredentials: appPaymentCredentials(stores),
+    connection: bootConnection(bootSettings, settingsFiles),
+    paymentCredentials: appPaymentCredentials(settingsFiles),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     kitchen: {
@@ -56,7 +56,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   const { handlers } = createAppHandlers({
     hosted,
-    stores,
+    settingsFiles,
     bootSettings,
     dataDir: options.dataDir,
     version: options.version,
@@ -69,7 +69,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     origin,
     appUrl: `${origin}/kitchen/`,
     newLink: () => sessions.issueLink(origin),
-    secretsFile: stores.secretsFile,
+    secretsFile: settingsFiles.secretsFile,
     close: () => hosted.close(),
   };
 }

@@ -11,7 +11,7 @@ import { describePlatformKey } from './platform-key.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
 import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/ipc/settings.ts';
-import type { AppStores } from './app-handlers.ts';
+import type { AppSettingsFiles } from './app-handlers.ts';
 
 export const SETTINGS_FILE = 'settings.json';
 export const BROWSER_SECRETS_FILE = 'browser-mode-secrets.json';
@@ -43,7 +43,7 @@ function writeJson(path: string, value: unknown, mode: number): void {
   renameSync(temporary, path);
 }
 
-export function createFileStores(dataDir: string): AppStores & { secretsFile: string } {
+export function createBrowserSettingsFiles(dataDir: string): AppSettingsFiles & { secretsFile: string } {
   const settingsFile = join(dataDir, SETTINGS_FILE);
   const secretsFile = join(dataDir, BROWSER_SECRETS_FILE);
   // A file left with wider permissions (copied, restored) is narrowed before anything is read from it.

@@ -7,12 +7,12 @@ import QRCode from 'qrcode';
 import type { DesktopChannel, DesktopContract } from '../shared/ipc/contract.ts';
 import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/ipc/settings.ts';
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
-import { DEFAULT_TIME_ZONE } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
 import { backupDatabase } from '../engine/services/backup-database.ts';
+import { restaurantExists, restaurantTimeZone } from '../engine/services/restaurant-context.ts';
 import { demoRushKey, startDemoRush, type DemoRush } from '../engine/demo/demo-rush.ts';
 import { RUSH_RESTAURANT } from '../shared/demo-rush.ts';
 import type { DemoRushStatus } from '../shared/ipc/demo-rush.ts';
@@ -111,7 +111,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'app:backup': async () => {
       const folder = deps.host.backupFolder();
       if (folder === null) throw new KitchenError('backup_unavailable', 'this app keeps no backup folder');
-      const zone = engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+      const zone = restaurantTimeZone(engine, restaurantId);
       const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
       const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
       return { file: result.file, bytes: result.bytes };
@@ -133,7 +133,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'settings:get': () => settingsView(),
     'settings:update': (patch) => {
       const next = applySettingsPatch(deps.settings.read(), patch, {
-        restaurantExists: (id) => engine.stores.restaurants.get(id) !== undefined,
+        restaurantExists: (id) => restaurantExists(engine, id),
         hasPlatformKey: () => deps.platformKey.info().present,
       });
       deps.settings.write(next);

@@ -1,6 +1,7 @@
 // The engine inside the desktop app: its SQLite file in the user data folder, the demo restaurant on
 // first start, its jobs (started by startEngineServer), and the local HTTP API; in connected mode,
 // the engine as a replica of the platform. Plain Node (no Electron import), so tests boot it.
+import { listRestaurants } from '../engine/services/restaurant-context.ts';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -130,7 +131,7 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
     // First start: the new database gets the demo restaurants, so the screen has something real.
     // Without the API demo's POS-managed order: the board a new user opens has nothing stuck on it.
     if (firstStart) importDemoRestaurants(server.engine, server.providers.payments, { managedOrder: false });
-    if (server.engine.stores.restaurants.list().length === 0) {
+    if (listRestaurants(server.engine).length === 0) {
       throw new StorageRefusal(
         databasePath,
         'it holds no restaurant (no demo data is put into an existing file); import yours with npm run restaurant -- import FILE --db ' +
@@ -170,7 +171,7 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
     else await server.close();
   };
   try {
-    const restaurants = server.engine.stores.restaurants.list().map((r) => ({ id: r.id, name: r.name }));
+    const restaurants = listRestaurants(server.engine);
     const chosen = replica
       ? restaurants.find((r) => r.id === replica.replica.identity.restaurantId)
       : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);

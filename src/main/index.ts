@@ -15,7 +15,7 @@ import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { registerIpcHandlers, registerLiveStations } from './ipc-main.ts';
 import { hardenSession } from './security.ts';
-import { createAppStores } from './settings-file.ts';
+import { createSettingsFiles } from './settings-file.ts';
 import { createKitchenWindow } from './window.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -42,14 +42,14 @@ let unregisterStations: (() => void) | null = null;
 
 async function boot(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
-  const stores = createAppStores(dataDir);
-  const bootSettings = stores.settings.read();
+  const settingsFiles = createSettingsFiles(dataDir);
+  const bootSettings = settingsFiles.settings.read();
   // The same page the window shows is served to paired tablets at /kitchen/ (built once: out/renderer).
   engineHost = await startEngineHost({
     dataDir,
     settings: bootSettings,
-    connection: bootConnection(bootSettings, stores),
-    paymentCredentials: appPaymentCredentials(stores),
+    connection: bootConnection(bootSettings, settingsFiles),
+    paymentCredentials: appPaymentCredentials(settingsFiles),
     logger: logger.child({ part: 'http' }),
     kitchen: { rendererDir: devServerUrl === undefined ? rendererDir : null },
   });
@@ -58,7 +58,7 @@ async function boot(): Promise<void> {
 
   const { handlers, connectionStatus } = createAppHandlers({
     hosted,
-    stores,
+    settingsFiles,
     bootSettings,
     dataDir,
     version: app.getVersion(),

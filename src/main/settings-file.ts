@@ -3,7 +3,7 @@
 // decrypted here, in main, for the sync; where no protected storage exists it is refused.
 import { safeStorage } from 'electron';
 import Store from 'electron-store';
-import type { AppStores } from './app-handlers.ts';
+import type { AppSettingsFiles } from './app-handlers.ts';
 import { describeMail } from './mail-info.ts';
 import { secureStorageUnavailable } from '../engine/screen/screen-errors.ts';
 import { describePlatformKey, platformKeyMode } from './platform-key.ts';
@@ -40,7 +40,7 @@ interface StoreShape extends Record<string, unknown> {
   payments?: Record<string, StoredPaymentCredentials>;
 }
 
-export type { AppStores };
+export type { AppSettingsFiles };
 
 function secureStorage(): SecureStorageInfo {
   const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
@@ -50,7 +50,7 @@ function secureStorage(): SecureStorageInfo {
   return { available, backend };
 }
 
-export function createAppStores(cwd: string): AppStores {
+export function createSettingsFiles(cwd: string): AppSettingsFiles {
   const store = new Store<StoreShape>({ name: 'settings', cwd, clearInvalidConfig: true });
   const keptPayments = (): Record<string, StoredPaymentCredentials> => {
     const kept = store.get('payments');

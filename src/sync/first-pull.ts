@@ -1,16 +1,14 @@
-import { DEFAULT_TIME_ZONE } from '../shared/locale.ts';
 import { createHash } from 'node:crypto';
 import { parseApiKey } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
-import { registerExternalApiKey } from '../engine/services/api-keys.ts';
-import { mirrorCatalogue, mirrorLocation, mirrorOrder, mirrorRestaurant, mirrorStock } from '../engine/services/mirror-upstream.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
-import { SYNC_KEYS } from '../engine/services/replica-state.ts';
+import { applyCatalogue, applySnapshot, recordReplicaIdentity, type UpstreamCatalogue } from '../engine/services/replica-pull.ts';
+import { mirroredLocationIds, replicaState, SYNC_KEYS, type ReplicaIdentity } from '../engine/services/replica-state.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
-import type { World } from '../shared/world.ts';
 
+export type { ReplicaIdentity };
 
 /** The upstream refused the key: nothing will work until it is replaced. */
 export class UpstreamRefusedKey extends Error {
@@ -28,12 +26,6 @@ export function expectOk<T>(response: UpstreamResponse<T>, what: string): T {
   return response.body;
 }
 
-export interface ReplicaIdentity {
-  restaurantId: string;
-  mode: World;
-  canWrite: boolean;
-}
-
 /**
  * Who the key is: its world from its prefix, its write permission by a harmless probe (a PATCH
  * on an order that cannot exist is 403 for a read key and 404 for a write key), and the local
@@ -49,11 +41,10 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
   const canWrite = probe.status !== 403;
   // A file that mirrors a restaurant is that restaurant's: a key of another one (none of its
   // locations is theirs) is refused before anything is written, never registered as a key of it.
-  const mirrored = engine.stores.sync.state(SYNC_KEYS.restaurantId);
-  if (mirrored !== undefined) {
-    const known = engine.stores.locations.list(mirrored).map((location) => location.id);
+  const known = mirroredLocationIds(engine);
+  if (known.length > 0) {
     const keys = new Set(locations.data.map((location) => location.location_id));
-    if (known.length > 0 && !known.some((id) => keys.has(id))) {
+    if (!known.some((id) => keys.has(id))) {
       throw new UpstreamRefusedKey(
         `this replica's database mirrors another restaurant (none of its ${known.length} locations is one of this key's); ` +
           "start it with that restaurant's key, or on a new database file for this one",
@@ -61,21 +52,10 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
     }
   }
   const restaurantId =
-    engine.stores.sync.state(SYNC_KEYS.restaurantId) ??
-    uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
-  engine.transaction(() => {
-    mirrorRestaurant(engine, {
-      id: restaurantId,
-      name: `Restaurante de ${new URL(client.base).host}`,
-      registerMode: locations.register_mode,
-      timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
-    });
-    engine.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
-    engine.stores.sync.setState(SYNC_KEYS.upstream, client.base);
-    engine.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
-    registerExternalApiKey(engine, { restaurantId, key: apiKey, write: canWrite, label: 'clave de la plataforma' });
-  });
-  return { restaurantId, mode: parsed.mode, canWrite };
+    replicaState(engine, SYNC_KEYS.restaurantId) ?? uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
+  const identity: ReplicaIdentity = { restaurantId, mode: parsed.mode, canWrite };
+  recordReplicaIdentity(engine, { identity, upstream: client.base, apiKey, registerMode: locations.register_mode });
+  return identity;
 }
 
 function uuidFrom(hex: string): string {
@@ -86,7 +66,7 @@ function uuidFrom(hex: string): string {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 
-async function fetchCatalogue(client: UpstreamClient) {
+async function fetchCatalogue(client: UpstreamClient): Promise<UpstreamCatalogue> {
   const menu = expectOk(await client.call<UpstreamMenu>('GET', '/menu'), 'GET /menu');
   const locations = expectOk(await client.call<UpstreamLocations>('GET', '/locations'), 'GET /locations');
   const stock = new Map<string, UpstreamStock['data']>();
@@ -130,32 +110,10 @@ export async function pullSnapshot(engine: Engine, client: UpstreamClient, ident
   const start = expectOk(await client.call<UpstreamFeedPage>('GET', '/events?limit=1'), 'GET /events');
   const catalogue = await fetchCatalogue(client);
   const orders = await fetchOrders(client, engine.clock.now() - RECENT_ORDERS_MS);
-  engine.transaction(() => {
-    applyCatalogue(engine, identity, catalogue);
-    for (const order of orders) mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created');
-    engine.stores.sync.setState(SYNC_KEYS.cursor, start.next_cursor);
-    engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
-  });
+  applySnapshot(engine, identity, { catalogue, orders, cursor: start.next_cursor });
 }
 
 /** Later connections: the catalogue, locations and stock again (the feed carries no menu changes). */
 export async function refreshCatalogue(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<void> {
-  const catalogue = await fetchCatalogue(client);
-  engine.transaction(() => applyCatalogue(engine, identity, catalogue));
-}
-
-function applyCatalogue(
-  engine: Engine,
-  identity: ReplicaIdentity,
-  catalogue: Awaited<ReturnType<typeof fetchCatalogue>>,
-): void {
-  const tracked = new Set<string>();
-  for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
-  catalogue.locations.data.forEach((location, position) => {
-    if (!engine.stores.sync.hasPendingOpenClose(location.location_id)) {
-      mirrorLocation(engine, identity.restaurantId, location, position);
-    }
-  });
-  mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);
-  for (const [locationId, entries] of catalogue.stock) mirrorStock(engine, identity.restaurantId, locationId, entries);
+  applyCatalogue(engine, identity, await fetchCatalogue(client));
 }

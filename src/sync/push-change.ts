@@ -1,17 +1,13 @@
 import type { Engine } from '../engine/engine.ts';
-import type { LocationStatusView } from '../engine/services/location-status.ts';
-import { mirrorLocation, mirrorOrder, mirrorStock } from '../engine/services/mirror-upstream.ts';
-import type { OrderView } from '../engine/services/order-view.ts';
-import { applyTransition } from '../engine/services/transition-order.ts';
+import { recordRefusal, recordStockClash } from '../engine/services/replica-outbox.ts';
 import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
-import { mirrorItemStates } from '../engine/services/kitchen-item-sync.ts';
-import { itemStatesPath, recallPath, type UpstreamItemStates } from './kitchen-sync.ts';
+import { itemStatesPath, recallPath } from './kitchen-sync.ts';
 
 export type PushOutcome =
-  /** The upstream took it: `recordAnswers` marks it sent and mirrors the answer. */
+  /** The upstream took it: `recordAnswers` (services/replica-outbox.ts) marks it sent and mirrors the answer. */
   | { kind: 'answered'; row: OutboxRow; response: UpstreamResponse }
   | { kind: 'conflict' }
   /** Not delivered; try the same change again (same Idempotency-Key) after `delayMs` or a backoff. */
@@ -51,45 +47,9 @@ export async function sendChange(engine: Engine, client: UpstreamClient, identit
   // Refused: the conflict is recorded now; the upstream's state, which wins here, is read after it
   // with retries (resolve-conflicts.ts), never only once: a failed read must not leave this side
   // holding the refused change while the feed has already delivered the upstream's state.
-  engine.transaction(() => {
-    const error = (response.body as UpstreamError | null)?.error ?? { code: 'unknown', message: `status ${response.status}` };
-    const nothingToRead = row.kind === 'create_order';
-    engine.stores.sync.conflict(row, { status: response.status, ...error }, null, engine.clock.now(), nothingToRead);
-    if (nothingToRead) resolveInFavourOfUpstream(engine, identity, row, null);
-  });
+  const error = (response.body as UpstreamError | null)?.error ?? { code: 'unknown', message: `status ${response.status}` };
+  recordRefusal(engine, identity, row, { status: response.status, code: error.code, message: error.message });
   return { kind: 'conflict' };
-}
-
-/**
- * Marks the upstream's answers sent and mirrors them, in one transaction (one commit for many
- * changes). Should one of them fail to apply, each is recorded alone so that only that one is left
- * pending (and retried); returns the changes left so, with why.
- */
-export function recordAnswers(
-  engine: Engine,
-  identity: ReplicaIdentity,
-  answers: readonly { row: OutboxRow; response: UpstreamResponse }[],
-): { row: OutboxRow; error: unknown }[] {
-  const recordOne = (answer: { row: OutboxRow; response: UpstreamResponse }) => {
-    engine.stores.sync.sent(answer.row.seq, engine.clock.now());
-    acknowledge(engine, identity, answer.row, answer.response);
-  };
-  if (answers.length === 0) return [];
-  try {
-    engine.transaction(() => answers.forEach(recordOne));
-    return [];
-  } catch (error) {
-    if (answers.length === 1) return [{ row: answers[0]!.row, error }];
-  }
-  const failed: { row: OutboxRow; error: unknown }[] = [];
-  for (const answer of answers) {
-    try {
-      engine.transaction(() => recordOne(answer));
-    } catch (error) {
-      failed.push({ row: answer.row, error });
-    }
-  }
-  return failed;
 }
 
 /** A stock write as queued: the quantities set, and what they replaced (absent in rows queued before it was kept). */
@@ -135,18 +95,12 @@ async function checkStockBase(
     code: 'stock_changed_upstream',
     message: 'the platform changed this stock after the kitchen last read it; the platform quantity stands',
   };
-  engine.transaction(() => {
-    const local = JSON.stringify({ location_id: payload.location_id, items: clashing, replaced: clashing.map((c) => ({ product_id: c.product_id, quantity: replaced.get(c.product_id) })) });
-    engine.stores.sync.recordConflict(row, local, error, response.body, engine.clock.now());
-    mirrorStock(
-      engine,
-      identity.restaurantId,
-      locationId,
-      clashing.map((c) => ({ product_id: c.product_id, quantity: upstream.get(c.product_id)! })),
-      { force: true },
-    );
-    if (keep.length === 0) engine.stores.sync.closeAsConflict(row.seq, error);
-    else engine.stores.sync.rewritePayload(row.seq, JSON.stringify(rest));
+  recordStockClash(engine, identity, { ...row, location_id: locationId }, {
+    localChange: JSON.stringify({ location_id: payload.location_id, items: clashing, replaced: clashing.map((c) => ({ product_id: c.product_id, quantity: replaced.get(c.product_id) })) }),
+    refusal: error,
+    upstreamState: response.body,
+    upstream: clashing.map((c) => ({ product_id: c.product_id, quantity: upstream.get(c.product_id)! })),
+    rest: keep.length === 0 ? null : JSON.stringify(rest),
   });
   if (keep.length === 0) return { kind: 'done', outcome: { kind: 'conflict' } };
   return { kind: 'go', row: { ...row, payload: JSON.stringify(rest) } };
@@ -169,24 +123,6 @@ function requestFor(row: OutboxRow, payload: Record<string, unknown>) {
       return { method: 'PUT' as const, path: `${itemStatesPath(row.order_id!)}/${Number(payload.item_index)}`, body: { done: payload.done } };
     case 'recall_order':
       return { method: 'POST' as const, path: recallPath(row.order_id!), body: { recalled_until: payload.recalled_until } };
-  }
-}
-
-function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, response: UpstreamResponse): void {
-  const test = identity.mode === 'test';
-  if (row.kind === 'create_order') {
-    const upstream = response.body as OrderView;
-    const localId = row.order_id!;
-    if (localId !== upstream.id) {
-      engine.stores.orders.rename(localId, upstream.id, upstream.number);
-      engine.stores.sync.alias(localId, upstream.id);
-    }
-    mirrorOrder(engine, identity.restaurantId, test, upstream, 'order.updated');
-  } else if (row.kind === 'transition_order') {
-    mirrorOrder(engine, identity.restaurantId, test, response.body as OrderView, 'order.updated');
-  } else if (row.kind === 'set_location_open') {
-    const status = response.body as LocationStatusView;
-    mirrorLocation(engine, identity.restaurantId, status, 0);
   }
 }
 
@@ -215,30 +151,4 @@ export async function readUpstreamState(client: UpstreamClient, row: Pick<Outbox
 /** The upstream answered, but not with the state (a 5xx, a 429): read it again later. */
 class UpstreamStateUnread extends Error {
   override readonly name = 'UpstreamStateUnread';
-}
-
-export function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): void {
-  const test = identity.mode === 'test';
-  if (row.kind === 'create_order') {
-    // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
-    const order = row.order_id ? engine.stores.orders.getById(row.order_id) : undefined;
-    if (order && order.status !== 'cancelado' && order.status !== 'entregado') applyTransition(engine, order, 'cancelado');
-    return;
-  }
-  if (row.kind === 'transition_order' && upstreamState) {
-    mirrorOrder(engine, identity.restaurantId, test, upstreamState as OrderView, 'order.updated', { force: true });
-    return;
-  }
-  if (row.kind === 'set_stock' && upstreamState && row.location_id) {
-    mirrorStock(engine, identity.restaurantId, row.location_id, (upstreamState as UpstreamStock).data, { force: true });
-    return;
-  }
-  if (row.kind === 'set_item_done' && upstreamState && row.order_id) {
-    mirrorItemStates(engine, row.order_id, upstreamState as UpstreamItemStates);
-    return;
-  }
-  if (row.kind === 'set_location_open' && upstreamState) {
-    const list = upstreamState as { data: LocationStatusView[] };
-    for (const status of list.data) mirrorLocation(engine, identity.restaurantId, status, 0);
-  }
 }

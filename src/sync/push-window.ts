@@ -3,7 +3,8 @@ import type { Engine } from '../engine/engine.ts';
 import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import { isAboutOneOrder, pushBatch } from './push-batch.ts';
-import { recordAnswers, sendChange, type PushOutcome } from './push-change.ts';
+import { outboxHead, recordAnswers, recordFailedPush } from '../engine/services/replica-outbox.ts';
+import { sendChange, type PushOutcome } from './push-change.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 
 export interface PushWindowOptions {
@@ -68,7 +69,7 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
   const head: { rows: OutboxRow[] | null; shrunk: boolean } = { rows: null, shrunk: false };
   const choose = (room: number): OutboxRow[] => {
     if (head.rows === null) {
-      head.rows = engine.stores.sync.firstToPush(options.scan);
+      head.rows = outboxHead(engine, options.scan);
       head.shrunk = false;
     }
     const chosen = pushBatch(head.rows, room, inFlight);
@@ -116,7 +117,7 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
         round.answered++;
         round.retry = true;
         if (outcome.delayMs !== null) round.retryDelayMs = Math.max(round.retryDelayMs ?? 0, outcome.delayMs);
-        engine.stores.sync.failedAttempt(entry.row.seq, outcome.reason);
+        recordFailedPush(engine, entry.row.seq, outcome.reason);
         round.lastError = outcome.reason;
         stop = true;
       }
@@ -125,7 +126,7 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
     failed.push(...recordAnswers(engine, identity, taken));
     for (const { row, error } of failed) {
       const message = error instanceof Error ? error.message : String(error);
-      engine.stores.sync.failedAttempt(row.seq, message);
+      recordFailedPush(engine, row.seq, message);
       round.lastError = message;
       if (error instanceof UpstreamUnreachable) round.unreachable = true;
       else round.retry = true;

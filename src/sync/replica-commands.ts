@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { ApiError } from '../engine/domain/errors.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine, WriteTransaction } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
 import { getOrder } from '../engine/services/read-orders.ts';
 import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
+import { queueForUpstream, stockBefore } from '../engine/services/replica-outbox.ts';
 import type { World } from '../shared/world.ts';
 
 /**
@@ -19,11 +19,9 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
   // No couriers: a replica's engine writes no dispatch intent (Engine role `replica`), its upstream dispatches.
   const local = localCommands(engine, new Map());
   const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
-  const queue = (...args: Parameters<Engine['stores']['sync']['append']>) => {
-    engine.stores.sync.append(...args);
-  };
-  const committed = <T>(work: () => T): T => {
-    const result = engine.transaction(work);
+  /** The local change and its outbox row in one transaction (the caller's, when it hands one); the pusher is woken after. */
+  const committed = <T>(work: (tx: WriteTransaction) => T, tx?: WriteTransaction): T => {
+    const result = engine.within(tx, work);
     onQueued();
     return result;
   };
@@ -33,18 +31,18 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         // Reached only when the upstream cannot be: online orders are forwarded while it can.
         throw new ApiError('payment_unavailable', 'online payment needs the platform, which cannot be reached right now');
       }
-      return committed(() => {
-        const order = local.createOrder(actor, input, options);
-        if (ourWorld(order)) queue(randomUUID(), 'create_order', input, { orderId: order.id }, engine.clock.now());
+      return committed((tx) => {
+        const order = local.createOrder(actor, input, { ...options, tx });
+        if (ourWorld(order)) queueForUpstream(engine, 'create_order', input, { orderId: order.id });
         return order;
-      });
+      }, options.tx);
     },
     transitionOrder(actor, orderId, target) {
       return committed(() => {
         const before = getOrder(engine, actor, orderId);
         const order = local.transitionOrder(actor, orderId, target);
         if (ourWorld(order) && before.status !== order.status) {
-          queue(randomUUID(), 'transition_order', { status: target }, { orderId: order.id }, engine.clock.now());
+          queueForUpstream(engine, 'transition_order', { status: target }, { orderId: order.id });
         }
         return order;
       });
@@ -53,10 +51,10 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
       return committed(() => {
         const locationId = input.location_id.toLowerCase();
         // What each write replaced travels with it: the pusher tells a concurrent upstream change from ours.
-        const replaced = input.items.map((item) => ({ product_id: item.product_id.toLowerCase(), quantity: engine.stores.stock.quantity(locationId, item.product_id.toLowerCase()) }));
+        const replaced = stockBefore(engine, locationId, input.items.map((item) => item.product_id.toLowerCase()));
         const result = local.setStock(actor, input);
         if (!result.simulated) {
-          queue(randomUUID(), 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId }, engine.clock.now());
+          queueForUpstream(engine, 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId });
         }
         return result;
       });
@@ -67,7 +65,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         // Pushed like stock: the platform's menu and its orders must see the dish gone too.
         if (!result.simulated) {
           const items = input.items.map((item) => ({ kind: item.kind, id: item.id.toLowerCase(), sold_out: item.sold_out }));
-          queue(randomUUID(), 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id }, engine.clock.now());
+          queueForUpstream(engine, 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id });
         }
         return result;
       });
@@ -77,7 +75,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         if (actor.mode === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
         const result = local.setLocationOpen(actor, locationId, open);
         if (!result.simulated) {
-          queue(randomUUID(), 'set_location_open', { open }, { locationId: result.location_id }, engine.clock.now());
+          queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });
         }
         return result;
       });
@@ -87,7 +85,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
         const result = local.recallOrder(actor, orderId, until);
         // Pushed like item marks: the upstream shows it too, and accepts bumps on it.
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          queue(randomUUID(), 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id }, engine.clock.now());
+          queueForUpstream(engine, 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id });
         }
         return result;
       });
@@ -96,7 +94,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
       return committed(() => {
         const result = local.setItemDone(actor, orderId, itemIndex, done);
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          queue(randomUUID(), 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id }, engine.clock.now());
+          queueForUpstream(engine, 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id });
         }
         return result;
       });

@@ -5,8 +5,8 @@ import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Actor } from '../engine/domain/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
-import type { LocationStatusView } from '../engine/services/location-status.ts';
-import { mirrorLocation, mirrorOrder, restaurantTimeZone } from '../engine/services/mirror-upstream.ts';
+import { restaurantTimeZone } from '../engine/services/restaurant-context.ts';
+import { applyLocationStatuses, mirrorForwardedOrder } from '../engine/services/replica-pull.ts';
 import { quoteExpiry, unavailableQuote } from '../engine/services/quote-delivery.ts';
 import type { OrderView } from '../engine/services/order-view.ts';
 import type { QuoteInput } from '../shared/schemas/delivery.ts';
@@ -14,7 +14,7 @@ import type { SyncStatus } from '../shared/sync-status.ts';
 import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
 import { applyFeedPage } from '../engine/services/replica-feed.ts';
-import { SYNC_KEYS } from '../engine/services/replica-state.ts';
+import { hasChangesToPush, replicaOutboxState, replicaState, storedReplicaIdentity, SYNC_KEYS } from '../engine/services/replica-state.ts';
 import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
@@ -113,7 +113,7 @@ export class Replica {
     const client = new UpstreamClient(options.upstreamUrl, options.apiKey);
     try {
       const identity = await identifyReplica(engine, client, options.apiKey);
-      if (engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
+      if (replicaState(engine, SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
       else await refreshCatalogue(engine, client, identity);
       return new Replica(engine, client, identity, options, true);
     } catch (error) {
@@ -130,13 +130,13 @@ export class Replica {
 
   /** Starting offline is possible once a first pull has been stored. */
   private static offlineIdentity(engine: Engine, apiKey: string): ReplicaIdentity | null {
-    const restaurantId = engine.stores.sync.state(SYNC_KEYS.restaurantId);
-    if (!restaurantId || engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) return null;
+    const stored = storedReplicaIdentity(engine);
+    if (!stored) return null;
     return {
-      restaurantId,
+      restaurantId: stored.restaurantId,
       // The key's world as the first pull read it (it refused any other shape).
       mode: worldOfKey(apiKey) ?? 'live',
-      canWrite: engine.stores.sync.state(SYNC_KEYS.canWrite) === '1',
+      canWrite: stored.canWrite,
     };
   }
 
@@ -168,13 +168,14 @@ export class Replica {
 
   status(): SyncStatus {
     const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
-    const lastPull = this.engine.stores.sync.state(SYNC_KEYS.lastPullAt);
+    const outbox = replicaOutboxState(this.engine);
+    const lastPull = outbox.lastPullAt;
     return {
       online: this.link.online,
-      last_pull_at: formatNullableInstant(lastPull === undefined ? null : Number(lastPull), zone),
-      lag_ms: this.link.online ? (this.lagMs ?? 0) : lastPull === undefined ? null : this.engine.clock.now() - Number(lastPull),
-      outbox_pending: this.engine.stores.sync.pending(),
-      conflicts: this.engine.stores.sync.conflicts().map((c) => ({
+      last_pull_at: formatNullableInstant(lastPull, zone),
+      lag_ms: this.link.online ? (this.lagMs ?? 0) : lastPull === null ? null : this.engine.clock.now() - lastPull,
+      outbox_pending: outbox.pending,
+      conflicts: outbox.conflicts.map((c) => ({
         id: c.id,
         kind: c.kind,
         order_id: c.order_id,
@@ -184,7 +185,7 @@ export class Replica {
         created_at: formatNullableInstant(c.created_at, zone),
         resolved_at: formatNullableInstant(c.resolved_at, zone),
       })),
-      conflicts_unresolved: this.engine.stores.sync.unresolvedConflicts(),
+      conflicts_unresolved: outbox.unresolved,
       last_check: this.lastCheck,
       last_error: this.lastError,
       last_check_at: formatNullableInstant(this.lastCheckAt, zone),
@@ -212,7 +213,7 @@ export class Replica {
       await this.link.back();
       if (!this.running) return;
       try {
-        const cursor = this.engine.stores.sync.state(SYNC_KEYS.cursor) ?? '';
+        const cursor = replicaState(this.engine, SYNC_KEYS.cursor) ?? '';
         const wait = this.options.pollWaitSeconds;
         const response = await this.client.call<UpstreamFeedPage>(
           'GET',
@@ -277,7 +278,7 @@ export class Replica {
         this.failed(error);
         continue;
       }
-      if (this.engine.stores.sync.firstToPush(1).length === 0) {
+      if (!hasChangesToPush(this.engine)) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
         continue;
       }
@@ -331,15 +332,7 @@ export class Replica {
         }
         const response = await this.client.call<UpstreamLocations>('GET', '/locations');
         if (response.status !== 200) continue;
-        await this.mutex.run(async () =>
-          this.engine.transaction(() =>
-            response.body.data.forEach((status: LocationStatusView, position: number) => {
-              if (!this.engine.stores.sync.hasPendingOpenClose(status.location_id)) {
-                mirrorLocation(this.engine, this.identity.restaurantId, status, position);
-              }
-            }),
-          ),
-        );
+        await this.mutex.run(async () => applyLocationStatuses(this.engine, this.identity.restaurantId, response.body.data));
       } catch (error) {
         this.failed(error);
       }
@@ -377,11 +370,7 @@ export class Replica {
     try {
       const response = await this.client.call<OrderView>('POST', '/orders', { body, idempotencyKey: idempotencyKey ?? randomUUID() });
       if (response.status === 201) {
-        await this.mutex.run(async () =>
-          this.engine.transaction(() =>
-            mirrorOrder(this.engine, this.identity.restaurantId, this.identity.mode === 'test', response.body, 'order.created', { force: true }),
-          ),
-        );
+        await this.mutex.run(async () => mirrorForwardedOrder(this.engine, this.identity, response.body));
       }
       if (response.status >= 500 && response.status !== 503) {
         throw new ApiError('payment_unavailable', 'the platform could not open the payment; try again');

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
-import { readUpstreamState, resolveInFavourOfUpstream } from './push-change.ts';
+import { dueConflicts, rescheduleConflict, resolveConflict } from '../engine/services/replica-outbox.ts';
+import { readUpstreamState } from './push-change.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import { UpstreamUnreachable } from './upstream-client.ts';
 
@@ -25,21 +26,18 @@ export async function resolveDueConflicts(
   exclusive: <T>(work: () => Promise<T>) => Promise<T>,
 ): Promise<ResolveRound> {
   const round: ResolveRound = { resolved: 0, failed: 0 };
-  for (const conflict of engine.stores.sync.dueConflicts(engine.clock.now())) {
+  for (const conflict of dueConflicts(engine)) {
     const row = { kind: conflict.outbox_kind, order_id: conflict.outbox_order_id, location_id: conflict.outbox_location_id };
     try {
       await exclusive(async () => {
         const state = await readUpstreamState(client, row);
-        engine.transaction(() => {
-          resolveInFavourOfUpstream(engine, identity, row, state);
-          engine.stores.sync.resolved(conflict.id, state, engine.clock.now());
-        });
+        resolveConflict(engine, identity, conflict, state);
       });
       round.resolved++;
     } catch (error) {
       round.failed++;
       const message = error instanceof Error ? error.message : String(error);
-      engine.transaction(() => engine.stores.sync.resolveFailed(conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1)));
+      rescheduleConflict(engine, conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1));
       if (error instanceof UpstreamUnreachable) throw error;
     }
   }

@@ -6,61 +6,61 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BROWSER_SECRETS_FILE, createFileStores, SETTINGS_FILE } from '../../src/main/browser-settings-files.ts';
+import { BROWSER_SECRETS_FILE, createBrowserSettingsFiles, SETTINGS_FILE } from '../../src/main/browser-settings-files.ts';
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
-describe('file stores (browser mode)', () => {
+describe('settings files (browser mode)', () => {
   test('settings share settings.json with the desktop app and leave its other entries alone', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-stores-'));
+    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-settingsFiles-'));
     try {
       // What electron-store left there: the settings and the platform key's safeStorage ciphertext.
       const electronEntry = { cipher: 'djEwAAAA', label: 'Cuenta', mode: 'live', last4: 'Hg0F' };
       writeFileSync(join(dir, SETTINGS_FILE), JSON.stringify({ settings: { language: 'en', http: { port: 4800, lan: true } }, platformKey: electronEntry }));
-      const stores = createFileStores(dir);
-      assert.equal(stores.settings.read().language, 'en');
-      assert.equal(stores.settings.read().http.port, 4800);
-      stores.settings.write({ ...stores.settings.read(), theme: 'light' });
+      const settingsFiles = createBrowserSettingsFiles(dir);
+      assert.equal(settingsFiles.settings.read().language, 'en');
+      assert.equal(settingsFiles.settings.read().http.port, 4800);
+      settingsFiles.settings.write({ ...settingsFiles.settings.read(), theme: 'light' });
       const onDisk = JSON.parse(readFileSync(join(dir, SETTINGS_FILE), 'utf8'));
       assert.equal(onDisk.settings.theme, 'light');
       assert.deepEqual(onDisk.platformKey, electronEntry, 'the desktop app’s encrypted key is untouched');
-      assert.equal(stores.platformKey.info().present, false, 'the browser mode does not read the desktop’s ciphertext as a key');
+      assert.equal(settingsFiles.platformKey.info().present, false, 'the browser mode does not read the desktop’s ciphertext as a key');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test('a broken settings.json reads as the defaults', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-stores-'));
+    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-settingsFiles-'));
     try {
       writeFileSync(join(dir, SETTINGS_FILE), '{not json');
-      assert.deepEqual(createFileStores(dir).settings.read(), DEFAULT_SETTINGS);
+      assert.deepEqual(createBrowserSettingsFiles(dir).settings.read(), DEFAULT_SETTINGS);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test('the platform key and the SMTP URL go to a 0600 file, said plainly; a looser file is narrowed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-stores-'));
+    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-settingsFiles-'));
     try {
-      const stores = createFileStores(dir);
+      const settingsFiles = createBrowserSettingsFiles(dir);
       const file = join(dir, BROWSER_SECRETS_FILE);
-      assert.deepEqual(stores.platformKey.storage(), { available: true, backend: null, clear_text_file: file });
-      stores.platformKey.save('cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F', 'Cuenta principal');
+      assert.deepEqual(settingsFiles.platformKey.storage(), { available: true, backend: null, clear_text_file: file });
+      settingsFiles.platformKey.save('cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F', 'Cuenta principal');
       assert.equal(modeOf(file), 0o600);
-      assert.deepEqual(stores.platformKey.info(), { present: true, mode: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
-      assert.equal(stores.platformKey.readSecret(), 'cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F');
-      stores.mail.save({ url: 'smtp://cocina:secreta@mail.example:587', from: 'cocina@example.com' });
+      assert.deepEqual(settingsFiles.platformKey.info(), { present: true, mode: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
+      assert.equal(settingsFiles.platformKey.readSecret(), 'cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F');
+      settingsFiles.mail.save({ url: 'smtp://cocina:secreta@mail.example:587', from: 'cocina@example.com' });
       assert.equal(modeOf(file), 0o600);
-      assert.deepEqual(stores.mail.info(), { configured: true, server: 'mail.example:587', from: 'cocina@example.com' });
-      assert.equal(stores.mail.readSecret()?.url, 'smtp://cocina:secreta@mail.example:587');
-      stores.platformKey.clear();
-      assert.equal(stores.platformKey.readSecret(), null);
-      assert.equal(stores.mail.readSecret()?.from, 'cocina@example.com', 'clearing the key keeps the mail settings');
+      assert.deepEqual(settingsFiles.mail.info(), { configured: true, server: 'mail.example:587', from: 'cocina@example.com' });
+      assert.equal(settingsFiles.mail.readSecret()?.url, 'smtp://cocina:secreta@mail.example:587');
+      settingsFiles.platformKey.clear();
+      assert.equal(settingsFiles.platformKey.readSecret(), null);
+      assert.equal(settingsFiles.mail.readSecret()?.from, 'cocina@example.com', 'clearing the key keeps the mail settings');
 
       chmodSync(file, 0o644);
-      createFileStores(dir);
+      createBrowserSettingsFiles(dir);
       assert.equal(modeOf(file), 0o600, 'narrowed on start');
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -27,18 +27,15 @@ test('a second replica on a served file is refused and writes nothing into it', 
   await sys.start();
   try {
     // The first replica keeps serving (and holding the file) with its sync loops stopped: a quiet file.
+    // Its jobs stopped too, and its log copied into the file and emptied: nothing is left to write.
     await sys.replica.replica.stop();
-    let before = filesOf(sys.dir);
+    await sys.replica.server.jobs.stop();
     await eventually(
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        const now = filesOf(sys.dir);
-        const same = JSON.stringify(now) === JSON.stringify(before);
-        before = now;
-        return same;
-      },
-      'the first replica to leave its file alone',
+      () => sys.replica.server.engine.db.pragma('wal_checkpoint(TRUNCATE)', { simple: false }) as { busy: number; log: number }[],
+      'the first replica to leave its file alone (its log checkpointed and empty)',
+      { until: ([result]) => result!.busy === 0 && result!.log === 0 },
     );
+    const before = filesOf(sys.dir);
     const otherKey = sys.demo[1]!.keys.live_write;
     await assert.rejects(
       startReplicaServer({ database: sys.replicaDatabase, upstreamUrl: sys.proxy.baseUrl, apiKey: otherKey, clock: sys.clock, logger: false }),

@@ -5,7 +5,9 @@ import type { PaymentProviders } from '../payments/payment-provider.ts';
 import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
 import { createApiKey } from '../services/api-keys.ts';
 import { createOrder } from '../services/create-order.ts';
-import { locationOpenState } from '../services/location-status.ts';
+import { managedOrderIds } from '../services/read-orders.ts';
+import { listRestaurants } from '../services/restaurant-context.ts';
+import { simpleOrderTarget } from '../services/simple-order-target.ts';
 import type { World } from '../../shared/world.ts';
 
 const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
@@ -32,15 +34,14 @@ export function importDemoRestaurants(
   payments: PaymentProviders,
   options: { managedOrder?: boolean } = {},
 ): { id: string; managed_order_ids: string[] }[] {
-  const fresh = engine.stores.restaurants.list().length === 0;
+  const fresh = listRestaurants(engine).length === 0;
   if (fresh) {
-    engine.transaction(() => {
-      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine.db, file, engine.clock);
+    engine.transaction((tx) => {
+      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine, file, tx);
     });
   }
   const demoIds = DEMO_RESTAURANT_FILES.map((file) => (file as { id: string }).id);
-  return engine.stores.restaurants
-    .list()
+  return listRestaurants(engine)
     .filter((r) => demoIds.includes(r.id))
     .map((restaurant, index) => ({
       id: restaurant.id,
@@ -53,13 +54,13 @@ export function importDemoRestaurants(
  * hashed, so the only way to hand working keys to whoever started the demo is to make new ones.
  */
 export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
+  const names = new Map(listRestaurants(engine).map((restaurant) => [restaurant.id, restaurant.name]));
   return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
-    const restaurant = engine.stores.restaurants.get(id)!;
     const issue = (mode: World, write: boolean) =>
       createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
     return {
       id,
-      name: restaurant.name,
+      name: names.get(id)!,
       keys: {
         live_write: issue('live', true),
         live_read: issue('live', false),
@@ -72,22 +73,17 @@ export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestau
 }
 
 function managedOrders(engine: Engine, restaurantId: string, create: boolean, payments: PaymentProviders): string[] {
-  if (!create) return engine.read(() => engine.stores.orders.managedIds(restaurantId));
-  const restaurant = engine.stores.restaurants.get(restaurantId)!;
-  const now = engine.clock.now();
-  const location = engine.stores.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);
-  const product = engine.stores.catalogue
-    .menu(restaurantId)
-    .products.find((p) => p.track_stock === 0 && !engine.stores.catalogue.modifierGroups(p.id).some((g) => g.required === 1 || g.min > 0));
-  if (!location || !product) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
+  if (!create) return managedOrderIds(engine, restaurantId);
+  const target = simpleOrderTarget(engine, restaurantId);
+  if (!target) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
   const order = createOrder(
     engine,
     { restaurantId, mode: 'live', canWrite: true, keyId: 'demo-seed' },
     {
-      location_id: location.id,
+      location_id: target.locationId,
       type: 'retiro',
       customer: { name: 'Cliente del POS', phone: '+56 9 5555 0000' },
-      items: [{ product_id: product.id, quantity: 2, notes: 'Ingresado en la caja' }],
+      items: [{ product_id: target.productId, quantity: 2, notes: 'Ingresado en la caja' }],
     },
     { payments, origin: 'http://127.0.0.1', managedBy: DEMO_POS_NAME },
   );

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import { answerOnce, forgetAnswer, settleAnswer, type KeptAnswer, type KeyedRequest } from '../services/idempotent-answers.ts';
 import type { AfterCommit } from '../services/place-order.ts';
 import { actorOf } from './authentication.ts';
@@ -109,7 +109,7 @@ export async function respondToWriteThen<T, U>(
   request: FastifyRequest,
   reply: FastifyReply,
   successStatus: number,
-  work: () => T,
+  work: (tx?: WriteTransaction) => T,
   after: (result: T) => AfterCommit<U> | null,
 ): Promise<void> {
   const key = idempotencyKeyOf(request);
@@ -121,9 +121,10 @@ export async function respondToWriteThen<T, U>(
   }
   const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
   let step: AfterCommit<U> | null = null;
-  const outcome = answerOnce(engine, keyed, () => {
+  const outcome = answerOnce(engine, keyed, (tx) => {
     try {
-      const result = engine.transaction(work);
+      // A savepoint: a refused write (4xx) leaves nothing, and its answer is kept under the key.
+      const result = tx.savepoint(work);
       step = after(result);
       return step ? { status: successStatus, body: null, pendingMarker: step.marker } : { status: successStatus, body: result };
     } catch (error) {
@@ -163,7 +164,7 @@ export function respondToWrite<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   successStatus: number,
-  work: () => T,
+  work: (tx?: WriteTransaction) => T,
 ): void {
   const key = idempotencyKeyOf(request);
   if (key === undefined) {
@@ -171,9 +172,9 @@ export function respondToWrite<T>(
     return;
   }
   const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
-  const outcome = answerOnce(engine, keyed, () => {
+  const outcome = answerOnce(engine, keyed, (tx) => {
     try {
-      return { status: successStatus, body: engine.transaction(work) };
+      return { status: successStatus, body: tx.savepoint(work) };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       return { status: error.status, body: error.toBody() };

@@ -5,7 +5,7 @@ import { Order } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import type { OrderView } from '../services/order-view.ts';
-import { getOrder, listOrderKeys, listOrders } from '../services/read-orders.ts';
+import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/read-orders.ts';
 import { restaurantOf } from '../services/restaurant-context.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -79,7 +79,7 @@ export class OrderResponses {
   ) {
     this.totalChanges = engine.db.prepare<[], number>('SELECT total_changes()').pluck();
     this.unsubscribe = [
-      engine.stores.orders.onWrite((id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
+      onOrderWrite(engine, (id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
       engine.dataVersion.onChange(() => {
         this.kept.clear();
         this.keptAtChanges = -1;

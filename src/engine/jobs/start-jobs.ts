@@ -11,7 +11,8 @@ import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
 import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
-import { LEARNING_DAYS, learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
+import { LEARNING_DAYS, learnRestaurantPrepTimes, timingsLoggedAfter } from '../services/learn-prep-times.ts';
+import { listRestaurants } from '../services/restaurant-context.ts';
 import { evaluateBusyMode } from '../services/busy-mode.ts';
 import { printLanes } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
@@ -148,10 +149,10 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     const now = engine.clock.now();
     if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
     lastLearningAt = now;
-    for (const restaurant of engine.stores.restaurants.list()) {
+    for (const restaurant of listRestaurants(engine)) {
       try {
         const since = learnedUpTo.get(restaurant.id) ?? now - LEARNING_DAYS * 24 * 3_600_000;
-        if (!engine.stores.kitchenTimings.loggedAfter(restaurant.id, since)) continue;
+        if (!timingsLoggedAfter(engine, restaurant.id, since)) continue;
         learnRestaurantPrepTimes(engine, restaurant.id);
         learnedUpTo.set(restaurant.id, now);
       } catch (error) {
@@ -163,7 +164,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   /** Busy mode follows the kitchen's wait every tick (issue 32); a restaurant without it costs one read. */
   const followBusyMode = (): void => {
     if (!active || stopped || !engine.db.open) return;
-    for (const restaurant of engine.stores.restaurants.list()) {
+    for (const restaurant of listRestaurants(engine)) {
       try {
         evaluateBusyMode(engine, restaurant.id);
       } catch (error) {

@@ -2,11 +2,14 @@
 // locations (with schedule exceptions and initial stock) and its catalogue, in one transaction, so
 // a refused file leaves no trace.
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
-import type { Clock } from '../clock.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import type { RestaurantConfig } from './schema.ts';
 import { resolveKitchenSettings } from './stations.ts';
 import { jsonPath, validateRestaurantConfig, type RestaurantConfigProblem } from './validate-restaurant-config.ts';
+
+/** The file's rows, as the open transaction writes them (store/restaurant-import-store.ts). */
+type RestaurantImportStore = WriteTransaction['stores']['restaurantImport'];
+type ImportedTable = Parameters<RestaurantImportStore['taken']>[0];
 
 /** A configuration that cannot be imported; `errors` lists every problem with its JSON path. */
 export class RestaurantConfigError extends Error {
@@ -30,30 +33,32 @@ export interface ImportedRestaurant {
 }
 
 /**
- * Validates `json` (a parsed configuration file) and writes it. Throws RestaurantConfigError when
- * the file is invalid or one of its ids is already in the database (a restaurant is imported once;
- * there is no update through this path).
+ * Validates `json` (a parsed configuration file) and writes it, in one transaction of the engine
+ * (so a damaged file is refused, a full disk retried, and nothing is left of a refused file).
+ * `tx`: the caller's transaction, when it imports several files together (demo/seed-demo.ts).
+ * Throws RestaurantConfigError when the file is invalid or one of its ids is already in the
+ * database (a restaurant is imported once; there is no update through this path).
  */
-export function importRestaurant(db: Database, json: unknown, clock: Clock): ImportedRestaurant {
+export function importRestaurant(engine: Engine, json: unknown, tx?: WriteTransaction): ImportedRestaurant {
   const validation = validateRestaurantConfig(json);
   if (!validation.ok) throw new RestaurantConfigError(validation.errors);
   const config = validation.config;
-  // IMMEDIATE: take the write lock before the id checks, so no other writer slips in between.
-  return db.transaction(() => {
-    const taken = idsAlreadyInDatabase(db, config);
+  // Engine.transaction is IMMEDIATE: the write lock is taken before the id checks, so no other writer slips in between.
+  return engine.within(tx, (tx) => {
+    const rows = tx.stores.restaurantImport;
+    const taken = idsAlreadyInDatabase(rows, config);
     if (taken.length > 0) throw new RestaurantConfigError(taken);
-    return writeRestaurant(db, config, clock.now());
-  }).immediate();
+    return writeRestaurant(rows, config, tx.clock.now());
+  });
 }
 
-function idsAlreadyInDatabase(db: Database, config: RestaurantConfig): RestaurantConfigProblem[] {
+function idsAlreadyInDatabase(rows: RestaurantImportStore, config: RestaurantConfig): RestaurantConfigProblem[] {
   const problems: RestaurantConfigProblem[] = [];
-  const check = (table: string, id: string | undefined, what: string, ...steps: (string | number)[]) => {
+  const check = (table: ImportedTable, id: string | undefined, what: string, ...steps: (string | number)[]) => {
     if (id === undefined) return;
-    const row = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id);
-    if (row) problems.push({ path: jsonPath(...steps, 'id'), message: `${what} with id "${id}" already exists in the database` });
+    if (rows.taken(table, id)) problems.push({ path: jsonPath(...steps, 'id'), message: `${what} with id "${id}" already exists in the database` });
   };
-  if (config.id !== undefined && db.prepare('SELECT 1 FROM restaurants WHERE id = ?').get(config.id)) {
+  if (config.id !== undefined && rows.taken('restaurants', config.id)) {
     // Its locations and catalogue are then taken too; one line says it all.
     return [{ path: '$.id', message: `a restaurant with id "${config.id}" was already imported; importing a restaurant again is refused` }];
   }
@@ -74,108 +79,78 @@ function idsAlreadyInDatabase(db: Database, config: RestaurantConfig): Restauran
   return problems;
 }
 
-function writeRestaurant(db: Database, config: RestaurantConfig, now: number): ImportedRestaurant {
+function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, now: number): ImportedRestaurant {
   const restaurantId = config.id ?? randomUUID();
-  db.prepare(
-    `INSERT INTO restaurants (id, name, register_mode, time_zone, payment_timeout_minutes, sold_out_resets_at, shipping_subsidies, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    restaurantId,
-    config.name,
-    config.register_mode,
-    config.time_zone,
-    config.payment_timeout_minutes,
-    config.sold_out_resets_at,
-    JSON.stringify(config.shipping_subsidies),
-    now,
-  );
-
-  const insertCategory = db.prepare(
-    'INSERT INTO categories (id, restaurant_id, name, description, active, position) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const insertProduct = db.prepare(
-    `INSERT INTO products (id, restaurant_id, category_id, slug, name, description, price, offer_price, image_url, active, track_stock, position)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertGroup = db.prepare(
-    'INSERT INTO modifier_groups (id, product_id, name, required, min, max, position) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const insertOption = db.prepare('INSERT INTO modifier_options (id, group_id, name, price, position) VALUES (?, ?, ?, ?, ?)');
+  rows.insertRestaurant({
+    id: restaurantId,
+    name: config.name,
+    register_mode: config.register_mode,
+    time_zone: config.time_zone,
+    payment_timeout_minutes: config.payment_timeout_minutes,
+    sold_out_resets_at: config.sold_out_resets_at,
+    shipping_subsidies: JSON.stringify(config.shipping_subsidies),
+    created_at: now,
+  });
 
   const productIds: Record<string, string> = {};
   config.catalogue.categories.forEach((category, categoryPosition) => {
     const categoryId = category.id ?? randomUUID();
-    insertCategory.run(categoryId, restaurantId, category.name, category.description ?? null, bit(category.active), categoryPosition);
+    rows.insertCategory(categoryId, restaurantId, category.name, category.description ?? null, bit(category.active), categoryPosition);
     category.products.forEach((product, productPosition) => {
       const productId = product.id ?? randomUUID();
       productIds[product.slug] = productId;
-      insertProduct.run(
-        productId,
-        restaurantId,
-        categoryId,
-        product.slug,
-        product.name,
-        product.description ?? null,
-        product.price,
-        product.offer_price ?? null,
-        product.image_url ?? null,
-        bit(product.active),
-        bit(product.track_stock),
-        productPosition,
-      );
+      rows.insertProduct({
+        id: productId,
+        restaurant_id: restaurantId,
+        category_id: categoryId,
+        slug: product.slug,
+        name: product.name,
+        description: product.description ?? null,
+        price: product.price,
+        offer_price: product.offer_price ?? null,
+        image_url: product.image_url ?? null,
+        active: bit(product.active),
+        track_stock: bit(product.track_stock),
+        position: productPosition,
+      });
       product.modifier_groups.forEach((group, groupPosition) => {
         const groupId = group.id ?? randomUUID();
-        insertGroup.run(groupId, productId, group.name, bit(group.required), group.min, group.max, groupPosition);
+        rows.insertModifierGroup(groupId, productId, group.name, bit(group.required), group.min, group.max, groupPosition);
         group.options.forEach((option, optionPosition) => {
-          insertOption.run(option.id ?? randomUUID(), groupId, option.name, option.price, optionPosition);
+          rows.insertModifierOption(option.id ?? randomUUID(), groupId, option.name, option.price, optionPosition);
         });
       });
     });
   });
 
-  const insertLocation = db.prepare(
-    `INSERT INTO locations (id, restaurant_id, name, address, latitude, longitude, is_active, register_open, weekly_schedule,
-                            preparation_lead_minutes, delivery, position)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertException = db.prepare(
-    `INSERT INTO location_exceptions (location_id, local_date, closed, hours, label, source) VALUES (?, ?, ?, ?, ?, 'config')`,
-  );
-  const insertStock = db.prepare('INSERT INTO stock (location_id, product_id, quantity) VALUES (?, ?, ?)');
-
   const locationIds = config.locations.map((location, position) => {
     const locationId = location.id ?? randomUUID();
-    insertLocation.run(
-      locationId,
-      restaurantId,
-      location.name,
-      location.address,
-      location.latitude ?? null,
-      location.longitude ?? null,
-      bit(location.is_active),
-      bit(location.register_open),
-      JSON.stringify(location.weekly_schedule),
-      location.preparation_lead_minutes,
-      JSON.stringify(location.delivery),
+    rows.insertLocation({
+      id: locationId,
+      restaurant_id: restaurantId,
+      name: location.name,
+      address: location.address,
+      latitude: location.latitude ?? null,
+      longitude: location.longitude ?? null,
+      is_active: bit(location.is_active),
+      register_open: bit(location.register_open),
+      weekly_schedule: JSON.stringify(location.weekly_schedule),
+      preparation_lead_minutes: location.preparation_lead_minutes,
+      delivery: JSON.stringify(location.delivery),
       position,
-    );
+    });
     for (const exception of location.exceptions ?? []) {
-      insertException.run(locationId, exception.date, bit(exception.closed), JSON.stringify(exception.hours), exception.label ?? null);
+      rows.insertException(locationId, exception.date, bit(exception.closed), JSON.stringify(exception.hours), exception.label ?? null);
     }
     // The validator has checked that every slug here names a product with track_stock.
     for (const [slug, quantity] of Object.entries(location.stock ?? {})) {
       const productId = productIds[slug];
-      if (productId !== undefined) insertStock.run(locationId, productId, quantity);
+      if (productId !== undefined) rows.insertStock(locationId, productId, quantity);
     }
     return locationId;
   });
 
-  db.prepare('INSERT INTO kitchen_settings (restaurant_id, settings, updated_at) VALUES (?, ?, ?)').run(
-    restaurantId,
-    JSON.stringify(resolveKitchenSettings(config, productIds)),
-    now,
-  );
-
+  rows.insertKitchenSettings(restaurantId, JSON.stringify(resolveKitchenSettings(config, productIds)), now);
   return { restaurantId, locationIds, productIds };
 }
 

@@ -4,7 +4,6 @@
 // src/engine/http/kitchen/ — the same functions, so the two cannot drift.
 import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.ts';
 import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
-import { notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
@@ -17,7 +16,7 @@ import { readStock } from '../services/stock.ts';
 import { orderItemDish, readSoldOutBoard } from '../services/sold-out.ts';
 import { readPickupBoard } from '../services/pickup-board.ts';
 import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
-import { requireWrite } from '../services/restaurant-context.ts';
+import { orderOfRestaurant, requireWrite } from '../services/restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
@@ -52,30 +51,26 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
     'orders:transition': ({ order_id, target, change_id }) => {
       // A test order is changed in the test world, a real one in the real world: the same rules
       // an API key of that world meets.
-      const row = engine.stores.orders.getById(order_id.toLowerCase());
-      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const row = orderOfRestaurant(engine, restaurantId, order_id);
       const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
         commands.transitionOrder(actor(worldOf(row.test)), row.id, target),
       );
       return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
     },
     'items:set-done': ({ order_id, item_index, done, change_id }) => {
-      const row = engine.stores.orders.getById(order_id.toLowerCase());
-      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const row = orderOfRestaurant(engine, restaurantId, order_id);
       applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
         commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done),
       );
       return readKitchenTicketById(engine, restaurantId, row.id);
     },
     'orders:recall': ({ order_id }) => {
-      const row = engine.stores.orders.getById(order_id.toLowerCase());
-      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const row = orderOfRestaurant(engine, restaurantId, order_id);
       const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
       return readKitchenTicketById(engine, restaurantId, result.order.id);
     },
     'orders:reprint': ({ order_id }) => {
-      const row = engine.stores.orders.getById(order_id.toLowerCase());
-      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const row = orderOfRestaurant(engine, restaurantId, order_id);
       // The same permission as any change from this screen: the kitchen's actor in the order's world.
       requireWrite(actor(worldOf(row.test)));
       return queueReprint(engine, restaurantId, row.id);
@@ -94,8 +89,7 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       return { ...readSoldOutBoard(engine, actor(world), location_id), world, simulated };
     },
     'items:set-sold-out': ({ order_id, item_index, sold_out }) => {
-      const row = engine.stores.orders.getById(order_id.toLowerCase());
-      if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${order_id} not found`);
+      const row = orderOfRestaurant(engine, restaurantId, order_id);
       const dish = orderItemDish(engine, actor(worldOf(row.test)), row.id, item_index);
       const { simulated } = commands.setSoldOut(actor(worldOf(row.test)), {
         location_id: dish.location_id,

@@ -4,7 +4,7 @@ import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import { chooseModifiers, orderTotals, productBasePrice } from '../domain/order-pricing.ts';
 import { parseInstant } from '../domain/time.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import { paymentProviderFor, type PaymentProviders } from '../payments/payment-provider.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
@@ -30,6 +30,8 @@ export interface CreateOrderOptions {
   origin: string;
   /** Set only by integrations (and the demo seed): the POS that owns the order. */
   managedBy?: string;
+  /** The caller's open transaction (an API write kept under its Idempotency-Key): the order is written in it. */
+  tx?: WriteTransaction;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface CreateOrderOptions {
  */
 export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView {
   requireWrite(actor);
-  return engine.transaction(() => {
+  return engine.within(options.tx, () => {
     const restaurant = restaurantOf(engine, actor);
     const test = isTestWorld(actor);
     const now = engine.clock.now();

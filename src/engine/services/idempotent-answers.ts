@@ -4,7 +4,7 @@
 // HTTP door reads the header and fingerprints the request; this is the only code that keeps answers.
 import { ApiError } from '../domain/errors.ts';
 import { PENDING_STATUS } from '../domain/idempotency-record.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-retention.ts';
 
 /** One request under its key: which API key sent it, its Idempotency-Key, the hash of what it asked. */
@@ -34,9 +34,9 @@ export interface KeptAnswer {
  * request, or 409 while the first is still in flight), or else `answer()`'s, stored. `answer` runs
  * inside that transaction, so the write and its record commit together.
  */
-export function answerOnce(engine: Engine, request: KeyedRequest, answer: () => FreshAnswer): KeptAnswer {
+export function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: WriteTransaction) => FreshAnswer): KeptAnswer {
   const { apiKeyId, key, fingerprint } = request;
-  return engine.transaction(() => {
+  return engine.transaction((tx) => {
     const now = engine.clock.now();
     const stored = engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
     if (stored) {
@@ -48,7 +48,7 @@ export function answerOnce(engine: Engine, request: KeyedRequest, answer: () => 
       }
       return { status: stored.status, body: stored.body, replayed: true };
     }
-    const { status, body, pendingMarker } = answer();
+    const { status, body, pendingMarker } = answer(tx);
     if (pendingMarker !== undefined) {
       // The answer comes after the commit: until then a retry is told to wait, never run twice.
       engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);

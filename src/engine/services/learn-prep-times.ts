@@ -51,6 +51,11 @@ export function cookSamples(rows: readonly ItemTimingRow[], cooks: ReadonlyMap<s
   return samples.filter((s): s is CookSample => s !== null);
 }
 
+/** Whether the restaurant's item timing log has grown since `since` (engine ms): a quiet one is not learned again. */
+export function timingsLoggedAfter(engine: Engine, restaurantId: string, since: number): boolean {
+  return engine.stores.kitchenTimings.loggedAfter(restaurantId, since);
+}
+
 /**
  * Learns the restaurant's prep times from the last LEARNING_DAYS of its log and replaces the learned
  * table, in one transaction. Run by the jobs every few minutes of engine time (jobs/start-jobs.ts).

@@ -7,7 +7,7 @@ import { toOrderView, type OrderView } from './order-view.ts';
 import type { MenuView } from './read-menu.ts';
 import { queueMirroredPrints } from './print-jobs.ts';
 import { recordStockChange } from './stock-events.ts';
-import { DEFAULT_TIME_ZONE } from '../../shared/locale.ts';
+import { restaurantTimeZone } from './restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
 // A replica mirrors what its upstream reports. Each function writes the local copy and the local
@@ -23,11 +23,6 @@ export interface MirroredRestaurant {
 
 export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): void {
   engine.stores.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
-}
-
-/** The restaurant's own time zone (the replica's is set at its first pull), for reading and writing its times. */
-export function restaurantTimeZone(engine: Engine, restaurantId: string): string {
-  return engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
 }
 
 export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number): void {

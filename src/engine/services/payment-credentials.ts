@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import { MERCADOPAGO_API_BASE, MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
+import { databasePaymentCredentials, type PaymentCredentialsSource } from '../payments/payment-credentials-source.ts';
 
 /** What may be shown of a restaurant's credentials: never the token nor the secret. */
 export interface PaymentCredentialsView {
@@ -94,4 +95,9 @@ export function showPaymentCredentials(engine: Engine, restaurantId: string): Pa
 
 export function removePaymentCredentials(engine: Engine, restaurantId: string): boolean {
   return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, MERCADOPAGO_PROVIDER_NAME));
+}
+
+/** The credentials `npm run payments` keeps in the database, read on every use (a change is seen by the next one). */
+export function storedPaymentCredentials(engine: Engine): PaymentCredentialsSource {
+  return databasePaymentCredentials(engine.stores.paymentCredentials);
 }

@@ -1,5 +1,5 @@
 import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import { pendingMarker } from '../domain/idempotency-record.ts';
 import type { Actor } from '../domain/actor.ts';
@@ -37,8 +37,8 @@ export interface OrderPlacing {
 }
 
 export interface OrderPlacement {
-  /** Step 1, the order's commit: its own transaction, nested in the caller's when there is one. */
-  commit(): OrderView;
+  /** Step 1, the order's commit: in the caller's transaction when handed one (`tx`), else its own. */
+  commit(tx?: WriteTransaction): OrderView;
   /** Step 2 of an online order, run after step 1 committed; null for an external order (its answer is step 1's). */
   afterCommit(order: OrderView): AfterCommit<OnlineOrderView> | null;
 }
@@ -47,10 +47,10 @@ export interface OrderPlacement {
 export function orderPlacement(placing: OrderPlacing, actor: Actor, input: CreateOrderInput, origin: string): OrderPlacement {
   const timeoutMs = placing.paymentTimeoutMs ?? DEFAULT_PAYMENT_TIMEOUT_MS;
   return {
-    commit: () =>
-      placing.commands
-        ? placing.commands.createOrder(actor, input, { payments: placing.payments, origin })
-        : createOrder(placing.engine, actor, input, { payments: placing.payments, origin }),
+    commit: (tx) => {
+      const options = { payments: placing.payments, origin, ...(tx ? { tx } : {}) };
+      return placing.commands ? placing.commands.createOrder(actor, input, options) : createOrder(placing.engine, actor, input, options);
+    },
     afterCommit: (order) =>
       input.payment === 'online'
         ? { marker: pendingMarker(order.id), run: () => openOnlinePayment(placing.engine, placing.payments, order.id, origin, timeoutMs) }

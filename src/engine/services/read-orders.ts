@@ -2,7 +2,7 @@ import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { parseInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
-import type { OrderListFilter, OrderListKey } from '../store/orders-store.ts';
+import type { OrderListFilter, OrderListKey, OrderWriteListener } from '../store/orders-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
@@ -96,4 +96,17 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
     // falls through to the refusal below
   }
   throw invalidRequest('cursor is not a cursor this API gave out (use next_cursor as it came)');
+}
+
+/**
+ * Calls `listener` with an order's id each time that order is written on this connection (null:
+ * possibly any order); returns its removal. For caches of order views (http/order-responses.ts).
+ */
+export function onOrderWrite(engine: Engine, listener: OrderWriteListener): () => void {
+  return engine.stores.orders.onWrite(listener);
+}
+
+/** The ids of the restaurant's orders managed by a POS integration. */
+export function managedOrderIds(engine: Engine, restaurantId: string): string[] {
+  return engine.read(() => engine.stores.orders.managedIds(restaurantId));
 }

@@ -7,7 +7,8 @@ import type { OrderRow } from '../store/orders-store.ts';
 import type { ConflictRow } from '../store/sync-store.ts';
 import { ACTIVE_STATUSES } from '../../shared/order-states.ts';
 import { mirrorItemStates, type OrderItemStates } from './kitchen-item-sync.ts';
-import { mirrorOrder, mirrorStock, restaurantTimeZone } from './mirror-upstream.ts';
+import { mirrorOrder, mirrorStock } from './mirror-upstream.ts';
+import { restaurantTimeZone } from './restaurant-context.ts';
 import type { OrderView } from './order-view.ts';
 import { applyTransition } from './transition-order.ts';
 

@@ -26,9 +26,11 @@ export class SqliteStorage implements StoragePort {
   private readonly orders: OrdersStore;
   private readonly restaurants: RestaurantsStore;
   private readonly stock: StockStore;
+  /** Restaurants whose feed the open transaction appended to (the lock allows one at a time). */
+  private readonly touched = new Set<string>();
 
   constructor(private readonly db: Database) {
-    this.events = new EventsStore(db);
+    this.events = new EventsStore(db, (restaurantId) => this.touched.add(restaurantId));
     this.idempotency = new IdempotencyStore(db);
     this.mail = new MailOutboxStore(db);
     this.orders = new OrdersStore(db);
@@ -46,10 +48,12 @@ export class SqliteStorage implements StoragePort {
         this.db.exec('COMMIT');
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        this.events.discardPending();
+        this.touched.clear();
         throw error;
       }
-      for (const touched of this.events.takePending()) this.wake(touched);
+      const woken = [...this.touched];
+      this.touched.clear();
+      for (const touched of woken) this.wake(touched);
       return result;
     });
   }

@@ -22,9 +22,11 @@ export class EventsStore {
   private readonly insertStatement: Statement<[string, EventWorld, string, number, string]>;
   private readonly after: Statement<[string, number, string, number], EventRow>;
   private readonly last: Statement<[], { seq: number | null }>;
-  private readonly pendingRestaurants = new Set<string>();
-
-  constructor(db: Database) {
+  /** `appended`: told of each event's restaurant (the Engine wakes its feed once the write commits). */
+  constructor(
+    db: Database,
+    private readonly appended: (restaurantId: string) => void,
+  ) {
     this.insertStatement = db.prepare(
       'INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, ?, ?, ?, ?)',
     );
@@ -39,7 +41,7 @@ export class EventsStore {
   /** Appends an event; call inside the transaction of the change it reports. */
   append(restaurantId: string, world: EventWorld, type: string, createdAt: number, data: unknown): number {
     const result = this.insertStatement.run(restaurantId, world, type, createdAt, JSON.stringify(data));
-    this.pendingRestaurants.add(restaurantId);
+    this.appended(restaurantId);
     return Number(result.lastInsertRowid);
   }
 
@@ -51,14 +53,4 @@ export class EventsStore {
     return this.last.get()?.seq ?? 0;
   }
 
-  /** Restaurants that got events since the last call (read after commit to wake long-pollers). */
-  takePending(): string[] {
-    const pending = [...this.pendingRestaurants];
-    this.pendingRestaurants.clear();
-    return pending;
-  }
-
-  discardPending(): void {
-    this.pendingRestaurants.clear();
-  }
 }

@@ -22,7 +22,7 @@ let burger: string;
 before(async () => {
   engine = await startEngineUnderTest({ seed: false });
   const imported = importRestaurant(
-    engine.server.engine.db,
+    engine.server.engine,
     {
       id: RESTAURANT,
       name: 'La Plancha Ocupada',
@@ -32,7 +32,6 @@ before(async () => {
       stations: [{ id: 'plancha', name: 'Plancha', cooks: 1, products: ['burger'] }],
       busy_mode: { threshold_minutes: 30, after_minutes: 3, margin_minutes: 10, max_pauses_per_hour: 2 },
     },
-    engine.clock,
   );
   burger = imported.productIds.burger!;
   const key = (label: string, kind: 'store_front' | 'pos') => {

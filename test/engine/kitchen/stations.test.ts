@@ -61,8 +61,8 @@ test('a file with stations and allergens is valid; the import resolves each prod
   assert.deepEqual(problems(withStations()), []);
   const { db } = withDatabase(t);
   const clock = new ManualClock('2026-11-21T12:00:00-03:00');
-  const imported = importRestaurant(db, withStations(), clock);
   const engine = new Engine({ database: db, clock });
+  const imported = importRestaurant(engine, withStations());
   const settings = readKitchenSettings(engine, imported.restaurantId);
   assert.deepEqual(settings.stations, [
     { id: 'plancha', name: 'Plancha' },
@@ -104,7 +104,8 @@ test('a file with a station mistake imports nothing', (t) => {
   const { db } = withDatabase(t);
   const config = withStations();
   config.stations[2].products = ['pizza'];
-  assert.throws(() => importRestaurant(db, config, new ManualClock('2026-11-21T12:00:00-03:00')), (error: unknown) => {
+  const engine = new Engine({ database: db, clock: new ManualClock('2026-11-21T12:00:00-03:00') });
+  assert.throws(() => importRestaurant(engine, config), (error: unknown) => {
     assert.ok(error instanceof RestaurantConfigError);
     assert.deepEqual(error.errors.map((e) => e.path), ['$.stations[2].products[0]']);
     return true;

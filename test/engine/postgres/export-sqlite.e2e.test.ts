@@ -63,7 +63,7 @@ describe('export of an upstream SQLite file into PostgreSQL', () => {
 
     const storage = await PostgresStorage.open({ connectionString, onError: () => {} });
     try {
-      const fromFile = new EventsStore(sqlite).list(R1.id, 'live', midCursor, 1000);
+      const fromFile = new EventsStore(sqlite, () => {}).list(R1.id, 'live', midCursor, 1000);
       assert.ok(fromFile.length > 0);
       assert.deepEqual(await storage.readFeed(R1.id, 'live', midCursor, 1000), fromFile);
       const lastSeq = (sqlite.prepare('SELECT max(seq) AS seq FROM events WHERE restaurant_id = ?').get(R1.id) as { seq: number }).seq;

@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
+import { ApiError } from '../../../src/engine/domain/errors.ts';
+import { Engine } from '../../../src/engine/engine.ts';
 import { openDatabase, type Database } from '../../../src/engine/store/open-database.ts';
 import { importRestaurant, RestaurantConfigError } from '../../../src/engine/restaurant-config/import-restaurant.ts';
 
@@ -29,15 +31,15 @@ function readDemo(file: string): any {
   return JSON.parse(readFileSync(new URL(`../../../resources/demo/${file}`, import.meta.url), 'utf8'));
 }
 
-/** A real SQLite file in a fresh temp dir, removed after the test. */
-function withDatabase(t: { after: (fn: () => void) => void }): Database {
+/** An engine on a real SQLite file in a fresh temp dir, removed after the test. */
+function withEngine(t: { after: (fn: () => void) => void }): Engine {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-restaurant-config-'));
-  const db = openDatabase(join(dir, 'comanda.db'));
+  const engine = new Engine({ database: openDatabase(join(dir, 'comanda.db')), clock });
   t.after(() => {
-    db.close();
+    engine.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return db;
+  return engine;
 }
 
 function count(db: Database, table: string, where = '1 = 1', ...params: unknown[]): number {
@@ -51,8 +53,9 @@ function assertEveryTableEmpty(db: Database): void {
 const clock = new ManualClock('2026-11-21T12:00:00-03:00');
 
 test('demo restaurant 1 imports with the expected rows', (t) => {
-  const db = withDatabase(t);
-  const imported = importRestaurant(db, readDemo('restaurant-1.json'), clock);
+  const engine = withEngine(t);
+  const db = engine.db;
+  const imported = importRestaurant(engine, readDemo('restaurant-1.json'));
 
   assert.equal(imported.restaurantId, R1);
   assert.deepEqual(imported.locationIds, [R1_OPEN_LOCATION, R1_COURIER_LOCATION, R1_INACTIVE_LOCATION]);
@@ -139,8 +142,9 @@ test('demo restaurant 1 imports with the expected rows', (t) => {
 });
 
 test('demo restaurant 2 imports with its schedules, exception and polygon', (t) => {
-  const db = withDatabase(t);
-  const imported = importRestaurant(db, readDemo('restaurant-2.json'), clock);
+  const engine = withEngine(t);
+  const db = engine.db;
+  const imported = importRestaurant(engine, readDemo('restaurant-2.json'));
   assert.equal(imported.restaurantId, R2);
   assert.equal(imported.locationIds[0], R2_POLYGON_LOCATION);
 
@@ -164,22 +168,24 @@ test('demo restaurant 2 imports with its schedules, exception and polygon', (t) 
 });
 
 test('both demo restaurants live side by side in one database', (t) => {
-  const db = withDatabase(t);
-  importRestaurant(db, readDemo('restaurant-1.json'), clock);
-  importRestaurant(db, readDemo('restaurant-2.json'), clock);
+  const engine = withEngine(t);
+  const db = engine.db;
+  importRestaurant(engine, readDemo('restaurant-1.json'));
+  importRestaurant(engine, readDemo('restaurant-2.json'));
   assert.equal(count(db, 'restaurants'), 2);
   // The same slug in two restaurants is fine.
   assert.equal(count(db, 'products', 'slug = ?', 'bebida-lata'), 2);
 });
 
 test('ids absent from the file are generated as lowercase uuids', (t) => {
-  const db = withDatabase(t);
+  const engine = withEngine(t);
+  const db = engine.db;
   const json = readDemo('restaurant-1.json');
   delete json.id;
   delete json.locations[0].id;
   delete json.catalogue.categories[1].products[0].id;
   delete json.catalogue.categories[1].products[0].modifier_groups[0].options[2].id;
-  const imported = importRestaurant(db, json, clock);
+  const imported = importRestaurant(engine, json);
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   assert.match(imported.restaurantId, uuid);
   assert.match(imported.locationIds[0]!, uuid);
@@ -189,14 +195,15 @@ test('ids absent from the file are generated as lowercase uuids', (t) => {
 });
 
 test('an invalid file throws RestaurantConfigError listing every problem, and writes nothing', (t) => {
-  const db = withDatabase(t);
+  const engine = withEngine(t);
+  const db = engine.db;
   const json = readDemo('restaurant-1.json');
   json.time_zone = 'Chile/Ñuñoa';
   // The last thing in the file: the inactive category's only product.
   json.catalogue.categories[4].products[0].slug = 'empanada-pino';
   json.locations[2].stock.humitas = -1;
   assert.throws(
-    () => importRestaurant(db, json, clock),
+    () => importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path), ['$.locations[2].stock.humitas']);
@@ -206,7 +213,7 @@ test('an invalid file throws RestaurantConfigError listing every problem, and wr
   );
   json.locations[2].stock.humitas = 1;
   assert.throws(
-    () => importRestaurant(db, json, clock),
+    () => importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path).sort(), ['$.catalogue.categories[4].products[0].slug', '$.time_zone']);
@@ -217,22 +224,24 @@ test('an invalid file throws RestaurantConfigError listing every problem, and wr
 });
 
 test('all or nothing: a failure while writing the last rows leaves every table empty', (t) => {
-  const db = withDatabase(t);
+  const engine = withEngine(t);
+  const db = engine.db;
   // Stock rows are written last; make the very last one fail inside the database.
   db.exec(`CREATE TEMP TRIGGER fail_last_stock BEFORE INSERT ON stock
            WHEN NEW.location_id = '${R1_INACTIVE_LOCATION}' AND NEW.product_id = '13000000-0000-4000-8000-000000000009'
            BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
-  assert.throws(() => importRestaurant(db, readDemo('restaurant-1.json'), clock), /disk on fire/);
+  assert.throws(() => importRestaurant(engine, readDemo('restaurant-1.json')), /disk on fire/);
   assertEveryTableEmpty(db);
 });
 
 test('a restaurant id that already exists is refused, and the first import stays intact', (t) => {
-  const db = withDatabase(t);
-  importRestaurant(db, readDemo('restaurant-1.json'), clock);
+  const engine = withEngine(t);
+  const db = engine.db;
+  importRestaurant(engine, readDemo('restaurant-1.json'));
   const json = readDemo('restaurant-1.json');
   json.name = 'Otra Picada';
   assert.throws(
-    () => importRestaurant(db, json, clock),
+    () => importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path), ['$.id']);
@@ -246,12 +255,13 @@ test('a restaurant id that already exists is refused, and the first import stays
 });
 
 test('an id used by another restaurant\'s row is refused with its path', (t) => {
-  const db = withDatabase(t);
-  importRestaurant(db, readDemo('restaurant-1.json'), clock);
+  const engine = withEngine(t);
+  const db = engine.db;
+  importRestaurant(engine, readDemo('restaurant-1.json'));
   const json = readDemo('restaurant-2.json');
   json.catalogue.categories[0].products[1].modifier_groups[0].options[0].id = '15000000-0000-4000-8000-000000000001';
   assert.throws(
-    () => importRestaurant(db, json, clock),
+    () => importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors, [
@@ -264,4 +274,33 @@ test('an id used by another restaurant\'s row is refused with its path', (t) => 
     },
   );
   assert.equal(count(db, 'restaurants'), 1);
+});
+
+test('a file found damaged: the import is refused as storage_damaged and writes nothing', (t) => {
+  const engine = withEngine(t);
+  engine.refuseWrites('the database file failed its integrity check');
+  assert.throws(
+    () => importRestaurant(engine, readDemo('restaurant-1.json')),
+    (error: unknown) => error instanceof ApiError && error.code === 'storage_damaged',
+  );
+  assertEveryTableEmpty(engine.db);
+});
+
+test('a full disk during the import: retried once, then refused as storage_full with nothing written; imported once space is back', (t) => {
+  const engine = withEngine(t);
+  const db = engine.db;
+  // The database may not grow by a page: the import's first page beyond it is SQLITE_FULL, as on a full disk.
+  const pages = Number(db.pragma('page_count', { simple: true }));
+  db.pragma(`max_page_count = ${pages}`);
+  assert.throws(
+    () => importRestaurant(engine, readDemo('restaurant-1.json')),
+    (error: unknown) => error instanceof ApiError && error.code === 'storage_full',
+  );
+  assert.equal(engine.storageFull, true, 'the app is told the disk is full');
+  assertEveryTableEmpty(db);
+  db.pragma('max_page_count = 1073741823');
+  const imported = importRestaurant(engine, readDemo('restaurant-1.json'));
+  assert.equal(imported.restaurantId, R1);
+  assert.equal(engine.storageFull, false, 'a write that succeeds clears it');
+  assert.equal(count(db, 'products', 'restaurant_id = ?', R1), 13);
 });

@@ -8,7 +8,7 @@ import { operation } from '../openapi/operations.ts';
 import { OrderResponses } from '../order-responses.ts';
 import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
 import { orderPlacement, type OrderPlacing } from '../../services/place-order.ts';
-import { originOf } from '../request-origin.ts';
+import { publicOriginOf } from '../public-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
 export function registerOrderRoutes(app: ApiServer, context: HttpContext): void {
@@ -60,7 +60,7 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         return sendJsonAsIs(reply, forwarded.status, JSON.stringify(forwarded.body));
       }
       // The order's commit, then (online) its provider asked with no transaction open: services/place-order.ts.
-      const placement = orderPlacement(placing, actorOf(request), request.body, originOf(context, request));
+      const placement = orderPlacement(placing, actorOf(request), request.body, publicOriginOf(context, request));
       await respondToWriteThen(engine, request, reply, 201, placement.commit, placement.afterCommit);
       return reply;
     },

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
-import type { ReturnResult } from '../../domain/payments.ts';
 import { checkMercadoPagoSignature } from '../../payments/mercadopago-signature.ts';
 import { MERCADOPAGO_PROVIDER_NAME } from '../../payments/mercadopago.ts';
-import { databasePaymentCredentials } from '../../payments/payment-credentials-source.ts';
 import { returnUrlWith } from '../../services/confirm-payment.ts';
 import { requestPaymentCheck } from '../../services/payment-actions.ts';
+import { storedPaymentCredentials } from '../../services/payment-credentials.ts';
+import { paymentReturn, type ProviderReturn } from '../../services/payment-return.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 
-const RETURN_OUTCOMES = ['success', 'failure', 'pending'] as const;
+const RETURN_OUTCOMES: readonly ProviderReturn[] = ['success', 'failure', 'pending'];
 const PAYMENT_ID = /^[0-9]{1,20}$/;
 
 function queryText(query: unknown, name: string): string | null {
@@ -35,7 +35,7 @@ function headerText(value: string | string[] | undefined): string | undefined {
  */
 export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpContext): void {
   const { engine } = context;
-  const credentialsOf = context.providers.payments.credentials ?? databasePaymentCredentials(engine.stores.paymentCredentials);
+  const credentialsOf = context.providers.payments.credentials ?? storedPaymentCredentials(engine);
   /**
    * Checked against where a restaurant has no Mercado Pago account (or does not exist): no one
    * holds it, so every notification fails its check exactly as a forged one to a configured
@@ -48,17 +48,12 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
     { config: { public: true }, schema: { hide: true } },
     (request, reply) => {
       const to = queryText(request.query, 'to');
-      if (to === null || !RETURN_OUTCOMES.includes(to as (typeof RETURN_OUTCOMES)[number])) {
+      if (to === null || !RETURN_OUTCOMES.includes(to as ProviderReturn)) {
         throw invalidRequest(`to must be one of: ${RETURN_OUTCOMES.join(', ')}`);
       }
-      const session = engine.stores.paymentSessions.get(request.params.session_id);
-      const order = session ? engine.stores.orders.getById(session.order_id) : undefined;
-      if (!session || !order || session.provider === 'sandbox') throw notFound('unknown payment session');
-      let payment: ReturnResult;
-      if (session.status === 'paid') payment = 'success';
-      else if (session.status === 'closed' || order.status !== 'pendiente_pago') payment = 'cancelled';
-      else payment = to === 'failure' ? 'failed' : 'pending';
-      return reply.code(303).header('Cache-Control', 'no-store').redirect(returnUrlWith(session.return_url, order.id, payment), 303);
+      const back = paymentReturn(engine, request.params.session_id, to as ProviderReturn);
+      if (!back) throw notFound('unknown payment session');
+      return reply.code(303).header('Cache-Control', 'no-store').redirect(returnUrlWith(back.returnUrl, back.orderId, back.payment), 303);
     },
   );
 
