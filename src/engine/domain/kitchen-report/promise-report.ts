@@ -41,7 +41,7 @@ export interface PromiseReport {
   /** The quantile the promise is asked to cover (the restaurant file's promise_quantile) and the share that got it. */
   asked_quantile: number;
   kept_share: number | null;
-  /** Median and p90 of (ready − promised), seconds: negative is early. */
+  /** Median and p90 of (ready − promised as told), seconds: negative is early. */
   lateness_p50_seconds: number | null;
   lateness_p90_seconds: number | null;
   histogram: LatenessBin[];
@@ -53,8 +53,11 @@ export interface PromiseReport {
 /** The histogram's edges, minutes after the promise: below −10, 2-minute bins to +20, then above. */
 export const LATENESS_EDGES = [-10, -8, -6, -4, -2, 0, 2, 4, 6, 8, 10, 15, 20];
 
-/** Ready by the promise: at or before it, to the millisecond. */
-export const keptPromise = (p: PromiseRecord): boolean => p.ready_at !== null && p.ready_at <= p.promised_ready_at;
+/** The promise as the customer was told it: to the second (the API writes whole seconds). */
+export const toldAt = (p: PromiseRecord): number => Math.floor(p.promised_ready_at / 1000) * 1000;
+
+/** Ready by the promise: at or before the second it was told for. */
+export const keptPromise = (p: PromiseRecord): boolean => p.ready_at !== null && p.ready_at <= toldAt(p);
 
 function shares(records: readonly PromiseRecord[], keysOf: (p: PromiseRecord) => readonly string[]): PromiseShare[] {
   const groups = new Map<string, { ready: number; kept: number }>();
@@ -75,7 +78,7 @@ function shares(records: readonly PromiseRecord[], keysOf: (p: PromiseRecord) =>
 export function promiseReport(records: readonly PromiseRecord[], askedQuantile: number, hourOf: (ms: number) => number): PromiseReport {
   const ready = records.filter((r) => r.ready_at !== null);
   const kept = ready.filter(keptPromise).length;
-  const lateness = ready.map((r) => (r.ready_at! - r.promised_ready_at) / 1000);
+  const lateness = ready.map((r) => (r.ready_at! - toldAt(r)) / 1000);
   const histogram: LatenessBin[] = [null, ...LATENESS_EDGES].map((from, i) => ({ from_minutes: from, to_minutes: LATENESS_EDGES[i] ?? null, orders: 0 }));
   for (const seconds of lateness) {
     const minutes = seconds / 60;
