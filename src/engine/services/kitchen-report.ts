@@ -209,7 +209,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       list_truncated: listed.length > MAX_LISTED,
     },
   };
-  const allNumbers = engine.stores.kitchenReports.numbers([...new Set([...tickets.map((t) => t.order_id), ...promises.map((p) => p.order_id)])]);
+  const allNumbers = engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]);
   return { report, basis: { period, rows, tickets, promises, numbers: allNumbers } };
 }
 

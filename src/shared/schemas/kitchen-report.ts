@@ -146,3 +146,36 @@ export const KitchenReport = named(
   }),
 );
 export type KitchenReport = Static<typeof KitchenReport>;
+
+/** The tables of GET /reports/kitchen/{table} (REPORT_TABLES of kitchen-report-tables.ts). */
+export const REPORT_TABLE_NAMES = ['rush', 'heatmap', 'items', 'promise_shares', 'histogram', 'busy', 'recalls', 'cancellations', 'excluded', 'tickets', 'promises', 'item_timings'] as const;
+
+export const KitchenReportTableParams = Type.Object({
+  table: Type.Enum([...REPORT_TABLE_NAMES], { description: 'Which table.', 'x-message': `table must be one of ${REPORT_TABLE_NAMES.join(', ')}` }),
+});
+
+export const KitchenReportTableQuery = named(
+  'KitchenReportTableQuery',
+  Type.Object(
+    {
+      location_id: Uuid('The location reported on.'),
+      from: Type.String({ pattern: CALENDAR_DAY, description: 'First day, local to the restaurant (YYYY-MM-DD).', 'x-message': 'from must be a date YYYY-MM-DD' }),
+      to: Type.Optional(Type.String({ pattern: CALENDAR_DAY, description: 'Last day included (YYYY-MM-DD); absent: `from` alone.', 'x-message': 'to must be a date YYYY-MM-DD' })),
+      format: Type.Optional(Type.Enum(['csv', 'json'], { description: '`csv` (default): text/csv; `json`: the rows as objects.' })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Cell = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+export const KitchenReportTable = named(
+  'KitchenReportTable',
+  Type.Object({
+    table: Type.Enum([...REPORT_TABLE_NAMES]),
+    columns: Type.Array(Type.String(), { description: 'The columns, in the CSV\'s order.' }),
+    data: Type.Array(Type.Record(Type.String(), Cell), { description: 'One object per row, by column.' }),
+  }),
+);
+
+export const KitchenReportCsv = Type.String({ description: 'RFC 4180 CSV, UTF-8, CRLF, a header row.' });
