@@ -2,7 +2,8 @@
 // tickets, the promises and the item timing log they are computed from. Shared so that the screen's
 // "Exportar" and the API write the same columns.
 import type { CsvCell } from './csv.ts';
-import { REPORT_TABLE_NAMES, type KitchenReport } from './schemas/kitchen-report.ts';
+import { REPORT_TABLE_NAMES } from './schemas/kitchen-report-query.ts';
+import type { KitchenReport } from './schemas/kitchen-report.ts';
 
 export const REPORT_TABLES = REPORT_TABLE_NAMES;
 export type ReportTable = (typeof REPORT_TABLES)[number];
