@@ -33,7 +33,7 @@ export class KitchenReportsStore {
   constructor(db: Database) {
     this.logRange = db.prepare(
       `SELECT t.* FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
-       WHERE t.restaurant_id = ? AND t.at >= ? AND t.at < ? AND t.location_id = ? AND o.test = ? ORDER BY t.seq LIMIT ?`,
+       WHERE t.restaurant_id = ? AND t.at >= ? AND t.at < ? AND t.location_id = ? AND o.test = ? ORDER BY t.at, t.seq LIMIT ?`,
     );
     this.promisesRange = db.prepare(
       `SELECT p.*, o.number, c.channel FROM order_promises p JOIN orders o ON o.id = p.order_id
@@ -56,7 +56,7 @@ export class KitchenReportsStore {
     );
   }
 
-  /** The location's log rows (live orders) with `at` in [from, to), oldest first, at most `limit`. */
+  /** The location's log rows (of one world) with `at` in [from, to), by time then as written (the index's order), at most `limit`. */
   log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
     return this.logRange.all(restaurantId, from, to, locationId, test, limit);
   }
