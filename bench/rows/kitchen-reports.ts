@@ -4,6 +4,7 @@
 // SQL (ids, numbers and times shifted), so the database holds 90 days × 500 orders and their item
 // timing log. Each view (a day, a week, 30 days, 90 days) is timed through the report's service,
 // beside the ceiling: the bare reads of the same rows (the log, the promises, the cancellations).
+import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -29,7 +30,7 @@ const DAY_MS = 86_400_000;
 const LAST_DAY = '2026-11-21';
 
 /** The columns of a table but `skip`, each as itself or as `shift` says. */
-function copyTable(db: import('better-sqlite3').Database, table: string, where: string, shift: Record<string, string>, skip: string[] = [], order = ''): (days: number) => void {
+function copyTable(db: Database, table: string, where: string, shift: Record<string, string>, skip: string[] = [], order = ''): (days: number) => void {
   const columns = (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name).filter((c) => !skip.includes(c));
   const select = columns.map((c) => shift[c] ?? c).join(', ');
   const statement = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) SELECT ${select} FROM ${table} WHERE ${where}${order}`);
