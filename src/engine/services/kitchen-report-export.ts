@@ -36,7 +36,7 @@ function ticketRows(basis: ReportBasis): TableRows {
     columns: ['order_id', 'number', 'channel', 'fired_at', 'ready_at', 'cancelled_at', 'fired_ms', 'ready_ms', 'seconds', 'lines', 'stations', 'excluded'],
     rows: basis.tickets.map((t) => [
       t.order_id,
-      basis.numbers.get(t.order_id) ?? '',
+      basis.numbers().get(t.order_id) ?? '',
       t.channel,
       instant(t.fired_at, zone),
       instant(t.ready_at, zone),
@@ -83,6 +83,6 @@ function logRows(basis: ReportBasis): TableRows {
     columns: ['seq', 'order_id', 'number', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at', 'at_ms'],
     rows: basis.rows
       .filter((r) => r.at >= basis.period.from && r.at < basis.period.to)
-      .map((r) => [r.seq, r.order_id, basis.numbers.get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),
+      .map((r) => [r.seq, r.order_id, basis.numbers().get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),
   };
 }

@@ -47,7 +47,8 @@ export interface ReportBasis {
   rows: ItemTimingRow[];
   tickets: Ticket[];
   promises: ReportPromiseRow[];
-  numbers: Map<string, string>;
+  /** Order numbers of every row and promise, read on first call (inside the report's read transaction). */
+  numbers: () => Map<string, string>;
 }
 
 /** The period of a query, in the restaurant's zone; refused when it is not a range of 1 to MAX_REPORT_DAYS days. */
@@ -132,7 +133,8 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const recalls = dedupe(rows.filter((r) => r.kind === 'recalled' && inPeriod.has(r.order_id)).map((r) => ({ order_id: r.order_id, at: r.at })));
   const periodSamples = samples.map((s, i) => ({ s, v: verdicts[i]! })).filter(({ s }) => inPeriod.has(s.order_id!));
   const excludedBumps = periodSamples.filter(({ v }) => v !== null);
-  const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !excludedBumps.some(({ s }) => s.order_id === t.order_id));
+  const withExcludedBump = new Set(excludedBumps.map(({ s }) => s.order_id));
+  const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !withExcludedBump.has(t.order_id));
   const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
   const numbers = engine.stores.kitchenReports.numbers([
     ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id!), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
@@ -209,8 +211,10 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       list_truncated: listed.length > MAX_LISTED,
     },
   };
-  const allNumbers = engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]);
-  return { report, basis: { period, rows, tickets, promises, numbers: allNumbers } };
+  // The exports' order numbers, read only when an export asks for them.
+  let allNumbers: Map<string, string> | null = null;
+  const numbersOfAll = () => (allNumbers ??= engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]));
+  return { report, basis: { period, rows, tickets, promises, numbers: numbersOfAll } };
 }
 
 function dedupe(list: { order_id: string; at: number }[]): { order_id: string; at: number }[] {
