@@ -36,6 +36,8 @@ export function RushChart({ report, text, width, language }: { report: KitchenRe
     // Times on the axis in the screen's language and the restaurant's zone, 24-hour ("20:30", "sáb 21").
     const days = report.slot_minutes >= 24 * 60;
     const format = new Intl.DateTimeFormat(LOCALE_OF[language], days ? { timeZone: report.time_zone, weekday: 'short', day: 'numeric' } : { timeZone: report.time_zone, hour: '2-digit', minute: '2-digit', hour12: false });
+    // The canvas does not resolve CSS colours: the axes take the page's text colour as it is drawn now.
+    const ink = getComputedStyle(holder.current).color || '#888';
     const bars = uPlot.paths.bars!({ size: [0.7, 40], align: 1 });
     const stepped = uPlot.paths.stepped!({ align: 1 });
     const options: uPlot.Options = {
@@ -46,9 +48,9 @@ export function RushChart({ report, text, width, language }: { report: KitchenRe
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true }, count: { range: (_u, _min, max) => [0, Math.max(4, max * 1.1)] }, minutes: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] } },
       axes: [
-        { stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.2)' }, values: (_u, splits) => splits.map((ts) => format.format(new Date(ts * 1000))) },
-        { scale: 'count', label: text('axis_tickets'), stroke: 'currentColor', grid: { stroke: 'rgba(128,128,128,0.2)' } },
-        { scale: 'minutes', label: text('axis_minutes'), side: 1, stroke: 'currentColor', grid: { show: false } },
+        { stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' }, values: (_u, splits) => splits.map((ts) => format.format(new Date(ts * 1000))) },
+        { scale: 'count', label: text('axis_tickets'), stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+        { scale: 'minutes', label: text('axis_minutes'), side: 1, stroke: ink, grid: { show: false } },
       ],
       series: [
         {},

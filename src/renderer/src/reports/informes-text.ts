@@ -30,7 +30,7 @@ export const es = {
   axis_minutes: 'Minutos',
   heatmap_title: 'Estación por hora',
   heatmap_rule:
-    'Percentil 90 del tiempo de cada estación: desde que la comanda llegó a cocina hasta su último plato de esa estación listo, por la hora en que se terminó. Cuanto más oscuro, más lento. Solo comandas contadas.',
+    'Percentil 90 del tiempo de cada estación: desde que la comanda llegó a cocina hasta su último plato de esa estación listo, por la hora en que se terminó. Cuanto más intenso el rojo, más lento. Solo comandas contadas.',
   heatmap_cell: '{station}, {hour} h: percentil 90 {minutes} min ({tickets} comandas)',
   items_title: 'Platos',
   items_rule:
@@ -132,7 +132,7 @@ const en: Record<InformesKey, string> = {
   axis_minutes: 'Minutes',
   heatmap_title: 'Station by hour',
   heatmap_rule:
-    '90th percentile of each station\'s time: from the ticket reaching the kitchen to its last item at that station done, by the hour it was done. Darker is slower. Counted tickets only.',
+    '90th percentile of each station\'s time: from the ticket reaching the kitchen to its last item at that station done, by the hour it was done. The deeper the red, the slower. Counted tickets only.',
   heatmap_cell: '{station}, {hour}h: 90th percentile {minutes} min ({tickets} tickets)',
   items_title: 'Items',
   items_rule:
