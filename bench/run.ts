@@ -21,6 +21,7 @@ import { benchStartup } from './rows/startup.ts';
 import { benchSoak } from './rows/soak.ts';
 import { benchSync } from './rows/sync.ts';
 import { benchKitchenPromise } from './rows/kitchen-promise.ts';
+import { benchKitchenReports } from './rows/kitchen-reports.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,6 +57,7 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 9, title: 'rate limiter under 100,000 client addresses', run: benchLimiterFlood, missing: [] },
   { row: 10, title: 'live fan-out: 500 streams and a tablet toggling', run: benchLiveFanout, missing: [] },
   { row: 11, title: 'the kitchen\'s promise with 200 lines open', run: benchKitchenPromise, missing: [] },
+  { row: 12, title: 'Informes over 90 days of 500 orders', run: benchKitchenReports, missing: [] },
 ];
 
 const machine = describeMachine();

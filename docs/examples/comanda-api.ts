@@ -216,6 +216,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/kitchen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the kitchen did at a location over a day or a range
+         * @description The figures of the hub's Informes screen (issue 33), for the days `from` to `to` (local to the restaurant, at most 92): the rush strip (tickets finished per slot, their median and p90 time, orders in progress), the p90 ticket time by station and hour, each item's median and p90 cook time beside the typed and learned ones, how the promises held (by channel, hour and station), busy mode's pauses, recalls, cancellations, and the bumps left out as implausible (mass bumps, bumps far before the learned time, tickets left open), counted and listed. A ticket's time runs from its firing to its last line done. A key sees its own world only: a sandbox key's report counts test orders. Engine addition. Any key.
+         */
+        get: operations["getKitchenReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/kitchen/{table}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One table of the kitchen report, as CSV or JSON
+         * @description For a spreadsheet or BI tool: `table` is one figure of GET /reports/kitchen (`rush`, `heatmap`, `items`, `promise_shares`, `histogram`, `busy`, `recalls`, `cancellations`, `excluded`) or the rows the figures are computed from: `tickets` (one per ticket fired in the period, with epoch milliseconds), `promises` (one per order given a promise) and `item_timings` (the item timing log as kept, at most 31 days per request). `format=csv` (the default) answers `text/csv` (RFC 4180, a header row; a text cell starting with `=`, `+`, `-` or `@` is prefixed with an apostrophe so a spreadsheet never runs it); `format=json` answers the same rows as objects. Engine addition. Any key.
+         */
+        get: operations["getKitchenReportTable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -415,6 +455,160 @@ export interface components {
             /** @description The wait busy mode last saw. */
             wait_minutes: number;
             retry_after_seconds: number | null;
+        };
+        KitchenReport: {
+            /** Format: uuid */
+            location_id: string;
+            /** @description First day (local). */
+            from: string;
+            /** @description Last day included (local). */
+            to: string;
+            /** @description The restaurant's IANA zone: days, hours and slots are local to it. */
+            time_zone: string;
+            /** Format: date-time */
+            generated_at: string;
+            /** @description The rush strip's slot: 15 minutes for up to 2 days, 60 for up to 14, a day beyond. */
+            slot_minutes: number;
+            /** @description A ticket's time runs from its firing to its last line done. */
+            tickets: {
+                /** @description Tickets (orders) that reached the kitchen in the period. */
+                fired: number;
+                /** @description Finished, not cancelled, with no implausible bump: the ones every ticket figure counts. */
+                counted: number;
+                /** @description Not finished and not cancelled. */
+                open: number;
+                cancelled: number;
+                /** @description Left out of every figure as implausible (see `excluded`). */
+                left_out: number;
+            };
+            rush: {
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+                /** @description Counted tickets whose last line was done in the slot. */
+                finished: number;
+                p50_seconds: number | null;
+                p90_seconds: number | null;
+                /** @description Tickets fired and neither done nor cancelled at the slot's end. */
+                in_progress: number;
+            }[];
+            heatmap: {
+                station_id: string;
+                station_name: string;
+                /** @description Local hour the station's last line of the ticket was done. */
+                hour: number;
+                /** @description p90 of the ticket's firing to its last line at this station done. */
+                p90_seconds: number;
+                tickets: number;
+            }[];
+            items: {
+                station_id: string;
+                product_id: string;
+                product_name: string;
+                /** @description Lines counted. */
+                count: number;
+                /** @description Lines left out as implausible. */
+                excluded: number;
+                median_seconds: number | null;
+                p90_seconds: number | null;
+                /** @description The restaurant file's prep time of one unit (8 minutes when it types none). */
+                typed_seconds: number;
+                learned_seconds: number | null;
+            }[];
+            promises: {
+                /** @description Orders given a promise in the period. */
+                orders: number;
+                ready: number;
+                /** @description Never ready: cancelled or still open. */
+                not_ready: number;
+                /** @description Ready by (at or before) their promised time. */
+                kept: number;
+                /** @description The share the promise is asked to cover (the restaurant file's promise_quantile). */
+                asked_quantile: number;
+                kept_share: number | null;
+                lateness_p50_seconds: number | null;
+                lateness_p90_seconds: number | null;
+                histogram: {
+                    from_minutes: number | null;
+                    to_minutes: number | null;
+                    orders: number;
+                }[];
+                by_channel: components["schemas"]["PromiseShare"][];
+                by_hour: components["schemas"]["PromiseShare"][];
+                by_station: components["schemas"]["PromiseShare"][];
+            };
+            /** @description Busy mode's paused stretches. The orders it refused are not recorded by the engine (a refused order is never written). */
+            busy: {
+                /**
+                 * Format: date-time
+                 * @description When the location paused (store fronts' orders refused).
+                 */
+                from: string;
+                to: string | null;
+                /** @description `kitchen_wait` or `manager`. */
+                reason: string;
+                /** @description The kitchen's wait when it paused. */
+                wait_minutes: number;
+            }[];
+            /** @description Finished tickets recalled to the screens. */
+            recalls: {
+                /** Format: uuid */
+                order_id: string;
+                number: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            /** @description Orders created in the period and cancelled. */
+            cancellations: {
+                /** Format: uuid */
+                order_id: string;
+                number: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                cancelled_at: string;
+                reached_kitchen: boolean;
+            }[];
+            /** @description Left out of every figure: mass bumps (4 or more lines of one station within 10 s), bumps under a quarter of the learned (else typed) time, lines over 4 times it or 2 hours, tickets left open. */
+            excluded: {
+                /** @description Implausible line bumps of the period's tickets, by reason. */
+                bumps: {
+                    mass_bump: number;
+                    too_fast: number;
+                    left_open: number;
+                };
+                /** @description Tickets over 2 hours from firing to done, or still open 2 hours after firing. */
+                tickets_left_open: number;
+                list: {
+                    /** Format: uuid */
+                    order_id: string;
+                    number: string;
+                    item_index: number | null;
+                    station_id: string | null;
+                    product_id: string | null;
+                    /** @enum {unknown} */
+                    reason: "mass_bump" | "too_fast" | "left_open";
+                    seconds: number | null;
+                    /**
+                     * Format: date-time
+                     * @description The bump, or the ticket's firing.
+                     */
+                    at: string;
+                }[];
+                /** @description True when the list stops at 500 (the counts are complete). */
+                list_truncated: boolean;
+            };
+        };
+        KitchenReportTable: {
+            /** @enum {unknown} */
+            table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
+            /** @description The columns, in the CSV's order. */
+            columns: string[];
+            /** @description One object per row, by column. */
+            data: {
+                [key: string]: string | number | boolean | null;
+            }[];
         };
         Location: {
             /** Format: uuid */
@@ -665,6 +859,15 @@ export interface components {
              * @enum {string}
              */
             type: "retiro";
+        };
+        PromiseShare: {
+            /** @description The channel, local hour (00–23) or station. */
+            key: string;
+            /** @description Orders ready. */
+            ready: number;
+            /** @description Of them, ready by their promise. */
+            kept: number;
+            share: number | null;
         };
         Quote: {
             /** @description False: no delivery to that address (offer pickup); `message` says why. */
@@ -2598,6 +2801,224 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */
+            429: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds (at least 1) until a request is allowed again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Unexpected; logged in full on the server, never detailed here. */
+            500: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getKitchenReport: {
+        parameters: {
+            query: {
+                /** @description The location reported on. */
+                location_id: string;
+                /** @description First day, local to the restaurant (YYYY-MM-DD). */
+                from: string;
+                /** @description Last day included (YYYY-MM-DD); absent: `from` alone. At most 92 days. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KitchenReport"];
+                };
+            };
+            /** @description A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field. */
+            400: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The scheme to use. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No such id for this key: absent, of another restaurant, or of the other world. */
+            404: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */
+            429: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Whole seconds (at least 1) until a request is allowed again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Unexpected; logged in full on the server, never detailed here. */
+            500: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getKitchenReportTable: {
+        parameters: {
+            query: {
+                /** @description The location reported on. */
+                location_id: string;
+                /** @description First day, local to the restaurant (YYYY-MM-DD). */
+                from: string;
+                /** @description Last day included (YYYY-MM-DD); absent: `from` alone. */
+                to?: string;
+                /** @description `csv` (default): text/csv; `json`: the rows as objects. */
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                /** @description Which table. */
+                table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table: `text/csv` by default, JSON with `format=json`. */
+            200: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KitchenReportTable"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field. */
+            400: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description The key is missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The scheme to use. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description No such id for this key: absent, of another restaurant, or of the other world. */
+            404: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit": number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description Over the rate limit; retry after `Retry-After` seconds. Without a valid key the limit is per address and carries no `RateLimit-*` headers. */

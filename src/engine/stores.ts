@@ -9,6 +9,7 @@ import { KitchenBoardStore } from './store/kitchen-board-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { KitchenReportsStore } from './store/kitchen-reports-store.ts';
 import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
 import { LocationBusyStore } from './store/location-busy-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
@@ -71,6 +72,8 @@ export class Stores {
   readonly kitchenTimings: KitchenTimingsStore;
   /** Busy mode per location and the store-front keys it refuses (issue 32). */
   readonly locationBusy: LocationBusyStore;
+  /** What the reports read by time (issue 33, services/kitchen-report.ts). */
+  readonly kitchenReports: KitchenReportsStore;
 
   /**
    * `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). `eventAppended`: told
@@ -104,5 +107,6 @@ export class Stores {
     this.printJobs = new PrintJobsStore(db);
     this.kitchenTimings = new KitchenTimingsStore(db);
     this.locationBusy = new LocationBusyStore(db);
+    this.kitchenReports = new KitchenReportsStore(db);
   }
 }

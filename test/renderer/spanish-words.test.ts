@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { es } from '../../src/renderer/src/locales/es.ts';
+import { es as informesEs } from '../../src/renderer/src/reports/informes-text.ts';
 import { englishIn } from './support/spanish-words.ts';
 
 test('no Spanish string of the screens holds a known English word', () => {
-  const found = Object.entries(es).flatMap(([key, text]) => englishIn(String(text)).map((word) => `${key}: "${word}" in "${text}"`));
+  const found = Object.entries({ ...es, ...informesEs }).flatMap(([key, text]) => englishIn(String(text)).map((word) => `${key}: "${word}" in "${text}"`));
   assert.deepEqual(found, []);
 });
 

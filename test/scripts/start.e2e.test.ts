@@ -22,11 +22,13 @@ import { rawRequest } from '../engine/http/kitchen/raw-request.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const LINK = /http:\/\/127\.0\.0\.1:(\d+)\/kitchen\/admin\?token=(cmadm_[A-Za-z0-9_-]{43})/;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const VIEWS = ['board', 'stock', 'locations', 'screens', 'integrations', 'settings'] as const;
+const VIEWS = ['board', 'stock', 'locations', 'reports', 'screens', 'integrations', 'settings'] as const;
 const VIEW_READY: Record<(typeof VIEWS)[number], string> = {
   board: '[data-testid="board"]',
   stock: '[data-testid="stock-view"]',
   locations: '[data-testid="locations-view"]',
+  // Informes over the browser mode's transport (the admin session's HTTP door): drawn once the report came back.
+  reports: '[data-testid="report"]',
   screens: '[data-testid="screens-view"]',
   integrations: '[data-testid="integrations-view"]',
   settings: '[data-testid="settings-view"]',

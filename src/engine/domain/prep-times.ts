@@ -66,6 +66,9 @@ export interface CookSample {
   done_at: number;
   /** Seconds from its known start to its bump. */
   seconds: number;
+  /** Which order line it is, where the log says it (the reports list the bumps they leave out). */
+  order_id?: string;
+  item_index?: number;
 }
 
 /** Why a sample was left out. */
@@ -92,21 +95,14 @@ export function learnPrepTimes(
   expectedUnit: (productId: string) => number,
 ): { learned: Map<string, LearnedPrep & { station_id: string; product_id: string; excluded: number }>; excluded: Record<Implausible, number> } {
   const excluded: Record<Implausible, number> = { mass_bump: 0, too_fast: 0, left_open: 0 };
-  const massBumped = massBumps(samples);
+  const verdicts = classifySamples(samples, expectedUnit);
   const groups = new Map<string, { station_id: string; product_id: string; units: number[]; excluded: number }>();
   samples.forEach((sample, i) => {
     const key = `${sample.station_id}\u001f${sample.product_id}`;
     const group = groups.get(key) ?? { station_id: sample.station_id, product_id: sample.product_id, units: [], excluded: 0 };
     groups.set(key, group);
     const unit = sample.seconds / quantityFactor(sample.quantity);
-    const expected = expectedUnit(sample.product_id);
-    const reason: Implausible | null = massBumped.has(i)
-      ? 'mass_bump'
-      : unit < expected * TOO_FAST_SHARE
-        ? 'too_fast'
-        : unit > expected * LEFT_OPEN_FACTOR || sample.seconds * 1000 > LEFT_OPEN_MS
-          ? 'left_open'
-          : null;
+    const reason = verdicts[i]!;
     if (reason) {
       excluded[reason] += 1;
       group.excluded += 1;
@@ -127,6 +123,30 @@ export function learnPrepTimes(
   }
   return { learned, excluded };
 }
+
+/**
+ * Why each sample cannot be true, or null for a plausible one: a mass bump (MASS_BUMP_LINES or more
+ * lines of one station within MASS_BUMP_WINDOW_MS), too fast (one unit under TOO_FAST_SHARE of its
+ * expected time) or left open (over LEFT_OPEN_FACTOR times it, or over 2 hours). The one rule the
+ * learning and the reports (domain/kitchen-report/) leave bumps out by.
+ */
+export function classifySamples(samples: readonly CookSample[], expectedUnit: (productId: string) => number): (Implausible | null)[] {
+  const massBumped = massBumps(samples);
+  return samples.map((sample, i) => {
+    const unit = sample.seconds / quantityFactor(sample.quantity);
+    const expected = expectedUnit(sample.product_id);
+    return massBumped.has(i)
+      ? 'mass_bump'
+      : unit < expected * TOO_FAST_SHARE
+        ? 'too_fast'
+        : unit > expected * LEFT_OPEN_FACTOR || sample.seconds * 1000 > LEFT_OPEN_MS
+          ? 'left_open'
+          : null;
+  });
+}
+
+/** A ticket open longer than this was forgotten on the screen (the reports leave it out). */
+export const LEFT_OPEN_TICKET_MS = LEFT_OPEN_MS;
 
 /** Indexes of samples bumped in a sweep: MASS_BUMP_LINES or more at one station within the window. */
 function massBumps(samples: readonly CookSample[]): Set<number> {

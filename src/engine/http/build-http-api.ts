@@ -18,6 +18,7 @@ import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
 import { registerCatalogueRoutes } from './routes/catalogue.ts';
 import { registerEventRoutes } from './routes/events.ts';
 import { registerLocationRoutes } from './routes/locations.ts';
+import { registerReportRoutes } from './routes/reports.ts';
 import { registerOrderRoutes } from './routes/orders.ts';
 import { registerReadyTimeRoutes } from './routes/ready-time.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
@@ -163,6 +164,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerCatalogueRoutes(api, options);
       registerLocationRoutes(api, options);
       registerReadyTimeRoutes(api, options);
+      registerReportRoutes(api, options);
       registerEventRoutes(api, options);
       registerSandboxPayRoutes(api, options);
       registerPaymentNotificationRoutes(api, options);

@@ -45,7 +45,15 @@ export function cookSamples(rows: readonly ItemTimingRow[], cooks: ReadonlyMap<s
       const start = Math.max(line.fired, line.started ?? Number.NEGATIVE_INFINITY, cookFree);
       done.push(row.at);
       line.sample = samples.length;
-      samples.push({ station_id: row.station_id, product_id: row.product_id, quantity: row.quantity, done_at: row.at, seconds: Math.max(0, (row.at - start) / 1000) });
+      samples.push({
+        station_id: row.station_id,
+        product_id: row.product_id,
+        quantity: row.quantity,
+        done_at: row.at,
+        seconds: Math.max(0, (row.at - start) / 1000),
+        order_id: row.order_id,
+        item_index: row.item_index,
+      });
     }
   }
   return samples.filter((s): s is CookSample => s !== null);

@@ -14,13 +14,14 @@ import { KitchenScreensView } from './views/KitchenScreensView.tsx';
 import { ScreenView } from './views/ScreenView.tsx';
 import { useWakeLock } from './tablet/wake-lock.ts';
 import { LocationsView } from './views/LocationsView.tsx';
+import { ReportsView } from './views/ReportsView.tsx';
 import { SettingsView } from './views/SettingsView.tsx';
 import { StockView } from './views/StockView.tsx';
 
-export type View = 'board' | 'stock' | 'locations' | 'screens' | 'integrations' | 'settings' | 'screen';
-/** The desktop window has every view; a paired tablet only the kitchen's, and its own preferences. */
+export type View = 'board' | 'stock' | 'locations' | 'reports' | 'screens' | 'integrations' | 'settings' | 'screen';
+/** The desktop window has every view (Informes among them); a paired tablet only the kitchen's, and its own preferences. */
 const VIEWS: Record<'desktop' | 'tablet', View[]> = {
-  desktop: ['board', 'stock', 'locations', 'screens', 'integrations', 'settings'],
+  desktop: ['board', 'stock', 'locations', 'reports', 'screens', 'integrations', 'settings'],
   tablet: ['board', 'stock', 'locations', 'screen'],
 };
 
@@ -141,6 +142,7 @@ export function App() {
         {view === 'board' && <BoardView onCancel={askCancel} />}
         {view === 'stock' && <StockView />}
         {view === 'locations' && <LocationsView confirm={setConfirm} />}
+        {view === 'reports' && <ReportsView />}
         {view === 'screens' && <KitchenScreensView confirm={setConfirm} />}
         {view === 'screen' && <ScreenView />}
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}

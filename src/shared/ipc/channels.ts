@@ -28,6 +28,9 @@ import { PRINT_WHEN, type PrinterEntry, type PrinterFailure } from './printers.t
 import { PICKUP_ORDER_TYPES, type PickupBoard, type PickupScreenSettings } from './pickup.ts';
 import { LANGUAGES } from '../locale.ts';
 import { SetOnlinePaymentsSchema, type OnlinePaymentsCheck, type OnlinePaymentsInfo } from './online-payments.ts';
+import { KitchenReportQuery, REPORT_TABLE_NAMES } from '../schemas/kitchen-report-query.ts';
+import type { KitchenReport } from '../schemas/kitchen-report.ts';
+import type { TableRows } from '../kitchen-report-tables.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
 declare const answerType: unique symbol;
@@ -134,6 +137,13 @@ export const CHANNELS = {
     'setStationCooks',
     Type.Object({ station_id: Type.String({ minLength: 1, maxLength: 50 }), cooks: Type.Integer({ minimum: 1, maximum: 50 }) }),
     answers<StationCooksEntry[]>(),
+  ),
+  // Informes (issue 33): the kitchen report of a location over days, and one of its tables for "Exportar".
+  'reports:kitchen': desktop('kitchenReport', KitchenReportQuery, answers<KitchenReport>()),
+  'reports:table': desktop(
+    'kitchenReportTable',
+    Type.Object({ ...KitchenReportQuery.properties, table: Type.Enum([...REPORT_TABLE_NAMES]) }, { additionalProperties: false }),
+    answers<TableRows>(),
   ),
   'keys:create': desktop(
     'createKey',

@@ -100,6 +100,22 @@ const OPERATIONS = {
       'The kitchen\'s promise for a cart ordered now, without creating anything: its lines scheduled behind the lines every channel has open at their stations, with the cooks on shift and the prep times the engine learned (see `promise` of POST /orders, which answers the same for the order it creates). Unknown products and invalid modifier choices are 400, as in POST /orders; stock is not checked. Any key.',
     permission: 'read',
   },
+  getKitchenReport: {
+    tag: 'reports',
+    summary: 'How the kitchen did at a location over a day or a range',
+    description:
+      'The figures of the hub\'s Informes screen (issue 33), for the days `from` to `to` (local to the restaurant, at most 92): the rush strip (tickets finished per slot, their median and p90 time, orders in progress), the p90 ticket time by station and hour, each item\'s median and p90 cook time beside the typed and learned ones, how the promises held (by channel, hour and station), busy mode\'s pauses, recalls, cancellations, and the bumps left out as implausible (mass bumps, bumps far before the learned time, tickets left open), counted and listed. A ticket\'s time runs from its firing to its last line done. A key sees its own world only: a sandbox key\'s report counts test orders. Engine addition. Any key.',
+    permission: 'read',
+    notFound: true,
+  },
+  getKitchenReportTable: {
+    tag: 'reports',
+    summary: 'One table of the kitchen report, as CSV or JSON',
+    description:
+      'For a spreadsheet or BI tool: `table` is one figure of GET /reports/kitchen (`rush`, `heatmap`, `items`, `promise_shares`, `histogram`, `busy`, `recalls`, `cancellations`, `excluded`) or the rows the figures are computed from: `tickets` (one per ticket fired in the period, with epoch milliseconds), `promises` (one per order given a promise) and `item_timings` (the item timing log as kept, at most 31 days per request). `format=csv` (the default) answers `text/csv` (RFC 4180, a header row; a text cell starting with `=`, `+`, `-` or `@` is prefixed with an apostrophe so a spreadsheet never runs it); `format=json` answers the same rows as objects. Engine addition. Any key.',
+    permission: 'read',
+    notFound: true,
+  },
   quoteDelivery: {
     tag: 'delivery',
     summary: 'Quote delivery to an address',
@@ -148,6 +164,7 @@ export const TAGS = [
   { name: 'delivery', description: 'Delivery quotes.' },
   { name: 'locations', description: 'Locations, open and closed.' },
   { name: 'events', description: 'The change feed.' },
+  { name: 'reports', description: 'How the kitchen did: the Informes figures and their exports.' },
 ];
 
 const integer = (description: string, required: boolean) => ({ type: 'integer', minimum: 0, description, 'x-required': required });
@@ -171,10 +188,14 @@ const replayedHeader = {
 interface ResponseSpec {
   schema: Type.TSchema;
   description: string;
+  /** Other media types the answer may come in, with their schemas (a report table's `text/csv`). */
+  alternatives?: Record<string, Type.TSchema>;
 }
 
-function response(description: string, schema: Type.TSchema, headers: Record<string, object>) {
-  return { description, headers, content: { 'application/json': { schema } } };
+function response(description: string, schema: Type.TSchema, headers: Record<string, object>, alternatives: Record<string, Type.TSchema> = {}) {
+  const content: Record<string, { schema: Type.TSchema }> = { 'application/json': { schema } };
+  for (const [media, other] of Object.entries(alternatives)) content[media] = { schema: other };
+  return { description, headers, content };
 }
 
 const PascalCase = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
@@ -191,7 +212,7 @@ export function operation(id: OperationId, success: Record<number, ResponseSpec>
   // decode) gets its 400 before the key is checked, so without RateLimit-* headers.
   const maybeAnswered = { ...rateLimitHeaders(false), ...replayable };
   const responses: Record<string, unknown> = {};
-  for (const [status, spec] of Object.entries(success)) responses[status] = response(spec.description, spec.schema, answered);
+  for (const [status, spec] of Object.entries(success)) responses[status] = response(spec.description, spec.schema, answered, spec.alternatives);
 
   responses[400] = response(
     'A malformed or missing parameter, a body that is not JSON, or an id the restaurant does not have; `message` names the field.',

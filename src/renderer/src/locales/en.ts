@@ -273,6 +273,8 @@ export const en: Record<TextKey, string> = {
   'locations.close_yes': 'Yes, close',
   'statusbar.storage_full': 'Disk full: changes not saved',
   'sync.kind.order_divergence': 'Order differs on the platform',
+  'nav.reports': 'Reports',
+  'reports.loading': 'Loading the reports…',
   'nav.screens': 'Kitchen screens',
   'nav.screen': 'This screen',
   'screens.title': 'Kitchen screens',

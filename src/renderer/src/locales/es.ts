@@ -271,6 +271,8 @@ export const es = {
   'locations.close_yes': 'Sí, cerrar',
   'statusbar.storage_full': 'Disco lleno: no se guardan cambios',
   'sync.kind.order_divergence': 'Pedido distinto en la plataforma',
+  'nav.reports': 'Informes',
+  'reports.loading': 'Cargando los informes…',
   'nav.screens': 'Pantallas de cocina',
   'nav.screen': 'Esta pantalla',
   'screens.title': 'Pantallas de cocina',

@@ -1,0 +1,59 @@
+// The rush strip (issue 33): per slot (15 minutes for a day), the tickets finished, the median (p50)
+// and p90 of their times, and the orders in progress at the slot's end, on one time axis. Pure.
+import { quantile } from '../prep-times.ts';
+import { countedTickets, type Ticket } from './tickets.ts';
+
+export const RUSH_SLOT_MS = 15 * 60_000;
+
+export interface RushSlot {
+  start: number;
+  end: number;
+  /** Counted tickets (plausible, not cancelled) whose last line was done in the slot. */
+  finished: number;
+  /** Median and p90 of those tickets' times, whole seconds; null for none. */
+  p50_seconds: number | null;
+  p90_seconds: number | null;
+  /** Every ticket fired before the slot's end and neither done nor cancelled by then (left-out ones too: they were on the board). */
+  in_progress: number;
+}
+
+/** How many of the ascending `values` are below `limit`. */
+function countBelow(values: readonly number[], limit: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid]! < limit) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The strip over consecutive slots given by their `boundaries` (ascending instants: slot i is
+ * [boundaries[i], boundaries[i + 1])), so a day's slots follow the local clock. O((tickets + slots) log tickets).
+ */
+export function rushStrip(tickets: readonly Ticket[], boundaries: readonly number[]): RushSlot[] {
+  const counted = countedTickets(tickets).sort((a, b) => a.ready_at - b.ready_at);
+  const readyTimes = counted.map((t) => t.ready_at);
+  const fired = tickets.map((t) => t.fired_at).sort((a, b) => a - b);
+  const ended = tickets
+    .map((t) => t.ready_at ?? t.cancelled_at)
+    .filter((e): e is number => e !== null)
+    .sort((a, b) => a - b);
+  const slots: RushSlot[] = [];
+  for (let i = 0; i + 1 < boundaries.length; i++) {
+    const start = boundaries[i]!;
+    const end = boundaries[i + 1]!;
+    const times = counted.slice(countBelow(readyTimes, start), countBelow(readyTimes, end)).map((t) => t.seconds);
+    slots.push({
+      start,
+      end,
+      finished: times.length,
+      p50_seconds: times.length ? Math.round(quantile(times, 0.5)) : null,
+      p90_seconds: times.length ? Math.round(quantile(times, 0.9)) : null,
+      in_progress: countBelow(fired, end) - countBelow(ended, end),
+    });
+  }
+  return slots;
+}

@@ -1,0 +1,92 @@
+// A report's tickets (issue 33): each order that reached the kitchen, from its firing to its last
+// line done, with the stations it went to, and the reason it is left out of the figures when one of
+// its bumps cannot be true (domain/prep-times.ts, classifySamples) or it was left open. Pure.
+import { LEFT_OPEN_TICKET_MS, type Implausible } from '../prep-times.ts';
+
+/** What a report reads of one row of the item timing log (store's ItemTimingRow fits it). */
+export interface LogEntry {
+  order_id: string;
+  item_index: number;
+  kind: 'fired' | 'started' | 'done' | 'undone' | 'recalled' | 'held';
+  station_id: string | null;
+  product_id: string | null;
+  quantity: number;
+  channel: string | null;
+  at: number;
+}
+
+export interface Ticket {
+  order_id: string;
+  channel: string | null;
+  fired_at: number;
+  /** When its last line was done (a bump, or the ticket moved to listo); null while a line is open. */
+  ready_at: number | null;
+  /** ready_at − fired_at, seconds; null while open. */
+  seconds: number | null;
+  /** When the order was cancelled (its lines taken off the stations), or null. */
+  cancelled_at: number | null;
+  /** Station id → when its last line there was done (null: still open there). */
+  stations: Map<string, number | null>;
+  lines: number;
+  /** Why its time is left out of every ticket figure, or null (counted in the figures). */
+  excluded: Implausible | null;
+}
+
+/** The verdict of each line's final bump, by `lineKey`. */
+export type LineVerdicts = ReadonlyMap<string, Implausible | null>;
+
+export const lineKey = (orderId: string, itemIndex: number) => `${orderId}\u001f${itemIndex}`;
+
+const EXCLUSION_ORDER: readonly Implausible[] = ['mass_bump', 'too_fast', 'left_open'];
+
+/**
+ * The tickets fired in [from, to): each order's latest firing to the moment its last line was done
+ * (an un-bump opens a line again). A ticket is left out when one of its lines' bumps is implausible
+ * (the first of mass bump, too fast, left open), when it took over LEFT_OPEN_TICKET_MS, or when it
+ * is still open (not cancelled) that long after its firing at `asOf`.
+ */
+export function ticketsFromLog(
+  entries: readonly LogEntry[],
+  range: { from: number; to: number },
+  verdicts: LineVerdicts,
+  cancelledAt: ReadonlyMap<string, number>,
+  asOf: number,
+): Ticket[] {
+  const orders = new Map<string, { channel: string | null; fired_at: number | null; lines: Map<number, { station: string | null; done: number | null }> }>();
+  for (const entry of entries) {
+    const order = orders.get(entry.order_id) ?? { channel: entry.channel, fired_at: null, lines: new Map() };
+    orders.set(entry.order_id, order);
+    const line = order.lines.get(entry.item_index) ?? { station: entry.station_id, done: null };
+    order.lines.set(entry.item_index, line);
+    if (entry.kind === 'fired') {
+      if (order.fired_at === null || entry.at > order.fired_at) order.fired_at = entry.at;
+      line.done = null;
+    } else if (entry.kind === 'done') line.done = entry.at;
+    else if (entry.kind === 'undone') line.done = null;
+  }
+  const tickets: Ticket[] = [];
+  for (const [orderId, order] of orders) {
+    if (order.fired_at === null || order.fired_at < range.from || order.fired_at >= range.to) continue;
+    const open = [...order.lines.values()].some((l) => l.done === null);
+    const ready = open ? null : Math.max(...[...order.lines.values()].map((l) => l.done!));
+    const stations = new Map<string, number | null>();
+    for (const line of order.lines.values()) {
+      if (line.station === null) continue;
+      const before = stations.get(line.station);
+      stations.set(line.station, line.done === null || before === null ? null : Math.max(before ?? line.done, line.done));
+    }
+    const cancelled = cancelledAt.get(orderId) ?? null;
+    const lineReasons = new Set([...order.lines.keys()].map((i) => verdicts.get(lineKey(orderId, i)) ?? null));
+    const seconds = ready === null ? null : (ready - order.fired_at) / 1000;
+    let excluded = EXCLUSION_ORDER.find((reason) => lineReasons.has(reason)) ?? null;
+    if (excluded === null && seconds !== null && seconds * 1000 > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
+    if (excluded === null && ready === null && cancelled === null && asOf - order.fired_at > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
+    tickets.push({ order_id: orderId, channel: order.channel, fired_at: order.fired_at, ready_at: ready, seconds, cancelled_at: cancelled, stations, lines: order.lines.size, excluded });
+  }
+  return tickets.sort((a, b) => a.fired_at - b.fired_at || (a.order_id < b.order_id ? -1 : 1));
+}
+
+/** Tickets whose time counts: finished, not cancelled, nothing implausible in them. */
+export function countedTickets(tickets: readonly Ticket[]): (Ticket & { ready_at: number; seconds: number })[] {
+  return tickets.filter((t): t is Ticket & { ready_at: number; seconds: number } => t.excluded === null && t.ready_at !== null && t.cancelled_at === null);
+}

@@ -1,0 +1,88 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { ItemTimingRow, OrderPromiseRow } from './kitchen-timings-store.ts';
+
+/** An order's promise as the reports read it: with its channel. */
+export type ReportPromiseRow = OrderPromiseRow & { number: string; channel: string | null };
+
+export interface ReportOrderRow {
+  id: string;
+  number: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A `location.updated` event (busy mode's pauses and resumes are among them). */
+export interface LocationUpdateRow {
+  created_at: number;
+  data: string;
+}
+
+/**
+ * What the reports (issue 33, services/kitchen-report.ts) read by time, for one location and one
+ * world (a live key's reports never count a sandbox's test orders): the item timing log, the promises, the cancelled
+ * orders and busy mode's records. Reads only; each bounded by a limit.
+ */
+export class KitchenReportsStore {
+  private readonly logRange: Statement<[string, number, number, string, number, number], ItemTimingRow>;
+  private readonly promisesRange: Statement<[string, number, number, number, number], ReportPromiseRow>;
+  private readonly cancelledRange: Statement<[string, number, string, number, number, number], ReportOrderRow>;
+  private readonly numbersOf: Statement<[string], { id: string; number: string }>;
+  private readonly updatesRange: Statement<[string, number, number, number], LocationUpdateRow>;
+  private readonly updatesBefore: Statement<[string, number, number], LocationUpdateRow>;
+
+  constructor(db: Database) {
+    this.logRange = db.prepare(
+      `SELECT t.* FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
+       WHERE t.restaurant_id = ? AND t.at >= ? AND t.at < ? AND t.location_id = ? AND o.test = ? ORDER BY t.at, t.seq LIMIT ?`,
+    );
+    this.promisesRange = db.prepare(
+      `SELECT p.*, o.number, c.channel FROM order_promises p JOIN orders o ON o.id = p.order_id
+       LEFT JOIN kitchen_order_channels c ON c.order_id = p.order_id
+       WHERE p.location_id = ? AND p.created_at >= ? AND p.created_at < ? AND o.test = ? ORDER BY p.created_at, p.order_id LIMIT ?`,
+    );
+    this.cancelledRange = db.prepare(
+      `SELECT id, number, created_at, updated_at FROM orders
+       WHERE restaurant_id = ? AND test = ? AND location_id = ? AND created_at >= ? AND created_at < ? AND status = 'cancelado'
+       ORDER BY created_at, id LIMIT ?`,
+    );
+    this.numbersOf = db.prepare('SELECT id, number FROM orders WHERE id IN (SELECT value FROM json_each(?))');
+    this.updatesRange = db.prepare(
+      `SELECT created_at, data FROM events WHERE restaurant_id = ? AND type = 'location.updated' AND created_at >= ? AND created_at < ?
+       ORDER BY created_at, seq LIMIT ?`,
+    );
+    this.updatesBefore = db.prepare(
+      `SELECT created_at, data FROM events WHERE restaurant_id = ? AND type = 'location.updated' AND created_at < ?
+       ORDER BY created_at DESC, seq DESC LIMIT ?`,
+    );
+  }
+
+  /** The location's log rows (of one world) with `at` in [from, to), by time then as written (the index's order), at most `limit`. */
+  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
+    return this.logRange.all(restaurantId, from, to, locationId, test, limit);
+  }
+
+  /** The location's promises (live orders) made in [from, to), at most `limit`. */
+  promises(locationId: string, test: number, from: number, to: number, limit: number): ReportPromiseRow[] {
+    return this.promisesRange.all(locationId, from, to, test, limit);
+  }
+
+  /** The location's live orders created in [from, to) and cancelled (updated_at: when, for a cancelled order). */
+  cancelled(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ReportOrderRow[] {
+    return this.cancelledRange.all(restaurantId, test, locationId, from, to, limit);
+  }
+
+  /** Order numbers by id. */
+  numbers(orderIds: readonly string[]): Map<string, string> {
+    return new Map(this.numbersOf.all(JSON.stringify(orderIds)).map((r) => [r.id, r.number]));
+  }
+
+  /** The restaurant's `location.updated` events in [from, to), oldest first. */
+  locationUpdates(restaurantId: string, from: number, to: number, limit: number): LocationUpdateRow[] {
+    return this.updatesRange.all(restaurantId, from, to, limit);
+  }
+
+  /** The restaurant's last `limit` `location.updated` events before `at`, latest first. */
+  locationUpdatesBefore(restaurantId: string, at: number, limit: number): LocationUpdateRow[] {
+    return this.updatesBefore.all(restaurantId, at, limit);
+  }
+}

@@ -1,0 +1,72 @@
+// The rush strip (issue 33): tickets finished per slot as bars and orders in progress as a step
+// line on the left axis, the median and p90 ticket time as lines on the right axis (minutes), one
+// time axis in the restaurant's zone. uPlot, loaded with this screen only.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
+import type { Language } from '../../../shared/locale.ts';
+import { LOCALE_OF } from '../../../shared/locale.ts';
+import type { InformesText } from './informes-text.ts';
+
+/** The slots drawn: from the one before the first with anything to the one after the last (a day's service, not its night). */
+export function visibleSlots(rush: KitchenReport['rush']): KitchenReport['rush'] {
+  const busy = rush.map((s, i) => (s.finished > 0 || s.in_progress > 0 ? i : -1)).filter((i) => i >= 0);
+  if (busy.length === 0) return rush;
+  return rush.slice(Math.max(0, busy[0]! - 1), Math.min(rush.length, busy[busy.length - 1]! + 2));
+}
+
+const COLORS = { finished: '#3b8cff', in_progress: '#a3adba', p50: '#2fd16b', p90: '#ffb020' };
+
+export function RushChart({ report, text, width, language }: { report: KitchenReport; text: InformesText; width: number; language: Language }) {
+  const holder = useRef<HTMLDivElement | null>(null);
+  const chart = useRef<uPlot | null>(null);
+
+  useEffect(() => {
+    if (!holder.current) return;
+    const rush = visibleSlots(report.rush);
+    const x = rush.map((s) => Date.parse(s.start) / 1000);
+    const data: uPlot.AlignedData = [
+      x,
+      rush.map((s) => s.finished),
+      rush.map((s) => s.in_progress),
+      rush.map((s) => (s.p50_seconds === null ? null : s.p50_seconds / 60)),
+      rush.map((s) => (s.p90_seconds === null ? null : s.p90_seconds / 60)),
+    ];
+    // Times on the axis in the screen's language and the restaurant's zone, 24-hour ("20:30", "sáb 21").
+    const days = report.slot_minutes >= 24 * 60;
+    const format = new Intl.DateTimeFormat(LOCALE_OF[language], days ? { timeZone: report.time_zone, weekday: 'short', day: 'numeric' } : { timeZone: report.time_zone, hour: '2-digit', minute: '2-digit', hour12: false });
+    // The canvas does not resolve CSS colours: the axes take the page's text colour as it is drawn now.
+    const ink = getComputedStyle(holder.current).color || '#888';
+    const bars = uPlot.paths.bars!({ size: [0.7, 40], align: 1 });
+    const stepped = uPlot.paths.stepped!({ align: 1 });
+    const options: uPlot.Options = {
+      width,
+      height: 300,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), report.time_zone),
+      legend: { show: true, live: false },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: true }, count: { range: (_u, _min, max) => [0, Math.max(4, max * 1.1)] }, minutes: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] } },
+      axes: [
+        { stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' }, values: (_u, splits) => splits.map((ts) => format.format(new Date(ts * 1000))) },
+        { scale: 'count', label: text('axis_tickets'), stroke: ink, grid: { stroke: 'rgba(128,128,128,0.2)' } },
+        { scale: 'minutes', label: text('axis_minutes'), side: 1, stroke: ink, grid: { show: false } },
+      ],
+      series: [
+        {},
+        { label: text('series_finished'), scale: 'count', stroke: COLORS.finished, fill: `${COLORS.finished}99`, paths: bars, points: { show: false } },
+        { label: text('series_in_progress'), scale: 'count', stroke: COLORS.in_progress, width: 2, paths: stepped, points: { show: false } },
+        { label: text('series_p50'), scale: 'minutes', stroke: COLORS.p50, width: 3, spanGaps: false, points: { size: 5 } },
+        { label: text('series_p90'), scale: 'minutes', stroke: COLORS.p90, width: 3, dash: [8, 4], spanGaps: false, points: { size: 5 } },
+      ],
+    };
+    chart.current?.destroy();
+    chart.current = new uPlot(options, data, holder.current);
+    return () => {
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, [report, text, width, language]);
+
+  return <div className="rush-chart" ref={holder} data-testid="rush-chart" />;
+}

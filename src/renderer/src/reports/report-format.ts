@@ -1,0 +1,36 @@
+// How the Informes screen writes its numbers and times: minutes with one decimal in the screen's
+// locale, local clock times in the restaurant's zone, and the days a period starts from.
+import type { Language } from '../../../shared/locale.ts';
+import { LOCALE_OF } from '../../../shared/locale.ts';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** Seconds as minutes, one decimal at most ("12,5" in Spanish); "—" for none. */
+export function minutes(seconds: number | null, language: Language): string {
+  if (seconds === null) return '—';
+  let format = numberFormats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE_OF[language], { maximumFractionDigits: 1 });
+    numberFormats.set(language, format);
+  }
+  return format.format(seconds / 60);
+}
+
+/** A share 0–1 as a whole percentage. */
+export const percent = (share: number | null): string => (share === null ? '—' : String(Math.round(share * 100)));
+
+/** "21:30" (or "sáb 21 nov, 21:30" with the day) of an ISO instant, in the restaurant's zone. */
+export function clockOf(iso: string, timeZone: string, language: Language, withDay = false): string {
+  const options: Intl.DateTimeFormatOptions = withDay
+    ? { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false }
+    : { timeZone, hour: '2-digit', minute: '2-digit', hour12: false };
+  return new Intl.DateTimeFormat(LOCALE_OF[language], options).format(new Date(iso));
+}
+
+/** The local date (YYYY-MM-DD) in `timeZone`, `daysBack` days before `now`. */
+export function localDay(now: number, timeZone: string, daysBack = 0): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
+  const [y, m, d] = parts.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d - daysBack));
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,162 @@
+// Informes in headless Chromium over the real engine (issue 33): a service with known bumps, the
+// screen opened from the desktop's nav (its chunk loaded then, not with the board), each figure
+// drawn with its rule, the numbers on the page equal to the engine's report, the export of a table;
+// screenshots at 1920×1080, 1280×800 and 820×1180 in docs/screens/informes/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { readKitchenReport } from '../../src/engine/services/kitchen-report.ts';
+import { parseCsv } from '../../src/shared/csv.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { DEMO_NOW } from '../support/engine-under-test.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+
+const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
+const VIEWPORTS = [
+  { width: 1920, height: 1080 },
+  { width: 1280, height: 800 },
+  { width: 820, height: 1180 },
+];
+const MIN = 60_000;
+const DAY = DEMO_NOW.slice(0, 10);
+const manager = { restaurantId: R1.id, mode: 'live' as const, canWrite: false, keyId: 'test' };
+
+/** An evening at the demo's open location: 24 tickets bumped after known minutes, a sweep, a cancellation, a recall. */
+async function service(k: KitchenUnderTest): Promise<void> {
+  const start = Date.parse(DEMO_NOW);
+  const ok = async (channel: Parameters<typeof callIpc>[1], request: unknown) => {
+    const answer = await callIpc(k.handlers, channel, request as never);
+    if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
+  };
+  const menu = [R1.products.completo, R1.products.empanadaQueso, R1.products.cazuela, R1.products.bebidaLata];
+  const steps: { at: number; run: () => Promise<void> }[] = [];
+  const orders: { id: string }[] = [];
+  for (let n = 0; n < 24; n++) {
+    const fired = start + n * 4 * MIN;
+    const lines = 1 + (n % 2);
+    steps.push({
+      at: fired,
+      run: async () => {
+        orders[n] = await placeOrder(k.engine, { items: Array.from({ length: lines }, (_, i) => ({ product_id: menu[(n + i) % menu.length]!, quantity: 1 })) });
+        await ok('orders:transition', { order_id: orders[n]!.id, target: 'en_preparacion' });
+      },
+    });
+    let last = fired;
+    for (let line = 0; line < lines; line++) {
+      const done = fired + (5 + ((n * 7 + line * 5) % 13)) * MIN;
+      last = Math.max(last, done);
+      steps.push({ at: done, run: () => ok('items:set-done', { order_id: orders[n]!.id, item_index: line, done: true }) });
+    }
+    steps.push({ at: last, run: () => ok('orders:transition', { order_id: orders[n]!.id, target: 'listo' }) });
+  }
+  steps.sort((a, b) => a.at - b.at);
+  for (const step of steps) {
+    k.engine.clock.set(step.at);
+    await step.run();
+  }
+  // Four completos swept off the plancha within seconds, a cancellation and a recall.
+  const swept = [];
+  for (let i = 0; i < 4; i++) swept.push(await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] }));
+  k.engine.clock.set(start + 130 * MIN);
+  for (const order of swept) {
+    await ok('items:set-done', { order_id: order.id, item_index: 0, done: true });
+    k.engine.clock.advance(1000);
+  }
+  const cancelled = await placeOrder(k.engine, { items: [{ product_id: R1.products.cazuela, quantity: 1 }] });
+  await ok('orders:transition', { order_id: cancelled.id, target: 'cancelado' });
+  await ok('orders:transition', { order_id: orders[0]!.id, target: 'entregado' });
+  await ok('orders:recall', { order_id: orders[0]!.id });
+  k.engine.clock.set(start + 150 * MIN);
+}
+
+describe('Informes (Chromium, real engine)', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    k = await startKitchenUnderTest();
+    await service(k);
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  test('loaded on first use; every figure drawn with its rule and the engine\'s numbers; a table exported', async () => {
+    const { page } = k;
+    const chunks: string[] = [];
+    page.on('request', (request) => chunks.push(request.url()));
+    await k.open();
+    await page.locator('[data-testid="nav-reports"]').waitFor();
+    assert.ok(!chunks.some((url) => /InformesScreen/.test(url)), 'the board does not load the Informes chunk');
+    await page.locator('[data-testid="nav-reports"]').click();
+    const report = page.locator(`[data-testid="report"][data-from="${DAY}"]`);
+    await report.waitFor();
+    assert.ok(chunks.some((url) => /InformesScreen-.*\.js$/.test(url)), 'the Informes chunk is loaded when the screen opens');
+    assert.equal(await page.locator('[data-testid="nav-reports"]').innerText(), 'Informes');
+
+    const expected = readKitchenReport(k.engine.server.engine, manager, { location_id: R1.openLocation, from: DAY });
+    assert.ok(expected.tickets.counted >= 15, JSON.stringify(expected.tickets));
+    const t = expected.tickets;
+    assert.equal(
+      await page.locator('[data-testid="tickets-summary"]').innerText(),
+      `${t.fired} comandas llegaron a cocina · ${t.counted} contadas · ${t.left_out} fuera por no ser creíbles · ${t.cancelled} anuladas · ${t.open} abiertas`,
+    );
+    await page.locator('[data-testid="rush-chart"] canvas').waitFor();
+    assert.equal(await page.locator('[data-testid="heatmap-cell"]').count(), expected.heatmap.length);
+    assert.equal(await page.locator('[data-testid="items-table"] tbody tr').count(), expected.items.length);
+    const p = expected.promises;
+    assert.equal(await page.locator('[data-testid="promises-summary"]').innerText(), `${p.kept} de ${p.ready} pedidos listos a tiempo · ${p.not_ready} nunca listos (anulados o abiertos)`);
+    assert.equal(
+      await page.locator('[data-testid="excluded-counts"]').innerText(),
+      `${expected.excluded.bumps.mass_bump} barridas · ${expected.excluded.bumps.too_fast} demasiado rápidas · ${expected.excluded.bumps.left_open} platos abiertos · ${expected.excluded.tickets_left_open} comandas abiertas`,
+    );
+    assert.equal(expected.excluded.bumps.mass_bump, 4, 'the sweep is left out');
+    assert.equal(await page.locator('[data-testid="excluded-table"] tbody tr').count(), expected.excluded.list.length);
+    for (const figure of ['rush', 'heatmap', 'items', 'busy', 'recalls', 'cancellations', 'excluded', 'export']) {
+      const rule = page.locator(`[data-testid="figure-${figure}"] .figure-rule`);
+      assert.ok((await rule.innerText()).length > 30, `${figure} states its rule`);
+    }
+    assert.match(await page.locator('[data-testid="figure-rush"] .figure-rule').innerText(), /mediana \(no el promedio\)/);
+    assert.match(await page.locator('[data-testid="figure-promises"] .figure-rule').innerText(), /Se pide cubrir el 90 %/);
+    assert.match(await page.locator('[data-testid="figure-recalls"]').innerText(), /Comandas recuperadas \(1\)/);
+    assert.match(await page.locator('[data-testid="figure-cancellations"]').innerText(), /Anulaciones \(1\)/);
+
+    // Exportar: the tickets as CSV, downloaded by the browser, the same rows as the API's.
+    await page.locator('[data-testid="export-table"]').selectOption('tickets');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-csv"]').click()]);
+    assert.equal(download.suggestedFilename(), `comanda-tickets-${DAY}.csv`);
+    const csv = parseCsv(readFileSync((await download.path())!, 'utf8'));
+    const api = await k.engine.call('GET', `/reports/kitchen/tickets?location_id=${R1.openLocation}&from=${DAY}`, { key: k.engine.demo[0]!.keys.live_read });
+    assert.deepEqual(csv, parseCsv(api.text));
+    assert.equal(csv.rows.length, t.fired);
+
+    mkdirSync(SCREENS, { recursive: true });
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.locator('[data-testid="rush-chart"] canvas').waitFor();
+      // The chart follows the page's width: wait until it was drawn again at this one.
+      await page.waitForFunction(() => {
+        const holder = document.querySelector('.chart-holder');
+        const canvas = document.querySelector('[data-testid="rush-chart"] canvas') as HTMLCanvasElement | null;
+        return holder !== null && canvas !== null && Math.abs(canvas.getBoundingClientRect().width - holder.getBoundingClientRect().width) < 2;
+      });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `nothing wider than the window at ${viewport.width}×${viewport.height} (${overflow} px over)`);
+      // The page scrolls inside the window: a picture from the top, one at the promises and items, one at what is left out.
+      const size = `${viewport.width}x${viewport.height}`;
+      await page.locator('[data-testid="reports-view"]').evaluate((el) => el.scrollTo(0, 0));
+      await page.screenshot({ path: join(SCREENS, `informes-${size}-1-arriba.png`) });
+      await page.locator('[data-testid="figure-promises"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: join(SCREENS, `informes-${size}-2-promesas.png`) });
+      await page.locator('[data-testid="figure-excluded"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: join(SCREENS, `informes-${size}-3-fuera.png`) });
+    }
+  });
+
+  test('another day is asked of the engine: a day without service says so', async () => {
+    const { page } = k;
+    await page.locator('[data-testid="period-yesterday"]').click();
+    await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
+    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+  });
+});
