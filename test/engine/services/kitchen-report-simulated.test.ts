@@ -32,7 +32,7 @@ before(async () => {
   const clock = new ManualClock(serviceStart(profile, 0) - 3_600_000);
   const generous = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
   server = await startEngineServer({ database: join(dir, 'sim.db'), clock, logger: false, rateLimits: { perKey: generous, unauthenticated: generous } });
-  const imported = importRestaurant(server.engine.db, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }), clock);
+  const imported = importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
   const keys: Record<string, string> = {};
   for (const channel of profile.channels) {
     const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label });

@@ -2,9 +2,13 @@
 // travel inside any bundle. Each version is applied once, in its own transaction.
 import schemaOfSqlite0017 from './0001-schema-of-sqlite-0017.ts';
 import restaurantClocks from './0002-restaurant-clocks.ts';
+import reportIndexes from './0003-report-indexes.ts';
 
-/** The SQLite schema version PostgreSQL's schema mirrors (0001): the version an export reads. */
-export const MIRRORED_SQLITE_VERSION = 17;
+/**
+ * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
+ * migration has its twin here): the version an export reads.
+ */
+export const MIRRORED_SQLITE_VERSION = 18;
 
 export interface PostgresMigration {
   version: number;
@@ -15,4 +19,5 @@ export interface PostgresMigration {
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'schema-of-sqlite-0017', sql: schemaOfSqlite0017 },
   { version: 2, name: 'restaurant-clocks', sql: restaurantClocks },
+  { version: 3, name: 'report-indexes (SQLite 0018)', sql: reportIndexes },
 ];
