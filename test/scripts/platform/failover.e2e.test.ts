@@ -40,7 +40,10 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
     await eventually(() => writers.acknowledged.length, 'writes before the fault', { until: (count) => count >= WRITES_AROUND_THE_FAULT, timeoutMs: 60_000 });
     const faultAt = clock();
     await inject();
-    await eventually(() => writers.acknowledged.filter((ack) => ack.at > faultAt).length, 'writes to resume after the fault', {
+    // Counted from when the fault is done (patronictl returns once the switch is made), so that
+    // these writes are the resumed ones, not the old leader's last.
+    const injected = clock();
+    await eventually(() => writers.acknowledged.filter((ack) => ack.at > injected).length, 'writes to resume after the fault', {
       until: (count) => count >= WRITES_AROUND_THE_FAULT,
       timeoutMs: RECOVERY_TIMEOUT_MS,
     });
@@ -55,7 +58,7 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
     assert.deepEqual(report.wrongAnswers, [], 'the clients saw only errors they retry');
     assert.deepEqual(check.lost, [], 'every acknowledged row is on the leader');
     assert.deepEqual(check.duplicated, [], 'no row twice');
-    return { unavailableMs, check };
+    return { unavailableMs, switchMs, check, resumedOn: new Set(report.acknowledged.filter((ack) => ack.at > injected).map((ack) => ack.serverPort)) };
   } finally {
     await writers.stop();
   }
@@ -83,10 +86,13 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     const members = await clusterMembers(layout);
     const leader = leaderOf(members)!;
     const candidate = syncStandbyOf(members)!;
-    await underLoad(t, 'switchover', async () => {
+    const result = await underLoad(t, 'switchover', async () => {
       await switchover(layout, leader, candidate);
     });
     assert.equal(await currentLeader(layout), candidate);
+    const candidatePort = layout.nodes.find((node) => node.name === candidate)!.port;
+    assert.ok(result.resumedOn.has(candidatePort), 'writes resumed on the candidate');
+    assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
   });
 
   test('the etcd member beside the leader killed: writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
@@ -107,9 +113,10 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
 
   test('kill -9 of the primary: every acknowledged row is on the new leader, none twice, writes resume', { timeout: 300_000 }, async (t) => {
     const leader = (await currentLeader(layout))!;
-    await underLoad(t, 'kill-9-primary', async () => {
+    const result = await underLoad(t, 'kill-9-primary', async () => {
       killDatabaseNode(layout, leader);
     });
+    assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
     const newLeader = await currentLeader(layout);
     assert.ok(newLeader && newLeader !== leader, `a new leader (was ${leader}, now ${newLeader})`);
     const rows = await queryNode<{ standby: boolean }>(nodeConnection(layout, secrets, newLeader), 'SELECT pg_is_in_recovery() AS standby');
