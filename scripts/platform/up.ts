@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { APP_DATABASE, APP_ROLE, POSTGRES_BIN_DIR, etcdArguments, haproxyConfig, patroniConfig, type PlatformSecrets } from './configs.ts';
+import { down } from './down.ts';
 import { allocateLayout, dataDir, nodeDir, writeLayout, type PlatformLayout, type Replication } from './layout.ts';
 import { clusterMembers, leaderOf, syncStandbyOf } from './patroni-rest.ts';
 import { isAlive, recordedProcesses, startDetached } from './processes.ts';
@@ -60,15 +61,27 @@ async function ask(config: pg.ClientConfig, sql: string): Promise<pg.QueryResult
   }
 }
 
+/** A start that fails part-way stops what it started, so that no test or try-out leaves processes behind. */
 export async function up(options: UpOptions = {}): Promise<UpResult> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'comanda-platform-'));
+  // Refused before anything starts, so that the clean-up below never stops a platform already there.
+  if (recordedProcesses(dir).some(isAlive)) throw new Error(`a platform already runs in ${dir} (npm run platform -- down --dir ${dir})`);
+  try {
+    return await start({ ...options, dir });
+  } catch (error) {
+    if (existsSync(join(dir, 'layout.json'))) await down(dir).catch(() => {});
+    throw error;
+  }
+}
+
+async function start(options: UpOptions & { dir: string }): Promise<UpResult> {
   const started = performance.now();
   const missing = missingPackages();
   if (missing.length > 0) {
     throw new Error(`missing: ${missing.join(', ')}. Install Debian's packages: apt-get install -y patroni etcd-server etcd-client haproxy pgbackrest postgresql-15`);
   }
-  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'comanda-platform-'));
+  const dir = options.dir;
   mkdirSync(dir, { recursive: true });
-  if (recordedProcesses(dir).some(isAlive)) throw new Error(`a platform already runs in ${dir} (npm run platform -- down --dir ${dir})`);
   chmodSync(dir, 0o755); // PostgreSQL's user must reach its folders below
   const runAs = postgresUser();
   const layout = await allocateLayout(dir, options.replication ?? 'synchronous', options.basePort);
