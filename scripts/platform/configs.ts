@@ -1,0 +1,153 @@
+// The configuration files of the layout, as pure functions of it (checked by
+// test/scripts/platform/configs.test.ts). Patroni reads YAML, of which JSON is a subset: its file is
+// written with JSON.stringify, nothing hand-quoted.
+import { join } from 'node:path';
+import { dataDir, nodeDir, type DatabaseNode, type PlatformLayout } from './layout.ts';
+
+export const POSTGRES_BIN_DIR = '/usr/lib/postgresql/15/bin';
+
+export interface PlatformSecrets {
+  superuser: string;
+  replication: string;
+  rewind: string;
+  /** The application's role (what the engine nodes and the tests connect as). */
+  app: string;
+}
+
+export const APP_ROLE = 'comanda';
+export const APP_DATABASE = 'comanda';
+
+/**
+ * Timing: a dead leader's key expires after `ttl` and a replica takes it on its next loop, so an
+ * unplanned failover takes at most about ttl + loop_wait (+ promotion). Patroni requires
+ * loop_wait + 2 × retry_timeout ≤ ttl; on two busy cores a shorter ttl risks failovers nobody asked for.
+ */
+export const PATRONI_TIMING = { ttl: 15, loop_wait: 2, retry_timeout: 5 } as const;
+
+export function etcdArguments(layout: PlatformLayout, name: string, clusterToken: string): string[] {
+  const member = layout.etcd.find((candidate) => candidate.name === name);
+  if (!member) throw new Error(`no etcd member ${name}`);
+  const url = (port: number) => `http://${layout.host}:${port}`;
+  return [
+    `--name=${member.name}`,
+    `--data-dir=${join(layout.dir, 'etcd', member.name)}`,
+    `--listen-client-urls=${url(member.clientPort)}`,
+    `--advertise-client-urls=${url(member.clientPort)}`,
+    `--listen-peer-urls=${url(member.peerPort)}`,
+    `--initial-advertise-peer-urls=${url(member.peerPort)}`,
+    `--initial-cluster=${layout.etcd.map((other) => `${other.name}=${url(other.peerPort)}`).join(',')}`,
+    '--initial-cluster-state=new',
+    `--initial-cluster-token=${clusterToken}`,
+    // etcd's defaults (100 ms, 1 s) make elections of their own on two busy cores.
+    '--heartbeat-interval=250',
+    '--election-timeout=2500',
+    '--log-level=warn',
+  ];
+}
+
+export interface PatroniOptions {
+  /** A script that copies a template data directory (Patroni's custom bootstrap); else initdb. */
+  templateBootstrapCommand?: string;
+}
+
+export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secrets: PlatformSecrets, options: PatroniOptions = {}) {
+  const synchronous = layout.replication === 'synchronous';
+  const address = (port: number) => `${layout.host}:${port}`;
+  return {
+    scope: layout.scope,
+    namespace: '/comanda/',
+    name: node.name,
+    log: { level: 'WARNING', dir: nodeDir(layout, node.name), file_num: 2, file_size: 10_000_000 },
+    restapi: { listen: address(node.restPort), connect_address: address(node.restPort) },
+    etcd3: { hosts: layout.etcd.map((member) => address(member.clientPort)) },
+    bootstrap: {
+      dcs: {
+        ...PATRONI_TIMING,
+        // Only a replica this close to the leader may take over. With asynchronous replication (the
+        // negative control) any replica may, so that the test sees what such a failover loses
+        // instead of a cluster left without a leader.
+        maximum_lag_on_failover: synchronous ? 1_048_576 : 1_073_741_824,
+        synchronous_mode: synchronous,
+        synchronous_node_count: 1,
+        postgresql: {
+          use_pg_rewind: true,
+          use_slots: true,
+          parameters: {
+            // A commit returns once the synchronous standby has flushed it (never remote_apply:
+            // it adds the standby's replay to every write and buys the write path nothing).
+            synchronous_commit: 'on',
+            wal_level: 'replica',
+            hot_standby: 'on',
+            wal_log_hints: 'on',
+            max_wal_senders: 10,
+            max_replication_slots: 10,
+            wal_keep_size: '128MB',
+          },
+        },
+      },
+      ...(options.templateBootstrapCommand
+        ? { method: 'template', template: { command: options.templateBootstrapCommand, no_params: false } }
+        : { initdb: [{ encoding: 'UTF8' }, 'data-checksums'] }),
+      users: { [APP_ROLE]: { password: secrets.app, options: ['LOGIN', 'CREATEDB'] } },
+    },
+    postgresql: {
+      listen: address(node.port),
+      connect_address: address(node.port),
+      data_dir: dataDir(layout, node.name),
+      bin_dir: POSTGRES_BIN_DIR,
+      pgpass: join(nodeDir(layout, node.name), 'pgpass'),
+      use_unix_socket: true,
+      authentication: {
+        superuser: { username: 'postgres', password: secrets.superuser },
+        replication: { username: 'replicator', password: secrets.replication },
+        rewind: { username: 'rewinder', password: secrets.rewind },
+      },
+      parameters: {
+        unix_socket_directories: nodeDir(layout, node.name),
+        max_connections: 60,
+        shared_buffers: '32MB',
+      },
+      pg_hba: [
+        'local all all peer',
+        `host replication replicator ${layout.host}/32 scram-sha-256`,
+        `host all all ${layout.host}/32 scram-sha-256`,
+      ],
+    },
+    tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
+  };
+}
+
+/** HAProxy: one write port that reaches only the node whose Patroni answers 200 on /primary. */
+export function haproxyConfig(layout: PlatformLayout): string {
+  const servers = layout.nodes.map((node) => `  server ${node.name} ${layout.host}:${node.port} check port ${node.restPort}`);
+  return [
+    'global',
+    '  maxconn 400',
+    '',
+    'defaults',
+    '  mode tcp',
+    '  timeout connect 2s',
+    '  timeout client 30m',
+    '  timeout server 30m',
+    '  timeout check 2s',
+    '',
+    '# Writes: only the Patroni leader answers 200 on /primary; a node that stops being it is marked',
+    '# down within two checks and its sessions are cut, so no client keeps writing to a demoted node.',
+    'listen write',
+    `  bind ${layout.host}:${layout.haproxy.writePort}`,
+    '  option httpchk GET /primary',
+    '  http-check expect status 200',
+    '  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+    ...servers,
+    '',
+    '# The stats page (HTML at /, CSV at /;csv) and a health answer for a load balancer in front.',
+    'listen stats',
+    '  mode http',
+    `  bind ${layout.host}:${layout.haproxy.statsPort}`,
+    '  stats enable',
+    '  stats uri /',
+    '  stats refresh 2s',
+    '  monitor-uri /health',
+    '',
+  ].join('\n');
+}

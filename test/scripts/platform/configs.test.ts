@@ -1,0 +1,93 @@
+// The platform's configuration as its files say it (issue 35): synchronous replication with one
+// synchronous standby and synchronous_commit on (never remote_apply), Patroni's timing within its
+// own rule, HAProxy sending writes only where Patroni answers /primary; and the small parsers the
+// platform reads Patroni and HAProxy with.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PATRONI_TIMING, etcdArguments, haproxyConfig, patroniConfig } from '../../../scripts/platform/configs.ts';
+import { allocateLayout } from '../../../scripts/platform/layout.ts';
+import { parseCluster } from '../../../scripts/platform/patroni-rest.ts';
+import { upServersFromStatsCsv } from '../../../scripts/platform/status.ts';
+import { isRetried, longestGap, switchGap } from '../../support/order-writers.ts';
+
+const secrets = { superuser: 's'.repeat(32), replication: 'r'.repeat(32), rewind: 'w'.repeat(32), app: 'a'.repeat(32) };
+
+test('the layout: fourteen distinct loopback ports, three of each member, each node beside its etcd member', async () => {
+  const layout = await allocateLayout('/tmp/x', 'synchronous');
+  const ports = [...layout.etcd.flatMap((member) => [member.clientPort, member.peerPort]), ...layout.nodes.flatMap((node) => [node.port, node.restPort]), layout.haproxy.writePort, layout.haproxy.statsPort];
+  assert.equal(new Set(ports).size, 14);
+  assert.deepEqual(layout.nodes.map((node) => node.etcd), ['etcd1', 'etcd2', 'etcd3']);
+  const fixed = await allocateLayout('/tmp/x', 'synchronous', 20_000);
+  assert.equal(fixed.haproxy.statsPort, 20_013);
+});
+
+test('Patroni: synchronous mode with one synchronous standby, synchronous_commit on, timing within Patroni’s rule', async () => {
+  const layout = await allocateLayout('/tmp/x', 'synchronous', 20_000);
+  const config = patroniConfig(layout, layout.nodes[0]!, secrets);
+  const dcs = config.bootstrap.dcs;
+  assert.equal(dcs.synchronous_mode, true);
+  assert.equal(dcs.synchronous_node_count, 1);
+  assert.equal(dcs.postgresql.parameters.synchronous_commit, 'on');
+  assert.doesNotMatch(JSON.stringify(config), /remote_apply/);
+  assert.ok(PATRONI_TIMING.loop_wait + 2 * PATRONI_TIMING.retry_timeout <= PATRONI_TIMING.ttl);
+  assert.deepEqual(config.etcd3.hosts, layout.etcd.map((member) => `127.0.0.1:${member.clientPort}`));
+  assert.ok(config.postgresql.pg_hba.every((line) => !/\btrust\b/.test(line)), 'no trust authentication');
+  assert.ok('initdb' in config.bootstrap, 'without a template: initdb');
+  const templated = patroniConfig(layout, layout.nodes[0]!, secrets, { templateBootstrapCommand: '/tmp/x/bootstrap-from-template.sh' });
+  assert.equal((templated.bootstrap as { method?: string }).method, 'template');
+  const asynchronous = patroniConfig(await allocateLayout('/tmp/x', 'asynchronous', 20_000), layout.nodes[0]!, secrets);
+  assert.equal(asynchronous.bootstrap.dcs.synchronous_mode, false);
+});
+
+test('etcd: a three-member cluster on loopback', async () => {
+  const layout = await allocateLayout('/tmp/x', 'synchronous', 20_000);
+  const args = etcdArguments(layout, 'etcd2', 'token');
+  assert.ok(args.includes('--initial-cluster=etcd1=http://127.0.0.1:20001,etcd2=http://127.0.0.1:20003,etcd3=http://127.0.0.1:20005'));
+  assert.ok(args.includes('--listen-client-urls=http://127.0.0.1:20002'));
+});
+
+test('HAProxy: writes go only where Patroni answers 200 on /primary, to the node’s PostgreSQL port, checked on its REST port', async () => {
+  const layout = await allocateLayout('/tmp/x', 'synchronous', 20_000);
+  const config = haproxyConfig(layout);
+  assert.match(config, /option httpchk GET \/primary/);
+  assert.match(config, /http-check expect status 200/);
+  assert.match(config, /on-marked-down shutdown-sessions/);
+  for (const node of layout.nodes) assert.match(config, new RegExp(`server ${node.name} 127\\.0\\.0\\.1:${node.port} check port ${node.restPort}`));
+  assert.match(config, new RegExp(`bind 127\\.0\\.0\\.1:${layout.haproxy.writePort}`));
+});
+
+test('Patroni’s /cluster answer is parsed strictly', () => {
+  const members = parseCluster({ members: [{ name: 'pg1', role: 'leader', state: 'running', timeline: 1 }, { name: 'pg2', role: 'sync_standby', state: 'streaming', lag: 0 }] });
+  assert.deepEqual(members.map((member) => member.role), ['leader', 'sync_standby']);
+  assert.throws(() => parseCluster({ members: [{ name: 'pg1', role: 'boss', state: 'running' }] }), /not understood/);
+  assert.throws(() => parseCluster({}), /without members/);
+});
+
+test('HAProxy’s stats CSV: the write servers it has UP', () => {
+  const csv = '# pxname,svname,qcur,status\nwrite,FRONTEND,,OPEN\nwrite,pg1,0,DOWN\nwrite,pg2,0,UP\nwrite,BACKEND,0,UP\nstats,FRONTEND,,OPEN\n';
+  assert.deepEqual(upServersFromStatsCsv(csv), ['pg2']);
+});
+
+test('the writers retry what a failover brings and nothing else', () => {
+  assert.equal(isRetried(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), '57P01');
+  assert.equal(isRetried(Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' })), '25006');
+  assert.equal(isRetried(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), 'ECONNREFUSED');
+  assert.ok(isRetried(new Error('Connection terminated unexpectedly')));
+  assert.equal(isRetried(Object.assign(new Error('duplicate key'), { code: '23505' })), undefined);
+  assert.equal(isRetried(Object.assign(new Error('syntax error'), { code: '42601' })), undefined);
+});
+
+test('the unavailable window: the longest time without an acknowledged write from the fault on; the switch from one node to another', () => {
+  const acks = [
+    { key: 'a', at: 100, serverPort: 1 },
+    { key: 'b', at: 1000, serverPort: 1 },
+    { key: 'c', at: 1200, serverPort: 1 },
+    { key: 'd', at: 9200, serverPort: 2 },
+    { key: 'e', at: 9300, serverPort: 2 },
+  ];
+  assert.equal(longestGap(acks, 1100), 8000);
+  assert.equal(longestGap(acks, 1250), 7950);
+  assert.equal(longestGap([], 0), Number.POSITIVE_INFINITY);
+  assert.equal(switchGap(acks, 1100), 8000);
+  assert.equal(switchGap(acks.slice(0, 3), 1100), undefined);
+});
