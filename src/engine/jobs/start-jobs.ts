@@ -13,6 +13,7 @@ import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPayment
 import { sendQueuedMail } from './send-queued-mail.ts';
 import { LEARNING_DAYS, learnRestaurantPrepTimes } from '../services/learn-prep-times.ts';
 import { evaluateBusyMode } from '../services/busy-mode.ts';
+import { fireDueHeldLines, locationsWithHeldLines } from '../services/held-lines.ts';
 import { printLanes } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
 
@@ -67,6 +68,8 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
   { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
   { name: 'reconcile-quiet-payments', due: (engine) => quietPaymentSessions(engine), run: requestPaymentSearch },
+  // Issue 32: lines held to finish with their order, fired when their station's queue says so.
+  { name: 'fire-held-lines', due: (engine) => locationsWithHeldLines(engine), run: fireDueHeldLines },
 ];
 
 /**

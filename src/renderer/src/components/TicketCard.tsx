@@ -9,6 +9,7 @@ import { refusalText, type TextKey } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 import { SoldOutAsk, useLongPress } from './SoldOutAsk.tsx';
+import { HeldItemNote } from './HeldItemNote.tsx';
 
 /** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
 export interface TicketFragmentProps {
@@ -234,6 +235,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
           >
             <span className="item-line">
               <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
+              {item.held_until !== undefined && !done && <HeldItemNote at={item.held_until} />}
             </span>
             {item.modifiers.length > 0 && (
               <ul className="modifiers">

@@ -1,0 +1,63 @@
+// Lines held back so that an order's items finish together (issue 32): the jobs fire each one when
+// its station's queue says it must start, or at the time its screen shows, whichever comes first.
+import { firesNow } from '../domain/finish-together.ts';
+import { scheduleOrder } from '../domain/kitchen-promise.ts';
+import type { Engine } from '../engine.ts';
+import type { HeldItemRow } from '../store/kitchen-timings-store.ts';
+import { worldOf } from '../../shared/world.ts';
+import { MAX_OPEN_LINES, newLines, readKitchenLoad } from './kitchen-promise.ts';
+import { logHeldLineFired } from './kitchen-timing-log.ts';
+
+/** The locations with lines held: what the jobs look at on every tick. */
+export function locationsWithHeldLines(engine: Engine): string[] {
+  return engine.stores.kitchenTimings.heldLocations();
+}
+
+/**
+ * Fires the location's held lines that must go now (each world's against its own load: a sandbox
+ * order's against live and sandbox lines, a live one's against live lines). Call inside a
+ * transaction; returns how many fired. Soonest planned first, so a line fired here is ahead of the
+ * next one in its station's queue.
+ */
+export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number): number {
+  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES);
+  if (held.length === 0) return 0;
+  let fired = 0;
+  for (const test of [0, 1]) {
+    const ofWorld = held.filter((h) => h.test === test);
+    if (ofWorld.length === 0) continue;
+    const restaurantId = engine.stores.orders.getById(ofWorld[0]!.order_id)?.restaurant_id;
+    if (restaurantId === undefined) continue;
+    // One read of the load per world; each line fired is added to it as open from now.
+    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
+    for (const line of ofWorld) {
+      const others = load.open.filter((o) => !(o.order_id === line.order_id && o.item_index === line.item_index));
+      const [what] = newLines(load, [{ product_id: line.product_id, quantity: line.quantity, modifiers: [] }]);
+      const schedule = scheduleOrder({ now, cooks: load.cooks, open: others, freed: load.freed, lines: [{ ...what!, station_id: line.station_id }], watch: line.order_id });
+      if (!firesNow(now, line, schedule.expected_ready_at, schedule.watched_ready_at)) continue;
+      fireHeldLine(engine, line, now);
+      load.open = [...others, { station_id: line.station_id, fired_at: now, started_at: null, seconds: what!.seconds, order_id: line.order_id, item_index: line.item_index }];
+      fired++;
+    }
+  }
+  return fired;
+}
+
+function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): void {
+  const order = engine.stores.orders.getById(line.order_id);
+  if (!order) {
+    engine.stores.kitchenTimings.unhold(line.order_id, line.item_index);
+    return;
+  }
+  logHeldLineFired(engine, order, line.item_index, now);
+}
+
+/** The jobs' pass for one location: its due held lines fired in one transaction. */
+export function fireDueHeldLines(engine: Engine, locationId: string): number {
+  return engine.transaction(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now()));
+}
+
+/** The lines of an order held now, with when each is planned to fire (epoch ms). */
+export function heldLinesOf(engine: Engine, orderId: string): Map<number, number> {
+  return new Map(engine.stores.kitchenTimings.heldOf(orderId).map((h) => [h.item_index, h.fire_at]));
+}
