@@ -51,3 +51,15 @@ export function firesNow(now: number, held: { fire_at: number; target_ready_at: 
   const target = Math.max(held.target_ready_at, othersReadyAt ?? Number.NEGATIVE_INFINITY);
   return finishIfFiredNow >= target - FIRE_AHEAD_MS;
 }
+
+/**
+ * A held line's plan moves only when its order's fired lines are predicted this much later than its
+ * target: each move is an event every screen redraws, and a prediction moves a little all the time.
+ */
+export const REPLAN_MS = 60_000;
+
+/** How much later a held line's firing and target move (0: not at all), given its order's other lines' predicted finish. */
+export function replanShift(held: { target_ready_at: number }, othersReadyAt: number | null): number {
+  if (othersReadyAt === null || othersReadyAt - held.target_ready_at < REPLAN_MS) return 0;
+  return othersReadyAt - held.target_ready_at;
+}

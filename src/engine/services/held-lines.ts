@@ -1,6 +1,7 @@
 // Lines held back so that an order's items finish together (issue 32): the jobs fire each one when
 // its station's queue says it must start, or at the time its screen shows, whichever comes first.
-import { firesNow } from '../domain/finish-together.ts';
+import { firesNow, replanShift } from '../domain/finish-together.ts';
+import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
 import { scheduleOrder } from '../domain/kitchen-promise.ts';
 import type { Engine } from '../engine.ts';
 import type { HeldItemRow } from '../store/kitchen-timings-store.ts';
@@ -30,10 +31,11 @@ export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: numb
     if (restaurantId === undefined) continue;
     // One read of the load per world; each line fired is added to it as open from now.
     const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
-    for (const line of ofWorld) {
-      const others = load.open.filter((o) => !(o.order_id === line.order_id && o.item_index === line.item_index));
-      const [what] = newLines(load, [{ product_id: line.product_id, quantity: line.quantity, modifiers: [] }]);
-      const schedule = scheduleOrder({ now, cooks: load.cooks, open: others, freed: load.freed, lines: [{ ...what!, station_id: line.station_id }], watch: line.order_id });
+    for (const planned of ofWorld) {
+      const others = load.open.filter((o) => !(o.order_id === planned.order_id && o.item_index === planned.item_index));
+      const [what] = newLines(load, [{ product_id: planned.product_id, quantity: planned.quantity, modifiers: [] }]);
+      const schedule = scheduleOrder({ now, cooks: load.cooks, open: others, freed: load.freed, lines: [{ ...what!, station_id: planned.station_id }], watch: planned.order_id });
+      const line = replanIfLate(engine, planned, schedule.watched_ready_at, now);
       if (!firesNow(now, line, schedule.expected_ready_at, schedule.watched_ready_at)) continue;
       fireHeldLine(engine, line, now);
       load.open = [...others, { station_id: line.station_id, fired_at: now, started_at: null, seconds: what!.seconds, order_id: line.order_id, item_index: line.item_index }];
@@ -41,6 +43,21 @@ export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: numb
     }
   }
   return fired;
+}
+
+/**
+ * The order's fired lines are now predicted done more than REPLAN_MS after the held line's target
+ * (their station is slower than planned): the line's planned firing moves as much later, and the
+ * screens are told (so "sale a las" stays true), rather than have it done long before its order.
+ */
+function replanIfLate(engine: Engine, line: HeldItemRow, othersReadyAt: number | null, now: number): HeldItemRow {
+  const shift = replanShift(line, othersReadyAt);
+  if (shift === 0) return line;
+  const moved = { ...line, fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
+  engine.stores.kitchenTimings.hold(moved);
+  const order = engine.stores.orders.getById(line.order_id);
+  if (order) engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: line.item_index, done: false });
+  return moved;
 }
 
 function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): void {

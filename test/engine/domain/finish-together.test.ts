@@ -1,7 +1,7 @@
 // The pure rules of firing to finish together (issue 32): which lines to hold and when they fire.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIRE_AHEAD_MS, MIN_HOLD_MS, firesNow, planHolds } from '../../../src/engine/domain/finish-together.ts';
+import { FIRE_AHEAD_MS, MIN_HOLD_MS, REPLAN_MS, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
 import { scheduleOrder } from '../../../src/engine/domain/kitchen-promise.ts';
 
 const MIN = 60_000;
@@ -39,4 +39,11 @@ test('lines that fire later do not delay a new order; an order\'s open lines\' f
   assert.equal(result.expected_ready_at, 10 * MIN, 'behind a (done at 5), not behind b that fires at 20');
   assert.equal(result.watched_ready_at, 5 * MIN);
   assert.equal(scheduleOrder({ now: MIN, cooks, open, lines: [], watch: 'b' }).watched_ready_at, null, 'b has nothing fired yet');
+});
+
+test('a held line\'s plan moves later only when its order\'s fired lines are predicted a minute or more late', () => {
+  const held = { target_ready_at: 10 * MIN };
+  assert.equal(replanShift(held, null), 0);
+  assert.equal(replanShift(held, 10 * MIN + REPLAN_MS - 1), 0);
+  assert.equal(replanShift(held, 13 * MIN), 3 * MIN);
 });
