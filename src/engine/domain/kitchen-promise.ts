@@ -34,6 +34,8 @@ export interface ScheduleInput {
   lines: readonly NewLine[];
   /** An order whose open lines' predicted finish is wanted (`ScheduleResult.watched_ready_at`). */
   watch?: string;
+  /** Every order's open lines' predicted finish is wanted (`ScheduleResult.orders_ready_at`). */
+  watch_all?: boolean;
 }
 
 export interface ScheduledLine {
@@ -49,6 +51,8 @@ export interface ScheduleResult {
   lines: ScheduledLine[];
   /** When the last open line of `ScheduleInput.watch` is predicted done; null: it has none open (or none was asked). */
   watched_ready_at: number | null;
+  /** With `watch_all`: per order, when its last fired line is predicted done. */
+  orders_ready_at?: Map<string, number>;
 }
 
 /**
@@ -92,9 +96,11 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     cooks[k] = Math.max(cooks[k]!, finish);
     return finish;
   };
+  const ordersReady = input.watch_all ? new Map<string, number>() : undefined;
   for (const line of past) {
     const finish = place(line);
     if (input.watch !== undefined && line.order_id === input.watch) watched = Math.max(watched ?? finish, finish);
+    if (ordersReady && line.order_id !== undefined) ordersReady.set(line.order_id, Math.max(ordersReady.get(line.order_id) ?? finish, finish));
   }
   const lines: ScheduledLine[] = [];
   let ready = now;
@@ -111,7 +117,7 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     lines.push({ station_id: line.station_id, start_at: start, finish_at: finish });
     ready = Math.max(ready, finish);
   }
-  return { expected_ready_at: ready, lines, watched_ready_at: watched };
+  return { expected_ready_at: ready, lines, watched_ready_at: watched, ...(ordersReady ? { orders_ready_at: ordersReady } : {}) };
 }
 
 function earliest(times: readonly number[]): number {

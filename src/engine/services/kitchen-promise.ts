@@ -178,10 +178,13 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
   return view;
 }
 
-/** The promise kept for an order when it was created, as the API answers it at `now`; null when it has none. */
+/** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
 export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
-  const kept = engine.stores.kitchenTimings.orderPromise(orderId);
-  if (!kept) return null;
+  const made = engine.stores.kitchenTimings.orderPromise(orderId);
+  if (!made) return null;
+  // Its current promise: the last time it was moved later (services/promise-slips.ts), else the one made.
+  const moved = engine.stores.kitchenTimings.promiseUpdates(orderId).at(-1);
+  const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
   const settings = readKitchenSettings(engine, kept.restaurant_id);
   const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {

@@ -37,6 +37,23 @@ export interface OpenItemRow {
 /** What the promise reads of an open line (one read per promise: no more than it needs). */
 export type OpenLineAtStation = Pick<OpenItemRow, 'order_id' | 'item_index' | 'product_id' | 'quantity' | 'fired_at' | 'started_at'> & { station_id: string };
 
+/** One move of an order's promise later (the audit; issue 32). */
+export interface PromiseUpdateRow {
+  order_id: string;
+  at: number;
+  previous_promised_ready_at: number;
+  expected_ready_at: number;
+  promised_ready_at: number;
+}
+
+/** An order not ready yet, with the promise it has now (its last update, else the one made at creation). */
+export interface OpenPromiseRow {
+  order_id: string;
+  test: number;
+  created_at: number;
+  promised_ready_at: number;
+}
+
 /** A line held back from its station so that its order's items finish together (issue 32). */
 export interface HeldItemRow {
   order_id: string;
@@ -111,6 +128,9 @@ export class KitchenTimingsStore {
   private readonly dropHeldOfOrder: Statement<[string]>;
   private readonly heldOfOrder: Statement<[string], HeldItemRow>;
   private readonly heldAt: Statement<[string, number, number], HeldItemRow>;
+  private readonly putPromiseUpdate: Statement<PromiseUpdateRow>;
+  private readonly promiseUpdatesOf: Statement<[string], PromiseUpdateRow>;
+  private readonly openPromisesAt: Statement<[string, number, number], OpenPromiseRow>;
   private readonly heldOfMany: Statement<[string], HeldItemRow>;
   private readonly heldLocationList: Statement<[], { location_id: string }>;
 
@@ -169,8 +189,34 @@ export class KitchenTimingsStore {
     this.dropHeldOfOrder = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ?');
     this.heldOfOrder = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id = ? ORDER BY item_index');
     this.heldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND test <= ? ORDER BY fire_at LIMIT ?');
+    this.putPromiseUpdate = db.prepare(
+      `INSERT INTO order_promise_updates (order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at)
+       VALUES (@order_id, @at, @previous_promised_ready_at, @expected_ready_at, @promised_ready_at)`,
+    );
+    this.promiseUpdatesOf = db.prepare('SELECT order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at FROM order_promise_updates WHERE order_id = ? ORDER BY seq');
+    this.openPromisesAt = db.prepare(
+      `SELECT p.order_id, o.test, p.created_at,
+         COALESCE((SELECT u.promised_ready_at FROM order_promise_updates u WHERE u.order_id = p.order_id ORDER BY u.seq DESC LIMIT 1), p.promised_ready_at) AS promised_ready_at
+       FROM order_promises p JOIN orders o ON o.id = p.order_id
+       WHERE p.location_id = ? AND p.ready_at IS NULL AND p.created_at >= ? AND o.status IN ('recibido', 'en_preparacion')
+       ORDER BY p.created_at LIMIT ?`,
+    );
     this.heldOfMany = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id IN (SELECT value FROM json_each(?))');
     this.heldLocationList = db.prepare('SELECT DISTINCT location_id FROM kitchen_held_items');
+  }
+
+  /** Moves an order's promise later: one audit row, which is its promise from now on. */
+  updatePromise(row: PromiseUpdateRow): void {
+    this.putPromiseUpdate.run(row);
+  }
+
+  promiseUpdates(orderId: string): PromiseUpdateRow[] {
+    return this.promiseUpdatesOf.all(orderId);
+  }
+
+  /** The location's orders in the kitchen and not ready, created since `since`, oldest first, at most `limit`, with their current promise. */
+  openPromises(locationId: string, since: number, limit: number): OpenPromiseRow[] {
+    return this.openPromisesAt.all(locationId, since, limit);
   }
 
   hold(row: HeldItemRow): void {

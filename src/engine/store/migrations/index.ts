@@ -17,7 +17,7 @@ import printJobRetention from './0014-print-job-retention.ts';
 import printJobsSetAside from './0015-print-jobs-set-aside.ts';
 import soldOut from './0016-sold-out.ts';
 import kitchenPromises from './0017-kitchen-promises.ts';
-import issue32HeldItems from './0018-issue32-held-items.ts';
+import issue32HeldItems from './0018-issue32-held-items-promise-updates.ts';
 
 export interface Migration {
   version: number;
@@ -43,5 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'print-jobs-set-aside', sql: printJobsSetAside },
   { version: 16, name: 'sold-out', sql: soldOut },
   { version: 17, name: 'kitchen-promises', sql: kitchenPromises },
-  { version: 18, name: 'issue32-held-items', sql: issue32HeldItems },
+  { version: 18, name: 'issue32-held-items-promise-updates', sql: issue32HeldItems },
 ];
