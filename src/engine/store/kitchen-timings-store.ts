@@ -131,6 +131,7 @@ export class KitchenTimingsStore {
   private readonly putPromiseUpdate: Statement<PromiseUpdateRow>;
   private readonly promiseUpdatesOf: Statement<[string], PromiseUpdateRow>;
   private readonly openPromisesAt: Statement<[string, number, number], OpenPromiseRow>;
+  private readonly currentPromisesOfMany: Statement<[string], { order_id: string; promised_ready_at: number }>;
   private readonly heldOfMany: Statement<[string], HeldItemRow>;
   private readonly heldLocationList: Statement<[], { location_id: string }>;
 
@@ -201,6 +202,11 @@ export class KitchenTimingsStore {
        WHERE p.location_id = ? AND p.ready_at IS NULL AND p.created_at >= ? AND o.status IN ('recibido', 'en_preparacion')
        ORDER BY p.created_at LIMIT ?`,
     );
+    this.currentPromisesOfMany = db.prepare(
+      `SELECT p.order_id,
+         COALESCE((SELECT u.promised_ready_at FROM order_promise_updates u WHERE u.order_id = p.order_id ORDER BY u.seq DESC LIMIT 1), p.promised_ready_at) AS promised_ready_at
+       FROM order_promises p WHERE p.order_id IN (SELECT value FROM json_each(?))`,
+    );
     this.heldOfMany = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id IN (SELECT value FROM json_each(?))');
     this.heldLocationList = db.prepare('SELECT DISTINCT location_id FROM kitchen_held_items');
   }
@@ -208,6 +214,11 @@ export class KitchenTimingsStore {
   /** Moves an order's promise later: one audit row, which is its promise from now on. */
   updatePromise(row: PromiseUpdateRow): void {
     this.putPromiseUpdate.run(row);
+  }
+
+  /** The current promise (last moved, else as made) of each of these orders that has one. */
+  currentPromisesOf(orderIds: readonly string[]): { order_id: string; promised_ready_at: number }[] {
+    return this.currentPromisesOfMany.all(JSON.stringify(orderIds));
   }
 
   promiseUpdates(orderId: string): PromiseUpdateRow[] {

@@ -10,6 +10,7 @@ import { placeOrder } from '../screen/support.ts';
 import { setStationCooks } from '../../../src/engine/services/station-cooks.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
 import { SLIP_TOLERANCE_MS } from '../../../src/engine/services/promise-slips.ts';
+import { readPickupBoard } from '../../../src/engine/services/pickup-board.ts';
 
 const MIN = 60_000;
 let engine: EngineUnderTest;
@@ -41,7 +42,7 @@ const slipEvents = async () => {
 };
 
 test('a cook leaving the grill makes the last orders slip: each gets a new promise, announced and audited', async () => {
-  const orders = [];
+  const orders: { id: string; number: string; promise: { expected_ready_at: string; promised_ready_at: string } }[] = [];
   const start = engine.clock.now();
   for (let i = 0; i < 4; i++) {
     orders.push(await placeOrder(engine, { items: [completo] }));
@@ -70,6 +71,12 @@ test('a cook leaving the grill makes the last orders slip: each gets a new promi
   assert.equal(at(events[0]!.data.promise!.promised_ready_at!), second(moved[0]!.promised_ready_at));
   assert.equal(at(events[0]!.data.promise!.previous_promised_ready_at!), at(last.promise.promised_ready_at));
   for (const order of orders.slice(0, 3)) assert.deepEqual(timings().promiseUpdates(order.id), [], 'the others are within 3 minutes of theirs');
+
+  // The pickup screen says the new time beside its number (the restaurant's local time).
+  const pickup = readPickupBoard(engine.server.engine, R1.id).preparing.find((n) => n.number === last.number);
+  assert.equal(pickup?.promised_time, DateTime.fromMillis(moved[0]!.promised_ready_at, { zone: 'America/Santiago' }).toFormat('HH:mm'));
+  const unmoved = readPickupBoard(engine.server.engine, R1.id).preparing.find((n) => n.number === orders[0]!.number);
+  assert.equal(unmoved?.promised_time, DateTime.fromISO(orders[0]!.promise.promised_ready_at, { zone: 'America/Santiago' }).toFormat('HH:mm'));
 
   engine.clock.advance(1000);
   await engine.server.jobs.runDue();

@@ -98,6 +98,15 @@ export function PickupScreen({ api, ownLanguage = null }: { api: KitchenApi; own
   );
 }
 
+/** The time promised to the customer (issue 32), moved when the kitchen's load made it slip: "~21:40". */
+function PickupPromise({ time }: { time: string }) {
+  return (
+    <small className="pickup-promise" data-testid="pickup-promise">
+      {' '}~{time}
+    </small>
+  );
+}
+
 function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numbers: PickupNumber[]; highlight(n: PickupNumber): boolean }) {
   const { title, state, numbers, highlight } = props;
   const list = useRef<HTMLOListElement>(null);
@@ -127,6 +136,7 @@ function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numb
             <span className="pickup-number">
               {n.number}
               {n.hub_number && <small className="pickup-hub-number"> · {n.hub_number}</small>}
+              {n.promised_time && <PickupPromise time={n.promised_time} />}
             </span>
             {n.first_name !== undefined && (
               <span className="pickup-name" style={{ fontSize: `${NAME_EM}em` }}>

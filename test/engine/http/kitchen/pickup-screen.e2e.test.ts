@@ -173,8 +173,11 @@ test('the pickup screen cannot move orders: every channel but its own is refused
   const own = await page.evaluate(async () => (await fetch('/kitchen/api/pickup:board', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
   assert.equal(own.ok, true);
   assert.deepEqual(Object.keys(own.value).sort(), ['language', 'now', 'preparing', 'ready', 'restaurant_name']);
-  // First names are off by default: each number is its number and when it was ready, nothing of the customer.
-  for (const n of [...own.value.preparing, ...own.value.ready]) assert.deepEqual(Object.keys(n).sort(), ['number', 'ready_at']);
+  // First names are off by default: each number is its number and when it was ready (while
+  // preparing, the time promised: issue 32), nothing of the customer.
+  for (const n of own.value.ready) assert.deepEqual(Object.keys(n).sort(), ['number', 'ready_at']);
+  for (const n of own.value.preparing) assert.deepEqual(Object.keys(n).filter((k) => k !== 'promised_time').sort(), ['number', 'ready_at']);
+  assert.ok(own.value.preparing.some((n: { promised_time?: string }) => /^\d\d:\d\d$/.test(n.promised_time ?? '')), 'an order with a promise shows its time');
   assert.doesNotMatch(JSON.stringify(own.value), /Gaspar/);
   const read = await kitchen.call('GET', `/orders/${order.id}`);
   assert.equal(read.body.status, 'recibido', 'nothing moved');
