@@ -16,11 +16,12 @@ export function locationsWithHeldLines(engine: Engine): string[] {
 
 /**
  * Fires the location's held lines that must go now (each world's against its own load: a sandbox
- * order's against live and sandbox lines, a live one's against live lines). Call inside a
- * transaction; returns how many fired. Soonest planned first, so a line fired here is ahead of the
+ * order's against live and sandbox lines, a live one's against live lines), and moves later those
+ * whose order runs late. Call inside a transaction; returns how many fired (`dryRun`: reads only,
+ * 1 when something would fire or move, else 0). Soonest planned first, so a line fired here is ahead of the
  * next one in its station's queue.
  */
-export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number): number {
+export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number, dryRun = false): number {
   const held = engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES);
   if (held.length === 0) return 0;
   let fired = 0;
@@ -35,7 +36,12 @@ export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: numb
       const others = load.open.filter((o) => !(o.order_id === planned.order_id && o.item_index === planned.item_index));
       const [what] = newLines(load, [{ product_id: planned.product_id, quantity: planned.quantity, modifiers: [] }]);
       const schedule = scheduleOrder({ now, cooks: load.cooks, open: others, freed: load.freed, lines: [{ ...what!, station_id: planned.station_id }], watch: planned.order_id });
-      const line = replanIfLate(engine, planned, schedule.watched_ready_at, now);
+      const shift = replanShift(planned, schedule.watched_ready_at);
+      if (dryRun) {
+        if (shift > 0 || firesNow(now, planned, schedule.expected_ready_at, schedule.watched_ready_at)) return 1;
+        continue;
+      }
+      const line = shift > 0 ? replan(engine, planned, shift, now) : planned;
       if (!firesNow(now, line, schedule.expected_ready_at, schedule.watched_ready_at)) continue;
       fireHeldLine(engine, line, now);
       load.open = [...others, { station_id: line.station_id, fired_at: now, started_at: null, seconds: what!.seconds, order_id: line.order_id, item_index: line.item_index }];
@@ -50,9 +56,7 @@ export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: numb
  * (their station is slower than planned): the line's planned firing moves as much later, and the
  * screens are told (so "sale a las" stays true), rather than have it done long before its order.
  */
-function replanIfLate(engine: Engine, line: HeldItemRow, othersReadyAt: number | null, now: number): HeldItemRow {
-  const shift = replanShift(line, othersReadyAt);
-  if (shift === 0) return line;
+function replan(engine: Engine, line: HeldItemRow, shift: number, now: number): HeldItemRow {
   const moved = { ...line, fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
   engine.stores.kitchenTimings.hold(moved);
   const order = engine.stores.orders.getById(line.order_id);
@@ -71,6 +75,8 @@ function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): void {
 
 /** The jobs' pass for one location: its due held lines fired in one transaction. */
 export function fireDueHeldLines(engine: Engine, locationId: string): number {
+  // Read first: a tick where no held line moves or fires takes no write lock.
+  if (engine.read(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now(), true)) === 0) return 0;
   return engine.transaction(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now()));
 }
 
