@@ -33,8 +33,8 @@ interface Slip {
 }
 
 /**
- * The open orders of the location whose predicted ready time (their fired lines scheduled behind the
- * location's load, their held lines' target) is past their promise by more than SLIP_TOLERANCE_MS,
+ * The open orders of the location whose promise has not passed yet and whose predicted ready time
+ * (their fired lines scheduled behind the location's load, their held lines' target) is past it by more than SLIP_TOLERANCE_MS,
  * with their new promise: the new expected time is the prediction, the promise that plus the margin
  * for what is left of the wait. Reads only.
  */
@@ -57,6 +57,10 @@ function slipsAt(engine: Engine, locationId: string, now: number): Slip[] {
       const fired = predicted.get(promise.order_id);
       const held = heldTarget.get(promise.order_id);
       if (fired === undefined && held === undefined) continue;
+      // A promise is moved while it can still be kept: once its time has passed (a ticket left
+      // on the screen, a line bumped late), its customer was told last, and no move follows every
+      // few minutes.
+      if (now >= promise.promised_ready_at) continue;
       const expected = Math.max(fired ?? Number.NEGATIVE_INFINITY, held ?? Number.NEGATIVE_INFINITY);
       if (expected <= promise.promised_ready_at + SLIP_TOLERANCE_MS) continue;
       const margin = promiseMargin(load.outcomes, quantile, load.quantile, { lines: [], wait_seconds: (expected - now) / 1000 });

@@ -83,3 +83,12 @@ test('a cook leaving the grill makes the last orders slip: each gets a new promi
   assert.equal(timings().promiseUpdates(last.id).length, 1, 'not moved again while its new promise holds');
   assert.ok(SLIP_TOLERANCE_MS >= 2 * MIN);
 });
+
+test('a promise already past is not moved again: a ticket left on the screen is not announced every few minutes', async () => {
+  const order = await placeOrder(engine, { items: [completo] });
+  engine.clock.set(at(order.promise.promised_ready_at) + 10 * MIN);
+  await engine.server.jobs.runDue();
+  engine.clock.advance(10 * MIN);
+  await engine.server.jobs.runDue();
+  assert.deepEqual(timings().promiseUpdates(order.id), []);
+});
