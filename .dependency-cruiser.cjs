@@ -24,6 +24,10 @@ const E = {
   couriers: '^src/engine/couriers/',
   mail: '^src/engine/mail/',
   printers: '^src/engine/printers/',
+  // The async storage port and its SQLite twin (issue 34); PostgreSQL's implementation, its pool,
+  // migrations and LISTEN connection. Nothing but tests uses them yet.
+  storage: '^src/engine/storage/',
+  postgres: '^src/engine/postgres/',
   services: '^src/engine/services/',
   restaurantConfig: '^src/engine/restaurant-config/',
   demo: '^src/engine/demo/',
@@ -62,6 +66,8 @@ const may = [
   [E.payments, [E.domain, E.shared, E.adapters]],
   // Assembles them once for a host, reading credentials through the Engine's stores.
   [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers]],
+  [E.storage, [E.core, E.store, E.domain, E.shared]],
+  [E.postgres, [E.storage, E.core, E.store, E.domain, E.shared]],
   [E.services, [...engineInner, ...providers]],
   // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
   [E.restaurantConfig, belowServices],

@@ -21,11 +21,11 @@ export default tseslint.config(
   },
   // Which folder may import which: .dependency-cruiser.cjs (npm run lint:deps, default-deny, no
   // cycles). Here: which packages each layer may use.
-  layer(['src/engine/domain/**'], ['better-sqlite3', 'fastify', 'electron', 'electron-store'], 'domain is pure rules: no I/O'),
+  layer(['src/engine/domain/**'], ['better-sqlite3', 'pg', 'fastify', 'electron', 'electron-store'], 'domain is pure rules: no I/O'),
   layer(['src/engine/store/**', 'src/engine/services/**'], ['fastify', 'electron', 'electron-store'], 'store and services know SQLite, never a transport'),
   layer(['src/engine/**', 'src/sync/**', 'src/host/**', 'src/cli/**'], ['electron', 'electron-store'], 'the engine, sync, the host and the CLIs run in plain Node'),
-  layer(['src/shared/**'], ['node:*', 'electron', 'better-sqlite3'], 'shared holds pure types and rules for both processes'),
-  layer(['src/renderer/**'], ['node:*', 'electron', 'better-sqlite3'], 'the renderer runs in a browser'),
+  layer(['src/shared/**'], ['node:*', 'electron', 'better-sqlite3', 'pg'], 'shared holds pure types and rules for both processes'),
+  layer(['src/renderer/**'], ['node:*', 'electron', 'better-sqlite3', 'pg'], 'the renderer runs in a browser'),
   { files: ['src/**/cli/**', 'src/engine/restaurant-config/write-json-schema.ts', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
     files: ['test/**', 'bench/**'],

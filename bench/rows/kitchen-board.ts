@@ -57,8 +57,8 @@ const PROBE = `
       const poll = () => (bench.done !== null ? resolve(bench.done - bench.pushAt) : setTimeout(poll, 1));
       poll();
     });
-    const received = document.querySelector('[data-column="recibido"] .lane-column');
-    const preparing = document.querySelector('[data-column="en_preparacion"] .lane-column');
+    const received = document.querySelector('[data-column="recibido"] .lane-body');
+    const preparing = document.querySelector('[data-column="en_preparacion"] .lane-body');
     const before = cards();
     bench.arm(() => cards() > before);
     bench.pushAt = performance.now();

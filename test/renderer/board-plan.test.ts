@@ -115,6 +115,17 @@ describe('board plan', () => {
     assert.ok(portrait.lanes.slice(0, 3).every((l) => l.columns >= 1));
   });
 
+  test('a phone spends its rows on tickets: a thinner lane header, the ticket\'s buttons in its header; every header holds its 48 px bump', () => {
+    const phone = boardMetrics({ width: 390, height: 844 }, 'compact');
+    const tabletCompact = boardMetrics({ width: 1280, height: 800 }, 'compact');
+    assert.ok(phone.laneHead < tabletCompact.laneHead);
+    assert.ok(phone.laneHead >= 32, 'room for the lane pager, a touch target');
+    assert.equal(phone.buttonsInHead, true);
+    assert.equal(tabletCompact.buttonsInHead, false);
+    assert.equal(tv.buttonsInHead, false);
+    assert.equal(headHeight(phone.fontSize), 48);
+  });
+
   test('a taller ticket is estimated taller; a wider card wraps less; the header is the same for all', () => {
     const small = { blocks: [{ texts: ['1× Barros Luco'], lines: 0, extra: 4 }] };
     const big = { blocks: Array.from({ length: 9 }, () => ({ texts: ['2× Completo italiano', 'sin mayo'], lines: 2, extra: 4 })) };

@@ -27,13 +27,8 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
     await k?.close();
   });
 
-  // Not reached yet, and reported as such rather than hidden: on the phone the rush's first page
-  // holds one whole ticket (the POS order) and the first part of a 10-line order (issue 28's
-  // closing note). The test still runs and prints its figure; node's runner reports it as a todo.
-  const NOT_REACHED: Record<string, string> = { phone: 'issue 28: 1 ticket wholly in view on 390×844, 2 wanted' };
   for (const viewport of RUSH_VIEWPORTS) {
-    const todo = NOT_REACHED[viewport.name];
-    test(`${viewport.name} ${viewport.width}×${viewport.height}: at least ${viewport.atLeast} tickets wholly in view, every ticket in view reachable, columns full, the undo tray over no bump; the family order paged into view`, todo ? { todo } : {}, async () => {
+    test(`${viewport.name} ${viewport.width}×${viewport.height}: at least ${viewport.atLeast} tickets wholly in view, every ticket in view reachable, columns full, the undo tray over no bump; the family order paged into view`, async () => {
       const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
       await page.goto(k.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();

@@ -28,6 +28,8 @@ describe('kitchen board (Chromium, real engine)', () => {
   });
 
   const card = (number: string): Locator => k.page.locator(`.column article[data-number="${number}"]`).first();
+  /** A ticket's text over all its fragments (one at a column's foot continues in the next column). */
+  const cardText = async (number: string) => (await k.page.locator(`.column article[data-number="${number}"]`).allInnerTexts()).join('\n');
   const statusOverHttp = async (id: string, key = keys.live_read) => (await k.engine.call('GET', `/orders/${id}`, { key })).body.status as string;
   /** The lane a ticket is drawn in, once the board has settled (after a touch it stays put for FREEZE_MS). */
   const column = async (number: string) => {
@@ -63,7 +65,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'off');
     await k.page.locator('[data-testid="mute"]').click();
     assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'on');
-    await ticket.locator('.ticket-customer').click();
+    await ticket.locator('.ticket-number').click();
     assert.equal(await ticket.getAttribute('data-ringing'), 'false');
     assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'off');
   });
@@ -120,10 +122,10 @@ describe('kitchen board (Chromium, real engine)', () => {
     });
     const ticket = card(order.number);
     await ticket.waitFor({ timeout: 5000 });
-    assert.match(await ticket.innerText(), /Av\. Irarrázaval 3100/);
-    assert.match(await ticket.innerText(), /Repartidor: propio/);
-    assert.match(await ticket.innerText(), /Tel\. \+56 9 1234 5678/);
-    assert.match(await ticket.locator('[data-testid="payment"]').innerText(), /Cobrar \$\d/);
+    assert.match(await cardText(order.number), /Av\. Irarrázaval 3100/);
+    assert.match(await cardText(order.number), /Repartidor: propio/);
+    assert.match(await cardText(order.number), /Tel\. \+56 9 1234 5678/);
+    assert.match(await k.page.locator(`.column article[data-number="${order.number}"] [data-testid="payment"]`).innerText(), /Cobrar \$\d/);
 
     await ticket.locator('[data-testid="bump"]').click();
     // The card moved at once; the engine has not been told yet (the undo window).
@@ -195,6 +197,14 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.match(await ticket.innerText(), /Churrasco/);
     assert.doesNotMatch(await ticket.innerText(), /Empanada de queso/);
     assert.equal(await ticket.locator('[data-testid="bump"]').count(), 0);
+    // Who it is for and how it is paid are not on the station's ticket: a tap on Detalles shows them over the board.
+    assert.doesNotMatch(await ticket.innerText(), /Estaciones/);
+    await ticket.locator('[data-testid="details"]').click();
+    const details = k.page.locator('[data-testid="ticket-details"]');
+    assert.match(await details.innerText(), new RegExp(`Pedido #${order.number}[\\s\\S]*Estaciones`));
+    assert.equal(await details.locator('[data-testid="payment"]').count(), 1);
+    await k.page.locator('[data-testid="details-close"]').click();
+    await details.waitFor({ state: 'detached' });
     await openMenu();
     await k.page.locator('[data-testid="station"]').selectOption('');
     await closeMenu();
@@ -210,7 +220,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Teclado' } });
     const ticket = card(order.number);
     await ticket.waitFor({ timeout: 5000 });
-    await ticket.locator('.ticket-customer').click(); // select (and silence)
+    await ticket.locator('.ticket-number').click(); // select (and silence)
     await k.page.keyboard.press('Enter');
     assert.equal(await column(order.number), 'en_preparacion');
     await k.page.keyboard.press('Escape');
@@ -225,7 +235,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.notEqual(selectedAfterRight, order.number);
     await k.page.keyboard.press('ArrowLeft');
     assert.equal(await k.page.locator('.column article.selected').getAttribute('data-number'), await k.page.locator('.column-recibido article.selected').getAttribute('data-number'));
-    await card(order.number).locator('.ticket-customer').click();
+    await card(order.number).locator('.ticket-number').click();
     await k.page.keyboard.press(' ');
     assert.equal(await column(order.number), 'en_preparacion');
     await k.page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import { printStatusOf } from './printers.ts';
 import { DateTime } from 'luxon';
-import { KITCHEN_EVENTS, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS, kitchenOrderOf, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../shared/ipc/kitchen.ts';
 import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
@@ -86,7 +86,7 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
     const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
     const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
     const tickets: KitchenTicket[] = rows.map((row) => ({
-      order: toOrderView(row, restaurant.time_zone),
+      order: kitchenOrderOf(toOrderView(row, restaurant.time_zone)),
       kitchen: ticketKitchen(row, context),
       ...(timings.get(row.id) ?? fallbackTiming(row)),
     }));
@@ -120,7 +120,7 @@ export function readKitchenTicket(engine: Engine, restaurantId: string, order: O
   const createdAt = row.created_at;
   const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
   return {
-    order,
+    order: kitchenOrderOf(order),
     kitchen: ticketKitchen(row, context),
     ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)),
   };
@@ -158,7 +158,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
       case 'order.updated': {
         const order = data as OrderView;
         const kitchen = kitchenOf(order.id);
-        if (kitchen) events.push({ seq: row.seq, type: row.type, at: row.created_at, order, kitchen });
+        if (kitchen) events.push({ seq: row.seq, type: row.type, at: row.created_at, order: kitchenOrderOf(order), kitchen });
         break;
       }
       case KITCHEN_EVENTS.item:
@@ -169,7 +169,7 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
           seq: row.seq,
           type: row.type,
           at: row.created_at,
-          order: toOrderView(order, context.restaurant.time_zone),
+          order: kitchenOrderOf(toOrderView(order, context.restaurant.time_zone)),
           kitchen: ticketKitchen(order, context),
         });
         break;

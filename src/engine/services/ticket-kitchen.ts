@@ -69,12 +69,13 @@ export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitc
   const held = facts.heldItems(row.id);
   const lines = JSON.parse(row.items) as OrderItemView[];
   const items: TicketItem[] = lines.map((line, index) => {
-    const flagged = line.product_id === null ? undefined : settings.allergens[line.product_id];
+    const { product_id: productId, unit_price: _price, ...shown } = line;
+    const flagged = productId === null ? undefined : settings.allergens[productId];
     return {
-      ...line,
+      ...shown,
       index,
       modifiers: line.modifiers.map((m) => ({ ...m, allergen: flagged?.includes(allergenKey(m.group, m.name)) ?? false })),
-      station_id: line.product_id === null ? null : (settings.product_stations[line.product_id] ?? null),
+      station_id: productId === null ? null : (settings.product_stations[productId] ?? null),
       done: done.has(index),
       ...(held.has(index) ? { held_until: held.get(index)! } : {}),
     };

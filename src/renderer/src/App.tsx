@@ -115,8 +115,9 @@ export function App() {
             ))
           )}
         </nav>
-        {view === 'board' && <UndoTray />}
         <div className="top-tools">
+          {/* Over the tools while a move can be taken back: never over the views nor a ticket. */}
+          {view === 'board' && <UndoTray />}
           {view === 'board' && <ScreenMenuButton />}
           <button
             type="button"

@@ -151,7 +151,7 @@ export function allDayCounts(tickets: ShownTicket[], locationId: string | null):
   for (const ticket of tickets) {
     if (ticket.order.test || !COOKING.includes(ticket.shownStatus)) continue;
     if (locationId !== null && ticket.order.location_id !== locationId) continue;
-    for (const item of ticket.order.items) counts.set(item.name, (counts.get(item.name) ?? 0) + item.quantity);
+    for (const item of ticket.kitchen.items) counts.set(item.name, (counts.get(item.name) ?? 0) + item.quantity);
   }
   return [...counts.entries()]
     .map(([name, quantity]) => ({ name, quantity }))
@@ -204,7 +204,7 @@ export function todayStats(
  * on (its items, their modifiers and notes, the order's note and allergies); who, where and how it
  * is paid, and the stations' progress, are for the expo and the desktop.
  */
-export type TicketBlockKind = 'state' | 'order-note' | 'item' | 'when' | 'facts' | 'managed' | 'foot';
+export type TicketBlockKind = 'state' | 'order-note' | 'item' | 'when' | 'facts' | 'foot';
 
 export interface TicketBlock {
   kind: TicketBlockKind;
@@ -239,13 +239,15 @@ export function ticketBlocks(ticket: ShownTicket, options: TicketBlockOptions): 
   }
   const when = (order.scheduled_for ? 1 : 0) + (kitchen.countdown ? 1 : 0);
   if (when > 0) blocks.push({ kind: 'when', texts: [], lines: when, extra: 2 });
-  if (kitchen.managed_by !== null || order.managed_by_integrator) blocks.push({ kind: 'managed', texts: [], lines: 1, extra: 2 });
+  // Who moves a managed order is said in its header, where its bump would be (TicketCard.tsx).
   if (options.stationId === null) {
     // Who, where and how it is paid, beside the ticket's own buttons (cancel, reprint): one block.
     let facts = 1; // who (and where)
-    if (order.delivery) facts += 1;
+    // The courier's line is detail at a rush (compact), like the address and phone: the ticket's details sheet has it.
+    if (order.delivery && !options.compact) facts += 1;
     if (kitchen.payment.paid || kitchen.payment.collect !== null || kitchen.payment.refunded > 0) facts += 1;
-    if (options.withStations && kitchen.stations.length > 0) facts += 1;
+    // The stations' progress too: at a rush each item's own strike says it; the details sheet lists it.
+    if (options.withStations && kitchen.stations.length > 0 && !options.compact) facts += 1;
     blocks.push({ kind: 'facts', texts: [], lines: facts, extra: options.actions && facts < 3 ? 52 - facts * 18 : 4 });
   } else if (options.actions) {
     blocks.push({ kind: 'foot', texts: [], lines: 0, extra: 52 });

@@ -16,7 +16,14 @@ export interface BoardMetrics {
   gap: number;
   /** An empty lane's header, px wide. */
   collapsedWidth: number;
+  /** A lane's header (its name, count and pager), px high: thinner on a phone, where every row counts. */
+  laneHead: number;
+  /** A ticket's own buttons (cancel, reprint) sit in its header beside the bump, not in a row of their own (a phone). */
+  buttonsInHead: boolean;
 }
+
+/** Below this width the screen is a phone: one lane per page, and the thinnest chrome (styles.css, max-width: 599px). */
+export const PHONE_MAX_WIDTH = 599;
 
 export type BoardDensity = 'comfortable' | 'compact';
 
@@ -24,7 +31,8 @@ export function boardMetrics(viewport: { width: number; height: number }, densit
   const tv = viewport.width >= 1800 && viewport.height >= 900;
   const fontSize = tv ? 19 : density === 'compact' ? 14 : 15;
   const minCardWidth = tv ? (density === 'compact' ? 256 : 296) : density === 'compact' ? 220 : 246;
-  return { fontSize, minCardWidth, gap: 8, collapsedWidth: 52 };
+  const phone = viewport.width <= PHONE_MAX_WIDTH;
+  return { fontSize, minCardWidth, gap: 8, collapsedWidth: 52, laneHead: phone ? 36 : 40, buttonsInHead: phone };
 }
 
 export type BoardLayoutKind = 'lanes' | 'flow';
@@ -63,7 +71,7 @@ export interface LaneFlow {
 }
 
 /** A fragment's padding and borders, px, above and below its header and blocks. */
-export const FRAGMENT_PAD = 10;
+export const FRAGMENT_PAD = 8;
 
 /**
  * Newspaper flow at a column height: a ticket goes where the last one ended; what does not fit
@@ -278,9 +286,9 @@ export interface TicketShape {
   blocks: { texts: string[]; lines: number; extra: number }[];
 }
 
-/** The header of every fragment, px: the number, type and timer beside a bump target of 48 px. */
+/** The header of every fragment, px: the number, type and timer beside a bump target as high as it, never under 48 px. */
 export function headHeight(fontSize: number): number {
-  return Math.max(52, Math.round(fontSize * 2.9));
+  return Math.max(48, Math.round(fontSize * 2.9));
 }
 
 /**

@@ -13,8 +13,11 @@ export interface TicketModifier extends OrderModifier {
   allergen: boolean;
 }
 
-/** One line of the order with the kitchen's own data about it. */
-export interface TicketItem extends Omit<OrderItem, 'modifiers'> {
+/**
+ * One line of the order with the kitchen's own data about it; its product and price stay out (the
+ * engine has them; a cook reads the name), so a board of hundreds of tickets travels light.
+ */
+export interface TicketItem extends Omit<OrderItem, 'modifiers' | 'product_id' | 'unit_price'> {
   /** Position in `order.items`: what `items:set-done` names. */
   index: number;
   modifiers: TicketModifier[];
@@ -88,8 +91,17 @@ export interface TicketKitchen {
   shown_number?: string;
 }
 
-/** The API's Order without what the kitchen does not show (money breakdown, payment link). */
-export type KitchenOrder = Omit<Order, 'subtotal' | 'shipping_fee' | 'discount' | 'payment_link'>;
+/**
+ * The API's Order without what the kitchen does not show (money breakdown; an Order never carries the payment link) nor its
+ * lines, which travel once, as the ticket's `kitchen.items` (each with its station and strike).
+ */
+export type KitchenOrder = Omit<Order, 'subtotal' | 'shipping_fee' | 'discount' | 'items'>;
+
+/** An Order as the kitchen gets it: only the fields of `KitchenOrder`, so no screen is sent the rest. */
+export function kitchenOrderOf(order: Order): KitchenOrder {
+  const { subtotal: _subtotal, shipping_fee: _shipping, discount: _discount, items: _items, ...kitchen } = order;
+  return kitchen;
+}
 
 /** When the order reached the kitchen and when it was ready (epoch ms), from the change feed. */
 export interface TicketTiming {

@@ -52,6 +52,18 @@ describe('kitchen board read service', () => {
     assert.equal(done.ready_at! - done.kitchen_since!, 15 * 60_000);
   });
 
+  test('a ticket carries its lines once (kitchen.items), without prices, products or the money breakdown; events the same', async () => {
+    const since = readKitchenBoard(engine.server.engine, R1.id).cursor;
+    const placed = await placeOrder(engine, { items: [{ product_id: R1.products.cazuela, quantity: 2, notes: 'sin cebolla' }] });
+    const ticket = readKitchenBoard(engine.server.engine, R1.id).tickets.find((t) => t.order.id === placed.id)!;
+    for (const field of ['items', 'subtotal', 'shipping_fee', 'discount']) assert.equal(field in ticket.order, false, `order.${field} is sent`);
+    assert.deepEqual(Object.keys(ticket.kitchen.items[0]!).sort(), ['done', 'index', 'modifiers', 'name', 'notes', 'quantity', 'station_id']);
+    assert.deepEqual([ticket.kitchen.items[0]!.name, ticket.kitchen.items[0]!.quantity, ticket.kitchen.items[0]!.notes], [placed.items[0].name, 2, 'sin cebolla']);
+    assert.equal(ticket.order.total, placed.total);
+    const created = readKitchenEvents(engine.server.engine, R1.id, since).find((e) => e.type === 'order.created' && e.order.id === placed.id)!;
+    assert.ok('order' in created && !('items' in created.order) && !('subtotal' in created.order));
+  });
+
   test('the recall keeps only the latest finished orders', async () => {
     for (let i = 0; i < RECALL_LIMIT + 3; i++) {
       const order = await placeOrder(engine, { items: [{ product_id: R1.products.cazuela, quantity: 1 }] });

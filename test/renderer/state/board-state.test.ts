@@ -418,7 +418,7 @@ describe('board rules', () => {
   });
 
   test('all-day counts what is still to cook in real orders', () => {
-    const two = { product_id: 'p', name: 'Completo', quantity: 2, unit_price: 1, notes: null, modifiers: [] };
+    const two = { name: 'Completo', quantity: 2, notes: null, modifiers: [] };
     const tickets = [
       t(order({ items: [two] })),
       t(order({ status: 'en_preparacion', items: [two, { ...two, name: 'Cazuela', quantity: 1 }] })),

@@ -1,6 +1,7 @@
 // Test doubles for the renderer stores: a clock with timers that only move when told, and a
 // kitchen API whose answers the test gives (or withholds) explicitly.
-import type { KitchenOrder, KitchenTicket, TicketKitchen } from '../../../src/shared/ipc/kitchen.ts';
+import type { KitchenOrder, KitchenTicket, TicketItem, TicketKitchen } from '../../../src/shared/ipc/kitchen.ts';
+import type { OrderModifier } from '../../../src/shared/order.ts';
 import { kitchenActions, stationProgress, ticketPayment } from '../../../src/shared/kitchen-ticket-rules.ts';
 import type { OrderStatus, OrderType } from '../../../src/shared/order-states.ts';
 
@@ -49,10 +50,15 @@ export function deferred<T>() {
 }
 
 let counter = 1000;
-export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus; type?: OrderType } = {}): KitchenOrder {
+/** An order's lines as the API has them: the kitchen gets them as its ticket's `kitchen.items` (kitchenOf). */
+type Line = Omit<TicketItem, 'index' | 'station_id' | 'done' | 'modifiers'> & { modifiers: OrderModifier[] };
+const linesOf = new WeakMap<KitchenOrder, Line[]>();
+
+export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus; type?: OrderType; items?: Line[] } = {}): KitchenOrder {
   counter++;
+  const { items = [{ name: 'Empanada', quantity: 2, notes: null, modifiers: [] }], ...fields } = overrides;
   const at = '2026-11-21T19:50:00-03:00';
-  return {
+  const made: KitchenOrder = {
     id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
     number: String(counter),
     status: 'recibido',
@@ -61,7 +67,6 @@ export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus;
     customer: { name: 'Ana', phone: null, email: null },
     address: null,
     notes: null,
-    items: [{ product_id: 'p1', name: 'Empanada', quantity: 2, unit_price: 2490, notes: null, modifiers: [] }],
     total: 4980,
     payment: { method: 'efectivo', paid: false, refunded: false, amount_refunded: 0 },
     delivery: null,
@@ -70,13 +75,15 @@ export function order(overrides: Partial<KitchenOrder> & { status?: OrderStatus;
     updated_at: at,
     test: false,
     managed_by_integrator: false,
-    ...overrides,
+    ...fields,
   };
+  linesOf.set(made, items);
+  return made;
 }
 
 /** The kitchen data the engine would send for an order without stations, bumps or recall. */
 export function kitchenOf(o: KitchenOrder): TicketKitchen {
-  const items = o.items.map((item, index) => ({
+  const items = (linesOf.get(o) ?? [{ name: 'Empanada', quantity: 2, notes: null, modifiers: [] }]).map((item, index) => ({
     ...item,
     index,
     modifiers: item.modifiers.map((m) => ({ ...m, allergen: false })),

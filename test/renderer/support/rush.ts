@@ -130,10 +130,12 @@ export async function measureBoard(page: Page): Promise<RushMeasure> {
     let minCoverage = 1;
     for (const lane of document.querySelectorAll<HTMLElement>('.lanes .lane[data-hidden]')) {
       if (Number(lane.dataset.hidden) === 0) continue;
+      // The fragments are placed over their columns (BoardView.tsx): a column holds those within its sides.
+      const slots = [...lane.querySelectorAll<HTMLElement>('.fragment-slot')].map((slot) => slot.getBoundingClientRect());
       for (const column of lane.querySelectorAll<HTMLElement>('.lane-column')) {
         const c = column.getBoundingClientRect();
-        const last = column.lastElementChild?.getBoundingClientRect();
-        const covered = last ? (Math.min(last.bottom, c.bottom) - c.top) / c.height : 0;
+        const bottom = Math.max(-Infinity, ...slots.filter((r) => r.left >= c.left - 0.5 && r.right <= c.right + 0.5).map((r) => r.bottom));
+        const covered = bottom > c.top ? (Math.min(bottom, c.bottom) - c.top) / c.height : 0;
         minCoverage = Math.min(minCoverage, covered);
       }
     }

@@ -8,6 +8,7 @@ import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } f
 import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
 import { isStale, type PendingMove } from '../state/board-state.ts';
+import { PrinterIcon } from './PrinterIcon.tsx';
 
 export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean | null }) {
   const t = useT();
@@ -239,7 +240,7 @@ function PrintingChips() {
           data-set-aside={p.set_aside}
           role={p.state === 'paper_out' || p.set_aside > 0 ? 'alert' : undefined}
         >
-          🖨 {t(`print.state_${p.state}`, { name: p.name })}
+          <PrinterIcon size={16} /> {t(`print.state_${p.state}`, { name: p.name })}
           {p.queued > 0 ? ` · ${t('print.queued', { count: p.queued })}` : ''}
           {p.set_aside > 0 ? ` · ${t('print.set_aside', { count: p.set_aside })} ` : ''}
           {p.set_aside > 0 && (

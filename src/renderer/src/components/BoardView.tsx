@@ -9,8 +9,8 @@ import { TicketCard, type TicketFragmentProps } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
-/** A lane's header, px (styles.css: --lane-head). */
-const LANE_HEAD = 40;
+/** A lane's coloured top border, px (styles.css: .lane): the lane's body is what is left under it and its header. */
+const LANE_BORDER = 4;
 
 /** Each ticket's estimate, once per version of it and of what shapes it. */
 const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHeights }>();
@@ -113,21 +113,22 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const compact = density === 'compact' || (density === 'auto' && inLanes > AUTO_COMPACT_ABOVE);
   const flow = layoutKind === 'flow';
   const metrics = boardMetrics({ width: window.innerWidth, height: window.innerHeight }, compact ? 'compact' : 'comfortable');
-  const bodyHeight = Math.max(120, size.height - LANE_HEAD);
+  const bodyHeight = Math.max(120, size.height - metrics.laneHead - LANE_BORDER);
 
   // A ticket's body, block by block: what the card draws and what the plan estimates.
-  const blockKey = `${compact}:${stationFilter}:${stations.length}:${flow}:${printers > 0}`;
+  const blockKey = `${compact}:${stationFilter}:${stations.length}:${flow}:${printers > 0}:${metrics.buttonsInHead}`;
   const blocksOf = useCallback(
     (x: ShownTicket): TicketBlock[] => {
       const known = blocksCache.get(x);
       if (known && known.key === blockKey) return known.blocks;
       const managed = x.kitchen.managed_by !== null || x.order.managed_by_integrator;
       const actions = stationFilter === null && ((!managed && isColumnStatus(x.shownStatus)) || printers > 0);
-      const blocks = ticketBlocks(x, { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow, actions });
+      // Buttons in the header (a phone) take no row of the body.
+      const blocks = ticketBlocks(x, { compact, stationId: stationFilter, withStations: stations.length > 0, showState: flow, actions: actions && !metrics.buttonsInHead });
       blocksCache.set(x, { key: blockKey, blocks });
       return blocks;
     },
-    [blockKey, compact, stationFilter, stations.length, flow, printers],
+    [blockKey, compact, stationFilter, stations.length, flow, printers, metrics.buttonsInHead],
   );
 
   const live: DrawnBoard = useMemo(() => {
@@ -324,7 +325,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       data-frozen={drawn === frozen ? 'true' : 'false'}
       style={{
         ['--ticket-font' as string]: `${metrics.fontSize}px`,
-        ['--lane-head' as string]: `${LANE_HEAD}px`,
+        ['--lane-head' as string]: `${metrics.laneHead}px`,
         ['--ticket-head' as string]: `${headHeight(metrics.fontSize)}px`,
       }}
     >
@@ -392,28 +393,40 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
                   </button>
                 )}
               </h2>
-              <div className="lane-body" style={{ height: bodyHeight, gap: metrics.gap }}>
+              {/* Every fragment of the lane is a child of its body, placed by the plan: a ticket whose
+                  fragment moves to another column keeps its card (no new elements to draw and
+                  measure when a ticket ahead of it leaves); the columns are drawn behind them. */}
+              <div className="lane-body" style={{ height: bodyHeight }}>
                 {lane.count === 0 && <div className="empty">{t('board.empty')}</div>}
-                {lane.columns.map((column, c) => (
-                  <div key={c} className="lane-column" style={{ width: plan.cardWidth, gap: metrics.gap }}>
-                    {column.map((f) => {
-                      const ticket = byId.get(f.orderId);
-                      if (!ticket) return <div key={`${f.orderId}:${f.part}`} className="ticket-gone" style={{ height: f.height }} />;
-                      return (
-                        <TicketCard
-                          key={`${f.orderId}:${f.part}`}
-                          ticket={ticket}
-                          blocks={blocksOf(ticket)}
-                          fragment={fragmentOf(f)}
-                          compact={compact}
-                          showState={flow}
-                          locationName={locationName(ticket)}
-                          onCancel={cancel}
-                        />
-                      );
-                    })}
-                  </div>
+                {lane.columns.map((_, c) => (
+                  <div key={c} className="lane-column" aria-hidden="true" style={{ left: c * (plan.cardWidth + metrics.gap), width: plan.cardWidth }} />
                 ))}
+                {lane.columns.flatMap((column, c) => {
+                  let top = 0;
+                  return column.map((f) => {
+                    const at = top;
+                    top += f.height + metrics.gap;
+                    const ticket = byId.get(f.orderId);
+                    return (
+                      <div key={`${f.orderId}:${f.part}`} className="fragment-slot" style={{ left: c * (plan.cardWidth + metrics.gap), top: at, width: plan.cardWidth, height: f.height }}>
+                        {ticket ? (
+                          <TicketCard
+                            ticket={ticket}
+                            blocks={blocksOf(ticket)}
+                            fragment={fragmentOf(f)}
+                            compact={compact}
+                            buttonsInHead={metrics.buttonsInHead}
+                            showState={flow}
+                            locationName={locationName(ticket)}
+                            onCancel={cancel}
+                          />
+                        ) : (
+                          <div className="ticket-gone" style={{ height: f.height }} />
+                        )}
+                      </div>
+                    );
+                  });
+                })}
               </div>
             </section>
           );

@@ -39,7 +39,10 @@ export function RevocableTable<Row extends RevocableRow>({ rows, className, idAt
         {[...rows].reverse().map((row) => (
           <tr key={row.id} {...{ [idAttribute]: row.id }} className={row.revoked_at ? 'revoked' : ''}>
             {columns.map((column) => (
-              <td key={column.title}>{column.cell(row)}</td>
+              // The column's name on the cell itself: a phone stacks the cells and shows it (styles.css).
+              <td key={column.title} data-label={column.title}>
+                {column.cell(row)}
+              </td>
             ))}
             <td>
               {row.revoked_at ? (

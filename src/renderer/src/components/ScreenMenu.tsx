@@ -45,7 +45,7 @@ export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; c
   );
 }
 
-/** The menu's button, in the top bar: it counts what waits in its lists (scheduled, awaiting payment). */
+/** The menu's button, in the top bar: it says how many orders wait in its lists (scheduled, awaiting payment). */
 export function ScreenMenuButton() {
   const t = useT();
   const { board } = useApp();
@@ -54,7 +54,12 @@ export function ScreenMenuButton() {
     <button type="button" className="btn btn-secondary menu-button" data-testid="screen-menu" aria-label={t('board.menu')} onClick={() => board.getState().setMenuOpen(true)}>
       <span aria-hidden="true">☰</span>
       <span className="menu-label">{t('board.menu')}</span>
-      {waiting > 0 && <span className="count">{waiting}</span>}
+      {/* Said in words: a bare number beside "Pantalla" read like the screen's own number. */}
+      {waiting > 0 && (
+        <span className="count menu-waiting" data-testid="menu-waiting" title={t('board.menu_waiting_title', { count: waiting })}>
+          {t('board.menu_waiting', { count: waiting })}
+        </span>
+      )}
     </button>
   );
 }

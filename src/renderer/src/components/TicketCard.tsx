@@ -4,12 +4,14 @@ import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
-import { formatClock, formatDateTime, formatMoney } from '../format.ts';
-import { refusalText, type TextKey } from '../i18n.ts';
+import { formatClock, formatDateTime } from '../format.ts';
+import { refusalText } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
+import { PrinterIcon } from './PrinterIcon.tsx';
 import { SoldOutAsk, useLongPress } from './SoldOutAsk.tsx';
 import { HeldItemNote } from './HeldItemNote.tsx';
+import { TicketDetailsSheet, TicketFacts } from './TicketFacts.tsx';
 
 /** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
 export interface TicketFragmentProps {
@@ -31,15 +33,11 @@ interface TicketCardProps {
   readOnly?: boolean;
   /** The state as a coloured band and a word (the "Flujo" layout, where tickets of every state mix). */
   showState?: boolean;
+  /** Its own buttons (cancel, reprint) in the header of its first fragment, beside the bump (a phone). */
+  buttonsInHead?: boolean;
   onCancel?: (order: KitchenOrder) => void;
 }
 
-/** A code the screen has words for, else the code itself (a courier or payment method we do not know). */
-function label(t: (key: TextKey) => string, prefix: string, code: string): string {
-  const key = `${prefix}.${code}` as TextKey;
-  const text = t(key);
-  return text === key ? code : text;
-}
 
 /**
  * One ticket, or one fragment of it: a header of at least 48 px (number, pickup or delivery, timer,
@@ -48,11 +46,13 @@ function label(t: (key: TextKey) => string, prefix: string, code: string): strin
  * carries the header, so any part of a ticket in view can be bumped. Memoized: it re-renders when
  * its order, its pending changes or flash change, or when what it shows of the time does.
  */
-export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, onCancel }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, buttonsInHead = false, onCancel }: TicketCardProps) {
   const t = useT();
   const { board, api } = useApp();
   // The item a long press asked about ("agotar este plato"), or null.
   const [asking, setAsking] = useState<number | null>(null);
+  // The details sheet (a station's ticket): every fact of the order over the board.
+  const [details, setDetails] = useState(false);
   const longPress = useLongPress((index) => setAsking(index));
   const { order } = ticket;
   const id = order.id;
@@ -68,7 +68,6 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
   const clockOffset = useBoard((s) => s.clockOffset);
   const kitchen = ticket.kitchen;
   const stationFilter = useBoard((s) => s.stationFilter);
-  const stations = useBoard((s) => s.stations);
   const recalled = useClock((now) => kitchen.recalled_until !== null && kitchen.recalled_until > now + clockOffset);
   // On the lanes the plan knows what is in view (visibility.ts, planned); elsewhere it is watched.
   useTrackVisibility(ref, id, !readOnly && fragment === undefined);
@@ -128,13 +127,6 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     waiting ? 'waiting' : '',
   ].filter(Boolean);
 
-  const paymentMethod = order.payment.method ? label(t, 'payment', order.payment.method) : null;
-  const facts = [
-    order.customer.name ?? t('ticket.no_customer'),
-    locationName,
-    order.type === 'delivery' && order.address && !compact ? order.address : undefined,
-    order.customer.phone && !compact ? t('ticket.phone', { phone: order.customer.phone }) : undefined,
-  ].filter(Boolean);
 
   const onBump = (e: { stopPropagation(): void; timeStamp: number; nativeEvent: Event }) => {
     e.stopPropagation();
@@ -175,7 +167,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
             board.getState().reprint(id);
           }}
         >
-          🖨
+          <PrinterIcon />
         </button>
       )}
       {cancellable && onCancel && (
@@ -271,60 +263,15 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
       case 'facts':
         return (
           <div key={key} data-block={index} className="ticket-facts-block">
-            <div className="facts-text">
-            <div className="ticket-customer" title={facts.join(' · ')}>
-              {facts.join(' · ')}
-            </div>
-            <div className="ticket-facts">
-              {order.delivery && (
-                <div className="courier">
-                  {t('ticket.courier')}: {label(t, 'courier.provider', order.delivery.provider)}
-                  {order.delivery.status ? ` · ${label(t, 'courier.status', order.delivery.status)}` : ''}
-                </div>
-              )}
-              {kitchen.payment.paid ? (
-                <div className="payment paid" data-testid="payment">
-                  {t('ticket.paid')}
-                </div>
-              ) : kitchen.payment.collect !== null ? (
-                <div className="payment to-collect" data-testid="payment">
-                  {paymentMethod
-                    ? t('ticket.collect_method', { amount: formatMoney(kitchen.payment.collect, language), method: paymentMethod })
-                    : t('ticket.collect', { amount: formatMoney(kitchen.payment.collect, language) })}
-                </div>
-              ) : null}
-              {kitchen.payment.refunded > 0 && (
-                <div className="payment refunded" data-testid="refunded">
-                  {t('ticket.refunded', { amount: formatMoney(kitchen.payment.refunded, language) })}
-                </div>
-              )}
-            </div>
-            {stations.length > 0 && kitchen.stations.length > 0 && (
-              <div className="station-progress" data-testid="station-progress">
-                {kitchen.stations.map((p) => (
-                  <span key={p.station_id ?? '-'} className={`station-chip ${p.done === p.total ? 'done' : ''}`} data-station={p.station_id ?? ''}>
-                    {t('board.station_progress', { station: stations.find((s) => s.id === p.station_id)?.name ?? '—', done: p.done, total: p.total })}
-                  </span>
-                ))}
-              </div>
-            )}
-            </div>
-            {buttons}
+            <TicketFacts ticket={ticket} locationName={locationName} compact={compact} />
+            {!buttonsInHead && buttons}
           </div>
-        );
-      case 'managed':
-        return managed && !readOnly && !dead ? (
-          <div key={key} data-block={index} className="managed-by" data-testid="managed-by">
-            {t('ticket.managed_by', { manager: managedBy })}
-          </div>
-        ) : (
-          <div key={key} data-block={index} />
         );
       case 'foot':
         return (
           <footer key={key} data-block={index} className="ticket-actions">
             <span className="foot-space" />
-            {buttons}
+            {!buttonsInHead && buttons}
           </footer>
         );
     }
@@ -348,37 +295,62 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     >
       <header className="ticket-head">
         <div className="head-info">
-          <div className="head-line">
+          {/* The number and the timer, which never give way; then the type, whole, and the badges or a notice, which do (with an ellipsis). */}
+          <div className="head-line head-first">
             {/* A replica's own order once the upstream numbered it: "1042 · L7", as printed and on the pickup screen. */}
             <span className="ticket-number" data-testid="ticket-number">#{kitchen.shown_number ?? order.number}</span>
+            {timerText !== null && (
+              <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
+                {timerText}
+              </span>
+            )}
           </div>
           <div className="head-line head-second">
-          {notice ? (
-            <div className={`head-notice ${notice.className}`} data-testid={notice.testId} data-code={notice.code} title={notice.text}>
-              {notice.text}
-            </div>
-          ) : (
-            <div className="head-line head-tags">
-              <span className={`ticket-type type-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
-              {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
-              {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
-              {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
-              {managed && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
-              {fragment && fragment.parts > 1 && (
-                <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
-                  {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
-                  {continues ? ' →' : ''}
-                </span>
-              )}
-            </div>
-          )}
-          {timerText !== null && (
-            <span className={`ticket-timer level-${level}`} data-testid="timer" data-level={level}>
-              {timerText}
-            </span>
-          )}
+            {notice ? (
+              <div className={`head-notice ${notice.className}`} data-testid={notice.testId} data-code={notice.code} title={notice.text}>
+                {notice.text}
+              </div>
+            ) : (
+              <div className="head-line head-tags">
+                <span className={`ticket-type type-${order.type}`}>{t(order.type === 'delivery' ? 'ticket.delivery' : 'ticket.retiro')}</span>
+                {order.test && <span className="badge badge-test" data-testid="test-label">{t('ticket.test')}</span>}
+                {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
+                {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
+                {managed && (readOnly || dead) && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
+                {fragment && fragment.parts > 1 && (
+                  <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
+                    {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
+                    {continues ? ' →' : ''}
+                  </span>
+                )}
+              </div>
+            )}
           </div>
         </div>
+        {buttonsInHead && (fragment?.part ?? 0) === 0 && buttons}
+        {onStation && !readOnly && !dead && (
+          // A station's ticket shows only what it cooks; who, where and how it is paid are a tap away,
+          // where the expo's bump would be.
+          <button
+            type="button"
+            className="btn btn-secondary btn-details"
+            data-testid="details"
+            aria-expanded={details}
+            onClick={(e) => {
+              e.stopPropagation();
+              setDetails(true);
+            }}
+          >
+            {t('ticket.details')}
+          </button>
+        )}
+        {details && <TicketDetailsSheet ticket={ticket} locationName={locationName} onClose={() => setDetails(false)} />}
+        {managed && !readOnly && !dead && (
+          // Where the bump would be: who moves this order, so the missing button explains itself.
+          <div className="managed-by" data-testid="managed-by" title={t('ticket.managed_by', { manager: managedBy })}>
+            {t('ticket.managed_by', { manager: managedBy })}
+          </div>
+        )}
         {bump && (
           <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
             {t(`action.${bump}`)}

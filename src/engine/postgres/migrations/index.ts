@@ -1,0 +1,18 @@
+// PostgreSQL's migrations (issue 34), one list as for SQLite: TypeScript modules holding SQL, so they
+// travel inside any bundle. Each version is applied once, in its own transaction.
+import schemaOfSqlite0017 from './0001-schema-of-sqlite-0017.ts';
+import restaurantClocks from './0002-restaurant-clocks.ts';
+
+/** The SQLite schema version PostgreSQL's schema mirrors (0001): the version an export reads. */
+export const MIRRORED_SQLITE_VERSION = 17;
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  { version: 1, name: 'schema-of-sqlite-0017', sql: schemaOfSqlite0017 },
+  { version: 2, name: 'restaurant-clocks', sql: restaurantClocks },
+];

@@ -1,0 +1,198 @@
+// Issue 34: the storage port on PostgreSQL, SQL written for it, READ COMMITTED. Several nodes (each
+// its own pool, its own LISTEN connection) on one database behave as one:
+// - every write takes its restaurant's clock row first (an upsert, so it is locked to the commit):
+//   the restaurant's writes commit one after another, and the feed's sequence and the order numbers
+//   the row hands out are gapless and in commit order;
+// - an Idempotency-Key is claimed first (INSERT … ON CONFLICT … RETURNING): a second transaction
+//   with the same key waits for the first and then reads its answer;
+// - the stock take is conditional (`quantity >= n`), which PostgreSQL re-checks on the newest row;
+// - NOTIFY goes out after the commit; jobs are claimed with FOR UPDATE SKIP LOCKED and a lease.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { World } from '../../shared/world.ts';
+import { ChangeNotifier } from '../change-notifier.ts';
+import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld } from '../store/events-store.ts';
+import type { StoredResponse } from '../store/idempotency-store.ts';
+import type { MailRow } from '../store/mail-outbox-store.ts';
+import type { OrderRow } from '../store/orders-store.ts';
+import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
+import { FEED_CHANNEL, FeedListener, feedPayload } from './feed-listener.ts';
+import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
+import { runTransaction } from './run-transaction.ts';
+
+export interface PostgresStorageOptions {
+  connectionString: string;
+  /** This node's connections (default 10). */
+  poolSize?: number;
+  /** How long a waiter waits before looking again without a notification (default 1 s). */
+  rePollMs?: number;
+  /** Errors no caller waits on (a dropped connection); never given a connection string. */
+  onError: (error: Error) => void;
+}
+
+const ORDER_COLUMNS = [
+  'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
+  'customer_email', 'address', 'notes', 'items', 'subtotal', 'shipping_fee', 'discount', 'total', 'payment_kind',
+  'payment_method', 'paid', 'refunded', 'delivery_provider', 'delivery_status', 'delivery_tracking_url', 'scheduled_for',
+  'stock_taken', 'managed_by', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+
+const SQL = {
+  takeClock: `INSERT INTO restaurant_clocks (restaurant_id) VALUES ($1)
+    ON CONFLICT (restaurant_id) DO UPDATE SET restaurant_id = excluded.restaurant_id RETURNING last_event_seq`,
+  claimKey: `INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, '', $5)
+    ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+      body = excluded.body, created_at = excluded.created_at
+    WHERE idempotency_keys.created_at <= $6
+    RETURNING 1 AS claimed`,
+  readKey: 'SELECT request_hash, status, body FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
+  answer: 'UPDATE idempotency_keys SET status = $3, body = $4 WHERE api_key_id = $1 AND key = $2',
+  takeLiveNumber: `UPDATE restaurant_clocks SET next_order_number = next_order_number + 1 WHERE restaurant_id = $1
+    RETURNING next_order_number - 1 AS n`,
+  takeTestNumber: `UPDATE restaurant_clocks SET next_test_order_number = next_test_order_number + 1 WHERE restaurant_id = $1
+    RETURNING next_test_order_number - 1 AS n`,
+  takeStock: 'UPDATE stock SET quantity = quantity - $1 WHERE location_id = $2 AND product_id = $3 AND quantity >= $1',
+  insertOrder: `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+  appendEvent: `WITH clock AS (
+      UPDATE restaurant_clocks SET last_event_seq = last_event_seq + 1 WHERE restaurant_id = $1 RETURNING last_event_seq
+    )
+    INSERT INTO events (seq, restaurant_id, world, type, created_at, data)
+    SELECT last_event_seq, $1, $2, $3, $4, $5 FROM clock RETURNING seq`,
+  readFeed: `SELECT seq, type, created_at, data FROM events
+    WHERE restaurant_id = $1 AND seq > $2 AND world IN ($3, 'both') AND type NOT LIKE '${KITCHEN_EVENT_PREFIX}%'
+    ORDER BY seq LIMIT $4`,
+  lastSeq: 'SELECT last_event_seq FROM restaurant_clocks WHERE restaurant_id = $1',
+  claimMail: `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = $2, updated_at = $1
+    WHERE id IN (
+      SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= $1
+      ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING *`,
+  notify: 'SELECT pg_notify($1, $2)',
+};
+
+export class PostgresStorage implements StoragePort {
+  readonly kind = 'postgres';
+  /** Names this node in its notifications, so it skips its own (its waiters were woken at the commit). */
+  readonly nodeId = randomUUID();
+  private readonly notifier = new ChangeNotifier();
+  private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
+  private readonly listener: FeedListener;
+  private readonly rePollMs: number;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    options: PostgresStorageOptions,
+  ) {
+    this.rePollMs = options.rePollMs ?? 1_000;
+    this.listener = new FeedListener(
+      this.nodeId,
+      () => createPostgresClient({ connectionString: options.connectionString, applicationName: 'comanda listen', onError: options.onError }),
+      (restaurantId) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId)),
+      options.onError,
+    );
+  }
+
+  /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
+  static async open(options: PostgresStorageOptions): Promise<PostgresStorage> {
+    const pool = createPostgresPool({ connectionString: options.connectionString, max: options.poolSize, onError: options.onError });
+    const storage = new PostgresStorage(pool, options);
+    try {
+      await storage.listener.start();
+    } catch (error) {
+      await storage.close();
+      throw error;
+    }
+    return storage;
+  }
+
+  async write<T>(restaurantId: string, work: (tx: RestaurantWrite) => Promise<T>): Promise<T> {
+    const { result, appended } = await runTransaction(this.pool, async (client) => {
+      await client.query(SQL.takeClock, [restaurantId]);
+      let appended = false;
+      const tx = this.restaurantWrite(client, restaurantId, () => (appended = true));
+      return { result: await work(tx), appended: () => appended };
+    });
+    if (appended()) this.announce(restaurantId);
+    return result;
+  }
+
+  private restaurantWrite(client: pg.PoolClient, restaurantId: string, appended: () => void): RestaurantWrite {
+    return {
+      restaurantId,
+      claimIdempotencyKey: async (request): Promise<IdempotencyClaim> => {
+        const { apiKeyId, key, requestHash, at, notOlderThan } = request;
+        const claimed = await client.query(SQL.claimKey, [apiKeyId, key, requestHash, CLAIMED_STATUS, at, notOlderThan]);
+        if (claimed.rowCount === 1) return { kind: 'claimed', request };
+        // Another transaction held the key: PostgreSQL waited for it to commit, so its answer is there.
+        const stored = await client.query<StoredResponse>(SQL.readKey, [apiKeyId, key]);
+        const row = stored.rows[0];
+        if (!row) throw new Error('an idempotency key vanished between its conflict and its read');
+        return { kind: 'answered', stored: row };
+      },
+      recordAnswer: async (claim, status, body) => {
+        await client.query(SQL.answer, [claim.request.apiKeyId, claim.request.key, status, body]);
+      },
+      takeOrderNumber: async (test) => {
+        const { rows } = await client.query<{ n: number }>(test ? SQL.takeTestNumber : SQL.takeLiveNumber, [restaurantId]);
+        if (!rows[0]) throw new Error(`restaurant ${restaurantId} has no clock row`);
+        return `${test ? 'T' : ''}${rows[0].n}`;
+      },
+      tryTakeStock: async (locationId, productId, amount) =>
+        (await client.query(SQL.takeStock, [amount, locationId, productId])).rowCount === 1,
+      insertOrder: async (row) => {
+        await client.query(SQL.insertOrder, ORDER_COLUMNS.map((column) => row[column]));
+      },
+      appendEvent: async (world: EventWorld, type, createdAt, data) => {
+        const { rows } = await client.query<{ seq: number }>(SQL.appendEvent, [restaurantId, world, type, createdAt, JSON.stringify(data)]);
+        appended();
+        return rows[0]!.seq;
+      },
+    };
+  }
+
+  async readFeed(restaurantId: string, world: World, afterSeq: number, limit: number): Promise<EventRow[]> {
+    return (await this.pool.query<EventRow>(SQL.readFeed, [restaurantId, afterSeq, world, limit])).rows;
+  }
+
+  async lastFeedSeq(restaurantId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ last_event_seq: number }>(SQL.lastSeq, [restaurantId]);
+    return rows[0]?.last_event_seq ?? 0;
+  }
+
+  waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.notifier.waitForChange(restaurantId, Math.min(timeoutMs, this.rePollMs), signal);
+  }
+
+  onChange(listener: (restaurantId: string | null) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  async claimDueMail(now: number, leaseUntil: number, limit: number): Promise<MailRow[]> {
+    return runTransaction(this.pool, async (client) => (await client.query<MailRow>(SQL.claimMail, [now, leaseUntil, limit])).rows);
+  }
+
+  async close(): Promise<void> {
+    await this.listener.stop();
+    await this.pool.end();
+  }
+
+  /** After the commit: this node's waiters at once, the other nodes' through NOTIFY. */
+  private announce(restaurantId: string): void {
+    this.wake(restaurantId);
+    this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId)]).catch(() => {
+      // A lost notification only delays the other nodes' waiters until their re-poll.
+    });
+  }
+
+  private wake(restaurantId: string): void {
+    this.notifier.notify(restaurantId);
+    for (const listener of [...this.changeListeners]) listener(restaurantId);
+  }
+
+  private wakeAll(): void {
+    this.notifier.notifyAll();
+    for (const listener of [...this.changeListeners]) listener(null);
+  }
+}

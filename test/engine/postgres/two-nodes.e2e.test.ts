@@ -1,0 +1,150 @@
+// Two engine nodes on one PostgreSQL database (each its own pool and LISTEN connection), as the
+// platform runs them: nothing oversold, nothing twice, nothing skipped, and a wake-up on node B for a
+// commit on node A.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { PostgresStorage } from '../../../src/engine/postgres/postgres-storage.ts';
+import { eventually } from '../../support/eventually.ts';
+import { placeOrder } from '../storage/support/place-order.ts';
+import { LOCATION, PRODUCT, RESTAURANT, postgresUnderTest, type PostgresUnderTest } from '../storage/support/storage-under-test.ts';
+
+const AT = Date.parse('2026-11-21T23:00:00Z');
+
+describe('two nodes on one PostgreSQL', () => {
+  let db: PostgresUnderTest;
+  let nodeA: PostgresStorage;
+  let nodeB: PostgresStorage;
+  before(async () => {
+    // No re-poll within a test's time: a waiter on B woken early was woken by A's notification.
+    db = await postgresUnderTest(50, { rePollMs: 600_000 });
+    nodeA = db.storage as PostgresStorage;
+    nodeB = await db.node();
+  });
+  after(() => db.stop());
+
+  test('200 orders at once for 50 units, half through each node: exactly 50', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        placeOrder(i % 2 === 0 ? nodeA : nodeB, { id: `o-${i}`, idempotencyKey: `k-${i}`, at: AT }),
+      ),
+    );
+    assert.equal(answers.filter((a) => a.status === 201).length, 50);
+    const [stock] = await db.rows(`SELECT quantity FROM stock WHERE location_id = '${LOCATION}' AND product_id = '${PRODUCT}'`);
+    assert.equal(stock!.quantity, 0);
+    const numbers = (await db.rows('SELECT number FROM orders')).map((r) => Number(r.number)).sort((a, b) => a - b);
+    assert.deepEqual(numbers, Array.from({ length: 50 }, (_, i) => i + 1));
+    const seqs = (await nodeB.readFeed(RESTAURANT, 'live', 0, 100)).map((e) => e.seq);
+    assert.deepEqual(seqs, Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+
+  test('the same Idempotency-Key sent to both nodes at once: one order, one answer', async () => {
+    await db.exec(`UPDATE stock SET quantity = 10 WHERE location_id = '${LOCATION}'`);
+    for (let round = 0; round < 10; round += 1) {
+      const key = `same-${round}`;
+      const [a, b] = await Promise.all([
+        placeOrder(nodeA, { id: `a-${round}`, idempotencyKey: key, at: AT }),
+        placeOrder(nodeB, { id: `b-${round}`, idempotencyKey: key, at: AT }),
+      ]);
+      assert.equal(a.status, 201);
+      assert.deepEqual(b, a);
+    }
+    const orders = await db.rows("SELECT id FROM orders WHERE id LIKE 'a-%' OR id LIKE 'b-%'");
+    assert.equal(orders.length, 10);
+  });
+
+  test('a slow writer on A and a fast one on B: the feed read from either misses nothing and is in commit order', async () => {
+    const cursor = await nodeA.lastFeedSeq(RESTAURANT);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let slowAppended = false;
+    const slow = nodeA.write(RESTAURANT, async (tx) => {
+      await tx.appendEvent('live', 'order.updated', AT, { who: 'slow' });
+      slowAppended = true;
+      await gate;
+    });
+    let fast: Promise<number> | undefined;
+    try {
+      await eventually(() => slowAppended, 'the slow writer holding its transaction');
+      fast = nodeB.write(RESTAURANT, (tx) => tx.appendEvent('live', 'order.updated', AT, { who: 'fast' }));
+      await eventually(
+        async () => Number((await db.rows("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))[0]!.n),
+        'the fast writer on B waiting for the clock row A holds',
+      );
+      assert.deepEqual(await nodeA.readFeed(RESTAURANT, 'live', cursor, 10), []);
+      assert.deepEqual(await nodeB.readFeed(RESTAURANT, 'live', cursor, 10), []);
+    } finally {
+      release();
+    }
+    await Promise.all([slow, fast]);
+    for (const node of [nodeA, nodeB]) {
+      const feed = await node.readFeed(RESTAURANT, 'live', cursor, 10);
+      assert.deepEqual(feed.map((e) => JSON.parse(e.data).who), ['slow', 'fast']);
+      assert.equal(feed[1]!.seq, feed[0]!.seq + 1);
+    }
+  });
+
+  test('many writers on both nodes, a reader on each following its cursor: both see every event once, in the same order', async () => {
+    const start = await nodeA.lastFeedSeq(RESTAURANT);
+    let writing = true;
+    const follow = async (node: PostgresStorage) => {
+      let cursor = start;
+      const seen: number[] = [];
+      for (;;) {
+        const done = !writing;
+        const page = await node.readFeed(RESTAURANT, 'live', cursor, 50);
+        for (const event of page) {
+          assert.equal(event.seq, cursor + 1, 'the feed is gapless: the next event is the next number');
+          cursor = event.seq;
+          seen.push(JSON.parse(event.data).n as number);
+        }
+        if (done && page.length === 0) return seen;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const readers = [follow(nodeA), follow(nodeB)];
+    await Promise.all(
+      Array.from({ length: 160 }, (_, n) =>
+        (n % 2 === 0 ? nodeA : nodeB).write(RESTAURANT, async (tx) => {
+          await tx.appendEvent('live', 'order.updated', AT, { n });
+          if (n % 4 === 0) for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+        }),
+      ),
+    );
+    writing = false;
+    const [seenA, seenB] = await Promise.all(readers);
+    assert.equal(seenA!.length, 160);
+    assert.equal(new Set(seenA).size, 160);
+    assert.deepEqual(seenB, seenA);
+  });
+
+  test("a waiter on node B wakes on node A's commit (NOTIFY after commit, B's LISTEN connection)", async () => {
+    const waiting = nodeB.waitForChange(RESTAURANT, 50_000).then(() => 'woken');
+    const changed: (string | null)[] = [];
+    const unsubscribe = nodeB.onChange((restaurantId) => changed.push(restaurantId));
+    await nodeA.write(RESTAURANT, (tx) => tx.appendEvent('live', 'order.updated', AT, { who: 'a' }));
+    assert.equal(await waiting, 'woken');
+    await eventually(() => changed.length, "B's change listeners told of A's commit");
+    assert.deepEqual(changed, [RESTAURANT]);
+    unsubscribe();
+  });
+
+  test('due mails claimed from both nodes at once: each exactly once', async () => {
+    await db.exec(`INSERT INTO orders (id, restaurant_id, test, number, status, type, items, subtotal, shipping_fee, discount, total,
+      payment_kind, created_at, updated_at) VALUES ('mail-order', '${RESTAURANT}', 0, '900', 'listo', 'retiro', '[]', 0, 0, 0, 0, 'external', 0, 0)`);
+    const values = Array.from({ length: 60 }, (_, i) =>
+      `('${RESTAURANT}', 'mail-order', 'kind-${i}', 0, 'a@b.cl', 'Uno', 'Listo', 'Tu pedido', 'pending', ${AT - 1000}, 0, 0)`);
+    await db.exec(`INSERT INTO mail_outbox (restaurant_id, order_id, kind, test, to_address, from_name, subject, body_text, status,
+      next_attempt_at, created_at, updated_at) VALUES ${values.join(', ')}`);
+    const claimed: number[] = [];
+    const claimer = async (node: PostgresStorage) => {
+      for (;;) {
+        const batch = await node.claimDueMail(AT, AT + 60_000, 3);
+        if (batch.length === 0) return;
+        claimed.push(...batch.map((m) => m.id));
+      }
+    };
+    await Promise.all([claimer(nodeA), claimer(nodeB), claimer(nodeA), claimer(nodeB)]);
+    assert.equal(claimed.length, 60);
+    assert.equal(new Set(claimed).size, 60);
+  });
+});
