@@ -81,8 +81,8 @@ function logRows(basis: ReportBasis): TableRows {
   const zone = basis.period.zone;
   return {
     columns: ['seq', 'order_id', 'number', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at', 'at_ms'],
-    rows: basis.rows
-      .filter((r) => r.at >= basis.period.from && r.at < basis.period.to)
+    rows: basis
+      .fullLog()
       .map((r) => [r.seq, r.order_id, basis.numbers().get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),
   };
 }

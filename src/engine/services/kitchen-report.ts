@@ -16,7 +16,7 @@ import { classifySamples, DEFAULT_PREP_SECONDS, LEFT_OPEN_TICKET_MS, MIN_LEARNED
 import { formatInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { ItemTimingRow } from '../store/kitchen-timings-store.ts';
-import type { ReportPromiseRow } from '../store/kitchen-reports-store.ts';
+import type { ReportLogRow, ReportPromiseRow } from '../store/kitchen-reports-store.ts';
 import { cooksOnShift } from './kitchen-promise.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { cookSamples } from './learn-prep-times.ts';
@@ -44,7 +44,9 @@ export interface ReportPeriod {
 /** Everything a report is computed from, and the tickets and promises it lists (the exports'). */
 export interface ReportBasis {
   period: ReportPeriod;
-  rows: ItemTimingRow[];
+  rows: ReportLogRow[];
+  /** The period's log rows with every column (the log's export), read on first call (inside the report's read transaction). */
+  fullLog: () => ItemTimingRow[];
   tickets: Ticket[];
   promises: ReportPromiseRow[];
   /** Order numbers of every row and promise, read on first call (inside the report's read transaction). */
@@ -214,7 +216,9 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   // The exports' order numbers, read only when an export asks for them.
   let allNumbers: Map<string, string> | null = null;
   const numbersOfAll = () => (allNumbers ??= engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]));
-  return { report, basis: { period, rows, tickets, promises, numbers: numbersOfAll } };
+  const test = actor.mode === 'test' ? 1 : 0;
+  const fullLog = () => engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
+  return { report, basis: { period, rows, fullLog, tickets, promises, numbers: numbersOfAll } };
 }
 
 function dedupe(list: { order_id: string; at: number }[]): { order_id: string; at: number }[] {

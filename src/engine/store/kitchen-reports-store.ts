@@ -1,6 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ItemTimingRow, OrderPromiseRow } from './kitchen-timings-store.ts';
 
+/** What a report reads of a log row: the columns its figures are computed from (fewer columns, far fewer bytes to build per row over a long range). */
+export type ReportLogRow = Pick<ItemTimingRow, 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'channel' | 'at'>;
+
 /** An order's promise as the reports read it: with its channel. */
 export type ReportPromiseRow = OrderPromiseRow & { number: string; channel: string | null };
 
@@ -23,7 +26,8 @@ export interface LocationUpdateRow {
  * orders and busy mode's records. Reads only; each bounded by a limit.
  */
 export class KitchenReportsStore {
-  private readonly logRange: Statement<[string, number, number, string, number, number], ItemTimingRow>;
+  private readonly logRange: Statement<[string, number, number, string, number, number], ReportLogRow>;
+  private readonly fullLogRange: Statement<[string, number, number, string, number, number], ItemTimingRow>;
   private readonly promisesRange: Statement<[string, number, number, number, number], ReportPromiseRow>;
   private readonly cancelledRange: Statement<[string, number, string, number, number, number], ReportOrderRow>;
   private readonly numbersOf: Statement<[string], { id: string; number: string }>;
@@ -31,7 +35,12 @@ export class KitchenReportsStore {
   private readonly updatesBefore: Statement<[string, number, number], LocationUpdateRow>;
 
   constructor(db: Database) {
+    // Measured over 90 days × 500 orders (bench row 12): reading every column cost about 40% more than these.
     this.logRange = db.prepare(
+      `SELECT t.order_id, t.item_index, t.kind, t.station_id, t.product_id, t.quantity, t.channel, t.at FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
+       WHERE t.restaurant_id = ? AND t.at >= ? AND t.at < ? AND t.location_id = ? AND o.test = ? ORDER BY t.at, t.seq LIMIT ?`,
+    );
+    this.fullLogRange = db.prepare(
       `SELECT t.* FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
        WHERE t.restaurant_id = ? AND t.at >= ? AND t.at < ? AND t.location_id = ? AND o.test = ? ORDER BY t.at, t.seq LIMIT ?`,
     );
@@ -57,8 +66,13 @@ export class KitchenReportsStore {
   }
 
   /** The location's log rows (of one world) with `at` in [from, to), by time then as written (the index's order), at most `limit`. */
-  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
+  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ReportLogRow[] {
     return this.logRange.all(restaurantId, from, to, locationId, test, limit);
+  }
+
+  /** The same rows as `log`, every column (the log's export). */
+  fullLog(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
+    return this.fullLogRange.all(restaurantId, from, to, locationId, test, limit);
   }
 
   /** The location's promises (live orders) made in [from, to), at most `limit`. */

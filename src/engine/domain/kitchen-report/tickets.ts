@@ -67,16 +67,21 @@ export function ticketsFromLog(
   const tickets: Ticket[] = [];
   for (const [orderId, order] of orders) {
     if (order.fired_at === null || order.fired_at < range.from || order.fired_at >= range.to) continue;
-    const open = [...order.lines.values()].some((l) => l.done === null);
-    const ready = open ? null : Math.max(...[...order.lines.values()].map((l) => l.done!));
+    // One pass over the lines (a 90-day report walks ~160,000 of them; no spreads, no sets per ticket).
+    let open = false;
+    let lastDone = Number.NEGATIVE_INFINITY;
     const stations = new Map<string, number | null>();
-    for (const line of order.lines.values()) {
+    const lineReasons = new Set<Implausible | null>();
+    for (const [index, line] of order.lines) {
+      if (line.done === null) open = true;
+      else if (line.done > lastDone) lastDone = line.done;
+      lineReasons.add(verdicts.get(lineKey(orderId, index)) ?? null);
       if (line.station === null) continue;
       const before = stations.get(line.station);
       stations.set(line.station, line.done === null || before === null ? null : Math.max(before ?? line.done, line.done));
     }
+    const ready = open ? null : lastDone;
     const cancelled = cancelledAt.get(orderId) ?? null;
-    const lineReasons = new Set([...order.lines.keys()].map((i) => verdicts.get(lineKey(orderId, i)) ?? null));
     const seconds = ready === null ? null : (ready - order.fired_at) / 1000;
     let excluded = EXCLUSION_ORDER.find((reason) => lineReasons.has(reason)) ?? null;
     if (excluded === null && seconds !== null && seconds * 1000 > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
