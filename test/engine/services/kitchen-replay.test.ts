@@ -31,12 +31,12 @@ test('the replay gives the board, the cook lanes, the queue and the promises exa
   const fire = async (name: string, minutes: number) => {
     at(minutes);
     orders[name] = await placeOrder(engine, { items: [completo] });
-    await kitchen.ok('orders:transition', { order_id: orders[name].id, target: 'en_preparacion' });
+    await kitchen.ok('orders:transition', { order_id: orders[name]!.id, target: 'en_preparacion' });
   };
   const bumpReady = async (name: string, minutes: number) => {
     at(minutes);
-    await kitchen.ok('items:set-done', { order_id: orders[name].id, item_index: 0, done: true });
-    await kitchen.ok('orders:transition', { order_id: orders[name].id, target: 'listo' });
+    await kitchen.ok('items:set-done', { order_id: orders[name]!.id, item_index: 0, done: true });
+    await kitchen.ok('orders:transition', { order_id: orders[name]!.id, target: 'listo' });
   };
 
   // The plancha has 2 cooks: A and B cook at once, C waits for A's cook, J is cancelled before a cook takes it.
