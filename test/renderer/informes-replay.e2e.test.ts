@@ -130,20 +130,15 @@ describe('Informes replay (Chromium, real engine)', () => {
   test('played at 60×: the frames are recorded (figure reported, not asserted)', async (t) => {
     const { page } = k;
     await scrubTo(k, START);
-    await page.evaluate(() => {
-      const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[] };
-      w.replayFrames = [];
-      w.replayLongTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.replayLongTasks.push(entry.duration);
-      }).observe({ type: 'longtask', buffered: false });
+    // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
+    await page.evaluate(`(() => {
+      window.replayFrames = [];
+      window.replayLongTasks = [];
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push(entry.duration); }).observe({ type: 'longtask' });
       let last = performance.now();
-      requestAnimationFrame(function frame(now) {
-        w.replayFrames.push(now - last);
-        last = now;
-        requestAnimationFrame(frame);
-      });
-    });
+      const frame = (now) => { window.replayFrames.push(now - last); last = now; requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    })()`);
     await page.locator('[data-testid="replay-play-60"]').click();
     const playedFrom = Date.now();
     // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.

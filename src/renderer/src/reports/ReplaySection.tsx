@@ -4,7 +4,7 @@
 // each order's promise beside when it was ready.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { REPLAY_COLUMNS, replayFrame, type BoardCard, type KitchenReplay, type StationFrame } from '../../../shared/kitchen-replay.ts';
-import type { Language } from '../../../shared/locale.ts';
+import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
 import type { InformesText } from './informes-text.ts';
@@ -15,8 +15,17 @@ const LANE_WINDOW_MS = 30 * 60_000;
 const LANE_WIDTH = 600;
 const LANE_HEIGHT = 18;
 
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "21:30:05" in the restaurant's zone (one formatter per zone and language: a frame writes dozens). */
 function clock(ms: number, zone: string, language: Language): string {
-  return new Intl.DateTimeFormat(language === 'es' ? 'es-CL' : 'en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false }).format(new Date(ms));
+  const key = `${zone}\u001f${language}`;
+  let format = clockFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE_OF[language], { timeZone: zone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    clockFormats.set(key, format);
+  }
+  return format.format(ms);
 }
 
 export function ReplaySection({ location, day, text, language, stationName }: { location: string; day: string; text: InformesText; language: Language; stationName: (id: string) => string }) {
@@ -124,9 +133,12 @@ const ReplayBoard = memo(function ReplayBoard({ columns, text, zone, language, a
             {text(`replay_state_${column}`)} ({columns[column].length})
           </h3>
           <ul>
-            {columns[column].map((card) => (
-              <ReplayCard key={card.order} card={card} text={text} zone={zone} language={language} at={at} />
-            ))}
+            {columns[column].map((card) => {
+              // Ready shown once the instant reached it; late when past the promise unready, or ready after it.
+              const ready = card.ready_at !== null && card.ready_at <= at ? card.ready_at : null;
+              const late = card.late || (ready !== null && card.promised_ready_at !== null && ready > card.promised_ready_at);
+              return <ReplayCard key={card.order} number={card.number} promised={card.promised_ready_at} ready={ready} late={late} text={text} zone={zone} language={language} />;
+            })}
           </ul>
         </section>
       ))}
@@ -134,21 +146,19 @@ const ReplayBoard = memo(function ReplayBoard({ columns, text, zone, language, a
   );
 });
 
-function ReplayCard({ card, text, zone, language, at }: { card: BoardCard; text: InformesText; zone: string; language: Language; at: number }) {
+const ReplayCard = memo(function ReplayCard({ number, promised, ready, late, text, zone, language }: { number: string; promised: number | null; ready: number | null; late: boolean; text: InformesText; zone: string; language: Language }) {
   const hm = (ms: number) => clock(ms, zone, language).slice(0, 5);
-  const ready = card.ready_at !== null && card.ready_at <= at ? card.ready_at : null;
-  const late = ready !== null && card.promised_ready_at !== null && ready > card.promised_ready_at;
   return (
-    <li className={`replay-card ${card.late || late ? 'replay-late' : ''}`} data-testid="replay-card" data-number={card.number}>
-      <strong>#{card.number}</strong>
+    <li className={`replay-card ${late ? 'replay-late' : ''}`} data-testid="replay-card" data-number={number}>
+      <strong>#{number}</strong>
       <span className="replay-promise">
-        {card.promised_ready_at === null ? text('replay_no_promise') : text('replay_promised', { at: hm(card.promised_ready_at) })}
+        {promised === null ? text('replay_no_promise') : text('replay_promised', { at: hm(promised) })}
         {ready !== null && ` · ${text('replay_ready', { at: hm(ready) })}`}
-        {(card.late || late) && ` · ${text('replay_late')}`}
+        {late && ` · ${text('replay_late')}`}
       </span>
     </li>
   );
-}
+});
 
 function StationLanes({ station, name, at, text }: { station: StationFrame; name: string; at: number; text: InformesText }) {
   const lanes = Math.max(station.lanes, ...station.bars.map((b) => b.lane + 1));
@@ -159,7 +169,7 @@ function StationLanes({ station, name, at, text }: { station: StationFrame; name
       <figcaption>
         {name} · {text('replay_station_queue', { lines: station.queue })}
       </figcaption>
-      <svg viewBox={`0 0 ${LANE_WIDTH + 70} ${height}`} width="100%" height={height} role="img" aria-label={text('replay_lanes_of', { station: name })}>
+      <svg viewBox={`0 0 ${LANE_WIDTH + 70} ${height}`} width="100%" role="img" aria-label={text('replay_lanes_of', { station: name })}>
         {Array.from({ length: lanes }, (_, lane) => (
           <g key={lane}>
             <text x={0} y={lane * (LANE_HEIGHT + 4) + 13} className="lane-label">
