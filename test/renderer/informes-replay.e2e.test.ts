@@ -67,7 +67,8 @@ async function service(k: KitchenUnderTest): Promise<Known[]> {
     k.engine.clock.set(step.at);
     await step.run();
   }
-  k.engine.clock.set(START + 4 * 60 * MIN);
+  // Still the same day (20:00 + 3 h 50 min): the screen opens on today, and today must stay the service's day.
+  k.engine.clock.set(START + 230 * MIN);
   return known;
 }
 
