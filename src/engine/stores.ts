@@ -10,6 +10,7 @@ import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { KitchenReportsStore } from './store/kitchen-reports-store.ts';
+import { KitchenReplayStore } from './store/kitchen-replay-store.ts';
 import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
 import { LocationBusyStore } from './store/location-busy-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
@@ -74,6 +75,7 @@ export class Stores {
   readonly locationBusy: LocationBusyStore;
   /** What the reports read by time (issue 33, services/kitchen-report.ts). */
   readonly kitchenReports: KitchenReportsStore;
+  readonly kitchenReplay: KitchenReplayStore;
 
   /**
    * `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). `eventAppended`: told
@@ -108,5 +110,6 @@ export class Stores {
     this.kitchenTimings = new KitchenTimingsStore(db);
     this.locationBusy = new LocationBusyStore(db);
     this.kitchenReports = new KitchenReportsStore(db);
+    this.kitchenReplay = new KitchenReplayStore(db);
   }
 }

@@ -22,6 +22,7 @@ import { printTestPage } from '../engine/services/print-test-page.ts';
 import { setBusyOverride } from '../engine/services/busy-mode.ts';
 import { readKitchenReport } from '../engine/services/kitchen-report.ts';
 import { readKitchenReportTable } from '../engine/services/kitchen-report-export.ts';
+import { readKitchenReplay } from '../engine/services/kitchen-replay.ts';
 import { readStationCooks, setStationCooks } from '../engine/services/station-cooks.ts';
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
@@ -126,6 +127,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'keys:list': () => listApiKeys(engine, restaurantId),
     'locations:set-busy': ({ location_id, mode }) => setBusyOverride(engine, kitchenActor(restaurantId, 'live'), location_id, mode),
     'reports:kitchen': (query) => readKitchenReport(engine, kitchenActor(restaurantId, 'live'), query),
+    'reports:replay': (query) => readKitchenReplay(engine, kitchenActor(restaurantId, 'live'), query),
     'reports:table': ({ table, ...query }) => readKitchenReportTable(engine, kitchenActor(restaurantId, 'live'), query, table),
     'stations:cooks': () => readStationCooks(engine, kitchenActor(restaurantId, 'live')),
     'stations:set-cooks': ({ station_id, cooks }) => {

@@ -30,6 +30,8 @@ import { LANGUAGES } from '../locale.ts';
 import { SetOnlinePaymentsSchema, type OnlinePaymentsCheck, type OnlinePaymentsInfo } from './online-payments.ts';
 import { KitchenReportQuery, REPORT_TABLE_NAMES } from '../schemas/kitchen-report-query.ts';
 import type { KitchenReport } from '../schemas/kitchen-report.ts';
+import { KitchenReplayQuery } from '../schemas/kitchen-replay-query.ts';
+import type { KitchenReplay } from '../kitchen-replay.ts';
 import type { TableRows } from '../kitchen-report-tables.ts';
 
 /** Carries a channel's answer type in the table; it holds nothing at run time. */
@@ -140,6 +142,8 @@ export const CHANNELS = {
   ),
   // Informes (issue 33): the kitchen report of a location over days, and one of its tables for "Exportar".
   'reports:kitchen': desktop('kitchenReport', KitchenReportQuery, answers<KitchenReport>()),
+  // The replay of a past service (issue 33r): the day's timeline, read once; the screen scrubs it.
+  'reports:replay': desktop('kitchenReplay', KitchenReplayQuery, answers<KitchenReplay>()),
   'reports:table': desktop(
     'kitchenReportTable',
     Type.Object({ ...KitchenReportQuery.properties, table: Type.Enum([...REPORT_TABLE_NAMES]) }, { additionalProperties: false }),

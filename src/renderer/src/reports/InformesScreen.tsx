@@ -11,6 +11,7 @@ import { useApp, useBoard, useEngineNow, useLanguage } from '../app-context.tsx'
 import { BusyLanes } from './BusyLanes.tsx';
 import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
+import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, localDay, minutes } from './report-format.ts';
 import { RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
@@ -184,6 +185,9 @@ export default function InformesScreen() {
               {text('excluded_counts', { mass: report.excluded.bumps.mass_bump, fast: report.excluded.bumps.too_fast, open: report.excluded.bumps.left_open, tickets: report.excluded.tickets_left_open })}
             </p>
             <ExcludedTable report={report} text={text} language={language} stationName={stationName} />
+          </Figure>
+          <Figure id="replay" title={text('replay_title')} rule={text('replay_rule', { day: report.to })}>
+            {location && <ReplaySection location={location} day={report.to} text={text} language={language} stationName={stationName} />}
           </Figure>
           <Figure id="export" title={text('export_title')} rule={text('export_rule')}>
             <div className="report-export">

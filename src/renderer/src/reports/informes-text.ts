@@ -100,6 +100,25 @@ export const es = {
   table_promises: 'Promesas, una por pedido',
   table_item_timings: 'Registro de tiempos por plato',
   replay_title: 'Repetición del servicio',
+  replay_rule:
+    'El servicio del {day}, instante por instante. Tablero: cada pedido en la columna del estado en que estaba, con su hora prometida y la hora en que estuvo listo (rojo: pasada la promesa sin estar listo). Carriles: la cocina no registra qué cocinero tomó cada plato; se asigna con la misma regla del aprendizaje: cada plato empieza cuando llegó, se empezó o se liberó un cocinero de su estación, lo que ocurra último, y va al carril del cocinero libre hace más tiempo. Se ven los últimos 30 minutos. Cola: platos que llegaron y esperan cocinero, de pedidos aún en cocina.',
+  replay_empty: 'Ningún pedido pasó por esta sucursal ese día.',
+  replay_pause: 'Pausa',
+  replay_play: '▶ {speed}×',
+  replay_scrubber: 'Instante del servicio',
+  replay_queue: 'En cola: {lines} platos esperando cocinero',
+  replay_station_queue: '{lines} en cola',
+  replay_lanes_of: 'Cocineros de {station}',
+  replay_cook: 'Cocinero {n}',
+  replay_promised: 'prometido {at}',
+  replay_ready: 'listo {at}',
+  replay_no_promise: 'sin promesa',
+  replay_late: 'atrasado',
+  replay_state_programado: 'Programados',
+  replay_state_recibido: 'Recibidos',
+  replay_state_en_preparacion: 'En preparación',
+  replay_state_listo: 'Listos',
+  replay_state_en_reparto: 'En reparto',
 };
 
 export type InformesKey = keyof typeof es;
@@ -202,6 +221,25 @@ const en: Record<InformesKey, string> = {
   table_promises: 'Promises, one per order',
   table_item_timings: 'Item timing log',
   replay_title: 'Service replay',
+  replay_rule:
+    "The service of {day}, moment by moment. Board: each order in the column of the state it was in, with its promised time and the time it was ready (red: past its promise and not ready). Lanes: the kitchen does not record which cook took each item; it is assigned by the learning's rule: each item starts when it arrived, was started or a cook of its station was freed, whichever came last, and goes to the lane of the cook free the longest. The last 30 minutes are shown. Queue: items that arrived and wait for a cook, of orders still in the kitchen.",
+  replay_empty: 'No order went through this location that day.',
+  replay_pause: 'Pause',
+  replay_play: '▶ {speed}×',
+  replay_scrubber: 'Moment of the service',
+  replay_queue: 'Queue: {lines} items waiting for a cook',
+  replay_station_queue: '{lines} queued',
+  replay_lanes_of: 'Cooks of {station}',
+  replay_cook: 'Cook {n}',
+  replay_promised: 'promised {at}',
+  replay_ready: 'ready {at}',
+  replay_no_promise: 'no promise',
+  replay_late: 'late',
+  replay_state_programado: 'Scheduled',
+  replay_state_recibido: 'Received',
+  replay_state_en_preparacion: 'Preparing',
+  replay_state_listo: 'Ready',
+  replay_state_en_reparto: 'Out for delivery',
 };
 
 const TEXTS: Record<Language, Record<InformesKey, string>> = { es, en };

@@ -1,0 +1,169 @@
+// The replay of a past service in headless Chromium over the real engine (issue 33): a 3-hour
+// service with known times, Informes opened, the scrubber moved to a chosen instant: the board shows
+// exactly the orders that were in each state then. Then played at 60×, the frames' durations recorded
+// (reported as a diagnostic, not asserted: wall-clock bounds do not belong in tests; see
+// docs/informes.md for the figure measured). Screenshots in docs/screens/informes/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { R1 } from '../support/demo-ids.ts';
+import { DEMO_NOW } from '../support/engine-under-test.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+
+const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
+const MIN = 60_000;
+const START = Date.parse(DEMO_NOW);
+/** One order every 30 s for 3 hours: 360 orders, 1 to 3 lines each. */
+const ORDERS = 360;
+const EVERY_MS = 30_000;
+/** How long the measured play at 60× lasts, in seconds of this machine (the whole service: 180). */
+const PLAY_SECONDS = Number(process.env.REPLAY_PLAY_SECONDS ?? 180);
+
+interface Known {
+  number: string;
+  fired: number;
+  ready: number;
+  delivered: number;
+}
+
+/** The service: each order started at once, its lines bumped after known minutes, ready at its last, handed over 8 minutes later. */
+async function service(k: KitchenUnderTest): Promise<Known[]> {
+  const ok = async (channel: Parameters<typeof callIpc>[1], request: unknown) => {
+    const answer = await callIpc(k.handlers, channel, request as never);
+    if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
+  };
+  const menu = [R1.products.completo, R1.products.empanadaCamaronQueso, R1.products.cazuela, R1.products.bebidaLata];
+  const steps: { at: number; seq: number; run: () => Promise<void> }[] = [];
+  const ids: string[] = [];
+  const known: Known[] = [];
+  for (let n = 0; n < ORDERS; n++) {
+    const fired = START + n * EVERY_MS;
+    const lines = 1 + (n % 3);
+    steps.push({
+      at: fired,
+      seq: 0,
+      run: async () => {
+        const order = await placeOrder(k.engine, { items: Array.from({ length: lines }, (_, i) => ({ product_id: menu[(n + i) % menu.length]!, quantity: 1 })) });
+        ids[n] = order.id;
+        known[n]!.number = order.number;
+        await ok('orders:transition', { order_id: order.id, target: 'en_preparacion' });
+      },
+    });
+    let ready = fired;
+    for (let line = 0; line < lines; line++) {
+      const done = fired + (4 + ((n * 7 + line * 5) % 11)) * MIN + line * 1000;
+      ready = Math.max(ready, done);
+      steps.push({ at: done, seq: 1, run: () => ok('items:set-done', { order_id: ids[n]!, item_index: line, done: true }) });
+    }
+    const delivered = ready + 8 * MIN;
+    steps.push({ at: ready, seq: 2, run: () => ok('orders:transition', { order_id: ids[n]!, target: 'listo' }) });
+    steps.push({ at: delivered, seq: 3, run: () => ok('orders:transition', { order_id: ids[n]!, target: 'entregado' }) });
+    known.push({ number: '', fired, ready, delivered });
+  }
+  steps.sort((a, b) => a.at - b.at || a.seq - b.seq);
+  for (const step of steps) {
+    k.engine.clock.set(step.at);
+    await step.run();
+  }
+  // Still the same day (20:00 + 3 h 50 min): the screen opens on today, and today must stay the service's day.
+  k.engine.clock.set(START + 230 * MIN);
+  return known;
+}
+
+/** Moves the range input to `at` as a hand would (React hears the input event). */
+async function scrubTo(k: KitchenUnderTest, at: number): Promise<void> {
+  await k.page.locator('[data-testid="replay-scrubber"]').evaluate((input: HTMLInputElement, value) => {
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+    setter.call(input, String(value));
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, at);
+  await k.page.locator(`[data-testid="replay"][data-at="${at}"]`).waitFor();
+}
+
+const cardNumbers = (k: KitchenUnderTest, column: string) =>
+  k.page.locator(`[data-testid="replay-column-${column}"] [data-testid="replay-card"]`).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-number')!));
+
+describe('Informes replay (Chromium, real engine)', () => {
+  let k: KitchenUnderTest;
+  let known: Known[];
+  before(async () => {
+    k = await startKitchenUnderTest();
+    known = await service(k);
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  test('the scrubber at a chosen instant shows the board as it stood, the lanes and the promises', async () => {
+    const { page } = k;
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await k.open();
+    await page.locator('[data-testid="nav-reports"]').click();
+    await page.locator('[data-testid="replay"]').waitFor();
+    assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /la misma regla del aprendizaje/);
+
+    for (const minutes of [47.5, 121]) {
+      const at = START + minutes * MIN;
+      await scrubTo(k, at);
+      const preparing = known.filter((o) => o.fired <= at && at < o.ready).map((o) => o.number);
+      const ready = known.filter((o) => o.ready <= at && at < o.delivered).map((o) => o.number);
+      assert.ok(preparing.length > 5 && ready.length > 5, `a busy instant (${preparing.length} preparing, ${ready.length} ready)`);
+      assert.deepEqual((await cardNumbers(k, 'en_preparacion')).sort(), [...preparing].sort(), `en preparación at +${minutes} min`);
+      assert.deepEqual((await cardNumbers(k, 'listo')).sort(), [...ready].sort(), `listos at +${minutes} min`);
+      assert.ok((await page.locator('[data-testid="replay-bar"]').count()) > 0, 'cooks have items in their lanes');
+      assert.match(await page.locator('[data-testid="replay-card"]').first().innerText(), /prometido \d\d:\d\d/);
+    }
+    assert.equal(await page.locator('[data-testid="replay-clock"]').innerText(), '22:01:00');
+
+    mkdirSync(SCREENS, { recursive: true });
+    await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: join(SCREENS, 'informes-1920x1080-4-repeticion.png') });
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: join(SCREENS, 'informes-820x1180-4-repeticion.png') });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `nothing wider than the window at 820×1180 (${overflow} px over)`);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+  });
+
+  test('played at 60×: the frames are recorded (figure reported, not asserted)', async (t) => {
+    const { page } = k;
+    await scrubTo(k, START);
+    // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
+    await page.evaluate(`(() => {
+      window.replayFrames = [];
+      window.replayLongTasks = [];
+      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push(entry.duration); }).observe({ type: 'longtask' });
+      let last = performance.now();
+      const frame = (now) => { window.replayFrames.push(now - last); last = now; requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    })()`);
+    await page.locator('[data-testid="replay-play-60"]').click();
+    const playedFrom = Date.now();
+    // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.
+    await page.waitForFunction(
+      ({ seconds, since }) => document.querySelector('[data-testid="replay-pause"].btn-primary') !== null || Date.now() - since > seconds * 1000,
+      { seconds: PLAY_SECONDS, since: playedFrom },
+      { timeout: 0, polling: 1000 },
+    );
+    const { frames, longTasks, at } = await page.evaluate(() => {
+      const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[] };
+      return { frames: w.replayFrames.slice(1), longTasks: w.replayLongTasks, at: Number(document.querySelector('[data-testid="replay"]')!.getAttribute('data-at')) };
+    });
+    assert.ok(at > START + 10 * MIN, 'the instant moved');
+    const sorted = [...frames].sort((a, b) => a - b);
+    const figure = {
+      played_service_minutes: Math.round((at - START) / MIN),
+      frames: frames.length,
+      max_frame_ms: Math.round(sorted[sorted.length - 1]! * 10) / 10,
+      p99_frame_ms: Math.round(sorted[Math.floor(sorted.length * 0.99)]! * 10) / 10,
+      frames_over_50ms: frames.filter((f) => f > 50).length,
+      long_tasks: longTasks.length,
+      longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
+    };
+    t.diagnostic(`replay at 60×: ${JSON.stringify(figure)}`);
+    console.log(`replay at 60×: ${JSON.stringify(figure)}`);
+  });
+});
