@@ -7,6 +7,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/shared/error-codes.ts';
 import { toOrderView, type OrderItemView, type OrderView } from '../../src/engine/services/order-view.ts';
 import type { OrderRow } from '../../src/engine/store/orders-store.ts';
 import { worldOf } from '../../src/shared/world.ts';
+import { KITCHEN_EVENTS } from '../../src/shared/ipc/kitchen.ts';
 
 /** Transitions the engine makes by itself (payment confirmation, scheduled release); the rest are PATCH's. */
 const AUTOMATIC: readonly [OrderStatus, OrderStatus][] = [
@@ -183,6 +184,11 @@ export class InvariantChecker {
           break;
         case 'location.updated':
           if (checkStock) this.settlePendingStock();
+          break;
+        // The kitchen's own marks (an item done or not, a ticket recalled): they change
+        // neither an order's history nor the stock.
+        case KITCHEN_EVENTS.item:
+        case KITCHEN_EVENTS.recall:
           break;
         default:
           assert.fail(`event ${event.seq} has an unknown type ${event.type}`);

@@ -3,7 +3,7 @@
 // board at that instant, each station's cooks as lanes of the items they had (SVG), the queue, and
 // each order's promise beside when it was ready.
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { REPLAY_COLUMNS, replayFrame, type BoardCard, type KitchenReplay, type StationFrame } from '../../../shared/kitchen-replay.ts';
+import { REPLAY_COLUMNS, replayFrame, type KitchenReplay, type StationFrame } from '../../../shared/kitchen-replay.ts';
 import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
