@@ -5,7 +5,7 @@
 // summary is missing or was computed with other cooks or another time zone, is summarized from the
 // log on the spot, inside the report's read.
 import { DateTime } from 'luxon';
-import { decodeDaySummary, encodeDaySummary, summarizeDay, type DaySummary } from '../domain/kitchen-report/day-summary.ts';
+import { DAY_SUMMARY_FORMAT, decodeDaySummary, encodeDaySummary, summarizeDay, type DaySummary } from '../domain/kitchen-report/day-summary.ts';
 import { LEFT_OPEN_TICKET_MS } from '../domain/prep-times.ts';
 import type { Engine } from '../engine.ts';
 import { cooksOnShift } from './kitchen-promise.ts';
@@ -61,10 +61,16 @@ function stationCooks(engine: Engine, restaurantId: string): ReadonlyMap<string,
   return cooksOnShift(engine, restaurantId, readKitchenSettings(engine, restaurantId));
 }
 
-/** A day summarized from the log as it is now (its span: the day, LOOK_BEFORE_MS before, LOOK_AFTER_MS after). */
+/** Whether a stored day holds what would be computed now: the same zone, cooks and stored form. */
+const usable = (row: { time_zone: string; cooks: string; format: number }, scope: DaysScope, cooks: string) =>
+  row.time_zone === scope.zone && row.cooks === cooks && row.format === DAY_SUMMARY_FORMAT;
+
+/** A day summarized from the log as it is now (its span: the day, LOOK_BEFORE_MS before, LOOK_AFTER_MS after) and its promises. */
 function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): DaySummary {
-  const rows = engine.stores.kitchenReports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
-  return summarizeDay(rows, cookSamples(rows, cooks), day);
+  const reports = engine.stores.kitchenReports;
+  const rows = reports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
+  const promises = reports.promises(scope.location_id, scope.test, day.from, day.to, MAX_DAY_LOG_ROWS);
+  return summarizeDay(rows, cookSamples(rows, cooks), promises, day);
 }
 
 /**
@@ -77,7 +83,7 @@ export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
   const stored = new Map(
     engine.stores.kitchenReportDays
       .get(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day)
-      .filter((row) => row.time_zone === scope.zone && row.cooks === current)
+      .filter((row) => usable(row, scope, current))
       .map((row) => [row.day, row.summary]),
   );
   return localDays(scope).map((day) => {
@@ -98,7 +104,7 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
     const kept = new Set(
       engine.stores.kitchenReportDays
         .stored(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day)
-        .filter((row) => row.time_zone === scope.zone && row.cooks === current)
+        .filter((row) => usable(row, scope, current))
         .map((row) => row.day),
     );
     const now = engine.clock.now();
@@ -119,7 +125,8 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
         read_from: day.from - LOOK_BEFORE_MS,
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
-        summary: encodeDaySummary(summarizeFromLog(engine, scope, day, cooks)),
+        format: DAY_SUMMARY_FORMAT,
+        summary: encodeDaySummary(summarizeFromLog(engine, scope, day, cooks), day.from),
         computed_at: now,
       });
       stored += 1;

@@ -57,7 +57,7 @@ function promiseRows(basis: ReportBasis): TableRows {
   const zone = basis.period.zone;
   return {
     columns: ['order_id', 'number', 'channel', 'created_at', 'expected_ready_at', 'promised_ready_at', 'ready_at', 'created_ms', 'promised_ms', 'ready_ms', 'kept', 'lateness_seconds'],
-    rows: basis.promises.map((p) => {
+    rows: basis.promises().map((p) => {
       const record = { ...p, stations: [] };
       return [
         p.order_id,

@@ -1,6 +1,6 @@
 // Informes (issue 33): how the kitchen did at one location over a day or a range, read in one read
-// transaction from each day's summary of the item timing log (services/kitchen-report-days.ts), the
-// promises, the orders and busy mode's events. The rules live in domain/kitchen-report/ (one module
+// transaction from each day's summary of the item timing log and the promises
+// (services/kitchen-report-days.ts), the orders and busy mode's events. The rules live in domain/kitchen-report/ (one module
 // per figure) and domain/prep-times.ts (which bumps cannot be true); this file reads, joins and formats.
 import { DateTime } from 'luxon';
 import { MAX_REPORT_DAYS, type KitchenReport, type KitchenReportQuery } from '../../shared/schemas/kitchen-report.ts';
@@ -43,7 +43,8 @@ export interface ReportBasis {
   /** The period's log rows with every column (the log's export), read on first call (inside the report's read transaction). */
   fullLog: () => ItemTimingRow[];
   tickets: Ticket[];
-  promises: ReportPromiseRow[];
+  /** The period's promises with their order numbers, read on first call (inside the report's read transaction). */
+  promises: () => ReportPromiseRow[];
   /** Order numbers of the orders given, read inside the report's read transaction. */
   numbers: (orderIds: readonly string[]) => Map<string, string>;
 }
@@ -145,7 +146,6 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const test = actor.mode === 'test' ? 1 : 0;
   const reports = engine.stores.kitchenReports;
   const cancelledRows = reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
-  const promises = reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
 
   const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
   const judged = judgePeriod(engine, actor, period, cancelledAt);
@@ -167,15 +167,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const slots = slotBoundaries(period);
   const stationsOf = new Map<string, string[]>(tickets.map((t) => [t.order_id, [...t.stations.keys()]]));
 
-  const records: PromiseRecord[] = promises.map((p) => ({
-    order_id: p.order_id,
-    channel: p.channel,
-    created_at: p.created_at,
-    expected_ready_at: p.expected_ready_at,
-    promised_ready_at: p.promised_ready_at,
-    ready_at: p.ready_at,
-    stations: stationsOf.get(p.order_id) ?? [],
-  }));
+  const records: PromiseRecord[] = judged.promises.map((p) => ({ ...p, stations: stationsOf.get(p.order_id) ?? [] }));
   const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
   for (const { v } of excludedBumps) bumpCounts[v!] += 1;
   const listed = [
@@ -236,6 +228,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   };
   const fullLog = () => engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
   const numbersOf = (orderIds: readonly string[]) => engine.stores.kitchenReports.numbers([...new Set(orderIds)]);
+  const promises = () => reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
   return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
 }
 

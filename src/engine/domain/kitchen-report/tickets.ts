@@ -98,9 +98,9 @@ export const byFiring = (a: { fired_at: number; order_id: string }, b: { fired_a
  * bump, too fast, left open), when it took over LEFT_OPEN_TICKET_MS, or when it is still open (not
  * cancelled) that long after its firing at `asOf`.
  */
-export function judgeTicket(facts: TicketFacts, verdicts: LineVerdicts, cancelledAt: ReadonlyMap<string, number>, asOf: number): Ticket {
+export function judgeTicket(facts: TicketFacts, verdictOf: (itemIndex: number) => Implausible | null, cancelledAt: ReadonlyMap<string, number>, asOf: number): Ticket {
   const lineReasons = new Set<Implausible | null>();
-  for (const index of facts.line_indexes) lineReasons.add(verdicts.get(lineKey(facts.order_id, index)) ?? null);
+  for (const index of facts.line_indexes) lineReasons.add(verdictOf(index));
   const ready = facts.ready_at;
   const cancelled = cancelledAt.get(facts.order_id) ?? null;
   const seconds = ready === null ? null : (ready - facts.fired_at) / 1000;
@@ -128,7 +128,7 @@ export function ticketsFromLog(
   cancelledAt: ReadonlyMap<string, number>,
   asOf: number,
 ): Ticket[] {
-  return ticketFactsFromLog(entries, range).map((facts) => judgeTicket(facts, verdicts, cancelledAt, asOf));
+  return ticketFactsFromLog(entries, range).map((facts) => judgeTicket(facts, (index) => verdicts.get(lineKey(facts.order_id, index)) ?? null, cancelledAt, asOf));
 }
 
 /** Tickets whose time counts: finished, not cancelled, nothing implausible in them. */
