@@ -4,7 +4,7 @@
 // SQL (ids, numbers and times shifted), so the database holds 90 days × 500 orders and their item
 // timing log. The first 90-day report, which stores the 89 closed days' summaries, is timed once;
 // then each view (a day, a week, 30 days, 90 days) through the report's service, beside the ceiling:
-// the bare reads of the same rows (the days' summaries, the open day's log, the promises, the cancellations).
+// the bare reads of the same rows (the days' summaries, the open day's log and promises, the cancellations).
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -129,19 +129,19 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
         ours.push(performance.now() - t0);
         const t1 = performance.now();
         // The bare reads of what the report reads: the closed days' stored summaries (parsed), the open
-        // day's log, the promises and the cancellations; nothing computed.
+        // day's log and promises, the cancellations; nothing computed.
         engine.read(() => {
           const reports = engine.stores.kitchenReports;
           for (const day of engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 0, period.from_day, period.to_day)) JSON.parse(day.summary);
           reports.log(R1.id, R1.openLocation, 0, period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-          reports.promises(R1.openLocation, 0, period.from, period.to, 500_000);
+          reports.promises(R1.openLocation, 0, period.to - DAY_MS, period.to, 500_000);
           reports.cancelled(R1.id, R1.openLocation, 0, period.from, period.to, 500_000);
         });
         ceiling.push(performance.now() - t1);
       }
       figures.push(
         figure(
-          { row: 12, name: `Informes: ${view.name} (${tickets} tickets)`, unit: 'ms', better: 'lower', note: `ceiling: the bare reads of the same rows (stored day summaries, the open day's log, promises, cancellations); the first 90-day report stored ${storedDays} days in ${Math.round(firstMs)} ms` },
+          { row: 12, name: `Informes: ${view.name} (${tickets} tickets)`, unit: 'ms', better: 'lower', note: `ceiling: the bare reads of the same rows (stored day summaries parsed, the open day's log and promises, cancellations); the first 90-day report stored ${storedDays} days in ${Math.round(firstMs)} ms` },
           { ours, ceiling },
           (value) => ({ text: '≤ 1000 ms', met: value <= 1000 }),
         ),
