@@ -95,10 +95,11 @@ export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
 /**
  * Stores the summary of each closed day of the scope (its span over: nothing logged now can fall in
  * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone.
- * One write transaction per day. Returns how many it stored. Does nothing while writes are refused.
+ * One write transaction per day. Returns how many it stored. Does nothing while writes are refused,
+ * or when called inside another transaction (the report then reads those days from the log).
  */
 export function keepClosedDays(engine: Engine, scope: DaysScope): number {
-  if (engine.writesRefused) return 0;
+  if (engine.writesRefused || engine.db.inTransaction) return 0;
   const missing = engine.read(() => {
     const current = cooksText(stationCooks(engine, scope.restaurant_id));
     const kept = new Set(
