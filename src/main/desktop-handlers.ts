@@ -26,8 +26,7 @@ import { readKitchenReplay } from '../engine/services/kitchen-replay.ts';
 import { readStationCooks, setStationCooks } from '../engine/services/station-cooks.ts';
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
-import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
-import { checkMercadoPagoCredentials } from '../engine/services/payment-credentials.ts';
+import { checkPaymentCredentials, knownPaymentProvider } from '../engine/services/payment-credentials.ts';
 import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/ipc/online-payments.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
@@ -171,8 +170,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return settingsView();
     },
     'payments:get': () => onlinePaymentsView(),
-    'payments:set': ({ access_token, webhook_secret, api_base }) => {
-      const credentials = checkMercadoPagoCredentials({ accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
+    'payments:set': ({ provider, access_token, webhook_secret, api_base }) => {
+      const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
       // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
       onlinePayments().save(restaurantId, credentials);
       return onlinePaymentsView();
@@ -180,7 +179,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'payments:test': async () => {
       const credentials = deps.onlinePayments?.read(restaurantId) ?? null;
       if (!credentials) return { result: 'not_configured', user_id: null, message: null };
-      const check = await checkMercadoPagoConnection(credentials);
+      // The app keeps one account per restaurant, with the screen's provider (app-handlers.ts).
+      const check = await knownPaymentProvider(NO_ONLINE_PAYMENTS.provider).checkConnection(credentials);
       return check.ok
         ? { result: 'ok', user_id: check.user_id, message: null }
         : { result: check.reason, user_id: null, message: check.error };

@@ -4,7 +4,7 @@ import { paymentMatchesOrder, type ProviderPayment, type ProviderRefund } from '
 import type { Engine } from '../engine.ts';
 import { paymentProviderFor, type PaymentProvider, type PaymentProviders } from '../payments/payment-provider.ts';
 import type { PaymentActionRow } from '../store/payment-actions-store.ts';
-import { MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
+import { PAYMENT_PROVIDER_NAMES } from '../payments/payment-providers.ts';
 import { confirmPayment } from './confirm-payment.ts';
 import { errorText } from './error-text.ts';
 import { applyOrderChanges } from './transition-order.ts';
@@ -84,12 +84,15 @@ function quietWindow(now: number): [openedBy: number, openedAfter: number] {
 }
 
 /**
- * Live orders whose Mercado Pago session opened RECONCILE_AFTER_MINUTES ago or more (within a day)
+ * Live orders whose session with a provider of the registry opened RECONCILE_AFTER_MINUTES ago or more (within a day)
  * and of which no payment was ever read: their notification may have been lost. Each is searched
  * once, whatever became of the order (a payment found for an expired one is refunded).
  */
 export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
-  return engine.stores.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(engine.clock.now()), limit).map((r) => r.order_id);
+  const window = quietWindow(engine.clock.now());
+  return PAYMENT_PROVIDER_NAMES.flatMap((provider) => engine.stores.paymentActions.quietSessions(provider, ...window, limit))
+    .slice(0, limit)
+    .map((r) => r.order_id);
 }
 
 /**
@@ -99,11 +102,16 @@ export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
 export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
   return engine.transaction(() => {
     const now = engine.clock.now();
-    const quiet = engine.stores.paymentActions.quietSessions(MERCADOPAGO_PROVIDER_NAME, ...quietWindow(now), 1_000).find((r) => r.order_id === orderId);
+    const window = quietWindow(now);
+    let quiet: { restaurant_id: string; provider: string } | undefined;
+    for (const provider of PAYMENT_PROVIDER_NAMES) {
+      const row = engine.stores.paymentActions.quietSessions(provider, ...window, 1_000).find((r) => r.order_id === orderId);
+      if (row) quiet = { restaurant_id: row.restaurant_id, provider };
+    }
     if (!quiet) return false;
     engine.stores.paymentActions.insert({
       restaurant_id: quiet.restaurant_id,
-      provider: MERCADOPAGO_PROVIDER_NAME,
+      provider: quiet.provider,
       kind: 'search',
       payment_id: orderId,
       order_id: orderId,

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
-import { MERCADOPAGO_API_BASE, MERCADOPAGO_PROVIDER_NAME } from '../payments/mercadopago.ts';
+import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../payments/payment-providers.ts';
+import type { PaymentProviderEntry } from '../payments/payment-provider-registry.ts';
 import { databasePaymentCredentials, type PaymentCredentialsSource } from '../payments/payment-credentials-source.ts';
 
 /** What may be shown of a restaurant's credentials: never the token nor the secret. */
@@ -35,8 +36,15 @@ function checkSecret(name: string, value: string): string {
   return trimmed;
 }
 
-function viewOf(engine: Engine, restaurantId: string): PaymentCredentialsView | null {
-  const row = engine.stores.paymentCredentials.get(restaurantId, MERCADOPAGO_PROVIDER_NAME);
+/** The registry's entry for a provider's name, or invalid_request naming the ones there are. */
+export function knownPaymentProvider(provider: string): PaymentProviderEntry {
+  const entry = paymentProviderEntry(provider);
+  if (!entry) throw invalidRequest(`the provider must be one of: ${PAYMENT_PROVIDER_NAMES.join(', ')}`);
+  return entry;
+}
+
+function viewOf(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
+  const row = engine.stores.paymentCredentials.get(restaurantId, provider);
   if (!row) return null;
   const restaurant = engine.stores.restaurants.get(restaurantId);
   const at = (ms: number) => DateTime.fromMillis(ms, { zone: restaurant?.time_zone ?? 'UTC' }).toISO({ suppressMilliseconds: true })!;
@@ -52,8 +60,14 @@ function viewOf(engine: Engine, restaurantId: string): PaymentCredentialsView | 
   };
 }
 
-/** The token, the secret and the API base checked and trimmed (for the database or the app's key storage). */
-export function checkMercadoPagoCredentials(input: { accessToken: string; webhookSecret: string; apiBase?: string | null | undefined }): {
+/**
+ * The token, the secret and the API base checked and trimmed (for the database or the app's key
+ * storage); no API base means the provider's public one.
+ */
+export function checkPaymentCredentials(
+  provider: string,
+  input: { accessToken: string; webhookSecret: string; apiBase?: string | null | undefined },
+): {
   accessToken: string;
   webhookSecret: string;
   apiBase: string;
@@ -61,40 +75,43 @@ export function checkMercadoPagoCredentials(input: { accessToken: string; webhoo
   return {
     accessToken: checkSecret('the access token', input.accessToken),
     webhookSecret: checkSecret('the webhook secret', input.webhookSecret),
-    apiBase: checkApiBase(input.apiBase?.trim() || MERCADOPAGO_API_BASE),
+    apiBase: checkApiBase(input.apiBase?.trim() || knownPaymentProvider(provider).defaultApiBase),
   };
 }
 
-/** Sets (or replaces) a restaurant's Mercado Pago credentials for its live world, in one transaction. */
-export function setMercadoPagoCredentials(
+/** Sets (or replaces) a restaurant's credentials with a provider for its live world, in one transaction. */
+export function setPaymentCredentials(
   engine: Engine,
   restaurantId: string,
+  provider: string,
   input: { accessToken: string; webhookSecret: string; apiBase?: string | undefined },
 ): PaymentCredentialsView {
-  const { accessToken, webhookSecret, apiBase } = checkMercadoPagoCredentials(input);
+  const { accessToken, webhookSecret, apiBase } = checkPaymentCredentials(provider, input);
   return engine.transaction(() => {
     if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
     engine.stores.paymentCredentials.set({
       restaurant_id: restaurantId,
-      provider: MERCADOPAGO_PROVIDER_NAME,
+      provider,
       access_token: accessToken,
       webhook_secret: webhookSecret,
       api_base: apiBase,
       created_at: now,
       updated_at: now,
     });
-    return viewOf(engine, restaurantId)!;
+    return viewOf(engine, restaurantId, provider)!;
   });
 }
 
-export function showPaymentCredentials(engine: Engine, restaurantId: string): PaymentCredentialsView | null {
+export function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
+  knownPaymentProvider(provider);
   if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
-  return viewOf(engine, restaurantId);
+  return viewOf(engine, restaurantId, provider);
 }
 
-export function removePaymentCredentials(engine: Engine, restaurantId: string): boolean {
-  return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, MERCADOPAGO_PROVIDER_NAME));
+export function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): boolean {
+  knownPaymentProvider(provider);
+  return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, provider));
 }
 
 /** The credentials `npm run payments` keeps in the database, read on every use (a change is seen by the next one). */

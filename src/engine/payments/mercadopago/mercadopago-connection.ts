@@ -1,9 +1,5 @@
-import { createMercadoPagoProvider, MercadoPagoError } from './mercadopago.ts';
-
-/** What "Probar conexión" and `npm run payments -- test` tell: the token works, is refused, or the API cannot be reached. */
-export type ConnectionCheck =
-  | { ok: true; user_id: string }
-  | { ok: false; reason: 'rejected' | 'unreachable' | 'failed'; error: string };
+import type { ConnectionCheck } from '../payment-provider-registry.ts';
+import { createMercadoPagoProvider, MercadoPagoError } from './mercadopago-api.ts';
 
 /**
  * One real call with the token against the API base (GET /users/me): the account it belongs to,

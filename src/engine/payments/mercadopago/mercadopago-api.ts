@@ -1,5 +1,5 @@
-import type { OnlinePaymentMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund } from '../domain/payments.ts';
-import type { OpenedSession, OpenSessionRequest, PaymentProvider, RefundRequest } from './payment-provider.ts';
+import type { OnlinePaymentMethod, ProviderPayment, ProviderPaymentStatus, ProviderRefund } from '../../domain/payments.ts';
+import type { OpenedSession, OpenSessionRequest, PaymentProvider, RefundRequest } from '../payment-provider.ts';
 
 export const MERCADOPAGO_PROVIDER_NAME = 'mercadopago';
 /** Mercado Pago's public REST API; a stand-in (tests) or a proxy may take its place. */
