@@ -4,8 +4,8 @@
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import type { DesktopChannel, DesktopContract } from '../shared/ipc/contract.ts';
-import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/ipc/settings.ts';
+import type { DesktopChannel, DesktopContract } from '../shared/screen-contract/contract.ts';
+import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/screen-contract/settings.ts';
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { PrinterPort } from '../engine/printers/printer-port.ts';
@@ -15,7 +15,7 @@ import { backupDatabase } from '../engine/services/backup-database.ts';
 import { restaurantExists, restaurantTimeZone } from '../engine/services/restaurant-context.ts';
 import { demoRushKey, startDemoRush, type DemoRush } from '../engine/demo/demo-rush.ts';
 import { RUSH_RESTAURANT } from '../shared/demo-rush.ts';
-import type { DemoRushStatus } from '../shared/ipc/demo-rush.ts';
+import type { DemoRushStatus } from '../shared/screen-contract/demo-rush.ts';
 import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
 import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
 import { printTestPage } from '../engine/services/print-test-page.ts';
@@ -27,7 +27,7 @@ import { readStationCooks, setStationCooks } from '../engine/services/station-co
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
 import { checkPaymentCredentials, knownPaymentProvider } from '../engine/services/payment-credentials.ts';
-import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/ipc/online-payments.ts';
+import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/screen-contract/online-payments.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 

@@ -16,8 +16,8 @@ import { STANDALONE_STATUS } from '../engine/screen/live-hub.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
 import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startEngineServer, type EngineServer } from '../host/start-engine-server.ts';
-import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
-import type { AppSettings } from '../shared/ipc/settings.ts';
+import type { ConnectionStatus } from '../shared/screen-contract/kitchen.ts';
+import type { AppSettings } from '../shared/screen-contract/settings.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
 import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
 

@@ -2,8 +2,8 @@
 // each calling the same services (and the same EngineCommands) as the HTTP API. The desktop window
 // reaches these through the preload bridge (src/main/channel-handlers.ts), a paired tablet through
 // src/engine/http/kitchen/ — the same functions, so the two cannot drift.
-import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.ts';
-import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
+import type { KitchenChannel, KitchenContract } from '../../shared/screen-contract/contract.ts';
+import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';

@@ -7,7 +7,7 @@
 // (`live-feed.ts`) and the tablets' Server-Sent Events (`http/kitchen/live-stream.ts`) are two
 // kinds of sink. The hub hands the same message object to every sink, so a sink that serialises
 // can do it once per message for all its peers.
-import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import { readFreeSpace } from '../services/free-space.ts';
 import { lastEventSeq, readKitchenEvents } from '../services/kitchen-board.ts';

@@ -1,7 +1,7 @@
 import { printStatusOf } from './printers.ts';
 import { DateTime } from 'luxon';
-import { KITCHEN_EVENTS, kitchenOrderOf, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../shared/ipc/kitchen.ts';
-import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/ipc/ticket-timing.ts';
+import { KITCHEN_EVENTS, kitchenOrderOf, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../shared/screen-contract/kitchen.ts';
+import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../shared/screen-contract/ticket-timing.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';

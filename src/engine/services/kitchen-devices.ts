@@ -7,8 +7,8 @@
 // are also limited per client address (a URL's secret is not: nothing to guess, so no flood of other
 // addresses can lock a QR code out). Both limits are kept in SQLite (a restart keeps them).
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { KitchenDeviceEntry } from '../../shared/ipc/devices.ts';
-import { KITCHEN_PATH, SCREEN_ROLES, type ScreenRole } from '../../shared/ipc/devices.ts';
+import type { KitchenDeviceEntry } from '../../shared/screen-contract/devices.ts';
+import { KITCHEN_PATH, SCREEN_ROLES, type ScreenRole } from '../../shared/screen-contract/devices.ts';
 import { ApiError, invalidRequest, notFound } from '../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../domain/time.ts';
 import { fullAt, spend, type RateLimitDecision, type RateLimitSettings } from '../domain/token-bucket.ts';

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine.ts';
 import { notFound } from '../domain/errors.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
-import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../shared/screen-contract/kitchen.ts';
 import type { KitchenSettings } from '../domain/kitchen-settings.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { restaurantOf } from './restaurant-context.ts';

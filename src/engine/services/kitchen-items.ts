@@ -3,7 +3,7 @@ import { KitchenError, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
-import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../shared/screen-contract/kitchen.ts';
 import { logItemDone } from './kitchen-timing-log.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';

@@ -1,7 +1,7 @@
 // What the pickup screen shows: numbers of today's orders being prepared and ready, pickup orders
 // only unless the restaurant added deliveries (for its couriers), and of the customer at most the
 // first name, only when the restaurant chose to show it. Test orders stay off a screen customers read.
-import type { PickupBoard, PickupNumber } from '../../shared/ipc/pickup.ts';
+import type { PickupBoard, PickupNumber } from '../../shared/screen-contract/pickup.ts';
 import { hubNumberShown } from '../../shared/order-number.ts';
 import { notFound } from '../domain/errors.ts';
 import { firstNameOf } from '../domain/pickup-first-name.ts';

@@ -8,7 +8,7 @@ import {
   PICKUP_ORDER_TYPES,
   type PickupOrderTypes,
   type PickupScreenSettings,
-} from '../../shared/ipc/pickup.ts';
+} from '../../shared/screen-contract/pickup.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 

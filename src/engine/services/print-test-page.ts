@@ -3,7 +3,7 @@
 // transaction; what the printer answered becomes its state, and what came back is reported as it
 // was (its first bytes in hex), never taken for a printer's answer unless it is one.
 import { DateTime } from 'luxon';
-import type { PrinterEntry } from '../../shared/ipc/printers.ts';
+import type { PrinterEntry } from '../../shared/screen-contract/printers.ts';
 import { callWithTimeout } from '../adapters/call-with-timeout.ts';
 import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';

@@ -2,7 +2,7 @@
 // Ajustes → Impresoras. Every field from outside is checked here, with a clear error naming it.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { PRINT_WHEN, type PrintStatus, type PrintWhen, type PrinterEntry } from '../../shared/ipc/printers.ts';
+import { PRINT_WHEN, type PrintStatus, type PrintWhen, type PrinterEntry } from '../../shared/screen-contract/printers.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import { formatNullableInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';

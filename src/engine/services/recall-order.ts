@@ -6,7 +6,7 @@ import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
-import { KITCHEN_EVENTS } from '../../shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../shared/screen-contract/kitchen.ts';
 import { logRecalled } from './kitchen-timing-log.ts';
 import { worldOf } from '../../shared/world.ts';
 

@@ -1,7 +1,7 @@
 // The per-location "agotado" (86) switch for any product or option, stock-tracked or not: the
 // menu answers `available: false` for it and POST /orders refuses it, until it is switched back
 // or the kitchen's day ends (the restaurant's `sold_out_resets_at`). api-v1-decisions.md, "Sold out".
-import type { SoldOutBoardView } from '../../shared/ipc/kitchen.ts';
+import type { SoldOutBoardView } from '../../shared/screen-contract/kitchen.ts';
 import type { SetSoldOutInput } from '../../shared/schemas/sold-out.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { shownOrderNumber } from '../../shared/order-number.ts';
-import type { TicketCountdown, TicketItem, TicketKitchen } from '../../shared/ipc/kitchen.ts';
+import type { TicketCountdown, TicketItem, TicketKitchen } from '../../shared/screen-contract/kitchen.ts';
 import { kitchenActions, stationProgress, suggestedTarget, ticketPayment } from '../../shared/kitchen-ticket-rules.ts';
 import type { Engine } from '../engine.ts';
 import type { OrderRow } from '../store/orders-store.ts';

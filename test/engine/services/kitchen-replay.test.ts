@@ -8,7 +8,7 @@ import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
 import { replayFrame, type KitchenReplay } from '../../../src/shared/kitchen-replay.ts';
-import { callIpc } from '../../../src/engine/screen/dispatch.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
 
 const MIN = 60_000;
 /** A week after the demo's evening, as the report's test: a day the demo's own orders are not in. */
@@ -120,8 +120,8 @@ test('the replay gives the board, the cook lanes, the queue and the promises exa
 
 test('the replay is refused for a day that does not exist and a location that is not there', async () => {
   const kitchen = handlersFor(engine);
-  const bad = await callIpc(kitchen.handlers, 'reports:replay', { location_id: R1.openLocation, day: '2026-02-30' });
+  const bad = await callScreenHandler(kitchen.handlers, 'reports:replay', { location_id: R1.openLocation, day: '2026-02-30' });
   assert.equal(bad.ok, false);
-  const missing = await callIpc(kitchen.handlers, 'reports:replay', { location_id: '00000000-0000-4000-8000-000000000000', day: DAY });
+  const missing = await callScreenHandler(kitchen.handlers, 'reports:replay', { location_id: '00000000-0000-4000-8000-000000000000', day: DAY });
   assert.equal(missing.ok, false);
 });

@@ -2,7 +2,7 @@
 // each with its switch at the location shown. What is switched here is what GET /menu and
 // POST /orders see at once (services/sold-out.ts); in the test world a switch is simulated.
 import { useCallback, useEffect, useState } from 'react';
-import type { SoldOutBoardView, World } from '../../../shared/ipc/kitchen.ts';
+import type { SoldOutBoardView, World } from '../../../shared/screen-contract/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp, useBoard, useLanguage, useStock, useT } from '../app-context.tsx';

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
 import { updatePickupScreenSettings } from '../../../../src/engine/services/pickup-screen-settings.ts';
-import { DEFAULT_PICKUP_SCREEN_SETTINGS } from '../../../../src/shared/ipc/pickup.ts';
+import { DEFAULT_PICKUP_SCREEN_SETTINGS } from '../../../../src/shared/screen-contract/pickup.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
 

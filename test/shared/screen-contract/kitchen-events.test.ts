@@ -2,7 +2,7 @@
 // stays out of the API's change feed (the events store leaves out the kitchen's prefix).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KITCHEN_EVENTS } from '../../../src/shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../../src/shared/screen-contract/kitchen.ts';
 import { KITCHEN_EVENT_PREFIX } from '../../../src/engine/store/events-store.ts';
 import { EVENT_TYPES } from '../../../src/shared/schemas/events.ts';
 

@@ -11,37 +11,37 @@ type Table = typeof CHANNELS;
 type AnswerOf<A> = A extends Answer<infer R> ? R : never;
 
 /** Every channel with its request (the schema's static type) and its answer. */
-export type IpcContract = {
+export type ScreenContract = {
   [C in keyof Table]: { request: Static<Table[C]['request']>; response: AnswerOf<Table[C]['response']> };
 };
-export type IpcChannel = keyof IpcContract;
+export type ScreenChannel = keyof ScreenContract;
 /** What a kitchen screen does, wherever it runs: the desktop window and paired tablets. */
-export type KitchenChannel = { [C in IpcChannel]: Table[C]['door'] extends 'kitchen' ? C : never }[IpcChannel];
+export type KitchenChannel = { [C in ScreenChannel]: Table[C]['audience'] extends 'kitchen' ? C : never }[ScreenChannel];
 /** What only the desktop app's own window may do: never served over HTTP, never to a tablet. */
-export type DesktopChannel = Exclude<IpcChannel, KitchenChannel>;
-export type KitchenContract = Pick<IpcContract, KitchenChannel>;
-export type DesktopContract = Pick<IpcContract, DesktopChannel>;
-export type IpcRequest<C extends IpcChannel> = IpcContract[C]['request'];
-export type IpcResponse<C extends IpcChannel> = IpcContract[C]['response'];
+export type DesktopChannel = Exclude<ScreenChannel, KitchenChannel>;
+export type KitchenContract = Pick<ScreenContract, KitchenChannel>;
+export type DesktopContract = Pick<ScreenContract, DesktopChannel>;
+export type ScreenRequest<C extends ScreenChannel> = ScreenContract[C]['request'];
+export type ScreenResponse<C extends ScreenChannel> = ScreenContract[C]['response'];
 
-const entries = Object.entries(CHANNELS) as [IpcChannel, ChannelEntry][];
+const entries = Object.entries(CHANNELS) as [ScreenChannel, ChannelEntry][];
 
 /** Every channel, for registration and for the sender check (a channel not listed is refused). */
-export const IPC_CHANNELS: readonly IpcChannel[] = entries.map(([channel]) => channel);
+export const SCREEN_CHANNELS: readonly ScreenChannel[] = entries.map(([channel]) => channel);
 /** The kitchen's channels: registered on ipcMain and as HTTP endpoints. */
-export const KITCHEN_CHANNELS = entries.filter(([, entry]) => entry.door === 'kitchen').map(([channel]) => channel) as readonly KitchenChannel[];
+export const KITCHEN_CHANNELS = entries.filter(([, entry]) => entry.audience === 'kitchen').map(([channel]) => channel) as readonly KitchenChannel[];
 /** The desktop's own channels: on ipcMain only. */
-export const DESKTOP_CHANNELS = entries.filter(([, entry]) => entry.door === 'desktop').map(([channel]) => channel) as readonly DesktopChannel[];
+export const DESKTOP_CHANNELS = entries.filter(([, entry]) => entry.audience === 'desktop').map(([channel]) => channel) as readonly DesktopChannel[];
 /** The schema each request must pass before its handler runs, on either transport. */
 export const REQUEST_SCHEMAS = Object.fromEntries(entries.map(([channel, entry]) => [channel, entry.request])) as {
-  readonly [C in IpcChannel]: TSchema;
+  readonly [C in ScreenChannel]: TSchema;
 };
 
 export function isKitchenChannel(value: unknown): value is KitchenChannel {
-  return typeof value === 'string' && Object.hasOwn(CHANNELS, value) && CHANNELS[value as IpcChannel].door === 'kitchen';
+  return typeof value === 'string' && Object.hasOwn(CHANNELS, value) && CHANNELS[value as ScreenChannel].audience === 'kitchen';
 }
 
-export function isIpcChannel(value: unknown): value is IpcChannel {
+export function isScreenChannel(value: unknown): value is ScreenChannel {
   return typeof value === 'string' && Object.hasOwn(CHANNELS, value);
 }
 
@@ -50,25 +50,25 @@ export const LIVE_CHANNEL = 'live:push';
 /** What the window says back on it: the stations its board shows (fallback printing asks; null: every station). */
 export const LIVE_STATIONS_CHANNEL = 'live:stations';
 
-export interface IpcFailure {
+export interface ScreenFailure {
   /** An API error code or one of the kitchen's own (error-codes.ts, `KitchenErrorCode`): translate by it. */
   code: string;
   message: string;
 }
 
 /** Every answer crosses the boundary as data, so the engine's refusal arrives with its words intact. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcFailure };
+export type ScreenResult<T> = { ok: true; value: T } | { ok: false; error: ScreenFailure };
 
 /** The preload's methods: one per channel, named in the table for what they do. */
 export const BRIDGE_METHODS = Object.fromEntries(entries.map(([channel, entry]) => [entry.method, channel])) as {
-  readonly [C in IpcChannel as Table[C]['method']]: C;
+  readonly [C in ScreenChannel as Table[C]['method']]: C;
 };
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;
 
 /** What `window.comanda` offers the renderer. */
 export type ComandaBridge = {
-  [M in BridgeMethod]: (request: IpcRequest<(typeof BRIDGE_METHODS)[M]>) => Promise<IpcResult<IpcResponse<(typeof BRIDGE_METHODS)[M]>>>;
+  [M in BridgeMethod]: (request: ScreenRequest<(typeof BRIDGE_METHODS)[M]>) => Promise<ScreenResult<ScreenResponse<(typeof BRIDGE_METHODS)[M]>>>;
 } & {
   /** Calls `listener` with every live push; returns the unsubscribe. */
   onLive(listener: (push: LivePush) => void): () => void;

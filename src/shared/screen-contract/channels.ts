@@ -41,17 +41,17 @@ export interface Answer<T> {
 }
 const answers = <T>(): Answer<T> => ({});
 
-export type Door = 'kitchen' | 'desktop';
+export type Audience = 'kitchen' | 'desktop';
 export interface ChannelEntry<M extends string = string, S extends TSchema = TSchema, R = unknown> {
-  door: Door;
+  audience: Audience;
   method: M;
   request: S;
   response: Answer<R>;
 }
 const kitchen = <M extends string, S extends TSchema, R>(method: M, request: S, response: Answer<R>) =>
-  ({ door: 'kitchen', method, request, response }) as const;
+  ({ audience: 'kitchen', method, request, response }) as const;
 const desktop = <M extends string, S extends TSchema, R>(method: M, request: S, response: Answer<R>) =>
-  ({ door: 'desktop', method, request, response }) as const;
+  ({ audience: 'desktop', method, request, response }) as const;
 
 const Empty = Type.Object({});
 const WorldField = Type.Enum([...WORLDS]);
@@ -85,7 +85,7 @@ export const CHANNELS = {
   'orders:reprint': kitchen('reprintOrder', Type.Object({ order_id: Uuid() }), answers<{ queued: number }>()),
   /** Reintentar: a printer's tickets set aside (never confirmed by it after a few sends) queued again, as reprints. */
   'printers:retry': kitchen('retryPrinter', Type.Object({ printer_id: Uuid() }), answers<{ printer: string; retried: number }>()),
-  /** The pickup screen's one read: order numbers preparing and ready (shared/ipc/pickup.ts). */
+  /** The pickup screen's one read: order numbers preparing and ready (shared/screen-contract/pickup.ts). */
   'pickup:board': kitchen('pickupBoard', Empty, answers<PickupBoard>()),
   'stock:read': kitchen('readStock', Type.Object({ location_id: Uuid(), world: WorldField }), answers<StockView>()),
   'stock:set': kitchen(
