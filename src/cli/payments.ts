@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../engine/payments/payment-providers.ts';
-import { removePaymentCredentials, setPaymentCredentials, showPaymentCredentials, storedPaymentCredentials } from '../engine/services/payment-credentials.ts';
+import { removePaymentCredentials, setPaymentCredentials, showPaymentCredentials, storedPaymentCredentials } from '../engine/services/payments/payment-credentials.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const PROVIDERS = PAYMENT_PROVIDER_NAMES.join('|');

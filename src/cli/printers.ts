@@ -3,9 +3,9 @@
 import { PRINT_WHEN } from '../shared/screen-contract/printers.ts';
 import { PRINTER_CODE_PAGES } from '../engine/printers/escpos-ticket.ts';
 import { assembleProviders } from '../engine/providers.ts';
-import { retrySetAsideJobs } from '../engine/services/print-jobs.ts';
-import { printTestPage } from '../engine/services/print-test-page.ts';
-import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
+import { retrySetAsideJobs } from '../engine/services/printing/print-jobs.ts';
+import { printTestPage } from '../engine/services/printing/print-test-page.ts';
+import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
 import { parseCommand, runOnEngine, runOnEngineAsync, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:

@@ -1,7 +1,7 @@
 // The engine inside the desktop app: its SQLite file in the user data folder, the demo restaurant on
 // first start, its jobs (started by startEngineServer), and the local HTTP API; in connected mode,
 // the engine as a replica of the platform. Plain Node (no Electron import), so tests boot it.
-import { listRestaurants } from '../engine/services/restaurant-context.ts';
+import { listRestaurants } from '../engine/services/keys/restaurant-context.ts';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';

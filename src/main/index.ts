@@ -8,7 +8,7 @@ import pino from 'pino';
 import { openRotatingLog } from '../host/rotating-log-file.ts';
 import { defaultDataDir } from '../engine/data-dir.ts';
 import { startLiveFeed, type LiveFeed } from '../engine/screen/live-feed.ts';
-import { screenStations } from '../engine/services/screen-stations.ts';
+import { screenStations } from '../engine/services/kitchen/screen-stations.ts';
 import { LIVE_CHANNEL } from '../shared/screen-contract/contract.ts';
 import type { LivePush } from '../shared/screen-contract/kitchen.ts';
 import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';

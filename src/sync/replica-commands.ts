@@ -1,9 +1,9 @@
 import { ApiError } from '../engine/domain/errors.ts';
 import type { Engine, WriteTransaction } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
-import { getOrder } from '../engine/services/read-orders.ts';
-import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
-import { queueForUpstream, stockBefore } from '../engine/services/replica-outbox.ts';
+import { getOrder } from '../engine/services/orders/read-orders.ts';
+import { setKnownLocationOpen } from '../engine/services/replica/mirror-upstream.ts';
+import { queueForUpstream, stockBefore } from '../engine/services/replica/replica-outbox.ts';
 import type { World } from '../shared/world.ts';
 
 /**

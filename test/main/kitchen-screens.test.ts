@@ -8,7 +8,7 @@ import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
-import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen/kitchen-devices.ts';
 import { DESKTOP_CHANNELS, SCREEN_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/screen-contract/contract.ts';
 import { REQUEST_SCHEMAS } from '../../src/shared/screen-contract/contract.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';

@@ -9,7 +9,7 @@ import { registerHooks } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { startLiveFeed, type LiveFeed } from '../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
-import { screenStations } from '../../src/engine/services/screen-stations.ts';
+import { screenStations } from '../../src/engine/services/kitchen/screen-stations.ts';
 import { LIVE_STATIONS_CHANNEL } from '../../src/shared/screen-contract/contract.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';

@@ -9,7 +9,7 @@ import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './supp
 import { eventually } from '../support/eventually.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 import { FREEZE_MS } from '../../src/renderer/src/board-logic.ts';
-import { removePaymentCredentials, setPaymentCredentials } from '../../src/engine/services/payment-credentials.ts';
+import { removePaymentCredentials, setPaymentCredentials } from '../../src/engine/services/payments/payment-credentials.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 
 describe('kitchen board (Chromium, real engine)', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
-import { readKitchenReport } from '../../src/engine/services/kitchen-report.ts';
+import { readKitchenReport } from '../../src/engine/services/reports/kitchen-report.ts';
 import { parseCsv } from '../../src/shared/csv.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';

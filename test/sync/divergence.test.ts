@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { applyFeedPage } from '../../src/engine/services/replica-feed.ts';
-import { SYNC_KEYS } from '../../src/engine/services/replica-state.ts';
+import { applyFeedPage } from '../../src/engine/services/replica/replica-feed.ts';
+import { SYNC_KEYS } from '../../src/engine/services/replica/replica-state.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';

@@ -4,9 +4,9 @@ import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
-import type { OrderView } from '../services/order-view.ts';
-import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/read-orders.ts';
-import { restaurantOf } from '../services/restaurant-context.ts';
+import type { OrderView } from '../services/orders/order-view.ts';
+import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/orders/read-orders.ts';
+import { restaurantOf } from '../services/keys/restaurant-context.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const COMMA = Buffer.from(',');

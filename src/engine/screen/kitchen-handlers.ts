@@ -7,16 +7,16 @@ import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/scre
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
-import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
-import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';
-import type { LocationStatusView } from '../services/location-status.ts';
-import { listLocations } from '../services/locations.ts';
-import type { OrderView } from '../services/order-view.ts';
-import { readStock } from '../services/stock.ts';
-import { orderItemDish, readSoldOutBoard } from '../services/sold-out.ts';
-import { readPickupBoard } from '../services/pickup-board.ts';
-import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
-import { orderOfRestaurant, requireWrite } from '../services/restaurant-context.ts';
+import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen/kitchen-board.ts';
+import { applyKitchenChangeOnce } from '../services/kitchen/kitchen-changes.ts';
+import type { LocationStatusView } from '../services/locations/location-status.ts';
+import { listLocations } from '../services/locations/locations.ts';
+import type { OrderView } from '../services/orders/order-view.ts';
+import { readStock } from '../services/menu/stock.ts';
+import { orderItemDish, readSoldOutBoard } from '../services/menu/sold-out.ts';
+import { readPickupBoard } from '../services/kitchen/pickup-board.ts';
+import { queueReprint, retrySetAsideJobs } from '../services/printing/print-jobs.ts';
+import { orderOfRestaurant, requireWrite } from '../services/keys/restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).

@@ -9,9 +9,9 @@
 // can do it once per message for all its peers.
 import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
-import { readFreeSpace } from '../services/free-space.ts';
-import { lastEventSeq, readKitchenEvents } from '../services/kitchen-board.ts';
-import { printStatusOf } from '../services/printers.ts';
+import { readFreeSpace } from '../services/storage/free-space.ts';
+import { lastEventSeq, readKitchenEvents } from '../services/kitchen/kitchen-board.ts';
+import { printStatusOf } from '../services/printing/printers.ts';
 
 /** A message for the sinks; `upTo` is the last event sequence number it covers (null: a heartbeat). */
 export interface LiveMessage {

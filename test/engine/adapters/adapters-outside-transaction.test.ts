@@ -6,7 +6,7 @@ import type { CourierDispatchRequest, CourierProvider } from '../../../src/engin
 import { SimulatedCourier } from '../../../src/engine/couriers/simulated-courier.ts';
 import type { OpenSessionRequest, PaymentProvider } from '../../../src/engine/payments/payment-provider.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import { createOrder } from '../../../src/engine/services/create-order.ts';
+import { createOrder } from '../../../src/engine/services/orders/create-order.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
 

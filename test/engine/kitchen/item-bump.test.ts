@@ -4,7 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { Engine } from '../../../src/engine/engine.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
+import { readKitchenBoard } from '../../../src/engine/services/kitchen/kitchen-board.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
 import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
 import { isKitchenErrorCode } from '../../../src/shared/error-codes.ts';

@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
-import { purgeExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../../../src/engine/services/idempotency-retention.ts';
+import { purgeExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../../../src/engine/services/orders/idempotency-retention.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
 

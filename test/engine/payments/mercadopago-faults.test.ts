@@ -4,8 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago/mercadopago-api.ts';
-import { paymentActionsOfOrder } from '../../../src/engine/services/payment-actions.ts';
-import { setPaymentCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { paymentActionsOfOrder } from '../../../src/engine/services/payments/payment-actions.ts';
+import { setPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import type { PaymentActionRow } from '../../../src/engine/store/payment-actions-store.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';

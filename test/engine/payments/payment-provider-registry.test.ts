@@ -8,7 +8,7 @@ import { mercadoPagoEntry } from '../../../src/engine/payments/mercadopago/merca
 import { paymentProviderRegistry, type PaymentProviderEntry } from '../../../src/engine/payments/payment-provider-registry.ts';
 import type { PaymentProvider } from '../../../src/engine/payments/payment-provider.ts';
 import { PAYMENT_PROVIDER_NAMES, paymentProviderEntry } from '../../../src/engine/payments/payment-providers.ts';
-import { checkPaymentCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { checkPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import { ONLINE_PAYMENT_PROVIDERS } from '../../../src/shared/screen-contract/online-payments.ts';
 import { R1, R2 } from '../../support/demo-ids.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';

@@ -4,7 +4,7 @@
 // status and body. Only the restaurant's own secret gets past (200).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setPaymentCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { setPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import { R1, R2, UNKNOWN_UUID } from '../../support/demo-ids.ts';
 import { MercadoPagoStandIn } from '../../support/mercadopago-stand-in.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';

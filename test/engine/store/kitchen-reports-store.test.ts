@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { readKitchenReportTable } from '../../../src/engine/services/kitchen-report-export.ts';
+import { readKitchenReportTable } from '../../../src/engine/services/reports/kitchen-report-export.ts';
 import type { Actor } from '../../../src/engine/domain/actor.ts';
 
 const MIN = 60_000;

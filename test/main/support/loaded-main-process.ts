@@ -11,7 +11,7 @@ import { dispatchScreenCall } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { memoryPlatformKey, memorySettings } from './memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import { createApiKey } from '../../../src/engine/services/api-keys.ts';
+import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 import { DEFAULT_SETTINGS } from '../../../src/shared/screen-contract/settings.ts';
 import { startEngineHost } from '../../../src/main/engine-host.ts';
 

@@ -20,7 +20,7 @@ import { ApiError, KitchenError } from '../../domain/errors.ts';
 import { toFailure } from '../../screen/screen-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-hub.ts';
-import { screenStations } from '../../services/screen-stations.ts';
+import { screenStations } from '../../services/kitchen/screen-stations.ts';
 import { addressKey } from '../../domain/token-bucket.ts';
 import {
   DEFAULT_PAIRING_LIMITS,
@@ -30,7 +30,7 @@ import {
   pairWithSecret,
   takePairingAttempt,
   type DeviceIdentity,
-} from '../../services/kitchen-devices.ts';
+} from '../../services/kitchen/kitchen-devices.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from '../rate-limiter.ts';
 import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } from './admin-session.ts';

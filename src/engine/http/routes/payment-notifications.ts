@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
 import { paymentProviderEntry } from '../../payments/payment-providers.ts';
-import { returnUrlWith } from '../../services/confirm-payment.ts';
-import { requestPaymentCheck } from '../../services/payment-actions.ts';
-import { storedPaymentCredentials } from '../../services/payment-credentials.ts';
-import { paymentReturn, type ProviderReturn } from '../../services/payment-return.ts';
+import { returnUrlWith } from '../../services/payments/confirm-payment.ts';
+import { requestPaymentCheck } from '../../services/payments/payment-actions.ts';
+import { storedPaymentCredentials } from '../../services/payments/payment-credentials.ts';
+import { paymentReturn, type ProviderReturn } from '../../services/payments/payment-return.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 
 const RETURN_OUTCOMES: readonly ProviderReturn[] = ['success', 'failure', 'pending'];
@@ -25,7 +25,7 @@ function queryText(query: unknown, name: string): string | null {
  *   Pago's: `mercadopago/{restaurant_id}?data.id=…&type=payment`). The provider's entry in the
  *   registry (payments/payment-providers.ts) checks its signature with the restaurant's secret (and
  *   its age); then the route only writes the intent to read that payment from the provider
- *   (services/payment-actions.ts). A restaurant without an account, or unknown, answers as a
+ *   (services/payments/payment-actions.ts). A restaurant without an account, or unknown, answers as a
  *   configured one does to a forged notification (401): the webhook never tells which restaurants
  *   have an account. A provider the engine does not know is 404.
  */
