@@ -85,7 +85,7 @@ export function prepareDatabase(dir: string, orders: number): PreparedDatabase {
     for (const product of [R1.products.empanadaPino, R1.products.empanadaQueso, R1.products.pastelDeChoclo]) {
       engine.stores.stock.set(R1.openLocation, product, BENCH_STOCK);
     }
-    const actor = { restaurantId, mode: 'live' as const, canWrite: true, keyId: 'bench' };
+    const actor = { restaurantId, world: 'live' as const, canWrite: true, keyId: 'bench' };
     const payments = { live: null, test: sandboxSimulator };
     const templates: OrderRow[] = TEMPLATES.map((input) => {
       const view = createOrder(engine, actor, { ...input, location_id: R1.openLocation }, { payments, origin: 'http://127.0.0.1' });

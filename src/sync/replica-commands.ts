@@ -72,7 +72,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
     },
     setLocationOpen(actor, locationId, open) {
       return committed(() => {
-        if (actor.mode === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
+        if (actor.world === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
         const result = local.setLocationOpen(actor, locationId, open);
         if (!result.simulated) {
           queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });

@@ -404,7 +404,7 @@ export class Replica {
   }
 
   private assertSameWorld(actor: Actor): void {
-    if (actor.restaurantId !== this.identity.restaurantId || actor.mode !== this.identity.mode) {
+    if (actor.restaurantId !== this.identity.restaurantId || actor.world !== this.identity.mode) {
       throw new ApiError('forbidden', 'this replica serves only the world of its platform key');
     }
   }

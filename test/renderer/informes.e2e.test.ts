@@ -21,7 +21,7 @@ const VIEWPORTS = [
 ];
 const MIN = 60_000;
 const DAY = DEMO_NOW.slice(0, 10);
-const manager = { restaurantId: R1.id, mode: 'live' as const, canWrite: false, keyId: 'test' };
+const manager = { restaurantId: R1.id, world: 'live' as const, canWrite: false, keyId: 'test' };
 
 /** An evening at the demo's open location: 24 tickets bumped after known minutes, a sweep, a cancellation, a recall. */
 async function service(k: KitchenUnderTest): Promise<void> {

@@ -78,7 +78,7 @@ function managedOrders(engine: Engine, restaurantId: string, create: boolean, pa
   if (!target) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
   const order = createOrder(
     engine,
-    { restaurantId, mode: 'live', canWrite: true, keyId: 'demo-seed' },
+    { restaurantId, world: 'live', canWrite: true, keyId: 'demo-seed' },
     {
       location_id: target.locationId,
       type: 'retiro',

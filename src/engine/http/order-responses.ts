@@ -125,7 +125,7 @@ export class OrderResponses {
   /** The answer to `GET /orders`: the page's ids read from the index, each order's bytes kept or written. */
   sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): FastifyReply {
     const keepable = this.keepable();
-    const pageKey = `${actor.restaurantId}\n${actor.mode}\n${JSON.stringify(query)}`;
+    const pageKey = `${actor.restaurantId}\n${actor.world}\n${JSON.stringify(query)}`;
     if (keepable) {
       this.syncWithChanges();
       const page = this.pages.get(pageKey);

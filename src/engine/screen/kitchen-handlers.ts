@@ -40,7 +40,7 @@ export type KitchenHandlers = {
 
 /** The kitchen's actor in one world of its restaurant: it may write, and says so as "kitchen". */
 export function kitchenActor(restaurantId: string, world: World): Actor {
-  return { restaurantId, mode: world, canWrite: true, keyId: KITCHEN_KEY_ID };
+  return { restaurantId, world, canWrite: true, keyId: KITCHEN_KEY_ID };
 }
 
 export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers {

@@ -175,7 +175,7 @@ describe('adapters are called outside the transaction: a slow provider delays no
     // Only the first half ran (as if the process died while the provider was being asked).
     const half = createOrder(
       t.server.engine,
-      { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'test' },
+      { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'test' },
       onlineBody(1) as never,
       { payments: t.server.providers.payments, origin: 'http://127.0.0.1' },
     );

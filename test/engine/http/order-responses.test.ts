@@ -116,7 +116,7 @@ describe('order reads from kept response bytes', () => {
     // another connection to the same file (the keys CLI, another process)
     const other = new Engine({ database: t.dbPath, clock: t.clock });
     try {
-      transitionOrder(other, { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
+      transitionOrder(other, { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
     } finally {
       other.close();
     }

@@ -22,7 +22,7 @@ import { fakeLiveProvider } from './engine-with-jobs.ts';
 const MINUTE = 60_000;
 const payments = { live: fakeLiveProvider, test: sandboxSimulator };
 const couriers = defaultCouriers();
-const actor: Actor = { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'jobs-test' };
+const actor: Actor = { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'jobs-test' };
 
 describe('the jobs runner', () => {
   let dir: string;

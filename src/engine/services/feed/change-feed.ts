@@ -42,7 +42,7 @@ function decodeFeedCursor(cursor: string): number {
 /** One page of the change feed after the cursor, oldest first. No cursor means "from now". */
 function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): FeedPage {
   const restaurant = restaurantOf(engine, actor);
-  const rows = engine.stores.events.list(restaurant.id, actor.mode, afterSeq, limit + 1);
+  const rows = engine.stores.events.list(restaurant.id, actor.world, afterSeq, limit + 1);
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const lastSeq = page.length > 0 ? page[page.length - 1]!.seq : afterSeq;

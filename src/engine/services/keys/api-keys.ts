@@ -96,7 +96,7 @@ export function authenticate(engine: Engine, presented: string): Actor | null {
   }
   const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
   if (!matches || row.revoked_at !== null || row.mode !== parsed.mode) return null;
-  const actor: Actor = { restaurantId: row.restaurant_id, mode: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+  const actor: Actor = { restaurantId: row.restaurant_id, world: row.mode, canWrite: row.can_write === 1, keyId: row.id };
   const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
   engine.verifiedKeys.noteUse(verified, engine.clock.now());
   return actor;

@@ -52,7 +52,7 @@ function readItemChanges(engine: Engine, restaurantId: string, actor: Actor, aft
   // Read first: every event up to it is committed (writers take their seq in turn), so none below
   // it can appear after the query below.
   const head = engine.stores.events.lastSeq();
-  const rows = engine.stores.kitchenData.itemEvents(restaurantId, actor.mode, KITCHEN_EVENTS.item, afterSeq, limit);
+  const rows = engine.stores.kitchenData.itemEvents(restaurantId, actor.world, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));
   const lastRead = data.length > 0 ? data[data.length - 1]!.seq : afterSeq;
   // A full page may stop before the head: continue from its last entry.

@@ -38,7 +38,7 @@ export function listLocations(engine: Engine, actor: Actor): LocationsView {
         return {
           ...toLocationStatusView(l, locationOpenState(engine, restaurant, l, now), restaurant.time_zone),
           ...(busy ? { kitchen_busy: busy } : {}),
-          kitchen_wait_minutes: currentWait(readKitchenLoad(engine, restaurant.id, l.id, now, actor.mode)).wait_minutes,
+          kitchen_wait_minutes: currentWait(readKitchenLoad(engine, restaurant.id, l.id, now, actor.world)).wait_minutes,
         };
       }),
   };

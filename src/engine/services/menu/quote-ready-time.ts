@@ -31,7 +31,7 @@ export function quoteReadyTime(engine: Engine, actor: Actor, input: ReadyTimeQuo
       );
       return { product_id: product.id, quantity: item.quantity, modifiers };
     });
-    const load = readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.mode);
+    const load = readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.world);
     return { location_id: location.id, ...toPromiseView(promiseFor(load, lines), load, restaurant.time_zone) };
   });
 }

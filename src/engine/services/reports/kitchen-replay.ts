@@ -33,7 +33,7 @@ export function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenRe
     if (!day.isValid) throw invalidRequest('day must be a date that exists (YYYY-MM-DD)');
     const from = day.startOf('day').toMillis();
     const to = day.plus({ days: 1 }).startOf('day').toMillis();
-    const world = actor.mode === 'test' ? 'test' : 'live';
+    const world = actor.world === 'test' ? 'test' : 'live';
     const store = engine.stores.kitchenReplay;
 
     const states = store.orderStates(restaurant.id, world, locationId, from - LOOK_BEFORE_MS, to, MAX_STATE_ROWS);

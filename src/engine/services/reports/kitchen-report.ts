@@ -93,7 +93,7 @@ function hourReader(zone: string): (ms: number) => number {
 }
 
 function readBasis(engine: Engine, actor: Actor, period: ReportPeriod, restaurantId: string) {
-  const test = actor.mode === 'test' ? 1 : 0;
+  const test = actor.world === 'test' ? 1 : 0;
   const reports = engine.stores.kitchenReports;
   const rows = reports.log(restaurantId, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to + LOOK_AFTER_MS, MAX_LOG_ROWS);
   const cancelledRows = reports.cancelled(restaurantId, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
@@ -216,7 +216,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   // The exports' order numbers, read only when an export asks for them.
   let allNumbers: Map<string, string> | null = null;
   const numbersOfAll = () => (allNumbers ??= engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]));
-  const test = actor.mode === 'test' ? 1 : 0;
+  const test = actor.world === 'test' ? 1 : 0;
   const fullLog = () => engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
   return { report, basis: { period, rows, fullLog, tickets, promises, numbers: numbersOfAll } };
 }

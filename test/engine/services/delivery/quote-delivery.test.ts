@@ -93,7 +93,7 @@ function setup(locations: LocationFixture[], subsidies: ShippingSubsidyRule[] = 
   return engine;
 }
 
-const actor: Actor = { restaurantId: RESTAURANT_ID, mode: 'live', canWrite: false, keyId: 'test' };
+const actor: Actor = { restaurantId: RESTAURANT_ID, world: 'live', canWrite: false, keyId: 'test' };
 
 const LOCATION_ID = '1c0ffee0-0000-4000-8000-000000000001';
 

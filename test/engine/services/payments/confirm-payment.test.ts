@@ -17,7 +17,7 @@ import { R1 } from '../../../support/demo-ids.ts';
 import { DEMO_NOW } from '../../../support/engine-under-test.ts';
 
 const payments = { live: null, test: sandboxSimulator };
-const actor: Actor = { restaurantId: R1.id, mode: 'test', canWrite: true, keyId: 'confirm-test' };
+const actor: Actor = { restaurantId: R1.id, world: 'test', canWrite: true, keyId: 'confirm-test' };
 
 describe('confirmPayment (what every provider confirmation goes through)', () => {
   let dir: string;

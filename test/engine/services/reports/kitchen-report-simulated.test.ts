@@ -49,7 +49,7 @@ after(async () => {
 test('the promise report of a simulated rush equals the simulator\'s own record, to the second', async () => {
   const served = await simulateService(context, profile, 1001, 0);
   const day = DateTime.fromMillis(serviceStart(profile, 0), { zone: profile.time_zone }).toISODate()!;
-  const report = readKitchenReport(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', canWrite: false, keyId: 'manager' }, { location_id: context.locationId, from: day });
+  const report = readKitchenReport(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', canWrite: false, keyId: 'manager' }, { location_id: context.locationId, from: day });
 
   const taken = served.orders.filter((o) => o.refused === null && o.promised_ready_at !== null);
   const ready = taken.filter((o) => o.ready_at !== null);

@@ -14,7 +14,7 @@ const MIN = 60_000;
 /** A week after the demo's evening: the same opening hours, and a day the demo's own orders are not in. */
 const T0 = DateTime.fromISO('2026-11-28T20:00:00-03:00').toMillis();
 const DAY = '2026-11-28';
-const manager: Actor = { restaurantId: R1.id, mode: 'live', canWrite: false, keyId: 'test' };
+const manager: Actor = { restaurantId: R1.id, world: 'live', canWrite: false, keyId: 'test' };
 const completo = { product_id: R1.products.completo, quantity: 1 };
 
 let engine: EngineUnderTest;
