@@ -13,10 +13,10 @@ import { DateTime } from 'luxon';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { kitchenActor } from '../../src/engine/screen/kitchen-handlers.ts';
-import { createOrder } from '../../src/engine/services/create-order.ts';
-import { setItemDone } from '../../src/engine/services/kitchen-items.ts';
-import { readKitchenReport, reportPeriod } from '../../src/engine/services/kitchen-report.ts';
-import { transitionOrder } from '../../src/engine/services/transition-order.ts';
+import { createOrder } from '../../src/engine/services/orders/create-order.ts';
+import { setItemDone } from '../../src/engine/services/kitchen/kitchen-items.ts';
+import { readKitchenReport, reportPeriod } from '../../src/engine/services/reports/kitchen-report.ts';
+import { transitionOrder } from '../../src/engine/services/orders/transition-order.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { rushOrder } from '../../src/shared/demo-rush.ts';
 import { R1 } from '../../test/support/demo-ids.ts';
@@ -101,7 +101,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     context.log(`  ${orders} orders, ${rows} item timing rows over ${DAYS} days`);
     clock.set(DateTime.fromISO(`${LAST_DAY}T23:59:00`, { zone: 'America/Santiago' }).toMillis());
 
-    // The first report over the 89 closed days stores each one's summary (services/kitchen-report-days.ts):
+    // The first report over the 89 closed days stores each one's summary (services/reports/kitchen-report-days.ts):
     // timed once, apart from the views, which then read them (the last day, still open, from the log).
     const firstStart = performance.now();
     readKitchenReport(engine, actor, { location_id: R1.openLocation, from: DateTime.fromISO(LAST_DAY).minus({ days: DAYS - 1 }).toISODate()!, to: LAST_DAY });

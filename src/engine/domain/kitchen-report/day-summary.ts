@@ -50,7 +50,7 @@ export type SummaryLogRow = LogEntry & { seq: number };
 /**
  * The summary of the tickets fired in `range` (a local day), from the log rows read around it (the
  * report's look-before and look-after), the cook samples computed over the same rows
- * (services/learn-prep-times.ts, cookSamples, which carries each bump's `seq`) and the day's promises.
+ * (services/kitchen/learn-prep-times.ts, cookSamples, which carries each bump's `seq`) and the day's promises.
  */
 export function summarizeDay(rows: readonly SummaryLogRow[], samples: readonly CookSample[], promises: readonly DayPromise[], range: { from: number; to: number }): DaySummary {
   const tickets = ticketFactsFromLog(rows, range);
