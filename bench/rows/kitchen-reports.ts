@@ -2,8 +2,9 @@
 // (src/shared/demo-rush.ts) is run through the engine's services on the demo's open location (fired,
 // started, each line bumped after a few minutes, listo), then copied to the 89 days before it in
 // SQL (ids, numbers and times shifted), so the database holds 90 days × 500 orders and their item
-// timing log. Each view (a day, a week, 30 days, 90 days) is timed through the report's service,
-// beside the ceiling: the bare reads of the same rows (the log, the promises, the cancellations).
+// timing log. The first 90-day report, which stores the 89 closed days' summaries, is timed once;
+// then each view (a day, a week, 30 days, 90 days) through the report's service, beside the ceiling:
+// the bare reads of the same rows (the days' summaries, the open day's log and promises, the cancellations).
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -100,6 +101,14 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     context.log(`  ${orders} orders, ${rows} item timing rows over ${DAYS} days`);
     clock.set(DateTime.fromISO(`${LAST_DAY}T23:59:00`, { zone: 'America/Santiago' }).toMillis());
 
+    // The first report over the 89 closed days stores each one's summary (services/reports/kitchen-report-days.ts):
+    // timed once, apart from the views, which then read them (the last day, still open, from the log).
+    const firstStart = performance.now();
+    readKitchenReport(engine, actor, { location_id: R1.openLocation, from: DateTime.fromISO(LAST_DAY).minus({ days: DAYS - 1 }).toISODate()!, to: LAST_DAY });
+    const firstMs = performance.now() - firstStart;
+    const storedDays = (engine.db.prepare('SELECT count(*) AS n FROM kitchen_report_days').get() as { n: number }).n;
+    context.log(`  first 90-day report, storing ${storedDays} closed days' summaries: ${Math.round(firstMs)} ms`);
+
     const last = DateTime.fromISO(LAST_DAY);
     const views = [
       { name: 'a day', from: LAST_DAY },
@@ -119,17 +128,20 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
         tickets = readKitchenReport(engine, actor, query).tickets.fired;
         ours.push(performance.now() - t0);
         const t1 = performance.now();
+        // The bare reads of what the report reads: the closed days' stored summaries (parsed), the open
+        // day's log and promises, the cancellations; nothing computed.
         engine.read(() => {
           const reports = engine.stores.kitchenReports;
-          reports.log(R1.id, R1.openLocation, 0, period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-          reports.promises(R1.openLocation, 0, period.from, period.to, 500_000);
+          for (const day of engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 0, period.from_day, period.to_day)) JSON.parse(day.summary);
+          reports.log(R1.id, R1.openLocation, 0, period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
+          reports.promises(R1.openLocation, 0, period.to - DAY_MS, period.to, 500_000);
           reports.cancelled(R1.id, R1.openLocation, 0, period.from, period.to, 500_000);
         });
         ceiling.push(performance.now() - t1);
       }
       figures.push(
         figure(
-          { row: 12, name: `Informes: ${view.name} (${tickets} tickets)`, unit: 'ms', better: 'lower', note: 'ceiling: the bare reads of the same rows' },
+          { row: 12, name: `Informes: ${view.name} (${tickets} tickets)`, unit: 'ms', better: 'lower', note: `ceiling: the bare reads of the same rows (stored day summaries parsed, the open day's log and promises, cancellations); the first 90-day report stored ${storedDays} days in ${Math.round(firstMs)} ms` },
           { ours, ceiling },
           (value) => ({ text: '≤ 1000 ms', met: value <= 1000 }),
         ),

@@ -9,6 +9,7 @@ import { KitchenBoardStore } from './store/kitchen-board-store.ts';
 import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
+import { KitchenReportDaysStore } from './store/kitchen-report-days-store.ts';
 import { KitchenReportsStore } from './store/kitchen-reports-store.ts';
 import { KitchenReplayStore } from './store/kitchen-replay-store.ts';
 import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
@@ -75,6 +76,7 @@ export class Stores {
   readonly locationBusy: LocationBusyStore;
   /** What the reports read by time (issue 33, services/reports/kitchen-report.ts). */
   readonly kitchenReports: KitchenReportsStore;
+  readonly kitchenReportDays: KitchenReportDaysStore;
   readonly kitchenReplay: KitchenReplayStore;
 
   /**
@@ -110,6 +112,7 @@ export class Stores {
     this.kitchenTimings = new KitchenTimingsStore(db);
     this.locationBusy = new LocationBusyStore(db);
     this.kitchenReports = new KitchenReportsStore(db);
+    this.kitchenReportDays = new KitchenReportDaysStore(db);
     this.kitchenReplay = new KitchenReplayStore(db);
   }
 }

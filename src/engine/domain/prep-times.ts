@@ -69,6 +69,8 @@ export interface CookSample {
   /** Which order line it is, where the log says it (the reports list the bumps they leave out). */
   order_id?: string;
   item_index?: number;
+  /** The bump's row in the log (its `seq`), where read: orders samples of bumps at the same instant. */
+  seq?: number;
 }
 
 /** Why a sample was left out. */
@@ -131,25 +133,32 @@ export function learnPrepTimes(
  * learning and the reports (domain/kitchen-report/) leave bumps out by.
  */
 export function classifySamples(samples: readonly CookSample[], expectedUnit: (productId: string) => number): (Implausible | null)[] {
-  const massBumped = massBumps(samples);
-  return samples.map((sample, i) => {
-    const unit = sample.seconds / quantityFactor(sample.quantity);
-    const expected = expectedUnit(sample.product_id);
-    return massBumped.has(i)
-      ? 'mass_bump'
-      : unit < expected * TOO_FAST_SHARE
-        ? 'too_fast'
-        : unit > expected * LEFT_OPEN_FACTOR || sample.seconds * 1000 > LEFT_OPEN_MS
-          ? 'left_open'
-          : null;
-  });
+  const massBumped = massBumpedSamples(samples);
+  return samples.map((sample, i) => sampleVerdict(sample, expectedUnit(sample.product_id), massBumped.has(i)));
+}
+
+/**
+ * Why one sample cannot be true, or null: `massBumped` (from massBumpedSamples, which looks at its
+ * station's other bumps) first, then too fast and left open against `expected`, one unit's expected
+ * seconds. The reports' day summaries keep `massBumped` and apply the rest with the learned time of
+ * the day the report is read, as classifySamples does.
+ */
+export function sampleVerdict(sample: Pick<CookSample, 'seconds' | 'quantity'>, expected: number, massBumped: boolean): Implausible | null {
+  const unit = sample.seconds / quantityFactor(sample.quantity);
+  return massBumped
+    ? 'mass_bump'
+    : unit < expected * TOO_FAST_SHARE
+      ? 'too_fast'
+      : unit > expected * LEFT_OPEN_FACTOR || sample.seconds * 1000 > LEFT_OPEN_MS
+        ? 'left_open'
+        : null;
 }
 
 /** A ticket open longer than this was forgotten on the screen (the reports leave it out). */
 export const LEFT_OPEN_TICKET_MS = LEFT_OPEN_MS;
 
 /** Indexes of samples bumped in a sweep: MASS_BUMP_LINES or more at one station within the window. */
-function massBumps(samples: readonly CookSample[]): Set<number> {
+export function massBumpedSamples(samples: readonly CookSample[]): Set<number> {
   const byStation = new Map<string, number[]>();
   samples.forEach((s, i) => {
     const list = byStation.get(s.station_id) ?? [];

@@ -14,7 +14,7 @@ const MIN = 60_000;
 const T0 = DateTime.fromISO('2026-11-28T20:00:00-03:00').toMillis();
 const DAY = '2026-11-28';
 const manager: Actor = { restaurantId: R1.id, world: 'live', canWrite: false, keyId: 'test' };
-const LEAN_COLUMNS = ['order_id', 'item_index', 'kind', 'station_id', 'product_id', 'quantity', 'channel', 'at'];
+const LEAN_COLUMNS = ['seq', 'order_id', 'item_index', 'kind', 'station_id', 'product_id', 'quantity', 'channel', 'at'];
 
 let engine: EngineUnderTest;
 before(async () => {

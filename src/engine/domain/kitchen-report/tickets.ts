@@ -39,19 +39,23 @@ export const lineKey = (orderId: string, itemIndex: number) => `${orderId}\u001f
 
 const EXCLUSION_ORDER: readonly Implausible[] = ['mass_bump', 'too_fast', 'left_open'];
 
+/** What the log says of a ticket, before any verdict: the part a day's summary keeps. */
+export interface TicketFacts {
+  order_id: string;
+  channel: string | null;
+  fired_at: number;
+  ready_at: number | null;
+  /** Station id → when its last line there was done (null: still open there), in the order the lines were first logged. */
+  stations: Map<string, number | null>;
+  /** The order's line indexes in the log, in the order first logged. */
+  line_indexes: number[];
+}
+
 /**
  * The tickets fired in [from, to): each order's latest firing to the moment its last line was done
- * (an un-bump opens a line again). A ticket is left out when one of its lines' bumps is implausible
- * (the first of mass bump, too fast, left open), when it took over LEFT_OPEN_TICKET_MS, or when it
- * is still open (not cancelled) that long after its firing at `asOf`.
+ * (an un-bump opens a line again), in the order of their firing.
  */
-export function ticketsFromLog(
-  entries: readonly LogEntry[],
-  range: { from: number; to: number },
-  verdicts: LineVerdicts,
-  cancelledAt: ReadonlyMap<string, number>,
-  asOf: number,
-): Ticket[] {
+export function ticketFactsFromLog(entries: readonly LogEntry[], range: { from: number; to: number }): TicketFacts[] {
   const orders = new Map<string, { channel: string | null; fired_at: number | null; lines: Map<number, { station: string | null; done: number | null }> }>();
   for (const entry of entries) {
     const order = orders.get(entry.order_id) ?? { channel: entry.channel, fired_at: null, lines: new Map() };
@@ -64,31 +68,67 @@ export function ticketsFromLog(
     } else if (entry.kind === 'done') line.done = entry.at;
     else if (entry.kind === 'undone') line.done = null;
   }
-  const tickets: Ticket[] = [];
+  const tickets: TicketFacts[] = [];
   for (const [orderId, order] of orders) {
     if (order.fired_at === null || order.fired_at < range.from || order.fired_at >= range.to) continue;
     // One pass over the lines (a 90-day report walks ~160,000 of them; no spreads, no sets per ticket).
     let open = false;
     let lastDone = Number.NEGATIVE_INFINITY;
     const stations = new Map<string, number | null>();
-    const lineReasons = new Set<Implausible | null>();
+    const lineIndexes: number[] = [];
     for (const [index, line] of order.lines) {
+      lineIndexes.push(index);
       if (line.done === null) open = true;
       else if (line.done > lastDone) lastDone = line.done;
-      lineReasons.add(verdicts.get(lineKey(orderId, index)) ?? null);
       if (line.station === null) continue;
       const before = stations.get(line.station);
       stations.set(line.station, line.done === null || before === null ? null : Math.max(before ?? line.done, line.done));
     }
-    const ready = open ? null : lastDone;
-    const cancelled = cancelledAt.get(orderId) ?? null;
-    const seconds = ready === null ? null : (ready - order.fired_at) / 1000;
-    let excluded = EXCLUSION_ORDER.find((reason) => lineReasons.has(reason)) ?? null;
-    if (excluded === null && seconds !== null && seconds * 1000 > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
-    if (excluded === null && ready === null && cancelled === null && asOf - order.fired_at > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
-    tickets.push({ order_id: orderId, channel: order.channel, fired_at: order.fired_at, ready_at: ready, seconds, cancelled_at: cancelled, stations, lines: order.lines.size, excluded });
+    tickets.push({ order_id: orderId, channel: order.channel, fired_at: order.fired_at, ready_at: open ? null : lastDone, stations, line_indexes: lineIndexes });
   }
-  return tickets.sort((a, b) => a.fired_at - b.fired_at || (a.order_id < b.order_id ? -1 : 1));
+  return tickets.sort(byFiring);
+}
+
+/** Tickets by their firing, then by order id. */
+export const byFiring = (a: { fired_at: number; order_id: string }, b: { fired_at: number; order_id: string }) =>
+  a.fired_at - b.fired_at || (a.order_id < b.order_id ? -1 : a.order_id > b.order_id ? 1 : 0);
+
+/**
+ * A ticket with its verdict: left out when one of its lines' bumps is implausible (the first of mass
+ * bump, too fast, left open), when it took over LEFT_OPEN_TICKET_MS, or when it is still open (not
+ * cancelled) that long after its firing at `asOf`.
+ */
+export function judgeTicket(facts: TicketFacts, verdictOf: (itemIndex: number) => Implausible | null, cancelledAt: ReadonlyMap<string, number>, asOf: number): Ticket {
+  const lineReasons = new Set<Implausible | null>();
+  for (const index of facts.line_indexes) lineReasons.add(verdictOf(index));
+  const ready = facts.ready_at;
+  const cancelled = cancelledAt.get(facts.order_id) ?? null;
+  const seconds = ready === null ? null : (ready - facts.fired_at) / 1000;
+  let excluded = EXCLUSION_ORDER.find((reason) => lineReasons.has(reason)) ?? null;
+  if (excluded === null && seconds !== null && seconds * 1000 > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
+  if (excluded === null && ready === null && cancelled === null && asOf - facts.fired_at > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
+  return {
+    order_id: facts.order_id,
+    channel: facts.channel,
+    fired_at: facts.fired_at,
+    ready_at: ready,
+    seconds,
+    cancelled_at: cancelled,
+    stations: facts.stations,
+    lines: facts.line_indexes.length,
+    excluded,
+  };
+}
+
+/** The tickets fired in [from, to), each judged (ticketFactsFromLog, then judgeTicket). */
+export function ticketsFromLog(
+  entries: readonly LogEntry[],
+  range: { from: number; to: number },
+  verdicts: LineVerdicts,
+  cancelledAt: ReadonlyMap<string, number>,
+  asOf: number,
+): Ticket[] {
+  return ticketFactsFromLog(entries, range).map((facts) => judgeTicket(facts, (index) => verdicts.get(lineKey(facts.order_id, index)) ?? null, cancelledAt, asOf));
 }
 
 /** Tickets whose time counts: finished, not cancelled, nothing implausible in them. */

@@ -21,7 +21,7 @@ export interface LearningResult {
 }
 
 /** The cook samples the log holds from `since` (pure over the rows, oldest first). */
-export function cookSamples(rows: readonly Pick<ItemTimingRow, 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'at'>[], cooks: ReadonlyMap<string, number>): CookSample[] {
+export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'at'> & { seq?: number })[], cooks: ReadonlyMap<string, number>): CookSample[] {
   const lines = new Map<string, { fired: number | null; started: number | null; sample: number | null }>();
   const stationDone = new Map<string, number[]>();
   const samples: (CookSample | null)[] = [];
@@ -53,6 +53,7 @@ export function cookSamples(rows: readonly Pick<ItemTimingRow, 'order_id' | 'ite
         seconds: Math.max(0, (row.at - start) / 1000),
         order_id: row.order_id,
         item_index: row.item_index,
+        seq: row.seq,
       });
     }
   }

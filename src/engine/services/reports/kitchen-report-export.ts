@@ -7,15 +7,15 @@ import { invalidRequest } from '../../domain/errors.ts';
 import { keptPromise, toldAt } from '../../domain/kitchen-report/promise-report.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine } from '../../engine.ts';
-import { computeKitchenReport, reportPeriod, type ReportBasis } from './kitchen-report.ts';
+import { computeKitchenReport, preparePeriod, type ReportBasis } from './kitchen-report.ts';
 
 /** The item timing log is exported for at most this many days at a time (its rows are many). */
 export const MAX_LOG_EXPORT_DAYS = 31;
 
-/** One table of the location's report for the query's days. */
+/** One table of the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
 export function readKitchenReportTable(engine: Engine, actor: Actor, query: KitchenReportQuery, table: ReportTable): TableRows {
+  const period = preparePeriod(engine, actor, query);
   return engine.read(() => {
-    const period = reportPeriod(engine, actor, query);
     if (table === 'item_timings' && period.to - period.from > MAX_LOG_EXPORT_DAYS * 86_400_000 + 3_600_000) {
       throw invalidRequest(`the item timing log is exported ${MAX_LOG_EXPORT_DAYS} days at a time at most`);
     }
@@ -32,11 +32,12 @@ const instant = (ms: number | null, zone: string) => (ms === null ? null : forma
 /** One row per ticket fired in the period: its times (ISO and epoch ms), stations (id=ms of its last line done there) and why it is left out. */
 function ticketRows(basis: ReportBasis): TableRows {
   const zone = basis.period.zone;
+  const numbers = basis.numbers(basis.tickets.map((t) => t.order_id));
   return {
     columns: ['order_id', 'number', 'channel', 'fired_at', 'ready_at', 'cancelled_at', 'fired_ms', 'ready_ms', 'seconds', 'lines', 'stations', 'excluded'],
     rows: basis.tickets.map((t) => [
       t.order_id,
-      basis.numbers().get(t.order_id) ?? '',
+      numbers.get(t.order_id) ?? '',
       t.channel,
       instant(t.fired_at, zone),
       instant(t.ready_at, zone),
@@ -56,7 +57,7 @@ function promiseRows(basis: ReportBasis): TableRows {
   const zone = basis.period.zone;
   return {
     columns: ['order_id', 'number', 'channel', 'created_at', 'expected_ready_at', 'promised_ready_at', 'ready_at', 'created_ms', 'promised_ms', 'ready_ms', 'kept', 'lateness_seconds'],
-    rows: basis.promises.map((p) => {
+    rows: basis.promises().map((p) => {
       const record = { ...p, stations: [] };
       return [
         p.order_id,
@@ -79,10 +80,10 @@ function promiseRows(basis: ReportBasis): TableRows {
 /** The item timing log of the period, as it is kept (append-only; `device`: an API key's id, `kitchen` or `engine`). */
 function logRows(basis: ReportBasis): TableRows {
   const zone = basis.period.zone;
+  const log = basis.fullLog();
+  const numbers = basis.numbers(log.map((r) => r.order_id));
   return {
     columns: ['seq', 'order_id', 'number', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at', 'at_ms'],
-    rows: basis
-      .fullLog()
-      .map((r) => [r.seq, r.order_id, basis.numbers().get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),
+    rows: log.map((r) => [r.seq, r.order_id, numbers.get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),
   };
 }

@@ -1,31 +1,27 @@
 // Informes (issue 33): how the kitchen did at one location over a day or a range, read in one read
-// transaction from the item timing log, the promises, the orders and busy mode's events. The rules
-// live in domain/kitchen-report/ (one module per figure) and domain/prep-times.ts (which bumps
-// cannot be true); this file reads, joins and formats.
+// transaction from each day's summary of the item timing log and the promises
+// (services/reports/kitchen-report-days.ts), the orders and busy mode's events. The rules live in domain/kitchen-report/ (one module
+// per figure) and domain/prep-times.ts (which bumps cannot be true); this file reads, joins and formats.
 import { DateTime } from 'luxon';
 import { MAX_REPORT_DAYS, type KitchenReport, type KitchenReportQuery } from '../../../shared/schemas/kitchen-report.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { busyTimeline, type BusyChange } from '../../domain/kitchen-report/busy-timeline.ts';
+import { judgeDays, type JudgedDays } from '../../domain/kitchen-report/day-summary.ts';
 import { itemTimes } from '../../domain/kitchen-report/item-times.ts';
 import { promiseReport, type PromiseRecord } from '../../domain/kitchen-report/promise-report.ts';
 import { rushStrip } from '../../domain/kitchen-report/rush-strip.ts';
 import { stationHourHeatmap } from '../../domain/kitchen-report/station-heatmap.ts';
-import { lineKey, ticketsFromLog, type Ticket } from '../../domain/kitchen-report/tickets.ts';
-import { classifySamples, DEFAULT_PREP_SECONDS, LEFT_OPEN_TICKET_MS, MIN_LEARNED_SAMPLES, type Implausible } from '../../domain/prep-times.ts';
+import type { Ticket } from '../../domain/kitchen-report/tickets.ts';
+import { DEFAULT_PREP_SECONDS, MIN_LEARNED_SAMPLES } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine } from '../../engine.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
-import type { ReportLogRow, ReportPromiseRow } from '../../store/kitchen-reports-store.ts';
-import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
+import type { ReportPromiseRow } from '../../store/kitchen-reports-store.ts';
 import { readKitchenSettings } from '../kitchen/kitchen-settings.ts';
-import { cookSamples } from '../kitchen/learn-prep-times.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
+import { daySummaries, keepClosedDays, LOOK_BEFORE_MS, type DaysScope } from './kitchen-report-days.ts';
 
-/** The log is read from this long before the period (a station's cooks were busy with earlier lines)... */
-const LOOK_BEFORE_MS = 2 * 3_600_000;
-/** ...and after it (a ticket fired at its end is done within this, or left open). */
-const LOOK_AFTER_MS = LEFT_OPEN_TICKET_MS;
 /** Bounds on what one report reads (a quarter of a busy kitchen is far below them). */
 const MAX_LOG_ROWS = 3_000_000;
 const MAX_ORDERS = 500_000;
@@ -44,13 +40,13 @@ export interface ReportPeriod {
 /** Everything a report is computed from, and the tickets and promises it lists (the exports'). */
 export interface ReportBasis {
   period: ReportPeriod;
-  rows: ReportLogRow[];
   /** The period's log rows with every column (the log's export), read on first call (inside the report's read transaction). */
   fullLog: () => ItemTimingRow[];
   tickets: Ticket[];
-  promises: ReportPromiseRow[];
-  /** Order numbers of every row and promise, read on first call (inside the report's read transaction). */
-  numbers: () => Map<string, string>;
+  /** The period's promises with their order numbers, read on first call (inside the report's read transaction). */
+  promises: () => ReportPromiseRow[];
+  /** Order numbers of the orders given, read inside the report's read transaction. */
+  numbers: (orderIds: readonly string[]) => Map<string, string>;
 }
 
 /** The period of a query, in the restaurant's zone; refused when it is not a range of 1 to MAX_REPORT_DAYS days. */
@@ -92,18 +88,52 @@ function hourReader(zone: string): (ms: number) => number {
   };
 }
 
-function readBasis(engine: Engine, actor: Actor, period: ReportPeriod, restaurantId: string) {
-  const test = actor.world === 'test' ? 1 : 0;
-  const reports = engine.stores.kitchenReports;
-  const rows = reports.log(restaurantId, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to + LOOK_AFTER_MS, MAX_LOG_ROWS);
-  const cancelledRows = reports.cancelled(restaurantId, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
-  const promises = reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
-  return { rows, cancelledRows, promises };
+/** The days a period reads: the location's, in the actor's world. */
+function daysScope(period: ReportPeriod, restaurantId: string, actor: Actor): DaysScope {
+  return { restaurant_id: restaurantId, location_id: period.location_id, test: actor.world === 'test' ? 1 : 0, zone: period.zone, from_day: period.from_day, to_day: period.to_day };
 }
 
-/** Reads and computes the location's report for the query's days (one read transaction). */
+/**
+ * Resolves the query's period and stores the summaries of its closed days not stored yet (short
+ * write transactions of their own, before the report's read). Returns the period.
+ */
+export function preparePeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): ReportPeriod {
+  const { period, scope } = engine.read(() => {
+    const period = reportPeriod(engine, actor, query);
+    return { period, scope: daysScope(period, restaurantOf(engine, actor).id, actor) };
+  });
+  keepClosedDays(engine, scope);
+  return period;
+}
+
+/** Reads and computes the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
 export function readKitchenReport(engine: Engine, actor: Actor, query: KitchenReportQuery): KitchenReport {
-  return engine.read(() => computeKitchenReport(engine, actor, reportPeriod(engine, actor, query)).report);
+  const period = preparePeriod(engine, actor, query);
+  return engine.read(() => computeKitchenReport(engine, actor, period).report);
+}
+
+/** The learned median of one unit per station and product, where learned from enough samples (by `station\u001fproduct`). */
+function learnedMedians(engine: Engine, restaurantId: string): Map<string, number> {
+  return new Map(
+    engine.stores.kitchenTimings
+      .prepStats(restaurantId)
+      .filter((s) => s.samples >= MIN_LEARNED_SAMPLES)
+      .map((s) => [`${s.station_id}\u001f${s.product_id}`, s.median_seconds]),
+  );
+}
+
+/**
+ * What every figure of the period is computed from, judged now: its tickets (with `cancelledAt`),
+ * their lines' cook samples and which bumps cannot be true (against the learned median where
+ * learned, else the typed time), their recalls. Read from the days' summaries, inside the caller's read.
+ */
+export function judgePeriod(engine: Engine, actor: Actor, period: ReportPeriod, cancelledAt: ReadonlyMap<string, number>): JudgedDays {
+  const restaurant = restaurantOf(engine, actor);
+  const settings = readKitchenSettings(engine, restaurant.id);
+  const learned = learnedMedians(engine, restaurant.id);
+  const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
+  const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
+  return judgeDays(daySummaries(engine, daysScope(period, restaurant.id, actor)), reference, cancelledAt, engine.clock.now());
 }
 
 /** The report and what it was computed from (the exports list its tickets and promises). */
@@ -113,27 +143,18 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const at = (ms: number) => formatInstant(ms, zone);
   const now = engine.clock.now();
   const settings = readKitchenSettings(engine, restaurant.id);
-  const { rows, cancelledRows, promises } = readBasis(engine, actor, period, restaurant.id);
-
-  // Which bumps cannot be true: against the learned median where learned, else the typed time.
-  const learned = new Map(
-    engine.stores.kitchenTimings
-      .prepStats(restaurant.id)
-      .filter((s) => s.samples >= MIN_LEARNED_SAMPLES)
-      .map((s) => [`${s.station_id}\u001f${s.product_id}`, s.median_seconds]),
-  );
-  const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
-  const samples = cookSamples(rows, cooksOnShift(engine, restaurant.id, settings));
-  const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  const verdicts = classifySamples(samples, reference);
-  const lineVerdicts = new Map<string, Implausible | null>();
-  samples.forEach((s, i) => lineVerdicts.set(lineKey(s.order_id!, s.item_index!), verdicts[i]!));
+  const test = actor.world === 'test' ? 1 : 0;
+  const reports = engine.stores.kitchenReports;
+  const cancelledRows = reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
 
   const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
-  const tickets = ticketsFromLog(rows, period, lineVerdicts, cancelledAt, now);
+  const judged = judgePeriod(engine, actor, period, cancelledAt);
+  const learned = learnedMedians(engine, restaurant.id);
+  const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
+  const tickets = judged.tickets;
   const inPeriod = new Set(tickets.map((t) => t.order_id));
-  const recalls = dedupe(rows.filter((r) => r.kind === 'recalled' && inPeriod.has(r.order_id)).map((r) => ({ order_id: r.order_id, at: r.at })));
-  const periodSamples = samples.map((s, i) => ({ s, v: verdicts[i]! })).filter(({ s }) => inPeriod.has(s.order_id!));
+  const recalls = judged.recalls;
+  const periodSamples = judged.samples.map((s, i) => ({ s, v: judged.verdicts[i]! }));
   const excludedBumps = periodSamples.filter(({ v }) => v !== null);
   const withExcludedBump = new Set(excludedBumps.map(({ s }) => s.order_id));
   const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !withExcludedBump.has(t.order_id));
@@ -146,15 +167,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const slots = slotBoundaries(period);
   const stationsOf = new Map<string, string[]>(tickets.map((t) => [t.order_id, [...t.stations.keys()]]));
 
-  const records: PromiseRecord[] = promises.map((p) => ({
-    order_id: p.order_id,
-    channel: p.channel,
-    created_at: p.created_at,
-    expected_ready_at: p.expected_ready_at,
-    promised_ready_at: p.promised_ready_at,
-    ready_at: p.ready_at,
-    stations: stationsOf.get(p.order_id) ?? [],
-  }));
+  const records: PromiseRecord[] = judged.promises.map((p) => ({ ...p, stations: stationsOf.get(p.order_id) ?? [] }));
   const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
   for (const { v } of excludedBumps) bumpCounts[v!] += 1;
   const listed = [
@@ -213,22 +226,10 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       list_truncated: listed.length > MAX_LISTED,
     },
   };
-  // The exports' order numbers, read only when an export asks for them.
-  let allNumbers: Map<string, string> | null = null;
-  const numbersOfAll = () => (allNumbers ??= engine.stores.kitchenReports.numbers([...new Set([...rows.map((r) => r.order_id), ...promises.map((p) => p.order_id)])]));
-  const test = actor.world === 'test' ? 1 : 0;
   const fullLog = () => engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
-  return { report, basis: { period, rows, fullLog, tickets, promises, numbers: numbersOfAll } };
-}
-
-function dedupe(list: { order_id: string; at: number }[]): { order_id: string; at: number }[] {
-  const seen = new Set<string>();
-  return list.filter((r) => {
-    const key = `${r.order_id}\u001f${r.at}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const numbersOf = (orderIds: readonly string[]) => engine.stores.kitchenReports.numbers([...new Set(orderIds)]);
+  const promises = () => reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
+  return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
 }
 
 /** Busy mode's paused stretches at the location from its `location.updated` events. */

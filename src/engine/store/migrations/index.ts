@@ -18,6 +18,7 @@ import printJobsSetAside from './0015-print-jobs-set-aside.ts';
 import soldOut from './0016-sold-out.ts';
 import kitchenPromises from './0017-kitchen-promises.ts';
 import issue33ReportIndexes from './0018-issue33-report-indexes.ts';
+import issue33ReportDays from './0020-issue33-report-days.ts';
 
 export interface Migration {
   version: number;
@@ -44,4 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'sold-out', sql: soldOut },
   { version: 17, name: 'kitchen-promises', sql: kitchenPromises },
   { version: 18, name: 'issue33-report-indexes', sql: issue33ReportIndexes },
+  // File 0020 (issue 32 re-lands 0019): at 19 until it does, so the list has no gap; the lead renumbers on merge.
+  { version: 19, name: 'issue33-report-days', sql: issue33ReportDays },
 ];

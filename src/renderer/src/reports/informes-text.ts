@@ -34,7 +34,7 @@ export const es = {
   heatmap_cell: '{station}, {hour} h: percentil 90 {minutes} min ({tickets} comandas)',
   items_title: 'Platos',
   items_rule:
-    'Tiempo de cocción de una unidad: desde su inicio conocido (llegó a cocina, se empezó la comanda o se liberó un cocinero de su estación) hasta que se marcó listo. Mediana y percentil 90; al lado, el tiempo escrito en la carta y el aprendido de la cocina (con 8 muestras o más).',
+    'Tiempo de cocción de una unidad: desde su inicio conocido (llegó a cocina, se empezó la comanda o se liberó un cocinero de su estación) hasta que se marcó listo. Mediana y percentil 90 exactos, de cada muestra del período (no de tramos); al lado, el tiempo escrito en la carta y el aprendido de la cocina (con 8 muestras o más).',
   item: 'Plato',
   station: 'Estación',
   count: 'Contados',
@@ -155,7 +155,7 @@ const en: Record<InformesKey, string> = {
   heatmap_cell: '{station}, {hour}h: 90th percentile {minutes} min ({tickets} tickets)',
   items_title: 'Items',
   items_rule:
-    'Cook time of one unit: from its known start (it reached the kitchen, the ticket was started, or a cook of its station became free) to its bump. Median and 90th percentile; beside them the time typed in the menu and the one learned from the kitchen (from 8 samples).',
+    'Cook time of one unit: from its known start (it reached the kitchen, the ticket was started, or a cook of its station became free) to its bump. Exact median and 90th percentile, from every sample of the period (not from buckets); beside them the time typed in the menu and the one learned from the kitchen (from 8 samples).',
   item: 'Item',
   station: 'Station',
   count: 'Counted',
