@@ -9,6 +9,8 @@ import { TicketCard, type TicketFragmentProps } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
+/** Below this width, px, a lane's header is drawn tighter (styles.css, .lane.narrow) so its name, count and pager stay whole. */
+const NARROW_LANE = 260;
 /** A lane's coloured top border, px (styles.css: .lane): the lane's body is what is left under it and its header. */
 const LANE_BORDER = 4;
 
@@ -377,7 +379,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
           return (
             <section
               key={lane.id}
-              className={`column lane column-${lane.id}`}
+              className={`column lane column-${lane.id} ${lane.plan.width < NARROW_LANE ? 'narrow' : ''}`}
               data-column={lane.id}
               data-count={lane.count}
               data-hidden={lane.view.hidden}
