@@ -211,6 +211,14 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.equal(await ticket.locator('[data-testid="item"]').count(), 2);
     assert.match(await ticket.locator('[data-testid="station-progress"]').innerText(), /Horno 0\/1/);
     assert.equal(await ticket.locator('[data-testid="bump"]').count(), 1);
+    // The expo's Detalles too (issue 28): a tap on who and how it is paid opens the same sheet, with
+    // every fact a busy (compact) ticket leaves off; the ticket is not bumped by it.
+    await ticket.locator('[data-testid="details"]').click();
+    assert.match(await details.innerText(), new RegExp(`Pedido #${order.number}[\\s\\S]*Estaciones`));
+    assert.equal(await details.locator('[data-testid="payment"]').count(), 1);
+    await k.page.locator('[data-testid="details-close"]').click();
+    await details.waitFor({ state: 'detached' });
+    assert.equal(await ticket.getAttribute('data-status'), 'recibido');
     await ticket.scrollIntoViewIfNeeded();
     await k.screenshot('board-expo-1920x1080');
     await k.page.setViewportSize({ width: 1366, height: 900 });

@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/screen-c
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { buildRenderer } from './build-renderer.ts';
-import { serveStatic } from './static-server.ts';
+import { IPC_PATH, serveStatic } from './static-server.ts';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
 
@@ -54,11 +54,16 @@ export interface KitchenUnderTest {
 }
 
 export async function startKitchenUnderTest(
-  options: { settings?: Partial<AppSettings>; secureStorage?: boolean; heartbeatMs?: number } = {},
+  options: {
+    settings?: Partial<AppSettings>;
+    secureStorage?: boolean;
+    heartbeatMs?: number;
+    /** The page's bridge calls over loopback HTTP instead of Playwright's binding (bench row 5). */
+    ipcOverHttp?: boolean;
+  } = {},
 ): Promise<KitchenUnderTest> {
   const engine = await startEngineUnderTest();
   const rendered = await buildRenderer();
-  const site = await serveStatic(rendered.dir);
   const settings = memorySettings({ ...DEFAULT_SETTINGS, ...options.settings });
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const onlinePayments = memoryOnlinePayments({ available: options.secureStorage ?? true });
@@ -101,17 +106,31 @@ export async function startKitchenUnderTest(
     timezoneId: 'America/Santiago',
   });
   let engineCut = false;
+  const answer = async (channel: unknown, request: unknown) => JSON.stringify(await dispatchScreenCall(handlers, channel, request));
   // Answers cross as JSON text: Playwright's own argument serialiser walks a 500-ticket snapshot
   // (~0.8 MB) object by object and took 0.5-1.6 s on it, where Electron's IPC clones it in a few ms.
   await context.exposeFunction('__comandaInvoke', async (channel: unknown, request: unknown) => {
     if (engineCut) throw new Error('engine unreachable');
-    return JSON.stringify(await dispatchScreenCall(handlers, channel, request));
+    return answer(channel, request);
   });
+  // With `ipcOverHttp` (bench row 5) the calls cross as JSON over loopback HTTP to this harness
+  // instead (same origin as the page), the way a tablet's reach the engine: even as text, the binding
+  // carried the 500-ticket snapshot (0.7 MB) in 370-630 ms on a busy machine, more than the whole
+  // first render may take. A cut engine answers nothing (503).
+  const site = await serveStatic(rendered.dir, async (channel, request) => (engineCut ? null : answer(channel, request)));
+  const overHttp = options.ipcOverHttp
+    ? `window.__comandaInvoke = (channel, request) =>
+    fetch(${JSON.stringify(IPC_PATH)}, { method: 'POST', body: JSON.stringify({ channel, request }) }).then((response) => {
+      if (!response.ok) throw new Error('engine unreachable');
+      return response.text();
+    });`
+    : '';
   await context.addInitScript({
     content: `${rendered.bridgeScript}
 ;(() => {
   const listeners = new Set();
   window.__comandaPush = (push) => { for (const listener of listeners) listener(push); return true; };
+  ${overHttp}
   window.comanda = ComandaBridge.createBridge({
     invoke: (channel, request) => window.__comandaInvoke(channel, request).then((answer) => JSON.parse(answer)),
     subscribe: (listener) => { listeners.add(listener); return () => listeners.delete(listener); },

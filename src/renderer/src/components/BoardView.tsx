@@ -9,11 +9,19 @@ import { TicketCard, type TicketFragmentProps } from './TicketCard.tsx';
 
 /** Above this many tickets in the lanes, the automatic density turns compact. */
 const AUTO_COMPACT_ABOVE = 24;
+/** Below this width, px, a lane's header is drawn tighter (styles.css, .lane.narrow) so its name, count and pager stay whole. */
+const NARROW_LANE = 260;
 /** A lane's coloured top border, px (styles.css: .lane): the lane's body is what is left under it and its header. */
 const LANE_BORDER = 4;
 
-/** Each ticket's estimate, once per version of it and of what shapes it. */
-const estimateCache = new WeakMap<ShownTicket, { key: string; heights: TicketHeights }>();
+/**
+ * Each ticket's estimates, once per version of it and of what shapes it, at each card width asked
+ * for: a plan asks for two (the narrowest card, to share the columns, then the card's own width),
+ * and one entry per ticket made the two evict each other, so every plan estimated every ticket twice.
+ */
+const estimateCache = new WeakMap<ShownTicket, Map<string, TicketHeights>>();
+/** Card widths a ticket's estimates are kept for: the two of a plan, and those of a resize or two. */
+const ESTIMATES_PER_TICKET = 4;
 /**
  * Each ticket's blocks as drawn, measured, by order and by what each block says: they replace the
  * estimate at that card width, and outlive a new version of the order whose blocks read the same
@@ -29,10 +37,18 @@ const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[
  */
 const measuredElements = new WeakMap<Element, string>();
 
-/** The element's inner size, followed as it changes (the element comes and goes: a callback ref). */
+/**
+ * The element's inner size, followed as it changes (the element comes and goes: a callback ref).
+ * It is read as the element is attached, so the render that follows is at the real size: before,
+ * the first plan was made at a guessed width, and its cards drawn and measured only to be thrown away.
+ */
 function useElementSize(): [(element: HTMLElement | null) => void, { width: number; height: number }] {
-  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [element, setElementState] = useState<HTMLElement | null>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
+  const setElement = useCallback((attached: HTMLElement | null) => {
+    setElementState(attached);
+    if (attached) setSize((old) => (old.width === attached.clientWidth && old.height === attached.clientHeight ? old : { width: attached.clientWidth, height: attached.clientHeight }));
+  }, []);
   useLayoutEffect(() => {
     if (!element) return;
     const measure = () => setSize((old) => (old.width === element.clientWidth && old.height === element.clientHeight ? old : { width: element.clientWidth, height: element.clientHeight }));
@@ -132,17 +148,21 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   );
 
   const live: DrawnBoard = useMemo(() => {
+    // Not laid out yet (the lanes' element is being attached): nothing to plan or draw.
+    if (size.width === 0) return { plan: { cardWidth: 0, lanes: [], paged: false, pages: 1, page: 0, inView: 0 }, lanes: [], shape: blockKey };
     const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
       ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byTimer) }]
       : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
     const estimateKey = `${blockKey}:${metrics.fontSize}`;
     const estimate = (x: ShownTicket, width: number): TicketHeights => {
       const key = `${estimateKey}:${width}`;
-      const known = estimateCache.get(x);
-      if (known && known.key === key) return known.heights;
-      const heights = estimateTicket({ blocks: blocksOf(x) }, width, metrics.fontSize);
-      estimateCache.set(x, { key, heights });
-      return heights;
+      let known = estimateCache.get(x);
+      const heights = known?.get(key);
+      if (heights) return heights;
+      if (!known || known.size >= ESTIMATES_PER_TICKET) estimateCache.set(x, (known = new Map()));
+      const fresh = estimateTicket({ blocks: blocksOf(x) }, width, metrics.fontSize);
+      known.set(key, fresh);
+      return fresh;
     };
     // Columns are shared among lanes on estimates at the narrowest card (stable: drawing a ticket
     // does not change how many columns a lane gets); the tickets then flow at the card's width,
@@ -359,7 +379,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
           return (
             <section
               key={lane.id}
-              className={`column lane column-${lane.id}`}
+              className={`column lane column-${lane.id} ${lane.plan.width < NARROW_LANE ? 'narrow' : ''}`}
               data-column={lane.id}
               data-count={lane.count}
               data-hidden={lane.view.hidden}

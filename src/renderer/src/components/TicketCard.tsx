@@ -261,7 +261,34 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
       case 'facts':
         return (
           <div key={key} data-block={index} className="ticket-facts-block">
-            <TicketFacts ticket={ticket} locationName={locationName} compact={compact} />
+            {readOnly || dead ? (
+              <TicketFacts ticket={ticket} locationName={locationName} compact={compact} />
+            ) : (
+              // The expo's Detalles: what a rush leaves off the ticket (address, phone, courier,
+              // stations) is a tap on who and how it is paid away, in the sheet a station opens
+              // from its header, so the bump keeps its place.
+              <div
+                role="button"
+                tabIndex={0}
+                className="facts-details"
+                data-testid="details"
+                aria-expanded={details}
+                aria-label={t('ticket.details')}
+                title={t('ticket.details')}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  setDetails(true);
+                }}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter' && e.key !== ' ') return;
+                  e.preventDefault();
+                  e.stopPropagation();
+                  setDetails(true);
+                }}
+              >
+                <TicketFacts ticket={ticket} locationName={locationName} compact={compact} />
+              </div>
+            )}
             {!buttonsInHead && buttons}
           </div>
         );
