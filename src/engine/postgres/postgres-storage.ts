@@ -15,6 +15,7 @@ import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld } from '../store/e
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobOutcome, type JobQueue } from '../storage/job-queues.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
 import { FEED_CHANNEL, FeedListener, feedPayload } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
@@ -79,6 +80,7 @@ export class PostgresStorage implements StoragePort {
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
   private readonly listener: FeedListener;
   private readonly rePollMs: number;
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly pool: pg.Pool,
@@ -173,9 +175,24 @@ export class PostgresStorage implements StoragePort {
     return runTransaction(this.pool, async (client) => (await client.query<MailRow>(SQL.claimMail, [now, leaseUntil, limit])).rows);
   }
 
-  async close(): Promise<void> {
-    await this.listener.stop();
-    await this.pool.end();
+  async claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]> {
+    checkLease(now, leaseUntil);
+    // One statement: its own transaction, the rows it picks locked until it commits.
+    const { rows } = await this.pool.query<{ id: number | string }>(claimSql(queue, '$'), [now, leaseUntil, limit]);
+    return rows.map((row) => ({ queue, id: String(row.id), leaseUntil }));
+  }
+
+  async finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean> {
+    return (await this.pool.query(finishSql(claim.queue, outcome.kind, '$'), finishParams(claim, outcome, at))).rowCount === 1;
+  }
+
+  /** Stops the LISTEN connection and the pool; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.listener.stop();
+      await this.pool.end();
+    })();
+    return this.closing;
   }
 
   /** After the commit: this node's waiters at once, the other nodes' through NOTIFY. */

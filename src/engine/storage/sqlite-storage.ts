@@ -3,7 +3,7 @@
 // awaits, another request could otherwise run its statements, or read, inside this transaction. SQLite has
 // one writer, so the feed's AUTOINCREMENT sequence is already in commit order and the restaurant's
 // row hands out the order numbers as today.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
 import { EventsStore, type EventRow, type EventWorld } from '../store/events-store.ts';
@@ -12,6 +12,7 @@ import { MailOutboxStore, type MailRow } from '../store/mail-outbox-store.ts';
 import { OrdersStore, type OrderRow } from '../store/orders-store.ts';
 import { RestaurantsStore } from '../store/restaurants-store.ts';
 import { StockStore } from '../store/stock-store.ts';
+import { checkLease, claimSql, finishParams, finishSql, sqliteParams, type JobClaim, type JobOutcome, type JobQueue } from './job-queues.ts';
 import { ProcessLock } from './process-lock.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from './storage-port.ts';
 
@@ -28,6 +29,7 @@ export class SqliteStorage implements StoragePort {
   private readonly stock: StockStore;
   /** Restaurants whose feed the open transaction appended to (the lock allows one at a time). */
   private readonly touched = new Set<string>();
+  private readonly jobStatements = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {
     this.events = new EventsStore(db, (restaurantId) => this.touched.add(restaurantId));
@@ -106,6 +108,29 @@ export class SqliteStorage implements StoragePort {
           .map((id) => this.mail.get(id)!),
       ).immediate(),
     );
+  }
+
+  claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]> {
+    checkLease(now, leaseUntil);
+    return this.lock.hold(async () => {
+      const claim = this.statement(claimSql(queue, '@'));
+      const rows = this.db.transaction(() => claim.all(sqliteParams([now, leaseUntil, limit])) as { id: number | string }[]).immediate();
+      return rows.map((row) => ({ queue, id: String(row.id), leaseUntil }));
+    });
+  }
+
+  finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean> {
+    return this.lock.hold(async () => this.statement(finishSql(claim.queue, outcome.kind, '@')).run(sqliteParams(finishParams(claim, outcome, at))).changes === 1);
+  }
+
+  /** The job queues' statements, prepared once each (a handful: three queues, a claim and three finishes). */
+  private statement(sql: string): Statement {
+    let statement = this.jobStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.jobStatements.set(sql, statement);
+    }
+    return statement;
   }
 
   async close(): Promise<void> {

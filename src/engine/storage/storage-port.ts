@@ -9,6 +9,7 @@ import type { EventRow, EventWorld } from '../store/events-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import type { JobClaim, JobOutcome, JobQueue } from './job-queues.ts';
 
 /**
  * The status an Idempotency-Key's record has between its claim and its answer, both in one
@@ -72,5 +73,16 @@ export interface StoragePort {
    * dies mid-send leaves them due again then); nodes claiming at once never get the same mail.
    */
   claimDueMail(now: number, leaseUntil: number, limit: number): Promise<MailRow[]>;
+  /**
+   * Claims up to `limit` due jobs of `queue` (mail, payment actions, courier deliveries), each held by
+   * this claim until `leaseUntil` (after `now`, both from the engine's clock): nodes claiming at once
+   * never get the same job, and a job whose node died is due again when its lease ends.
+   */
+  claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]>;
+  /**
+   * Records how a claimed job ended, only if the claim still holds it: false (nothing recorded) when
+   * its lease ended and the job was claimed again or finished by another claim.
+   */
+  finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean>;
   close(): Promise<void>;
 }

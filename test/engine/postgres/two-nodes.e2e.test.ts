@@ -3,9 +3,12 @@
 // commit on node A.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/engine/clock.ts';
 import type { PostgresStorage } from '../../../src/engine/postgres/postgres-storage.ts';
+import { JOB_QUEUES, type JobQueue } from '../../../src/engine/storage/job-queues.ts';
 import { eventually } from '../../support/eventually.ts';
 import { placeOrder } from '../storage/support/place-order.ts';
+import { jobStates, seedDueJobs } from '../storage/support/seed-jobs.ts';
 import { LOCATION, PRODUCT, RESTAURANT, postgresUnderTest, type PostgresUnderTest } from '../storage/support/storage-under-test.ts';
 
 const AT = Date.parse('2026-11-21T23:00:00Z');
@@ -146,5 +149,61 @@ describe('two nodes on one PostgreSQL', () => {
     await Promise.all([claimer(nodeA), claimer(nodeB), claimer(nodeA), claimer(nodeB)]);
     assert.equal(claimed.length, 60);
     assert.equal(new Set(claimed).size, 60);
+  });
+
+  test('jobs of every queue worked from both nodes at once, two workers each: each done exactly once', async () => {
+    const clock = new ManualClock(AT);
+    const LEASE_MS = 60_000;
+    const performed = new Map<string, number>();
+    for (const queue of JOB_QUEUES) await seedDueJobs(db, queue, `busy-${queue}`, 40, AT);
+    const worker = async (node: PostgresStorage, queue: JobQueue) => {
+      for (;;) {
+        const now = clock.now();
+        const claims = await node.claimJobs(queue, now, now + LEASE_MS, 3);
+        if (claims.length === 0) return;
+        for (const claim of claims) {
+          const key = `${queue}:${claim.id}`;
+          performed.set(key, (performed.get(key) ?? 0) + 1);
+          await new Promise((resolve) => setImmediate(resolve)); // the outside call
+          assert.equal(await node.finishJob(claim, { kind: 'done' }, clock.now()), true);
+        }
+      }
+    };
+    await Promise.all(JOB_QUEUES.flatMap((queue) => [worker(nodeA, queue), worker(nodeB, queue), worker(nodeA, queue), worker(nodeB, queue)]));
+    assert.equal(performed.size, 120);
+    assert.deepEqual([...new Set(performed.values())], [1]);
+    for (const queue of JOB_QUEUES) {
+      const states = await jobStates(db, queue, `busy-${queue}`);
+      assert.equal(states.length, 40);
+      assert.ok(states.every((row) => row.next_at === null), `${queue}: every job finished`);
+      if (queue !== 'courier') assert.ok(states.every((row) => row.attempts === 1), `${queue}: one attempt each`);
+    }
+  });
+
+  test('a node that dies holding jobs: another node finishes them once their lease ends (engine clock), the dead claims count for nothing', async () => {
+    const clock = new ManualClock(AT);
+    const LEASE_MS = 60_000;
+    const ids = await seedDueJobs(db, 'payment', 'dies', 5, AT);
+    const nodeC = await db.node();
+    const held = await nodeC.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10);
+    assert.deepEqual(held.map((c) => c.id).sort(), [...ids].sort());
+    // C dies mid-call: its pool and LISTEN connection gone, nothing finished.
+    await nodeC.close();
+
+    clock.advance(LEASE_MS - 1);
+    assert.deepEqual(await nodeA.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10), [], 'still leased to C');
+    clock.advance(1);
+    const taken = [
+      ...(await nodeA.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 2)),
+      ...(await nodeB.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10)),
+    ];
+    assert.deepEqual(taken.map((c) => c.id).sort(), [...ids].sort());
+    for (const claim of taken) {
+      assert.equal(await (claim.id === taken[0]!.id ? nodeA : nodeB).finishJob(claim, { kind: 'done' }, clock.now()), true);
+    }
+    // Had C only stalled and come back, its claims would record nothing (here sent through A).
+    for (const claim of held) assert.equal(await nodeA.finishJob(claim, { kind: 'failed', error: 'late' }, clock.now()), false);
+    const states = await jobStates(db, 'payment', 'dies');
+    assert.ok(states.every((row) => row.status === 'done' && row.next_at === null && row.last_error === null && row.attempts === 2));
   });
 });
