@@ -6,18 +6,22 @@
 // - an Idempotency-Key is claimed first (INSERT … ON CONFLICT … RETURNING): a second transaction
 //   with the same key waits for the first and then reads its answer;
 // - the stock take is conditional (`quantity >= n`), which PostgreSQL re-checks on the newest row;
-// - NOTIFY goes out after the commit; jobs are claimed with FOR UPDATE SKIP LOCKED and a lease.
+// - NOTIFY goes out after every commit, heard by every node's LISTEN connection, and every node
+//   re-polls the clock rows, so a lost notification only delays: waiters wake, caches drop
+//   (`onChange`); jobs are claimed with FOR UPDATE SKIP LOCKED and a lease.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
 import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld } from '../store/events-store.ts';
+import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobOutcome, type JobQueue } from '../storage/job-queues.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
-import { FEED_CHANNEL, FeedListener, feedPayload } from './feed-listener.ts';
+import { ClockWatch } from './clock-watch.ts';
+import { FEED_CHANNEL, FeedListener, feedPayload, type CommitKind } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
 import { runTransaction } from './run-transaction.ts';
 
@@ -25,7 +29,10 @@ export interface PostgresStorageOptions {
   connectionString: string;
   /** This node's connections (default 10). */
   poolSize?: number;
-  /** How long a waiter waits before looking again without a notification (default 1 s). */
+  /**
+   * How long a waiter waits before looking again without a notification, and how often the node
+   * re-reads the clock rows to tell caches and waiters of commits whose notification it missed (default 1 s).
+   */
   rePollMs?: number;
   /** Errors no caller waits on (a dropped connection); never given a connection string. */
   onError: (error: Error) => void;
@@ -70,6 +77,9 @@ const SQL = {
     )
     RETURNING *`,
   notify: 'SELECT pg_notify($1, $2)',
+  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at, last_used_at, revoked_at
+    FROM api_keys WHERE lookup = $1`,
+  revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
 };
 
 export class PostgresStorage implements StoragePort {
@@ -79,6 +89,7 @@ export class PostgresStorage implements StoragePort {
   private readonly notifier = new ChangeNotifier();
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
   private readonly listener: FeedListener;
+  private readonly clockWatch: ClockWatch;
   private readonly rePollMs: number;
   private closing: Promise<void> | null = null;
 
@@ -90,9 +101,10 @@ export class PostgresStorage implements StoragePort {
     this.listener = new FeedListener(
       this.nodeId,
       () => createPostgresClient({ connectionString: options.connectionString, applicationName: 'comanda listen', onError: options.onError }),
-      (restaurantId) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId)),
+      (restaurantId, kind) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId, kind)),
       options.onError,
     );
+    this.clockWatch = new ClockWatch(pool, this.rePollMs, (restaurantId, kind) => this.wake(restaurantId, kind), options.onError);
   }
 
   /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
@@ -101,6 +113,7 @@ export class PostgresStorage implements StoragePort {
     const storage = new PostgresStorage(pool, options);
     try {
       await storage.listener.start();
+      await storage.clockWatch.start();
     } catch (error) {
       await storage.close();
       throw error;
@@ -115,7 +128,7 @@ export class PostgresStorage implements StoragePort {
       const tx = this.restaurantWrite(client, restaurantId, () => (appended = true));
       return { result: await work(tx), appended: () => appended };
     });
-    if (appended()) this.announce(restaurantId);
+    this.announce(restaurantId, appended() ? 'feed' : 'data');
     return result;
   }
 
@@ -145,6 +158,7 @@ export class PostgresStorage implements StoragePort {
       insertOrder: async (row) => {
         await client.query(SQL.insertOrder, ORDER_COLUMNS.map((column) => row[column]));
       },
+      revokeApiKey: async (keyId, at) => (await client.query(SQL.revokeKey, [at, keyId, restaurantId])).rowCount === 1,
       appendEvent: async (world: EventWorld, type, createdAt, data) => {
         const { rows } = await client.query<{ seq: number }>(SQL.appendEvent, [restaurantId, world, type, createdAt, JSON.stringify(data)]);
         appended();
@@ -160,6 +174,10 @@ export class PostgresStorage implements StoragePort {
   async lastFeedSeq(restaurantId: string): Promise<number> {
     const { rows } = await this.pool.query<{ last_event_seq: number }>(SQL.lastSeq, [restaurantId]);
     return rows[0]?.last_event_seq ?? 0;
+  }
+
+  async findApiKey(lookup: string): Promise<ApiKeyRow | undefined> {
+    return (await this.pool.query<ApiKeyRow>(SQL.keyByLookup, [lookup])).rows[0];
   }
 
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -190,21 +208,22 @@ export class PostgresStorage implements StoragePort {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.listener.stop();
+      await this.clockWatch.stop();
       await this.pool.end();
     })();
     return this.closing;
   }
 
-  /** After the commit: this node's waiters at once, the other nodes' through NOTIFY. */
-  private announce(restaurantId: string): void {
-    this.wake(restaurantId);
-    this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId)]).catch(() => {
+  /** After the commit: this node's waiters and caches at once, the other nodes' through NOTIFY. */
+  private announce(restaurantId: string, kind: CommitKind): void {
+    this.wake(restaurantId, kind);
+    this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId, kind)]).catch(() => {
       // A lost notification only delays the other nodes' waiters until their re-poll.
     });
   }
 
-  private wake(restaurantId: string): void {
-    this.notifier.notify(restaurantId);
+  private wake(restaurantId: string, kind: CommitKind): void {
+    if (kind === 'feed') this.notifier.notify(restaurantId);
     for (const listener of [...this.changeListeners]) listener(restaurantId);
   }
 

@@ -6,6 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
+import { ApiKeysStore, type ApiKeyRow } from '../store/api-keys-store.ts';
 import { EventsStore, type EventRow, type EventWorld } from '../store/events-store.ts';
 import { IdempotencyStore } from '../store/idempotency-store.ts';
 import { MailOutboxStore, type MailRow } from '../store/mail-outbox-store.ts';
@@ -21,6 +22,7 @@ export class SqliteStorage implements StoragePort {
   private readonly lock = new ProcessLock();
   private readonly notifier = new ChangeNotifier();
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
+  private readonly apiKeys: ApiKeysStore;
   private readonly events: EventsStore;
   private readonly idempotency: IdempotencyStore;
   private readonly mail: MailOutboxStore;
@@ -32,6 +34,7 @@ export class SqliteStorage implements StoragePort {
   private readonly jobStatements = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {
+    this.apiKeys = new ApiKeysStore(db);
     this.events = new EventsStore(db, (restaurantId) => this.touched.add(restaurantId));
     this.idempotency = new IdempotencyStore(db);
     this.mail = new MailOutboxStore(db);
@@ -55,7 +58,8 @@ export class SqliteStorage implements StoragePort {
       }
       const woken = [...this.touched];
       this.touched.clear();
-      for (const touched of woken) this.wake(touched);
+      for (const touched of woken) this.notifier.notify(touched);
+      for (const listener of [...this.changeListeners]) listener(restaurantId);
       return result;
     });
   }
@@ -76,6 +80,7 @@ export class SqliteStorage implements StoragePort {
       takeOrderNumber: async (test) => this.restaurants.takeOrderNumber(restaurantId, test),
       tryTakeStock: async (locationId, productId, amount) => this.stock.tryTake(locationId, productId, amount),
       insertOrder: async (row: OrderRow) => this.orders.insert(row),
+      revokeApiKey: async (keyId, at) => this.apiKeys.revoke(restaurantId, keyId, at),
       appendEvent: async (world: EventWorld, type, createdAt, data) => this.events.append(restaurantId, world, type, createdAt, data),
     };
   }
@@ -84,6 +89,10 @@ export class SqliteStorage implements StoragePort {
   // COMMIT would see what that use case has not committed (and may roll back).
   readFeed(restaurantId: string, world: World, afterSeq: number, limit: number): Promise<EventRow[]> {
     return this.lock.hold(async () => this.events.list(restaurantId, world, afterSeq, limit));
+  }
+
+  findApiKey(lookup: string): Promise<ApiKeyRow | undefined> {
+    return this.lock.hold(async () => this.apiKeys.findByLookup(lookup));
   }
 
   lastFeedSeq(): Promise<number> {
@@ -135,10 +144,5 @@ export class SqliteStorage implements StoragePort {
 
   async close(): Promise<void> {
     await this.lock.hold(async () => this.db.close());
-  }
-
-  private wake(restaurantId: string): void {
-    this.notifier.notify(restaurantId);
-    for (const listener of [...this.changeListeners]) listener(restaurantId);
   }
 }

@@ -193,6 +193,27 @@ for (const [name, make] of implementations) {
       assert.equal((await db.storage.claimDueMail(AT + 60_000, AT + 120_000, 100)).length, 30);
     });
 
+    test('a key revoked in a write: read back revoked, and the change listeners told at its commit', async () => {
+      const told: (string | null)[] = [];
+      const unsubscribe = db.storage.onChange((restaurantId) => told.push(restaurantId));
+      const key = await db.storage.findApiKey('lookup-1');
+      assert.equal(key?.id, 'k-1');
+      assert.equal(key?.revoked_at, null);
+      assert.ok(Buffer.isBuffer(key?.salt) && Buffer.isBuffer(key?.hash));
+      let toldInside = -1;
+      assert.equal(await db.storage.write(RESTAURANT, async (tx) => {
+        const revoked = await tx.revokeApiKey('k-1', AT);
+        toldInside = told.length;
+        return revoked;
+      }), true);
+      assert.equal(toldInside, 0, 'not before the commit');
+      assert.deepEqual(told, [RESTAURANT]);
+      assert.equal((await db.storage.findApiKey('lookup-1'))?.revoked_at, AT);
+      assert.equal(await db.storage.write(RESTAURANT, (tx) => tx.revokeApiKey('k-1', AT + 1)), false, 'already revoked');
+      assert.equal(await db.storage.findApiKey('no-such-lookup'), undefined);
+      unsubscribe();
+    });
+
     for (const queue of JOB_QUEUES) {
       test(`${queue} jobs claimed by claimers at once: each once; a finish counts only while its lease holds`, async () => {
         const prefix = `c-${queue}`;
