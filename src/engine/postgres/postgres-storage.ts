@@ -38,6 +38,9 @@ export interface PostgresStorageOptions {
   onError: (error: Error) => void;
 }
 
+/** The LISTEN connection's name in pg_stat_activity: one per node, so the nodes are counted by it. */
+const LISTEN_APPLICATION = 'comanda listen';
+
 const ORDER_COLUMNS = [
   'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
   'customer_email', 'address', 'notes', 'items', 'subtotal', 'shipping_fee', 'discount', 'total', 'payment_kind',
@@ -77,6 +80,7 @@ const SQL = {
     )
     RETURNING *`,
   notify: 'SELECT pg_notify($1, $2)',
+  countNodes: `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
   keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at, last_used_at, revoked_at
     FROM api_keys WHERE lookup = $1`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
@@ -100,7 +104,7 @@ export class PostgresStorage implements StoragePort {
     this.rePollMs = options.rePollMs ?? 1_000;
     this.listener = new FeedListener(
       this.nodeId,
-      () => createPostgresClient({ connectionString: options.connectionString, applicationName: 'comanda listen', onError: options.onError }),
+      () => createPostgresClient({ connectionString: options.connectionString, applicationName: LISTEN_APPLICATION, onError: options.onError }),
       (restaurantId, kind) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId, kind)),
       options.onError,
     );
@@ -182,6 +186,12 @@ export class PostgresStorage implements StoragePort {
 
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return this.notifier.waitForChange(restaurantId, Math.min(timeoutMs, this.rePollMs), signal);
+  }
+
+  async nodeCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(SQL.countNodes, [LISTEN_APPLICATION]);
+    // This node's own LISTEN connection may be reconnecting: it still counts.
+    return Math.max(1, rows[0]?.n ?? 0);
   }
 
   onChange(listener: (restaurantId: string | null) => void): () => void {

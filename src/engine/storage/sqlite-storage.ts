@@ -103,6 +103,11 @@ export class SqliteStorage implements StoragePort {
     return this.notifier.waitForChange(restaurantId, timeoutMs, signal);
   }
 
+  /** The hub is one process on its file (the serving lock keeps a second one out). */
+  async nodeCount(): Promise<number> {
+    return 1;
+  }
+
   onChange(listener: (restaurantId: string | null) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);

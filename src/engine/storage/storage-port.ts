@@ -91,5 +91,10 @@ export interface StoragePort {
    * its lease ended and the job was claimed again or finished by another claim.
    */
   finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean>;
+  /**
+   * How many engine nodes serve this database now, this one included (1 on SQLite): what each node's
+   * share of a rate limit is sized by (per-node-rate-limit.ts).
+   */
+  nodeCount(): Promise<number>;
   close(): Promise<void>;
 }

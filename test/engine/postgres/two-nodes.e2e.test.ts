@@ -286,4 +286,17 @@ describe('two nodes on one PostgreSQL', () => {
     await waiting;
     unsubscribe();
   });
+
+  test('the nodes are counted from any node (their LISTEN connections): one more, then one less', async () => {
+    const count = (node: PostgresStorage, n: number) =>
+      eventually(() => node.nodeCount(), `${n} nodes counted`, { until: (value) => value === n });
+    await count(nodeA, 2);
+    const nodeC = await db.node();
+    await count(nodeA, 3);
+    await count(nodeB, 3);
+    await count(nodeC, 3);
+    await nodeC.close();
+    await count(nodeA, 2);
+    await count(nodeB, 2);
+  });
 });

@@ -214,6 +214,10 @@ for (const [name, make] of implementations) {
       unsubscribe();
     });
 
+    test('one node counted (itself)', async () => {
+      assert.equal(await db.storage.nodeCount(), 1);
+    });
+
     for (const queue of JOB_QUEUES) {
       test(`${queue} jobs claimed by claimers at once: each once; a finish counts only while its lease holds`, async () => {
         const prefix = `c-${queue}`;
