@@ -2,6 +2,8 @@
 // platform runs them: nothing oversold, nothing twice, nothing skipped, and a wake-up on node B for a
 // commit on node A.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import type { PostgresStorage } from '../../../src/engine/postgres/postgres-storage.ts';
@@ -14,6 +16,9 @@ import { jobStates, seedDueJobs } from '../storage/support/seed-jobs.ts';
 import { LOCATION, PRODUCT, RESTAURANT, postgresUnderTest, type PostgresUnderTest } from '../storage/support/storage-under-test.ts';
 
 const AT = Date.parse('2026-11-21T23:00:00Z');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const CLAIMING_NODE = join(import.meta.dirname, 'support', 'claiming-node.ts');
 
 /** A node's verified-key cache (the engine's own) on the port's change count, as authentication will use it. */
 function keyCache(node: PostgresStorage) {
@@ -205,15 +210,25 @@ describe('two nodes on one PostgreSQL', () => {
     }
   });
 
-  test('a node that dies holding jobs: another node finishes them once their lease ends (engine clock), the dead claims count for nothing', async () => {
+  test('a node killed holding jobs: another node finishes them once their lease ends (engine clock), the dead claims count for nothing', async () => {
     const clock = new ManualClock(AT);
     const LEASE_MS = 60_000;
     const ids = await seedDueJobs(db, 'payment', 'dies', 5, AT);
-    const nodeC = await db.node();
-    const held = await nodeC.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10);
-    assert.deepEqual(held.map((c) => c.id).sort(), [...ids].sort());
-    // C dies mid-call: its pool and LISTEN connection gone, nothing finished.
-    await nodeC.close();
+    // Node C, a process of its own, claims them and is killed (SIGKILL) mid-call.
+    const nodeC = spawn(NODE, ['--import', 'tsx', CLAIMING_NODE, db.connectionString, 'payment', String(clock.now()), String(clock.now() + LEASE_MS)], {
+      cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => nodeC.once('exit', resolve));
+    let printed = '';
+    nodeC.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    try {
+      await eventually(() => printed.includes('\n') || nodeC.exitCode !== null, "node C's claims");
+    } finally {
+      nodeC.kill('SIGKILL');
+    }
+    await exited;
+    const held = JSON.parse(printed) as string[];
+    assert.deepEqual([...held].sort(), [...ids].sort());
 
     clock.advance(LEASE_MS - 1);
     assert.deepEqual(await nodeA.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10), [], 'still leased to C');
@@ -223,13 +238,13 @@ describe('two nodes on one PostgreSQL', () => {
       ...(await nodeB.claimJobs('payment', clock.now(), clock.now() + LEASE_MS, 10)),
     ];
     assert.deepEqual(taken.map((c) => c.id).sort(), [...ids].sort());
-    for (const claim of taken) {
-      assert.equal(await (claim.id === taken[0]!.id ? nodeA : nodeB).finishJob(claim, { kind: 'done' }, clock.now()), true);
-    }
+    for (const [i, claim] of taken.entries()) assert.equal(await (i < 2 ? nodeA : nodeB).finishJob(claim, { kind: 'done' }, clock.now()), true);
     // Had C only stalled and come back, its claims would record nothing (here sent through A).
-    for (const claim of held) assert.equal(await nodeA.finishJob(claim, { kind: 'failed', error: 'late' }, clock.now()), false);
+    for (const id of held) {
+      assert.equal(await nodeA.finishJob({ queue: 'payment', id, leaseUntil: AT + LEASE_MS }, { kind: 'failed', error: 'late' }, clock.now()), false);
+    }
     const states = await jobStates(db, 'payment', 'dies');
-    assert.ok(states.every((row) => row.status === 'done' && row.next_at === null && row.last_error === null && row.attempts === 2));
+    assert.ok(states.every((row) => row.status === 'done' && row.next_at === null && row.last_error === null && row.attempts === 2), JSON.stringify(states));
   });
 
   test("a key revoked on node A is refused on node B: B's cache dropped by A's NOTIFY", async () => {
