@@ -34,7 +34,7 @@ function keyCache(node: PostgresStorage) {
       misses.push(presented);
       const row = await node.findApiKey(presented);
       if (!row || row.revoked_at !== null) return 'refused';
-      cache.remember(presented, version, { restaurantId: row.restaurant_id, mode: row.mode, canWrite: row.can_write === 1, keyId: row.id }, row.last_used_at);
+      cache.remember(presented, version, { restaurantId: row.restaurant_id, world: row.mode, canWrite: row.can_write === 1, keyId: row.id }, row.last_used_at);
       return 'accepted';
     },
   };
