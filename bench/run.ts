@@ -22,6 +22,7 @@ import { benchSoak } from './rows/soak.ts';
 import { benchSync } from './rows/sync.ts';
 import { benchKitchenPromise } from './rows/kitchen-promise.ts';
 import { benchKitchenReports } from './rows/kitchen-reports.ts';
+import { benchPlatformPostgres } from './rows/platform-postgres.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +59,7 @@ const ROWS: { row: number; title: string; run: (context: BenchContext) => Promis
   { row: 10, title: 'live fan-out: 500 streams and a tablet toggling', run: benchLiveFanout, missing: [] },
   { row: 11, title: 'the kitchen\'s promise with 200 lines open', run: benchKitchenPromise, missing: [] },
   { row: 12, title: 'Informes over 90 days of 500 orders', run: benchKitchenReports, missing: [] },
+  { row: 13, title: 'the platform on PostgreSQL: the order write on one and two nodes, one restaurant alone, the cross-node wake', run: benchPlatformPostgres, missing: [] },
 ];
 
 const machine = describeMachine();

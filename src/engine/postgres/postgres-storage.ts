@@ -6,17 +6,22 @@
 // - an Idempotency-Key is claimed first (INSERT … ON CONFLICT … RETURNING): a second transaction
 //   with the same key waits for the first and then reads its answer;
 // - the stock take is conditional (`quantity >= n`), which PostgreSQL re-checks on the newest row;
-// - NOTIFY goes out after the commit; jobs are claimed with FOR UPDATE SKIP LOCKED and a lease.
+// - NOTIFY goes out after every commit, heard by every node's LISTEN connection, and every node
+//   re-polls the clock rows, so a lost notification only delays: waiters wake, caches drop
+//   (`onChange`); jobs are claimed with FOR UPDATE SKIP LOCKED and a lease.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
 import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld } from '../store/events-store.ts';
+import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobOutcome, type JobQueue } from '../storage/job-queues.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
-import { FEED_CHANNEL, FeedListener, feedPayload } from './feed-listener.ts';
+import { ClockWatch } from './clock-watch.ts';
+import { FEED_CHANNEL, FeedListener, feedPayload, type CommitKind } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
 import { runTransaction } from './run-transaction.ts';
 
@@ -24,11 +29,17 @@ export interface PostgresStorageOptions {
   connectionString: string;
   /** This node's connections (default 10). */
   poolSize?: number;
-  /** How long a waiter waits before looking again without a notification (default 1 s). */
+  /**
+   * How long a waiter waits before looking again without a notification, and how often the node
+   * re-reads the clock rows to tell caches and waiters of commits whose notification it missed (default 1 s).
+   */
   rePollMs?: number;
   /** Errors no caller waits on (a dropped connection); never given a connection string. */
   onError: (error: Error) => void;
 }
+
+/** The LISTEN connection's name in pg_stat_activity: one per node, so the nodes are counted by it. */
+const LISTEN_APPLICATION = 'comanda listen';
 
 const ORDER_COLUMNS = [
   'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
@@ -69,6 +80,10 @@ const SQL = {
     )
     RETURNING *`,
   notify: 'SELECT pg_notify($1, $2)',
+  countNodes: `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at, last_used_at, revoked_at
+    FROM api_keys WHERE lookup = $1`,
+  revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
 };
 
 export class PostgresStorage implements StoragePort {
@@ -78,7 +93,9 @@ export class PostgresStorage implements StoragePort {
   private readonly notifier = new ChangeNotifier();
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
   private readonly listener: FeedListener;
+  private readonly clockWatch: ClockWatch;
   private readonly rePollMs: number;
+  private closing: Promise<void> | null = null;
 
   private constructor(
     readonly pool: pg.Pool,
@@ -87,10 +104,11 @@ export class PostgresStorage implements StoragePort {
     this.rePollMs = options.rePollMs ?? 1_000;
     this.listener = new FeedListener(
       this.nodeId,
-      () => createPostgresClient({ connectionString: options.connectionString, applicationName: 'comanda listen', onError: options.onError }),
-      (restaurantId) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId)),
+      () => createPostgresClient({ connectionString: options.connectionString, applicationName: LISTEN_APPLICATION, onError: options.onError }),
+      (restaurantId, kind) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId, kind)),
       options.onError,
     );
+    this.clockWatch = new ClockWatch(pool, this.rePollMs, (restaurantId, kind) => this.wake(restaurantId, kind), options.onError);
   }
 
   /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
@@ -99,6 +117,7 @@ export class PostgresStorage implements StoragePort {
     const storage = new PostgresStorage(pool, options);
     try {
       await storage.listener.start();
+      await storage.clockWatch.start();
     } catch (error) {
       await storage.close();
       throw error;
@@ -108,12 +127,15 @@ export class PostgresStorage implements StoragePort {
 
   async write<T>(restaurantId: string, work: (tx: RestaurantWrite) => Promise<T>): Promise<T> {
     const { result, appended } = await runTransaction(this.pool, async (client) => {
-      await client.query(SQL.takeClock, [restaurantId]);
+      // Not awaited before the work: on the pipelining connection the work's statements go out
+      // behind it and run after it, so the clock row is still taken first, a round trip sooner.
+      const clock = client.query(SQL.takeClock, [restaurantId]);
       let appended = false;
       const tx = this.restaurantWrite(client, restaurantId, () => (appended = true));
-      return { result: await work(tx), appended: () => appended };
+      const [, result] = await Promise.all([clock, work(tx)]);
+      return { result, appended: () => appended };
     });
-    if (appended()) this.announce(restaurantId);
+    this.announce(restaurantId, appended() ? 'feed' : 'data');
     return result;
   }
 
@@ -143,6 +165,7 @@ export class PostgresStorage implements StoragePort {
       insertOrder: async (row) => {
         await client.query(SQL.insertOrder, ORDER_COLUMNS.map((column) => row[column]));
       },
+      revokeApiKey: async (keyId, at) => (await client.query(SQL.revokeKey, [at, keyId, restaurantId])).rowCount === 1,
       appendEvent: async (world: EventWorld, type, createdAt, data) => {
         const { rows } = await client.query<{ seq: number }>(SQL.appendEvent, [restaurantId, world, type, createdAt, JSON.stringify(data)]);
         appended();
@@ -160,8 +183,18 @@ export class PostgresStorage implements StoragePort {
     return rows[0]?.last_event_seq ?? 0;
   }
 
+  async findApiKey(lookup: string): Promise<ApiKeyRow | undefined> {
+    return (await this.pool.query<ApiKeyRow>(SQL.keyByLookup, [lookup])).rows[0];
+  }
+
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return this.notifier.waitForChange(restaurantId, Math.min(timeoutMs, this.rePollMs), signal);
+  }
+
+  async nodeCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(SQL.countNodes, [LISTEN_APPLICATION]);
+    // This node's own LISTEN connection may be reconnecting: it still counts.
+    return Math.max(1, rows[0]?.n ?? 0);
   }
 
   onChange(listener: (restaurantId: string | null) => void): () => void {
@@ -173,21 +206,37 @@ export class PostgresStorage implements StoragePort {
     return runTransaction(this.pool, async (client) => (await client.query<MailRow>(SQL.claimMail, [now, leaseUntil, limit])).rows);
   }
 
-  async close(): Promise<void> {
-    await this.listener.stop();
-    await this.pool.end();
+  async claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]> {
+    checkLease(now, leaseUntil);
+    // One statement: its own transaction, the rows it picks locked until it commits.
+    const { rows } = await this.pool.query<{ id: number | string }>(claimSql(queue, '$'), [now, leaseUntil, limit]);
+    return rows.map((row) => ({ queue, id: String(row.id), leaseUntil }));
   }
 
-  /** After the commit: this node's waiters at once, the other nodes' through NOTIFY. */
-  private announce(restaurantId: string): void {
-    this.wake(restaurantId);
-    this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId)]).catch(() => {
+  async finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean> {
+    return (await this.pool.query(finishSql(claim.queue, outcome.kind, '$'), finishParams(claim, outcome, at))).rowCount === 1;
+  }
+
+  /** Stops the LISTEN connection and the pool; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.listener.stop();
+      await this.clockWatch.stop();
+      await this.pool.end();
+    })();
+    return this.closing;
+  }
+
+  /** After the commit: this node's waiters and caches at once, the other nodes' through NOTIFY. */
+  private announce(restaurantId: string, kind: CommitKind): void {
+    this.wake(restaurantId, kind);
+    this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId, kind)]).catch(() => {
       // A lost notification only delays the other nodes' waiters until their re-poll.
     });
   }
 
-  private wake(restaurantId: string): void {
-    this.notifier.notify(restaurantId);
+  private wake(restaurantId: string, kind: CommitKind): void {
+    if (kind === 'feed') this.notifier.notify(restaurantId);
     for (const listener of [...this.changeListeners]) listener(restaurantId);
   }
 

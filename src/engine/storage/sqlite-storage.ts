@@ -3,15 +3,17 @@
 // awaits, another request could otherwise run its statements, or read, inside this transaction. SQLite has
 // one writer, so the feed's AUTOINCREMENT sequence is already in commit order and the restaurant's
 // row hands out the order numbers as today.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
+import { ApiKeysStore, type ApiKeyRow } from '../store/api-keys-store.ts';
 import { EventsStore, type EventRow, type EventWorld } from '../store/events-store.ts';
 import { IdempotencyStore } from '../store/idempotency-store.ts';
 import { MailOutboxStore, type MailRow } from '../store/mail-outbox-store.ts';
 import { OrdersStore, type OrderRow } from '../store/orders-store.ts';
 import { RestaurantsStore } from '../store/restaurants-store.ts';
 import { StockStore } from '../store/stock-store.ts';
+import { checkLease, claimSql, finishParams, finishSql, sqliteParams, type JobClaim, type JobOutcome, type JobQueue } from './job-queues.ts';
 import { ProcessLock } from './process-lock.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from './storage-port.ts';
 
@@ -20,6 +22,7 @@ export class SqliteStorage implements StoragePort {
   private readonly lock = new ProcessLock();
   private readonly notifier = new ChangeNotifier();
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
+  private readonly apiKeys: ApiKeysStore;
   private readonly events: EventsStore;
   private readonly idempotency: IdempotencyStore;
   private readonly mail: MailOutboxStore;
@@ -28,8 +31,10 @@ export class SqliteStorage implements StoragePort {
   private readonly stock: StockStore;
   /** Restaurants whose feed the open transaction appended to (the lock allows one at a time). */
   private readonly touched = new Set<string>();
+  private readonly jobStatements = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {
+    this.apiKeys = new ApiKeysStore(db);
     this.events = new EventsStore(db, (restaurantId) => this.touched.add(restaurantId));
     this.idempotency = new IdempotencyStore(db);
     this.mail = new MailOutboxStore(db);
@@ -53,7 +58,8 @@ export class SqliteStorage implements StoragePort {
       }
       const woken = [...this.touched];
       this.touched.clear();
-      for (const touched of woken) this.wake(touched);
+      for (const touched of woken) this.notifier.notify(touched);
+      for (const listener of [...this.changeListeners]) listener(restaurantId);
       return result;
     });
   }
@@ -74,6 +80,7 @@ export class SqliteStorage implements StoragePort {
       takeOrderNumber: async (test) => this.restaurants.takeOrderNumber(restaurantId, test),
       tryTakeStock: async (locationId, productId, amount) => this.stock.tryTake(locationId, productId, amount),
       insertOrder: async (row: OrderRow) => this.orders.insert(row),
+      revokeApiKey: async (keyId, at) => this.apiKeys.revoke(restaurantId, keyId, at),
       appendEvent: async (world: EventWorld, type, createdAt, data) => this.events.append(restaurantId, world, type, createdAt, data),
     };
   }
@@ -84,12 +91,21 @@ export class SqliteStorage implements StoragePort {
     return this.lock.hold(async () => this.events.list(restaurantId, world, afterSeq, limit));
   }
 
+  findApiKey(lookup: string): Promise<ApiKeyRow | undefined> {
+    return this.lock.hold(async () => this.apiKeys.findByLookup(lookup));
+  }
+
   lastFeedSeq(): Promise<number> {
     return this.lock.hold(async () => this.events.lastSeq());
   }
 
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return this.notifier.waitForChange(restaurantId, timeoutMs, signal);
+  }
+
+  /** The hub is one process on its file (the serving lock keeps a second one out). */
+  async nodeCount(): Promise<number> {
+    return 1;
   }
 
   onChange(listener: (restaurantId: string | null) => void): () => void {
@@ -108,12 +124,30 @@ export class SqliteStorage implements StoragePort {
     );
   }
 
-  async close(): Promise<void> {
-    await this.lock.hold(async () => this.db.close());
+  claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]> {
+    checkLease(now, leaseUntil);
+    return this.lock.hold(async () => {
+      const claim = this.statement(claimSql(queue, '@'));
+      const rows = this.db.transaction(() => claim.all(sqliteParams([now, leaseUntil, limit])) as { id: number | string }[]).immediate();
+      return rows.map((row) => ({ queue, id: String(row.id), leaseUntil }));
+    });
   }
 
-  private wake(restaurantId: string): void {
-    this.notifier.notify(restaurantId);
-    for (const listener of [...this.changeListeners]) listener(restaurantId);
+  finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean> {
+    return this.lock.hold(async () => this.statement(finishSql(claim.queue, outcome.kind, '@')).run(sqliteParams(finishParams(claim, outcome, at))).changes === 1);
+  }
+
+  /** The job queues' statements, prepared once each (a handful: three queues, a claim and three finishes). */
+  private statement(sql: string): Statement {
+    let statement = this.jobStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.jobStatements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async close(): Promise<void> {
+    await this.lock.hold(async () => this.db.close());
   }
 }

@@ -5,10 +5,12 @@
 // What it holds is what a literal port to PostgreSQL breaks: the feed's order, idempotency, the
 // stock take, order numbers, wake-ups across nodes and the jobs' claims.
 import type { World } from '../../shared/world.ts';
+import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { EventRow, EventWorld } from '../store/events-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
+import type { JobClaim, JobOutcome, JobQueue } from './job-queues.ts';
 
 /**
  * The status an Idempotency-Key's record has between its claim and its answer, both in one
@@ -41,6 +43,8 @@ export interface RestaurantWrite {
   /** Takes `amount` if that much is there; false (nothing taken) otherwise. */
   tryTakeStock(locationId: string, productId: string, amount: number): Promise<boolean>;
   insertOrder(row: OrderRow): Promise<void>;
+  /** Revokes one of the restaurant's API keys; false when it was not there or already revoked. */
+  revokeApiKey(keyId: string, at: number): Promise<boolean>;
   /** Appends an event to the restaurant's feed; its sequence is in commit order. Returns it. */
   appendEvent(world: EventWorld, type: string, createdAt: number, data: unknown): Promise<number>;
 }
@@ -55,6 +59,8 @@ export interface StoragePort {
   write<T>(restaurantId: string, work: (tx: RestaurantWrite) => Promise<T>): Promise<T>;
   /** The feed after `afterSeq`, oldest first, the kitchen's own events left out (as GET /v1/events). */
   readFeed(restaurantId: string, world: World, afterSeq: number, limit: number): Promise<EventRow[]>;
+  /** The API key whose secret starts with `lookup` (the caller checks the hash and `revoked_at`). */
+  findApiKey(lookup: string): Promise<ApiKeyRow | undefined>;
   /** A cursor for "from now" on the restaurant's feed. */
   lastFeedSeq(restaurantId: string): Promise<number>;
   /**
@@ -63,8 +69,10 @@ export interface StoragePort {
    */
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
   /**
-   * Calls `listener` after every commit with events of any restaurant, on any node (what caches drop
-   * on); with null when which restaurants changed is unknown (a node's LISTEN connection came back).
+   * Calls `listener` after every committed write of any restaurant, events or not, on any node: what
+   * caches (verified keys, cached order answers) drop on. On this node at the commit; from another
+   * node on its NOTIFY or, should that be lost, at the next re-poll. With null when which restaurants
+   * changed is unknown (a node's LISTEN connection came back).
    */
   onChange(listener: (restaurantId: string | null) => void): () => void;
   /**
@@ -72,5 +80,21 @@ export interface StoragePort {
    * dies mid-send leaves them due again then); nodes claiming at once never get the same mail.
    */
   claimDueMail(now: number, leaseUntil: number, limit: number): Promise<MailRow[]>;
+  /**
+   * Claims up to `limit` due jobs of `queue` (mail, payment actions, courier deliveries), each held by
+   * this claim until `leaseUntil` (after `now`, both from the engine's clock): nodes claiming at once
+   * never get the same job, and a job whose node died is due again when its lease ends.
+   */
+  claimJobs(queue: JobQueue, now: number, leaseUntil: number, limit: number): Promise<JobClaim[]>;
+  /**
+   * Records how a claimed job ended, only if the claim still holds it: false (nothing recorded) when
+   * its lease ended and the job was claimed again or finished by another claim.
+   */
+  finishJob(claim: JobClaim, outcome: JobOutcome, at: number): Promise<boolean>;
+  /**
+   * How many engine nodes serve this database now, this one included (1 on SQLite): what each node's
+   * share of a rate limit is sized by (per-node-rate-limit.ts).
+   */
+  nodeCount(): Promise<number>;
   close(): Promise<void>;
 }

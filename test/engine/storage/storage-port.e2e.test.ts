@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eventually } from '../../support/eventually.ts';
+import { JOB_QUEUES, type JobClaim } from '../../../src/engine/storage/job-queues.ts';
 import { placeOrder } from './support/place-order.ts';
+import { jobStates, seedDueJobs } from './support/seed-jobs.ts';
 import {
   LOCATION, OTHER_RESTAURANT, PRODUCT, RESTAURANT, postgresUnderTest, sqliteUnderTest, type StorageUnderTest,
 } from './support/storage-under-test.ts';
@@ -190,5 +192,76 @@ for (const [name, make] of implementations) {
       assert.deepEqual(await db.storage.claimDueMail(AT + 59_999, AT + 120_000, 100), []);
       assert.equal((await db.storage.claimDueMail(AT + 60_000, AT + 120_000, 100)).length, 30);
     });
+
+    test('a key revoked in a write: read back revoked, and the change listeners told at its commit', async () => {
+      const told: (string | null)[] = [];
+      const unsubscribe = db.storage.onChange((restaurantId) => told.push(restaurantId));
+      const key = await db.storage.findApiKey('lookup-1');
+      assert.equal(key?.id, 'k-1');
+      assert.equal(key?.revoked_at, null);
+      assert.ok(Buffer.isBuffer(key?.salt) && Buffer.isBuffer(key?.hash));
+      let toldInside = -1;
+      assert.equal(await db.storage.write(RESTAURANT, async (tx) => {
+        const revoked = await tx.revokeApiKey('k-1', AT);
+        toldInside = told.length;
+        return revoked;
+      }), true);
+      assert.equal(toldInside, 0, 'not before the commit');
+      assert.deepEqual(told, [RESTAURANT]);
+      assert.equal((await db.storage.findApiKey('lookup-1'))?.revoked_at, AT);
+      assert.equal(await db.storage.write(RESTAURANT, (tx) => tx.revokeApiKey('k-1', AT + 1)), false, 'already revoked');
+      assert.equal(await db.storage.findApiKey('no-such-lookup'), undefined);
+      unsubscribe();
+    });
+
+    test('one node counted (itself)', async () => {
+      assert.equal(await db.storage.nodeCount(), 1);
+    });
+
+    for (const queue of JOB_QUEUES) {
+      test(`${queue} jobs claimed by claimers at once: each once; a finish counts only while its lease holds`, async () => {
+        const prefix = `c-${queue}`;
+        const ids = await seedDueJobs(db, queue, prefix, 12, AT);
+        const lease = AT + 60_000;
+        const claims: JobClaim[] = [];
+        const claimer = async () => {
+          for (;;) {
+            const batch = await db.storage.claimJobs(queue, AT, lease, 2);
+            if (batch.length === 0) return;
+            claims.push(...batch);
+          }
+        };
+        await Promise.all([claimer(), claimer(), claimer()]);
+        assert.deepEqual(claims.map((c) => c.id).sort(), [...ids].sort());
+        assert.ok(claims.every((c) => c.queue === queue && c.leaseUntil === lease));
+        assert.deepEqual(await db.storage.claimJobs(queue, lease - 1, lease + 60_000, 100), [], 'held until the lease ends');
+
+        // A retry makes the job due again at its time; a failure ends it.
+        const [first, second, third] = claims.sort((a, b) => a.id.localeCompare(b.id));
+        assert.equal(await db.storage.finishJob(second!, { kind: 'retry', at: AT + 30_000, error: 'timeout' }, AT + 10), true);
+        assert.equal(await db.storage.finishJob(third!, { kind: 'failed', error: 'refused' }, AT + 10), true);
+        assert.deepEqual((await db.storage.claimJobs(queue, AT + 30_000, AT + 90_000, 100)).map((c) => c.id), [second!.id]);
+
+        // The first claim's lease ends with its job unfinished (its node died): another claim takes it,
+        // and the first claim, should its node come back, can no longer record anything.
+        const retaken = await db.storage.claimJobs(queue, lease, lease + 60_000, 100);
+        assert.equal(retaken.length, 10, 'every job still held by an ended lease, and not the retried or the failed one');
+        const again = retaken.find((c) => c.id === first!.id)!;
+        assert.equal(await db.storage.finishJob(first!, { kind: 'done' }, lease), false, 'a lease that ended finishes nothing');
+        assert.equal(await db.storage.finishJob(again, { kind: 'done' }, lease + 5), true);
+        assert.equal(await db.storage.finishJob(again, { kind: 'done' }, lease + 6), false, 'finished once');
+
+        const states = new Map((await jobStates(db, queue, prefix)).map((row) => [String(row.id), row]));
+        assert.equal(states.get(first!.id)!.next_at, null);
+        assert.equal(states.get(first!.id)!.status, { mail: 'sent', payment: 'done', courier: 'pendiente' }[queue]);
+        if (queue === 'mail') assert.equal(states.get(first!.id)!.sent_at, lease + 5);
+        if (queue !== 'courier') assert.equal(states.get(first!.id)!.attempts, 2, 'each claim counts an attempt');
+        assert.equal(states.get(second!.id)!.next_at, AT + 90_000, 'retried: claimed again, held by its new lease');
+        assert.equal(states.get(second!.id)!.last_error, 'timeout');
+        assert.equal(states.get(third!.id)!.next_at, null);
+        assert.equal(states.get(third!.id)!.last_error, 'refused');
+        assert.equal(states.get(third!.id)!.status, { mail: 'failed', payment: 'failed', courier: 'fallido' }[queue]);
+      });
+    }
   });
 }
