@@ -490,8 +490,8 @@ export interface components {
                 finished: number;
                 p50_seconds: number | null;
                 p90_seconds: number | null;
-                /** @description Tickets fired and neither done nor cancelled at the slot's end. */
-                in_progress: number;
+                /** @description Tickets fired and neither done nor cancelled at the slot's end (at the report's `generated_at` for the slot holding it); null for a slot that has not begun. */
+                in_progress: number | null;
             }[];
             heatmap: {
                 station_id: string;

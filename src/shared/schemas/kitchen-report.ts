@@ -47,7 +47,7 @@ export const KitchenReport = named(
         finished: Type.Integer({ description: 'Counted tickets whose last line was done in the slot.' }),
         p50_seconds: Seconds('Median ticket time of those (not the mean).'),
         p90_seconds: Seconds('p90 ticket time of those.'),
-        in_progress: Type.Integer({ description: 'Tickets fired and neither done nor cancelled at the slot\'s end.' }),
+        in_progress: Type.Union([Type.Integer(), Type.Null()], { description: 'Tickets fired and neither done nor cancelled at the slot\'s end (at the report\'s `generated_at` for the slot holding it); null for a slot that has not begun.' }),
       }),
     ),
     heatmap: Type.Array(

@@ -13,8 +13,12 @@ export interface RushSlot {
   /** Median and p90 of those tickets' times, whole seconds; null for none. */
   p50_seconds: number | null;
   p90_seconds: number | null;
-  /** Every ticket fired before the slot's end and neither done nor cancelled by then (left-out ones too: they were on the board). */
-  in_progress: number;
+  /**
+   * Every ticket fired before the slot's end and neither done nor cancelled by then (left-out ones
+   * too: they were on the board); for the slot holding `now`, at `now`; null for a slot not begun
+   * (what will be in progress at 23:45 is not known at 13:20).
+   */
+  in_progress: number | null;
 }
 
 /** How many of the ascending `values` are below `limit`. */
@@ -33,7 +37,7 @@ function countBelow(values: readonly number[], limit: number): number {
  * The strip over consecutive slots given by their `boundaries` (ascending instants: slot i is
  * [boundaries[i], boundaries[i + 1])), so a day's slots follow the local clock. O((tickets + slots) log tickets).
  */
-export function rushStrip(tickets: readonly Ticket[], boundaries: readonly number[]): RushSlot[] {
+export function rushStrip(tickets: readonly Ticket[], boundaries: readonly number[], now: number): RushSlot[] {
   const counted = countedTickets(tickets).sort((a, b) => a.ready_at - b.ready_at);
   const readyTimes = counted.map((t) => t.ready_at);
   const fired = tickets.map((t) => t.fired_at).sort((a, b) => a - b);
@@ -52,7 +56,7 @@ export function rushStrip(tickets: readonly Ticket[], boundaries: readonly numbe
       finished: times.length,
       p50_seconds: times.length ? Math.round(quantile(times, 0.5)) : null,
       p90_seconds: times.length ? Math.round(quantile(times, 0.9)) : null,
-      in_progress: countBelow(fired, end) - countBelow(ended, end),
+      in_progress: start >= now ? null : countBelow(fired, Math.min(end, now)) - countBelow(ended, Math.min(end, now)),
     });
   }
   return slots;

@@ -207,7 +207,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       cancelled: tickets.filter((t) => t.cancelled_at !== null).length,
       left_out: tickets.filter((t) => t.excluded !== null && t.cancelled_at === null).length,
     },
-    rush: rushStrip(tickets, slots.boundaries).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
+    rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
     heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
     items: itemTimes(
       periodSamples.map(({ s }) => s),

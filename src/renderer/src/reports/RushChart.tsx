@@ -11,7 +11,7 @@ import type { InformesText } from './informes-text.ts';
 
 /** The slots drawn: from the one before the first with anything to the one after the last (a day's service, not its night). */
 export function visibleSlots(rush: KitchenReport['rush']): KitchenReport['rush'] {
-  const busy = rush.map((s, i) => (s.finished > 0 || s.in_progress > 0 ? i : -1)).filter((i) => i >= 0);
+  const busy = rush.map((s, i) => (s.finished > 0 || (s.in_progress ?? 0) > 0 ? i : -1)).filter((i) => i >= 0);
   if (busy.length === 0) return rush;
   return rush.slice(Math.max(0, busy[0]! - 1), Math.min(rush.length, busy[busy.length - 1]! + 2));
 }
