@@ -11,6 +11,9 @@ export interface OpenLine {
   started_at: number | null;
   /** Expected seconds for the whole line. */
   seconds: number;
+  /** Its order and position, when the caller wants that order's predicted finish (`ScheduleInput.watch`). */
+  order_id?: string;
+  item_index?: number;
 }
 
 /** A line of the order being promised. */
@@ -29,6 +32,10 @@ export interface ScheduleInput {
   /** Per station, when its cooks were last free: its last bumps, latest first (none known: free since ever). */
   freed?: ReadonlyMap<string, readonly number[]>;
   lines: readonly NewLine[];
+  /** An order whose open lines' predicted finish is wanted (`ScheduleResult.watched_ready_at`). */
+  watch?: string;
+  /** Every order's open lines' predicted finish is wanted (`ScheduleResult.orders_ready_at`). */
+  watch_all?: boolean;
 }
 
 export interface ScheduledLine {
@@ -42,6 +49,10 @@ export interface ScheduleResult {
   /** When the last of the new order's lines is expected done (now for an order no station prepares). */
   expected_ready_at: number;
   lines: ScheduledLine[];
+  /** When the last open line of `ScheduleInput.watch` is predicted done; null: it has none open (or none was asked). */
+  watched_ready_at: number | null;
+  /** With `watch_all`: per order, when its last fired line is predicted done. */
+  orders_ready_at?: Map<string, number>;
 }
 
 /**
@@ -69,7 +80,12 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     return list;
   };
   const open = [...input.open].sort((a, b) => a.fired_at - b.fired_at);
-  for (const line of open) {
+  // Lines that fire later (held back to finish with their order) come after the new order's lines,
+  // which fire now (a station takes its lines in the order they were fired): they do not delay it.
+  const firedBy = open.findIndex((line) => line.fired_at > now);
+  const past = firedBy < 0 ? open : open.slice(0, firedBy);
+  let watched: number | null = null;
+  const place = (line: OpenLine) => {
     const cooks = cooksOf(line.station_id);
     const k = earliest(cooks);
     // A start known from its ticket is a lower bound (the ticket moved when its first line started,
@@ -78,6 +94,13 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     let finish = start + line.seconds * 1000;
     if (finish < now) finish = now + line.seconds * 1000 * OVERDUE_REMAINING_SHARE;
     cooks[k] = Math.max(cooks[k]!, finish);
+    return finish;
+  };
+  const ordersReady = input.watch_all ? new Map<string, number>() : undefined;
+  for (const line of past) {
+    const finish = place(line);
+    if (input.watch !== undefined && line.order_id === input.watch) watched = Math.max(watched ?? finish, finish);
+    if (ordersReady && line.order_id !== undefined) ordersReady.set(line.order_id, Math.max(ordersReady.get(line.order_id) ?? finish, finish));
   }
   const lines: ScheduledLine[] = [];
   let ready = now;
@@ -94,7 +117,7 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     lines.push({ station_id: line.station_id, start_at: start, finish_at: finish });
     ready = Math.max(ready, finish);
   }
-  return { expected_ready_at: ready, lines };
+  return { expected_ready_at: ready, lines, watched_ready_at: watched, ...(ordersReady ? { orders_ready_at: ordersReady } : {}) };
 }
 
 function earliest(times: readonly number[]): number {

@@ -10,6 +10,7 @@ import {
   type OpenLine,
   type ScheduleResult,
 } from '../domain/kitchen-promise.ts';
+import { planHolds, type HoldPlan } from '../domain/finish-together.ts';
 import type { KitchenSettings } from '../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../domain/prep-times.ts';
 import { formatInstant } from '../domain/time.ts';
@@ -80,13 +81,18 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
   const open: OpenLine[] = [];
-  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
-    const seconds = linePrepSeconds(
+  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) =>
+    linePrepSeconds(
       { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
       settings.prep,
       row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
     ).mean;
-    open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds });
+  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
+    open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
+  }
+  // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
+  for (const row of engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)) {
+    open.push({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
   }
   const cooks = cooksOnShift(engine, restaurantId, settings);
   const freed = new Map<string, number[]>();
@@ -143,12 +149,15 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
 
 /**
  * An order just written: its promise (kept in `order_promises`, to be compared with when it is
- * ready) and, when it goes to the kitchen at once, its lines fired to their stations. Call inside
+ * ready) and, when it goes to the kitchen at once, its lines fired to their stations, those that
+ * would be done well before its slowest line held (services/held-lines.ts fires them, and must be
+ * called after this in the same transaction: a line held here may have to fire at once). Call inside
  * the order's transaction, after its row. A scheduled order gets no promise here: its time is the
  * one the customer chose. Returns the promise for the order's answer.
  */
 export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): PromiseView | null {
   let view: PromiseView | null = null;
+  let holds: HoldPlan[] = [];
   if (order.scheduled_for === null) {
     const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
@@ -162,15 +171,20 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
       ready_at: null,
     });
     view = toPromiseView(promise, load, restaurant.time_zone);
+    // Fired to finish together: the lines that would be done well before the slowest wait (held).
+    holds = planHolds(now, promise.schedule);
   }
-  if (order.status === 'recibido') logOrderFired(engine, order, device, now);
+  if (order.status === 'recibido') logOrderFired(engine, order, device, now, holds);
   return view;
 }
 
-/** The promise kept for an order when it was created, as the API answers it at `now`; null when it has none. */
+/** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
 export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
-  const kept = engine.stores.kitchenTimings.orderPromise(orderId);
-  if (!kept) return null;
+  const made = engine.stores.kitchenTimings.orderPromise(orderId);
+  if (!made) return null;
+  // Its current promise: the last time it was moved later (services/promise-slips.ts), else the one made.
+  const moved = engine.stores.kitchenTimings.promiseUpdates(orderId).at(-1);
+  const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
   const settings = readKitchenSettings(engine, kept.restaurant_id);
   const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {
