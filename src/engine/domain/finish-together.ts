@@ -1,7 +1,7 @@
 // Firing an order's lines so that they finish together (issue 32). A line whose station would have
 // it done long before the order's slowest line is held back, and fired when its station's queue says
 // it must start to be done by then. Pure: services/held-lines.ts reads the load and writes the log.
-import type { ScheduleResult } from './kitchen-promise.ts';
+import type { QueuedOpenLines, ScheduleResult } from './kitchen-promise.ts';
 
 /**
  * A line is held only when it would otherwise be done at least this long before the order's slowest
@@ -62,4 +62,43 @@ export const REPLAN_MS = 60_000;
 export function replanShift(held: { target_ready_at: number }, othersReadyAt: number | null): number {
   if (othersReadyAt === null || othersReadyAt - held.target_ready_at < REPLAN_MS) return 0;
   return othersReadyAt - held.target_ready_at;
+}
+
+/** A line held back, as the firing decision needs it. */
+export interface HeldLine {
+  order_id: string;
+  station_id: string;
+  /** Expected seconds for the whole line once started. */
+  seconds: number;
+  fire_at: number;
+  target_ready_at: number;
+}
+
+/** What becomes of a held line now: its plan moved `shift` ms later (0: not), and whether it fires. */
+export interface HeldDecision<T extends HeldLine> {
+  line: T;
+  shift: number;
+  fires: boolean;
+}
+
+/**
+ * Decides every held line against one placing of the fired lines (`queued`, queueOpenLines at
+ * now), soonest planned first: its plan moves when its order's fired lines run late (replanShift),
+ * and it fires when firesNow says so, placed then in its station's queue (the next one waits behind
+ * it) and counted in its order's predicted finish. One pass: O(held × cooks), whatever the load.
+ */
+export function decideHeldLines<T extends HeldLine>(queued: QueuedOpenLines, held: readonly T[]): HeldDecision<T>[] {
+  const { queues, orders_ready_at: ordersReady } = queued;
+  const sorted = [...held].sort((a, b) => a.fire_at - b.fire_at);
+  return sorted.map((line) => {
+    const others = ordersReady.get(line.order_id) ?? null;
+    const shift = replanShift(line, others);
+    const planned = { fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
+    const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds), others);
+    if (fires) {
+      const { finish_at: finish } = queues.fireNow(line.station_id, line.seconds);
+      ordersReady.set(line.order_id, Math.max(others ?? finish, finish));
+    }
+    return { line, shift, fires };
+  });
 }

@@ -15,7 +15,7 @@ import { locationOpenState } from './location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
 import { promiseAndFire } from './kitchen-promise.ts';
-import { fireDueHeldLinesIn } from './held-lines.ts';
+import { applyHeldDecisions } from './held-lines.ts';
 import { refuseWhenBusy } from './busy-mode.ts';
 import { requireWrite, restaurantOf } from './restaurant-context.ts';
 import { recordStockChange } from './stock-events.ts';
@@ -103,9 +103,9 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.stores.orders.insert(row);
     engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
-    const promise = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
-    // A line held to finish with the order fires at once when its station's queue already says so.
-    fireDueHeldLinesIn(engine, location.id, now);
+    const { view: promise, held } = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
+    // A line held to finish with another order fires at once when this order's lines make its station's queue say so.
+    applyHeldDecisions(engine, held, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));

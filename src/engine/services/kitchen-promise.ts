@@ -5,19 +5,20 @@ import {
   CALIBRATION_WINDOW,
   MIN_CALIBRATION,
   promiseMargin,
+  queueOpenLines,
   scheduleOrder,
   type NewLine,
   type OpenLine,
   type ScheduleResult,
 } from '../domain/kitchen-promise.ts';
-import { planHolds, type HoldPlan } from '../domain/finish-together.ts';
+import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../domain/finish-together.ts';
 import type { KitchenSettings } from '../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../domain/prep-times.ts';
 import { formatInstant } from '../domain/time.ts';
 import type { Engine } from '../engine.ts';
 import type { LocationRow } from '../store/locations-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
-import type { PromiseOutcome } from '../store/kitchen-timings-store.ts';
+import type { HeldItemRow, PromiseOutcome } from '../store/kitchen-timings-store.ts';
 import type { RestaurantRow } from '../store/restaurants-store.ts';
 import { logOrderFired } from './kitchen-timing-log.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
@@ -40,7 +41,12 @@ export interface KitchenLoad {
   settings: KitchenSettings;
   learned: Map<string, LearnedPrep>;
   cooks: Map<string, number>;
+  /** The lines ahead of a new order: those at their stations, then the held ones from when they fire. */
   open: OpenLine[];
+  /** The lines at their stations (fired, not done). */
+  fired: OpenLine[];
+  /** The lines held back to finish with their order, soonest to fire first, with their expected seconds. */
+  held: (HeldItemRow & HeldLine)[];
   freed: Map<string, number[]>;
   quantile: number;
   outcomes: PromiseOutcome[];
@@ -64,6 +70,9 @@ export interface KitchenPromise {
   lines: NewLine[];
 }
 
+/** A held line of the location as decided now (domain/finish-together.ts). */
+export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
+
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
 /** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
@@ -80,7 +89,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
   for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
     learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
-  const open: OpenLine[] = [];
+  const fired: OpenLine[] = [];
   const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) =>
     linePrepSeconds(
       { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
@@ -88,12 +97,14 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
       row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
     ).mean;
   for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
-    open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
+    fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
   }
   // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
-  for (const row of engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)) {
-    open.push({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
-  }
+  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES).map((row) => ({ ...row, seconds: secondsOf(row) }));
+  const open = [
+    ...fired,
+    ...held.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
+  ];
   const cooks = cooksOnShift(engine, restaurantId, settings);
   const freed = new Map<string, number[]>();
   for (const station of new Set(open.map((o) => o.station_id))) {
@@ -105,6 +116,8 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     learned,
     cooks,
     open,
+    fired,
+    held,
     freed,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
     outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
@@ -150,14 +163,16 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
 /**
  * An order just written: its promise (kept in `order_promises`, to be compared with when it is
  * ready) and, when it goes to the kitchen at once, its lines fired to their stations, those that
- * would be done well before its slowest line held (services/held-lines.ts fires them, and must be
- * called after this in the same transaction: a line held here may have to fire at once). Call inside
- * the order's transaction, after its row. A scheduled order gets no promise here: its time is the
- * one the customer chose. Returns the promise for the order's answer.
+ * would be done well before its slowest line held (services/held-lines.ts fires them later). Call
+ * inside the order's transaction, after its row. A scheduled order gets no promise here: its time is
+ * the one the customer chose. Returns the promise for the order's answer, and the location's held
+ * lines as decided with the order's lines at their stations (for firingHeldLines: a line whose
+ * station is now busy must go at once); one read of the load serves both.
  */
-export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): PromiseView | null {
+export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): { view: PromiseView | null; held: HeldDecision[] } {
   let view: PromiseView | null = null;
   let holds: HoldPlan[] = [];
+  let held: HeldDecision[] = [];
   if (order.scheduled_for === null) {
     const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
@@ -171,11 +186,26 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
       ready_at: null,
     });
     view = toPromiseView(promise, load, restaurant.time_zone);
-    // Fired to finish together: the lines that would be done well before the slowest wait (held).
-    holds = planHolds(now, promise.schedule);
+    if (order.status === 'recibido') {
+      // Fired to finish together: the lines that would be done well before the slowest are held...
+      const plans = planHolds(now, promise.schedule);
+      // ...unless, with the order's other lines at their stations, one must go at once; and the
+      // location's held lines of the same world are decided again behind the new lines.
+      const planned = new Set(plans.map((p) => p.index));
+      const queued = queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired });
+      promise.lines.forEach((line, index) => {
+        if (line.station_id === null || planned.has(index)) return;
+        const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds);
+        queued.orders_ready_at.set(order.id, Math.max(queued.orders_ready_at.get(order.id) ?? finish, finish));
+      });
+      const mine = plans.map((plan) => ({ plan, order_id: order.id, station_id: promise.lines[plan.index]!.station_id!, seconds: promise.lines[plan.index]!.seconds, fire_at: plan.fire_at, target_ready_at: plan.target_ready_at }));
+      const decided = decideHeldLines<HeldLine & { plan?: HoldPlan; item_index?: number }>(queued, [...load.held.filter((h) => h.test === order.test), ...mine]);
+      holds = decided.filter((d) => d.line.plan !== undefined && !d.fires).map((d) => d.line.plan!);
+      held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
+    }
   }
   if (order.status === 'recibido') logOrderFired(engine, order, device, now, holds);
-  return view;
+  return { view, held };
 }
 
 /** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */

@@ -26,8 +26,9 @@ function lineFacts(engine: Engine, order: OrderRow) {
   }));
 }
 
-function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFacts>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): void {
-  engine.stores.kitchenTimings.log({
+/** Appends the line's row to the log; returns its seq (a line it opens keeps it as its place in its station's queue). */
+function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFacts>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): number {
+  return engine.stores.kitchenTimings.log({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     location_id: order.location_id,
@@ -69,7 +70,7 @@ export function logOrderFired(engine: Engine, order: OrderRow, device: string, a
       });
       continue;
     }
-    write(engine, order, line, 'fired', null, device, at);
+    const seq = write(engine, order, line, 'fired', null, device, at);
     engine.stores.kitchenTimings.open({
       order_id: order.id,
       item_index: line.index,
@@ -80,6 +81,7 @@ export function logOrderFired(engine: Engine, order: OrderRow, device: string, a
       quantity: line.quantity,
       fired_at: at,
       started_at: null,
+      fire_seq: seq,
     });
   }
 }
@@ -92,7 +94,7 @@ export function logHeldLineFired(engine: Engine, order: OrderRow, itemIndex: num
   const line = lineFacts(engine, order)[itemIndex];
   if (!line || order.location_id === null) return;
   engine.stores.kitchenTimings.unhold(order.id, itemIndex);
-  write(engine, order, line, 'fired', null, ENGINE_DEVICE, at);
+  const seq = write(engine, order, line, 'fired', null, ENGINE_DEVICE, at);
   engine.stores.kitchenTimings.open({
     order_id: order.id,
     item_index: itemIndex,
@@ -103,6 +105,7 @@ export function logHeldLineFired(engine: Engine, order: OrderRow, itemIndex: num
     quantity: line.quantity,
     fired_at: at,
     started_at: null,
+    fire_seq: seq,
   });
   engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
 }
@@ -118,7 +121,7 @@ export function logTicketStarted(engine: Engine, order: OrderRow, device: string
 export function logItemDone(engine: Engine, order: OrderRow, itemIndex: number, done: boolean, device: string, at: number): void {
   const line = lineFacts(engine, order)[itemIndex];
   if (!line) return;
-  write(engine, order, line, done ? 'done' : 'undone', 'item', device, at);
+  const seq = write(engine, order, line, done ? 'done' : 'undone', 'item', device, at);
   // A held line bumped from its "en espera" mark is done without ever firing.
   if (done) {
     engine.stores.kitchenTimings.close(order.id, itemIndex);
@@ -136,6 +139,7 @@ export function logItemDone(engine: Engine, order: OrderRow, itemIndex: number, 
       quantity: line.quantity,
       fired_at: at,
       started_at: at,
+      fire_seq: seq,
     });
   }
 }

@@ -32,6 +32,8 @@ export interface OpenItemRow {
   quantity: number;
   fired_at: number;
   started_at: number | null;
+  /** The seq of the log row that opened it: its place among lines fired in the same millisecond. */
+  fire_seq: number;
 }
 
 /** What the promise reads of an open line (one read per promise: no more than it needs). */
@@ -147,16 +149,16 @@ export class KitchenTimingsStore {
       `SELECT at FROM kitchen_item_timings WHERE location_id = ? AND station_id = ? AND kind = 'done' ORDER BY seq DESC LIMIT ?`,
     );
     this.putOpen = db.prepare(
-      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at)
-       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at)
-       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at`,
+      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at, fire_seq)
+       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at, @fire_seq)
+       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, fire_seq = excluded.fire_seq`,
     );
     this.dropOpen = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ? AND item_index = ?');
     this.dropOpenOfOrder = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ?');
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
     this.openAt = db.prepare(
       `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
-       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at LIMIT ?`,
+       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at, fire_seq LIMIT ?`,
     );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
@@ -260,8 +262,9 @@ export class KitchenTimingsStore {
     return this.heldLocationList.all().map((r) => r.location_id);
   }
 
-  log(row: NewItemTiming): void {
-    this.append.run(row);
+  /** Appends a row; returns its seq. */
+  log(row: NewItemTiming): number {
+    return Number(this.append.run(row).lastInsertRowid);
   }
 
   logOfOrder(orderId: string): ItemTimingRow[] {

@@ -1,8 +1,8 @@
 // The pure rules of firing to finish together (issue 32): which lines to hold and when they fire.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIRE_AHEAD_MS, MIN_HOLD_MS, REPLAN_MS, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
-import { scheduleOrder } from '../../../src/engine/domain/kitchen-promise.ts';
+import { FIRE_AHEAD_MS, MIN_HOLD_MS, REPLAN_MS, decideHeldLines, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
+import { queueOpenLines, scheduleOrder } from '../../../src/engine/domain/kitchen-promise.ts';
 
 const MIN = 60_000;
 
@@ -46,4 +46,25 @@ test('a held line\'s plan moves later only when its order\'s fired lines are pre
   assert.equal(replanShift(held, null), 0);
   assert.equal(replanShift(held, 10 * MIN + REPLAN_MS - 1), 0);
   assert.equal(replanShift(held, 13 * MIN), 3 * MIN);
+});
+
+test('held lines are decided in one pass, soonest planned first: one that fires takes its cook, and the next waits behind it', () => {
+  const cooks = new Map([['plancha', 1], ['horno', 1]]);
+  // The oven has a's 10-minute line; the grill is idle.
+  const queued = queueOpenLines({ now: 0, cooks, open: [{ station_id: 'horno', fired_at: 0, started_at: null, seconds: 600, order_id: 'a', item_index: 0 }] });
+  const decisions = decideHeldLines(queued, [
+    // b's grill line is due (its planned time came): it fires and holds the grill until 6 min.
+    { order_id: 'b', station_id: 'plancha', seconds: 360, fire_at: 0, target_ready_at: 6 * MIN },
+    // a's 5-minute grill line, planned at 5 for 10: behind b's it would be done at 11, so it goes now.
+    { order_id: 'a', station_id: 'plancha', seconds: 300, fire_at: 5 * MIN, target_ready_at: 10 * MIN },
+    // c's, planned far ahead, waits; a's 1-minute line was planned for a target of 7 but a's oven
+    // line is done at 10: its plan moves 3 minutes later, and it waits (behind b's it would be done at 7).
+    { order_id: 'c', station_id: 'plancha', seconds: 60, fire_at: 30 * MIN, target_ready_at: 40 * MIN },
+    { order_id: 'a', station_id: 'plancha', seconds: 60, fire_at: 4 * MIN, target_ready_at: 7 * MIN },
+  ]);
+  assert.deepEqual(
+    decisions.map((d) => [d.line.order_id, d.line.fire_at / MIN, d.fires, d.shift / MIN]),
+    [['b', 0, true, 0], ['a', 4, false, 3], ['a', 5, true, 0], ['c', 30, false, 0]],
+  );
+  assert.equal(queued.orders_ready_at.get('a'), 11 * MIN, 'a\'s line fired here counts in its finish');
 });

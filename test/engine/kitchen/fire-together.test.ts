@@ -116,3 +116,23 @@ test('an order with one line, or lines of equal time, holds nothing; a held line
   assert.ok(!timings().logOfOrder(cancelled.id).some((r) => r.kind === 'fired' && r.item_index === 1), 'a cancelled order\'s held line never fires');
   await clearKitchen();
 });
+
+test('orders placed in the same millisecond queue in the order they came: a later one moves no earlier order\'s held line', async () => {
+  // A frozen clock (or two orders at once): the oven takes its empanadas in the order they came, so
+  // each order's plan is made once. Ties used to go by order id, so a new order could be scheduled
+  // ahead of older ones and move every one of their held lines (an event each, per order: the
+  // backup of test/engine/services/backup-database.test.ts never caught up with the writes).
+  const placed = engine.clock.now();
+  const cursor = (await handlersFor(engine).ok('board:snapshot', {})).cursor;
+  const orders = [];
+  for (let k = 0; k < 12; k++) orders.push(await placeOrder(engine, { items: [empanada, completo] }));
+  assert.equal(engine.clock.now(), placed, 'all in one millisecond');
+  // Order k's empanada is done at 10(k+1) min behind the k before it; its completo (5 min) held by the rest.
+  assert.deepEqual(
+    orders.map((o) => timings().heldOf(o.id).map((h) => [h.item_index, (h.fire_at - placed) / MIN, (h.target_ready_at - placed) / MIN])),
+    orders.map((_, k) => [[1, 10 * (k + 1) - 5, 10 * (k + 1)]]),
+  );
+  const moved = engine.server.engine.stores.kitchen.events(R1.id, cursor, 500).filter((e) => e.type === KITCHEN_EVENTS.item);
+  assert.deepEqual(moved, [], 'no held line was moved or fired');
+  await clearKitchen();
+});

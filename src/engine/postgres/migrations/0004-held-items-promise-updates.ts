@@ -26,4 +26,8 @@ CREATE TABLE order_promise_updates (
 );
 CREATE INDEX order_promise_updates_by_order ON order_promise_updates (order_id, seq);
 CREATE INDEX order_promises_open ON order_promises (location_id, created_at) WHERE ready_at IS NULL;
+
+ALTER TABLE kitchen_open_items ADD COLUMN fire_seq bigint NOT NULL DEFAULT 0;
+DROP INDEX kitchen_open_items_by_location;
+CREATE INDEX kitchen_open_items_by_location ON kitchen_open_items (location_id, fired_at, fire_seq);
 `;

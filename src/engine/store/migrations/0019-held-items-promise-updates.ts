@@ -35,4 +35,12 @@ CREATE TABLE order_promise_updates (
 CREATE INDEX order_promise_updates_by_order ON order_promise_updates (order_id, seq);
 -- The promises of orders not ready yet, per location (what the slip check reads every tick).
 CREATE INDEX order_promises_open ON order_promises (location_id, created_at) WHERE ready_at IS NULL;
+
+-- The order a station takes its open lines in when they were fired in the same millisecond (two
+-- orders at once, a frozen test clock): the seq of the log row that opened the line. Without it,
+-- ties went by order id (random), so a new order could be scheduled ahead of older ones and move
+-- their predictions (issue 32: each move replanned their held lines, an event each, per order).
+ALTER TABLE kitchen_open_items ADD COLUMN fire_seq INTEGER NOT NULL DEFAULT 0;
+DROP INDEX kitchen_open_items_by_location;
+CREATE INDEX kitchen_open_items_by_location ON kitchen_open_items (location_id, fired_at, fire_seq);
 `;
