@@ -11,6 +11,7 @@ import { setStationCooks } from '../../../src/engine/services/station-cooks.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
 import { SLIP_TOLERANCE_MS } from '../../../src/engine/services/promise-slips.ts';
 import { readPickupBoard } from '../../../src/engine/services/pickup-board.ts';
+import { InvariantChecker } from '../../hardening/invariants.ts';
 
 const MIN = 60_000;
 let engine: EngineUnderTest;
@@ -71,6 +72,8 @@ test('a cook leaving the grill makes the last orders slip: each gets a new promi
   assert.equal(at(events[0]!.data.promise!.promised_ready_at!), second(moved[0]!.promised_ready_at));
   assert.equal(at(events[0]!.data.promise!.previous_promised_ready_at!), at(last.promise.promised_ready_at));
   for (const order of orders.slice(0, 3)) assert.deepEqual(timings().promiseUpdates(order.id), [], 'the others are within 3 minutes of theirs');
+  // The feed's story still holds: the slip's order.updated is the order as stored, plus its promise.
+  new InvariantChecker(engine.server.engine.db).check({ full: true });
 
   // The pickup screen says the new time beside its number (the restaurant's local time).
   const pickup = readPickupBoard(engine.server.engine, R1.id).preparing.find((n) => n.number === last.number);
