@@ -104,7 +104,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
     const { view: promise, held } = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
-    // A line held to finish with another order fires at once when this order's lines make its station's queue say so.
+    // Lines held to finish with other orders and due by now fire in this transaction (the jobs fire the rest when due).
     applyHeldDecisions(engine, held, now);
 
     if (online) {

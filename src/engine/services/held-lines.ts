@@ -30,7 +30,7 @@ export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: numb
     if (!first) continue;
     const restaurantId = engine.stores.orders.getById(first.order_id)?.restaurant_id;
     if (restaurantId === undefined) continue;
-    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
+    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), 'all');
     const decisions = decideHeldLines(queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired }), load.held.filter((h) => h.test === test));
     if (dryRun) {
       if (decisions.some((d) => d.fires || d.shift > 0)) return 1;

@@ -45,7 +45,7 @@ export interface KitchenLoad {
   open: OpenLine[];
   /** The lines at their stations (fired, not done). */
   fired: OpenLine[];
-  /** The lines held back to finish with their order, soonest to fire first, with their expected seconds. */
+  /** The lines held back to finish with their order (all, or those due: readKitchenLoad), soonest to fire first, with their expected seconds. */
   held: (HeldItemRow & HeldLine)[];
   freed: Map<string, number[]>;
   quantile: number;
@@ -82,8 +82,12 @@ export function cooksOnShift(engine: Engine, restaurantId: string, settings: Kit
   return cooks;
 }
 
-/** Reads the location's load: open lines, cooks, learned times and the recent lateness. */
-export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): KitchenLoad {
+/**
+ * Reads the location's load: open lines, cooks, learned times and the recent lateness. Of the held
+ * lines, those planned to fire by now (`held: 'due'`, what a promise needs: a line that fires later is
+ * behind a new order), or all of them (`'all'`, what the jobs decide).
+ */
+export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): KitchenLoad {
   const settings = readKitchenSettings(engine, restaurantId);
   const learned = new Map<string, LearnedPrep>();
   for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
@@ -100,10 +104,14 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
   }
   // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
-  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES).map((row) => ({ ...row, seconds: secondsOf(row) }));
+  const heldRows =
+    held === 'all'
+      ? engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)
+      : engine.stores.kitchenTimings.dueHeldAtLocation(locationId, world === 'test', now, MAX_OPEN_LINES);
+  const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
   const open = [
     ...fired,
-    ...held.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
+    ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
   ];
   const cooks = cooksOnShift(engine, restaurantId, settings);
   const freed = new Map<string, number[]>();
@@ -117,7 +125,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     cooks,
     open,
     fired,
-    held,
+    held: heldLines,
     freed,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
     outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
@@ -166,8 +174,7 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
  * would be done well before its slowest line held (services/held-lines.ts fires them later). Call
  * inside the order's transaction, after its row. A scheduled order gets no promise here: its time is
  * the one the customer chose. Returns the promise for the order's answer, and the location's held
- * lines as decided with the order's lines at their stations (for firingHeldLines: a line whose
- * station is now busy must go at once); one read of the load serves both.
+ * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
 export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): { view: PromiseView | null; held: HeldDecision[] } {
   let view: PromiseView | null = null;
@@ -189,8 +196,8 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
     if (order.status === 'recibido') {
       // Fired to finish together: the lines that would be done well before the slowest are held...
       const plans = planHolds(now, promise.schedule);
-      // ...unless, with the order's other lines at their stations, one must go at once; and the
-      // location's held lines of the same world are decided again behind the new lines.
+      // ...unless, with the order's other lines at their stations, one must go at once; the
+      // location's held lines due by now fire with them (the jobs decide the others on their next pass).
       const planned = new Set(plans.map((p) => p.index));
       const queued = queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired });
       promise.lines.forEach((line, index) => {

@@ -130,6 +130,7 @@ export class KitchenTimingsStore {
   private readonly dropHeldOfOrder: Statement<[string]>;
   private readonly heldOfOrder: Statement<[string], HeldItemRow>;
   private readonly heldAt: Statement<[string, number, number], HeldItemRow>;
+  private readonly dueHeldAt: Statement<[string, number, number, number], HeldItemRow>;
   private readonly putPromiseUpdate: Statement<PromiseUpdateRow>;
   private readonly promiseUpdatesOf: Statement<[string], PromiseUpdateRow>;
   private readonly openPromisesAt: Statement<[string, number, number], OpenPromiseRow>;
@@ -192,6 +193,7 @@ export class KitchenTimingsStore {
     this.dropHeldOfOrder = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ?');
     this.heldOfOrder = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id = ? ORDER BY item_index');
     this.heldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND test <= ? ORDER BY fire_at LIMIT ?');
+    this.dueHeldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND fire_at <= ? AND test <= ? ORDER BY fire_at LIMIT ?');
     this.putPromiseUpdate = db.prepare(
       `INSERT INTO order_promise_updates (order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at)
        VALUES (@order_id, @at, @previous_promised_ready_at, @expected_ready_at, @promised_ready_at)`,
@@ -255,6 +257,11 @@ export class KitchenTimingsStore {
   /** The location's held lines, soonest to fire first, at most `limit`: live ones only, or (`withTest`) the sandbox's too. */
   heldAtLocation(locationId: string, withTest: boolean, limit: number): HeldItemRow[] {
     return this.heldAt.all(locationId, withTest ? 1 : 0, limit);
+  }
+
+  /** The location's held lines planned to fire by `now` (the jobs fire them on their next pass), soonest first. */
+  dueHeldAtLocation(locationId: string, withTest: boolean, now: number, limit: number): HeldItemRow[] {
+    return this.dueHeldAt.all(locationId, now, withTest ? 1 : 0, limit);
   }
 
   /** The locations that have lines held (what the jobs look at every tick). */

@@ -87,9 +87,12 @@ test('a held line fires early when its station\'s queue grows', async () => {
   engine.clock.advance(MIN);
   // Two completos for the grill's two cooks: fired now, the held one would wait 5 minutes for a cook
   // and be done at 11 minutes, after the empanada (10): it must go now, not at 5.
+  // The jobs decide it on their next pass (every second on a hub), the clock not moved.
   await placeOrder(engine, { items: [completo] });
+  await engine.server.jobs.runDue();
   assert.equal(timings().heldOf(order.id).length, 1, 'one completo ahead leaves a cook free');
   await placeOrder(engine, { items: [completo] });
+  await engine.server.jobs.runDue();
   assert.equal(timings().heldOf(order.id).length, 0);
   const fired = timings().logOfOrder(order.id).find((r) => r.item_index === 1 && r.kind === 'fired');
   assert.equal(fired?.at, placed + MIN, 'fired four minutes before its planned time');
