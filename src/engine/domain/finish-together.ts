@@ -1,6 +1,6 @@
 // Firing an order's lines so that they finish together (issue 32). A line whose station would have
 // it done long before the order's slowest line is held back, and fired when its station's queue says
-// it must start to be done by then. Pure: services/held-lines.ts reads the load and writes the log.
+// it must start to be done by then. Pure: services/kitchen/held-lines.ts reads the load and writes the log.
 import type { QueuedOpenLines, ScheduleResult } from './kitchen-promise.ts';
 
 /**

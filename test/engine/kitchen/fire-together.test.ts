@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { KITCHEN_EVENTS } from '../../../src/shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../../src/shared/screen-contract/kitchen.ts';
 
 const MIN = 60_000;
 let engine: EngineUnderTest;

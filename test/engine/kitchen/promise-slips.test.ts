@@ -7,10 +7,10 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { placeOrder } from '../screen/support.ts';
-import { setStationCooks } from '../../../src/engine/services/station-cooks.ts';
+import { setStationCooks } from '../../../src/engine/services/kitchen/station-cooks.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
-import { SLIP_TOLERANCE_MS } from '../../../src/engine/services/promise-slips.ts';
-import { readPickupBoard } from '../../../src/engine/services/pickup-board.ts';
+import { SLIP_TOLERANCE_MS } from '../../../src/engine/services/kitchen/promise-slips.ts';
+import { readPickupBoard } from '../../../src/engine/services/kitchen/pickup-board.ts';
 import { InvariantChecker } from '../../hardening/invariants.ts';
 
 const MIN = 60_000;
