@@ -25,7 +25,7 @@ export interface Figures {
   /** The slot cap padded by the fewest minutes that make it as punctual as the engine's promise. */
   slot_cap_at_engine_on_time: { pad_minutes: number; on_time: number; mean_promise_minutes: number } | null;
   peak_error_minutes: { orders: number; median: number; mean: number; p90: number };
-  finish_together: { orders: number; median_gap_minutes: number };
+  finish_together: { orders: number; median_gap_minutes: number; p90_gap_minutes: number };
   /** Busy mode, when the profile sets it: pauses, the most in any hour of one service, and how long resuming took. */
   busy_mode: { pauses: number; max_pauses_in_an_hour: number; resumes: number; max_resume_delay_minutes: number } | null;
 }
@@ -104,7 +104,7 @@ export function computeFigures(all: readonly SimulatedOrder[], busy: readonly Bu
       mean: peak.reduce((a, b) => a + b, 0) / peak.length,
       p90: quantile(peak, 0.9),
     },
-    finish_together: { orders: gaps.length, median_gap_minutes: quantile(gaps, 0.5) },
+    finish_together: { orders: gaps.length, median_gap_minutes: quantile(gaps, 0.5), p90_gap_minutes: quantile(gaps, 0.9) },
     busy_mode: busy
       ? {
           pauses: busy.reduce((n, b) => n + b.pauses.length, 0),
@@ -134,7 +134,7 @@ export function renderFigures(title: string, f: Figures): string {
   }
   lines.push(
     `  error puntual en el peak (${f.peak_error_minutes.orders} pedidos): mediana ${min(f.peak_error_minutes.median)}, media ${min(f.peak_error_minutes.mean)}, p90 ${min(f.peak_error_minutes.p90)}`,
-    `  terminar juntos (${f.finish_together.orders} pedidos de varias líneas): brecha mediana entre la primera y la última ${min(f.finish_together.median_gap_minutes)}`,
+    `  terminar juntos (${f.finish_together.orders} pedidos de varias líneas): brecha entre la primera y la última: mediana ${min(f.finish_together.median_gap_minutes)}, p90 ${min(f.finish_together.p90_gap_minutes)}`,
   );
   if (f.busy_mode) {
     const b = f.busy_mode;

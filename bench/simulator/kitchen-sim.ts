@@ -9,6 +9,7 @@ import type { EngineServer } from '../../src/host/start-engine-server.ts';
 import { dispatch } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { readBusyState } from '../../src/engine/services/kitchen/busy-mode.ts';
+import { heldLinesOf } from '../../src/engine/services/kitchen/held-lines.ts';
 import { currentWait, readKitchenLoad } from '../../src/engine/services/kitchen/kitchen-promise.ts';
 import type { ChannelKind, Profile } from './profile.ts';
 import { Random } from './random.ts';
@@ -57,7 +58,8 @@ type Event =
   | { at: number; seq: number; kind: 'finish'; line: Line; station: string; cook: number }
   | { at: number; seq: number; kind: 'bump'; line: Line }
   | { at: number; seq: number; kind: 'cook_back'; station: string }
-  | { at: number; seq: number; kind: 'tick' };
+  | { at: number; seq: number; kind: 'tick' }
+  | { at: number; seq: number; kind: 'held_check' };
 
 /** The engine's jobs run on every clock move; the hub's 1 s tick is this in the simulation. */
 const TICK_MS = 30_000;
@@ -196,10 +198,12 @@ export async function simulateService(context: SimulationContext, profile: Profi
   let belowSince: number | null = null;
   const watchBusyMode = (t: number) => {
     if (!profile.busy_mode) return;
-    const now = readBusyState(engine, context.locationId).paused;
+    const state = readBusyState(engine, context.locationId);
+    const now = state.paused;
     const wait = currentWait(readKitchenLoad(engine, context.restaurantId, context.locationId, t, 'live')).wait_minutes;
     const below = wait < profile.busy_mode.threshold_minutes - profile.busy_mode.margin_minutes;
-    if (now && !paused) busy.pauses.push(t);
+    // When the engine paused (its jobs may have run between two of the simulator's looks).
+    if (now && !paused) busy.pauses.push(state.changed_at ?? t);
     if (!now && paused) busy.resume_delays_ms.push(belowSince === null ? 0 : t - belowSince);
     belowSince = now && below ? (belowSince ?? t) : null;
     paused = now;
@@ -208,9 +212,27 @@ export async function simulateService(context: SimulationContext, profile: Profi
   if (first !== null) events.push({ at: first, kind: 'arrival' });
   events.push({ at: start + TICK_MS, kind: 'tick' });
   let open = 0;
+  // Lines the engine holds back to finish with their order: the station's screen shows them "en
+  // espera" and no cook takes one until the engine fires it (its jobs run on every clock move).
+  let held: Line[] = [];
+  const takeFired = async (t: number) => {
+    if (held.length === 0) return;
+    const stillHeld = new Map<string, Map<number, number>>();
+    const heldOf = (orderId: string) => {
+      let lines = stillHeld.get(orderId);
+      if (!lines) stillHeld.set(orderId, (lines = heldLinesOf(engine, orderId)));
+      return lines;
+    };
+    const fired = held.filter((line) => !heldOf(line.order.id).has(line.index));
+    if (fired.length === 0) return;
+    held = held.filter((line) => heldOf(line.order.id).has(line.index));
+    for (const line of fired) queues.get(line.station)!.push(line);
+    for (const station of new Set(fired.map((l) => l.station))) await startLines(station, t);
+  };
   for (let event = events.pop(); event; event = events.pop()) {
     if (event.at > context.clock.now()) context.clock.set(event.at);
     const t = event.at;
+    await takeFired(t);
     if (event.kind === 'arrival') {
       const next = nextArrival(t);
       if (next !== null) events.push({ at: next, kind: 'arrival' });
@@ -218,7 +240,16 @@ export async function simulateService(context: SimulationContext, profile: Profi
       orders.push(order.record);
       if (!order.live) continue;
       open++;
-      for (const line of order.live.lines) queues.get(line.station)!.push(line);
+      const holding = heldLinesOf(engine, order.live.id);
+      for (const line of order.live.lines) {
+        const fireAt = holding.get(line.index);
+        if (fireAt === undefined) {
+          queues.get(line.station)!.push(line);
+          continue;
+        }
+        held.push(line);
+        events.push({ at: fireAt, kind: 'held_check' });
+      }
       for (const station of new Set(order.live.lines.map((l) => l.station))) await startLines(station, t);
     } else if (event.kind === 'cook_back') {
       const crew = cooks.get(event.station)!;

@@ -940,6 +940,11 @@ export interface components {
              * @enum {unknown}
              */
             margin_basis: "calibrated" | "prior";
+            /**
+             * Format: date-time
+             * @description Only in the `order.updated` event that moves the promise later (the kitchen's live load made the order slip past it by more than 3 minutes): the promise it replaces.
+             */
+            previous_promised_ready_at?: string;
         };
         /** @description When a cart ordered now would be ready. Nothing is created or reserved: the next order may change it. */
         ReadyTimeQuote: {

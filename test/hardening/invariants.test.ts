@@ -102,3 +102,42 @@ test('an order changed without its event, or totals that do not add up, are caug
     assert.throws(() => checker.check({ full: true }), /total|last event/);
   });
 });
+
+test('an order.updated carrying a moved promise is the order plus that promise: the promise alone is set aside', async () => {
+  await withOrders((t, ids) => {
+    const db = t.server.engine.db;
+    const checker = new InvariantChecker(db);
+    const view = JSON.parse((db.prepare("SELECT data FROM events WHERE type = 'order.created' AND data LIKE ?").get(`%${ids[0]}%`) as { data: string }).data);
+    const append = db.prepare("INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, 'live', 'order.updated', 0, ?)");
+    const promise = {
+      expected_ready_at: '2026-11-21T20:30:00-03:00',
+      promised_ready_at: '2026-11-21T20:34:00-03:00',
+      wait_minutes: 34,
+      quantile: 0.9,
+      margin_basis: 'prior',
+      previous_promised_ready_at: '2026-11-21T20:25:00-03:00',
+    };
+    append.run(R1.id, JSON.stringify({ ...view, promise }));
+    checker.check({ full: true });
+    // Anything else that differs from the stored order is still caught...
+    append.run(R1.id, JSON.stringify({ ...view, customer: { ...view.customer, name: 'Otra' }, promise }));
+    assert.throws(() => checker.check({ full: true }), /not as its last event says/);
+  });
+  await withOrders((t, ids) => {
+    const db = t.server.engine.db;
+    const checker = new InvariantChecker(db);
+    const view = JSON.parse((db.prepare("SELECT data FROM events WHERE type = 'order.created' AND data LIKE ?").get(`%${ids[0]}%`) as { data: string }).data);
+    // ...and so is a "moved" promise that did not move later.
+    const promise = { expected_ready_at: '2026-11-21T20:20:00-03:00', promised_ready_at: '2026-11-21T20:22:00-03:00', previous_promised_ready_at: '2026-11-21T20:25:00-03:00' };
+    db.prepare("INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, 'live', 'order.updated', 0, ?)").run(R1.id, JSON.stringify({ ...view, promise }));
+    assert.throws(() => checker.check(), /did not move later/);
+  });
+});
+
+test('order.created carries no promise: one there is caught', async () => {
+  await withOrders((t, ids) => {
+    const db = t.server.engine.db;
+    db.prepare("UPDATE events SET data = json_set(data, '$.promise', json('{}')) WHERE type = 'order.created' AND data LIKE ?").run(`%${ids[0]}%`);
+    assert.throws(() => new InvariantChecker(db).check({ full: true }), /not as its last event says/);
+  });
+});

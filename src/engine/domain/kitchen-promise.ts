@@ -11,6 +11,9 @@ export interface OpenLine {
   started_at: number | null;
   /** Expected seconds for the whole line. */
   seconds: number;
+  /** Its order and position, when the caller wants that order's predicted finish (`ScheduleInput.watch`). */
+  order_id?: string;
+  item_index?: number;
 }
 
 /** A line of the order being promised. */
@@ -29,6 +32,10 @@ export interface ScheduleInput {
   /** Per station, when its cooks were last free: its last bumps, latest first (none known: free since ever). */
   freed?: ReadonlyMap<string, readonly number[]>;
   lines: readonly NewLine[];
+  /** An order whose open lines' predicted finish is wanted (`ScheduleResult.watched_ready_at`). */
+  watch?: string;
+  /** Every order's open lines' predicted finish is wanted (`ScheduleResult.orders_ready_at`). */
+  watch_all?: boolean;
 }
 
 export interface ScheduledLine {
@@ -42,6 +49,10 @@ export interface ScheduleResult {
   /** When the last of the new order's lines is expected done (now for an order no station prepares). */
   expected_ready_at: number;
   lines: ScheduledLine[];
+  /** When the last open line of `ScheduleInput.watch` is predicted done; null: it has none open (or none was asked). */
+  watched_ready_at: number | null;
+  /** With `watch_all`: per order, when its last fired line is predicted done. */
+  orders_ready_at?: Map<string, number>;
 }
 
 /**
@@ -51,26 +62,70 @@ export interface ScheduleResult {
 const OVERDUE_REMAINING_SHARE = 0.15;
 
 /**
- * Schedules the open lines from the oldest one's firing, each cook free from the station's bump
- * that freed them (so a line that waited is not taken for one started when fired, and one started
- * long ago holds its cook only for what is left of it), then the new order's lines from now.
- * Cost: O(open × cooks).
+ * Each station's cooks and when each is next free, once the open lines fired up to `now` are placed:
+ * what a line fired now waits for. Built once (queueOpenLines), then lines fired now are placed one
+ * by one (fireNow), so that checking many lines against one load costs O(open × cooks + lines × cooks).
  */
-export function scheduleOrder(input: ScheduleInput): ScheduleResult {
-  const { now } = input;
-  const free = new Map<string, number[]>();
-  const cooksOf = (station: string): number[] => {
-    let list = free.get(station);
+export class StationQueues {
+  private readonly free = new Map<string, number[]>();
+
+  constructor(
+    readonly now: number,
+    private readonly cooks: ReadonlyMap<string, number>,
+    private readonly freed: ReadonlyMap<string, readonly number[]> | undefined,
+  ) {}
+
+  /** The station's cooks' free times (created from its last bumps on first use). */
+  cooksOf(station: string): number[] {
+    let list = this.free.get(station);
     if (!list) {
-      const freed = input.freed?.get(station) ?? [];
-      list = Array.from({ length: Math.max(1, input.cooks.get(station) ?? 1) }, (_, k) => freed[k] ?? Number.NEGATIVE_INFINITY);
-      free.set(station, list);
+      const freed = this.freed?.get(station) ?? [];
+      list = Array.from({ length: Math.max(1, this.cooks.get(station) ?? 1) }, (_, k) => freed[k] ?? Number.NEGATIVE_INFINITY);
+      this.free.set(station, list);
     }
     return list;
-  };
+  }
+
+  /** When a line of `seconds` fired now at `station` would be done (nothing placed). */
+  finishIfFiredNow(station: string, seconds: number): number {
+    const cooks = this.cooksOf(station);
+    return Math.max(cooks[earliest(cooks)]!, this.now) + seconds * 1000;
+  }
+
+  /** Places a line fired now at `station` with the cook who frees first; returns when it is done. */
+  fireNow(station: string, seconds: number): { start_at: number; finish_at: number } {
+    const cooks = this.cooksOf(station);
+    const k = earliest(cooks);
+    const start = Math.max(cooks[k]!, this.now);
+    const finish = start + seconds * 1000;
+    cooks[k] = finish;
+    return { start_at: start, finish_at: finish };
+  }
+}
+
+/** The open lines placed (queueOpenLines): the stations' queues, and when each order's placed lines are predicted done. */
+export interface QueuedOpenLines {
+  queues: StationQueues;
+  /** Per order (lines given an `order_id`), when its last open line is predicted done. */
+  orders_ready_at: Map<string, number>;
+}
+
+/**
+ * Places the open lines fired up to `now`, oldest fired first (ties in the order given), each with
+ * the cook of its station who frees first, each cook free from the station's bump that freed them (so
+ * a line that waited is not taken for one started when fired, and one started long ago holds its cook
+ * only for what is left of it). Lines that fire later (held back to finish with their order) are left
+ * out: a station takes its lines in the order they were fired, so they come after anything fired now.
+ * Cost: O(open × cooks) after the sort.
+ */
+export function queueOpenLines(input: Omit<ScheduleInput, 'lines' | 'watch' | 'watch_all'>): QueuedOpenLines {
+  const { now } = input;
+  const queues = new StationQueues(now, input.cooks, input.freed);
+  const ordersReady = new Map<string, number>();
   const open = [...input.open].sort((a, b) => a.fired_at - b.fired_at);
   for (const line of open) {
-    const cooks = cooksOf(line.station_id);
+    if (line.fired_at > now) break;
+    const cooks = queues.cooksOf(line.station_id);
     const k = earliest(cooks);
     // A start known from its ticket is a lower bound (the ticket moved when its first line started,
     // maybe at another station): the line still waits for a cook of its own station.
@@ -78,7 +133,18 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
     let finish = start + line.seconds * 1000;
     if (finish < now) finish = now + line.seconds * 1000 * OVERDUE_REMAINING_SHARE;
     cooks[k] = Math.max(cooks[k]!, finish);
+    if (line.order_id !== undefined) ordersReady.set(line.order_id, Math.max(ordersReady.get(line.order_id) ?? finish, finish));
   }
+  return { queues, orders_ready_at: ordersReady };
+}
+
+/**
+ * Schedules the open lines (queueOpenLines), then the new order's lines from now, each at its
+ * station behind them. Cost: O((open + lines) × cooks) after the sort.
+ */
+export function scheduleOrder(input: ScheduleInput): ScheduleResult {
+  const { now } = input;
+  const { queues, orders_ready_at: ordersReady } = queueOpenLines(input);
   const lines: ScheduledLine[] = [];
   let ready = now;
   for (const line of input.lines) {
@@ -86,15 +152,12 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
       lines.push({ station_id: null, start_at: now, finish_at: now });
       continue;
     }
-    const cooks = cooksOf(line.station_id);
-    const k = earliest(cooks);
-    const start = Math.max(cooks[k]!, now);
-    const finish = start + line.seconds * 1000;
-    cooks[k] = finish;
-    lines.push({ station_id: line.station_id, start_at: start, finish_at: finish });
-    ready = Math.max(ready, finish);
+    const placed = queues.fireNow(line.station_id, line.seconds);
+    lines.push({ station_id: line.station_id, ...placed });
+    ready = Math.max(ready, placed.finish_at);
   }
-  return { expected_ready_at: ready, lines };
+  const watched = input.watch === undefined ? null : (ordersReady.get(input.watch) ?? null);
+  return { expected_ready_at: ready, lines, watched_ready_at: watched, ...(input.watch_all ? { orders_ready_at: ordersReady } : {}) };
 }
 
 function earliest(times: readonly number[]): number {

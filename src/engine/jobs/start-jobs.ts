@@ -14,6 +14,8 @@ import { sendQueuedMail } from './send-queued-mail.ts';
 import { LEARNING_DAYS, learnRestaurantPrepTimes, timingsLoggedAfter } from '../services/kitchen/learn-prep-times.ts';
 import { listRestaurants } from '../services/keys/restaurant-context.ts';
 import { evaluateBusyMode } from '../services/kitchen/busy-mode.ts';
+import { fireDueHeldLines, locationsWithHeldLines } from '../services/kitchen/held-lines.ts';
+import { followPromiseSlips, locationsToFollow } from '../services/kitchen/promise-slips.ts';
 import { printLanes } from './send-print-jobs.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/printing/print-jobs.ts';
 
@@ -68,6 +70,10 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
   { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
   { name: 'reconcile-quiet-payments', due: (engine) => quietPaymentSessions(engine), run: requestPaymentSearch },
+  // Issue 32: lines held to finish with their order, fired when their station's queue says so.
+  { name: 'fire-held-lines', due: (engine) => locationsWithHeldLines(engine), run: fireDueHeldLines },
+  // Issue 32: an open order whose predicted ready time slipped past its promise gets a new one.
+  { name: 'follow-promise-slips', due: (engine) => locationsToFollow(engine), run: followPromiseSlips },
 ];
 
 /**

@@ -32,10 +32,45 @@ export interface OpenItemRow {
   quantity: number;
   fired_at: number;
   started_at: number | null;
+  /** The seq of the log row that opened it: its place among lines fired in the same millisecond. */
+  fire_seq: number;
 }
 
 /** What the promise reads of an open line (one read per promise: no more than it needs). */
-export type OpenLineAtStation = Pick<OpenItemRow, 'product_id' | 'quantity' | 'fired_at' | 'started_at'> & { station_id: string };
+export type OpenLineAtStation = Pick<OpenItemRow, 'order_id' | 'item_index' | 'product_id' | 'quantity' | 'fired_at' | 'started_at'> & { station_id: string };
+
+/** One move of an order's promise later (the audit; issue 32). */
+export interface PromiseUpdateRow {
+  order_id: string;
+  at: number;
+  previous_promised_ready_at: number;
+  expected_ready_at: number;
+  promised_ready_at: number;
+}
+
+/** An order not ready yet, with the promise it has now (its last update, else the one made at creation). */
+export interface OpenPromiseRow {
+  order_id: string;
+  test: number;
+  created_at: number;
+  promised_ready_at: number;
+}
+
+/** A line held back from its station so that its order's items finish together (issue 32). */
+export interface HeldItemRow {
+  order_id: string;
+  item_index: number;
+  location_id: string;
+  test: number;
+  station_id: string;
+  product_id: string | null;
+  quantity: number;
+  held_at: number;
+  /** When it is planned to fire (what the screen shows). */
+  fire_at: number;
+  /** When the order's slowest line is expected done: the line fires so as to finish by then. */
+  target_ready_at: number;
+}
 
 export interface PrepStatRow {
   restaurant_id: string;
@@ -90,6 +125,18 @@ export class KitchenTimingsStore {
   private readonly promiseOf: Statement<[string], OrderPromiseRow>;
   private readonly readyPromise: Statement<[number, string]>;
   private readonly latenessAt: Statement<[string, number], PromiseOutcome>;
+  private readonly putHeld: Statement<HeldItemRow>;
+  private readonly dropHeld: Statement<[string, number]>;
+  private readonly dropHeldOfOrder: Statement<[string]>;
+  private readonly heldOfOrder: Statement<[string], HeldItemRow>;
+  private readonly heldAt: Statement<[string, number, number], HeldItemRow>;
+  private readonly dueHeldAt: Statement<[string, number, number, number], HeldItemRow>;
+  private readonly putPromiseUpdate: Statement<PromiseUpdateRow>;
+  private readonly promiseUpdatesOf: Statement<[string], PromiseUpdateRow>;
+  private readonly openPromisesAt: Statement<[string, number, number], OpenPromiseRow>;
+  private readonly currentPromisesOfMany: Statement<[string], { order_id: string; promised_ready_at: number }>;
+  private readonly heldOfMany: Statement<[string], HeldItemRow>;
+  private readonly heldLocationList: Statement<[], { location_id: string }>;
 
   constructor(db: Database) {
     this.append = db.prepare(
@@ -103,16 +150,16 @@ export class KitchenTimingsStore {
       `SELECT at FROM kitchen_item_timings WHERE location_id = ? AND station_id = ? AND kind = 'done' ORDER BY seq DESC LIMIT ?`,
     );
     this.putOpen = db.prepare(
-      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at)
-       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at)
-       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at`,
+      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at, fire_seq)
+       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at, @fire_seq)
+       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, fire_seq = excluded.fire_seq`,
     );
     this.dropOpen = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ? AND item_index = ?');
     this.dropOpenOfOrder = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ?');
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
     this.openAt = db.prepare(
-      `SELECT station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
-       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at LIMIT ?`,
+      `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
+       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at, fire_seq LIMIT ?`,
     );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
@@ -137,10 +184,94 @@ export class KitchenTimingsStore {
       `SELECT (ready_at - expected_ready_at) / 1000.0 AS lateness_seconds, (expected_ready_at - created_at) / 1000.0 AS wait_seconds FROM order_promises
        WHERE location_id = ? AND ready_at IS NOT NULL ORDER BY ready_at DESC LIMIT ?`,
     );
+    this.putHeld = db.prepare(
+      `INSERT INTO kitchen_held_items (order_id, item_index, location_id, test, station_id, product_id, quantity, held_at, fire_at, target_ready_at)
+       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @held_at, @fire_at, @target_ready_at)
+       ON CONFLICT (order_id, item_index) DO UPDATE SET fire_at = excluded.fire_at, target_ready_at = excluded.target_ready_at`,
+    );
+    this.dropHeld = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ? AND item_index = ?');
+    this.dropHeldOfOrder = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ?');
+    this.heldOfOrder = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id = ? ORDER BY item_index');
+    this.heldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND test <= ? ORDER BY fire_at LIMIT ?');
+    this.dueHeldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND fire_at <= ? AND test <= ? ORDER BY fire_at LIMIT ?');
+    this.putPromiseUpdate = db.prepare(
+      `INSERT INTO order_promise_updates (order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at)
+       VALUES (@order_id, @at, @previous_promised_ready_at, @expected_ready_at, @promised_ready_at)`,
+    );
+    this.promiseUpdatesOf = db.prepare('SELECT order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at FROM order_promise_updates WHERE order_id = ? ORDER BY seq');
+    this.openPromisesAt = db.prepare(
+      `SELECT p.order_id, o.test, p.created_at,
+         COALESCE((SELECT u.promised_ready_at FROM order_promise_updates u WHERE u.order_id = p.order_id ORDER BY u.seq DESC LIMIT 1), p.promised_ready_at) AS promised_ready_at
+       FROM order_promises p JOIN orders o ON o.id = p.order_id
+       WHERE p.location_id = ? AND p.ready_at IS NULL AND p.created_at >= ? AND o.status IN ('recibido', 'en_preparacion')
+       ORDER BY p.created_at LIMIT ?`,
+    );
+    this.currentPromisesOfMany = db.prepare(
+      `SELECT p.order_id,
+         COALESCE((SELECT u.promised_ready_at FROM order_promise_updates u WHERE u.order_id = p.order_id ORDER BY u.seq DESC LIMIT 1), p.promised_ready_at) AS promised_ready_at
+       FROM order_promises p WHERE p.order_id IN (SELECT value FROM json_each(?))`,
+    );
+    this.heldOfMany = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id IN (SELECT value FROM json_each(?))');
+    this.heldLocationList = db.prepare('SELECT DISTINCT location_id FROM kitchen_held_items');
   }
 
-  log(row: NewItemTiming): void {
-    this.append.run(row);
+  /** Moves an order's promise later: one audit row, which is its promise from now on. */
+  updatePromise(row: PromiseUpdateRow): void {
+    this.putPromiseUpdate.run(row);
+  }
+
+  /** The current promise (last moved, else as made) of each of these orders that has one. */
+  currentPromisesOf(orderIds: readonly string[]): { order_id: string; promised_ready_at: number }[] {
+    return this.currentPromisesOfMany.all(JSON.stringify(orderIds));
+  }
+
+  promiseUpdates(orderId: string): PromiseUpdateRow[] {
+    return this.promiseUpdatesOf.all(orderId);
+  }
+
+  /** The location's orders in the kitchen and not ready, created since `since`, oldest first, at most `limit`, with their current promise. */
+  openPromises(locationId: string, since: number, limit: number): OpenPromiseRow[] {
+    return this.openPromisesAt.all(locationId, since, limit);
+  }
+
+  hold(row: HeldItemRow): void {
+    this.putHeld.run(row);
+  }
+
+  unhold(orderId: string, itemIndex: number): void {
+    this.dropHeld.run(orderId, itemIndex);
+  }
+
+  unholdOrder(orderId: string): void {
+    this.dropHeldOfOrder.run(orderId);
+  }
+
+  heldOf(orderId: string): HeldItemRow[] {
+    return this.heldOfOrder.all(orderId);
+  }
+
+  heldOfOrders(orderIds: readonly string[]): HeldItemRow[] {
+    return this.heldOfMany.all(JSON.stringify(orderIds));
+  }
+
+  /** The location's held lines, soonest to fire first, at most `limit`: live ones only, or (`withTest`) the sandbox's too. */
+  heldAtLocation(locationId: string, withTest: boolean, limit: number): HeldItemRow[] {
+    return this.heldAt.all(locationId, withTest ? 1 : 0, limit);
+  }
+
+  /** The location's held lines planned to fire by `now` (the jobs fire them on their next pass), soonest first. */
+  dueHeldAtLocation(locationId: string, withTest: boolean, now: number, limit: number): HeldItemRow[] {
+    return this.dueHeldAt.all(locationId, now, withTest ? 1 : 0, limit);
+  }
+
+  /** The locations that have lines held (what the jobs look at every tick). */
+  heldLocations(): string[] {
+    return this.heldLocationList.all().map((r) => r.location_id);
+  }
+
+  /** Appends a row; returns its seq. */
+  log(row: NewItemTiming): number {
+    return Number(this.append.run(row).lastInsertRowid);
   }
 
   logOfOrder(orderId: string): ItemTimingRow[] {

@@ -20,6 +20,9 @@ export interface ShownTicket extends KitchenTicket {
   shownStatus: OrderStatus;
 }
 
+/** A held line's "en espera · sale a las HH:MM" (issue 32, HeldItemNote.tsx), for the estimate. */
+const HELD_NOTE_ESTIMATE = ' en espera · sale a las 00:00';
+
 export function isColumnStatus(status: OrderStatus): status is ColumnStatus {
   return (COLUMNS as readonly OrderStatus[]).includes(status);
 }
@@ -232,7 +235,7 @@ export function ticketBlocks(ticket: ShownTicket, options: TicketBlockOptions): 
   if (order.notes) blocks.push({ kind: 'order-note', texts: [`Nota del pedido: ${order.notes}`], lines: 0, extra: 8 });
   const items = options.stationId === null ? kitchen.items : kitchen.items.filter((i) => i.station_id === options.stationId);
   for (const item of items) {
-    blocks.push({ kind: 'item', index: item.index, texts: [`${item.quantity}× ${item.name}`, ...(item.notes ? [`⚠ ${item.notes}`] : [])], lines: item.modifiers.length, extra: 4 });
+    blocks.push({ kind: 'item', index: item.index, texts: [`${item.quantity}× ${item.name}${item.held_until === undefined ? '' : HELD_NOTE_ESTIMATE}`, ...(item.notes ? [`⚠ ${item.notes}`] : [])], lines: item.modifiers.length, extra: 4 });
   }
   const when = (order.scheduled_for ? 1 : 0) + (kitchen.countdown ? 1 : 0);
   if (when > 0) blocks.push({ kind: 'when', texts: [], lines: when, extra: 2 });

@@ -204,6 +204,10 @@ export const ReadyTimePromise = named(
       margin_basis: Type.Enum(['calibrated', 'prior'], {
         description: '`calibrated`: the margin comes from the location\'s last ready orders; `prior`: too few yet, it comes from the prep times\' spread.',
       }),
+
+      previous_promised_ready_at: Type.Optional(
+        DateTimeOut('Only in the `order.updated` event that moves the promise later (the kitchen\'s live load made the order slip past it by more than 3 minutes): the promise it replaces.'),
+      ),
     },
     { description: 'When the order will be ready, from the kitchen\'s live load. Times are the engine\'s clock.' },
   ),
@@ -273,7 +277,8 @@ export const Order = named(
     updated_at: DateTimeOut(),
     test: Type.Boolean({ description: 'True for sandbox orders (label PRUEBA).' }),
     managed_by_integrator: Type.Boolean({ description: 'True when a POS integration owns the order (PATCH is 409).' }),
-    // Only in the answer to POST /orders (and its replay) of an order that is not scheduled; never in events or reads.
+    // In the answer to POST /orders (and its replay) of an order that is not scheduled, and in the
+    // order.updated event that moves it later when it slipped (issue 32); never in reads.
     promise: Type.Optional(ReadyTimePromise),
   }),
 );

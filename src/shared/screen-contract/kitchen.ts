@@ -25,6 +25,11 @@ export interface TicketItem extends Omit<OrderItem, 'modifiers' | 'product_id' |
   station_id: string | null;
   /** Struck through by a cook (item-level bump), shared by every screen. */
   done: boolean;
+  /**
+   * Held back so that the order's items finish together (issue 32): fired to its station at this
+   * moment at the latest (epoch ms); the screen shows "en espera · sale a las HH:MM". Absent: fired.
+   */
+  held_until?: number;
 }
 
 /** A station of the restaurant file (e.g. "Plancha", "Fríos", "Bar"). */

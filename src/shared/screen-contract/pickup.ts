@@ -37,6 +37,11 @@ export interface PickupNumber {
    * order is done: the customer's paper may say L7 (shared/order-number.ts). Absent otherwise.
    */
   hub_number?: string;
+  /**
+   * While preparing: the order's promised ready time, local "HH:MM" (issue 32), moved later when the
+   * kitchen's load made it slip. Absent for an order without a promise (a scheduled one, a POS's).
+   */
+  promised_time?: string;
 }
 
 export interface PickupBoard {

@@ -89,8 +89,11 @@ describe('GET /events', () => {
 
     const result = await page(r1.live_read, `after=${cursor}`);
     assert.equal(result.has_more, false);
+    // The orders of the tests before wait at the same stations: a promise of theirs moved later by
+    // the kitchen's load (issue 32, an order.updated carrying `promise`) is not this test's business.
+    const ours = result.data.filter((e) => !(e.type === 'order.updated' && (e.data as { promise?: unknown }).promise !== undefined));
     assert.deepEqual(
-      result.data.map((e) => [e.type, e.created_at]),
+      ours.map((e) => [e.type, e.created_at]),
       [
         ['order.created', '2026-11-21T20:00:00-03:00'],
         ['order.updated', '2026-11-21T20:01:00-03:00'],
@@ -98,7 +101,7 @@ describe('GET /events', () => {
         ['location.updated', '2026-11-21T20:03:00-03:00'],
       ],
     );
-    const [c, u, s, l] = result.data as [FeedEvent, FeedEvent, FeedEvent, FeedEvent];
+    const [c, u, s, l] = ours as [FeedEvent, FeedEvent, FeedEvent, FeedEvent];
     const { promise: _promise, ...order } = created; // the promise is the creation's answer, not the event's
     assert.deepEqual(c.data, order);
     assert.equal(c.data.status, 'recibido');

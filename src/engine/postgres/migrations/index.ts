@@ -3,13 +3,14 @@
 import schemaOfSqlite0017 from './0001-schema-of-sqlite-0017.ts';
 import restaurantClocks from './0002-restaurant-clocks.ts';
 import reportIndexes from './0003-report-indexes.ts';
+import heldItemsPromiseUpdates from './0004-held-items-promise-updates.ts';
 import reportDays from './0005-report-days.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
  * migration has its twin here): the version an export reads.
  */
-export const MIRRORED_SQLITE_VERSION = 19;
+export const MIRRORED_SQLITE_VERSION = 20;
 
 export interface PostgresMigration {
   version: number;
@@ -21,6 +22,6 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, name: 'schema-of-sqlite-0017', sql: schemaOfSqlite0017 },
   { version: 2, name: 'restaurant-clocks', sql: restaurantClocks },
   { version: 3, name: 'report-indexes (SQLite 0018)', sql: reportIndexes },
-  // File 0005 (issue 32 re-lands 0004): at 4 until it does; the lead renumbers on merge.
-  { version: 4, name: 'report-days (SQLite 0020)', sql: reportDays },
+  { version: 4, name: 'held-items-promise-updates (SQLite 0019)', sql: heldItemsPromiseUpdates },
+  { version: 5, name: 'report-days (SQLite 0020)', sql: reportDays },
 ];

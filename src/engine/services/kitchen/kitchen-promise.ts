@@ -5,18 +5,20 @@ import {
   CALIBRATION_WINDOW,
   MIN_CALIBRATION,
   promiseMargin,
+  queueOpenLines,
   scheduleOrder,
   type NewLine,
   type OpenLine,
   type ScheduleResult,
 } from '../../domain/kitchen-promise.ts';
+import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../../domain/finish-together.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
-import type { PromiseOutcome } from '../../store/kitchen-timings-store.ts';
+import type { HeldItemRow, PromiseOutcome } from '../../store/kitchen-timings-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { logOrderFired } from './kitchen-timing-log.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
@@ -39,7 +41,12 @@ export interface KitchenLoad {
   settings: KitchenSettings;
   learned: Map<string, LearnedPrep>;
   cooks: Map<string, number>;
+  /** The lines ahead of a new order: those at their stations, then the held ones from when they fire. */
   open: OpenLine[];
+  /** The lines at their stations (fired, not done). */
+  fired: OpenLine[];
+  /** The lines held back to finish with their order (all, or those due: readKitchenLoad), soonest to fire first, with their expected seconds. */
+  held: (HeldItemRow & HeldLine)[];
   freed: Map<string, number[]>;
   quantile: number;
   outcomes: PromiseOutcome[];
@@ -63,6 +70,9 @@ export interface KitchenPromise {
   lines: NewLine[];
 }
 
+/** A held line of the location as decided now (domain/finish-together.ts). */
+export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
+
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
 /** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
@@ -72,22 +82,37 @@ export function cooksOnShift(engine: Engine, restaurantId: string, settings: Kit
   return cooks;
 }
 
-/** Reads the location's load: open lines, cooks, learned times and the recent lateness. */
-export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): KitchenLoad {
+/**
+ * Reads the location's load: open lines, cooks, learned times and the recent lateness. Of the held
+ * lines, those planned to fire by now (`held: 'due'`, what a promise needs: a line that fires later is
+ * behind a new order), or all of them (`'all'`, what the jobs decide).
+ */
+export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): KitchenLoad {
   const settings = readKitchenSettings(engine, restaurantId);
   const learned = new Map<string, LearnedPrep>();
   for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
     learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
-  const open: OpenLine[] = [];
-  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
-    const seconds = linePrepSeconds(
+  const fired: OpenLine[] = [];
+  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) =>
+    linePrepSeconds(
       { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
       settings.prep,
       row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
     ).mean;
-    open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds });
+  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
+    fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
   }
+  // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
+  const heldRows =
+    held === 'all'
+      ? engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)
+      : engine.stores.kitchenTimings.dueHeldAtLocation(locationId, world === 'test', now, MAX_OPEN_LINES);
+  const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
+  const open = [
+    ...fired,
+    ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
+  ];
   const cooks = cooksOnShift(engine, restaurantId, settings);
   const freed = new Map<string, number[]>();
   for (const station of new Set(open.map((o) => o.station_id))) {
@@ -99,6 +124,8 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     learned,
     cooks,
     open,
+    fired,
+    held: heldLines,
     freed,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
     outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
@@ -143,12 +170,16 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
 
 /**
  * An order just written: its promise (kept in `order_promises`, to be compared with when it is
- * ready) and, when it goes to the kitchen at once, its lines fired to their stations. Call inside
- * the order's transaction, after its row. A scheduled order gets no promise here: its time is the
- * one the customer chose. Returns the promise for the order's answer.
+ * ready) and, when it goes to the kitchen at once, its lines fired to their stations, those that
+ * would be done well before its slowest line held (services/kitchen/held-lines.ts fires them later). Call
+ * inside the order's transaction, after its row. A scheduled order gets no promise here: its time is
+ * the one the customer chose. Returns the promise for the order's answer, and the location's held
+ * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
-export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): PromiseView | null {
+export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): { view: PromiseView | null; held: HeldDecision[] } {
   let view: PromiseView | null = null;
+  let holds: HoldPlan[] = [];
+  let held: HeldDecision[] = [];
   if (order.scheduled_for === null) {
     const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
@@ -162,15 +193,35 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
       ready_at: null,
     });
     view = toPromiseView(promise, load, restaurant.time_zone);
+    if (order.status === 'recibido') {
+      // Fired to finish together: the lines that would be done well before the slowest are held...
+      const plans = planHolds(now, promise.schedule);
+      // ...unless, with the order's other lines at their stations, one must go at once; the
+      // location's held lines due by now fire with them (the jobs decide the others on their next pass).
+      const planned = new Set(plans.map((p) => p.index));
+      const queued = queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired });
+      promise.lines.forEach((line, index) => {
+        if (line.station_id === null || planned.has(index)) return;
+        const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds);
+        queued.orders_ready_at.set(order.id, Math.max(queued.orders_ready_at.get(order.id) ?? finish, finish));
+      });
+      const mine = plans.map((plan) => ({ plan, order_id: order.id, station_id: promise.lines[plan.index]!.station_id!, seconds: promise.lines[plan.index]!.seconds, fire_at: plan.fire_at, target_ready_at: plan.target_ready_at }));
+      const decided = decideHeldLines<HeldLine & { plan?: HoldPlan; item_index?: number }>(queued, [...load.held.filter((h) => h.test === order.test), ...mine]);
+      holds = decided.filter((d) => d.line.plan !== undefined && !d.fires).map((d) => d.line.plan!);
+      held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
+    }
   }
-  if (order.status === 'recibido') logOrderFired(engine, order, device, now);
-  return view;
+  if (order.status === 'recibido') logOrderFired(engine, order, device, now, holds);
+  return { view, held };
 }
 
-/** The promise kept for an order when it was created, as the API answers it at `now`; null when it has none. */
+/** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
 export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
-  const kept = engine.stores.kitchenTimings.orderPromise(orderId);
-  if (!kept) return null;
+  const made = engine.stores.kitchenTimings.orderPromise(orderId);
+  if (!made) return null;
+  // Its current promise: the last time it was moved later (services/kitchen/promise-slips.ts), else the one made.
+  const moved = engine.stores.kitchenTimings.promiseUpdates(orderId).at(-1);
+  const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
   const settings = readKitchenSettings(engine, kept.restaurant_id);
   const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {

@@ -4,6 +4,9 @@
 import type { Engine } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { ItemTimingKind } from '../../store/kitchen-timings-store.ts';
+import type { HoldPlan } from '../../domain/finish-together.ts';
+import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
+import { worldOf } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from '../orders/order-view.ts';
 
@@ -23,8 +26,9 @@ function lineFacts(engine: Engine, order: OrderRow) {
   }));
 }
 
-function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFacts>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): void {
-  engine.stores.kitchenTimings.log({
+/** Appends the line's row to the log; returns its seq (a line it opens keeps it as its place in its station's queue). */
+function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFacts>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): number {
+  return engine.stores.kitchenTimings.log({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     location_id: order.location_id,
@@ -40,11 +44,33 @@ function write(engine: Engine, order: OrderRow, line: ReturnType<typeof lineFact
   });
 }
 
-/** The order reached the kitchen: every line fired to its station, and open there. */
-export function logOrderFired(engine: Engine, order: OrderRow, device: string, at: number): void {
+/**
+ * The order reached the kitchen: every line fired to its station and open there, but those `holds`
+ * names (held back to finish with the order's slowest line: logged `held`, kept in
+ * `kitchen_held_items` until `logHeldLineFired`).
+ */
+export function logOrderFired(engine: Engine, order: OrderRow, device: string, at: number, holds: readonly HoldPlan[] = []): void {
   if (order.location_id === null) return;
+  const held = new Map(holds.map((h) => [h.index, h]));
   for (const line of lineFacts(engine, order)) {
-    write(engine, order, line, 'fired', null, device, at);
+    const hold = held.get(line.index);
+    if (hold && line.station_id !== null) {
+      write(engine, order, line, 'held', null, device, at);
+      engine.stores.kitchenTimings.hold({
+        order_id: order.id,
+        item_index: line.index,
+        location_id: order.location_id,
+        test: order.test,
+        station_id: line.station_id,
+        product_id: line.product_id,
+        quantity: line.quantity,
+        held_at: at,
+        fire_at: hold.fire_at,
+        target_ready_at: hold.target_ready_at,
+      });
+      continue;
+    }
+    const seq = write(engine, order, line, 'fired', null, device, at);
     engine.stores.kitchenTimings.open({
       order_id: order.id,
       item_index: line.index,
@@ -55,8 +81,33 @@ export function logOrderFired(engine: Engine, order: OrderRow, device: string, a
       quantity: line.quantity,
       fired_at: at,
       started_at: null,
+      fire_seq: seq,
     });
   }
+}
+
+/**
+ * A held line fires (the jobs, by the engine): logged `fired`, open at its station from now, and a
+ * kitchen item event so that every screen draws it as an ordinary line again.
+ */
+export function logHeldLineFired(engine: Engine, order: OrderRow, itemIndex: number, at: number): void {
+  const line = lineFacts(engine, order)[itemIndex];
+  if (!line || order.location_id === null) return;
+  engine.stores.kitchenTimings.unhold(order.id, itemIndex);
+  const seq = write(engine, order, line, 'fired', null, ENGINE_DEVICE, at);
+  engine.stores.kitchenTimings.open({
+    order_id: order.id,
+    item_index: itemIndex,
+    location_id: order.location_id,
+    test: order.test,
+    station_id: line.station_id,
+    product_id: line.product_id,
+    quantity: line.quantity,
+    fired_at: at,
+    started_at: null,
+    fire_seq: seq,
+  });
+  engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
 }
 
 /** The ticket moved to en_preparacion: its open lines are known started (source `ticket`). */
@@ -70,8 +121,12 @@ export function logTicketStarted(engine: Engine, order: OrderRow, device: string
 export function logItemDone(engine: Engine, order: OrderRow, itemIndex: number, done: boolean, device: string, at: number): void {
   const line = lineFacts(engine, order)[itemIndex];
   if (!line) return;
-  write(engine, order, line, done ? 'done' : 'undone', 'item', device, at);
-  if (done) engine.stores.kitchenTimings.close(order.id, itemIndex);
+  const seq = write(engine, order, line, done ? 'done' : 'undone', 'item', device, at);
+  // A held line bumped from its "en espera" mark is done without ever firing.
+  if (done) {
+    engine.stores.kitchenTimings.close(order.id, itemIndex);
+    engine.stores.kitchenTimings.unhold(order.id, itemIndex);
+  }
   else if (order.location_id !== null && (order.status === 'recibido' || order.status === 'en_preparacion')) {
     // Back on the station: open again from now, as started (the cook goes on with it).
     engine.stores.kitchenTimings.open({
@@ -84,6 +139,7 @@ export function logItemDone(engine: Engine, order: OrderRow, itemIndex: number, 
       quantity: line.quantity,
       fired_at: at,
       started_at: at,
+      fire_seq: seq,
     });
   }
 }
@@ -100,11 +156,16 @@ export function logTransition(engine: Engine, order: OrderRow, target: OrderRow[
   if (target === 'en_preparacion') logTicketStarted(engine, order, device, at);
   if (target === 'listo') {
     const open = new Set(engine.stores.kitchenTimings.openOf(order.id).map((o) => o.item_index));
+    for (const held of engine.stores.kitchenTimings.heldOf(order.id)) open.add(held.item_index);
     for (const line of lineFacts(engine, order)) if (open.has(line.index)) write(engine, order, line, 'done', 'ticket', device, at);
     engine.stores.kitchenTimings.closeOrder(order.id);
+    engine.stores.kitchenTimings.unholdOrder(order.id);
     engine.stores.kitchenTimings.markReady(order.id, at);
   }
-  if (target === 'cancelado' || target === 'entregado' || target === 'en_reparto') engine.stores.kitchenTimings.closeOrder(order.id);
+  if (target === 'cancelado' || target === 'entregado' || target === 'en_reparto') {
+    engine.stores.kitchenTimings.closeOrder(order.id);
+    engine.stores.kitchenTimings.unholdOrder(order.id);
+  }
 }
 
 /** A finished ticket recalled to the screens: each line's `recalled`. */

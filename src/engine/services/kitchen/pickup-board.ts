@@ -1,6 +1,7 @@
 // What the pickup screen shows: numbers of today's orders being prepared and ready, pickup orders
 // only unless the restaurant added deliveries (for its couriers), and of the customer at most the
 // first name, only when the restaurant chose to show it. Test orders stay off a screen customers read.
+import { DateTime } from 'luxon';
 import type { PickupBoard, PickupNumber } from '../../../shared/screen-contract/pickup.ts';
 import { hubNumberShown } from '../../../shared/order-number.ts';
 import { notFound } from '../../domain/errors.ts';
@@ -18,18 +19,29 @@ export function readPickupBoard(engine: Engine, restaurantId: string): PickupBoa
   const restaurant = engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   const now = engine.clock.now();
-  const { rows, settings } = engine.read(() => ({
-    rows: engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone)),
-    settings: readPickupScreenSettings(engine, restaurant.id),
-  }));
-  const types = settings.order_types === 'pickup_and_delivery' ? new Set(['retiro', 'delivery']) : new Set(['retiro']);
-  const shown = rows.filter((r) => types.has(r.type) && r.test === 0);
+  const { shown, promises, settings } = engine.read(() => {
+    const settings = readPickupScreenSettings(engine, restaurant.id);
+    const rows = engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone));
+    const types = settings.order_types === 'pickup_and_delivery' ? new Set(['retiro', 'delivery']) : new Set(['retiro']);
+    const shown = rows.filter((r) => types.has(r.type) && r.test === 0);
+    // Issue 32: the time promised to each customer waiting (the last one, when it slipped).
+    const preparingIds = shown.filter((r) => PREPARING.has(r.status)).map((r) => r.id);
+    const promises = new Map(engine.stores.kitchenTimings.currentPromisesOf(preparingIds).map((p) => [p.order_id, p.promised_ready_at]));
+    return { shown, promises, settings };
+  });
   // Built field by field: nothing of the row reaches the screen unless named here.
   const numberOf = (r: OrderRow, readyAt: number | null): PickupNumber => {
     const first = settings.show_first_name ? firstNameOf(r.customer_name) : null;
     // "1042 · L7" for a replica's own order until done: the customer's paper may say L7.
     const hub = hubNumberShown(r);
-    return { number: r.number, ready_at: readyAt, ...(first === null ? {} : { first_name: first }), ...(hub === null ? {} : { hub_number: hub }) };
+    const promised = readyAt === null ? promises.get(r.id) : undefined;
+    return {
+      number: r.number,
+      ready_at: readyAt,
+      ...(first === null ? {} : { first_name: first }),
+      ...(hub === null ? {} : { hub_number: hub }),
+      ...(promised === undefined ? {} : { promised_time: DateTime.fromMillis(promised, { zone: restaurant.time_zone }).toFormat('HH:mm') }),
+    };
   };
   const preparing = shown
     .filter((r) => PREPARING.has(r.status))

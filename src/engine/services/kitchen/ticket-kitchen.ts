@@ -13,6 +13,8 @@ export interface KitchenFacts {
   doneItems(orderId: string): Set<number>;
   recalledUntil(orderId: string): number | null;
   channel(orderId: string): string | null;
+  /** The order's lines held back to finish together, with when each fires (epoch ms). */
+  heldItems(orderId: string): Map<number, number>;
 }
 
 /** What every ticket of one read shares: the restaurant, its kitchen settings, the clock's now and the facts. */
@@ -29,6 +31,7 @@ export function factsPerOrder(engine: Engine): KitchenFacts {
     doneItems: (orderId) => new Set(engine.stores.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
     recalledUntil: (orderId) => engine.stores.kitchenData.recalledUntil(orderId),
     channel: (orderId) => engine.stores.kitchenData.channel(orderId),
+    heldItems: (orderId) => new Map(engine.stores.kitchenTimings.heldOf(orderId).map((h) => [h.item_index, h.fire_at])),
   };
 }
 
@@ -43,8 +46,16 @@ export function factsOfOrders(engine: Engine, orderIds: readonly string[]): Kitc
   }
   const recalls = new Map(engine.stores.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
   const channels = new Map(engine.stores.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
+  const held = new Map<string, Map<number, number>>();
+  for (const row of engine.stores.kitchenTimings.heldOfOrders(orderIds)) {
+    const lines = held.get(row.order_id) ?? new Map<number, number>();
+    lines.set(row.item_index, row.fire_at);
+    held.set(row.order_id, lines);
+  }
   const none = new Set<number>();
+  const noneHeld = new Map<number, number>();
   return {
+    heldItems: (orderId) => held.get(orderId) ?? noneHeld,
     doneItems: (orderId) => done.get(orderId) ?? none,
     recalledUntil: (orderId) => recalls.get(orderId) ?? null,
     channel: (orderId) => channels.get(orderId) ?? null,
@@ -55,6 +66,7 @@ export function factsOfOrders(engine: Engine, orderIds: readonly string[]): Kitc
 export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitchen {
   const { settings, facts } = context;
   const done = facts.doneItems(row.id);
+  const held = facts.heldItems(row.id);
   const lines = JSON.parse(row.items) as OrderItemView[];
   const items: TicketItem[] = lines.map((line, index) => {
     const { product_id: productId, unit_price: _price, ...shown } = line;
@@ -65,6 +77,7 @@ export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitc
       modifiers: line.modifiers.map((m) => ({ ...m, allergen: flagged?.includes(allergenKey(m.group, m.name)) ?? false })),
       station_id: productId === null ? null : (settings.product_stations[productId] ?? null),
       done: done.has(index),
+      ...(held.has(index) ? { held_until: held.get(index)! } : {}),
     };
   });
   const actions = kitchenActions(row.status, row.type, row.managed_by);

@@ -15,6 +15,7 @@ import { locationOpenState } from '../locations/location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
 import { orderChannel } from './order-channel.ts';
 import { promiseAndFire } from '../kitchen/kitchen-promise.ts';
+import { applyHeldDecisions } from '../kitchen/held-lines.ts';
 import { refuseWhenBusy } from '../kitchen/busy-mode.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 import { recordStockChange } from '../menu/stock-events.ts';
@@ -102,7 +103,9 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     engine.stores.orders.insert(row);
     engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
-    const promise = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
+    const { view: promise, held } = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
+    // Lines held to finish with other orders and due by now fire in this transaction (the jobs fire the rest when due).
+    applyHeldDecisions(engine, held, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));

@@ -2,7 +2,7 @@
 // reads 90 rows instead of every log row of the period (domain/kitchen-report/day-summary.ts). A
 // row is what the item timing log said of the day's tickets when it was computed; a log row written
 // later with a time inside the span the day was read from (a bump synced late) deletes it, and the
-// next report computes it again. Reserved number 20 (issue 32 takes 19); the lead renumbers on merge.
+// next report computes it again. Number 20 (issue 32 took 19).
 export default /* sql */ `
 CREATE TABLE kitchen_report_days (
   restaurant_id TEXT NOT NULL REFERENCES restaurants(id),

@@ -17,7 +17,8 @@ import printJobRetention from './0014-print-job-retention.ts';
 import printJobsSetAside from './0015-print-jobs-set-aside.ts';
 import soldOut from './0016-sold-out.ts';
 import kitchenPromises from './0017-kitchen-promises.ts';
-import issue33ReportIndexes from './0018-issue33-report-indexes.ts';
+import reportIndexes from './0018-report-indexes.ts';
+import heldItemsPromiseUpdates from './0019-held-items-promise-updates.ts';
 import issue33ReportDays from './0020-issue33-report-days.ts';
 
 export interface Migration {
@@ -44,7 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'print-jobs-set-aside', sql: printJobsSetAside },
   { version: 16, name: 'sold-out', sql: soldOut },
   { version: 17, name: 'kitchen-promises', sql: kitchenPromises },
-  { version: 18, name: 'issue33-report-indexes', sql: issue33ReportIndexes },
-  // File 0020 (issue 32 re-lands 0019): at 19 until it does, so the list has no gap; the lead renumbers on merge.
-  { version: 19, name: 'issue33-report-days', sql: issue33ReportDays },
+  { version: 18, name: 'report-indexes', sql: reportIndexes },
+  { version: 19, name: 'held-items-promise-updates', sql: heldItemsPromiseUpdates },
+  { version: 20, name: 'issue33-report-days', sql: issue33ReportDays },
 ];

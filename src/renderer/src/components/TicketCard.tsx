@@ -10,6 +10,7 @@ import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 import { SoldOutAsk, useLongPress } from './SoldOutAsk.tsx';
+import { HeldItemNote } from './HeldItemNote.tsx';
 import { TicketDetailsSheet, TicketFacts } from './TicketFacts.tsx';
 
 /** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
@@ -226,6 +227,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
           >
             <span className="item-line">
               <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
+              {item.held_until !== undefined && !done && <HeldItemNote at={item.held_until} />}
             </span>
             {item.modifiers.length > 0 && (
               <ul className="modifiers">

@@ -25,6 +25,7 @@ export const en: Record<TextKey, string> = {
   'ticket.retiro': 'Pickup',
   'ticket.test': 'PRUEBA',
   'ticket.scheduled': 'Scheduled {time}',
+  'ticket.held_line': 'on hold · fires at {time}',
   'ticket.note': 'Note',
   'ticket.courier': 'Courier',
   'ticket.undo': 'Undo',

@@ -98,6 +98,21 @@ export function PickupScreen({ api, ownLanguage = null }: { api: KitchenApi; own
   );
 }
 
+/** The text under a number: the first name and the promised time, "María · ~21:40"; undefined when neither. */
+function secondLine(n: PickupNumber): string | undefined {
+  const parts = [n.first_name, n.promised_time === undefined ? undefined : `~${n.promised_time}`].filter((p) => p !== undefined);
+  return parts.length === 0 ? undefined : parts.join(' · ');
+}
+
+/** The time promised to the customer (issue 32), moved when the kitchen's load made it slip: "~21:40". */
+function PickupPromise({ time, withName }: { time: string; withName: boolean }) {
+  return (
+    <span className="pickup-promise" data-testid="pickup-promise">
+      {withName ? ' · ' : ''}~{time}
+    </span>
+  );
+}
+
 function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numbers: PickupNumber[]; highlight(n: PickupNumber): boolean }) {
   const { title, state, numbers, highlight } = props;
   const list = useRef<HTMLOListElement>(null);
@@ -113,7 +128,9 @@ function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numb
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  const fit: PickupFit = fitPickupNumbers({ ...box, numbers, ...measure, maxFontPx: Math.max(24, box.height * MAX_FONT_SHARE[state]) });
+  // The line under each number (its first name, its promised time) is measured as it is drawn.
+  const measured = numbers.map((n) => ({ number: n.number, ...(secondLine(n) === undefined ? {} : { first_name: secondLine(n)! }) }));
+  const fit: PickupFit = fitPickupNumbers({ ...box, numbers: measured, ...measure, maxFontPx: Math.max(24, box.height * MAX_FONT_SHARE[state]) });
   return (
     <section className={`pickup-column pickup-${state}`}>
       <h1>{title}</h1>
@@ -128,9 +145,10 @@ function PickupColumn(props: { title: string; state: 'preparing' | 'ready'; numb
               {n.number}
               {n.hub_number && <small className="pickup-hub-number"> · {n.hub_number}</small>}
             </span>
-            {n.first_name !== undefined && (
+            {secondLine(n) !== undefined && (
               <span className="pickup-name" style={{ fontSize: `${NAME_EM}em` }}>
                 {n.first_name}
+                {n.promised_time && <PickupPromise time={n.promised_time} withName={n.first_name !== undefined} />}
               </span>
             )}
           </li>

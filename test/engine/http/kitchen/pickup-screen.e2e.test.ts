@@ -173,8 +173,11 @@ test('the pickup screen cannot move orders: every channel but its own is refused
   const own = await page.evaluate(async () => (await fetch('/kitchen/api/pickup:board', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
   assert.equal(own.ok, true);
   assert.deepEqual(Object.keys(own.value).sort(), ['language', 'now', 'preparing', 'ready', 'restaurant_name']);
-  // First names are off by default: each number is its number and when it was ready, nothing of the customer.
-  for (const n of [...own.value.preparing, ...own.value.ready]) assert.deepEqual(Object.keys(n).sort(), ['number', 'ready_at']);
+  // First names are off by default: each number is its number and when it was ready (while
+  // preparing, the time promised: issue 32), nothing of the customer.
+  for (const n of own.value.ready) assert.deepEqual(Object.keys(n).sort(), ['number', 'ready_at']);
+  for (const n of own.value.preparing) assert.deepEqual(Object.keys(n).filter((k) => k !== 'promised_time').sort(), ['number', 'ready_at']);
+  assert.ok(own.value.preparing.some((n: { promised_time?: string }) => /^\d\d:\d\d$/.test(n.promised_time ?? '')), 'an order with a promise shows its time');
   assert.doesNotMatch(JSON.stringify(own.value), /Gaspar/);
   const read = await kitchen.call('GET', `/orders/${order.id}`);
   assert.equal(read.body.status, 'recibido', 'nothing moved');
@@ -215,12 +218,14 @@ test('first names only when the restaurant turns them on: the first word of the 
   const order = await createPickup('María José Pérez Soto', { phone: '+56 9 1234 5678', email: 'maria.perez@example.cl' });
   const li = page.locator(`[data-pickup-number="${order.number}"]`);
   await li.waitFor();
-  assert.equal(await li.locator('.pickup-name').textContent(), 'María');
+  // Under the number: the first name and the time promised (issue 32).
+  assert.match((await li.locator('.pickup-name').textContent()) ?? '', /^María · ~\d\d:\d\d$/);
   const text = (await page.textContent('[data-testid="pickup-screen"]')) ?? '';
   assert.doesNotMatch(text, /José|Pérez|Soto|1234|example|Cazuela/, 'never the surname, a second name, the phone, the email or the items');
   const own = await page.evaluate(async () => (await fetch('/kitchen/api/pickup:board', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
   const entry = [...own.value.preparing, ...own.value.ready].find((n: { number: string }) => n.number === order.number);
-  assert.deepEqual(entry, { number: order.number, ready_at: null, first_name: 'María' });
+  assert.match(entry.promised_time, /^\d\d:\d\d$/);
+  assert.deepEqual(entry, { number: order.number, ready_at: null, first_name: 'María', promised_time: entry.promised_time });
   assert.doesNotMatch(JSON.stringify(own.value), /José|Pérez|Soto|1234|example/);
   const layout = await layoutOf(page);
   assertNothingCut(layout, layout.numbers.map((n) => n.number));
@@ -229,7 +234,7 @@ test('first names only when the restaurant turns them on: the first word of the 
   // Turned off again: the next read carries no names.
   updatePickupScreenSettings(kitchen.server.engine, R1.id, { show_first_name: false });
   await move(order.id, 'en_preparacion');
-  await li.locator('.pickup-name').waitFor({ state: 'detached' });
+  await li.locator('.pickup-name', { hasText: 'María' }).waitFor({ state: 'detached' });
   assert.doesNotMatch((await page.textContent('[data-testid="pickup-screen"]')) ?? '', /María/);
 });
 

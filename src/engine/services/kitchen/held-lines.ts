@@ -1,0 +1,88 @@
+// Lines held back so that an order's items finish together (issue 32): the jobs fire each one when
+// its station's queue says it must start, or at the time its screen shows, whichever comes first.
+import { decideHeldLines } from '../../domain/finish-together.ts';
+import { queueOpenLines } from '../../domain/kitchen-promise.ts';
+import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
+import type { Engine } from '../../engine.ts';
+import type { HeldItemRow } from '../../store/kitchen-timings-store.ts';
+import { worldOf } from '../../../shared/world.ts';
+import { MAX_OPEN_LINES, readKitchenLoad, type HeldDecision } from './kitchen-promise.ts';
+import { logHeldLineFired } from './kitchen-timing-log.ts';
+
+/** The locations with lines held: what the jobs look at on every tick. */
+export function locationsWithHeldLines(engine: Engine): string[] {
+  return engine.stores.kitchenTimings.heldLocations();
+}
+
+/**
+ * Decides the location's held lines (each world's against its own load: a sandbox order's against
+ * live and sandbox lines, a live one's against live lines): those whose order runs late move later,
+ * those that must go now fire. Call inside a transaction (`dryRun`: reads only, and says 1 as soon as
+ * something would fire or move). Returns how many fired. One read of the load and one pass over the
+ * held lines per world, however many there are.
+ */
+export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number, dryRun = false): number {
+  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES);
+  if (held.length === 0) return 0;
+  let fired = 0;
+  for (const test of [0, 1]) {
+    const first = held.find((h) => h.test === test);
+    if (!first) continue;
+    const restaurantId = engine.stores.orders.getById(first.order_id)?.restaurant_id;
+    if (restaurantId === undefined) continue;
+    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), 'all');
+    const decisions = decideHeldLines(queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired }), load.held.filter((h) => h.test === test));
+    if (dryRun) {
+      if (decisions.some((d) => d.fires || d.shift > 0)) return 1;
+      continue;
+    }
+    fired += applyHeldDecisions(engine, decisions, now);
+  }
+  return fired;
+}
+
+/** Writes what was decided of held lines: plans moved later (the screens told), lines fired. Returns how many fired. */
+export function applyHeldDecisions(engine: Engine, decisions: readonly HeldDecision[], now: number): number {
+  let fired = 0;
+  for (const { line, shift, fires } of decisions) {
+    if (shift > 0 && !fires) replan(engine, line, shift, now);
+    if (fires) {
+      fireHeldLine(engine, line, now);
+      fired++;
+    }
+  }
+  return fired;
+}
+
+/**
+ * The order's fired lines are now predicted done more than REPLAN_MS after the held line's target
+ * (their station is slower than planned): the line's planned firing moves as much later, and the
+ * screens are told (so "sale a las" stays true), rather than have it done long before its order.
+ */
+function replan(engine: Engine, line: HeldItemRow, shift: number, now: number): void {
+  const { order_id, item_index, location_id, test, station_id, product_id, quantity, held_at } = line;
+  engine.stores.kitchenTimings.hold({ order_id, item_index, location_id, test, station_id, product_id, quantity, held_at, fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift });
+  const order = engine.stores.orders.getById(line.order_id);
+  if (order) engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: line.item_index, done: false });
+}
+
+function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): void {
+  const order = engine.stores.orders.getById(line.order_id);
+  if (!order) {
+    engine.stores.kitchenTimings.unhold(line.order_id, line.item_index);
+    return;
+  }
+  logHeldLineFired(engine, order, line.item_index, now);
+}
+
+/** The jobs' pass for one location: its due held lines fired in one transaction. */
+export function fireDueHeldLines(engine: Engine, locationId: string): number {
+  // Read first: a tick where no held line moves or fires takes no write lock.
+  if (engine.read(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now(), true)) === 0) return 0;
+  return engine.transaction(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now()));
+}
+
+/** The lines of an order held now, with when each is planned to fire (epoch ms). */
+export function heldLinesOf(engine: Engine, orderId: string): Map<number, number> {
+  return new Map(engine.stores.kitchenTimings.heldOf(orderId).map((h) => [h.item_index, h.fire_at]));
+}

@@ -1,0 +1,16 @@
+// A line held back so that its order's items finish together (issue 32): the engine fires it to its
+// station at `at` at the latest; until then the cook reads "en espera · sale a las HH:MM" beside it.
+import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
+import { useBoard, useSettings, useT } from '../app-context.tsx';
+import { formatClock } from '../format.ts';
+
+export function HeldItemNote({ at }: { at: number }) {
+  const t = useT();
+  const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
+  const language = useSettings((s) => s.settings.language);
+  return (
+    <span className="held-item-note" data-testid="held-item" data-fire-at={at}>
+      {t('ticket.held_line', { time: formatClock(at, timeZone, language) })}
+    </span>
+  );
+}
