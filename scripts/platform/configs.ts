@@ -57,7 +57,7 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
     scope: layout.scope,
     namespace: '/comanda/',
     name: node.name,
-    log: { level: 'WARNING', dir: nodeDir(layout, node.name), file_num: 2, file_size: 10_000_000 },
+    log: { level: 'INFO', dir: nodeDir(layout, node.name), file_num: 2, file_size: 10_000_000 },
     restapi: { listen: address(node.restPort), connect_address: address(node.restPort) },
     etcd3: { hosts: layout.etcd.map((member) => address(member.clientPort)) },
     bootstrap: {
