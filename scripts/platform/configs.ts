@@ -3,6 +3,7 @@
 // written with JSON.stringify, nothing hand-quoted.
 import { join } from 'node:path';
 import { dataDir, nodeDir, type DatabaseNode, type PlatformLayout } from './layout.ts';
+import { archiveCommand } from './pgbackrest.ts';
 
 export const POSTGRES_BIN_DIR = '/usr/lib/postgresql/15/bin';
 
@@ -82,6 +83,9 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
             max_wal_senders: 10,
             max_replication_slots: 10,
             wal_keep_size: '128MB',
+            // With backups: every completed WAL segment goes to pgBackRest's repository, from the
+            // leader only (a standby archives nothing with archive_mode on).
+            ...(layout.backups ? { archive_mode: 'on' } : {}),
           },
         },
       },
@@ -106,6 +110,7 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
         unix_socket_directories: nodeDir(layout, node.name),
         max_connections: 60,
         shared_buffers: '32MB',
+        ...(layout.backups ? { archive_command: archiveCommand(layout, node.name) } : {}),
       },
       pg_hba: [
         'local all all peer',
