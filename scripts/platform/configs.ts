@@ -42,6 +42,10 @@ export function etcdArguments(layout: PlatformLayout, name: string, clusterToken
     // etcd's defaults (100 ms, 1 s) make elections of their own on two busy cores.
     '--heartbeat-interval=250',
     '--election-timeout=2500',
+    // A member that comes back (or was starved of CPU) asks the others before it calls an election,
+    // instead of forcing a new term on a healthy leader: every etcd leader change renews every lease,
+    // so elections in a row would keep a dead Patroni leader's key alive and delay the failover.
+    '--pre-vote=true',
     '--log-level=warn',
   ];
 }

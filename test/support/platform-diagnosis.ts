@@ -32,6 +32,15 @@ async function patronictlList(layout: PlatformLayout): Promise<string> {
   return 'no node';
 }
 
+async function patroniSelf(layout: PlatformLayout, restPort: number): Promise<string> {
+  try {
+    const response = await fetch(`http://${layout.host}:${restPort}/patroni`, { signal: AbortSignal.timeout(3000) });
+    return (await response.text()).slice(0, 600);
+  } catch (error) {
+    return `no answer (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
 export async function diagnosePlatform(layout: PlatformLayout, writers: OrderWriters | undefined, clock: () => number): Promise<string> {
   const now = clock();
   const sections = [
@@ -41,6 +50,8 @@ export async function diagnosePlatform(layout: PlatformLayout, writers: OrderWri
     await patronictlList(layout),
     '--- /primary (what HAProxy checks)',
     (await Promise.all(layout.nodes.map(async (node) => `${node.name}: ${await restStatus(layout, node.name, '/primary')}`))).join('  '),
+    '--- each node\'s own view (GET /patroni: role, timeline, WAL positions)',
+    ...(await Promise.all(layout.nodes.map(async (node) => `${node.name}: ${await patroniSelf(layout, node.restPort)}`))),
   ];
   if (writers) {
     sections.push(

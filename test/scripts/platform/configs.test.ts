@@ -45,6 +45,7 @@ test('etcd: a three-member cluster on loopback', async () => {
   const args = etcdArguments(layout, 'etcd2', 'token');
   assert.ok(args.includes('--initial-cluster=etcd1=http://127.0.0.1:20001,etcd2=http://127.0.0.1:20003,etcd3=http://127.0.0.1:20005'));
   assert.ok(args.includes('--listen-client-urls=http://127.0.0.1:20002'));
+  assert.ok(args.includes('--pre-vote=true'), 'a member that comes back asks before it calls an election');
 });
 
 test('HAProxy: writes go only where Patroni answers 200 on /primary, to the node’s PostgreSQL port, checked on its REST port', async () => {

@@ -119,8 +119,11 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
   });
 
   test('kill -9 of the primary: every acknowledged row is on the new leader, none twice, writes resume', { timeout: 300_000 }, async (t) => {
-    const leader = (await currentLeader(layout))!;
+    // The leader as it is at the fault (after the wait for a whole cluster), not before that wait.
+    let leader: string | undefined;
     const result = await underLoad(t, 'kill-9-primary', async () => {
+      leader = await currentLeader(layout);
+      assert.ok(leader, 'a leader to kill');
       killDatabaseNode(layout, leader);
     });
     assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
