@@ -14,10 +14,11 @@ import type { OrderWriters } from './order-writers.ts';
 const run = promisify(execFile);
 const LOG_LINES = 25;
 
-function tail(file: string, lines: number): string {
+/** The file's last lines; with `onlyStamped`, only lines that begin with a date (Patroni's own, not the tracebacks of clients that hung up). */
+function tail(file: string, lines: number, onlyStamped = false): string {
   if (!existsSync(file)) return `(no ${file})`;
-  const text = readFileSync(file, 'utf8');
-  return text.split('\n').slice(-lines - 1).join('\n');
+  const all = readFileSync(file, 'utf8').split('\n');
+  return (onlyStamped ? all.filter((line) => /^\d{4}-\d\d-\d\d /.test(line)) : all).slice(-lines - 1).join('\n');
 }
 
 async function patronictlList(layout: PlatformLayout): Promise<string> {
@@ -63,7 +64,7 @@ export async function diagnosePlatform(layout: PlatformLayout, writers: OrderWri
     );
   }
   for (const node of layout.nodes) {
-    sections.push(`--- ${node.name}: Patroni log (last ${LOG_LINES} lines)`, tail(join(nodeDir(layout, node.name), 'patroni.log'), LOG_LINES));
+    sections.push(`--- ${node.name}: Patroni log (last ${LOG_LINES} lines)`, tail(join(nodeDir(layout, node.name), 'patroni.log'), LOG_LINES, true));
     sections.push(`--- ${node.name}: PostgreSQL and Patroni output (last ${LOG_LINES} lines)`, tail(join(layout.dir, 'logs', `${node.name}.log`), LOG_LINES));
   }
   return sections.join('\n');
