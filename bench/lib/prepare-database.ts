@@ -5,8 +5,8 @@ import { ManualClock } from '../../src/engine/clock.ts';
 import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
-import { createOrder } from '../../src/engine/services/create-order.ts';
-import { toOrderView } from '../../src/engine/services/order-view.ts';
+import { createOrder } from '../../src/engine/services/orders/create-order.ts';
+import { toOrderView } from '../../src/engine/services/orders/order-view.ts';
 import type { OrderRow } from '../../src/engine/store/orders-store.ts';
 import type { OrderStatus } from '../../src/shared/order-states.ts';
 import type { CreateOrderInput } from '../../src/shared/schemas/orders.ts';
@@ -85,7 +85,7 @@ export function prepareDatabase(dir: string, orders: number): PreparedDatabase {
     for (const product of [R1.products.empanadaPino, R1.products.empanadaQueso, R1.products.pastelDeChoclo]) {
       engine.stores.stock.set(R1.openLocation, product, BENCH_STOCK);
     }
-    const actor = { restaurantId, mode: 'live' as const, canWrite: true, keyId: 'bench' };
+    const actor = { restaurantId, world: 'live' as const, canWrite: true, keyId: 'bench' };
     const payments = { live: null, test: sandboxSimulator };
     const templates: OrderRow[] = TEMPLATES.map((input) => {
       const view = createOrder(engine, actor, { ...input, location_id: R1.openLocation }, { payments, origin: 'http://127.0.0.1' });

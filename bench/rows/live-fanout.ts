@@ -5,7 +5,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { R1 } from '../../test/support/demo-ids.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { createPairingCode, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode, pairWithCode } from '../../src/engine/services/kitchen/kitchen-devices.ts';
 import { spawnChild } from '../lib/child.ts';
 import { authorization, copyOfDatabase, removeDatabase, underTest, type BenchContext } from '../lib/context.ts';
 import { runLoad } from '../lib/load.ts';

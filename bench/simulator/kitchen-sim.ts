@@ -8,8 +8,8 @@ import type { ManualClock } from '../../src/engine/clock.ts';
 import type { EngineServer } from '../../src/host/start-engine-server.ts';
 import { dispatch } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
-import { readBusyState } from '../../src/engine/services/busy-mode.ts';
-import { currentWait, readKitchenLoad } from '../../src/engine/services/kitchen-promise.ts';
+import { readBusyState } from '../../src/engine/services/kitchen/busy-mode.ts';
+import { currentWait, readKitchenLoad } from '../../src/engine/services/kitchen/kitchen-promise.ts';
 import type { ChannelKind, Profile } from './profile.ts';
 import { Random } from './random.ts';
 

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ALL_PAGES, BackupError, backupSqlite } from '../engine/services/backup-database.ts';
+import { ALL_PAGES, BackupError, backupSqlite } from '../engine/services/storage/backup-database.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
 
 const USAGE = `usage: npm run backup -- --out FILE [--db PATH]

@@ -1,6 +1,6 @@
 // Kitchen screens from the command line, for a headless server in the back office and for tests:
 // a pairing URL for one more tablet, the screens paired, and revoking one. Output is JSON on stdout.
-import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
+import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen/kitchen-devices.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
 import { servingHolderOf } from '../engine/serving-lock.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';

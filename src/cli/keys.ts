@@ -1,5 +1,5 @@
-import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
-import { setKeyChannelKind } from '../engine/services/busy-mode.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/keys/api-keys.ts';
+import { setKeyChannelKind } from '../engine/services/kitchen/busy-mode.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:

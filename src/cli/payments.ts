@@ -1,24 +1,35 @@
 import { text } from 'node:stream/consumers';
-import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
-import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
-import { removePaymentCredentials, setMercadoPagoCredentials, showPaymentCredentials, storedPaymentCredentials } from '../engine/services/payment-credentials.ts';
+import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../engine/payments/payment-providers.ts';
+import { removePaymentCredentials, setPaymentCredentials, showPaymentCredentials, storedPaymentCredentials } from '../engine/services/payments/payment-credentials.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
+const PROVIDERS = PAYMENT_PROVIDER_NAMES.join('|');
+/** The first provider of the registry, when --provider is left out of show, test and remove. */
+const DEFAULT_PROVIDER = PAYMENT_PROVIDER_NAMES[0]!;
+
+/** Where `set` reads a provider's secrets from: MERCADOPAGO_ACCESS_TOKEN for mercadopago. */
+function secretVariables(provider: string): { token: string; secret: string } {
+  const prefix = provider.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+  return { token: `${prefix}_ACCESS_TOKEN`, secret: `${prefix}_WEBHOOK_SECRET` };
+}
+
 const USAGE = `usage:
-  npm run payments -- set --restaurant ID --provider mercadopago [--api-base URL] [--db PATH]
-  npm run payments -- show --restaurant ID [--provider mercadopago] [--db PATH]
-  npm run payments -- test --restaurant ID [--provider mercadopago] [--db PATH]
-  npm run payments -- remove --restaurant ID [--provider mercadopago] [--db PATH]
-set reads the access token and the webhook secret from MERCADOPAGO_ACCESS_TOKEN and
-MERCADOPAGO_WEBHOOK_SECRET, or else from stdin (two lines: the token, then the secret); never
-from a flag. They are never printed. --api-base defaults to https://api.mercadopago.com.`;
+  npm run payments -- set --restaurant ID --provider ${PROVIDERS} [--api-base URL] [--db PATH]
+  npm run payments -- show --restaurant ID [--provider ${PROVIDERS}] [--db PATH]
+  npm run payments -- test --restaurant ID [--provider ${PROVIDERS}] [--db PATH]
+  npm run payments -- remove --restaurant ID [--provider ${PROVIDERS}] [--db PATH]
+set reads the access token and the webhook secret from <PROVIDER>_ACCESS_TOKEN and
+<PROVIDER>_WEBHOOK_SECRET (MERCADOPAGO_ACCESS_TOKEN, …), or else from stdin (two lines: the token,
+then the secret); never from a flag. They are never printed. --api-base defaults to the
+provider's public API (${PAYMENT_PROVIDER_NAMES.map((name) => `${name}: ${paymentProviderEntry(name)!.defaultApiBase}`).join(', ')}).`;
 
 const usage: Usage = usageExit(USAGE);
 
 /** The token and the secret: from the environment, else the first two lines of stdin. */
-async function readSecrets(): Promise<{ accessToken: string; webhookSecret: string }> {
-  let accessToken = process.env.MERCADOPAGO_ACCESS_TOKEN ?? '';
-  let webhookSecret = process.env.MERCADOPAGO_WEBHOOK_SECRET ?? '';
+async function readSecrets(provider: string): Promise<{ accessToken: string; webhookSecret: string }> {
+  const variables = secretVariables(provider);
+  let accessToken = process.env[variables.token] ?? '';
+  let webhookSecret = process.env[variables.secret] ?? '';
   if (!accessToken || !webhookSecret) {
     if (process.stdin.isTTY) console.error('Paste the access token, Enter, then the webhook secret, Enter, then Ctrl-D:');
     const lines = (await text(process.stdin)).split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
@@ -26,8 +37,8 @@ async function readSecrets(): Promise<{ accessToken: string; webhookSecret: stri
     if (!accessToken) accessToken = lines[next++] ?? '';
     if (!webhookSecret) webhookSecret = lines[next++] ?? '';
   }
-  if (!accessToken) usage('the access token is needed: MERCADOPAGO_ACCESS_TOKEN or stdin');
-  if (!webhookSecret) usage('the webhook secret is needed: MERCADOPAGO_WEBHOOK_SECRET or stdin');
+  if (!accessToken) usage(`the access token is needed: ${variables.token} or stdin`);
+  if (!webhookSecret) usage(`the webhook secret is needed: ${variables.secret} or stdin`);
   return { accessToken, webhookSecret };
 }
 
@@ -43,14 +54,15 @@ async function main(): Promise<void> {
     usage,
   );
   const restaurant = values.restaurant ?? usage('--restaurant ID is required');
-  if (command === 'set' && values.provider === undefined) usage('--provider mercadopago is required');
-  if (values.provider !== undefined && values.provider !== MERCADOPAGO_PROVIDER_NAME) usage('--provider must be mercadopago');
+  if (command === 'set' && values.provider === undefined) usage(`--provider ${PROVIDERS} is required`);
+  const provider = values.provider ?? DEFAULT_PROVIDER;
+  const entry = paymentProviderEntry(provider) ?? usage(`--provider must be one of: ${PAYMENT_PROVIDER_NAMES.join(', ')}`);
   if (command !== 'set' && values['api-base'] !== undefined) usage('--api-base goes with set');
 
   if (command === 'set') {
-    const secrets = await readSecrets();
+    const secrets = await readSecrets(provider);
     runOnEngine(values.db, (engine) => {
-      const view = setMercadoPagoCredentials(engine, restaurant, { ...secrets, apiBase: values['api-base'] });
+      const view = setPaymentCredentials(engine, restaurant, provider, { ...secrets, apiBase: values['api-base'] });
       console.log(JSON.stringify(view, null, 2));
     });
     return;
@@ -58,16 +70,16 @@ async function main(): Promise<void> {
   if (command === 'test') {
     let credentials = null as { accessToken: string; apiBase: string } | null;
     runOnEngine(values.db, (engine) => {
-      showPaymentCredentials(engine, restaurant);
-      credentials = storedPaymentCredentials(engine)(restaurant, MERCADOPAGO_PROVIDER_NAME);
+      showPaymentCredentials(engine, restaurant, provider);
+      credentials = storedPaymentCredentials(engine)(restaurant, provider);
     });
     if (process.exitCode) return;
     if (!credentials) {
-      console.error(`restaurant ${restaurant} has no Mercado Pago credentials`);
+      console.error(`restaurant ${restaurant} has no ${entry.label} credentials`);
       process.exitCode = 1;
       return;
     }
-    const check = await checkMercadoPagoConnection({ accessToken: credentials.accessToken, apiBase: credentials.apiBase });
+    const check = await entry.checkConnection({ accessToken: credentials.accessToken, apiBase: credentials.apiBase });
     if (check.ok) {
       console.log(JSON.stringify({ ok: true, api_base: credentials.apiBase, user_id: check.user_id }, null, 2));
     } else {
@@ -78,11 +90,11 @@ async function main(): Promise<void> {
   }
   runOnEngine(values.db, (engine) => {
     if (command === 'show') {
-      const view = showPaymentCredentials(engine, restaurant);
-      console.log(JSON.stringify(view ?? { restaurant_id: restaurant, provider: MERCADOPAGO_PROVIDER_NAME, configured: false }, null, 2));
+      const view = showPaymentCredentials(engine, restaurant, provider);
+      console.log(JSON.stringify(view ?? { restaurant_id: restaurant, provider, configured: false }, null, 2));
     } else {
-      const removed = removePaymentCredentials(engine, restaurant);
-      console.log(JSON.stringify({ restaurant_id: restaurant, provider: MERCADOPAGO_PROVIDER_NAME, removed }, null, 2));
+      const removed = removePaymentCredentials(engine, restaurant, provider);
+      console.log(JSON.stringify({ restaurant_id: restaurant, provider, removed }, null, 2));
     }
   });
 }

@@ -1,11 +1,11 @@
 // Kitchen printers from the command line, for a headless server and for tests: add one, list them
 // with their state, print a test page, remove one. Output is JSON on stdout, like `npm run devices`.
-import { PRINT_WHEN } from '../shared/ipc/printers.ts';
+import { PRINT_WHEN } from '../shared/screen-contract/printers.ts';
 import { PRINTER_CODE_PAGES } from '../engine/printers/escpos-ticket.ts';
 import { assembleProviders } from '../engine/providers.ts';
-import { retrySetAsideJobs } from '../engine/services/print-jobs.ts';
-import { printTestPage } from '../engine/services/print-test-page.ts';
-import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
+import { retrySetAsideJobs } from '../engine/services/printing/print-jobs.ts';
+import { printTestPage } from '../engine/services/printing/print-test-page.ts';
+import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
 import { parseCommand, runOnEngine, runOnEngineAsync, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:

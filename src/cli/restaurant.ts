@@ -15,7 +15,7 @@ import { importRestaurant, RestaurantConfigError } from '../engine/restaurant-co
 import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../engine/restaurant-config/schema.ts';
 import { validateRestaurantConfig } from '../engine/restaurant-config/validate-restaurant-config.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
-import { readPickupScreenSettings, updatePickupScreenSettings, type PickupScreenSettingsPatch } from '../engine/services/pickup-screen-settings.ts';
+import { readPickupScreenSettings, updatePickupScreenSettings, type PickupScreenSettingsPatch } from '../engine/services/kitchen/pickup-screen-settings.ts';
 import { runOnEngine } from './admin-command.ts';
 
 const USAGE = `usage:

@@ -10,7 +10,7 @@ import { defaultDatabasePath } from '../engine/data-dir.ts';
 import { stopWhenNpmEnds } from './stop-with-npm.ts';
 import { resolve } from 'node:path';
 import { ensureKitchenBuilt } from './kitchen-build.ts';
-import { createPairingCode } from '../engine/services/kitchen-devices.ts';
+import { createPairingCode } from '../engine/services/kitchen/kitchen-devices.ts';
 
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');

@@ -4,7 +4,7 @@ import type { MailSender } from './mail/mail-sender.ts';
 import { configuredPaymentProviders } from './payments/configured-providers.ts';
 import type { PaymentProviders } from './payments/payment-provider.ts';
 import { firstPaymentCredentials, type PaymentCredentialsSource } from './payments/payment-credentials-source.ts';
-import { storedPaymentCredentials } from './services/payment-credentials.ts';
+import { storedPaymentCredentials } from './services/payments/payment-credentials.ts';
 import { sandboxSimulator } from './payments/sandbox-simulator.ts';
 import { networkPrinter } from './printers/network-printer.ts';
 import type { PrinterPort } from './printers/printer-port.ts';

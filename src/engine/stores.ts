@@ -41,7 +41,7 @@ export class Stores {
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;
   readonly stock: StockStore;
-  /** The per-location "agotado" marks (services/sold-out.ts). */
+  /** The per-location "agotado" marks (services/menu/sold-out.ts). */
   readonly soldOut: SoldOutStore;
   /** Every write to the `orders` table goes through it. */
   readonly orders: OrdersStore;
@@ -56,24 +56,24 @@ export class Stores {
   readonly paymentSessions: PaymentSessionsStore;
   /** Restaurants' payment provider credentials (never logged, never answered). */
   readonly paymentCredentials: PaymentCredentialsStore;
-  /** Payment intents: payments to read, refunds to make (services/payment-actions.ts). */
+  /** Payment intents: payments to read, refunds to make (services/payments/payment-actions.ts). */
   readonly paymentActions: PaymentActionsStore;
   readonly courierDeliveries: CourierDeliveriesStore;
   readonly mailOutbox: MailOutboxStore;
   readonly dueOrders: DueOrdersStore;
   readonly kitchenDevices: KitchenDevicesStore;
-  /** Kitchen screens' change keys already applied (services/kitchen-changes.ts). */
+  /** Kitchen screens' change keys already applied (services/kitchen/kitchen-changes.ts). */
   readonly kitchenChanges: KitchenChangesStore;
-  /** Kitchen printers and their print jobs (services/print-jobs.ts). */
+  /** Kitchen printers and their print jobs (services/printing/print-jobs.ts). */
   readonly printers: PrintersStore;
   readonly printJobs: PrintJobsStore;
-  /** The pickup screen's privacy choices (services/pickup-screen-settings.ts). */
+  /** The pickup screen's privacy choices (services/kitchen/pickup-screen-settings.ts). */
   readonly pickupScreenSettings: PickupScreenSettingsStore;
   /** The item timing log, open lines, learned prep times, cooks on shift and promises (issue 32). */
   readonly kitchenTimings: KitchenTimingsStore;
   /** Busy mode per location and the store-front keys it refuses (issue 32). */
   readonly locationBusy: LocationBusyStore;
-  /** What the reports read by time (issue 33, services/kitchen-report.ts). */
+  /** What the reports read by time (issue 33, services/reports/kitchen-report.ts). */
   readonly kitchenReports: KitchenReportsStore;
   readonly kitchenReplay: KitchenReplayStore;
 

@@ -3,13 +3,13 @@
 // Electron window (index.ts, over IPC) and the browser mode (browser-host.ts, over HTTP to a browser
 // on the same machine). Plain Node: no Electron import.
 import { join } from 'node:path';
-import { createIpcHandlers } from './channel-handlers.ts';
-import type { IpcHandlers } from '../engine/screen/dispatch.ts';
+import { createScreenHandlers } from './channel-handlers.ts';
+import type { ScreenHandlers } from '../engine/screen/dispatch.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
-import { MERCADOPAGO_PROVIDER_NAME } from '../engine/payments/mercadopago.ts';
 import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
-import type { AppSettings } from '../shared/ipc/settings.ts';
+import type { AppSettings } from '../shared/screen-contract/settings.ts';
+import { NO_ONLINE_PAYMENTS } from '../shared/screen-contract/online-payments.ts';
 import type { EngineHost } from './engine-host.ts';
 
 /** Where the app keeps its settings and secrets: electron-store + safeStorage, or files (browser mode). */
@@ -29,11 +29,13 @@ export function bootConnection(settings: AppSettings, settingsFiles: AppSettings
 }
 
 /**
- * The restaurants' Mercado Pago credentials the app keeps, as the engine reads them (on every order
+ * The restaurants' payment credentials the app keeps, as the engine reads them (on every order
  * and webhook, so Ajustes → Pagos en línea takes effect at once). Asked before the database's table.
+ * The app keeps one account per restaurant, for the screen's provider (the only one it offers):
+ * what it keeps carries no provider name yet.
  */
 export function appPaymentCredentials(settingsFiles: AppSettingsFiles): PaymentCredentialsSource {
-  return (restaurantId, provider) => (provider === MERCADOPAGO_PROVIDER_NAME ? settingsFiles.onlinePayments.read(restaurantId) : null);
+  return (restaurantId, provider) => (provider === NO_ONLINE_PAYMENTS.provider ? settingsFiles.onlinePayments.read(restaurantId) : null);
 }
 
 export interface AppHandlerOptions {
@@ -47,7 +49,7 @@ export interface AppHandlerOptions {
   log: (error: unknown) => void;
 }
 
-export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHandlers; connectionStatus: HostPort['connectionStatus'] } {
+export function createAppHandlers(options: AppHandlerOptions): { handlers: ScreenHandlers; connectionStatus: HostPort['connectionStatus'] } {
   const { hosted, settingsFiles, dataDir, log } = options;
   const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
   // Standalone, this engine mails the customers; connected, the platform does.
@@ -61,7 +63,7 @@ export function createAppHandlers(options: AppHandlerOptions): { handlers: IpcHa
   };
   configureMail(settingsFiles.mail.readSecret());
   const restaurant = hosted.restaurants.find((r) => r.id === hosted.restaurantId)!;
-  const handlers = createIpcHandlers({
+  const handlers = createScreenHandlers({
     engine: hosted.server.engine,
     commands: hosted.server.commands,
     restaurantId: hosted.restaurantId,

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../engine/clock.ts';
 import { createAdminSessions } from '../engine/http/kitchen/admin-session.ts';
-import type { IpcHandlers } from '../engine/screen/dispatch.ts';
+import type { ScreenHandlers } from '../engine/screen/dispatch.ts';
 import { appPaymentCredentials, bootConnection, createAppHandlers } from './app-handlers.ts';
 import { startEngineHost, type EngineHost } from './engine-host.ts';
 import { createBrowserSettingsFiles } from './browser-settings-files.ts';
@@ -41,7 +41,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const settingsFiles = createBrowserSettingsFiles(options.dataDir);
   const bootSettings = settingsFiles.settings.read();
   const sessions = createAdminSessions(options.clock ? () => options.clock!.now() : Date.now);
-  let current: { handlers: IpcHandlers; restaurantId: string } | null = null;
+  let current: { handlers: ScreenHandlers; restaurantId: string } | null = null;
   const hosted = await startEngineHost({
     dataDir: options.dataDir,
     settings: bootSettings,

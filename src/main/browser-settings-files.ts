@@ -10,7 +10,7 @@ import { describeMail } from './mail-info.ts';
 import { describePlatformKey } from './platform-key.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
-import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/ipc/settings.ts';
+import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/screen-contract/settings.ts';
 import type { AppSettingsFiles } from './app-handlers.ts';
 
 export const SETTINGS_FILE = 'settings.json';

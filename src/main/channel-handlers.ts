@@ -4,18 +4,18 @@
 // directly, without Electron.
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
 import { createDesktopHandlers, type DesktopHandlerDeps } from './desktop-handlers.ts';
-import type { IpcHandlers } from '../engine/screen/dispatch.ts';
+import type { ScreenHandlers } from '../engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../engine/screen/kitchen-handlers.ts';
 
 
-export interface IpcHandlerDeps extends DesktopHandlerDeps {
+export interface ScreenHandlerDeps extends DesktopHandlerDeps {
   /** How writes are applied: `localCommands(engine, couriers)` standalone; a replica passes its own. */
   commands: EngineCommands;
   /** Where unexpected errors are reported (never to the screen). */
   log?: (error: unknown) => void;
 }
 
-export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
+export function createScreenHandlers(deps: ScreenHandlerDeps): ScreenHandlers {
   return {
     ...createKitchenHandlers({ engine: deps.engine, commands: deps.commands, restaurantId: deps.restaurantId }),
     ...createDesktopHandlers(deps),

@@ -4,31 +4,30 @@
 import { DateTime } from 'luxon';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import type { DesktopChannel, DesktopContract } from '../shared/ipc/contract.ts';
-import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/ipc/settings.ts';
+import type { DesktopChannel, DesktopContract } from '../shared/screen-contract/contract.ts';
+import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/screen-contract/settings.ts';
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/api-keys.ts';
-import { backupDatabase } from '../engine/services/backup-database.ts';
-import { restaurantExists, restaurantTimeZone } from '../engine/services/restaurant-context.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../engine/services/keys/api-keys.ts';
+import { backupDatabase } from '../engine/services/storage/backup-database.ts';
+import { restaurantExists, restaurantTimeZone } from '../engine/services/keys/restaurant-context.ts';
 import { demoRushKey, startDemoRush, type DemoRush } from '../engine/demo/demo-rush.ts';
 import { RUSH_RESTAURANT } from '../shared/demo-rush.ts';
-import type { DemoRushStatus } from '../shared/ipc/demo-rush.ts';
-import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen-devices.ts';
-import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/pickup-screen-settings.ts';
-import { printTestPage } from '../engine/services/print-test-page.ts';
-import { setBusyOverride } from '../engine/services/busy-mode.ts';
-import { readKitchenReport } from '../engine/services/kitchen-report.ts';
-import { readKitchenReportTable } from '../engine/services/kitchen-report-export.ts';
-import { readKitchenReplay } from '../engine/services/kitchen-replay.ts';
-import { readStationCooks, setStationCooks } from '../engine/services/station-cooks.ts';
+import type { DemoRushStatus } from '../shared/screen-contract/demo-rush.ts';
+import { createPairingCode, listKitchenDevices, pairingLockout, revokeKitchenDevice } from '../engine/services/kitchen/kitchen-devices.ts';
+import { readPickupScreenSettings, updatePickupScreenSettings } from '../engine/services/kitchen/pickup-screen-settings.ts';
+import { printTestPage } from '../engine/services/printing/print-test-page.ts';
+import { setBusyOverride } from '../engine/services/kitchen/busy-mode.ts';
+import { readKitchenReport } from '../engine/services/reports/kitchen-report.ts';
+import { readKitchenReportTable } from '../engine/services/reports/kitchen-report-export.ts';
+import { readKitchenReplay } from '../engine/services/reports/kitchen-replay.ts';
+import { readStationCooks, setStationCooks } from '../engine/services/kitchen/station-cooks.ts';
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
-import { addPrinter, listPrinters, removePrinter } from '../engine/services/printers.ts';
-import { checkMercadoPagoConnection } from '../engine/payments/mercadopago-connection.ts';
-import { checkMercadoPagoCredentials } from '../engine/services/payment-credentials.ts';
-import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/ipc/online-payments.ts';
+import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
+import { checkPaymentCredentials, knownPaymentProvider } from '../engine/services/payments/payment-credentials.ts';
+import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/screen-contract/online-payments.ts';
 import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
@@ -171,8 +170,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       return settingsView();
     },
     'payments:get': () => onlinePaymentsView(),
-    'payments:set': ({ access_token, webhook_secret, api_base }) => {
-      const credentials = checkMercadoPagoCredentials({ accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
+    'payments:set': ({ provider, access_token, webhook_secret, api_base }) => {
+      const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
       // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
       onlinePayments().save(restaurantId, credentials);
       return onlinePaymentsView();
@@ -180,7 +179,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'payments:test': async () => {
       const credentials = deps.onlinePayments?.read(restaurantId) ?? null;
       if (!credentials) return { result: 'not_configured', user_id: null, message: null };
-      const check = await checkMercadoPagoConnection(credentials);
+      // The app keeps one account per restaurant, with the screen's provider (app-handlers.ts).
+      const check = await knownPaymentProvider(NO_ONLINE_PAYMENTS.provider).checkConnection(credentials);
       return check.ok
         ? { result: 'ok', user_id: check.user_id, message: null }
         : { result: check.reason, user_id: null, message: check.error };

@@ -1,8 +1,8 @@
 // What the desktop handlers need from their host besides the engine. Main implements these with
 // electron-store and safeStorage (src/main/settings-file.ts); tests use test/main/support/memory-ports.ts.
-import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
+import type { ConnectionStatus } from '../shared/screen-contract/kitchen.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
-import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../shared/ipc/settings.ts';
+import type { AppInfo, AppSettings, MailInfo, PlatformKeyInfo, SecureStorageInfo } from '../shared/screen-contract/settings.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
 

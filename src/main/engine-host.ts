@@ -1,7 +1,7 @@
 // The engine inside the desktop app: its SQLite file in the user data folder, the demo restaurant on
 // first start, its jobs (started by startEngineServer), and the local HTTP API; in connected mode,
 // the engine as a replica of the platform. Plain Node (no Electron import), so tests boot it.
-import { listRestaurants } from '../engine/services/restaurant-context.ts';
+import { listRestaurants } from '../engine/services/keys/restaurant-context.ts';
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -16,8 +16,8 @@ import { STANDALONE_STATUS } from '../engine/screen/live-hub.ts';
 import type { JobsRunner } from '../engine/jobs/start-jobs.ts';
 import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import { startEngineServer, type EngineServer } from '../host/start-engine-server.ts';
-import type { ConnectionStatus } from '../shared/ipc/kitchen.ts';
-import type { AppSettings } from '../shared/ipc/settings.ts';
+import type { ConnectionStatus } from '../shared/screen-contract/kitchen.ts';
+import type { AppSettings } from '../shared/screen-contract/settings.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
 import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
 

@@ -1,27 +1,27 @@
 // Registers the IPC handlers on ipcMain: every request is checked for its sender (the app's own
-// window and page) and its payload (dispatchIpc) before the handler runs.
+// window and page) and its payload (dispatchScreenCall) before the handler runs.
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { IPC_CHANNELS, LIVE_STATIONS_CHANNEL, type IpcResult } from '../shared/ipc/contract.ts';
-import { dispatchIpc, type IpcHandlers } from '../engine/screen/dispatch.ts';
+import { SCREEN_CHANNELS, LIVE_STATIONS_CHANNEL, type ScreenResult } from '../shared/screen-contract/contract.ts';
+import { dispatchScreenCall, type ScreenHandlers } from '../engine/screen/dispatch.ts';
 import { isTrustedSenderUrl } from './ipc-guard.ts';
 
 export function registerIpcHandlers(
-  handlers: IpcHandlers,
+  handlers: ScreenHandlers,
   trusted: () => { contents: WebContents | null; rendererUrl: string },
   log: (error: unknown) => void,
 ): () => void {
   const isTrusted = (event: IpcMainInvokeEvent) => isTrustedEvent(event, trusted);
-  for (const channel of IPC_CHANNELS) {
-    ipcMain.handle(channel, (event, request: unknown): Promise<IpcResult<unknown>> | IpcResult<unknown> => {
+  for (const channel of SCREEN_CHANNELS) {
+    ipcMain.handle(channel, (event, request: unknown): Promise<ScreenResult<unknown>> | ScreenResult<unknown> => {
       if (!isTrusted(event)) {
         log(new Error(`IPC ${channel} refused: untrusted sender ${event.senderFrame?.url ?? '(none)'}`));
         return { ok: false, error: { code: 'forbidden', message: 'this sender may not use the kitchen channels' } };
       }
-      return dispatchIpc(handlers, channel, request, log);
+      return dispatchScreenCall(handlers, channel, request, log);
     });
   }
   return () => {
-    for (const channel of IPC_CHANNELS) ipcMain.removeHandler(channel);
+    for (const channel of SCREEN_CHANNELS) ipcMain.removeHandler(channel);
   };
 }
 

@@ -1,5 +1,5 @@
-import type { MailInfo } from '../shared/ipc/settings.ts';
-import { NO_MAIL } from '../shared/ipc/settings.ts';
+import type { MailInfo } from '../shared/screen-contract/settings.ts';
+import { NO_MAIL } from '../shared/screen-contract/settings.ts';
 import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 
 /** What the screen may know of the SMTP settings: the server and the sender, never the password. */

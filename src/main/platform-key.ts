@@ -1,5 +1,5 @@
 import { worldOfKey } from '../engine/domain/api-key-format.ts';
-import type { PlatformKeyInfo } from '../shared/ipc/settings.ts';
+import type { PlatformKeyInfo } from '../shared/screen-contract/settings.ts';
 
 /**
  * A hub's key for its platform: the platform runs this same engine, so its keys are the engine's

@@ -7,7 +7,7 @@ import type { AppSettingsFiles } from './app-handlers.ts';
 import { describeMail } from './mail-info.ts';
 import { secureStorageUnavailable } from '../engine/screen/screen-errors.ts';
 import { describePlatformKey, platformKeyMode } from './platform-key.ts';
-import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/ipc/settings.ts';
+import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/screen-contract/settings.ts';
 import type { World } from '../shared/world.ts';
 
 interface StoredKey {

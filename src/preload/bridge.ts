@@ -1,11 +1,11 @@
 // The bridge the kitchen screen gets as `window.comanda`: one method per channel of the IPC
 // contract, built from the shared map so the two cannot drift. No Electron import here: the
 // preload (index.ts) passes ipcRenderer in, and the renderer tests pass a browser-side transport.
-import { BRIDGE_METHODS, type BridgeMethod, type ComandaBridge, type IpcChannel, type IpcResult } from '../shared/ipc/contract.ts';
-import type { LivePush } from '../shared/ipc/kitchen.ts';
+import { BRIDGE_METHODS, type BridgeMethod, type ComandaBridge, type ScreenChannel, type ScreenResult } from '../shared/screen-contract/contract.ts';
+import type { LivePush } from '../shared/screen-contract/kitchen.ts';
 
 export interface BridgeTransport {
-  invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>>;
+  invoke(channel: ScreenChannel, request: unknown): Promise<ScreenResult<unknown>>;
   subscribe(listener: (push: LivePush) => void): () => void;
   /** Carries the stations the board shows to the live feed (a transport without it: the engine counts every station). */
   showStations?(stations: string[] | null): void;
@@ -13,7 +13,7 @@ export interface BridgeTransport {
 
 export function createBridge(transport: BridgeTransport): ComandaBridge {
   const methods: Record<string, unknown> = {};
-  for (const [method, channel] of Object.entries(BRIDGE_METHODS) as [BridgeMethod, IpcChannel][]) {
+  for (const [method, channel] of Object.entries(BRIDGE_METHODS) as [BridgeMethod, ScreenChannel][]) {
     methods[method] = (request: unknown) => transport.invoke(channel, request ?? {});
   }
   methods.onLive = (listener: (push: LivePush) => void) => {

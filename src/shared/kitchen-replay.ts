@@ -1,4 +1,4 @@
-// The replay of a past service (issue 33): the timeline the engine reads once (services/kitchen-replay.ts)
+// The replay of a past service (issue 33): the timeline the engine reads once (services/reports/kitchen-replay.ts)
 // and the state of the kitchen at any instant of it, computed on the page for each frame of the
 // scrubber. Pure: shared by the engine's tests and the Informes screen.
 import type { OrderStatus } from './order-states.ts';

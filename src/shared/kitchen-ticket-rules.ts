@@ -1,7 +1,7 @@
 // The rules behind what a ticket offers the cook, in one place for the engine (which computes a
 // ticket's kitchen data) and the screen (which may apply them to a ticket it already holds).
 import { bumpTarget, nextTransitions, type OrderStatus, type OrderType, type PatchTarget } from './order-states.ts';
-import type { StationProgress, TicketItem, TicketPayment } from './ipc/kitchen.ts';
+import type { StationProgress, TicketItem, TicketPayment } from './screen-contract/kitchen.ts';
 
 /** How long a recalled ticket stays back on the board. */
 export const RECALL_MINUTES = 5;

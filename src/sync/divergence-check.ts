@@ -1,9 +1,9 @@
 import type { Engine } from '../engine/engine.ts';
-import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen-item-sync.ts';
-import type { OrderView } from '../engine/services/order-view.ts';
-import { healDivergence, readReplicaSide, type DivergenceReport, type UpstreamSide } from '../engine/services/replica-divergence.ts';
+import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen/kitchen-item-sync.ts';
+import type { OrderView } from '../engine/services/orders/order-view.ts';
+import { healDivergence, readReplicaSide, type DivergenceReport, type UpstreamSide } from '../engine/services/replica/replica-divergence.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
-import { KITCHEN_CURSOR, SYNC_KEYS } from '../engine/services/replica-state.ts';
+import { KITCHEN_CURSOR, SYNC_KEYS } from '../engine/services/replica/replica-state.ts';
 import { expectOk, fetchOrdersWhere, type ReplicaIdentity } from './first-pull.ts';
 import { itemStatesPath } from './kitchen-sync.ts';
 import type { UpstreamClient } from './upstream-client.ts';
@@ -23,7 +23,7 @@ import type { UpstreamFeedPage, UpstreamStock } from './upstream-types.ts';
  * after the cursor touches is left out (the feed will bring it), as is every order with a change
  * of ours still queued (the push will bring it). Stock is compared only when nothing of ours is
  * queued (orders take and give back stock) and no stock event is ahead. Whatever still differs has diverged.
- * This side's reads and the healing are services (engine/services/replica-divergence.ts); here,
+ * This side's reads and the healing are services (engine/services/replica/replica-divergence.ts); here,
  * only what is asked of the upstream.
  */
 export async function checkDivergence(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<DivergenceReport> {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { parseApiKey } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ACTIVE_STATUSES } from '../shared/order-states.ts';
-import type { OrderView } from '../engine/services/order-view.ts';
-import { applyCatalogue, applySnapshot, recordReplicaIdentity, type UpstreamCatalogue } from '../engine/services/replica-pull.ts';
-import { mirroredLocationIds, replicaState, SYNC_KEYS, type ReplicaIdentity } from '../engine/services/replica-state.ts';
+import type { OrderView } from '../engine/services/orders/order-view.ts';
+import { applyCatalogue, applySnapshot, recordReplicaIdentity, type UpstreamCatalogue } from '../engine/services/replica/replica-pull.ts';
+import { mirroredLocationIds, replicaState, SYNC_KEYS, type ReplicaIdentity } from '../engine/services/replica/replica-state.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 import type { UpstreamFeedPage, UpstreamLocations, UpstreamMenu, UpstreamOrderPage, UpstreamStock } from './upstream-types.ts';
 

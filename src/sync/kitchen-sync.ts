@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.ts';
-import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen-item-sync.ts';
-import { applyItemFeedPage, type KitchenPullResult } from '../engine/services/replica-feed.ts';
-import { KITCHEN_CURSOR, replicaState } from '../engine/services/replica-state.ts';
+import type { ItemFeedPage, OrderItemStates } from '../engine/services/kitchen/kitchen-item-sync.ts';
+import { applyItemFeedPage, type KitchenPullResult } from '../engine/services/replica/replica-feed.ts';
+import { KITCHEN_CURSOR, replicaState } from '../engine/services/replica/replica-state.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
 // The replica's side of the kitchen's own data: item bumps pushed through the outbox (push-change.ts

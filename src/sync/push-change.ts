@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.ts';
-import { recordRefusal, recordStockClash } from '../engine/services/replica-outbox.ts';
+import { recordRefusal, recordStockClash } from '../engine/services/replica/replica-outbox.ts';
 import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import type { UpstreamClient, UpstreamResponse } from './upstream-client.ts';
@@ -7,7 +7,7 @@ import type { UpstreamError, UpstreamStock } from './upstream-types.ts';
 import { itemStatesPath, recallPath } from './kitchen-sync.ts';
 
 export type PushOutcome =
-  /** The upstream took it: `recordAnswers` (services/replica-outbox.ts) marks it sent and mirrors the answer. */
+  /** The upstream took it: `recordAnswers` (services/replica/replica-outbox.ts) marks it sent and mirrors the answer. */
   | { kind: 'answered'; row: OutboxRow; response: UpstreamResponse }
   | { kind: 'conflict' }
   /** Not delivered; try the same change again (same Idempotency-Key) after `delayMs` or a backoff. */

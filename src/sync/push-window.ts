@@ -3,7 +3,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { OutboxRow } from '../engine/store/sync-store.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
 import { isAboutOneOrder, pushBatch } from './push-batch.ts';
-import { outboxHead, recordAnswers, recordFailedPush } from '../engine/services/replica-outbox.ts';
+import { outboxHead, recordAnswers, recordFailedPush } from '../engine/services/replica/replica-outbox.ts';
 import { sendChange, type PushOutcome } from './push-change.ts';
 import { UpstreamUnreachable, type UpstreamClient, type UpstreamResponse } from './upstream-client.ts';
 

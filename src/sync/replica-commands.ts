@@ -1,9 +1,9 @@
 import { ApiError } from '../engine/domain/errors.ts';
 import type { Engine, WriteTransaction } from '../engine/engine.ts';
 import { localCommands, type EngineCommands } from '../engine/services/engine-commands.ts';
-import { getOrder } from '../engine/services/read-orders.ts';
-import { setKnownLocationOpen } from '../engine/services/mirror-upstream.ts';
-import { queueForUpstream, stockBefore } from '../engine/services/replica-outbox.ts';
+import { getOrder } from '../engine/services/orders/read-orders.ts';
+import { setKnownLocationOpen } from '../engine/services/replica/mirror-upstream.ts';
+import { queueForUpstream, stockBefore } from '../engine/services/replica/replica-outbox.ts';
 import type { World } from '../shared/world.ts';
 
 /**
@@ -72,7 +72,7 @@ export function replicaCommands(engine: Engine, mode: World, onQueued: () => voi
     },
     setLocationOpen(actor, locationId, open) {
       return committed(() => {
-        if (actor.mode === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
+        if (actor.world === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
         const result = local.setLocationOpen(actor, locationId, open);
         if (!result.simulated) {
           queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });

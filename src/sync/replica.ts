@@ -5,16 +5,16 @@ import { formatNullableInstant } from '../engine/domain/time.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Actor } from '../engine/domain/actor.ts';
 import type { EngineCommands } from '../engine/services/engine-commands.ts';
-import { restaurantTimeZone } from '../engine/services/restaurant-context.ts';
-import { applyLocationStatuses, mirrorForwardedOrder } from '../engine/services/replica-pull.ts';
-import { quoteExpiry, unavailableQuote } from '../engine/services/quote-delivery.ts';
-import type { OrderView } from '../engine/services/order-view.ts';
+import { restaurantTimeZone } from '../engine/services/keys/restaurant-context.ts';
+import { applyLocationStatuses, mirrorForwardedOrder } from '../engine/services/replica/replica-pull.ts';
+import { quoteExpiry, unavailableQuote } from '../engine/services/delivery/quote-delivery.ts';
+import type { OrderView } from '../engine/services/orders/order-view.ts';
 import type { QuoteInput } from '../shared/schemas/delivery.ts';
 import type { SyncStatus } from '../shared/sync-status.ts';
 import { AsyncMutex } from './async-mutex.ts';
 import { backoffDelay, Waker } from './backoff.ts';
-import { applyFeedPage } from '../engine/services/replica-feed.ts';
-import { hasChangesToPush, replicaOutboxState, replicaState, storedReplicaIdentity, SYNC_KEYS } from '../engine/services/replica-state.ts';
+import { applyFeedPage } from '../engine/services/replica/replica-feed.ts';
+import { hasChangesToPush, replicaOutboxState, replicaState, storedReplicaIdentity, SYNC_KEYS } from '../engine/services/replica/replica-state.ts';
 import { checkDivergence } from './divergence-check.ts';
 import { identifyReplica, pullSnapshot, refreshCatalogue, type ReplicaIdentity } from './first-pull.ts';
 import { runKitchenPull } from './kitchen-sync.ts';
@@ -404,7 +404,7 @@ export class Replica {
   }
 
   private assertSameWorld(actor: Actor): void {
-    if (actor.restaurantId !== this.identity.restaurantId || actor.mode !== this.identity.mode) {
+    if (actor.restaurantId !== this.identity.restaurantId || actor.world !== this.identity.mode) {
       throw new ApiError('forbidden', 'this replica serves only the world of its platform key');
     }
   }

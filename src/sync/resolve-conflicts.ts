@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.ts';
 import type { ReplicaIdentity } from './first-pull.ts';
-import { dueConflicts, rescheduleConflict, resolveConflict } from '../engine/services/replica-outbox.ts';
+import { dueConflicts, rescheduleConflict, resolveConflict } from '../engine/services/replica/replica-outbox.ts';
 import { readUpstreamState } from './push-change.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 import { UpstreamUnreachable } from './upstream-client.ts';

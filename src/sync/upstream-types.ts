@@ -1,8 +1,8 @@
-import type { LocationsView } from '../engine/services/locations.ts';
-import type { OrderPage } from '../engine/services/read-orders.ts';
-import type { MenuView } from '../engine/services/read-menu.ts';
-import type { StockEntryView } from '../engine/services/stock.ts';
-import type { FeedPage } from '../engine/services/change-feed.ts';
+import type { LocationsView } from '../engine/services/locations/locations.ts';
+import type { OrderPage } from '../engine/services/orders/read-orders.ts';
+import type { MenuView } from '../engine/services/menu/read-menu.ts';
+import type { StockEntryView } from '../engine/services/menu/stock.ts';
+import type { FeedPage } from '../engine/services/feed/change-feed.ts';
 
 // The upstream speaks the same API v1 as this engine: its answers have the same shapes.
 export type UpstreamLocations = LocationsView;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine.ts';
-import { pairWithCode, revokeKitchenDevice } from '../../src/engine/services/kitchen-devices.ts';
+import { pairWithCode, revokeKitchenDevice } from '../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startHeadlessEngine } from '../hardening/headless-engine.ts';
 import { R1 } from '../support/demo-ids.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
 import { LOW_FREE_BYTES } from '../../src/engine/domain/free-space.ts';
 import { heartbeatPush, STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
-import { readFreeSpace } from '../../src/engine/services/free-space.ts';
+import { readFreeSpace } from '../../src/engine/services/storage/free-space.ts';
 import { StorageRefusal } from '../../src/engine/store/database-checks.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1 } from '../support/demo-ids.ts';

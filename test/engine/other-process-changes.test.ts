@@ -10,7 +10,7 @@ import { seedDemo } from '../../src/engine/demo/seed-demo.ts';
 import { startLiveFeed } from '../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { startEngineServer, type EngineServer } from '../../src/host/start-engine-server.ts';
-import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
+import type { LivePush } from '../../src/shared/screen-contract/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { callApi, GENEROUS_LIMITS } from '../support/engine-under-test.ts';
 import { startHeadlessEngine, type HeadlessEngine } from '../hardening/headless-engine.ts';

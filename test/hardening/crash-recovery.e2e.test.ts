@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { nextTransitions, type OrderStatus, type OrderType } from '../../src/shared/order-states.ts';
 import { Engine } from '../../src/engine/engine.ts';
-import { createApiKey } from '../../src/engine/services/api-keys.ts';
+import { createApiKey } from '../../src/engine/services/keys/api-keys.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startHeadlessEngine, type HeadlessEngine } from './headless-engine.ts';
 import { FaultProxy } from '../support/fault-proxy.ts';

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import type { Database } from 'better-sqlite3';
 import { canTransition, type OrderStatus, type OrderType } from '../../src/shared/order-states.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/shared/error-codes.ts';
-import { toOrderView, type OrderItemView, type OrderView } from '../../src/engine/services/order-view.ts';
+import { toOrderView, type OrderItemView, type OrderView } from '../../src/engine/services/orders/order-view.ts';
 import type { OrderRow } from '../../src/engine/store/orders-store.ts';
 import { worldOf } from '../../src/shared/world.ts';
-import { KITCHEN_EVENTS } from '../../src/shared/ipc/kitchen.ts';
+import { KITCHEN_EVENTS } from '../../src/shared/screen-contract/kitchen.ts';
 
 /** Transitions the engine makes by itself (payment confirmation, scheduled release); the rest are PATCH's. */
 const AUTOMATIC: readonly [OrderStatus, OrderStatus][] = [

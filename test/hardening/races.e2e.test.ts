@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Engine } from '../../src/engine/engine.ts';
-import { createApiKey } from '../../src/engine/services/api-keys.ts';
+import { createApiKey } from '../../src/engine/services/keys/api-keys.ts';
 import { nextTransitions } from '../../src/shared/order-states.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';

@@ -14,7 +14,7 @@ import { Engine } from '../../src/engine/engine.ts';
 import { buildHttpApi, DEFAULT_RATE_LIMITS, DEFAULT_TIMEOUTS, HEADER_LIMIT_BYTES } from '../../src/engine/http/build-http-api.ts';
 import type { ApiServer } from '../../src/engine/http/http-context.ts';
 import { sandboxSimulator } from '../../src/engine/payments/sandbox-simulator.ts';
-import { authenticate, createApiKey, revokeApiKey } from '../../src/engine/services/api-keys.ts';
+import { authenticate, createApiKey, revokeApiKey } from '../../src/engine/services/keys/api-keys.ts';
 import { defaultCouriers } from '../../src/engine/couriers/courier-registry.ts';
 import { assembleProviders } from '../../src/engine/providers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
@@ -68,7 +68,7 @@ describe('API keys at rest', () => {
   });
 
   test('compared in constant time, and an unknown key costs a hash like a known one', () => {
-    const source = readFileSync(join(ROOT, 'src/engine/services/api-keys.ts'), 'utf8');
+    const source = readFileSync(join(ROOT, 'src/engine/services/keys/api-keys.ts'), 'utf8');
     const authenticateSource = source.slice(source.indexOf('export function authenticate'), source.indexOf('export function listApiKeys'));
     assert.match(authenticateSource, /timingSafeEqual\(hashKey\(row\.salt, presented\), row\.hash\)/);
     assert.match(authenticateSource, /if \(!row\) \{\s*\/\/[^\n]*\n\s*hashKey\(randomBytes\(16\), presented\);/);

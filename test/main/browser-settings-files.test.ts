@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_SECRETS_FILE, createBrowserSettingsFiles, SETTINGS_FILE } from '../../src/main/browser-settings-files.ts';
-import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS } from '../../src/shared/screen-contract/settings.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { IPC_CHANNELS, LIVE_CHANNEL } from '../../src/shared/ipc/contract.ts';
-import type { LivePush } from '../../src/shared/ipc/kitchen.ts';
+import { SCREEN_CHANNELS, LIVE_CHANNEL } from '../../src/shared/screen-contract/contract.ts';
+import type { LivePush } from '../../src/shared/screen-contract/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { walLogState } from '../support/wal-log-state.ts';
 import { eventually } from '../support/eventually.ts';
@@ -126,7 +126,7 @@ describe('the built main process under a stand-in electron', () => {
   test('the engine starts on the data folder and every channel of the IPC contract has a handler', async () => {
     await main.waitFor((r): r is Extract<StandInReport, { type: 'load' }> => r.type === 'load', 'a page load');
     const handled = main.reports.filter((r) => r.type === 'handle').map((r) => (r as { channel: string }).channel);
-    assert.deepEqual([...handled].sort(), [...IPC_CHANNELS].sort());
+    assert.deepEqual([...handled].sort(), [...SCREEN_CHANNELS].sort());
     assert.ok(existsSync(join(dataDir, 'comanda.db')), 'the database is in the data folder');
     const info = (await main.ask({ cmd: 'invoke', channel: 'app:info', request: {} })) as { ok: true; value: { api_base_url: string; data_dir: string } };
     assert.equal(info.ok, true);

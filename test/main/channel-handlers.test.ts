@@ -2,11 +2,11 @@ import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine.ts';
-import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
-import { callIpc, dispatchIpc } from '../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
+import { callScreenHandler, dispatchScreenCall } from '../../src/engine/screen/dispatch.ts';
 import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
-import { IPC_CHANNELS, BRIDGE_METHODS } from '../../src/shared/ipc/contract.ts';
+import { SCREEN_CHANNELS, BRIDGE_METHODS } from '../../src/shared/screen-contract/contract.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 import { R1, R2, UNKNOWN_UUID } from '../support/demo-ids.ts';
 import { handlersFor, placeOrder } from '../engine/screen/support.ts';
@@ -30,8 +30,8 @@ describe('IPC handlers on a real engine', () => {
   });
 
   test('every channel has a handler and a bridge method', () => {
-    assert.deepEqual(Object.keys(ipc.handlers).sort(), [...IPC_CHANNELS].sort());
-    assert.deepEqual(Object.values(BRIDGE_METHODS).sort(), [...IPC_CHANNELS].sort());
+    assert.deepEqual(Object.keys(ipc.handlers).sort(), [...SCREEN_CHANNELS].sort());
+    assert.deepEqual(Object.values(BRIDGE_METHODS).sort(), [...SCREEN_CHANNELS].sort());
   });
 
   test('"Probar con pedidos de ejemplo" (demo:rush): on the demo restaurant, the rush over the API until stopped; elsewhere refused', async () => {
@@ -46,7 +46,7 @@ describe('IPC handlers on a real engine', () => {
     assert.ok((await ipc.ok('keys:list', {})).some((k) => k.label === 'pedidos de ejemplo' && k.mode === 'live'));
     const elsewhere = handlersFor(engine, { restaurantId: R2.id });
     assert.equal((await elsewhere.ok('demo:rush', { action: 'status' })).available, false);
-    const refused = await callIpc(elsewhere.handlers, 'demo:rush', { action: 'start', per_minute: 6 });
+    const refused = await callScreenHandler(elsewhere.handlers, 'demo:rush', { action: 'start', per_minute: 6 });
     assert.equal(!refused.ok && refused.error.code, 'invalid_request');
   });
 
@@ -88,15 +88,15 @@ describe('IPC handlers on a real engine', () => {
 
   test('refusals come back as data with the engine\'s code and message', async () => {
     const order = await placeOrder(engine);
-    const illegal = await callIpc(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'entregado' });
+    const illegal = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'entregado' });
     assert.deepEqual(illegal, {
       ok: false,
       error: { code: 'illegal_transition', message: `order ${order.number} cannot go from recibido to entregado` },
     });
-    const managed = await callIpc(ipc.handlers, 'orders:transition', { order_id: engine.demo[0]!.managed_order_ids[0]!, target: 'en_preparacion' });
+    const managed = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: engine.demo[0]!.managed_order_ids[0]!, target: 'en_preparacion' });
     assert.equal(managed.ok, false);
     assert.equal(!managed.ok && managed.error.code, 'managed_by_integrator');
-    const unknown = await callIpc(ipc.handlers, 'orders:transition', { order_id: UNKNOWN_UUID, target: 'listo' });
+    const unknown = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: UNKNOWN_UUID, target: 'listo' });
     assert.equal(!unknown.ok && unknown.error.code, 'not_found');
     // Another restaurant's order is as absent as an unknown one.
     const other = await engine.call('POST', '/orders', {
@@ -104,21 +104,21 @@ describe('IPC handlers on a real engine', () => {
       body: { location_id: '21000000-0000-4000-8000-000000000001', type: 'retiro', customer: { name: 'x' }, items: [{ product_id: '23000000-0000-4000-8000-000000000001', quantity: 1 }] },
     });
     assert.equal(other.status, 201);
-    const foreign = await callIpc(ipc.handlers, 'orders:transition', { order_id: other.body.id, target: 'en_preparacion' });
+    const foreign = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: other.body.id, target: 'en_preparacion' });
     assert.equal(!foreign.ok && foreign.error.code, 'not_found');
   });
 
   test('payloads are checked before any handler runs', async () => {
-    const badId = await dispatchIpc(ipc.handlers, 'orders:transition', { order_id: 'nope', target: 'listo' });
+    const badId = await dispatchScreenCall(ipc.handlers, 'orders:transition', { order_id: 'nope', target: 'listo' });
     assert.equal(!badId.ok && badId.error.code, 'invalid_request');
     assert.match(!badId.ok ? badId.error.message : '', /order_id/);
-    const badTarget = await dispatchIpc(ipc.handlers, 'orders:transition', { order_id: UNKNOWN_UUID, target: 'recibido' });
+    const badTarget = await dispatchScreenCall(ipc.handlers, 'orders:transition', { order_id: UNKNOWN_UUID, target: 'recibido' });
     assert.match(!badTarget.ok ? badTarget.error.message : '', /target/);
-    const negative = await dispatchIpc(ipc.handlers, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: -1 }] });
+    const negative = await dispatchScreenCall(ipc.handlers, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: -1 }] });
     assert.match(!negative.ok ? negative.error.message : '', /items\.0\.quantity/);
-    const channel = await dispatchIpc(ipc.handlers, 'orders:delete-all', {});
+    const channel = await dispatchScreenCall(ipc.handlers, 'orders:delete-all', {});
     assert.equal(!channel.ok && channel.error.code, 'not_found');
-    const empty = await dispatchIpc(ipc.handlers, 'board:snapshot', undefined);
+    const empty = await dispatchScreenCall(ipc.handlers, 'board:snapshot', undefined);
     assert.equal(empty.ok, true);
   });
 
@@ -135,7 +135,7 @@ describe('IPC handlers on a real engine', () => {
     const after = await engine.call('GET', `/stock?location_id=${R1.openLocation}`, { key: keys.live_read });
     assert.equal(after.body.data.find((e: any) => e.product_id === R1.products.empanadaQueso).quantity, 17);
 
-    const untracked = await callIpc(ipc.handlers, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.cazuela, quantity: 3 }] });
+    const untracked = await callScreenHandler(ipc.handlers, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.cazuela, quantity: 3 }] });
     assert.equal(!untracked.ok && untracked.error.code, 'invalid_request');
   });
 
@@ -180,7 +180,7 @@ describe('IPC handlers on a real engine', () => {
     const revoked = await ipc.ok('keys:revoke', { key_id: created.record.id });
     assert.notEqual(revoked.revoked_at, null);
     assert.equal((await engine.call('GET', '/menu', { key: created.key })).status, 401);
-    const unknown = await callIpc(ipc.handlers, 'keys:revoke', { key_id: 'nope' });
+    const unknown = await callScreenHandler(ipc.handlers, 'keys:revoke', { key_id: 'nope' });
     assert.equal(!unknown.ok && unknown.error.code, 'not_found');
   });
 
@@ -203,15 +203,15 @@ describe('IPC handlers on a real engine', () => {
     assert.equal(view.settings.language, 'en');
     assert.deepEqual(view.settings.thresholds, { warn_minutes: 5, late_minutes: 20 });
     assert.equal(view.restart_required, false);
-    const crossed = await callIpc(ipc.handlers, 'settings:update', { thresholds: { warn_minutes: 30 } });
+    const crossed = await callScreenHandler(ipc.handlers, 'settings:update', { thresholds: { warn_minutes: 30 } });
     assert.equal(!crossed.ok && crossed.error.code, 'invalid_request');
     assert.equal((await ipc.ok('settings:update', { http: { lan: true } })).restart_required, true);
-    const badRestaurant = await callIpc(ipc.handlers, 'settings:update', { restaurant_id: UNKNOWN_UUID });
+    const badRestaurant = await callScreenHandler(ipc.handlers, 'settings:update', { restaurant_id: UNKNOWN_UUID });
     assert.equal(!badRestaurant.ok && badRestaurant.error.code, 'invalid_request');
     assert.equal((await ipc.ok('settings:update', { restaurant_id: R2.id })).settings.restaurant_id, R2.id);
-    const noKey = await callIpc(ipc.handlers, 'settings:update', { connection: { mode: 'connected', platform_url: 'https://plataforma.example/v1' } });
+    const noKey = await callScreenHandler(ipc.handlers, 'settings:update', { connection: { mode: 'connected', platform_url: 'https://plataforma.example/v1' } });
     assert.equal(!noKey.ok && noKey.error.code, 'platform_key_missing');
-    const badUrl = await callIpc(ipc.handlers, 'settings:update', { connection: { platform_url: 'ftp://x' } });
+    const badUrl = await callScreenHandler(ipc.handlers, 'settings:update', { connection: { platform_url: 'ftp://x' } });
     assert.equal(!badUrl.ok && badUrl.error.code, 'invalid_request');
   });
 
@@ -227,11 +227,11 @@ describe('IPC handlers on a real engine', () => {
     const cleared = await ipc.ok('platform:clear-key', {});
     assert.equal(cleared.platform_key.present, false);
     assert.equal(cleared.settings.connection.mode, 'standalone');
-    const malformed = await callIpc(ipc.handlers, 'platform:set-key', { key: 'hello', label: null });
+    const malformed = await callScreenHandler(ipc.handlers, 'platform:set-key', { key: 'hello', label: null });
     assert.equal(!malformed.ok && malformed.error.code, 'invalid_request');
     // The platform runs this engine: another service's key shape is refused here, as the first pull
     // would refuse it, not kept and found wrong only when the hub connects.
-    const foreign = await callIpc(ipc.handlers, 'platform:set-key', { key: 'acme_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
+    const foreign = await callScreenHandler(ipc.handlers, 'platform:set-key', { key: 'acme_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
     assert.equal(!foreign.ok && foreign.error.code, 'invalid_request');
     assert.match(!foreign.ok ? foreign.error.message : '', /cm_live_/);
     assert.equal(ipc.platformKey.secret(), null);
@@ -239,7 +239,7 @@ describe('IPC handlers on a real engine', () => {
 
   test('without protected storage the key is refused, never kept in clear', async () => {
     const insecure = handlersFor(engine, { secureStorage: false });
-    const result = await callIpc(insecure.handlers, 'platform:set-key', { key: 'cm_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
+    const result = await callScreenHandler(insecure.handlers, 'platform:set-key', { key: 'cm_test_AbCdEfGhIjKlMnOpQrStUvWxYz012345', label: null });
     assert.equal(!result.ok && result.error.code, 'secure_storage_unavailable');
     assert.equal(insecure.platformKey.secret(), null);
     const view = await insecure.ok('settings:get', {});
@@ -249,7 +249,7 @@ describe('IPC handlers on a real engine', () => {
 
   test('an unexpected failure is logged and told to the screen without internals', async () => {
     const errors: unknown[] = [];
-    const broken = createIpcHandlers({
+    const broken = createScreenHandlers({
       engine: engine.server.engine,
       printers: engine.server.providers.printers,
       commands: {
@@ -263,7 +263,7 @@ describe('IPC handlers on a real engine', () => {
       platformKey: memoryPlatformKey(),
       host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
     });
-    const result = await dispatchIpc(broken, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] }, (e) => errors.push(e));
+    const result = await dispatchScreenCall(broken, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] }, (e) => errors.push(e));
     assert.deepEqual(result, { ok: false, error: { code: 'internal_error', message: 'internal error; the action was not completed' } });
     assert.equal(errors.length, 1);
   });

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
 import { memorySettings, memoryPlatformKey } from './support/memory-ports.ts';
 import { startEngineHost, type EngineHost } from '../../src/main/engine-host.ts';
-import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS } from '../../src/shared/screen-contract/settings.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
@@ -40,7 +40,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
   assert.equal(status.error, null);
   assert.equal(typeof status.last_sync_at, 'number');
 
-  const handlers = createIpcHandlers({
+  const handlers = createScreenHandlers({
     engine: host.server.engine,
     commands: host.server.commands,
     printers: host.server.providers.printers,

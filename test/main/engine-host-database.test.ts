@@ -12,7 +12,7 @@ import { StorageRefusal } from '../../src/engine/store/database-checks.ts';
 import { openDatabase } from '../../src/engine/store/open-database.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { startEngineHost } from '../../src/main/engine-host.ts';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/screen-contract/settings.ts';
 
 const settings: AppSettings = { ...DEFAULT_SETTINGS, http: { port: 0, lan: false } };
 

@@ -3,14 +3,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDesktopHandlers } from '../../src/main/desktop-handlers.ts';
-import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
-import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
+import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { createKitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
-import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
-import { DESKTOP_CHANNELS, IPC_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/ipc/contract.ts';
-import { REQUEST_SCHEMAS } from '../../src/shared/ipc/contract.ts';
+import { PAIRING_CODE_TTL_MS, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen/kitchen-devices.ts';
+import { DESKTOP_CHANNELS, SCREEN_CHANNELS, KITCHEN_CHANNELS } from '../../src/shared/screen-contract/contract.ts';
+import { REQUEST_SCHEMAS } from '../../src/shared/screen-contract/contract.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../support/engine-under-test.ts';
 import { R1 } from '../support/demo-ids.ts';
 
@@ -45,15 +45,15 @@ describe('kitchen and desktop channels', () => {
     assert.deepEqual(kitchen, [...KITCHEN_CHANNELS].sort());
     assert.deepEqual(desktop, [...DESKTOP_CHANNELS].sort());
     assert.equal(kitchen.filter((c: string) => (desktop as readonly string[]).includes(c)).length, 0);
-    assert.deepEqual(Object.keys(REQUEST_SCHEMAS).sort(), [...IPC_CHANNELS].sort());
+    assert.deepEqual(Object.keys(REQUEST_SCHEMAS).sort(), [...SCREEN_CHANNELS].sort());
     for (const forbidden of ['keys:list', 'keys:create', 'settings:get', 'settings:update', 'platform:set-key', 'mail:set-smtp', 'devices:pair', 'app:backup']) {
       assert.ok(!(KITCHEN_CHANNELS as readonly string[]).includes(forbidden), `${forbidden} must stay desktop-only`);
     }
   });
 
   test('Añadir una pantalla: QR code, URL, six digits and expiry; the list; Revocar', async () => {
-    const handlers = createIpcHandlers(deps({ origin: 'http://192.168.1.20:4750', lan: true }));
-    const offer = await callIpc(handlers, 'devices:pair', { name: 'Plancha' });
+    const handlers = createScreenHandlers(deps({ origin: 'http://192.168.1.20:4750', lan: true }));
+    const offer = await callScreenHandler(handlers, 'devices:pair', { name: 'Plancha' });
     assert.ok(offer.ok);
     assert.match(offer.value.code, /^\d{6}$/);
     assert.match(offer.value.pairing_url, /^http:\/\/192\.168\.1\.20:4750\/kitchen\/pair\?secret=cmpair_[\w-]{43}$/);
@@ -63,37 +63,37 @@ describe('kitchen and desktop channels', () => {
 
     const paired = pairWithCode(engine.server.engine, offer.value.code);
     assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /already used/);
-    const list = await callIpc(handlers, 'devices:list', {});
+    const list = await callScreenHandler(handlers, 'devices:list', {});
     assert.ok(list.ok);
     const screen = list.value.find((d) => d.id === paired.device.id)!;
     assert.equal(screen.name, 'Plancha');
     assert.equal(screen.last_seen_at, null);
     assert.ok(authenticateDevice(engine.server.engine, paired.token));
-    const seen = await callIpc(handlers, 'devices:list', {});
+    const seen = await callScreenHandler(handlers, 'devices:list', {});
     assert.ok(seen.ok);
     assert.notEqual(seen.value.find((d) => d.id === paired.device.id)!.last_seen_at, null, 'a call notes when the screen was seen');
 
-    const revoked = await callIpc(handlers, 'devices:revoke', { device_id: paired.device.id });
+    const revoked = await callScreenHandler(handlers, 'devices:revoke', { device_id: paired.device.id });
     assert.ok(revoked.ok && revoked.value.revoked_at !== null);
     assert.equal(authenticateDevice(engine.server.engine, paired.token), null);
-    const unknown = await callIpc(handlers, 'devices:revoke', { device_id: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await callScreenHandler(handlers, 'devices:revoke', { device_id: '00000000-0000-4000-8000-000000000000' });
     assert.ok(!unknown.ok && unknown.error.code === 'not_found');
   });
 
   test('a code expires after ten minutes, on the engine’s clock; a host that serves no screens cannot pair', async () => {
-    const handlers = createIpcHandlers(deps({ origin: 'http://127.0.0.1:4750', lan: false }));
-    const offer = await callIpc(handlers, 'devices:pair', { name: null });
+    const handlers = createScreenHandlers(deps({ origin: 'http://127.0.0.1:4750', lan: false }));
+    const offer = await callScreenHandler(handlers, 'devices:pair', { name: null });
     assert.ok(offer.ok && offer.value.reachable_from_lan === false);
     engine.clock.advance(PAIRING_CODE_TTL_MS);
     assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /expired/);
     assert.throws(() => pairWithCode(engine.server.engine, 'abcdef'), /expired/);
-    const none = await callIpc(createIpcHandlers(deps()), 'devices:pair', { name: null });
+    const none = await callScreenHandler(createScreenHandlers(deps()), 'devices:pair', { name: null });
     assert.ok(!none.ok && none.error.code === 'pairing_unavailable');
   });
 
   test('Pantalla de retiro settings over the desktop channels: defaults, a change kept, bad values refused with the field named', async () => {
-    const handlers = createIpcHandlers(deps());
-    const shown = await callIpc(handlers, 'pickup:settings', {});
+    const handlers = createScreenHandlers(deps());
+    const shown = await callScreenHandler(handlers, 'pickup:settings', {});
     assert.ok(shown.ok);
     assert.deepEqual(shown.value, { show_first_name: false, order_types: 'pickup', language: 'es' });
     const refusals: [unknown, RegExp][] = [
@@ -103,17 +103,17 @@ describe('kitchen and desktop channels', () => {
       [{ show_surname: true }, /^pickup:set-settings: /],
     ];
     for (const [request, message] of refusals) {
-      const refused = await callIpc(handlers, 'pickup:set-settings', request as never);
+      const refused = await callScreenHandler(handlers, 'pickup:set-settings', request as never);
       assert.ok(!refused.ok, JSON.stringify(request));
       assert.equal(refused.error.code, 'invalid_request');
       assert.match(refused.error.message, message);
     }
-    const set = await callIpc(handlers, 'pickup:set-settings', { show_first_name: true });
+    const set = await callScreenHandler(handlers, 'pickup:set-settings', { show_first_name: true });
     assert.ok(set.ok);
     assert.deepEqual(set.value, { show_first_name: true, order_types: 'pickup', language: 'es' });
-    const again = await callIpc(handlers, 'pickup:settings', {});
+    const again = await callScreenHandler(handlers, 'pickup:settings', {});
     assert.ok(again.ok);
     assert.deepEqual(again.value, set.value, 'kept; the refusals changed nothing');
-    await callIpc(handlers, 'pickup:set-settings', { show_first_name: false });
+    await callScreenHandler(handlers, 'pickup:set-settings', { show_first_name: false });
   });
 });

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
-import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
+import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { memoryMail, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { R1 } from '../support/demo-ids.ts';
@@ -16,7 +16,7 @@ after(() => engine.stop());
 test('the SMTP server is set from the app: checked, kept like a secret, shown without its password, used by the jobs', async () => {
   const mail = memoryMail();
   const settings = memorySettings();
-  const handlers = createIpcHandlers({
+  const handlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
     printers: engine.server.providers.printers,
@@ -36,7 +36,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
     },
   });
 
-  const bad = await callIpc(handlers, 'mail:set-smtp', { url: 'http://not-smtp.example', from: null });
+  const bad = await callScreenHandler(handlers, 'mail:set-smtp', { url: 'http://not-smtp.example', from: null });
   assert.equal(bad.ok, false);
   if (!bad.ok) {
     assert.equal(bad.error.code, 'invalid_request');
@@ -44,7 +44,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
   }
   assert.equal(engine.server.jobs.mailSender, null);
 
-  const good = await callIpc(handlers, 'mail:set-smtp', { url: 'smtp://cocina:s3cr3t@mail.example.cl:587', from: 'pedidos@picada.cl' });
+  const good = await callScreenHandler(handlers, 'mail:set-smtp', { url: 'smtp://cocina:s3cr3t@mail.example.cl:587', from: 'pedidos@picada.cl' });
   assert.equal(good.ok, true);
   if (good.ok) {
     assert.deepEqual(good.value.mail, { configured: true, server: 'mail.example.cl:587', from: 'pedidos@picada.cl' });
@@ -53,7 +53,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
   assert.deepEqual(mail.secret(), { url: 'smtp://cocina:s3cr3t@mail.example.cl:587', from: 'pedidos@picada.cl' });
   assert.notEqual(engine.server.jobs.mailSender, null, 'customer mails now go through that server');
 
-  const cleared = await callIpc(handlers, 'mail:clear-smtp', {});
+  const cleared = await callScreenHandler(handlers, 'mail:clear-smtp', {});
   assert.equal(cleared.ok, true);
   if (cleared.ok) assert.deepEqual(cleared.value.mail, { configured: false, server: null, from: null });
   assert.equal(engine.server.jobs.mailSender, null);
@@ -61,7 +61,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
 });
 
 test('without protected storage the SMTP password is refused, never kept in clear', async () => {
-  const handlers = createIpcHandlers({
+  const handlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
     printers: engine.server.providers.printers,
@@ -71,7 +71,7 @@ test('without protected storage the SMTP password is refused, never kept in clea
     mail: memoryMail({ available: false }),
     host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
   });
-  const refused = await callIpc(handlers, 'mail:set-smtp', { url: 'smtp://u:p@mail.example.cl:587', from: null });
+  const refused = await callScreenHandler(handlers, 'mail:set-smtp', { url: 'smtp://u:p@mail.example.cl:587', from: null });
   assert.equal(refused.ok, false);
   if (!refused.ok) assert.equal(refused.error.code, 'secure_storage_unavailable');
 });

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { CONTENT_SECURITY_POLICY, DEV_SERVER_CONTENT_SECURITY_POLICY } from '../../src/shared/content-security-policy.ts';
 import { LAN_HOST, LOOPBACK_HOST, portIsFree, startEngineHost } from '../../src/main/engine-host.ts';
 import { isAllowedNavigation, isTrustedSenderUrl } from '../../src/main/ipc-guard.ts';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../src/shared/screen-contract/settings.ts';
 import { R1, R2 } from '../support/demo-ids.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -55,7 +55,7 @@ describe('Electron security settings', () => {
     assert.match(security, /setPermissionRequestHandler/);
     const ipc = source('src/main/ipc-main.ts');
     assert.match(ipc, /isTrustedSenderUrl/);
-    assert.match(ipc, /dispatchIpc/);
+    assert.match(ipc, /dispatchScreenCall/);
   });
 
   test('the preload exposes the bridge only, and builds to one CommonJS file (sandboxed preloads cannot load ESM)', () => {

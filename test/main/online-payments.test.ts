@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { createIpcHandlers } from '../../src/main/channel-handlers.ts';
+import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
 import { appPaymentCredentials } from '../../src/main/app-handlers.ts';
-import { callIpc } from '../../src/engine/screen/dispatch.ts';
-import type { IpcHandlers } from '../../src/engine/screen/dispatch.ts';
+import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
+import type { ScreenHandlers } from '../../src/engine/screen/dispatch.ts';
 import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { memoryMail, memoryOnlinePayments, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
@@ -24,7 +24,7 @@ let mp: MercadoPagoStandIn;
 const logLines: string[] = [];
 const handlerErrors: unknown[] = [];
 const onlinePayments = memoryOnlinePayments();
-let handlers: IpcHandlers;
+let handlers: ScreenHandlers;
 
 before(async () => {
   mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
@@ -47,7 +47,7 @@ before(async () => {
       onlinePayments,
     }),
   });
-  handlers = createIpcHandlers({
+  handlers = createScreenHandlers({
     engine: t.server.engine,
     commands: t.server.commands,
     printers: t.server.providers.printers,
@@ -96,25 +96,25 @@ async function ok<T>(answer: Promise<{ ok: true; value: T } | { ok: false; error
 }
 
 test('set from the app → Probar conexión ok → a live online order gets its preference → Quitar → payment_unavailable; secrets never shown nor logged', async () => {
-  const before = await ok(callIpc(handlers, 'payments:get', {}));
+  const before = await ok(callScreenHandler(handlers, 'payments:get', {}));
   assert.deepEqual(before, { provider: 'mercadopago', configured: false, api_base: null, access_token_last4: null, webhook_secret_last4: null });
-  const untested = await ok(callIpc(handlers, 'payments:test', {}));
+  const untested = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.equal(untested.result, 'not_configured');
   assert.equal((await placeOnlineOrder()).body.error?.code, 'payment_unavailable', 'no credentials: no live online payment');
 
-  const badBase = await callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: 'ftp://x' });
+  const badBase = await callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: 'ftp://x' });
   assert.equal(badBase.ok, false);
   if (!badBase.ok) assert.equal(badBase.error.code, 'invalid_request');
   assert.equal(onlinePayments.kept.size, 0, 'a refused change keeps nothing');
 
   const set = await ok(
-    callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ` ${ACCESS_TOKEN} `, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }),
+    callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: ` ${ACCESS_TOKEN} `, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }),
   );
   assert.deepEqual(set, { provider: 'mercadopago', configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
   assert.deepEqual(onlinePayments.read(R1.id), { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl }, 'trimmed and kept');
   assert.equal(t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
 
-  const checked = await ok(callIpc(handlers, 'payments:test', {}));
+  const checked = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.deepEqual(checked, { result: 'ok', user_id: '424242', message: null });
   assert.ok(mp.requests.includes('GET /users/me'));
 
@@ -129,7 +129,7 @@ test('set from the app → Probar conexión ok → a live online order gets its 
   assert.equal((await notify('whsec-not-the-restaurants-secret')).status, 401);
   assert.equal((await notify(WEBHOOK_SECRET)).status, 200);
 
-  const removed = await ok(callIpc(handlers, 'payments:remove', {}));
+  const removed = await ok(callScreenHandler(handlers, 'payments:remove', {}));
   assert.equal(removed.configured, false);
   const refused = await placeOnlineOrder();
   assert.equal(refused.status, 503);
@@ -144,8 +144,8 @@ test('set from the app → Probar conexión ok → a live online order gets its 
 });
 
 test('Probar conexión tells a refused token from an API that cannot be reached, without the token', async () => {
-  await ok(callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: 'APP_USR-not-this-accounts-token-0000', webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }));
-  const rejected = await ok(callIpc(handlers, 'payments:test', {}));
+  await ok(callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: 'APP_USR-not-this-accounts-token-0000', webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }));
+  const rejected = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.equal(rejected.result, 'rejected');
   assert.match(rejected.message ?? '', /401/);
   assert.doesNotMatch(rejected.message ?? '', /not-this-accounts/);
@@ -153,15 +153,15 @@ test('Probar conexión tells a refused token from an API that cannot be reached,
   const closed = await MercadoPagoStandIn.start(ACCESS_TOKEN);
   const gone = closed.baseUrl;
   await closed.close();
-  await ok(callIpc(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: gone }));
-  const unreachable = await ok(callIpc(handlers, 'payments:test', {}));
+  await ok(callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: gone }));
+  const unreachable = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.equal(unreachable.result, 'unreachable');
-  await ok(callIpc(handlers, 'payments:remove', {}));
+  await ok(callScreenHandler(handlers, 'payments:remove', {}));
 });
 
 test('without protected storage the credentials are refused, never kept in clear', async () => {
   const refusing = memoryOnlinePayments({ available: false });
-  const noStorage = createIpcHandlers({
+  const noStorage = createScreenHandlers({
     engine: t.server.engine,
     commands: t.server.commands,
     printers: t.server.providers.printers,
@@ -171,7 +171,7 @@ test('without protected storage the credentials are refused, never kept in clear
     onlinePayments: refusing,
     host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
   });
-  const refused = await callIpc(noStorage, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null });
+  const refused = await callScreenHandler(noStorage, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null });
   assert.equal(refused.ok, false);
   if (!refused.ok) {
     assert.equal(refused.error.code, 'secure_storage_unavailable');

@@ -9,7 +9,7 @@ import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './supp
 import { eventually } from '../support/eventually.ts';
 import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 import { FREEZE_MS } from '../../src/renderer/src/board-logic.ts';
-import { removePaymentCredentials, setMercadoPagoCredentials } from '../../src/engine/services/payment-credentials.ts';
+import { removePaymentCredentials, setPaymentCredentials } from '../../src/engine/services/payments/payment-credentials.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 
 describe('kitchen board (Chromium, real engine)', () => {
@@ -76,7 +76,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const mp = await MercadoPagoStandIn.start(token);
     const engine = k.engine.server.engine;
     try {
-      setMercadoPagoCredentials(engine, R1.id, { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
+      setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
       const order = await placeOrder(k.engine, { customer: { name: 'Paga dos veces' }, payment: 'online', return_url: 'https://tienda.example/vuelta' });
       const notify = (paymentId: number) =>
         mp.notify(`${k.engine.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, secret, {
@@ -97,7 +97,7 @@ describe('kitchen board (Chromium, real engine)', () => {
       assert.equal(mp.payments.get(second.id)!.status, 'refunded');
       assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.amount_refunded, order.total);
     } finally {
-      removePaymentCredentials(engine, R1.id);
+      removePaymentCredentials(engine, R1.id, 'mercadopago');
       await mp.close();
     }
   });

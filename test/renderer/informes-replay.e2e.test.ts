@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { callIpc } from '../../src/engine/screen/dispatch.ts';
+import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
@@ -30,8 +30,8 @@ interface Known {
 
 /** The service: each order started at once, its lines bumped after known minutes, ready at its last, handed over 8 minutes later. */
 async function service(k: KitchenUnderTest): Promise<Known[]> {
-  const ok = async (channel: Parameters<typeof callIpc>[1], request: unknown) => {
-    const answer = await callIpc(k.handlers, channel, request as never);
+  const ok = async (channel: Parameters<typeof callScreenHandler>[1], request: unknown) => {
+    const answer = await callScreenHandler(k.handlers, channel, request as never);
     if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
   };
   const menu = [R1.products.completo, R1.products.empanadaCamaronQueso, R1.products.cazuela, R1.products.bebidaLata];

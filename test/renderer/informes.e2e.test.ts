@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { callIpc } from '../../src/engine/screen/dispatch.ts';
-import { readKitchenReport } from '../../src/engine/services/kitchen-report.ts';
+import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
+import { readKitchenReport } from '../../src/engine/services/reports/kitchen-report.ts';
 import { parseCsv } from '../../src/shared/csv.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
@@ -21,13 +21,13 @@ const VIEWPORTS = [
 ];
 const MIN = 60_000;
 const DAY = DEMO_NOW.slice(0, 10);
-const manager = { restaurantId: R1.id, mode: 'live' as const, canWrite: false, keyId: 'test' };
+const manager = { restaurantId: R1.id, world: 'live' as const, canWrite: false, keyId: 'test' };
 
 /** An evening at the demo's open location: 24 tickets bumped after known minutes, a sweep, a cancellation, a recall. */
 async function service(k: KitchenUnderTest): Promise<void> {
   const start = Date.parse(DEMO_NOW);
-  const ok = async (channel: Parameters<typeof callIpc>[1], request: unknown) => {
-    const answer = await callIpc(k.handlers, channel, request as never);
+  const ok = async (channel: Parameters<typeof callScreenHandler>[1], request: unknown) => {
+    const answer = await callScreenHandler(k.handlers, channel, request as never);
     if (!answer.ok) throw new Error(`${channel}: ${answer.error.code} ${answer.error.message}`);
   };
   const menu = [R1.products.completo, R1.products.empanadaQueso, R1.products.cazuela, R1.products.bebidaLata];

@@ -7,8 +7,8 @@ import { DateTime } from 'luxon';
 import { R1 } from '../support/demo-ids.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
-import { createApiKey } from '../../src/engine/services/api-keys.ts';
-import { setKeyChannelKind } from '../../src/engine/services/busy-mode.ts';
+import { createApiKey } from '../../src/engine/services/keys/api-keys.ts';
+import { setKeyChannelKind } from '../../src/engine/services/kitchen/busy-mode.ts';
 
 describe('kitchen promises on the hub (Chromium, real engine)', () => {
   let k: KitchenUnderTest;

@@ -3,10 +3,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { PAIRING_FAILURE_CAP, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen-devices.ts';
+import { PAIRING_FAILURE_CAP, authenticateDevice, pairWithCode } from '../../src/engine/services/kitchen/kitchen-devices.ts';
 import { ARTIFACTS, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
-import { readPickupScreenSettings } from '../../src/engine/services/pickup-screen-settings.ts';
+import { readPickupScreenSettings } from '../../src/engine/services/kitchen/pickup-screen-settings.ts';
 import { R1 } from '../support/demo-ids.ts';
 
 const VIEWPORTS = {

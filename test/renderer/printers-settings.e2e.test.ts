@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { listPrinters } from '../../src/engine/services/printers.ts';
+import { listPrinters } from '../../src/engine/services/printing/printers.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { StandInPrinter } from '../support/stand-in-printer.ts';

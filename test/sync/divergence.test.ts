@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { applyFeedPage } from '../../src/engine/services/replica-feed.ts';
-import { SYNC_KEYS } from '../../src/engine/services/replica-state.ts';
+import { applyFeedPage } from '../../src/engine/services/replica/replica-feed.ts';
+import { SYNC_KEYS } from '../../src/engine/services/replica/replica-state.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';
@@ -107,7 +107,7 @@ function scenario(mode: World): void {
     sys.proxy.set({ kind: 'refuse' });
     await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
-    const kitchen = { restaurantId: sys.replica.replica.identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' };
+    const kitchen = { restaurantId: sys.replica.replica.identity.restaurantId, world: mode, canWrite: true, keyId: 'kitchen' };
     sys.replica.replica.commands.setItemDone(kitchen, id, 0, true);
     assert.equal((await syncStatus()).outbox_pending, 2);
     sys.clock.advance(5_000); // the upstream applies the change later than the kitchen made it
@@ -129,7 +129,7 @@ function scenario(mode: World): void {
     sys.proxy.set({ kind: 'refuse' });
     await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     const { engine, identity, commands } = sys.replica.replica;
-    commands.setItemDone({ restaurantId: identity.restaurantId, mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
+    commands.setItemDone({ restaurantId: identity.restaurantId, world: mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
     assert.equal(engine.stores.sync.pending(), 1);
     // The upstream moves the order; its feed page is applied as the puller would apply it.
     assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);

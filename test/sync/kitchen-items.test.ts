@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine } from '../../src/engine/engine.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../src/engine/screen/kitchen-handlers.ts';
 import { localCommands } from '../../src/engine/services/engine-commands.ts';
-import { readKitchenBoard } from '../../src/engine/services/kitchen-board.ts';
+import { readKitchenBoard } from '../../src/engine/services/kitchen/kitchen-board.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { KEY_MODES, twoEnginesForSuite } from './two-engines.ts';

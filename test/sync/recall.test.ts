@@ -63,9 +63,9 @@ function scenarios(mode: World): void {
     const id = created.body.id as string;
     assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'cancelado' })).status, 200);
     const { restaurantId } = sys.replica.replica.identity;
-    const readOnly = { restaurantId, mode, canWrite: false, keyId: 'read' };
+    const readOnly = { restaurantId, world: mode, canWrite: false, keyId: 'read' };
     assert.throws(() => sys.replica.replica.commands.recallOrder(readOnly, id), (error: Error) => error instanceof ApiError && error.code === 'forbidden');
-    const otherWorld = { restaurantId, mode: mode === 'live' ? ('test' as const) : ('live' as const), canWrite: true, keyId: 'other' };
+    const otherWorld = { restaurantId, world: mode === 'live' ? ('test' as const) : ('live' as const), canWrite: true, keyId: 'other' };
     assert.throws(() => sys.replica.replica.commands.recallOrder(otherWorld, id), (error: Error) => error instanceof ApiError && error.code === 'not_found');
   });
 }

@@ -6,12 +6,12 @@
 // ports and SQLite files; the stand-in printer decodes what the hub sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { confirmPayment } from '../../src/engine/services/confirm-payment.ts';
-import { mirrorOrder } from '../../src/engine/services/mirror-upstream.ts';
-import { readKitchenTicketById } from '../../src/engine/services/kitchen-board.ts';
-import { readPickupBoard } from '../../src/engine/services/pickup-board.ts';
-import { queueReprint } from '../../src/engine/services/print-jobs.ts';
-import { addPrinter } from '../../src/engine/services/printers.ts';
+import { confirmPayment } from '../../src/engine/services/payments/confirm-payment.ts';
+import { mirrorOrder } from '../../src/engine/services/replica/mirror-upstream.ts';
+import { readKitchenTicketById } from '../../src/engine/services/kitchen/kitchen-board.ts';
+import { readPickupBoard } from '../../src/engine/services/kitchen/pickup-board.ts';
+import { queueReprint } from '../../src/engine/services/printing/print-jobs.ts';
+import { addPrinter } from '../../src/engine/services/printing/printers.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { StandInPrinter } from '../support/stand-in-printer.ts';

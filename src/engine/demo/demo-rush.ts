@@ -3,7 +3,7 @@
 // picks, until stopped. It runs outside any transaction: each order is one HTTP request, and a
 // refused or failed one is counted and the rush goes on.
 import type { Engine } from '../engine.ts';
-import { createApiKey } from '../services/api-keys.ts';
+import { createApiKey } from '../services/keys/api-keys.ts';
 import { RUSH_RESTAURANT, rushOrder } from '../../shared/demo-rush.ts';
 
 export interface DemoRushOptions {

@@ -3,11 +3,11 @@ import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { t
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
 import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
-import { createApiKey } from '../services/api-keys.ts';
-import { createOrder } from '../services/create-order.ts';
-import { managedOrderIds } from '../services/read-orders.ts';
-import { listRestaurants } from '../services/restaurant-context.ts';
-import { simpleOrderTarget } from '../services/simple-order-target.ts';
+import { createApiKey } from '../services/keys/api-keys.ts';
+import { createOrder } from '../services/orders/create-order.ts';
+import { managedOrderIds } from '../services/orders/read-orders.ts';
+import { listRestaurants } from '../services/keys/restaurant-context.ts';
+import { simpleOrderTarget } from '../services/orders/simple-order-target.ts';
 import type { World } from '../../shared/world.ts';
 
 const DEMO_RESTAURANT_FILES: readonly unknown[] = [demoRestaurant1, demoRestaurant2];
@@ -78,7 +78,7 @@ function managedOrders(engine: Engine, restaurantId: string, create: boolean, pa
   if (!target) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
   const order = createOrder(
     engine,
-    { restaurantId, mode: 'live', canWrite: true, keyId: 'demo-seed' },
+    { restaurantId, world: 'live', canWrite: true, keyId: 'demo-seed' },
     {
       location_id: target.locationId,
       type: 'retiro',

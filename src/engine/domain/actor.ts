@@ -3,10 +3,10 @@ import type { World } from '../../shared/world.ts';
 /** Who asks: the restaurant a key belongs to, the world it sees and what it may do. */
 export interface Actor {
   restaurantId: string;
-  mode: World;
+  world: World;
   canWrite: boolean;
   /** The API key's id, or a fixed name for the kitchen screen and jobs. */
   keyId: string;
 }
 
-export const isTestWorld = (actor: Actor): boolean => actor.mode === 'test';
+export const isTestWorld = (actor: Actor): boolean => actor.world === 'test';

@@ -1,7 +1,7 @@
 // Busy mode (issue 32): a location whose promised wait stays above a threshold for a few minutes
 // stops taking store fronts' orders, and takes them again on its own once the wait falls below the
 // threshold minus a margin. It cannot flap (at most `max_pauses_per_hour` pauses in any hour), and
-// a manager's override from the hub wins until it is cleared. Pure: services/busy-mode.ts keeps it.
+// a manager's override from the hub wins until it is cleared. Pure: services/kitchen/busy-mode.ts keeps it.
 
 export interface BusyModeSettings {
   /** Pause when the promised wait is above this many minutes... */

@@ -1,5 +1,5 @@
 // How an Idempotency-Key's record says "answered later": one rule for the store that keeps it, the
-// service that writes it (services/idempotent-answers.ts) and the payment service that clears it.
+// service that writes it (services/orders/idempotent-answers.ts) and the payment service that clears it.
 
 /**
  * The status of a key's record while its write waits on an outside party after its commit (an

@@ -1,6 +1,6 @@
 // The promise: when a new order will be ready, from what every station has open, its cooks and the
 // prep times. A what-if list schedule: each station's open lines, oldest fired first, go to the cook
-// who frees first; the new order's lines are put behind them. Pure; services/kitchen-promise.ts
+// who frees first; the new order's lines are put behind them. Pure; services/kitchen/kitchen-promise.ts
 // reads the inputs and keeps the answers.
 
 /** A line the station already has: fired, maybe started, not done. */

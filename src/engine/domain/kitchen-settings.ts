@@ -1,4 +1,4 @@
-import type { KitchenStation } from '../../shared/ipc/kitchen.ts';
+import type { KitchenStation } from '../../shared/screen-contract/kitchen.ts';
 import type { BusyModeSettings } from './busy-mode.ts';
 
 /**

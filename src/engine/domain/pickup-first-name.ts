@@ -1,6 +1,6 @@
 // The most a pickup screen may say about a customer: the first word of the name they gave, never
 // the surname, cut to a length the screen's columns hold. Nothing else of the customer is read.
-import { PICKUP_FIRST_NAME_MAX } from '../../shared/ipc/pickup.ts';
+import { PICKUP_FIRST_NAME_MAX } from '../../shared/screen-contract/pickup.ts';
 
 /** Control and format characters (zero-width, bidi overrides) never reach a screen customers read. */
 const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
-import { authenticate } from '../services/api-keys.ts';
+import { authenticate } from '../services/keys/api-keys.ts';
 import { sendApiError } from './error-replies.ts';
 import type { RateLimitDecision, TokenBucketLimiter } from './rate-limiter.ts';
 

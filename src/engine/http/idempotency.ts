@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalidRequest } from '../domain/errors.ts';
 import type { Engine, WriteTransaction } from '../engine.ts';
-import { answerOnce, forgetAnswer, settleAnswer, type KeptAnswer, type KeyedRequest } from '../services/idempotent-answers.ts';
-import type { AfterCommit } from '../services/place-order.ts';
+import { answerOnce, forgetAnswer, settleAnswer, type KeptAnswer, type KeyedRequest } from '../services/orders/idempotent-answers.ts';
+import type { AfterCommit } from '../services/orders/place-order.ts';
 import { actorOf } from './authentication.ts';
 import { sendJsonAsIs } from './send-json.ts';
 

@@ -4,9 +4,9 @@ import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
 import { isTestWorld, type Actor } from '../domain/actor.ts';
-import type { OrderView } from '../services/order-view.ts';
-import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/read-orders.ts';
-import { restaurantOf } from '../services/restaurant-context.ts';
+import type { OrderView } from '../services/orders/order-view.ts';
+import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/orders/read-orders.ts';
+import { restaurantOf } from '../services/keys/restaurant-context.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const COMMA = Buffer.from(',');
@@ -125,7 +125,7 @@ export class OrderResponses {
   /** The answer to `GET /orders`: the page's ids read from the index, each order's bytes kept or written. */
   sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): FastifyReply {
     const keepable = this.keepable();
-    const pageKey = `${actor.restaurantId}\n${actor.mode}\n${JSON.stringify(query)}`;
+    const pageKey = `${actor.restaurantId}\n${actor.world}\n${JSON.stringify(query)}`;
     if (keepable) {
       this.syncWithChanges();
       const page = this.pages.get(pageKey);

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine.ts';
 import type { CourierRegistry } from '../couriers/courier-registry.ts';
-import { dueCourierDeliveries, followCourierDelivery } from '../services/follow-courier-deliveries.ts';
+import { dueCourierDeliveries, followCourierDelivery } from '../services/delivery/follow-courier-deliveries.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
 /** Deliveries handled at once: a slow courier holds up its own calls, not the whole queue. */
@@ -8,7 +8,7 @@ const BATCH = 20;
 
 /**
  * Performs every courier intent due now (dispatch, retry, status check, cancellation), each in
- * its own claim → call → record steps (services/follow-courier-deliveries.ts), a batch at a time.
+ * its own claim → call → record steps (services/delivery/follow-courier-deliveries.ts), a batch at a time.
  * `shouldStop` is checked between batches; a call under way is always recorded.
  */
 export async function followDueCourierDeliveries(

@@ -1,13 +1,13 @@
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { duePaymentActions, performPaymentAction } from '../services/payment-actions.ts';
+import { duePaymentActions, performPaymentAction } from '../services/payments/payment-actions.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
 const BATCH = 20;
 
 /**
  * Performs every payment intent due now (a payment to read after a webhook, a refund), each in its
- * own claim → call → record steps (services/payment-actions.ts), a batch at a time. `shouldStop`
+ * own claim → call → record steps (services/payments/payment-actions.ts), a batch at a time. `shouldStop`
  * is checked between batches; a call under way is always recorded. Logs carry ids, never secrets.
  */
 export async function followDuePaymentActions(

@@ -3,7 +3,7 @@ import type { Engine } from '../engine.ts';
 import { renderTicket, type PrinterCodePage } from '../printers/escpos-ticket.ts';
 import { newSendProgress, PrinterError, sendDeadlineMs, type PrinterPort } from '../printers/printer-port.ts';
 import { errorText } from '../services/error-text.ts';
-import { claimNextJob, printersWithJobs, recordSend, settleFallbackJobs, type SendOutcome } from '../services/print-jobs.ts';
+import { claimNextJob, printersWithJobs, recordSend, settleFallbackJobs, type SendOutcome } from '../services/printing/print-jobs.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
 /** Printer states a failed send leaves: paper out when the printer said so, unreachable for anything else. */

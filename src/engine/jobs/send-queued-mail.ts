@@ -1,6 +1,6 @@
 import type { Engine } from '../engine.ts';
 import type { MailSender } from '../mail/mail-sender.ts';
-import { claimMail, dueMail, recordMailFailure, recordMailSent } from '../services/mail-outbox.ts';
+import { claimMail, dueMail, recordMailFailure, recordMailSent } from '../services/mail/mail-outbox.ts';
 import type { JobsLogger } from './jobs-logger.ts';
 
 const BATCH = 20;

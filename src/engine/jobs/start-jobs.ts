@@ -1,21 +1,21 @@
 import type { Engine } from '../engine.ts';
 import type { MailSender } from '../mail/mail-sender.ts';
-import { dueUnpaidOrders, expireUnpaidOrder } from '../services/expire-unpaid-orders.ts';
-import { purgeExpiredIdempotencyKeys } from '../services/idempotency-retention.ts';
-import { DEFAULT_COURIER_TIMEOUT_MS } from '../services/follow-courier-deliveries.ts';
-import { staleOnlinePaymentOpenings, withdrawOnlineOrder } from '../services/open-online-payment.ts';
-import { dueScheduledOrders, releaseScheduledOrder } from '../services/release-scheduled-orders.ts';
+import { dueUnpaidOrders, expireUnpaidOrder } from '../services/orders/expire-unpaid-orders.ts';
+import { purgeExpiredIdempotencyKeys } from '../services/orders/idempotency-retention.ts';
+import { DEFAULT_COURIER_TIMEOUT_MS } from '../services/delivery/follow-courier-deliveries.ts';
+import { staleOnlinePaymentOpenings, withdrawOnlineOrder } from '../services/payments/open-online-payment.ts';
+import { dueScheduledOrders, releaseScheduledOrder } from '../services/orders/release-scheduled-orders.ts';
 import { silentLogger, type JobsLogger } from './jobs-logger.ts';
 import { followDueCourierDeliveries } from './follow-couriers.ts';
 import { followDuePaymentActions } from './follow-payments.ts';
 import type { Providers } from '../providers.ts';
-import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payment-actions.ts';
+import { DEFAULT_PAYMENT_ACTION_TIMEOUT_MS, quietPaymentSessions, requestPaymentSearch } from '../services/payments/payment-actions.ts';
 import { sendQueuedMail } from './send-queued-mail.ts';
-import { LEARNING_DAYS, learnRestaurantPrepTimes, timingsLoggedAfter } from '../services/learn-prep-times.ts';
-import { listRestaurants } from '../services/restaurant-context.ts';
-import { evaluateBusyMode } from '../services/busy-mode.ts';
+import { LEARNING_DAYS, learnRestaurantPrepTimes, timingsLoggedAfter } from '../services/kitchen/learn-prep-times.ts';
+import { listRestaurants } from '../services/keys/restaurant-context.ts';
+import { evaluateBusyMode } from '../services/kitchen/busy-mode.ts';
 import { printLanes } from './send-print-jobs.ts';
-import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/print-jobs.ts';
+import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/printing/print-jobs.ts';
 
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */

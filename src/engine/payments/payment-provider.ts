@@ -15,7 +15,7 @@ export type { OnlinePaymentMethod, PaymentResult, ProviderPayment, ProviderRefun
 /**
  * What a provider reports about one of its sessions: paid (with the method), refused, or abandoned
  * by the customer. Every provider's confirmation, and the sandbox simulator's form, is applied
- * through services/confirm-payment.ts, which makes replays harmless.
+ * through services/payments/confirm-payment.ts, which makes replays harmless.
  */
 export interface PaymentConfirmation {
   session_id: string;
@@ -38,7 +38,7 @@ export interface PaymentLine {
 
 /**
  * What a provider is asked to open: plain data, no storage rows. Built from the order by
- * services/open-online-payment.ts.
+ * services/payments/open-online-payment.ts.
  */
 export interface OpenSessionRequest {
   /**
@@ -87,12 +87,12 @@ export interface RefundRequest {
 /**
  * A payment provider opens a hosted payment session for an online order. It is asynchronous, as
  * a provider's API is, and called after the order's commit, with no transaction open and with a
- * timeout (services/open-online-payment.ts): the order, its stock and its session (`opening`)
+ * timeout (services/payments/open-online-payment.ts): the order, its stock and its session (`opening`)
  * are written first; failing or timing out withdraws the order and gives its stock back.
  *
  * A provider that confirms through webhooks (Mercado Pago) also reads one payment (a webhook
  * only says which payment to read) and refunds one; both are called by the jobs runner, outside
- * any transaction (services/payment-actions.ts). The sandbox simulator confirms on its own page.
+ * any transaction (services/payments/payment-actions.ts). The sandbox simulator confirms on its own page.
  */
 export interface PaymentProvider {
   readonly name: string;

@@ -2,7 +2,7 @@
 // prueba" call, outside any transaction. The host picks it once, with the other providers
 // (engine/providers.ts); the network printer (raw TCP, network-printer.ts) is the default.
 
-import type { PrinterFailure } from '../../shared/ipc/printers.ts';
+import type { PrinterFailure } from '../../shared/screen-contract/printers.ts';
 
 export type { PrinterFailure };
 

@@ -4,15 +4,15 @@
 // payload must pass the channel's schema, and the handler runs. Every outcome comes back as data,
 // the engine's refusals with their code and message intact.
 import Value from 'typebox/value';
-import type { IpcChannel, IpcContract, IpcRequest, IpcResponse, IpcResult } from '../../shared/ipc/contract.ts';
-import { isIpcChannel, isKitchenChannel, KITCHEN_CHANNELS, REQUEST_SCHEMAS } from '../../shared/ipc/contract.ts';
+import type { ScreenChannel, ScreenContract, ScreenRequest, ScreenResponse, ScreenResult } from '../../shared/screen-contract/contract.ts';
+import { isScreenChannel, isKitchenChannel, KITCHEN_CHANNELS, REQUEST_SCHEMAS } from '../../shared/screen-contract/contract.ts';
 import { invalidRequest, notFound } from '../domain/errors.ts';
 import type { KitchenHandlers } from './kitchen-handlers.ts';
 import { toFailure } from './screen-errors.ts';
 
 /** Every channel of the contract with its handler: what the window and the manager's browser reach. */
-export type IpcHandlers = {
-  [C in IpcChannel]: (request: IpcRequest<C>) => IpcResponse<C> | Promise<IpcResponse<C>>;
+export type ScreenHandlers = {
+  [C in ScreenChannel]: (request: ScreenRequest<C>) => ScreenResponse<C> | Promise<ScreenResponse<C>>;
 };
 
 /**
@@ -21,22 +21,22 @@ export type IpcHandlers = {
  * not exist for it).
  */
 export type Route =
-  | { reach: 'all'; handlers: IpcHandlers | ((channel: IpcChannel) => IpcHandlers); log?: (error: unknown) => void }
-  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: IpcChannel) => KitchenHandlers); log?: (error: unknown) => void };
+  | { reach: 'all'; handlers: ScreenHandlers | ((channel: ScreenChannel) => ScreenHandlers); log?: (error: unknown) => void }
+  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: ScreenChannel) => KitchenHandlers); log?: (error: unknown) => void };
 // `handlers` as a function: the door's guards, run once the channel is known (and told which) and
 // before the payload is read; it throws its refusal (ApiError, KitchenError) or gives this caller's handlers.
 
-function channelIn(route: Route, channel: unknown): IpcChannel {
+function channelIn(route: Route, channel: unknown): ScreenChannel {
   const name = String(channel).slice(0, 60);
   if (route.reach === 'kitchen') {
     if (!isKitchenChannel(channel)) throw notFound(`no such kitchen channel: ${name} (kitchen screens may use ${KITCHEN_CHANNELS.join(', ')})`);
     return channel;
   }
-  if (!isIpcChannel(channel)) throw notFound(`no such channel: ${name}`);
+  if (!isScreenChannel(channel)) throw notFound(`no such channel: ${name}`);
   return channel;
 }
 
-export async function dispatch(route: Route, channel: unknown, request: unknown): Promise<IpcResult<unknown>> {
+export async function dispatch(route: Route, channel: unknown, request: unknown): Promise<ScreenResult<unknown>> {
   try {
     const known = channelIn(route, channel);
     const handlers = (typeof route.handlers === 'function' ? route.handlers(known) : route.handlers) as Record<string, (request: unknown) => unknown>;
@@ -54,15 +54,15 @@ export async function dispatch(route: Route, channel: unknown, request: unknown)
 }
 
 /** Every channel, in this process (the window's IPC, tests, the headless harness). */
-export function dispatchIpc(handlers: IpcHandlers, channel: unknown, request: unknown, log?: (error: unknown) => void): Promise<IpcResult<unknown>> {
+export function dispatchScreenCall(handlers: ScreenHandlers, channel: unknown, request: unknown, log?: (error: unknown) => void): Promise<ScreenResult<unknown>> {
   return dispatch({ reach: 'all', handlers, log }, channel, request);
 }
 
 /** A typed call for code in the same process (tests, the headless harness). */
-export async function callIpc<C extends IpcChannel>(
-  handlers: IpcHandlers,
+export async function callScreenHandler<C extends ScreenChannel>(
+  handlers: ScreenHandlers,
   channel: C,
-  request: IpcRequest<C>,
-): Promise<IpcResult<IpcContract[C]['response']>> {
-  return (await dispatchIpc(handlers, channel, request)) as IpcResult<IpcResponse<C>>;
+  request: ScreenRequest<C>,
+): Promise<ScreenResult<ScreenContract[C]['response']>> {
+  return (await dispatchScreenCall(handlers, channel, request)) as ScreenResult<ScreenResponse<C>>;
 }

@@ -2,21 +2,21 @@
 // each calling the same services (and the same EngineCommands) as the HTTP API. The desktop window
 // reaches these through the preload bridge (src/main/channel-handlers.ts), a paired tablet through
 // src/engine/http/kitchen/ — the same functions, so the two cannot drift.
-import type { KitchenChannel, KitchenContract } from '../../shared/ipc/contract.ts';
-import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/ipc/kitchen.ts';
+import type { KitchenChannel, KitchenContract } from '../../shared/screen-contract/contract.ts';
+import type { KitchenOrder, LocationStatusEntry, World } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
-import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen-board.ts';
-import { applyKitchenChangeOnce } from '../services/kitchen-changes.ts';
-import type { LocationStatusView } from '../services/location-status.ts';
-import { listLocations } from '../services/locations.ts';
-import type { OrderView } from '../services/order-view.ts';
-import { readStock } from '../services/stock.ts';
-import { orderItemDish, readSoldOutBoard } from '../services/sold-out.ts';
-import { readPickupBoard } from '../services/pickup-board.ts';
-import { queueReprint, retrySetAsideJobs } from '../services/print-jobs.ts';
-import { orderOfRestaurant, requireWrite } from '../services/restaurant-context.ts';
+import { readKitchenBoard, readKitchenTicket, readKitchenTicketById } from '../services/kitchen/kitchen-board.ts';
+import { applyKitchenChangeOnce } from '../services/kitchen/kitchen-changes.ts';
+import type { LocationStatusView } from '../services/locations/location-status.ts';
+import { listLocations } from '../services/locations/locations.ts';
+import type { OrderView } from '../services/orders/order-view.ts';
+import { readStock } from '../services/menu/stock.ts';
+import { orderItemDish, readSoldOutBoard } from '../services/menu/sold-out.ts';
+import { readPickupBoard } from '../services/kitchen/pickup-board.ts';
+import { queueReprint, retrySetAsideJobs } from '../services/printing/print-jobs.ts';
+import { orderOfRestaurant, requireWrite } from '../services/keys/restaurant-context.ts';
 import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
@@ -40,7 +40,7 @@ export type KitchenHandlers = {
 
 /** The kitchen's actor in one world of its restaurant: it may write, and says so as "kitchen". */
 export function kitchenActor(restaurantId: string, world: World): Actor {
-  return { restaurantId, mode: world, canWrite: true, keyId: KITCHEN_KEY_ID };
+  return { restaurantId, world, canWrite: true, keyId: KITCHEN_KEY_ID };
 }
 
 export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers {

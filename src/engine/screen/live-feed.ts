@@ -1,6 +1,6 @@
 // Main's push of live changes to the desktop window's kitchen screen: the window is one sink of the
 // live hub (`live-hub.ts`), sent each message as it is, over its IPC channel.
-import type { ConnectionStatus, LivePush } from '../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus, LivePush } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
 import { createLiveHub, DEFAULT_HEARTBEAT_MS, type LiveSink } from './live-hub.ts';
 

@@ -7,11 +7,11 @@
 // (`live-feed.ts`) and the tablets' Server-Sent Events (`http/kitchen/live-stream.ts`) are two
 // kinds of sink. The hub hands the same message object to every sink, so a sink that serialises
 // can do it once per message for all its peers.
-import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus, KitchenEvent, LivePush } from '../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../engine.ts';
-import { readFreeSpace } from '../services/free-space.ts';
-import { lastEventSeq, readKitchenEvents } from '../services/kitchen-board.ts';
-import { printStatusOf } from '../services/printers.ts';
+import { readFreeSpace } from '../services/storage/free-space.ts';
+import { lastEventSeq, readKitchenEvents } from '../services/kitchen/kitchen-board.ts';
+import { printStatusOf } from '../services/printing/printers.ts';
 
 /** A message for the sinks; `upTo` is the last event sequence number it covers (null: a heartbeat). */
 export interface LiveMessage {

@@ -3,15 +3,15 @@ import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
 import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Actor } from '../domain/actor.ts';
-import { createOrder, type CreateOrderOptions } from './create-order.ts';
-import { setLocationOpen, type LocationStatusResult } from './locations.ts';
-import type { OrderView } from './order-view.ts';
-import { setStock, type SetStockInput, type SetStockResult } from './stock.ts';
-import { setSoldOut, type SoldOutListView } from './sold-out.ts';
+import { createOrder, type CreateOrderOptions } from './orders/create-order.ts';
+import { setLocationOpen, type LocationStatusResult } from './locations/locations.ts';
+import type { OrderView } from './orders/order-view.ts';
+import { setStock, type SetStockInput, type SetStockResult } from './menu/stock.ts';
+import { setSoldOut, type SoldOutListView } from './menu/sold-out.ts';
 import type { SetSoldOutInput } from '../../shared/schemas/sold-out.ts';
-import { setItemDone, type ItemDoneResult } from './kitchen-items.ts';
-import { transitionOrder } from './transition-order.ts';
-import { recallOrder, type RecallResult } from './recall-order.ts';
+import { setItemDone, type ItemDoneResult } from './kitchen/kitchen-items.ts';
+import { transitionOrder } from './orders/transition-order.ts';
+import { recallOrder, type RecallResult } from './kitchen/recall-order.ts';
 
 /**
  * The writes the doors (HTTP, IPC) may perform. A standalone engine applies them directly; a

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-/** The kitchen screens' change keys already applied, per restaurant (services/kitchen-changes.ts). */
+/** The kitchen screens' change keys already applied, per restaurant (services/kitchen/kitchen-changes.ts). */
 export class KitchenChangesStore {
   private readonly find: Statement<[string, string], { request_hash: string }>;
   private readonly insert: Statement<[string, string, string, number]>;

@@ -9,7 +9,7 @@ export interface ItemStateRow {
   updated_at: number;
 }
 
-/** The restaurant file's kitchen settings as stored (services/kitchen-settings.ts reads them). */
+/** The restaurant file's kitchen settings as stored (services/kitchen/kitchen-settings.ts reads them). */
 export interface KitchenSettingsRow {
   settings: string;
   updated_at: number;

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ScreenRole } from '../../shared/ipc/devices.ts';
+import type { ScreenRole } from '../../shared/screen-contract/devices.ts';
 
 export interface KitchenDeviceRow {
   id: string;

@@ -16,7 +16,7 @@ export interface ReplayPromiseRow {
 }
 
 /**
- * What the replay of a service (issue 33, services/kitchen-replay.ts) reads for one location, one
+ * What the replay of a service (issue 33, services/reports/kitchen-replay.ts) reads for one location, one
  * world and a time range: the item timing log, the orders' states from their `order.created` and
  * `order.updated` events, and the promises. Reads only; each bounded by a limit.
  */

@@ -21,7 +21,7 @@ export interface LocationUpdateRow {
 }
 
 /**
- * What the reports (issue 33, services/kitchen-report.ts) read by time, for one location and one
+ * What the reports (issue 33, services/reports/kitchen-report.ts) read by time, for one location and one
  * world (a live key's reports never count a sandbox's test orders): the item timing log, the promises, the cancelled
  * orders and busy mode's records. Reads only; each bounded by a limit.
  */

@@ -35,7 +35,7 @@ export type PaymentActionChanges = Partial<
 >;
 
 /**
- * Payment intents (services/payment-actions.ts): one row per (restaurant, provider, kind,
+ * Payment intents (services/payments/payment-actions.ts): one row per (restaurant, provider, kind,
  * payment), performed by the jobs runner outside any transaction when `next_at` is due.
  */
 export class PaymentActionsStore {

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 
 export interface PaymentCredentialsRow {
   restaurant_id: string;
-  provider: 'mercadopago';
+  provider: string;
   access_token: string;
   webhook_secret: string;
   api_base: string;

@@ -34,7 +34,7 @@ export interface NewPaymentSession {
 
 /**
  * Online payment sessions: one per payment attempt window of an online order. A session is
- * written `opening` with its order; the provider is asked after that commit (services/open-online-payment.ts).
+ * written `opening` with its order; the provider is asked after that commit (services/payments/open-online-payment.ts).
  */
 export class PaymentSessionsStore {
   private readonly insertStatement: Statement<[string, string, string, string, string | null, number, number]>;

@@ -8,7 +8,7 @@ export interface PickupScreenSettingsRow {
   updated_at: number;
 }
 
-/** Each restaurant's pickup screen settings (services/pickup-screen-settings.ts); no row: the defaults. */
+/** Each restaurant's pickup screen settings (services/kitchen/pickup-screen-settings.ts); no row: the defaults. */
 export class PickupScreenSettingsStore {
   private readonly byRestaurant: Statement<[string], PickupScreenSettingsRow>;
   private readonly upsert: Statement<PickupScreenSettingsRow>;

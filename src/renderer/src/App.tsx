@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { KitchenOrder } from '../../shared/ipc/kitchen.ts';
+import type { KitchenOrder } from '../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useLanguage, useNow, useSettings, useT, useTheme } from './app-context.tsx';
 import { StatusStrip, Toasts, UndoTray } from './components/Banners.tsx';
 import { BoardView } from './components/BoardView.tsx';

@@ -1,13 +1,13 @@
-// The renderer's typed calls: the preload bridge's answers unwrapped, refusals thrown as IpcCallError
+// The renderer's typed calls: the preload bridge's answers unwrapped, refusals thrown as ScreenCallError
 // with the engine's code and message.
-import type { ComandaBridge, IpcFailure } from '../../shared/ipc/contract.ts';
+import type { ComandaBridge, ScreenFailure } from '../../shared/screen-contract/contract.ts';
 
-export class IpcCallError extends Error {
+export class ScreenCallError extends Error {
   readonly code: string;
 
-  constructor(failure: IpcFailure) {
+  constructor(failure: ScreenFailure) {
     super(failure.message);
-    this.name = 'IpcCallError';
+    this.name = 'ScreenCallError';
     this.code = failure.code;
   }
 }
@@ -26,10 +26,10 @@ export function createApi(bridge: ComandaBridge): KitchenApi {
   for (const [name, method] of Object.entries(bridge)) {
     if (name === 'onLive' || name === 'showStations') continue;
     api[name] = async (request: unknown) => {
-      const result = await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: IpcFailure }>)(request ?? {});
-      if (!result || typeof result !== 'object') throw new IpcCallError({ code: 'internal_error', message: 'no answer from the app' });
+      const result = await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: ScreenFailure }>)(request ?? {});
+      if (!result || typeof result !== 'object') throw new ScreenCallError({ code: 'internal_error', message: 'no answer from the app' });
       if (result.ok) return result.value;
-      throw new IpcCallError(result.error ?? { code: 'internal_error', message: 'unknown error' });
+      throw new ScreenCallError(result.error ?? { code: 'internal_error', message: 'unknown error' });
     };
   }
   api.onLive = (listener: Parameters<ComandaBridge['onLive']>[0]) => bridge.onLive(listener);

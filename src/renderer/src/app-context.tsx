@@ -9,7 +9,7 @@ import type { SettingsState, SettingsStore } from './state/settings-state.ts';
 import type { StockState, StockStore } from './state/stock-state.ts';
 import type { DevicesState, DevicesStore } from './state/devices-state.ts';
 import type { ScreenPreferencesState, ScreenPreferencesStore } from './state/screen-preferences-state.ts';
-import type { Language, Theme } from '../../shared/ipc/settings.ts';
+import type { Language, Theme } from '../../shared/screen-contract/settings.ts';
 
 /** The desktop app's window (preload bridge, every channel) or a paired tablet's browser (kitchen channels only). */
 export type ScreenMode = 'desktop' | 'tablet';

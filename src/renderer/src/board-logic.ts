@@ -1,8 +1,8 @@
 // Pure rules of the board: which column a ticket is in, what a tap does, how late it is, what the
 // side panels count. The transitions themselves come from src/shared/order-states.ts.
 import { bumpTarget, nextTransitions, type OrderStatus, type PatchTarget } from '../../shared/order-states.ts';
-import type { KitchenTicket } from '../../shared/ipc/kitchen.ts';
-import type { AppSettings } from '../../shared/ipc/settings.ts';
+import type { KitchenTicket } from '../../shared/screen-contract/kitchen.ts';
+import type { AppSettings } from '../../shared/screen-contract/settings.ts';
 
 /** After the last touch on the board, what is in view stays put this long (nothing moves under a finger). */
 export const FREEZE_MS = 1500;

@@ -1,4 +1,4 @@
-import type { ComandaBridge } from '../../shared/ipc/contract.ts';
+import type { ComandaBridge } from '../../shared/screen-contract/contract.ts';
 
 declare global {
   interface Window {

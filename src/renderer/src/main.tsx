@@ -5,7 +5,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'zustand/vanilla';
-import type { ComandaBridge } from '../../shared/ipc/contract.ts';
+import type { ComandaBridge } from '../../shared/screen-contract/contract.ts';
 import { createBridge } from '../../preload/bridge.ts';
 import { createApi } from './api.ts';
 import { Root, type PairingState } from './Root.tsx';

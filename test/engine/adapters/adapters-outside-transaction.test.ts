@@ -6,7 +6,7 @@ import type { CourierDispatchRequest, CourierProvider } from '../../../src/engin
 import { SimulatedCourier } from '../../../src/engine/couriers/simulated-courier.ts';
 import type { OpenSessionRequest, PaymentProvider } from '../../../src/engine/payments/payment-provider.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import { createOrder } from '../../../src/engine/services/create-order.ts';
+import { createOrder } from '../../../src/engine/services/orders/create-order.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
 
@@ -175,7 +175,7 @@ describe('adapters are called outside the transaction: a slow provider delays no
     // Only the first half ran (as if the process died while the provider was being asked).
     const half = createOrder(
       t.server.engine,
-      { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'test' },
+      { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'test' },
       onlineBody(1) as never,
       { payments: t.server.providers.payments, origin: 'http://127.0.0.1' },
     );

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstNameOf } from '../../../src/engine/domain/pickup-first-name.ts';
-import { PICKUP_FIRST_NAME_MAX } from '../../../src/shared/ipc/pickup.ts';
+import { PICKUP_FIRST_NAME_MAX } from '../../../src/shared/screen-contract/pickup.ts';
 
 test('the first word of the name, never the surname or a second name', () => {
   assert.equal(firstNameOf('María José Pérez Soto'), 'María');

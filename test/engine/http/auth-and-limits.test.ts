@@ -2,7 +2,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1, UNKNOWN_UUID } from '../../support/demo-ids.ts';
-import { createApiKey, revokeApiKey } from '../../../src/engine/services/api-keys.ts';
+import { createApiKey, revokeApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 
 const MISSING = 'missing API key: send Authorization: Bearer <key>';
 const INVALID = 'invalid API key (unknown, malformed or revoked)';

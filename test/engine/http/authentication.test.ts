@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { Engine } from '../../../src/engine/engine.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../src/engine/services/api-keys.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 
 // Keys are verified once and kept in memory; these check that what another connection (the keys
 // CLI, another process on the same file) does to keys is seen at once, and that reading writes nothing.

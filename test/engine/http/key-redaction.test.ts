@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { seedDemo } from '../../../src/engine/demo/seed-demo.ts';
 import { redactApiKeys } from '../../../src/engine/domain/api-key-redaction.ts';
-import { createPairingCode } from '../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode } from '../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../src/host/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../support/engine-under-test.ts';
 

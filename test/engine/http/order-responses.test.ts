@@ -7,9 +7,9 @@ import { buildHttpApi } from '../../../src/engine/http/build-http-api.ts';
 import type { ApiServer } from '../../../src/engine/http/http-context.ts';
 import { defaultCouriers } from '../../../src/engine/couriers/courier-registry.ts';
 import { Engine } from '../../../src/engine/engine.ts';
-import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
-import { mirrorOrder } from '../../../src/engine/services/mirror-upstream.ts';
-import type { OrderView } from '../../../src/engine/services/order-view.ts';
+import { transitionOrder } from '../../../src/engine/services/orders/transition-order.ts';
+import { mirrorOrder } from '../../../src/engine/services/replica/mirror-upstream.ts';
+import type { OrderView } from '../../../src/engine/services/orders/order-view.ts';
 
 // The engine answers order reads from response bytes it keeps in memory (http/order-responses.ts).
 // Beside it, on the same engine, a server that keeps nothing: after every kind of write, both
@@ -116,7 +116,7 @@ describe('order reads from kept response bytes', () => {
     // another connection to the same file (the keys CLI, another process)
     const other = new Engine({ database: t.dbPath, clock: t.clock });
     try {
-      transitionOrder(other, { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
+      transitionOrder(other, { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
     } finally {
       other.close();
     }

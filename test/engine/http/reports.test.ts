@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { createApiKey } from '../../../src/engine/services/api-keys.ts';
+import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 import { parseCsv } from '../../../src/shared/csv.ts';
 
 const MIN = 60_000;

@@ -90,7 +90,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
 
 /**
  * A stand-in for a production payment provider: asked after the order's commit like any provider,
- * its "webhook" is services/confirm-payment.ts, called by the test.
+ * its "webhook" is services/payments/confirm-payment.ts, called by the test.
  */
 export const fakeLiveProvider: PaymentProvider = {
   name: 'fake-live',

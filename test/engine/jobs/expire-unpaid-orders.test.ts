@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import { confirmPayment } from '../../../src/engine/services/confirm-payment.ts';
+import { confirmPayment } from '../../../src/engine/services/payments/confirm-payment.ts';
 import { R1, R2 } from '../../support/demo-ids.ts';
 import { fakeLiveProvider, startTestEngine, type TestEngine } from './engine-with-jobs.ts';
 

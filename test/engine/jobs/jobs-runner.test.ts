@@ -11,9 +11,9 @@ import { assembleProviders } from '../../../src/engine/providers.ts';
 import { startJobs, type JobsRunner } from '../../../src/engine/jobs/start-jobs.ts';
 import type { MailSender, OutgoingMail } from '../../../src/engine/mail/mail-sender.ts';
 import { sandboxSimulator } from '../../../src/engine/payments/sandbox-simulator.ts';
-import { createOrder } from '../../../src/engine/services/create-order.ts';
-import { placeOnlineOrder } from '../../../src/engine/services/place-order.ts';
-import { transitionOrder } from '../../../src/engine/services/transition-order.ts';
+import { createOrder } from '../../../src/engine/services/orders/create-order.ts';
+import { placeOnlineOrder } from '../../../src/engine/services/orders/place-order.ts';
+import { transitionOrder } from '../../../src/engine/services/orders/transition-order.ts';
 import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
@@ -22,7 +22,7 @@ import { fakeLiveProvider } from './engine-with-jobs.ts';
 const MINUTE = 60_000;
 const payments = { live: fakeLiveProvider, test: sandboxSimulator };
 const couriers = defaultCouriers();
-const actor: Actor = { restaurantId: R1.id, mode: 'live', canWrite: true, keyId: 'jobs-test' };
+const actor: Actor = { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'jobs-test' };
 
 describe('the jobs runner', () => {
   let dir: string;

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';
 import { importRestaurant } from '../../../src/engine/restaurant-config/import-restaurant.ts';
-import { createApiKey } from '../../../src/engine/services/api-keys.ts';
-import { readBusyState, setBusyOverride, setKeyChannelKind } from '../../../src/engine/services/busy-mode.ts';
+import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
+import { readBusyState, setBusyOverride, setKeyChannelKind } from '../../../src/engine/services/kitchen/busy-mode.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
-import { setItemDone } from '../../../src/engine/services/kitchen-items.ts';
+import { setItemDone } from '../../../src/engine/services/kitchen/kitchen-items.ts';
 
 const RESTAURANT = '95000000-0000-4000-8000-000000000001';
 const LOCATION = '95100000-0000-4000-8000-000000000001';

@@ -4,9 +4,9 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { Engine } from '../../../src/engine/engine.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
-import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
-import { callIpc } from '../../../src/engine/screen/dispatch.ts';
+import { readKitchenBoard } from '../../../src/engine/services/kitchen/kitchen-board.ts';
+import type { KitchenEvent, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
 import { isKitchenErrorCode } from '../../../src/shared/error-codes.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
@@ -85,16 +85,16 @@ describe('item-level bump: kitchen data kept by the engine', () => {
 
   test('refusals come back with stable codes', async () => {
     const order = await placeOrder(engine, twoLines);
-    const missingLine = await callIpc(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: 5, done: true });
+    const missingLine = await callScreenHandler(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: 5, done: true });
     assert.equal(missingLine.ok, false);
     assert.equal(!missingLine.ok && missingLine.error.code, 'not_found');
     await ipc.ok('orders:transition', { order_id: order.id, target: 'cancelado' });
-    const finished = await callIpc(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: 0, done: true });
+    const finished = await callScreenHandler(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: 0, done: true });
     assert.equal(!finished.ok && finished.error.code, 'ticket_finished');
     const active = await placeOrder(engine);
-    const notFinished = await callIpc(ipc.handlers, 'orders:recall', { order_id: active.id });
+    const notFinished = await callScreenHandler(ipc.handlers, 'orders:recall', { order_id: active.id });
     assert.equal(!notFinished.ok && notFinished.error.code, 'ticket_not_finished');
-    const badIndex = await callIpc(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: -1, done: true });
+    const badIndex = await callScreenHandler(ipc.handlers, 'items:set-done', { order_id: order.id, item_index: -1, done: true });
     assert.equal(!badIndex.ok && badIndex.error.code, 'invalid_request');
     // Every one is a code the screen can translate.
     for (const result of [missingLine, finished, notFinished, badIndex]) assert.ok(!result.ok && isKitchenErrorCode(result.error.code));

@@ -3,8 +3,8 @@
 // sends it again). Against a real engine, through the same kitchen handlers both transports use.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { callIpc } from '../../../src/engine/screen/dispatch.ts';
-import { purgeExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../../../src/engine/services/idempotency-retention.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
+import { purgeExpiredIdempotencyKeys, IDEMPOTENCY_WINDOW_MS } from '../../../src/engine/services/orders/idempotency-retention.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
 
@@ -38,16 +38,16 @@ describe("a kitchen screen's change, applied once per key", () => {
     assert.equal(again.order.status, 'listo');
     assert.deepEqual(await updatesSince(cursor, order.id), ['en_preparacion', 'listo']);
     // Without a key the same late bump is what it is: a step back the engine refuses.
-    const bare = await callIpc(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'en_preparacion' });
+    const bare = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'en_preparacion' });
     assert.equal(bare.ok, false);
   });
 
   test('the same key for another change is a conflict; a key too short is refused by the schema', async () => {
     const order = await placeOrder(engine);
     await ipc.ok('orders:transition', { order_id: order.id, target: 'en_preparacion', change_id: 'ffffffffffffffffffffffffffffffff' });
-    const reused = await callIpc(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'ffffffffffffffffffffffffffffffff' });
+    const reused = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'ffffffffffffffffffffffffffffffff' });
     assert.equal(!reused.ok && reused.error.code, 'state_conflict');
-    const short = await callIpc(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'abc' });
+    const short = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'abc' });
     assert.equal(!short.ok && short.error.code, 'invalid_request');
   });
 
@@ -62,7 +62,7 @@ describe("a kitchen screen's change, applied once per key", () => {
     const after = engine.server.engine.db.prepare("SELECT count(*) AS n FROM events WHERE type = 'kitchen.item'").get() as { n: number };
     assert.equal(after.n - before.n, 2);
 
-    const refused = await callIpc(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'feedfacefeedfacefeedfacefeedface' });
+    const refused = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: order.id, target: 'listo', change_id: 'feedfacefeedfacefeedfacefeedface' });
     assert.equal(refused.ok, false);
     await ipc.ok('orders:transition', { order_id: order.id, target: 'en_preparacion', change_id: 'feedfacefeedfacefeedfacefeedface' });
   });

@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { learnRestaurantPrepTimes, prepTimeDrift } from '../../../src/engine/services/learn-prep-times.ts';
+import { learnRestaurantPrepTimes, prepTimeDrift } from '../../../src/engine/services/kitchen/learn-prep-times.ts';
 
 let engine: EngineUnderTest;
 before(async () => {

@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { placeOrder } from '../screen/support.ts';
-import { setStationCooks } from '../../../src/engine/services/station-cooks.ts';
+import { setStationCooks } from '../../../src/engine/services/kitchen/station-cooks.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
 
 let engine: EngineUnderTest;

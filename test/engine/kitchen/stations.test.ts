@@ -7,7 +7,7 @@ import { ManualClock } from '../../../src/engine/clock.ts';
 import { Engine } from '../../../src/engine/engine.ts';
 import { importRestaurant, RestaurantConfigError } from '../../../src/engine/restaurant-config/import-restaurant.ts';
 import { validateRestaurantConfig } from '../../../src/engine/restaurant-config/validate-restaurant-config.ts';
-import { readKitchenSettings } from '../../../src/engine/services/kitchen-settings.ts';
+import { readKitchenSettings } from '../../../src/engine/services/kitchen/kitchen-settings.ts';
 import { openDatabase, type Database } from '../../../src/engine/store/open-database.ts';
 
 /** A small valid file with two categories and stations that name both ways. */

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1, R2 } from '../../support/demo-ids.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { callIpc } from '../../../src/engine/screen/dispatch.ts';
-import type { KitchenTicket } from '../../../src/shared/ipc/kitchen.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
+import type { KitchenTicket } from '../../../src/shared/screen-contract/kitchen.ts';
 
 const R2_LOCATION = '21000000-0000-4000-8000-000000000001';
 const ACEVICHADO = '23000000-0000-4000-8000-000000000002';
@@ -75,7 +75,7 @@ describe('what a cook must read: the ticket\'s kitchen data', () => {
     assert.equal(ticket.kitchen.channel, 'pos-demo');
     assert.deepEqual(ticket.kitchen.actions, []);
     assert.equal(ticket.kitchen.suggested_target, null);
-    const refused = await callIpc(ipc.handlers, 'orders:transition', { order_id: managedId, target: 'cancelado' });
+    const refused = await callScreenHandler(ipc.handlers, 'orders:transition', { order_id: managedId, target: 'cancelado' });
     assert.equal(!refused.ok && refused.error.code, 'managed_by_integrator');
   });
 

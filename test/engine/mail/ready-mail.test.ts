@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listOutboxMail, orderMail } from '../../../src/engine/services/mail-outbox.ts';
+import { listOutboxMail, orderMail } from '../../../src/engine/services/mail/mail-outbox.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
 import { eventually } from '../../support/eventually.ts';

@@ -3,9 +3,9 @@
 // nothing is done twice, and each failure is retried on the engine's clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago.ts';
-import { paymentActionsOfOrder } from '../../../src/engine/services/payment-actions.ts';
-import { setMercadoPagoCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago/mercadopago-api.ts';
+import { paymentActionsOfOrder } from '../../../src/engine/services/payments/payment-actions.ts';
+import { setPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import type { PaymentActionRow } from '../../../src/engine/store/payment-actions-store.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -24,7 +24,7 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
   before(async () => {
     mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
     t = await startTestEngine({ paymentTimeoutMs: TIMEOUT_MS });
-    setMercadoPagoCredentials(t.server.engine, R1.id, { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();

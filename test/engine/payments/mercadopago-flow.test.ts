@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DateTime } from 'luxon';
-import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago.ts';
-import { readKitchenTicketById } from '../../../src/engine/services/kitchen-board.ts';
-import { paymentActionsOfOrder } from '../../../src/engine/services/payment-actions.ts';
-import { setMercadoPagoCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { MERCADOPAGO_PROVIDER_NAME } from '../../../src/engine/payments/mercadopago/mercadopago-api.ts';
+import { readKitchenTicketById } from '../../../src/engine/services/kitchen/kitchen-board.ts';
+import { paymentActionsOfOrder } from '../../../src/engine/services/payments/payment-actions.ts';
+import { setPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import type { PaymentActionRow } from '../../../src/engine/store/payment-actions-store.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -33,7 +33,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
     smtp = await startSmtpTestServer();
     t = await startTestEngine({ paymentTimeoutMs: 5000, smtp: { url: smtp.url, from: 'pedidos@picada.example' } });
-    setMercadoPagoCredentials(t.server.engine, R1.id, { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();

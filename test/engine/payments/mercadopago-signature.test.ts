@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { checkMercadoPagoSignature, mercadoPagoManifest } from '../../../src/engine/payments/mercadopago-signature.ts';
+import { checkMercadoPagoSignature, mercadoPagoManifest } from '../../../src/engine/payments/mercadopago/mercadopago-signature.ts';
 
 const SECRET = 'whsec-signature-test-secret';
 const NOW = Date.parse('2026-11-21T23:00:00Z');

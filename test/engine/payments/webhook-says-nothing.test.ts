@@ -4,7 +4,7 @@
 // status and body. Only the restaurant's own secret gets past (200).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setMercadoPagoCredentials } from '../../../src/engine/services/payment-credentials.ts';
+import { setPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
 import { R1, R2, UNKNOWN_UUID } from '../../support/demo-ids.ts';
 import { MercadoPagoStandIn } from '../../support/mercadopago-stand-in.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
@@ -17,7 +17,7 @@ describe('the webhook answers a restaurant without Mercado Pago as an unknown on
   before(async () => {
     mp = await MercadoPagoStandIn.start('APP_USR-test');
     t = await startTestEngine({ paymentTimeoutMs: 5000 });
-    setMercadoPagoCredentials(t.server.engine, R1.id, { accessToken: 'APP_USR-test', webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: 'APP_USR-test', webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();

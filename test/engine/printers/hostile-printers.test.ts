@@ -4,8 +4,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { networkPrinter } from '../../../src/engine/printers/network-printer.ts';
-import { retrySetAsideJobs, SET_ASIDE_AFTER_FAILED_SENDS } from '../../../src/engine/services/print-jobs.ts';
-import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
+import { retrySetAsideJobs, SET_ASIDE_AFTER_FAILED_SENDS } from '../../../src/engine/services/printing/print-jobs.ts';
+import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printing/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
 import { socketsTo } from '../../support/tcp-sockets.ts';

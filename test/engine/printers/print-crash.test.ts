@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Engine } from '../../../src/engine/engine.ts';
-import { addPrinter } from '../../../src/engine/services/printers.ts';
+import { addPrinter } from '../../../src/engine/services/printing/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
 import { StandInPrinter } from '../../support/stand-in-printer.ts';

@@ -3,8 +3,8 @@
 // sending) is never purged, however old.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PRINT_JOB_RETENTION_MS, purgeFinishedPrintJobs } from '../../../src/engine/services/print-jobs.ts';
-import { addPrinter } from '../../../src/engine/services/printers.ts';
+import { PRINT_JOB_RETENTION_MS, purgeFinishedPrintJobs } from '../../../src/engine/services/printing/print-jobs.ts';
+import { addPrinter } from '../../../src/engine/services/printing/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { eventually } from '../../support/eventually.ts';
 import { StandInPrinter } from '../../support/stand-in-printer.ts';

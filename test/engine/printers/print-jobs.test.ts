@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { networkPrinter } from '../../../src/engine/printers/network-printer.ts';
-import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
+import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printing/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { StandInPrinter, type PrintedTicket } from '../../support/stand-in-printer.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';

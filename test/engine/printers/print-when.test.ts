@@ -9,8 +9,8 @@ import { createKitchenHandlers } from '../../../src/engine/screen/kitchen-handle
 import { startLiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { heartbeatPush } from '../../../src/engine/screen/live-hub.ts';
 import { localCommands } from '../../../src/engine/services/engine-commands.ts';
-import { readKitchenBoard } from '../../../src/engine/services/kitchen-board.ts';
-import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printers.ts';
+import { readKitchenBoard } from '../../../src/engine/services/kitchen/kitchen-board.ts';
+import { addPrinter, listPrinters, removePrinter } from '../../../src/engine/services/printing/printers.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { StandInPrinter } from '../../support/stand-in-printer.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';

@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readKitchenBoard, readKitchenEvents, RECALL_LIMIT, startOfLocalDay } from '../../../src/engine/services/kitchen-board.ts';
-import { foldTiming } from '../../../src/shared/ipc/ticket-timing.ts';
+import { readKitchenBoard, readKitchenEvents, RECALL_LIMIT, startOfLocalDay } from '../../../src/engine/services/kitchen/kitchen-board.ts';
+import { foldTiming } from '../../../src/shared/screen-contract/ticket-timing.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { placeOrder } from './support.ts';

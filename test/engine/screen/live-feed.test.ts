@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import type { KitchenEvent, LivePush } from '../../../src/shared/ipc/kitchen.ts';
+import type { KitchenEvent, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
 import { DEMO_NOW, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';
 import { R1 } from '../../support/demo-ids.ts';

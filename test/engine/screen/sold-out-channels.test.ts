@@ -3,7 +3,7 @@
 // ticket's line switches its dish off where the order is; the API then refuses and shows it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callIpc } from '../../../src/engine/screen/dispatch.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor } from './support.ts';
@@ -56,7 +56,7 @@ test("a ticket's line switches its dish off at the order's location; the next or
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Eva' }, items: [{ product_id: P.cazuela, quantity: 1 }, { product_id: P.bebidaLata, quantity: 1 }] },
   });
   assert.equal(created.status, 201, created.text);
-  const result = await callIpc(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 1, sold_out: true });
+  const result = await callScreenHandler(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 1, sold_out: true });
   assert.deepEqual(result, {
     ok: true,
     value: { product_id: P.bebidaLata, name: created.body.items[1].name, location_id: R1.openLocation, sold_out: true, simulated: false },
@@ -67,8 +67,8 @@ test("a ticket's line switches its dish off at the order's location; the next or
   assert.equal(refused.status, 409);
   assert.equal(refused.body.error.code, 'insufficient_stock');
 
-  const noLine = await callIpc(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 7, sold_out: true });
+  const noLine = await callScreenHandler(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 7, sold_out: true });
   assert.equal(!noLine.ok && noLine.error.code, 'invalid_request');
-  await callIpc(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 1, sold_out: false });
+  await callScreenHandler(handlers, 'items:set-sold-out', { order_id: created.body.id, item_index: 1, sold_out: false });
   assert.equal(await available(P.bebidaLata), true);
 });

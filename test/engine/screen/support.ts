@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
-import { callIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../../src/main/channel-handlers.ts';
+import { callScreenHandler, type ScreenHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import type { IpcChannel, IpcRequest, IpcResponse } from '../../../src/shared/ipc/contract.ts';
+import type { ScreenChannel, ScreenRequest, ScreenResponse } from '../../../src/shared/screen-contract/contract.ts';
 import type { EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 
@@ -14,7 +14,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const errors: unknown[] = [];
   const backupFolder = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
-  const handlers: IpcHandlers = createIpcHandlers({
+  const handlers: ScreenHandlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
     printers: engine.server.providers.printers,
@@ -31,10 +31,10 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
     },
   });
   /** Calls a channel and returns its value, failing the test on a refusal. */
-  const ok = async <C extends IpcChannel>(channel: C, request: IpcRequest<C>): Promise<IpcResponse<C>> => {
-    const result = await callIpc(handlers, channel, request);
+  const ok = async <C extends ScreenChannel>(channel: C, request: ScreenRequest<C>): Promise<ScreenResponse<C>> => {
+    const result = await callScreenHandler(handlers, channel, request);
     if (!result.ok) throw new Error(`${channel} refused: ${result.error.code} ${result.error.message}`);
-    return result.value as IpcResponse<C>;
+    return result.value as ScreenResponse<C>;
   };
   return { handlers, settings, platformKey, errors, ok, backupFolder };
 }

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { backupSqlite } from '../../../src/engine/services/backup-database.ts';
+import { backupSqlite } from '../../../src/engine/services/storage/backup-database.ts';
 import { openDatabase } from '../../../src/engine/store/open-database.ts';
 
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);

@@ -7,13 +7,13 @@ import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
-import { readKitchenReportTable } from '../../../src/engine/services/kitchen-report-export.ts';
+import { readKitchenReportTable } from '../../../src/engine/services/reports/kitchen-report-export.ts';
 import type { Actor } from '../../../src/engine/domain/actor.ts';
 
 const MIN = 60_000;
 const T0 = DateTime.fromISO('2026-11-28T20:00:00-03:00').toMillis();
 const DAY = '2026-11-28';
-const manager: Actor = { restaurantId: R1.id, mode: 'live', canWrite: false, keyId: 'test' };
+const manager: Actor = { restaurantId: R1.id, world: 'live', canWrite: false, keyId: 'test' };
 const LEAN_COLUMNS = ['order_id', 'item_index', 'kind', 'station_id', 'product_id', 'quantity', 'channel', 'at'];
 
 let engine: EngineUnderTest;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Engine } from '../../../src/engine/engine.ts';
 import { startEngineServer } from '../../../src/host/start-engine-server.ts';
-import { revokeApiKey } from '../../../src/engine/services/api-keys.ts';
+import { revokeApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 import { COMANDA_APPLICATION_ID, StorageRefusal } from '../../../src/engine/store/database-checks.ts';
 import { MIGRATIONS } from '../../../src/engine/store/migrations/index.ts';
 import { openDatabase } from '../../../src/engine/store/open-database.ts';

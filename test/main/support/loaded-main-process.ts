@@ -6,13 +6,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
-import { dispatchIpc } from '../../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../../src/main/channel-handlers.ts';
+import { dispatchScreenCall } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { memoryPlatformKey, memorySettings } from './memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import { createApiKey } from '../../../src/engine/services/api-keys.ts';
-import { DEFAULT_SETTINGS } from '../../../src/shared/ipc/settings.ts';
+import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
+import { DEFAULT_SETTINGS } from '../../../src/shared/screen-contract/settings.ts';
 import { startEngineHost } from '../../../src/main/engine-host.ts';
 
 const GENEROUS = { perKey: { capacity: 1e9, refillPerSecond: 1e9 }, unauthenticated: { capacity: 1e9, refillPerSecond: 1e9 } };
@@ -22,7 +22,7 @@ const host = await startEngineHost({ dataDir, settings: { ...DEFAULT_SETTINGS, h
 const engine = host.server.engine;
 const key = createApiKey(engine, { restaurantId: host.restaurantId, mode: 'live', write: true, label: 'load' }).key;
 const settings = memorySettings();
-const handlers = createIpcHandlers({
+const handlers = createScreenHandlers({
   engine,
   commands: host.server.commands,
   printers: host.server.providers.printers,
@@ -58,8 +58,8 @@ const probe = setInterval(() => {
   setImmediate(async () => {
     const write = ipcCalls++ % 2 === 0;
     const result = write
-      ? await dispatchIpc(handlers, 'stock:set', { location_id: LOCATION, world: 'live', items: [{ product_id: PASTEL, quantity: 50 + (ipcCalls % 7) }] })
-      : await dispatchIpc(handlers, 'stock:read', { location_id: LOCATION, world: 'live' });
+      ? await dispatchScreenCall(handlers, 'stock:set', { location_id: LOCATION, world: 'live', items: [{ product_id: PASTEL, quantity: 50 + (ipcCalls % 7) }] })
+      : await dispatchScreenCall(handlers, 'stock:read', { location_id: LOCATION, world: 'live' });
     if (!result.ok) throw new Error(result.error.message);
     ipcLatencies.push(performance.now() - due);
   });

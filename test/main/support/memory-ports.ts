@@ -1,5 +1,5 @@
 // In-memory ports: for tests, and for running the handlers anywhere without Electron.
-import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../../src/shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../../src/shared/screen-contract/settings.ts';
 import { secureStorageUnavailable } from '../../../src/engine/screen/screen-errors.ts';
 import { describePlatformKey } from '../../../src/main/platform-key.ts';
 import type { MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';

@@ -1,20 +1,20 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApi, IpcCallError } from '../../../src/renderer/src/api.ts';
+import { createApi, ScreenCallError } from '../../../src/renderer/src/api.ts';
 import { createDevicesStore } from '../../../src/renderer/src/state/devices-state.ts';
 import { createKeysStore } from '../../../src/renderer/src/state/keys-state.ts';
 import { createLocationsStore } from '../../../src/renderer/src/state/locations-state.ts';
 import { createSettingsStore } from '../../../src/renderer/src/state/settings-state.ts';
 import { createStockStore } from '../../../src/renderer/src/state/stock-state.ts';
 import { createBridge } from '../../../src/preload/bridge.ts';
-import type { IpcChannel } from '../../../src/shared/ipc/contract.ts';
-import type { PickupScreenSettings } from '../../../src/shared/ipc/pickup.ts';
-import type { LocationStatusEntry, SetStockResultView, StockView } from '../../../src/shared/ipc/kitchen.ts';
-import { DEFAULT_SETTINGS, normalizeSettings, type SettingsView } from '../../../src/shared/ipc/settings.ts';
+import type { ScreenChannel } from '../../../src/shared/screen-contract/contract.ts';
+import type { PickupScreenSettings } from '../../../src/shared/screen-contract/pickup.ts';
+import type { LocationStatusEntry, SetStockResultView, StockView } from '../../../src/shared/screen-contract/kitchen.ts';
+import { DEFAULT_SETTINGS, normalizeSettings, type SettingsView } from '../../../src/shared/screen-contract/settings.ts';
 
 describe('bridge and api', () => {
   test('the bridge has one method per channel; the api unwraps answers and throws refusals with their code', async () => {
-    const seen: [IpcChannel, unknown][] = [];
+    const seen: [ScreenChannel, unknown][] = [];
     const bridge = createBridge({
       invoke: async (channel, request) => {
         seen.push([channel, request]);
@@ -24,7 +24,7 @@ describe('bridge and api', () => {
     });
     const api = createApi(bridge);
     assert.deepEqual(await api.listKeys({}), []);
-    await assert.rejects(api.revokeKey({ key_id: 'k' }), (error: unknown) => error instanceof IpcCallError && error.code === 'forbidden' && error.message === 'no');
+    await assert.rejects(api.revokeKey({ key_id: 'k' }), (error: unknown) => error instanceof ScreenCallError && error.code === 'forbidden' && error.message === 'no');
     assert.deepEqual(seen, [['keys:list', {}], ['keys:revoke', { key_id: 'k' }]]);
     assert.ok(Object.isFrozen(bridge));
     assert.throws(() => bridge.onLive('nope' as never), TypeError);
@@ -126,7 +126,7 @@ describe('locations store', () => {
       api: {
         listLocations: async ({ world }) => ({ register_mode: 'manual', checked_at: 'x', world, data: [status(true)] }),
         setLocationOpen: async () => {
-          throw new IpcCallError({ code: 'not_found', message: 'location l1 not found' });
+          throw new ScreenCallError({ code: 'not_found', message: 'location l1 not found' });
         },
       },
     });
@@ -176,7 +176,7 @@ describe('settings store', () => {
         appInfo: async () => ({ version: '1', restaurant: { id: 'r', name: 'R' }, restaurants: [], api_base_url: null, lan_urls: [], data_dir: null }),
         updateSettings: async (patch) => view({ settings: { ...DEFAULT_SETTINGS, ...patch } as never }),
         setPlatformKey: async () => {
-          throw new IpcCallError({ code: 'secure_storage_unavailable', message: 'no keyring' });
+          throw new ScreenCallError({ code: 'secure_storage_unavailable', message: 'no keyring' });
         },
         clearPlatformKey: async () => view(),
         setSmtp: async () => view({ mail: { configured: true, server: 'mail.example:587', from: 'cocina@example.cl' } }),
@@ -236,7 +236,7 @@ describe('devices store: the pickup screen settings', () => {
 
   test('a refused choice is put back, and the refusal shown', async () => {
     const store = make(async () => {
-      throw new IpcCallError({ code: 'invalid_request', message: 'language: one of es, en' });
+      throw new ScreenCallError({ code: 'invalid_request', message: 'language: one of es, en' });
     });
     await store.getState().load();
     assert.equal(await store.getState().savePickup({ order_types: 'pickup_and_delivery' }), false);

@@ -1,8 +1,8 @@
 import { test, describe, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/ipc/kitchen.ts';
+import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
-import { IpcCallError } from '../../../src/renderer/src/api.ts';
+import { ScreenCallError } from '../../../src/renderer/src/api.ts';
 import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
 import { RATE_LIMITED_RETRY_MS, storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
 import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
@@ -174,7 +174,7 @@ describe('board store', () => {
 
   test('"too many changes" (rate_limited): the change waits a pause, not every heartbeat, and the engine is not called lost', async () => {
     const id = initial[0]!.order.id;
-    answers = () => Promise.reject(new IpcCallError({ code: 'rate_limited', message: 'too many changes from this screen' }));
+    answers = () => Promise.reject(new ScreenCallError({ code: 'rate_limited', message: 'too many changes from this screen' }));
     store.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
@@ -201,7 +201,7 @@ describe('board store', () => {
     await clock.advance(HOLD_MS);
     await settle();
     assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
-    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'cancelled meanwhile' }));
+    answers = () => Promise.reject(new ScreenCallError({ code: 'illegal_transition', message: 'cancelled meanwhile' }));
     store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
     await settle();
     assert.equal(store.getState().pending[id], undefined);
@@ -287,7 +287,7 @@ describe('board store', () => {
 
   test('a refusal rolls the card back and names the engine\'s code', async () => {
     const id = initial[0]!.order.id;
-    answers = () => Promise.reject(new IpcCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
+    answers = () => Promise.reject(new ScreenCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
     store.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();

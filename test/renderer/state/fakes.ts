@@ -1,6 +1,6 @@
 // Test doubles for the renderer stores: a clock with timers that only move when told, and a
 // kitchen API whose answers the test gives (or withholds) explicitly.
-import type { KitchenOrder, KitchenTicket, TicketItem, TicketKitchen } from '../../../src/shared/ipc/kitchen.ts';
+import type { KitchenOrder, KitchenTicket, TicketItem, TicketKitchen } from '../../../src/shared/screen-contract/kitchen.ts';
 import type { OrderModifier } from '../../../src/shared/order.ts';
 import { kitchenActions, stationProgress, ticketPayment } from '../../../src/shared/kitchen-ticket-rules.ts';
 import type { OrderStatus, OrderType } from '../../../src/shared/order-states.ts';

@@ -4,13 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createIpcHandlers } from '../../../src/main/channel-handlers.ts';
-import { dispatchIpc, type IpcHandlers } from '../../../src/engine/screen/dispatch.ts';
+import { createScreenHandlers } from '../../../src/main/channel-handlers.ts';
+import { dispatchScreenCall, type ScreenHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { memoryOnlinePayments, memoryPlatformKey, memorySettings } from '../../main/support/memory-ports.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
-import type { ConnectionStatus, LivePush } from '../../../src/shared/ipc/kitchen.ts';
-import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/ipc/settings.ts';
+import type { ConnectionStatus, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from '../../../src/shared/screen-contract/settings.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { buildRenderer } from './build-renderer.ts';
@@ -33,7 +33,7 @@ export interface KitchenUnderTest {
   engine: EngineUnderTest;
   page: Page;
   context: BrowserContext;
-  handlers: IpcHandlers;
+  handlers: ScreenHandlers;
   feed: LiveFeed;
   settings: ReturnType<typeof memorySettings>;
   platformKey: ReturnType<typeof memoryPlatformKey>;
@@ -65,7 +65,7 @@ export async function startKitchenUnderTest(
   const connection: ConnectionStatus = { ...STANDALONE_STATUS };
   const backupDir = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
   const restaurant = engine.server.engine.stores.restaurants.get(R1.id)!;
-  const handlers = createIpcHandlers({
+  const handlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
     printers: engine.server.providers.printers,
@@ -105,7 +105,7 @@ export async function startKitchenUnderTest(
   // (~0.8 MB) object by object and took 0.5-1.6 s on it, where Electron's IPC clones it in a few ms.
   await context.exposeFunction('__comandaInvoke', async (channel: unknown, request: unknown) => {
     if (engineCut) throw new Error('engine unreachable');
-    return JSON.stringify(await dispatchIpc(handlers, channel, request));
+    return JSON.stringify(await dispatchScreenCall(handlers, channel, request));
   });
   await context.addInitScript({
     content: `${rendered.bridgeScript}

@@ -1,5 +1,5 @@
 // The replay's lines and cook lanes (issue 33). The log does not say which cook took a line; the
-// replay assigns it by the rule the learning uses (services/learn-prep-times.ts, cookSamples): a
+// replay assigns it by the rule the learning uses (services/kitchen/learn-prep-times.ts, cookSamples): a
 // station's N cooks take lines as they are bumped, each line started at the latest of its firing, its
 // start tap and the moment a cook of its station was freed; it is drawn in that cook's lane (the one
 // free the longest, the lowest lane on a tie). Pure.

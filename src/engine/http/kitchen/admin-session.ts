@@ -6,7 +6,7 @@
 // the LAN setting. Secrets are kept as SHA-256 digests and compared in constant time.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { KITCHEN_PATH } from '../../../shared/ipc/devices.ts';
+import { KITCHEN_PATH } from '../../../shared/screen-contract/devices.ts';
 import { adminRequestRefusal, requestOriginOf, type OriginRefusal } from './request-origin.ts';
 
 /** The cookie holding the admin session (never readable by the page's scripts). */

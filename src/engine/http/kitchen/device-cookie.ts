@@ -1,7 +1,7 @@
 // The paired screen's device token travels only in an HttpOnly, SameSite=Strict cookie scoped to
 // /kitchen: scripts on the page never see it, and no other site can make the browser send it.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEVICE_COOKIE, KITCHEN_PATH } from '../../../shared/ipc/devices.ts';
+import { DEVICE_COOKIE, KITCHEN_PATH } from '../../../shared/screen-contract/devices.ts';
 
 /** Browsers keep a cookie at most 400 days; a paired screen stays paired until revoked. */
 const MAX_AGE_SECONDS = 400 * 24 * 3600;

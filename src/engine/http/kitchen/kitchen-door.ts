@@ -9,18 +9,18 @@
 // Where the host opens the manager's screens to a browser (`npm start` without Electron: options
 // `admin`), a browser holding an admin session (admin-session.ts) gets every channel of the
 // contract through the same dispatch and handlers the window's IPC uses, from loopback only.
-import { PICKUP_CHANNELS } from '../../../shared/ipc/pickup.ts';
+import { PICKUP_CHANNELS } from '../../../shared/screen-contract/pickup.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { IpcFailure, IpcResult } from '../../../shared/ipc/contract.ts';
-import { dispatch, type IpcHandlers } from '../../screen/dispatch.ts';
+import type { ScreenFailure, ScreenResult } from '../../../shared/screen-contract/contract.ts';
+import { dispatch, type ScreenHandlers } from '../../screen/dispatch.ts';
 import { DEVICE_UNPAIRED, ERROR_STATUS, KITCHEN_ERROR_STATUS } from '../../../shared/error-codes.ts';
-import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus } from '../../../shared/screen-contract/kitchen.ts';
 import { ApiError, KitchenError } from '../../domain/errors.ts';
 import { toFailure } from '../../screen/screen-errors.ts';
 import { createKitchenHandlers, type KitchenHandlers } from '../../screen/kitchen-handlers.ts';
 import { DEFAULT_HEARTBEAT_MS, STANDALONE_STATUS } from '../../screen/live-hub.ts';
-import { screenStations } from '../../services/screen-stations.ts';
+import { screenStations } from '../../services/kitchen/screen-stations.ts';
 import { addressKey } from '../../domain/token-bucket.ts';
 import {
   DEFAULT_PAIRING_LIMITS,
@@ -30,7 +30,7 @@ import {
   pairWithSecret,
   takePairingAttempt,
   type DeviceIdentity,
-} from '../../services/kitchen-devices.ts';
+} from '../../services/kitchen/kitchen-devices.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from '../rate-limiter.ts';
 import { adminRefusalOf, adminSessionOf, setAdminCookie, type AdminSessions } from './admin-session.ts';
@@ -64,7 +64,7 @@ export interface KitchenDoorOptions {
 export interface AdminAccess {
   sessions: AdminSessions;
   /** The app's handlers and restaurant, once the host has made them (null before: 503). */
-  current(): { handlers: IpcHandlers; restaurantId: string } | null;
+  current(): { handlers: ScreenHandlers; restaurantId: string } | null;
   /** Told when a one-time link was spent (the host may print another one). */
   onRedeemed?(): void;
 }
@@ -72,14 +72,14 @@ export interface AdminAccess {
 /** A burst no cook reaches (twenty taps at once), then ten a second, per paired screen. */
 const DEFAULT_DEVICE_WRITE_LIMITS: RateLimitSettings = { capacity: 20, refillPerSecond: 10 };
 
-const adminRefused = (why: string): IpcFailure => ({
+const adminRefused = (why: string): ScreenFailure => ({
   code: 'forbidden',
   message: `the manager's screens answer only a browser on this machine, on the app's own page (${why})`,
 });
 
 /** The refusal a screen gets without a valid device token: it shows its pairing page. */
 const UNPAIRED_MESSAGE = 'this screen is not paired (or was revoked): pair it again from the counter';
-const unpaired = (): IpcFailure => ({ code: DEVICE_UNPAIRED, message: UNPAIRED_MESSAGE });
+const unpaired = (): ScreenFailure => ({ code: DEVICE_UNPAIRED, message: UNPAIRED_MESSAGE });
 
 const ADMIN_LINK_PAGE = (why: string) => `<!doctype html><html lang="es"><meta charset="utf-8"><title>Comanda</title>
 <body style="font-family:sans-serif;padding:2em"><h1>Este enlace no sirve</h1>
@@ -87,7 +87,7 @@ const ADMIN_LINK_PAGE = (why: string) => `<!doctype html><html lang="es"><meta c
 Usa el más reciente de la terminal (Enter allí muestra uno nuevo).</p>
 <p lang="en">${why}. Use the latest link in the terminal running <code>npm start</code> (press Enter there for a new one).</p></body></html>`;
 
-function statusOf(failure: IpcFailure): number {
+function statusOf(failure: ScreenFailure): number {
   const statuses: Record<string, number> = { ...ERROR_STATUS, ...KITCHEN_ERROR_STATUS };
   return statuses[failure.code] ?? 500;
 }
@@ -132,14 +132,14 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     return refusal === null ? { ok: true } : { ok: false, why: refusal.replace('_', ' ') };
   };
   /** The stations a kitchen screen says its stream's board shows (`?stations=a,b`; none said: every station). */
-  const stationsOf = (request: FastifyRequest, restaurantId: string): IpcResult<string[] | null> => {
+  const stationsOf = (request: FastifyRequest, restaurantId: string): ScreenResult<string[] | null> => {
     try {
       return { ok: true, value: screenStations(engine, restaurantId, (request.query as Record<string, unknown> | undefined)?.stations) };
     } catch (error) {
       return { ok: false, error: toFailure(error, (e) => request.log.error({ err: e }, 'reading a screen\'s stations failed')) };
     }
   };
-  const answer = (reply: FastifyReply, result: IpcResult<unknown>) =>
+  const answer = (reply: FastifyReply, result: ScreenResult<unknown>) =>
     securityHeaders(reply).header('Cache-Control', 'no-store').code(result.ok ? 200 : statusOf(result.error)).send(result);
 
   /**
@@ -149,7 +149,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
    * from other addresses (which drains the shared bucket past the buckets kept) can keep a QR code
    * from pairing; a URL without a well-formed secret pairs nothing and spends nothing either.
    */
-  const pair = (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): IpcResult<{ device_id: string; name: string }> => {
+  const pair = (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): ScreenResult<{ device_id: string; name: string }> => {
     try {
       const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
       if ('secret' in offered) {

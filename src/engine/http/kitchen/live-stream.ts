@@ -12,7 +12,7 @@
 // `too_many_streams`). A stream whose unsent output passes `maxBufferedBytes` (a browser that does
 // not read) is closed; the browser reconnects and resumes from its last event id.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConnectionStatus } from '../../../shared/ipc/kitchen.ts';
+import type { ConnectionStatus } from '../../../shared/screen-contract/kitchen.ts';
 import type { Engine } from '../../engine.ts';
 import { createLiveHub, type LiveMessage, type LiveSink } from '../../screen/live-hub.ts';
 import { securityHeaders } from './static-files.ts';

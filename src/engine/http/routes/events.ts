@@ -1,5 +1,5 @@
 import { EventPage, EventsQuery } from '../../../shared/schemas/events.ts';
-import { pollFeed } from '../../services/change-feed.ts';
+import { pollFeed } from '../../services/feed/change-feed.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { operation } from '../openapi/operations.ts';

@@ -1,5 +1,5 @@
 import { LocationIdParams, LocationList, LocationStatusResult } from '../../../shared/schemas/locations.ts';
-import { listLocations } from '../../services/locations.ts';
+import { listLocations } from '../../services/locations/locations.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';

@@ -1,13 +1,13 @@
 import { CreatedOrder, CreateOrderBody, ListOrdersQuery, Order, OrderIdParams, OrderList, PatchOrderBody } from '../../../shared/schemas/orders.ts';
-import { getOrder, listOrders } from '../../services/read-orders.ts';
-import { requireWrite } from '../../services/restaurant-context.ts';
+import { getOrder, listOrders } from '../../services/orders/read-orders.ts';
+import { requireWrite } from '../../services/keys/restaurant-context.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { IdempotencyHeaders } from '../openapi/idempotency-header.ts';
 import { operation } from '../openapi/operations.ts';
 import { OrderResponses } from '../order-responses.ts';
 import { respondToWrite, respondToWriteThen } from '../idempotency.ts';
-import { orderPlacement, type OrderPlacing } from '../../services/place-order.ts';
+import { orderPlacement, type OrderPlacing } from '../../services/orders/place-order.ts';
 import { publicOriginOf } from '../public-origin.ts';
 import { sendJsonAsIs } from '../send-json.ts';
 
@@ -59,7 +59,7 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         const forwarded = await replica.forwardOnlineOrder(actorOf(request), request.body, typeof key === 'string' ? key : undefined);
         return sendJsonAsIs(reply, forwarded.status, JSON.stringify(forwarded.body));
       }
-      // The order's commit, then (online) its provider asked with no transaction open: services/place-order.ts.
+      // The order's commit, then (online) its provider asked with no transaction open: services/orders/place-order.ts.
       const placement = orderPlacement(placing, actorOf(request), request.body, publicOriginOf(context, request));
       await respondToWriteThen(engine, request, reply, 201, placement.commit, placement.afterCommit);
       return reply;

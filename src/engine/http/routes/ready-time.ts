@@ -1,5 +1,5 @@
 import { ReadyTimeQuote, ReadyTimeQuoteBody } from '../../../shared/schemas/orders.ts';
-import { quoteReadyTime } from '../../services/quote-ready-time.ts';
+import { quoteReadyTime } from '../../services/menu/quote-ready-time.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { operation } from '../openapi/operations.ts';

@@ -2,8 +2,8 @@
 // JSON, for a restaurant's keys (read keys included).
 import { KitchenReport, KitchenReportCsv, KitchenReportQuery, KitchenReportTable, KitchenReportTableParams, KitchenReportTableQuery } from '../../../shared/schemas/kitchen-report.ts';
 import { csvText } from '../../../shared/csv.ts';
-import { readKitchenReport } from '../../services/kitchen-report.ts';
-import { readKitchenReportTable } from '../../services/kitchen-report-export.ts';
+import { readKitchenReport } from '../../services/reports/kitchen-report.ts';
+import { readKitchenReportTable } from '../../services/reports/kitchen-report-export.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { operation } from '../openapi/operations.ts';

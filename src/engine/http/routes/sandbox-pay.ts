@@ -10,7 +10,7 @@ import {
   returnUrlWith,
   type PaymentSessionState,
   type PaymentSessionView,
-} from '../../services/confirm-payment.ts';
+} from '../../services/payments/confirm-payment.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 
 const FORM_BODY_LIMIT_BYTES = 4096;

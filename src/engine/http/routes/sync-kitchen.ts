@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { ErrorBody, Uuid } from '../../../shared/schemas/common.ts';
 import { ApiError, KitchenError } from '../../domain/errors.ts';
-import { pollItemFeed, readOrderItemStates } from '../../services/kitchen-item-sync.ts';
+import { pollItemFeed, readOrderItemStates } from '../../services/kitchen/kitchen-item-sync.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, HttpContext } from '../http-context.ts';
 import { respondToWrite } from '../idempotency.ts';

@@ -4,7 +4,7 @@ import { ErrorBody } from '../../../shared/schemas/errors.ts';
 import { actorOf } from '../authentication.ts';
 import type { ApiServer, ReplicaDoor } from '../http-context.ts';
 import type { Engine } from '../../engine.ts';
-import { readFreeSpace } from '../../services/free-space.ts';
+import { readFreeSpace } from '../../services/storage/free-space.ts';
 
 const SyncStatus = Type.Object({
   online: Type.Boolean(),

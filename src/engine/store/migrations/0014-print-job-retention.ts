@@ -1,4 +1,4 @@
-// Finished print jobs (printed, dropped) are purged after a retention (services/print-jobs.ts):
+// Finished print jobs (printed, dropped) are purged after a retention (services/printing/print-jobs.ts):
 // the purge finds the oldest ones through this index, a bounded number per pass, never by a scan
 // of the jobs kept.
 export default /* sql */ `

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { KitchenOrder, OrderStatus } from '../../../shared/ipc/kitchen.ts';
+import type { KitchenOrder, OrderStatus } from '../../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
 import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';

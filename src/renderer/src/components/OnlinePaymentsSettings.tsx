@@ -2,8 +2,8 @@
 // (docs/payments.md). The token and the webhook secret go in and are never shown again: only
 // "configurado" and their last 4 characters. Probar conexión makes one real call with the token.
 import { useCallback, useEffect, useState } from 'react';
-import type { OnlinePaymentsCheck, OnlinePaymentsInfo } from '../../../shared/ipc/online-payments.ts';
-import { errorMessage, IpcCallError } from '../api.ts';
+import type { OnlinePaymentsCheck, OnlinePaymentsInfo } from '../../../shared/screen-contract/online-payments.ts';
+import { errorMessage, ScreenCallError } from '../api.ts';
 import { useApp, useT } from '../app-context.tsx';
 
 export function OnlinePaymentsSettings() {
@@ -23,7 +23,7 @@ export function OnlinePaymentsSettings() {
     try {
       await work();
     } catch (failure) {
-      setError(failure instanceof IpcCallError && failure.code === 'secure_storage_unavailable' ? t('payments.no_secure_storage') : errorMessage(failure));
+      setError(failure instanceof ScreenCallError && failure.code === 'secure_storage_unavailable' ? t('payments.no_secure_storage') : errorMessage(failure));
     } finally {
       setBusy(false);
     }

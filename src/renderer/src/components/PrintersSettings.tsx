@@ -3,8 +3,8 @@
 // the field (in Spanish, marked in the form) and what was typed stays. The states follow the board's
 // print status (the live feed's heartbeats), so a printer that stops answering shows without a reload.
 import { useCallback, useEffect, useState } from 'react';
-import type { PrinterEntry, PrintWhen } from '../../../shared/ipc/printers.ts';
-import { errorMessage, IpcCallError } from '../api.ts';
+import type { PrinterEntry, PrintWhen } from '../../../shared/screen-contract/printers.ts';
+import { errorMessage, ScreenCallError } from '../api.ts';
 import { useApp, useBoard, useT } from '../app-context.tsx';
 import { refusedPrinterField, typedPort, type PrinterField } from './printer-form-error.ts';
 
@@ -30,7 +30,7 @@ export function PrintersSettings() {
     try {
       await work();
     } catch (failure) {
-      const field = what === 'add' ? refusedPrinterField(failure instanceof IpcCallError ? failure.code : null, errorMessage(failure)) : null;
+      const field = what === 'add' ? refusedPrinterField(failure instanceof ScreenCallError ? failure.code : null, errorMessage(failure)) : null;
       setBadField(field);
       setError(field ? refusal(field, errorMessage(failure)) : t('common.error', { message: errorMessage(failure) }));
     } finally {
@@ -130,7 +130,7 @@ export function PrintersSettings() {
           e.preventDefault();
           void attempt('add', async () => {
             const port = typedPort(form.port);
-            if (port === null) throw new IpcCallError({ code: 'invalid_request', message: `port: not a number: ${JSON.stringify(form.port)}` });
+            if (port === null) throw new ScreenCallError({ code: 'invalid_request', message: `port: not a number: ${JSON.stringify(form.port)}` });
             await api.addPrinter({ name: form.name, host: form.host, port, width_mm: form.width, stations: form.stations, when: form.when });
             setForm((f) => ({ ...f, name: '', host: '' }));
             setPrinters(await api.listPrinters({}));

@@ -2,9 +2,9 @@
 // day's panels (today, scheduled, awaiting payment, all-day) and recall. Kept off the board so the
 // board's room goes to tickets.
 import { useEffect, useMemo, useState } from 'react';
-import { DEMO_RUSH_PACES, type DemoRushStatus } from '../../../shared/ipc/demo-rush.ts';
-import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
-import type { AppSettings } from '../../../shared/ipc/settings.ts';
+import { DEMO_RUSH_PACES, type DemoRushStatus } from '../../../shared/screen-contract/demo-rush.ts';
+import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
+import type { AppSettings } from '../../../shared/screen-contract/settings.ts';
 import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
 import { allDayCounts, ticketBlocks, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
-import type { KitchenOrder } from '../../../shared/ipc/kitchen.ts';
+import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
 import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';

@@ -1,9 +1,9 @@
 // The desktop's "Pantallas de cocina": the tablets paired to this restaurant, the pairing offer on
 // show (QR, URL, six-digit code, until when), revoking a screen, and the pickup screens' settings.
-import type { ScreenRole } from '../../../shared/ipc/devices.ts';
+import type { ScreenRole } from '../../../shared/screen-contract/devices.ts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from '../../../shared/ipc/devices.ts';
-import type { PickupScreenSettings } from '../../../shared/ipc/pickup.ts';
+import type { KitchenDeviceEntry, PairingLockout, PairingOffer } from '../../../shared/screen-contract/devices.ts';
+import type { PickupScreenSettings } from '../../../shared/screen-contract/pickup.ts';
 import type { KitchenApi } from '../api.ts';
 import { adminAction, type AdminActionState } from './admin-action.ts';
 

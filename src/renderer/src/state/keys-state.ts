@@ -1,6 +1,6 @@
 // The integrations screen: API keys of this restaurant for store fronts and POS on the LAN.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiKeyEntry, World } from '../../../shared/ipc/kitchen.ts';
+import type { ApiKeyEntry, World } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { adminAction, type AdminActionState } from './admin-action.ts';
 

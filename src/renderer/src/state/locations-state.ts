@@ -2,7 +2,7 @@
 // On the hub (the desktop's window) also the kitchen's wait and busy mode with the manager's
 // override, and the cooks on shift per station with "+ / −" (issue 32).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LivePush, LocationsViewData, StationCooksEntry, World } from '../../../shared/ipc/kitchen.ts';
+import type { LivePush, LocationsViewData, StationCooksEntry, World } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { errorMessage } from '../api.ts';
 

@@ -2,7 +2,7 @@
 // a tablet by the grill and the desktop by the counter may want different languages, themes and
 // locations. `null` means "as the app says" (the desktop's settings, or the default on a tablet).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Language, Theme } from '../../../shared/ipc/settings.ts';
+import type { Language, Theme } from '../../../shared/screen-contract/settings.ts';
 import { isLanguage } from '../../../shared/locale.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 

@@ -1,7 +1,7 @@
 // Settings and what the app says about itself. The platform key goes in through here and never
 // comes back: the view only has its mode, label and last four characters.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/ipc/settings.ts';
+import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/screen-contract/settings.ts';
 
 function mergeSettings(current: AppSettings, patch: SettingsPatch): AppSettings {
   return {
@@ -16,7 +16,7 @@ function mergeSettings(current: AppSettings, patch: SettingsPatch): AppSettings 
   };
 }
 import type { KitchenApi } from '../api.ts';
-import { IpcCallError, errorMessage } from '../api.ts';
+import { ScreenCallError, errorMessage } from '../api.ts';
 
 export interface SettingsState {
   view: SettingsView | null;
@@ -53,7 +53,7 @@ export function createSettingsStore(deps: {
       } catch (error) {
         set({
           saving: false,
-          error: { code: error instanceof IpcCallError ? error.code : 'internal_error', message: errorMessage(error) },
+          error: { code: error instanceof ScreenCallError ? error.code : 'internal_error', message: errorMessage(error) },
         });
         return false;
       }

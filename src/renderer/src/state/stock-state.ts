@@ -1,7 +1,7 @@
 // The stock screen: the tracked products of one location in one world, edited as drafts and saved
 // as absolute quantities (PUT /stock semantics). A test-world save answers "simulated".
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LivePush, StockEntry, World } from '../../../shared/ipc/kitchen.ts';
+import type { LivePush, StockEntry, World } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { errorMessage } from '../api.ts';
 

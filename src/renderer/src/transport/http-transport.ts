@@ -5,8 +5,8 @@
 // here, without a request: they do not exist for it. The manager's browser on the machine that runs
 // Comanda (`npm start` without Electron) holds an admin session instead, and gets every channel.
 import { DEVICE_UNPAIRED } from '../../../shared/error-codes.ts';
-import { isKitchenChannel, type IpcChannel, type IpcFailure, type IpcResult } from '../../../shared/ipc/contract.ts';
-import type { LivePush } from '../../../shared/ipc/kitchen.ts';
+import { isKitchenChannel, type ScreenChannel, type ScreenFailure, type ScreenResult } from '../../../shared/screen-contract/contract.ts';
+import type { LivePush } from '../../../shared/screen-contract/kitchen.ts';
 import type { BridgeTransport } from '../../../preload/bridge.ts';
 
 /** The engine's answer when this browser holds no valid device token. */
@@ -30,7 +30,7 @@ export interface HttpTransport extends BridgeTransport {
   close(): void;
 }
 
-const failure = (code: string, message: string): { ok: false; error: IpcFailure } => ({ ok: false, error: { code, message } });
+const failure = (code: string, message: string): { ok: false; error: ScreenFailure } => ({ ok: false, error: { code, message } });
 
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
   const listeners = new Set<(push: LivePush) => void>();
@@ -105,7 +105,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   };
 
   return {
-    async invoke(channel: IpcChannel, request: unknown): Promise<IpcResult<unknown>> {
+    async invoke(channel: ScreenChannel, request: unknown): Promise<ScreenResult<unknown>> {
       if (!admin && !isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
       // A snapshot read before the stream is open could miss what happens in between: wait for it
       // (not forever: a board without live changes still beats no board).
@@ -128,7 +128,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       } catch {
         return failure('internal_error', `unexpected answer from the kitchen server (HTTP ${response.status})`);
       }
-      const result = body as Partial<IpcResult<unknown>> & { error?: IpcFailure };
+      const result = body as Partial<ScreenResult<unknown>> & { error?: ScreenFailure };
       if (result.ok === true) return { ok: true, value: (result as { value: unknown }).value };
       const error = result.error ?? { code: 'internal_error', message: `HTTP ${response.status}` };
       if (error.code === DEVICE_UNPAIRED) dropToPairing();

@@ -1,6 +1,6 @@
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useEffect, useState } from 'react';
-import type { World } from '../../../shared/ipc/kitchen.ts';
+import type { World } from '../../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useKeys, useSettings, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';
 import { RevocableTable } from '../components/RevocableTable.tsx';

@@ -2,7 +2,7 @@
 // six-digit code (ten minutes, single use), and see or revoke the screens already paired. When wrong
 // codes typed voided the live six-digit codes, it says so. Below, the pickup screens' privacy choices
 // (first names, which orders) and their language.
-import type { ScreenRole } from '../../../shared/ipc/devices.ts';
+import type { ScreenRole } from '../../../shared/screen-contract/devices.ts';
 import { useEffect, useState } from 'react';
 import { useApp, useBoard, useDevices, useLanguage, useT } from '../app-context.tsx';
 import type { ConfirmRequest } from '../components/ConfirmDialog.tsx';

@@ -7,7 +7,7 @@
 // the restaurant's for its pickup screens (Pantallas de cocina, `npm run restaurant -- pickup-screen`).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { KitchenApi } from '../api.ts';
-import type { PickupBoard, PickupNumber } from '../../../shared/ipc/pickup.ts';
+import type { PickupBoard, PickupNumber } from '../../../shared/screen-contract/pickup.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../../../shared/locale.ts';
 import { translate } from '../i18n.ts';
 import { canvasEm, fitPickupNumbers, NAME_EM, type PickupFit } from '../pickup-layout.ts';

@@ -1,7 +1,7 @@
 import { PrintersSettings } from '../components/PrintersSettings.tsx';
 import { LANGUAGES } from '../../../shared/locale.ts';
 import { useEffect, useState } from 'react';
-import type { SettingsPatch } from '../../../shared/ipc/settings.ts';
+import type { SettingsPatch } from '../../../shared/screen-contract/settings.ts';
 import { useApp, useSettings, useT } from '../app-context.tsx';
 import { BackupNow } from '../components/BackupNow.tsx';
 import { MailSettings } from '../components/MailSettings.tsx';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
-import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';

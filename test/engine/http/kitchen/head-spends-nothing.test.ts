@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
 import { createAdminSessions } from '../../../../src/engine/http/kitchen/admin-session.ts';
-import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';
 import { rawRequest } from './raw-request.ts';

@@ -15,7 +15,7 @@ import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo } from '../../../../src/engine/demo/seed-demo.ts';
 import { liveStreams } from '../../../../src/engine/http/kitchen/live-stream.ts';
 import { STANDALONE_STATUS } from '../../../../src/engine/screen/live-hub.ts';
-import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode, pairWithCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';

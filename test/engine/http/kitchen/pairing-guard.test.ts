@@ -14,7 +14,7 @@ import {
   createPairingCode,
   pairingLockout,
   type PairingCode,
-} from '../../../../src/engine/services/kitchen-devices.ts';
+} from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';
 import { postJson, rawRequest } from './raw-request.ts';
@@ -138,7 +138,7 @@ describe('pairing guard (served engine, rotating source addresses)', () => {
   });
 
   test('an IPv6 client is limited by its /64, so rotating addresses within it gains nothing', async () => {
-    const { takePairingAttempt } = await import('../../../../src/engine/services/kitchen-devices.ts');
+    const { takePairingAttempt } = await import('../../../../src/engine/services/kitchen/kitchen-devices.ts');
     const { addressKey } = await import('../../../../src/engine/domain/token-bucket.ts');
     const outcomes = [];
     for (let i = 0; i < 12; i++) outcomes.push(takePairingAttempt(server.engine, addressKey(`2001:db8:aa:bb::${i.toString(16)}`)).allowed);

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
-import { updatePickupScreenSettings } from '../../../../src/engine/services/pickup-screen-settings.ts';
-import { DEFAULT_PICKUP_SCREEN_SETTINGS } from '../../../../src/shared/ipc/pickup.ts';
+import { createPairingCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
+import { updatePickupScreenSettings } from '../../../../src/engine/services/kitchen/pickup-screen-settings.ts';
+import { DEFAULT_PICKUP_SCREEN_SETTINGS } from '../../../../src/shared/screen-contract/pickup.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
 

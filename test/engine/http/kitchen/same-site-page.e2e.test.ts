@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { chromium, type Browser } from 'playwright-core';
 import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo } from '../../../../src/engine/demo/seed-demo.ts';
-import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { eventually } from '../../../support/eventually.ts';
 import { DEMO_NOW, GENEROUS_LIMITS } from '../../../support/engine-under-test.ts';

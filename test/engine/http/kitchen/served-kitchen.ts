@@ -9,7 +9,7 @@ import { ManualClock } from '../../../../src/engine/clock.ts';
 import { seedDemo, type DemoRestaurant } from '../../../../src/engine/demo/seed-demo.ts';
 import type { KitchenDoorOptions } from '../../../../src/engine/http/kitchen/kitchen-door.ts';
 import type { RateLimitSettings } from '../../../../src/engine/http/rate-limiter.ts';
-import { createPairingCode } from '../../../../src/engine/services/kitchen-devices.ts';
+import { createPairingCode } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { startEngineServer, type EngineServer } from '../../../../src/host/start-engine-server.ts';
 import { buildRenderer } from '../../../renderer/support/build-renderer.ts';
 import { callApi, DEMO_NOW, GENEROUS_LIMITS, type CallOptions, type CallResult } from '../../../support/engine-under-test.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PAIRING_CODE_TTL_MS } from '../../../../src/engine/services/kitchen-devices.ts';
+import { PAIRING_CODE_TTL_MS } from '../../../../src/engine/services/kitchen/kitchen-devices.ts';
 import { R1 } from '../../../support/demo-ids.ts';
 import { eventually } from '../../../support/eventually.ts';
 import { startServedKitchen, type ServedKitchen } from './served-kitchen.ts';
@@ -131,7 +131,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     const devices = k.server.engine.stores.kitchenDevices.listForRestaurant(R1.id).filter((d) => d.revoked_at === null);
     assert.equal(devices.length, 2);
     const newest = devices.sort((x, y) => x.paired_at - y.paired_at)[1]!; // b paired second
-    const { revokeKitchenDevice } = await import('../../../../src/engine/services/kitchen-devices.ts');
+    const { revokeKitchenDevice } = await import('../../../../src/engine/services/kitchen/kitchen-devices.ts');
     revokeKitchenDevice(k.server.engine, R1.id, newest.id);
     await b.locator('[data-testid="pairing-required"]').waitFor({ timeout: 5000 });
     assert.match(await b.locator('[data-testid="pairing-error"]').innerText(), /desvinculada/);

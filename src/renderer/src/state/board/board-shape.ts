@@ -3,9 +3,9 @@
 // implement these and read the whole state through them; nothing here imports a slice, so no slice
 // and the store that joins them (board-state.ts) import each other in a circle.
 import type { StoreApi } from 'zustand/vanilla';
-import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenOrder, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/ipc/kitchen.ts';
+import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenOrder, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/screen-contract/kitchen.ts';
 import type { OrderStatus, PatchTarget } from '../../../../shared/order-states.ts';
-import type { PrintStatus } from '../../../../shared/ipc/printers.ts';
+import type { PrintStatus } from '../../../../shared/screen-contract/printers.ts';
 import type { KitchenApi } from '../../api.ts';
 import type { RefusalCode } from '../../i18n.ts';
 

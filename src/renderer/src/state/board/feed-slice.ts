@@ -1,7 +1,7 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
-import { KITCHEN_EVENTS, type KitchenEvent, type KitchenTicket, type LivePush } from '../../../../shared/ipc/kitchen.ts';
-import { foldTiming } from '../../../../shared/ipc/ticket-timing.ts';
+import { KITCHEN_EVENTS, type KitchenEvent, type KitchenTicket, type LivePush } from '../../../../shared/screen-contract/kitchen.ts';
+import { foldTiming } from '../../../../shared/screen-contract/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
 import { isColumnStatus } from '../../board-logic.ts';
 import type { BoardContext, FeedSlice, GetBoard, SetBoard } from './board-shape.ts';

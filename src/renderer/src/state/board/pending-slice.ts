@@ -4,7 +4,7 @@
 // kept (and survives a reload) until the engine answers: yes (the feed then shows it), or no (the
 // card says so). A tap never moves an order more than one step beyond what the screen showed.
 import { bumpTarget } from '../../../../shared/order-states.ts';
-import { IpcCallError } from '../../api.ts';
+import { ScreenCallError } from '../../api.ts';
 import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, PendingSlice, PendingStorage, SetBoard } from './board-shape.ts';
 
 /**
@@ -123,8 +123,8 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
         process(orderId);
       },
       (error: unknown) => {
-        const refused = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
-        if (error instanceof IpcCallError && error.code === 'rate_limited') {
+        const refused = error instanceof ScreenCallError && !RETRY_CODES.has(error.code);
+        if (error instanceof ScreenCallError && error.code === 'rate_limited') {
           // The engine answered "not so fast": it is there; the change is sent again after a
           // pause, not at every heartbeat (retrying at once kept the limit from ever refilling).
           get().heard();
@@ -254,10 +254,10 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       ctx.api.recallOrder({ order_id: orderId }).then(
         () => get().heard(),
         (error: unknown) => {
-          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          const reached = error instanceof ScreenCallError && !RETRY_CODES.has(error.code);
           if (reached) get().heard();
           else get().lostEngine();
-          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof IpcCallError ? error.code : 'unreachable' });
+          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof ScreenCallError ? error.code : 'unreachable' });
         },
       );
     },
@@ -267,10 +267,10 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       ctx.api.reprintOrder({ order_id: orderId }).then(
         () => get().heard(),
         (error: unknown) => {
-          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          const reached = error instanceof ScreenCallError && !RETRY_CODES.has(error.code);
           if (reached) get().heard();
           else get().lostEngine();
-          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof IpcCallError ? error.code : 'unreachable' });
+          get().addToast({ kind: 'refused', orderId, number: get().tickets[orderId]?.order.number ?? '?', code: error instanceof ScreenCallError ? error.code : 'unreachable' });
         },
       );
     },
@@ -280,7 +280,7 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       ctx.api.retryPrinter({ printer_id: printerId }).then(
         () => get().heard(),
         (error: unknown) => {
-          const reached = error instanceof IpcCallError && !RETRY_CODES.has(error.code);
+          const reached = error instanceof ScreenCallError && !RETRY_CODES.has(error.code);
           if (reached) get().heard();
           else get().lostEngine();
         },

@@ -1,7 +1,7 @@
 // Where a ticket is drawn: its last own move's target, or a cancelled ticket held in its old column
 // while it flashes. (What keeps a tapped ticket in its place a moment is the board's freeze:
 // BoardView.tsx, FREEZE_MS.)
-import type { KitchenTicket, OrderStatus } from '../../../../shared/ipc/kitchen.ts';
+import type { KitchenTicket, OrderStatus } from '../../../../shared/screen-contract/kitchen.ts';
 import type { ShownTicket } from '../../board-logic.ts';
 import type { Flash, PendingChange } from './board-shape.ts';
 import { movesOf } from './pending-slice.ts';

@@ -1,0 +1,159 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { generateApiKey, parseApiKey } from '../../domain/api-key-format.ts';
+import { invalidRequest, notFound } from '../../domain/errors.ts';
+import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
+import type { Engine } from '../../engine.ts';
+import type { ApiKeyRow } from '../../store/api-keys-store.ts';
+import type { Actor } from '../../domain/actor.ts';
+import type { World } from '../../../shared/world.ts';
+
+export interface ApiKeyView {
+  id: string;
+  label: string | null;
+  mode: World;
+  write: boolean;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface CreateApiKeyInput {
+  restaurantId: string;
+  mode: World;
+  write: boolean;
+  label?: string | null;
+}
+
+function hashKey(salt: Buffer, key: string): Buffer {
+  return createHash('sha256').update(salt).update(key, 'utf8').digest();
+}
+
+function toView(row: ApiKeyRow, zone: string): ApiKeyView {
+  return {
+    id: row.id,
+    label: row.label,
+    mode: row.mode,
+    write: row.can_write === 1,
+    last4: row.last4,
+    created_at: formatInstant(row.created_at, zone),
+    last_used_at: formatNullableInstant(row.last_used_at, zone),
+    revoked_at: formatNullableInstant(row.revoked_at, zone),
+  };
+}
+
+/** Issues a key; the secret is returned here once and only its salted hash is kept. */
+export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: string; record: ApiKeyView } {
+  const restaurant = engine.stores.restaurants.get(input.restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
+  const label = input.label?.trim() || null;
+  if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
+  return engine.transaction(() => {
+    for (;;) {
+      const key = generateApiKey(input.mode);
+      const lookup = parseApiKey(key)!.lookup;
+      if (engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
+      const salt = randomBytes(16);
+      const row = {
+        id: randomUUID(),
+        restaurant_id: restaurant.id,
+        lookup,
+        salt,
+        hash: hashKey(salt, key),
+        mode: input.mode,
+        can_write: input.write ? 1 : 0,
+        label,
+        last4: key.slice(-4),
+        created_at: engine.clock.now(),
+      };
+      engine.stores.apiKeys.insert(row);
+      return { key, record: toView({ ...row, last_used_at: null, revoked_at: null }, restaurant.time_zone) };
+    }
+  });
+}
+
+/**
+ * The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key.
+ * Writes nothing: the use is noted in memory and written later (Engine.flushKeyUses).
+ */
+export function authenticate(engine: Engine, presented: string): Actor | null {
+  // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
+  // Checked once per turn of the event loop: the requests of one turn share the check (data-version.ts).
+  engine.dataVersion.checkThisTurn();
+  const keyWrites = engine.stores.apiKeys.writeCount;
+  const known = engine.verifiedKeys.get(presented, keyWrites);
+  if (known) {
+    engine.verifiedKeys.noteUse(known, engine.clock.now());
+    return known.actor;
+  }
+  const parsed = parseApiKey(presented);
+  if (!parsed) return null;
+  const row = engine.stores.apiKeys.findByLookup(parsed.lookup);
+  if (!row) {
+    // Spend the same work as a real check so timing does not tell which lookups exist.
+    hashKey(randomBytes(16), presented);
+    return null;
+  }
+  const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
+  if (!matches || row.revoked_at !== null || row.mode !== parsed.mode) return null;
+  const actor: Actor = { restaurantId: row.restaurant_id, world: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+  const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
+  engine.verifiedKeys.noteUse(verified, engine.clock.now());
+  return actor;
+}
+
+/** A key's row with its last use as this process knows it (a use may not be written yet). */
+function withPendingUse(engine: Engine, row: ApiKeyRow): ApiKeyRow {
+  const pending = engine.verifiedKeys.pendingUse(row.id);
+  return pending !== undefined && (row.last_used_at === null || pending > row.last_used_at) ? { ...row, last_used_at: pending } : row;
+}
+
+export function listApiKeys(engine: Engine, restaurantId: string): ApiKeyView[] {
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
+  return engine.stores.apiKeys.listForRestaurant(restaurantId).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
+}
+
+export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): ApiKeyView {
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  const row = engine.stores.apiKeys.find(restaurantId, keyId);
+  if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
+  engine.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
+  return toView(withPendingUse(engine, engine.stores.apiKeys.find(restaurantId, keyId)!), restaurant.time_zone);
+}
+
+
+/**
+ * Accepts locally a key issued elsewhere (a replica serves its local clients with the same key it
+ * uses upstream, with the same permission). Stored hashed like any other; idempotent.
+ */
+export function registerExternalApiKey(
+  engine: Engine,
+  input: { restaurantId: string; key: string; write: boolean; label: string },
+): void {
+  const parsed = parseApiKey(input.key);
+  if (!parsed) throw invalidRequest('not an API key');
+  engine.transaction(() => {
+    const existing = engine.stores.apiKeys.findByLookup(parsed.lookup);
+    if (existing) {
+      if (!timingSafeEqual(hashKey(existing.salt, input.key), existing.hash) || existing.restaurant_id !== input.restaurantId) {
+        throw new Error('another key with the same lookup is already registered here');
+      }
+      engine.stores.apiKeys.setWrite(existing.id, input.write);
+      return;
+    }
+    const salt = randomBytes(16);
+    engine.stores.apiKeys.insert({
+      id: randomUUID(),
+      restaurant_id: input.restaurantId,
+      lookup: parsed.lookup,
+      salt,
+      hash: hashKey(salt, input.key),
+      mode: parsed.mode,
+      can_write: input.write ? 1 : 0,
+      label: input.label,
+      last4: input.key.slice(-4),
+      created_at: engine.clock.now(),
+    });
+  });
+}

@@ -1,0 +1,142 @@
+// Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
+// creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
+// pause and resume is a `location.updated` event carrying `kitchen_busy`.
+import type { Static } from 'typebox';
+import type { LocationStatus } from '../../../shared/schemas/locations.ts';
+import type { Actor } from '../../domain/actor.ts';
+import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
+import { ApiError, notFound } from '../../domain/errors.ts';
+import { formatInstant } from '../../domain/time.ts';
+import type { Engine } from '../../engine.ts';
+import type { LocationRow } from '../../store/locations-store.ts';
+import type { RestaurantRow } from '../../store/restaurants-store.ts';
+import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
+import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
+import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
+
+export type KitchenBusyView = NonNullable<Static<typeof LocationStatus>['kitchen_busy']>;
+
+export function readBusyState(engine: Engine, locationId: string): BusyState {
+  const row = engine.stores.locationBusy.state(locationId);
+  if (!row) return NOT_BUSY;
+  return {
+    paused: row.paused === 1,
+    changed_at: row.changed_at,
+    above_since: row.above_since,
+    wait_minutes: row.wait_minutes,
+    recent_pauses: JSON.parse(row.recent_pauses) as number[],
+    override: row.override,
+  };
+}
+
+function writeBusyState(engine: Engine, locationId: string, state: BusyState): void {
+  engine.stores.locationBusy.setState({
+    location_id: locationId,
+    paused: state.paused ? 1 : 0,
+    changed_at: state.changed_at,
+    above_since: state.above_since,
+    wait_minutes: state.wait_minutes,
+    recent_pauses: JSON.stringify(state.recent_pauses),
+    override: state.override,
+  });
+}
+
+/** What GET /locations and the `location.updated` events say of it; null where busy mode is not set and a manager never used it. */
+export function kitchenBusyView(state: BusyState, settings: BusyModeSettings | undefined, timeZone: string): KitchenBusyView | null {
+  if (!settings && state.override === null && state.changed_at === 0) return null;
+  return {
+    paused: state.paused,
+    since: state.changed_at > 0 ? formatInstant(state.changed_at, timeZone) : null,
+    reason: state.override !== null ? 'manager' : state.paused ? 'kitchen_wait' : 'none',
+    wait_minutes: state.wait_minutes,
+    retry_after_seconds: state.paused ? (settings ? retryAfterSeconds(state, settings) : 15 * 60) : null,
+  };
+}
+
+function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): void {
+  const view = {
+    ...toLocationStatusView(location, locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
+    kitchen_busy: kitchenBusyView(state, settings, restaurant.time_zone)!,
+  };
+  engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
+}
+
+const sameState = (a: BusyState, b: BusyState) =>
+  a.paused === b.paused &&
+  a.changed_at === b.changed_at &&
+  a.above_since === b.above_since &&
+  a.wait_minutes === b.wait_minutes &&
+  a.override === b.override &&
+  a.recent_pauses.join() === b.recent_pauses.join();
+
+/**
+ * Evaluates busy mode for every location of a restaurant with `busy_mode` (the jobs, every tick):
+ * each one's current wait, the next state, and an event when it paused or resumed. Reads first: a
+ * location whose state would not change is not written (a tick takes no write lock for nothing);
+ * one that would is written in its own transaction, from its state read again there.
+ */
+export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused' | 'resumed' | null)[] {
+  const settings = readKitchenSettings(engine, restaurantId).busy_mode;
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  if (!settings || !restaurant) return [];
+  const next = (location: LocationRow, now: number) => {
+    const current = readBusyState(engine, location.id);
+    const wait = currentWait(readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
+    return { current, ...nextBusyState(current, wait, now, settings) };
+  };
+  return engine.stores.locations.list(restaurantId).map((location) => {
+    const seen = engine.read(() => next(location, engine.clock.now()));
+    if (sameState(seen.current, seen.state)) return null;
+    return engine.transaction(() => {
+      const now = engine.clock.now();
+      const { state, change } = next(location, now);
+      writeBusyState(engine, location.id, state);
+      if (change) announce(engine, restaurant, location, state, settings, now);
+      return change;
+    });
+  });
+}
+
+/**
+ * In an order's transaction: refuses it (503 `kitchen_busy` with Retry-After) when the location is
+ * paused and the order comes from a store front's key. A POS's orders (a key marked `pos`, or one
+ * managed by a POS integration) and keys marked neither are never refused.
+ */
+export function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): void {
+  if (managedBy !== undefined) return;
+  const state = readBusyState(engine, location.id);
+  if (!state.paused || engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
+  const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+  const retry = settings ? retryAfterSeconds(state, settings) : 15 * 60;
+  throw new ApiError(
+    'kitchen_busy',
+    `${location.name} is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes; try again in ${Math.ceil(retry / 60)} minutes`,
+    retry,
+  );
+}
+
+/** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */
+export function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): KitchenBusyView {
+  requireWrite(actor);
+  return engine.transaction(() => {
+    const restaurant = restaurantOf(engine, actor);
+    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+    if (!location) throw notFound(`location ${locationId} not found`);
+    const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+    const now = engine.clock.now();
+    const before = readBusyState(engine, location.id);
+    const wanted = override === 'auto' ? null : override;
+    const paused = wanted === null ? before.paused && settings !== undefined : wanted === 'pause';
+    // changed_at is set by any override, so the location shows busy mode from then on, paused or not.
+    const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused || before.changed_at === 0 ? now : before.changed_at };
+    writeBusyState(engine, location.id, state);
+    if (paused !== before.paused || wanted !== before.override) announce(engine, restaurant, location, state, settings, now);
+    return kitchenBusyView(state, settings, restaurant.time_zone)!;
+  });
+}
+
+/** Marks an API key as a store front's or a POS's (keys CLI, the simulator). */
+export function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos'): void {
+  engine.transaction(() => engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
+}

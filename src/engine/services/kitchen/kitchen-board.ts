@@ -1,0 +1,195 @@
+import { printStatusOf } from '../printing/printers.ts';
+import { DateTime } from 'luxon';
+import { KITCHEN_EVENTS, kitchenOrderOf, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../../shared/screen-contract/kitchen.ts';
+import { ACTIVE_STATUSES, foldTiming, NO_TIMING } from '../../../shared/screen-contract/ticket-timing.ts';
+import { invalidRequest, notFound } from '../../domain/errors.ts';
+import type { Engine } from '../../engine.ts';
+import type { OrderRow } from '../../store/orders-store.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
+import { toOrderView, type OrderView } from '../orders/order-view.ts';
+import { factsOfOrders, factsPerOrder, ticketKitchen, type TicketContext } from './ticket-kitchen.ts';
+
+/**
+ * The kitchen screen's reads. Unlike an API key, the screen sees both worlds of its restaurant at
+ * once (test orders carry `test: true` and are labelled PRUEBA), so these read across worlds
+ * (store/kitchen-board-store.ts) instead of through an Actor's world.
+ */
+
+/** How many finished orders the recall drawer offers. */
+export const RECALL_LIMIT = 20;
+
+function restaurantRow(engine: Engine, restaurantId: string) {
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
+  return restaurant;
+}
+
+function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrder(engine)): TicketContext {
+  return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now(), facts };
+}
+
+/**
+ * Active orders of both worlds, every order created since `dayStart`, the latest finished ones and
+ * those recalled onto the board.
+ */
+function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number, now: number): OrderRow[] {
+  const current = engine.stores.kitchen.currentOrders(restaurantId, dayStart);
+  const recall = engine.stores.kitchen.latestFinished(restaurantId, recallLimit);
+  const recalled = engine.stores.kitchenData.recalled(restaurantId, now);
+  const byId = new Map<string, OrderRow>();
+  for (const row of [...current, ...recall, ...recalled]) byId.set(row.id, row);
+  return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+}
+
+/**
+ * The first event sequence number whose time is at or after `since`, found by bisection on the
+ * primary key (event times grow with their sequence), so a long history is never scanned.
+ */
+function firstSeqSince(engine: Engine, since: number): number {
+  let low = 0;
+  let high = engine.stores.events.lastSeq() + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const row = engine.stores.kitchen.firstEventAtOrAfter(middle);
+    if (!row || row.created_at >= since) high = middle;
+    else low = row.seq + 1;
+  }
+  return low;
+}
+
+/** Kitchen entry and ready times of the given orders, folded from their events since `since`. */
+function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Map<string, TicketTiming> {
+  const timings = new Map<string, TicketTiming>();
+  if (orderIds.size === 0) return timings;
+  for (const row of engine.stores.kitchen.orderStatusEvents(restaurantId, firstSeqSince(engine, since))) {
+    if (!orderIds.has(row.order_id)) continue;
+    timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
+  }
+  return timings;
+}
+
+export function startOfLocalDay(now: number, zone: string): number {
+  return DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+}
+
+/** Everything the board needs to draw itself, consistent with the change feed at `cursor`. */
+export function readKitchenBoard(engine: Engine, restaurantId: string, recallLimit = RECALL_LIMIT): BoardSnapshot {
+  const restaurant = restaurantRow(engine, restaurantId);
+  const now = engine.clock.now();
+  const dayStart = startOfLocalDay(now, restaurant.time_zone);
+  // Read in one read transaction so the orders and the cursor describe the same moment.
+  return engine.read(() => {
+    const cursor = engine.stores.events.lastSeq();
+    const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
+    const context = ticketContext(engine, restaurant.id, factsOfOrders(engine, rows.map((r) => r.id)));
+    const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
+    const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
+    const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
+    const tickets: KitchenTicket[] = rows.map((row) => ({
+      order: kitchenOrderOf(toOrderView(row, restaurant.time_zone)),
+      kitchen: ticketKitchen(row, context),
+      ...(timings.get(row.id) ?? fallbackTiming(row)),
+    }));
+    return {
+      restaurant: { id: restaurant.id, name: restaurant.name, time_zone: restaurant.time_zone },
+      locations: engine.stores.locations
+        .list(restaurant.id)
+        .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
+      stations: context.settings.stations,
+      allergy_words: context.settings.allergy_words ?? [],
+      tickets,
+      day_start: dayStart,
+      now,
+      cursor,
+      printing: printStatusOf(engine, restaurant.id),
+      printer_count: engine.stores.printers.list(restaurant.id).length,
+    };
+  });
+}
+
+/** Without events (an order imported or older than the history read), its own times are the best guess. */
+function fallbackTiming(row: OrderRow): TicketTiming {
+  return foldTiming(NO_TIMING, row.status, row.created_at);
+}
+
+/** One order as a ticket, with its timing read from the feed (for a single answer, e.g. after a tap). */
+export function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): KitchenTicket {
+  const context = ticketContext(engine, restaurantId);
+  const row = engine.stores.orders.getById(order.id);
+  if (!row || row.restaurant_id !== context.restaurant.id) throw notFound(`order ${order.id} not found`);
+  const createdAt = row.created_at;
+  const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
+  return {
+    order: kitchenOrderOf(order),
+    kitchen: ticketKitchen(row, context),
+    ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)),
+  };
+}
+
+/** One order of the restaurant as a ticket, by id (either world). */
+export function readKitchenTicketById(engine: Engine, restaurantId: string, orderId: string): KitchenTicket {
+  const restaurant = restaurantRow(engine, restaurantId);
+  const row = engine.stores.orders.getById(orderId.toLowerCase());
+  if (!row || row.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
+  return readKitchenTicket(engine, restaurantId, toOrderView(row, restaurant.time_zone));
+}
+
+/** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
+/** The change feed's position now: where a screen that starts from now starts. */
+export function lastEventSeq(engine: Engine): number {
+  return engine.stores.events.lastSeq();
+}
+
+export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
+  const events: KitchenEvent[] = [];
+  const rows = engine.stores.kitchen.events(restaurantId, afterSeq, limit);
+  if (rows.length === 0) return events;
+  const context = ticketContext(engine, restaurantId);
+  // The kitchen data an event carries is the order's as it stands now (later events say the same or more).
+  const kitchenOf = (orderId: string) => {
+    // A replica's own order may have been renamed to its upstream id since the event was written.
+    const order = engine.stores.orders.getById(orderId) ?? engine.stores.orders.getById(engine.stores.sync.upstreamIdOf(orderId) ?? orderId);
+    return order ? ticketKitchen(order, context) : null;
+  };
+  for (const row of rows) {
+    const data: unknown = JSON.parse(row.data);
+    switch (row.type) {
+      case 'order.created':
+      case 'order.updated': {
+        const order = data as OrderView;
+        const kitchen = kitchenOf(order.id);
+        if (kitchen) events.push({ seq: row.seq, type: row.type, at: row.created_at, order: kitchenOrderOf(order), kitchen });
+        break;
+      }
+      case KITCHEN_EVENTS.item:
+      case KITCHEN_EVENTS.recall: {
+        const order = engine.stores.orders.getById((data as { order_id: string }).order_id);
+        if (!order) break;
+        events.push({
+          seq: row.seq,
+          type: row.type,
+          at: row.created_at,
+          order: kitchenOrderOf(toOrderView(order, context.restaurant.time_zone)),
+          kitchen: ticketKitchen(order, context),
+        });
+        break;
+      }
+      case 'stock.updated':
+        events.push({
+          seq: row.seq,
+          type: 'stock.updated',
+          at: row.created_at,
+          world: row.world,
+          data: data as { location_id: string; items: { product_id: string; quantity: number }[] },
+        });
+        break;
+      case 'location.updated':
+        events.push({ seq: row.seq, type: 'location.updated', at: row.created_at, data: data as LocationStatusEntry });
+        break;
+      default:
+        // A type this screen does not know yet (a newer engine): nothing to draw.
+        break;
+    }
+  }
+  return events;
+}

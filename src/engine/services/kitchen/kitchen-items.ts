@@ -1,0 +1,47 @@
+import { isTerminal } from '../../../shared/order-states.ts';
+import { KitchenError, notFound } from '../../domain/errors.ts';
+import type { Engine } from '../../engine.ts';
+import type { OrderRow } from '../../store/orders-store.ts';
+import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
+import { logItemDone } from './kitchen-timing-log.ts';
+import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
+import { worldOf } from '../../../shared/world.ts';
+
+export interface ItemDoneResult {
+  order: OrderRow;
+  item_index: number;
+  done: boolean;
+  /** false when the line already was in that state (nothing written, no event). */
+  changed: boolean;
+}
+
+/**
+ * Item-level bump: marks one line of an order done (or not), with its kitchen event, in one
+ * transaction. Kitchen data: the order itself (state, `updated_at`, the API's feed) is untouched.
+ * Asking for the state the line is already in changes nothing, so a queued retry is harmless.
+ */
+export function setItemDone(engine: Engine, actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult {
+  requireWrite(actor);
+  return engine.transaction(() => {
+    const restaurant = restaurantOf(engine, actor);
+    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    if (!order) throw notFound(`order ${orderId} not found`);
+    const lines = (JSON.parse(order.items) as unknown[]).length;
+    if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
+    const before = engine.stores.kitchenData.itemState(order.id, itemIndex)?.done === 1;
+    if (before === done) return { order, item_index: itemIndex, done, changed: false };
+    const now = engine.clock.now();
+    if (isTerminal(order.status) && (engine.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
+      throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
+    }
+    engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+    logItemDone(engine, order, itemIndex, done, actor.keyId, now);
+    engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
+      order_id: order.id,
+      item_index: itemIndex,
+      done,
+    });
+    return { order, item_index: itemIndex, done, changed: true };
+  });
+}

@@ -1,0 +1,210 @@
+// The promise (issue 32): when an order will be ready, from the lines open at the location's
+// stations, the cooks on shift and the prep times (learned, else typed). The schedule itself is
+// domain/kitchen-promise.ts; this reads its inputs, keeps each order's promise and answers quotes.
+import {
+  CALIBRATION_WINDOW,
+  MIN_CALIBRATION,
+  promiseMargin,
+  scheduleOrder,
+  type NewLine,
+  type OpenLine,
+  type ScheduleResult,
+} from '../../domain/kitchen-promise.ts';
+import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
+import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
+import { formatInstant } from '../../domain/time.ts';
+import type { Engine } from '../../engine.ts';
+import type { LocationRow } from '../../store/locations-store.ts';
+import type { OrderRow } from '../../store/orders-store.ts';
+import type { PromiseOutcome } from '../../store/kitchen-timings-store.ts';
+import type { RestaurantRow } from '../../store/restaurants-store.ts';
+import { logOrderFired } from './kitchen-timing-log.ts';
+import { readKitchenSettings } from './kitchen-settings.ts';
+import type { OrderItemView } from '../orders/order-view.ts';
+import { worldOf, type World } from '../../../shared/world.ts';
+
+export const DEFAULT_PROMISE_QUANTILE = 0.9;
+
+/**
+ * A line open longer than this is a ticket forgotten on the screen, not work ahead of a new order;
+ * and no kitchen has more than MAX_OPEN_LINES lines ahead (past that, the promise is already hours
+ * away): each promise reads a bounded number of rows whatever was left open.
+ */
+export const OPEN_LINE_HORIZON_MS = 6 * 3_600_000;
+export const MAX_OPEN_LINES = 1000;
+
+/** What the kitchen knows at one moment about one location: enough to promise any number of orders. */
+export interface KitchenLoad {
+  now: number;
+  settings: KitchenSettings;
+  learned: Map<string, LearnedPrep>;
+  cooks: Map<string, number>;
+  open: OpenLine[];
+  freed: Map<string, number[]>;
+  quantile: number;
+  outcomes: PromiseOutcome[];
+}
+
+/** A promise as the API answers it. */
+export interface PromiseView {
+  expected_ready_at: string;
+  promised_ready_at: string;
+  /** Minutes from now to the promised time, rounded up. */
+  wait_minutes: number;
+  quantile: number;
+  margin_basis: 'calibrated' | 'prior';
+}
+
+export interface KitchenPromise {
+  expected_ready_at: number;
+  promised_ready_at: number;
+  margin_basis: 'calibrated' | 'prior';
+  schedule: ScheduleResult;
+  lines: NewLine[];
+}
+
+const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
+
+/** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
+export function cooksOnShift(engine: Engine, restaurantId: string, settings: KitchenSettings): Map<string, number> {
+  const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
+  for (const row of engine.stores.kitchenTimings.stationCooks(restaurantId)) cooks.set(row.station_id, row.cooks);
+  return cooks;
+}
+
+/** Reads the location's load: open lines, cooks, learned times and the recent lateness. */
+export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): KitchenLoad {
+  const settings = readKitchenSettings(engine, restaurantId);
+  const learned = new Map<string, LearnedPrep>();
+  for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
+    learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
+  }
+  const open: OpenLine[] = [];
+  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
+    const seconds = linePrepSeconds(
+      { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
+      settings.prep,
+      row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
+    ).mean;
+    open.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds });
+  }
+  const cooks = cooksOnShift(engine, restaurantId, settings);
+  const freed = new Map<string, number[]>();
+  for (const station of new Set(open.map((o) => o.station_id))) {
+    freed.set(station, engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+  }
+  return {
+    now,
+    settings,
+    learned,
+    cooks,
+    open,
+    freed,
+    quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
+    outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+  };
+}
+
+/** The lines to schedule for order lines: each one's station and its expected and p90 seconds. */
+export function newLines(load: KitchenLoad, lines: readonly PrepLine[]): NewLine[] {
+  return lines.map((line) => {
+    const station = line.product_id === null ? null : (load.settings.product_stations[line.product_id] ?? null);
+    if (station === null) return { station_id: null, seconds: 0, p90_seconds: 0 };
+    const learned = line.product_id === null ? undefined : load.learned.get(learnedKey(station, line.product_id));
+    const time = linePrepSeconds(line, load.settings.prep, learned);
+    return { station_id: station, seconds: time.mean, p90_seconds: time.p90 };
+  });
+}
+
+/** The promise for order lines given the load (pure given `load`: what the bench and the quote call). */
+export function promiseFor(load: KitchenLoad, lines: readonly PrepLine[]): KitchenPromise {
+  const scheduled = newLines(load, lines);
+  const schedule = scheduleOrder({ now: load.now, cooks: load.cooks, open: load.open, freed: load.freed, lines: scheduled });
+  const wait = (schedule.expected_ready_at - load.now) / 1000;
+  const margin = promiseMargin(load.outcomes, quantile, load.quantile, { lines: scheduled, wait_seconds: wait });
+  return {
+    expected_ready_at: schedule.expected_ready_at,
+    promised_ready_at: Math.round(schedule.expected_ready_at + margin.seconds * 1000),
+    margin_basis: margin.basis,
+    schedule,
+    lines: scheduled,
+  };
+}
+
+export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZone: string): PromiseView {
+  return {
+    expected_ready_at: formatInstant(promise.expected_ready_at, timeZone),
+    promised_ready_at: formatInstant(promise.promised_ready_at, timeZone),
+    wait_minutes: Math.max(0, Math.ceil((promise.promised_ready_at - load.now) / 60_000)),
+    quantile: load.quantile,
+    margin_basis: promise.margin_basis,
+  };
+}
+
+/**
+ * An order just written: its promise (kept in `order_promises`, to be compared with when it is
+ * ready) and, when it goes to the kitchen at once, its lines fired to their stations. Call inside
+ * the order's transaction, after its row. A scheduled order gets no promise here: its time is the
+ * one the customer chose. Returns the promise for the order's answer.
+ */
+export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): PromiseView | null {
+  let view: PromiseView | null = null;
+  if (order.scheduled_for === null) {
+    const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
+    const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
+    engine.stores.kitchenTimings.putOrderPromise({
+      order_id: order.id,
+      restaurant_id: restaurant.id,
+      location_id: location.id,
+      created_at: now,
+      expected_ready_at: promise.expected_ready_at,
+      promised_ready_at: promise.promised_ready_at,
+      ready_at: null,
+    });
+    view = toPromiseView(promise, load, restaurant.time_zone);
+  }
+  if (order.status === 'recibido') logOrderFired(engine, order, device, now);
+  return view;
+}
+
+/** The promise kept for an order when it was created, as the API answers it at `now`; null when it has none. */
+export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
+  const kept = engine.stores.kitchenTimings.orderPromise(orderId);
+  if (!kept) return null;
+  const settings = readKitchenSettings(engine, kept.restaurant_id);
+  const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
+  return {
+    expected_ready_at: formatInstant(kept.expected_ready_at, timeZone),
+    promised_ready_at: formatInstant(kept.promised_ready_at, timeZone),
+    wait_minutes: Math.max(0, Math.ceil((kept.promised_ready_at - now) / 60_000)),
+    quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
+    margin_basis: outcomes.length >= MIN_CALIBRATION ? 'calibrated' : 'prior',
+  };
+}
+
+/** The location's current wait: the promise, in minutes, for one typical line at the station that frees last. */
+export function currentWait(load: KitchenLoad): { wait_minutes: number; expected_ready_at: number; promised_ready_at: number } {
+  const typical: PrepLine[] = [];
+  const byStation = new Map<string, string[]>();
+  for (const [product, station] of Object.entries(load.settings.product_stations)) {
+    const products = byStation.get(station) ?? [];
+    products.push(product);
+    byStation.set(station, products);
+  }
+  // One line per station: the station's product of median expected time (stations run side by side).
+  for (const products of byStation.values()) {
+    const timed = products
+      .map((product_id) => ({ product_id, seconds: newLines(load, [{ product_id, quantity: 1, modifiers: [] }])[0]!.seconds }))
+      .sort((a, b) => a.seconds - b.seconds);
+    typical.push({ product_id: timed[Math.floor((timed.length - 1) / 2)]!.product_id, quantity: 1, modifiers: [] });
+  }
+  const worst = typical
+    .map((line) => promiseFor(load, [line]))
+    .reduce<KitchenPromise | null>((max, p) => (max === null || p.promised_ready_at > max.promised_ready_at ? p : max), null);
+  if (!worst) return { wait_minutes: 0, expected_ready_at: load.now, promised_ready_at: load.now };
+  return {
+    wait_minutes: Math.max(0, Math.ceil((worst.promised_ready_at - load.now) / 60_000)),
+    expected_ready_at: worst.expected_ready_at,
+    promised_ready_at: worst.promised_ready_at,
+  };
+}

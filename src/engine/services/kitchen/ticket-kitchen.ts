@@ -1,0 +1,93 @@
+import { DateTime } from 'luxon';
+import { shownOrderNumber } from '../../../shared/order-number.ts';
+import type { TicketCountdown, TicketItem, TicketKitchen } from '../../../shared/screen-contract/kitchen.ts';
+import { kitchenActions, stationProgress, suggestedTarget, ticketPayment } from '../../../shared/kitchen-ticket-rules.ts';
+import type { Engine } from '../../engine.ts';
+import type { OrderRow } from '../../store/orders-store.ts';
+import type { RestaurantRow } from '../../store/restaurants-store.ts';
+import { allergenKey, type KitchenSettings } from '../../domain/kitchen-settings.ts';
+import type { OrderItemView } from '../orders/order-view.ts';
+
+/** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */
+export interface KitchenFacts {
+  doneItems(orderId: string): Set<number>;
+  recalledUntil(orderId: string): number | null;
+  channel(orderId: string): string | null;
+}
+
+/** What every ticket of one read shares: the restaurant, its kitchen settings, the clock's now and the facts. */
+export interface TicketContext {
+  restaurant: RestaurantRow;
+  settings: KitchenSettings;
+  now: number;
+  facts: KitchenFacts;
+}
+
+/** Facts read per order (one ticket, a few live events). */
+export function factsPerOrder(engine: Engine): KitchenFacts {
+  return {
+    doneItems: (orderId) => new Set(engine.stores.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
+    recalledUntil: (orderId) => engine.stores.kitchenData.recalledUntil(orderId),
+    channel: (orderId) => engine.stores.kitchenData.channel(orderId),
+  };
+}
+
+/** Facts of many orders read in three queries (a board snapshot of hundreds of tickets). */
+export function factsOfOrders(engine: Engine, orderIds: readonly string[]): KitchenFacts {
+  const done = new Map<string, Set<number>>();
+  for (const row of engine.stores.kitchenData.itemStatesOf(orderIds)) {
+    if (row.done !== 1) continue;
+    const set = done.get(row.order_id) ?? new Set<number>();
+    set.add(row.item_index);
+    done.set(row.order_id, set);
+  }
+  const recalls = new Map(engine.stores.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
+  const channels = new Map(engine.stores.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
+  const none = new Set<number>();
+  return {
+    doneItems: (orderId) => done.get(orderId) ?? none,
+    recalledUntil: (orderId) => recalls.get(orderId) ?? null,
+    channel: (orderId) => channels.get(orderId) ?? null,
+  };
+}
+
+/** The kitchen's data about one order: its lines with station, allergens and bumps, and what the cook may do. */
+export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitchen {
+  const { settings, facts } = context;
+  const done = facts.doneItems(row.id);
+  const lines = JSON.parse(row.items) as OrderItemView[];
+  const items: TicketItem[] = lines.map((line, index) => {
+    const { product_id: productId, unit_price: _price, ...shown } = line;
+    const flagged = productId === null ? undefined : settings.allergens[productId];
+    return {
+      ...shown,
+      index,
+      modifiers: line.modifiers.map((m) => ({ ...m, allergen: flagged?.includes(allergenKey(m.group, m.name)) ?? false })),
+      station_id: productId === null ? null : (settings.product_stations[productId] ?? null),
+      done: done.has(index),
+    };
+  });
+  const actions = kitchenActions(row.status, row.type, row.managed_by);
+  const recalledUntil = facts.recalledUntil(row.id);
+  return {
+    items,
+    stations: stationProgress(items, settings.stations.map((s) => s.id)),
+    channel: facts.channel(row.id) ?? row.managed_by,
+    managed_by: row.managed_by,
+    actions,
+    suggested_target: suggestedTarget(row.status, row.type, actions, items),
+    payment: ticketPayment({ method: row.payment_method, paid: row.paid === 1, amount_refunded: row.refunded }, row.total, row.payment_kind === 'online'),
+    countdown: countdown(row, context),
+    recalled_until: recalledUntil !== null && recalledUntil > context.now ? recalledUntil : null,
+    ...(shownOrderNumber(row) !== row.number ? { shown_number: shownOrderNumber(row) } : {}),
+  };
+}
+
+function countdown(row: OrderRow, context: TicketContext): TicketCountdown | null {
+  if (row.status === 'programado' && row.scheduled_for !== null) return { kind: 'scheduled', at: row.scheduled_for };
+  if (row.status === 'pendiente_pago') {
+    const at = DateTime.fromMillis(row.created_at).plus({ minutes: context.restaurant.payment_timeout_minutes }).toMillis();
+    return { kind: 'payment', at };
+  }
+  return null;
+}

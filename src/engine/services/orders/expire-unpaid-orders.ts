@@ -1,0 +1,38 @@
+import { DateTime } from 'luxon';
+import type { Engine } from '../../engine.ts';
+import type { RestaurantRow } from '../../store/restaurants-store.ts';
+import { applyTransition } from './transition-order.ts';
+
+/** The moment at or before which an online order of the restaurant must have been created to expire now. */
+function unpaidCutoff(restaurant: RestaurantRow, now: number): number {
+  return DateTime.fromMillis(now).minus({ minutes: restaurant.payment_timeout_minutes }).toMillis();
+}
+
+/**
+ * Online orders still `pendiente_pago` once their restaurant's payment timeout (30 minutes unless
+ * configured) has run out since creation. Found from the database alone, so a restart loses none.
+ */
+export function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): string[] {
+  const now = engine.clock.now();
+  return engine.stores.restaurants
+    .list()
+    .flatMap((restaurant) => engine.stores.dueOrders.awaitingPaymentCreatedBy(restaurant.id, unpaidCutoff(restaurant, now), limitPerRestaurant));
+}
+
+/**
+ * Cancels one unpaid online order whose time ran out, in its own transaction: its payment page
+ * closes (saying it expired), its stock comes back, an `order.updated` event is written.
+ * Returns false (and changes nothing) when the order is not, or no longer, due.
+ */
+export function expireUnpaidOrder(engine: Engine, orderId: string): boolean {
+  return engine.transaction(() => {
+    const now = engine.clock.now();
+    const order = engine.stores.orders.getById(orderId);
+    if (!order || order.status !== 'pendiente_pago') return false;
+    const restaurant = engine.stores.restaurants.get(order.restaurant_id);
+    if (!restaurant || order.created_at > unpaidCutoff(restaurant, now)) return false;
+    engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'expired', now);
+    applyTransition(engine, order, 'cancelado');
+    return true;
+  });
+}

@@ -1,0 +1,73 @@
+// The API's Idempotency-Key rule as a use case (api-v1-decisions.md): a write's first answer, success
+// or refusal, is stored in the write's own transaction under (API key, Idempotency-Key) with the
+// request's fingerprint, and replayed for the window; the same key with another request is 409. The
+// HTTP door reads the header and fingerprints the request; this is the only code that keeps answers.
+import { ApiError } from '../../domain/errors.ts';
+import { PENDING_STATUS } from '../../domain/idempotency-record.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotency-retention.ts';
+
+/** One request under its key: which API key sent it, its Idempotency-Key, the hash of what it asked. */
+export interface KeyedRequest {
+  apiKeyId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** What a write answers; with `pendingMarker`, its answer comes only after the commit. */
+export interface FreshAnswer {
+  status: number;
+  body: unknown;
+  pendingMarker?: string;
+}
+
+/** The answer to send: replayed from the record, or fresh (its body as JSON text, or in flight). */
+export interface KeptAnswer {
+  status: number;
+  body: string;
+  replayed: boolean;
+  pending?: true;
+}
+
+/**
+ * In one transaction: the answer stored under the request's key (replayed, or 409 for another
+ * request, or 409 while the first is still in flight), or else `answer()`'s, stored. `answer` runs
+ * inside that transaction, so the write and its record commit together.
+ */
+export function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: WriteTransaction) => FreshAnswer): KeptAnswer {
+  const { apiKeyId, key, fingerprint } = request;
+  return engine.transaction((tx) => {
+    const now = engine.clock.now();
+    const stored = engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    if (stored) {
+      if (stored.request_hash !== fingerprint) {
+        throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
+      }
+      if (stored.status === PENDING_STATUS) {
+        throw new ApiError('state_conflict', 'the first request with this Idempotency-Key is still being completed; retry in a moment');
+      }
+      return { status: stored.status, body: stored.body, replayed: true };
+    }
+    const { status, body, pendingMarker } = answer(tx);
+    if (pendingMarker !== undefined) {
+      // The answer comes after the commit: until then a retry is told to wait, never run twice.
+      engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      return { status, body: '', replayed: false, pending: true };
+    }
+    const text = JSON.stringify(body);
+    engine.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
+    return { status, body: text, replayed: false };
+  });
+}
+
+/** The final answer of a write that was in flight: from now on it is what the key replays. */
+export function settleAnswer(engine: Engine, request: KeyedRequest, status: number, body: unknown): KeptAnswer {
+  const text = JSON.stringify(body);
+  engine.transaction(() => engine.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
+  return { status, body: text, replayed: false };
+}
+
+/** Forgets an in-flight key whose write ended in a 5xx after its commit: the key may be retried. */
+export function forgetAnswer(engine: Engine, request: KeyedRequest): void {
+  engine.transaction(() => engine.stores.idempotency.remove(request.apiKeyId, request.key));
+}

@@ -1,0 +1,112 @@
+import type { ListOrdersInput } from '../../../shared/schemas/orders.ts';
+import { invalidRequest, notFound } from '../../domain/errors.ts';
+import { parseInstant } from '../../domain/time.ts';
+import type { Engine } from '../../engine.ts';
+import type { OrderListFilter, OrderListKey, OrderWriteListener } from '../../store/orders-store.ts';
+import type { RestaurantRow } from '../../store/restaurants-store.ts';
+import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import { toOrderView, type OrderView } from './order-view.ts';
+import { restaurantOf } from '../keys/restaurant-context.ts';
+
+export function getOrder(engine: Engine, actor: Actor, orderId: string): OrderView {
+  const restaurant = restaurantOf(engine, actor);
+  const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  if (!order) throw notFound(`order ${orderId} not found`);
+  return toOrderView(order, restaurant.time_zone);
+}
+
+export interface OrderPage {
+  data: OrderView[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
+export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPage {
+  const { restaurant, filter, limit } = listFilter(engine, actor, query);
+  const rows = engine.stores.orders.list(filter);
+  const { page, has_more, next_cursor } = pageOf(rows, limit);
+  return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
+}
+
+/** The page listOrders() answers, as order ids only (read from the index), with its world. */
+export interface OrderPageKeys {
+  restaurant: RestaurantRow;
+  test: boolean;
+  ids: string[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** The same page as listOrders() (same checks, same refusals), its orders' ids only. */
+export function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPageKeys {
+  const { restaurant, filter, limit } = listFilter(engine, actor, query);
+  const { page, has_more, next_cursor } = pageOf(engine.stores.orders.listKeys(filter), limit);
+  return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
+}
+
+function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): { restaurant: RestaurantRow; filter: OrderListFilter; limit: number } {
+  const restaurant = restaurantOf(engine, actor);
+  const limit = query.limit ?? 20;
+  const from = readInstant(query.from, 'from', restaurant.time_zone);
+  const to = readInstant(query.to, 'to', restaurant.time_zone);
+  const locationId = query.location_id?.toLowerCase();
+  if (locationId !== undefined && !engine.stores.locations.get(restaurant.id, locationId)) {
+    throw invalidRequest(`location_id: unknown location ${query.location_id}`);
+  }
+  const filter: OrderListFilter = {
+    restaurantId: restaurant.id,
+    test: isTestWorld(actor),
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(locationId !== undefined ? { locationId } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(query.cursor !== undefined ? { before: decodeCursor(query.cursor) } : {}),
+    limit: limit + 1,
+  };
+  return { restaurant, filter, limit };
+}
+
+/** One more row than the limit was read: it says whether there is more. */
+function pageOf<T extends OrderListKey>(rows: T[], limit: number): { page: T[]; has_more: boolean; next_cursor: string | null } {
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const last = page[page.length - 1];
+  return { page, has_more: hasMore, next_cursor: hasMore && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+function readInstant(text: string | undefined, field: string, zone: string): number | undefined {
+  if (text === undefined) return undefined;
+  const at = parseInstant(text, zone);
+  if (at === null) throw invalidRequest(`${field} must be an ISO 8601 date-time`);
+  return at;
+}
+
+function encodeCursor(createdAt: number, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && typeof value[1] === 'string') {
+      return { createdAt: value[0] as number, id: value[1] as string };
+    }
+  } catch {
+    // falls through to the refusal below
+  }
+  throw invalidRequest('cursor is not a cursor this API gave out (use next_cursor as it came)');
+}
+
+/**
+ * Calls `listener` with an order's id each time that order is written on this connection (null:
+ * possibly any order); returns its removal. For caches of order views (http/order-responses.ts).
+ */
+export function onOrderWrite(engine: Engine, listener: OrderWriteListener): () => void {
+  return engine.stores.orders.onWrite(listener);
+}
+
+/** The ids of the restaurant's orders managed by a POS integration. */
+export function managedOrderIds(engine: Engine, restaurantId: string): string[] {
+  return engine.read(() => engine.stores.orders.managedIds(restaurantId));
+}

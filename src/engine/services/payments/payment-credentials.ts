@@ -1,0 +1,120 @@
+import { DateTime } from 'luxon';
+import { invalidRequest, notFound } from '../../domain/errors.ts';
+import type { Engine } from '../../engine.ts';
+import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
+import type { PaymentProviderEntry } from '../../payments/payment-provider-registry.ts';
+import { databasePaymentCredentials, type PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
+
+/** What may be shown of a restaurant's credentials: never the token nor the secret. */
+export interface PaymentCredentialsView {
+  restaurant_id: string;
+  provider: string;
+  world: 'live';
+  api_base: string;
+  access_token_set: boolean;
+  webhook_secret_set: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+function checkApiBase(apiBase: string): string {
+  let url: URL;
+  try {
+    url = new URL(apiBase);
+  } catch {
+    throw invalidRequest('the API base (--api-base) must be an http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidRequest('the API base (--api-base) must be an http(s) URL');
+  return apiBase.replace(/\/+$/, '');
+}
+
+function checkSecret(name: string, value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length < 8 || trimmed.length > 512 || /[\s\u0000-\u001f]/.test(trimmed)) {
+    throw invalidRequest(`${name} must be 8 to 512 characters with no spaces`);
+  }
+  return trimmed;
+}
+
+/** The registry's entry for a provider's name, or invalid_request naming the ones there are. */
+export function knownPaymentProvider(provider: string): PaymentProviderEntry {
+  const entry = paymentProviderEntry(provider);
+  if (!entry) throw invalidRequest(`the provider must be one of: ${PAYMENT_PROVIDER_NAMES.join(', ')}`);
+  return entry;
+}
+
+function viewOf(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
+  const row = engine.stores.paymentCredentials.get(restaurantId, provider);
+  if (!row) return null;
+  const restaurant = engine.stores.restaurants.get(restaurantId);
+  const at = (ms: number) => DateTime.fromMillis(ms, { zone: restaurant?.time_zone ?? 'UTC' }).toISO({ suppressMilliseconds: true })!;
+  return {
+    restaurant_id: row.restaurant_id,
+    provider: row.provider,
+    world: 'live',
+    api_base: row.api_base,
+    access_token_set: row.access_token.length > 0,
+    webhook_secret_set: row.webhook_secret.length > 0,
+    created_at: at(row.created_at),
+    updated_at: at(row.updated_at),
+  };
+}
+
+/**
+ * The token, the secret and the API base checked and trimmed (for the database or the app's key
+ * storage); no API base means the provider's public one.
+ */
+export function checkPaymentCredentials(
+  provider: string,
+  input: { accessToken: string; webhookSecret: string; apiBase?: string | null | undefined },
+): {
+  accessToken: string;
+  webhookSecret: string;
+  apiBase: string;
+} {
+  return {
+    accessToken: checkSecret('the access token', input.accessToken),
+    webhookSecret: checkSecret('the webhook secret', input.webhookSecret),
+    apiBase: checkApiBase(input.apiBase?.trim() || knownPaymentProvider(provider).defaultApiBase),
+  };
+}
+
+/** Sets (or replaces) a restaurant's credentials with a provider for its live world, in one transaction. */
+export function setPaymentCredentials(
+  engine: Engine,
+  restaurantId: string,
+  provider: string,
+  input: { accessToken: string; webhookSecret: string; apiBase?: string | undefined },
+): PaymentCredentialsView {
+  const { accessToken, webhookSecret, apiBase } = checkPaymentCredentials(provider, input);
+  return engine.transaction(() => {
+    if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+    const now = engine.clock.now();
+    engine.stores.paymentCredentials.set({
+      restaurant_id: restaurantId,
+      provider,
+      access_token: accessToken,
+      webhook_secret: webhookSecret,
+      api_base: apiBase,
+      created_at: now,
+      updated_at: now,
+    });
+    return viewOf(engine, restaurantId, provider)!;
+  });
+}
+
+export function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
+  knownPaymentProvider(provider);
+  if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+  return viewOf(engine, restaurantId, provider);
+}
+
+export function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): boolean {
+  knownPaymentProvider(provider);
+  return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, provider));
+}
+
+/** The credentials `npm run payments` keeps in the database, read on every use (a change is seen by the next one). */
+export function storedPaymentCredentials(engine: Engine): PaymentCredentialsSource {
+  return databasePaymentCredentials(engine.stores.paymentCredentials);
+}
