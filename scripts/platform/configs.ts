@@ -3,6 +3,7 @@
 // written with JSON.stringify, nothing hand-quoted.
 import { join } from 'node:path';
 import { dataDir, nodeDir, type DatabaseNode, type PlatformLayout } from './layout.ts';
+import { archiveCommand } from './pgbackrest.ts';
 
 export const POSTGRES_BIN_DIR = '/usr/lib/postgresql/15/bin';
 
@@ -41,6 +42,10 @@ export function etcdArguments(layout: PlatformLayout, name: string, clusterToken
     // etcd's defaults (100 ms, 1 s) make elections of their own on two busy cores.
     '--heartbeat-interval=250',
     '--election-timeout=2500',
+    // A member that comes back (or was starved of CPU) asks the others before it calls an election,
+    // instead of forcing a new term on a healthy leader: every etcd leader change renews every lease,
+    // so elections in a row would keep a dead Patroni leader's key alive and delay the failover.
+    '--pre-vote=true',
     '--log-level=warn',
   ];
 }
@@ -57,7 +62,7 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
     scope: layout.scope,
     namespace: '/comanda/',
     name: node.name,
-    log: { level: 'WARNING', dir: nodeDir(layout, node.name), file_num: 2, file_size: 10_000_000 },
+    log: { level: 'INFO', dir: nodeDir(layout, node.name), file_num: 2, file_size: 10_000_000 },
     restapi: { listen: address(node.restPort), connect_address: address(node.restPort) },
     etcd3: { hosts: layout.etcd.map((member) => address(member.clientPort)) },
     bootstrap: {
@@ -82,6 +87,9 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
             max_wal_senders: 10,
             max_replication_slots: 10,
             wal_keep_size: '128MB',
+            // With backups: every completed WAL segment goes to pgBackRest's repository, from the
+            // leader only (a standby archives nothing with archive_mode on).
+            ...(layout.backups ? { archive_mode: 'on' } : {}),
           },
         },
       },
@@ -106,6 +114,7 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
         unix_socket_directories: nodeDir(layout, node.name),
         max_connections: 60,
         shared_buffers: '32MB',
+        ...(layout.backups ? { archive_command: archiveCommand(layout, node.name) } : {}),
       },
       pg_hba: [
         'local all all peer',

@@ -2,7 +2,7 @@
 // Patroni, one HAProxy; every port on loopback and every file in one state folder. `up` writes it
 // to layout.json there, so that `status`, `down` and the tests read the same layout back.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 
 export type Replication = 'synchronous' | 'asynchronous';
@@ -28,6 +28,8 @@ export interface PlatformLayout {
   host: '127.0.0.1';
   scope: string;
   replication: Replication;
+  /** WAL archiving and backups with pgBackRest (`up --backups`; scripts/platform/pgbackrest.ts). */
+  backups?: boolean;
   etcd: EtcdMember[];
   nodes: DatabaseNode[];
   haproxy: { writePort: number; statsPort: number };
@@ -36,24 +38,36 @@ export interface PlatformLayout {
 export const NODE_COUNT = 3;
 const LAYOUT_FILE = 'layout.json';
 
-/** A free loopback port, as the kernel hands one out (the gap until the service binds it is short). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+/**
+ * `count` distinct free loopback ports, as the kernel hands them out: every probe stays open until
+ * all are taken, so that the kernel cannot hand one out twice (a port closed at once is free again
+ * for the next probe). The gap until the services bind them is short.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => {
+    const address = server.address();
+    if (typeof address !== 'object' || !address) throw new Error('no port');
+    return address.port;
   });
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 /** Ports from `basePort` on (basePort, +1, … +13), or free ones the kernel picks when it is absent. */
 export async function allocateLayout(dir: string, replication: Replication, basePort?: number): Promise<PlatformLayout> {
-  const ports: number[] = [];
-  for (let index = 0; index < NODE_COUNT * 4 + 2; index += 1) {
-    ports.push(basePort === undefined ? await freePort() : basePort + index);
-  }
+  const count = NODE_COUNT * 4 + 2;
+  const ports = basePort === undefined ? await freePorts(count) : Array.from({ length: count }, (_, index) => basePort + index);
   if (new Set(ports).size !== ports.length) throw new Error('the kernel handed out one port twice; run again');
   const take = () => ports.shift()!;
   const etcd = Array.from({ length: NODE_COUNT }, (_, index) => ({ name: `etcd${index + 1}`, clientPort: take(), peerPort: take() }));

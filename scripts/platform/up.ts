@@ -10,6 +10,7 @@ import { APP_DATABASE, APP_ROLE, POSTGRES_BIN_DIR, etcdArguments, haproxyConfig,
 import { down } from './down.ts';
 import { allocateLayout, dataDir, nodeDir, writeLayout, type PlatformLayout, type Replication } from './layout.ts';
 import { clusterMembers, leaderOf, syncStandbyOf } from './patroni-rest.ts';
+import { pgbackrest, writePgbackrestFiles } from './pgbackrest.ts';
 import { isAlive, recordedProcesses, startDetached } from './processes.ts';
 import { postgresUser } from './run-as.ts';
 import { ensureTemplate, writeTemplateBootstrapScript } from './template.ts';
@@ -21,6 +22,8 @@ export interface UpOptions {
   basePort?: number;
   /** Bootstrap with initdb instead of the cached template (to measure what the template saves). */
   noTemplate?: boolean;
+  /** WAL archiving to a pgBackRest repository in the state folder, its stanza created (backups and restores). */
+  backups?: boolean;
 }
 
 export interface UpResult {
@@ -37,6 +40,7 @@ const REQUIRED = [
   ['patroni', '/usr/bin/patroni'],
   ['haproxy', '/usr/sbin/haproxy'],
   ['PostgreSQL 15', join(POSTGRES_BIN_DIR, 'postgres')],
+  ['pgbackrest', '/usr/bin/pgbackrest'],
 ] as const;
 
 export function missingPackages(): string[] {
@@ -84,8 +88,9 @@ async function start(options: UpOptions & { dir: string }): Promise<UpResult> {
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755); // PostgreSQL's user must reach its folders below
   const runAs = postgresUser();
-  const layout = await allocateLayout(dir, options.replication ?? 'synchronous', options.basePort);
+  const layout: PlatformLayout = { ...(await allocateLayout(dir, options.replication ?? 'synchronous', options.basePort)), ...(options.backups ? { backups: true } : {}) };
   writeLayout(layout);
+  if (layout.backups) writePgbackrestFiles(layout, runAs);
   const secret = () => randomBytes(24).toString('base64url');
   const secrets: PlatformSecrets = { superuser: secret(), replication: secret(), rewind: secret(), app: secret() };
   writeFileSync(secretsFile(dir), JSON.stringify(secrets), { mode: 0o600 });
@@ -140,5 +145,6 @@ async function start(options: UpOptions & { dir: string }): Promise<UpResult> {
   const existing = await ask(superuser, `SELECT 1 FROM pg_database WHERE datname = '${APP_DATABASE}'`);
   if (existing.rowCount === 0) await ask(superuser, `CREATE DATABASE ${APP_DATABASE} OWNER ${APP_ROLE}`);
   await ask(writeConnection(layout, secrets), 'SELECT 1');
+  if (layout.backups) await pgbackrest(layout, runAs, ['stanza-create']);
   return { layout, secrets, readyMs: performance.now() - started, templateMs };
 }

@@ -33,11 +33,25 @@ export interface WriterReport {
   wrongAnswers: string[];
 }
 
+/** What one client is doing now: for a test that times out to say where its writers wait. */
+export interface WriterState {
+  client: number;
+  phase: 'connecting' | 'writing' | 'backing off' | 'stopped';
+  /** The writers' clock when the phase began. */
+  since: number;
+  /** The key being written (or retried). */
+  key: string;
+  acknowledged: number;
+  lastError?: { at: number; message: string };
+}
+
 export interface OrderWriters {
   /** Acknowledged so far (grows while the writers run). */
   readonly acknowledged: readonly Acknowledged[];
   /** Statements sent and not answered yet. */
   inFlight(): number;
+  /** Each client's phase, since when, and its last error. */
+  states(): WriterState[];
   stop(): Promise<WriterReport>;
 }
 
@@ -80,21 +94,30 @@ export function startOrderWriters(options: { connection: pg.ClientConfig; client
   }
 
   async function runClient(clientNumber: number): Promise<void> {
+    const state = states[clientNumber - 1]!;
+    const enter = (phase: WriterState['phase']) => Object.assign(state, { phase, since: options.clock() });
     let client: pg.Client | undefined;
     let sequence = 0;
     while (!stopping) {
       const key = `${options.label}-${clientNumber}-${sequence}`;
+      state.key = key;
       inFlight += 1;
       try {
-        client ??= await connect();
+        if (!client) {
+          enter('connecting');
+          client = await connect();
+        }
+        enter('writing');
         const result = await client.query<{ server_port: number }>('INSERT INTO failover_orders (idempotency_key, client, sequence) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING RETURNING inet_server_port() AS server_port', [key, clientNumber, sequence]);
         // No row: the key was there already, which only a retry of an unknown outcome explains.
         if (result.rowCount === 0 && !(retriedKeys.has(key))) wrongAnswers.push(`${key}: already present on its first attempt`);
         // A retried key found present: its earlier attempt committed, on a node the answer cannot name (0).
         acknowledged.push({ key, at: options.clock(), serverPort: result.rows[0]?.server_port ?? 0 });
+        state.acknowledged += 1;
         sequence += 1;
       } catch (error) {
         const reason = isRetried(error);
+        state.lastError = { at: options.clock(), message: error instanceof Error ? `${(error as { code?: string }).code ?? ''} ${error.message}`.trim().slice(0, 200) : String(error) };
         if (!reason) {
           wrongAnswers.push(`${key}: ${error instanceof Error ? `${(error as { code?: string }).code ?? ''} ${error.message}` : String(error)}`);
           sequence += 1;
@@ -105,19 +128,25 @@ export function startOrderWriters(options: { connection: pg.ClientConfig; client
         await client?.end().catch(() => {});
         client = undefined;
         // A client's back-off before it reconnects, as a store front's would be.
-        if (reason) await new Promise((resolve) => setTimeout(resolve, 100));
+        if (reason) {
+          enter('backing off');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
       } finally {
         inFlight -= 1;
       }
     }
     await client?.end().catch(() => {});
+    enter('stopped');
   }
 
   const retriedKeys = new Set<string>();
+  const states: WriterState[] = Array.from({ length: options.clients }, (_, index) => ({ client: index + 1, phase: 'connecting', since: options.clock(), key: '', acknowledged: 0 }));
   const running = Array.from({ length: options.clients }, (_, index) => runClient(index + 1));
   return {
     acknowledged,
     inFlight: () => inFlight,
+    states: () => states.map((state) => ({ ...state })),
     async stop() {
       stopping = true;
       await Promise.all(running);

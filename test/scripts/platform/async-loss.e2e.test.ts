@@ -10,6 +10,7 @@ import { down, stillRunning } from '../../../scripts/platform/down.ts';
 import type { PlatformLayout } from '../../../scripts/platform/layout.ts';
 import { up, writeConnection } from '../../../scripts/platform/up.ts';
 import { eventually } from '../../support/eventually.ts';
+import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, prepareOrdersTable, startOrderWriters } from '../../support/order-writers.ts';
 import { currentLeader, killDatabaseNode, stallWalSenders } from '../../support/platform-faults.ts';
 
@@ -42,9 +43,9 @@ test('with asynchronous replication, kill -9 of the primary loses acknowledged r
     // Asynchronous commits go on without the standbys: wait until some are acknowledged that no standby has.
     await eventually(() => writers.acknowledged.length - stalledAt, 'writes acknowledged while the link stalls', { until: (count) => count >= 40, timeoutMs: 60_000 });
     killDatabaseNode(layout, leader);
-    await eventually(() => currentLeader(layout), 'a new leader', { until: (name) => name !== undefined && name !== leader, timeoutMs: 150_000 });
+    await explainingFailure(layout, writers, clock, () => eventually(() => currentLeader(layout), 'a new leader', { until: (name) => name !== undefined && name !== leader, timeoutMs: 150_000 }));
     const afterKill = writers.acknowledged.length;
-    await eventually(() => writers.acknowledged.length - afterKill, 'writes to resume', { until: (count) => count >= 40, timeoutMs: 150_000 });
+    await explainingFailure(layout, writers, clock, () => eventually(() => writers.acknowledged.length - afterKill, 'writes to resume', { until: (count) => count >= 40, timeoutMs: 150_000 }));
     const report = await writers.stop();
     const check = await checkAcknowledged(writeConnection(layout, secrets), report.acknowledged, label);
     const figure = `negative control (asynchronous): acknowledged ${check.acknowledged}, lost ${check.lost.length}, duplicated ${check.duplicated.length}; wrong answers ${report.wrongAnswers.length}`;

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { PATRONI_TIMING, etcdArguments, haproxyConfig, patroniConfig } from '../../../scripts/platform/configs.ts';
 import { allocateLayout } from '../../../scripts/platform/layout.ts';
 import { parseCluster } from '../../../scripts/platform/patroni-rest.ts';
+import { pgbackrestConfig, pgbackrestConfigFile } from '../../../scripts/platform/pgbackrest.ts';
 import { upServersFromStatsCsv } from '../../../scripts/platform/status.ts';
 import { isRetried, longestGap, switchGap } from '../../support/order-writers.ts';
 
@@ -44,6 +45,7 @@ test('etcd: a three-member cluster on loopback', async () => {
   const args = etcdArguments(layout, 'etcd2', 'token');
   assert.ok(args.includes('--initial-cluster=etcd1=http://127.0.0.1:20001,etcd2=http://127.0.0.1:20003,etcd3=http://127.0.0.1:20005'));
   assert.ok(args.includes('--listen-client-urls=http://127.0.0.1:20002'));
+  assert.ok(args.includes('--pre-vote=true'), 'a member that comes back asks before it calls an election');
 });
 
 test('HAProxy: writes go only where Patroni answers 200 on /primary, to the node’s PostgreSQL port, checked on its REST port', async () => {
@@ -90,4 +92,25 @@ test('the unavailable window: the longest time without an acknowledged write fro
   assert.equal(longestGap([], 0), Number.POSITIVE_INFINITY);
   assert.equal(switchGap(acks, 1100), 8000);
   assert.equal(switchGap(acks.slice(0, 3), 1100), undefined);
+});
+
+test('pgBackRest: with backups, every node archives to the one repository, naming its own data folder; the stanza knows the three nodes', async () => {
+  const layout = { ...(await allocateLayout('/tmp/x', 'synchronous', 20_000)), backups: true };
+  for (const node of layout.nodes) {
+    const config = patroniConfig(layout, node, secrets);
+    assert.equal(config.bootstrap.dcs.postgresql.parameters.archive_mode, 'on');
+    const command = (config.postgresql.parameters as { archive_command?: string }).archive_command ?? '';
+    assert.match(command, /archive-push "%p"$/);
+    assert.ok(command.includes(`--pg1-path=/tmp/x/${node.name}/data `), `${node.name} archives from its own data folder`);
+    assert.ok(command.includes(`--config=${pgbackrestConfigFile(layout)}`));
+  }
+  const ini = pgbackrestConfig(layout);
+  assert.match(ini, /^\[comanda\]$/m);
+  assert.match(ini, /^backup-standby=y$/m);
+  for (const [index, node] of layout.nodes.entries()) {
+    assert.match(ini, new RegExp(`^pg${index + 1}-path=/tmp/x/${node.name}/data$`, 'm'));
+    assert.match(ini, new RegExp(`^pg${index + 1}-port=${node.port}$`, 'm'));
+  }
+  const without = patroniConfig(await allocateLayout('/tmp/x', 'synchronous', 20_000), layout.nodes[0]!, secrets);
+  assert.equal('archive_mode' in without.bootstrap.dcs.postgresql.parameters, false, 'no archiving without backups');
 });

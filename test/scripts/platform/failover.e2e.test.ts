@@ -13,6 +13,7 @@ import { clusterMembers, leaderOf, syncStandbyOf } from '../../../scripts/platfo
 import { up, writeConnection } from '../../../scripts/platform/up.ts';
 import type { PlatformSecrets } from '../../../scripts/platform/configs.ts';
 import { eventually } from '../../support/eventually.ts';
+import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, longestGap, prepareOrdersTable, startOrderWriters, switchGap } from '../../support/order-writers.ts';
 import { currentLeader, isRunning, killDatabaseNode, killEtcdMember, nodeConnection, queryNode, restartEtcdMember, switchover } from '../../support/platform-faults.ts';
 
@@ -31,22 +32,28 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
   // synchronous standby, which it does a few seconds after a switch) before the next one. A leader
   // lost before that is a second fault: Patroni then promotes nobody, since no replica is known to
   // hold every acknowledged commit (docs/platform-failover.md).
-  await eventually(() => clusterMembers(layout), 'three running members, a leader and a synchronous standby', {
-    until: (members) => members.length === 3 && members.every((member) => member.state === 'running' || member.state === 'streaming') && syncStandbyOf(members) !== undefined && leaderOf(members) !== undefined,
-    timeoutMs: RECOVERY_TIMEOUT_MS,
-  });
+  await explainingFailure(layout, undefined, clock, () =>
+    eventually(() => clusterMembers(layout), 'three running members, a leader and a synchronous standby', {
+      until: (members) => members.length === 3 && members.every((member) => member.state === 'running' || member.state === 'streaming') && syncStandbyOf(members) !== undefined && leaderOf(members) !== undefined,
+      timeoutMs: RECOVERY_TIMEOUT_MS,
+    }),
+  );
   const writers = startOrderWriters({ connection: writeConnection(layout, secrets), clients: WRITERS, clock, label });
   try {
-    await eventually(() => writers.acknowledged.length, 'writes before the fault', { until: (count) => count >= WRITES_AROUND_THE_FAULT, timeoutMs: 60_000 });
+    await explainingFailure(layout, writers, clock, () =>
+      eventually(() => writers.acknowledged.length, 'writes before the fault', { until: (count) => count >= WRITES_AROUND_THE_FAULT, timeoutMs: 60_000 }),
+    );
     const faultAt = clock();
     await inject();
     // Counted from when the fault is done (patronictl returns once the switch is made), so that
     // these writes are the resumed ones, not the old leader's last.
     const injected = clock();
-    await eventually(() => writers.acknowledged.filter((ack) => ack.at > injected).length, 'writes to resume after the fault', {
-      until: (count) => count >= WRITES_AROUND_THE_FAULT,
-      timeoutMs: RECOVERY_TIMEOUT_MS,
-    });
+    await explainingFailure(layout, writers, clock, () =>
+      eventually(() => writers.acknowledged.filter((ack) => ack.at > injected).length, 'writes to resume after the fault', {
+        until: (count) => count >= WRITES_AROUND_THE_FAULT,
+        timeoutMs: RECOVERY_TIMEOUT_MS,
+      }),
+    );
     const report = await writers.stop();
     const check = await checkAcknowledged(writeConnection(layout, secrets), report.acknowledged, label);
     const unavailableMs = longestGap(report.acknowledged, faultAt);
@@ -112,8 +119,11 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
   });
 
   test('kill -9 of the primary: every acknowledged row is on the new leader, none twice, writes resume', { timeout: 300_000 }, async (t) => {
-    const leader = (await currentLeader(layout))!;
+    // The leader as it is at the fault (after the wait for a whole cluster), not before that wait.
+    let leader: string | undefined;
     const result = await underLoad(t, 'kill-9-primary', async () => {
+      leader = await currentLeader(layout);
+      assert.ok(leader, 'a leader to kill');
       killDatabaseNode(layout, leader);
     });
     assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
