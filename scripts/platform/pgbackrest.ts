@@ -94,6 +94,12 @@ export interface RestoreOptions {
   target: string;
   /** Recover up to this moment (PostgreSQL's timestamptz text, e.g. from clock_timestamp()), then promote; else to the end of the archive. */
   targetTime?: string;
+  /**
+   * The backup set to start from (a label from `backup`). Without it pgBackRest picks, for a time
+   * target, the latest set whose stop time is before it, compared in whole seconds: a target in the
+   * same second as the set's stop finds no set ("unable to find backup set with stop time less than").
+   */
+  set?: string;
 }
 
 /**
@@ -105,5 +111,6 @@ export async function restore(layout: PlatformLayout, runAs: RunAs | undefined, 
   mkdirSync(options.target, { recursive: true, mode: 0o700 });
   if (runAs) chownSync(options.target, runAs.uid, runAs.gid);
   const target = options.targetTime ? ['--type=time', `--target=${options.targetTime}`, '--target-action=promote'] : ['--type=default'];
-  await pgbackrest(layout, runAs, ['restore', `--pg1-path=${options.target}`, ...target]);
+  const set = options.set ? [`--set=${options.set}`] : [];
+  await pgbackrest(layout, runAs, ['restore', `--pg1-path=${options.target}`, ...set, ...target]);
 }

@@ -76,7 +76,8 @@ test('pgBackRest: a full backup from the standby under writes, then a restore to
 
   const target = join(layout.dir, 'restored');
   const restoreStarted = clock();
-  await restore(layout, runAs, { target, targetTime: moment });
+  // From the set just taken: the moment can fall in the same second as the set's stop (CI: pgBackRest then found no set).
+  await restore(layout, runAs, { target, targetTime: moment, set: backupLabel });
   const restoredMs = clock() - restoreStarted;
   restored = await startRestoredServer({ dataDir: target, runAs, superuserPassword: secrets.superuser, timeoutMs: 180_000 });
   const recoveredMs = clock() - restoreStarted - restoredMs;
