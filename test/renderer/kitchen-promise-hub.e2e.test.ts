@@ -57,7 +57,7 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     assert.equal((await k.engine.call('POST', '/orders', { key: shop.key, body })).status, 201);
   });
 
-  test('a held line on the board: "en espera · sale a las HH:MM", then an ordinary line once the engine fires it', async () => {
+  test('a held line on the board: "retenido hasta HH:MM", then an ordinary line once the engine fires it', async () => {
     // An empanada (oven) and a completo (grill): the one its station would finish first waits (after the
     // test before, the grill has a queue: the empanada is held, from the stations' schedule).
     const order = await placeOrder(k.engine, { items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }, { product_id: R1.products.completo, quantity: 1 }] });
@@ -67,7 +67,7 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     const note = k.page.locator(`[data-testid="held-item"][data-fire-at="${held[0]!.fire_at}"]`);
     await note.waitFor();
     const shown = DateTime.fromMillis(held[0]!.fire_at, { zone: 'America/Santiago' }).toFormat('HH:mm');
-    assert.equal(await note.innerText(), `en espera · sale a las ${shown}`);
+    assert.equal(await note.innerText(), `retenido hasta ${shown}`);
     await note.scrollIntoViewIfNeeded();
     console.log(`screenshot: ${await k.screenshot('board-held-line')}`);
     k.engine.clock.set(held[0]!.fire_at);

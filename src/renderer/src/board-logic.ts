@@ -20,8 +20,8 @@ export interface ShownTicket extends KitchenTicket {
   shownStatus: OrderStatus;
 }
 
-/** A held line's "en espera · sale a las HH:MM" (issue 32, HeldItemNote.tsx), for the estimate. */
-const HELD_NOTE_ESTIMATE = ' en espera · sale a las 00:00';
+/** A held line's "retenido hasta HH:MM" (issue 32, HeldItemNote.tsx), for the estimate. */
+const HELD_NOTE_ESTIMATE = ' retenido hasta 00:00';
 
 export function isColumnStatus(status: OrderStatus): status is ColumnStatus {
   return (COLUMNS as readonly OrderStatus[]).includes(status);

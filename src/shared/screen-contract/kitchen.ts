@@ -27,7 +27,7 @@ export interface TicketItem extends Omit<OrderItem, 'modifiers' | 'product_id' |
   done: boolean;
   /**
    * Held back so that the order's items finish together (issue 32): fired to its station at this
-   * moment at the latest (epoch ms); the screen shows "en espera · sale a las HH:MM". Absent: fired.
+   * moment at the latest (epoch ms); the screen shows "retenido hasta HH:MM". Absent: fired.
    */
   held_until?: number;
 }

@@ -57,7 +57,7 @@ export function applyHeldDecisions(engine: Engine, decisions: readonly HeldDecis
 /**
  * The order's fired lines are now predicted done more than REPLAN_MS after the held line's target
  * (their station is slower than planned): the line's planned firing moves as much later, and the
- * screens are told (so "sale a las" stays true), rather than have it done long before its order.
+ * screens are told (so "retenido hasta" stays true), rather than have it done long before its order.
  */
 function replan(engine: Engine, line: HeldItemRow, shift: number, now: number): void {
   const { order_id, item_index, location_id, test, station_id, product_id, quantity, held_at } = line;

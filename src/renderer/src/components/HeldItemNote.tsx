@@ -1,5 +1,7 @@
 // A line held back so that its order's items finish together (issue 32): the engine fires it to its
-// station at `at` at the latest; until then the cook reads "en espera · sale a las HH:MM" beside it.
+// station at `at` at the latest; until then the cook reads "retenido hasta HH:MM" beside it
+// (short, and not "en espera", which the menu says of scheduled orders: on a phone the longer text
+// wrapped every held line and took the rush's second ticket off the first page).
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useBoard, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';

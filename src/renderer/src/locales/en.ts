@@ -25,7 +25,7 @@ export const en: Record<TextKey, string> = {
   'ticket.retiro': 'Pickup',
   'ticket.test': 'PRUEBA',
   'ticket.scheduled': 'Scheduled {time}',
-  'ticket.held_line': 'on hold · fires at {time}',
+  'ticket.held_line': 'held until {time}',
   'ticket.note': 'Note',
   'ticket.courier': 'Courier',
   'ticket.undo': 'Undo',

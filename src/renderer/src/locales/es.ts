@@ -24,7 +24,7 @@ export const es = {
   'ticket.test': 'PRUEBA',
   'ticket.pos': 'POS',
   'ticket.scheduled': 'Programado {time}',
-  'ticket.held_line': 'en espera · sale a las {time}',
+  'ticket.held_line': 'retenido hasta {time}',
   'ticket.note': 'Nota',
   'ticket.courier': 'Repartidor',
   'ticket.undo': 'Deshacer',
