@@ -50,3 +50,40 @@ describe('manager screens on a 390×844 phone', () => {
     });
   }
 });
+
+// The manager's views in the top bar: centred only while they fit. A plain centre pushed the first
+// view past the bar's left edge, where no scroll reaches: the board at 1280×800 showed "Comand|a",
+// Cocina cut and not tappable.
+describe('the top bar\'s views, from a phone to a TV', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    k = await startKitchenUnderTest();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  for (const size of [{ width: 1920, height: 1080 }, { width: 1280, height: 800 }, { width: 1180, height: 820 }, { width: 1024, height: 768 }, { width: 820, height: 1180 }]) {
+    test(`${size.width}×${size.height}: the first view starts inside the bar; every view is in view or a scroll away`, async () => {
+      await k.page.setViewportSize(size);
+      await k.open('board');
+      await k.page.locator('.top-bar nav.tabs').waitFor();
+      const bar = await k.page.evaluate(() => {
+        const nav = document.querySelector<HTMLElement>('.top-bar nav.tabs')!;
+        const box = nav.getBoundingClientRect();
+        const tabs = [...nav.children].map((tab) => {
+          const r = tab.getBoundingClientRect();
+          return { text: (tab as HTMLElement).innerText, left: r.left, right: r.right };
+        });
+        return { left: box.left, right: box.right, scrollLeft: nav.scrollLeft, scrollWidth: nav.scrollWidth, clientWidth: nav.clientWidth, tabs };
+      });
+      // Wide: one tab per view; narrower, one menu of them.
+      assert.ok(bar.tabs.length >= 1, 'the views are drawn');
+      assert.equal(bar.scrollLeft, 0);
+      // Before any scroll the first view starts at the bar's left edge or after it: a scroll reaches only what lies to the right.
+      assert.ok(bar.tabs[0]!.left >= bar.left - 0.5, `${bar.tabs[0]!.text} starts at ${Math.round(bar.tabs[0]!.left)} px, left of the bar's ${Math.round(bar.left)} px`);
+      const beyond = bar.tabs.filter((tab) => tab.right > bar.left + bar.scrollWidth + 0.5);
+      assert.deepEqual(beyond.map((tab) => tab.text), [], 'every view within the bar\'s scroll');
+    });
+  }
+});
