@@ -38,9 +38,9 @@ describe('the desktop window says its station on live:stations', () => {
 
   before(async () => {
     engine = await startEngineUnderTest();
-    feed = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
+    feed = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
     unregister = registerLiveStations(
-      (said) => feed.showStations(screenStations(engine.server.engine, R1.id, said)),
+      async (said) => feed.showStations(await screenStations(engine.server.engine, R1.id, said)),
       () => ({ contents: window.webContents as never, rendererUrl }),
       (error) => logged.push(error),
     );
@@ -51,12 +51,12 @@ describe('the desktop window says its station on live:stations', () => {
     await engine?.stop();
   });
 
-  test('the window\'s plancha: its heartbeats count for the plancha alone; back to expo, for every station', () => {
+  test('the window\'s plancha: its heartbeats count for the plancha alone; back to expo, for every station', async () => {
     const opened = presence([]);
     assert.notEqual(opened, null, 'a window says nothing at first: every station');
     say(['plancha']);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     const now = engine.clock.now();
     assert.equal(presence(['plancha']), now);
     assert.equal(presence(['horno']), opened, 'the horno saw no screen since');
@@ -64,22 +64,22 @@ describe('the desktop window says its station on live:stations', () => {
 
     say(null);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     assert.equal(presence(['horno']), engine.clock.now(), 'expo counts for the horno');
     assert.deepEqual(logged, []);
   });
 
-  test('another sender is ignored and logged; a malformed list is refused and logged, the feed unchanged', () => {
+  test('another sender is ignored and logged; a malformed list is refused and logged, the feed unchanged', async () => {
     say(['plancha']);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     const plancha = engine.clock.now();
     say(null, 'https://example.com/');
     say(null, rendererUrl, {});
     say('Horno!');
     say([1, 2]);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     assert.equal(presence(['plancha']), engine.clock.now(), 'still the plancha');
     assert.equal(presence(['horno']) !== null && presence(['horno'])! <= plancha, true, 'not every station');
     assert.equal(logged.length, 4);

@@ -76,7 +76,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const mp = await MercadoPagoStandIn.start(token);
     const engine = k.engine.server.engine;
     try {
-      setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
+      await setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
       const order = await placeOrder(k.engine, { customer: { name: 'Paga dos veces' }, payment: 'online', return_url: 'https://tienda.example/vuelta' });
       const notify = (paymentId: number) =>
         mp.notify(`${k.engine.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, secret, {
@@ -97,7 +97,7 @@ describe('kitchen board (Chromium, real engine)', () => {
       assert.equal(mp.payments.get(second.id)!.status, 'refunded');
       assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.amount_refunded, order.total);
     } finally {
-      removePaymentCredentials(engine, R1.id, 'mercadopago');
+      await removePaymentCredentials(engine, R1.id, 'mercadopago');
       await mp.close();
     }
   });
@@ -337,7 +337,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await placeOrder(k.engine, { customer: { name: 'Paga en línea' }, payment: 'online', return_url: 'https://tienda.example/vuelta' }, keys.test_write);
     const elsewhere = await placeOrder(k.engine, { location_id: R1.closedLocation, customer: { name: 'Plaza Egaña (prueba)' } }, keys.test_write);
     await placeOrder(k.engine, { customer: { name: 'Recién llegado' }, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 1 }] });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await card(elsewhere.number).waitFor({ timeout: 5000 });
     await eventually(async () => (await card(late.number).locator('[data-testid="timer"]').getAttribute('data-level')) === 'late', 'late timer');
     assert.equal(await card(amber.number).locator('[data-testid="timer"]').getAttribute('data-level'), 'warn');

@@ -145,7 +145,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
     validateOnFirstUse(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)),
   );
 
-  installErrorReplies(app, (request, reply, refusal) => answerRefusalOnce(options.engine, request, reply, refusal));
+  installErrorReplies(app, async (request, reply, refusal) => await answerRefusalOnce(options.engine, request, reply, refusal));
   installBodyParsers(app);
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   const clock: Clock = options.engine.clock;

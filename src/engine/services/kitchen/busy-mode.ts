@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 // Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
 // creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
 // pause and resume is a `location.updated` event carrying `kitchen_busy`.
@@ -17,8 +18,8 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 
 export type KitchenBusyView = NonNullable<Static<typeof LocationStatus>['kitchen_busy']>;
 
-export function readBusyState(engine: Engine, locationId: string): BusyState {
-  const row = engine.stores.locationBusy.state(locationId);
+export async function readBusyState(engine: Engine, locationId: string): Promise<BusyState> {
+  const row = await engine.stores.locationBusy.state(locationId);
   if (!row) return NOT_BUSY;
   return {
     paused: row.paused === 1,
@@ -30,8 +31,8 @@ export function readBusyState(engine: Engine, locationId: string): BusyState {
   };
 }
 
-function writeBusyState(engine: Engine, locationId: string, state: BusyState): void {
-  engine.stores.locationBusy.setState({
+async function writeBusyState(engine: Engine, locationId: string, state: BusyState): Promise<void> {
+  await engine.stores.locationBusy.setState({
     location_id: locationId,
     paused: state.paused ? 1 : 0,
     changed_at: state.changed_at,
@@ -54,12 +55,12 @@ export function kitchenBusyView(state: BusyState, settings: BusyModeSettings | u
   };
 }
 
-function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): void {
+async function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): Promise<void> {
   const view = {
-    ...toLocationStatusView(location, locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
+    ...toLocationStatusView(location, await locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
     kitchen_busy: kitchenBusyView(state, settings, restaurant.time_zone)!,
   };
-  engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
+  await engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
 }
 
 const sameState = (a: BusyState, b: BusyState) =>
@@ -76,26 +77,26 @@ const sameState = (a: BusyState, b: BusyState) =>
  * location whose state would not change is not written (a tick takes no write lock for nothing);
  * one that would is written in its own transaction, from its state read again there.
  */
-export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused' | 'resumed' | null)[] {
-  const settings = readKitchenSettings(engine, restaurantId).busy_mode;
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+export async function evaluateBusyMode(engine: Engine, restaurantId: string): Promise<('paused' | 'resumed' | null)[]> {
+  const settings = (await readKitchenSettings(engine, restaurantId)).busy_mode;
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!settings || !restaurant) return [];
-  const next = (location: LocationRow, now: number) => {
-    const current = readBusyState(engine, location.id);
-    const wait = currentWait(readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
+  const next = async (location: LocationRow, now: number) => {
+    const current = await readBusyState(engine, location.id);
+    const wait = currentWait(await readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
     return { current, ...nextBusyState(current, wait, now, settings) };
   };
-  return engine.stores.locations.list(restaurantId).map((location) => {
-    const seen = engine.read(() => next(location, engine.clock.now()));
+  return (await mapInOrder((await engine.stores.locations.list(restaurantId)), async (location) => {
+    const seen = await engine.read(async () => await next(location, engine.clock.now()));
     if (sameState(seen.current, seen.state)) return null;
-    return engine.transaction(() => {
+    return await engine.transaction(async () => {
       const now = engine.clock.now();
-      const { state, change } = next(location, now);
-      writeBusyState(engine, location.id, state);
-      if (change) announce(engine, restaurant, location, state, settings, now);
+      const { state, change } = await next(location, now);
+      await writeBusyState(engine, location.id, state);
+      if (change) await announce(engine, restaurant, location, state, settings, now);
       return change;
     });
-  });
+  }));
 }
 
 /**
@@ -103,11 +104,11 @@ export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused
  * paused and the order comes from a store front's key. A POS's orders (a key marked `pos`, or one
  * managed by a POS integration) and keys marked neither are never refused.
  */
-export function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): void {
+export async function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): Promise<void> {
   if (managedBy !== undefined) return;
-  const state = readBusyState(engine, location.id);
-  if (!state.paused || engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
-  const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+  const state = await readBusyState(engine, location.id);
+  if (!state.paused || await engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
+  const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
   const retry = settings ? retryAfterSeconds(state, settings) : 15 * 60;
   throw new ApiError(
     'kitchen_busy',
@@ -117,26 +118,26 @@ export function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: Restaur
 }
 
 /** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */
-export function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): KitchenBusyView {
+export async function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): Promise<KitchenBusyView> {
   requireWrite(actor);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+  return await engine.transaction(async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const location = await engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
-    const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+    const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
     const now = engine.clock.now();
-    const before = readBusyState(engine, location.id);
+    const before = await readBusyState(engine, location.id);
     const wanted = override === 'auto' ? null : override;
     const paused = wanted === null ? before.paused && settings !== undefined : wanted === 'pause';
     // changed_at is set by any override, so the location shows busy mode from then on, paused or not.
     const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused || before.changed_at === 0 ? now : before.changed_at };
-    writeBusyState(engine, location.id, state);
-    if (paused !== before.paused || wanted !== before.override) announce(engine, restaurant, location, state, settings, now);
+    await writeBusyState(engine, location.id, state);
+    if (paused !== before.paused || wanted !== before.override) await announce(engine, restaurant, location, state, settings, now);
     return kitchenBusyView(state, settings, restaurant.time_zone)!;
   });
 }
 
 /** Marks an API key as a store front's or a POS's (keys CLI, the simulator). */
-export function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos'): void {
-  engine.transaction(() => engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
+export async function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos'): Promise<void> {
+  await engine.transaction(async () => await engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
 }

@@ -76,9 +76,9 @@ export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
 /** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
-export function cooksOnShift(engine: Engine, restaurantId: string, settings: KitchenSettings): Map<string, number> {
+export async function cooksOnShift(engine: Engine, restaurantId: string, settings: KitchenSettings): Promise<Map<string, number>> {
   const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
-  for (const row of engine.stores.kitchenTimings.stationCooks(restaurantId)) cooks.set(row.station_id, row.cooks);
+  for (const row of await engine.stores.kitchenTimings.stationCooks(restaurantId)) cooks.set(row.station_id, row.cooks);
   return cooks;
 }
 
@@ -87,10 +87,10 @@ export function cooksOnShift(engine: Engine, restaurantId: string, settings: Kit
  * lines, those planned to fire by now (`held: 'due'`, what a promise needs: a line that fires later is
  * behind a new order), or all of them (`'all'`, what the jobs decide).
  */
-export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): KitchenLoad {
-  const settings = readKitchenSettings(engine, restaurantId);
+export async function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): Promise<KitchenLoad> {
+  const settings = await readKitchenSettings(engine, restaurantId);
   const learned = new Map<string, LearnedPrep>();
-  for (const row of engine.stores.kitchenTimings.prepStats(restaurantId)) {
+  for (const row of await engine.stores.kitchenTimings.prepStats(restaurantId)) {
     learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
   }
   const fired: OpenLine[] = [];
@@ -100,23 +100,23 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
       settings.prep,
       row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
     ).mean;
-  for (const row of engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
+  for (const row of await engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
     fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
   }
   // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
   const heldRows =
     held === 'all'
-      ? engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)
-      : engine.stores.kitchenTimings.dueHeldAtLocation(locationId, world === 'test', now, MAX_OPEN_LINES);
+      ? await engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)
+      : await engine.stores.kitchenTimings.dueHeldAtLocation(locationId, world === 'test', now, MAX_OPEN_LINES);
   const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
   const open = [
     ...fired,
     ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
   ];
-  const cooks = cooksOnShift(engine, restaurantId, settings);
+  const cooks = await cooksOnShift(engine, restaurantId, settings);
   const freed = new Map<string, number[]>();
   for (const station of new Set(open.map((o) => o.station_id))) {
-    freed.set(station, engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+    freed.set(station, await engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
   }
   return {
     now,
@@ -128,7 +128,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     held: heldLines,
     freed,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
-    outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+    outcomes: await engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
   };
 }
 
@@ -176,14 +176,14 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
  * the one the customer chose. Returns the promise for the order's answer, and the location's held
  * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
-export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): { view: PromiseView | null; held: HeldDecision[] } {
+export async function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
   let view: PromiseView | null = null;
   let holds: HoldPlan[] = [];
   let held: HeldDecision[] = [];
   if (order.scheduled_for === null) {
-    const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
-    engine.stores.kitchenTimings.putOrderPromise({
+    await engine.stores.kitchenTimings.putOrderPromise({
       order_id: order.id,
       restaurant_id: restaurant.id,
       location_id: location.id,
@@ -211,19 +211,19 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
       held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
     }
   }
-  if (order.status === 'recibido') logOrderFired(engine, order, device, now, holds);
+  if (order.status === 'recibido') await logOrderFired(engine, order, device, now, holds);
   return { view, held };
 }
 
 /** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
-export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
-  const made = engine.stores.kitchenTimings.orderPromise(orderId);
+export async function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): Promise<PromiseView | null> {
+  const made = await engine.stores.kitchenTimings.orderPromise(orderId);
   if (!made) return null;
   // Its current promise: the last time it was moved later (services/kitchen/promise-slips.ts), else the one made.
-  const moved = engine.stores.kitchenTimings.promiseUpdates(orderId).at(-1);
+  const moved = (await engine.stores.kitchenTimings.promiseUpdates(orderId)).at(-1);
   const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
-  const settings = readKitchenSettings(engine, kept.restaurant_id);
-  const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
+  const settings = await readKitchenSettings(engine, kept.restaurant_id);
+  const outcomes = await engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {
     expected_ready_at: formatInstant(kept.expected_ready_at, timeZone),
     promised_ready_at: formatInstant(kept.promised_ready_at, timeZone),

@@ -69,7 +69,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const restored = new Engine({ database: out, clock: new ManualClock(DEMO_NOW) });
   try {
     assert.equal(restored.db.pragma('integrity_check', { simple: true }), 'ok');
-    for (const id of before) assert.ok(restored.stores.orders.getById(id), `order ${id} committed before the backup is missing`);
+    for (const id of before) assert.ok(await restored.stores.orders.getById(id), `order ${id} committed before the backup is missing`);
     new InvariantChecker(restored.db).check({ full: true });
     const inCopy = restored.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;
     const live = t.server.engine.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;
@@ -83,7 +83,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const server = await startEngineServer({ database: out, clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS });
   try {
     const { createApiKey } = await import('../../../../src/engine/services/keys/api-keys.ts');
-    const key = createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true }).key;
+    const key = (await createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true })).key;
     const read = await fetch(`${server.baseUrl}/orders/${before[0]}`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(read.status, 200);
     const created = await fetch(`${server.baseUrl}/orders`, {
