@@ -32,9 +32,9 @@ async function main(): Promise<void> {
       const mode = values.mode;
       if (values.channel !== undefined && values.channel !== 'store-front' && values.channel !== 'pos') usage('--channel must be store-front or pos');
       // The key and its channel kind in one transaction: never a store front's key left unmarked.
-      const { key, record } = await engine.transaction(async () => {
-        const created = await createApiKey(engine, { restaurantId: restaurant, mode, write: values.write, label: values.label ?? null });
-        if (values.channel) await setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos');
+      const { key, record } = await engine.transaction(async (tx) => {
+        const created = await createApiKey(engine, { restaurantId: restaurant, mode, write: values.write, label: values.label ?? null }, tx);
+        if (values.channel) await setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos', tx);
         return created;
       });
       console.log(key);

@@ -19,15 +19,21 @@ const nesting = process.env.DEBUG_NESTED ? new AsyncLocalStorage<boolean>() : nu
 
 /**
  * Settles as `pending` does if that happens within the current run of microtasks (all a SQLite
- * store's answers take); still pending after that, it awaits something else, and is refused.
+ * store's answers take); still pending once the event loop moves on (its next check phase, or its
+ * next timers phase, whichever comes first: a timer the work awaits was set after this one), it
+ * awaits something else, and is refused. The work keeps running, but its transaction is rolled
+ * back and the lock given to the next in line.
  */
 async function guard<T>(pending: Promise<T>): Promise<T> {
   let escaped!: () => void;
-  const timer = setImmediate(() => escaped());
+  const refused = new Promise<never>((_, reject) => (escaped = () => reject(new TransactionEscaped())));
+  const immediate = setImmediate(escaped);
+  const timer = setTimeout(escaped, 0);
   try {
-    return await Promise.race([pending, new Promise<never>((_, reject) => (escaped = () => reject(new TransactionEscaped())))]);
+    return await Promise.race([pending, refused]);
   } finally {
-    clearImmediate(timer);
+    clearImmediate(immediate);
+    clearTimeout(timer);
   }
 }
 

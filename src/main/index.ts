@@ -130,6 +130,6 @@ if (!app.requestSingleInstanceLock()) {
     if (quitting) return;
     quitting = true;
     event.preventDefault();
-    shutdown().finally(() => app.exit(0));
+    void shutdown().finally(() => app.exit(0));
   });
 }

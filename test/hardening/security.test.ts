@@ -70,7 +70,7 @@ describe('API keys at rest', () => {
 
   test('compared in constant time, and an unknown key costs a hash like a known one', () => {
     const source = readFileSync(join(ROOT, 'src/engine/services/keys/api-keys.ts'), 'utf8');
-    const authenticateSource = source.slice(source.indexOf('export function authenticate'), source.indexOf('export function listApiKeys'));
+    const authenticateSource = source.slice(source.indexOf('export async function authenticate'), source.indexOf('export async function listApiKeys'));
     assert.match(authenticateSource, /timingSafeEqual\(hashKey\(row\.salt, presented\), row\.hash\)/);
     assert.match(authenticateSource, /if \(!row\) \{\s*\/\/[^\n]*\n\s*hashKey\(randomBytes\(16\), presented\);/);
     // No other way of comparing secrets anywhere in the key code.

@@ -94,7 +94,7 @@ function installBodyParsers(app: ApiServer): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
     request.bodyText = body as string;
-    json(request, body as string, (error, parsed) => {
+    void json(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
       const illFormed = illFormedTextIn(body as string, parsed);
       if (illFormed !== null) return done(invalidRequest(`${illFormed} holds text that is not valid Unicode (a lone surrogate)`), undefined);

@@ -38,7 +38,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         body: SetStockBody,
       },
     },
-    async (request, reply) => await respondToWrite(engine, request, reply, 200, async () => await context.commands.setStock(actorOf(request), request.body)),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) => await context.commands.setStock(actorOf(request), request.body, tx)),
   );
 
   app.get(
@@ -56,7 +56,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         body: SetSoldOutBody,
       },
     },
-    async (request, reply) => await respondToWrite(engine, request, reply, 200, async () => await context.commands.setSoldOut(actorOf(request), request.body)),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) => await context.commands.setSoldOut(actorOf(request), request.body, tx)),
   );
 
   app.post(

@@ -28,8 +28,8 @@ export function registerLocationRoutes(app: ApiServer, context: HttpContext): vo
           params: LocationIdParams,
         },
       },
-      async (request, reply) => await respondToWrite(engine, request, reply, 200, async () =>
-          await context.commands.setLocationOpen(actorOf(request), request.params.location_id, action === 'open'),
+      async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) =>
+          await context.commands.setLocationOpen(actorOf(request), request.params.location_id, action === 'open', tx),
         ),
     );
   }

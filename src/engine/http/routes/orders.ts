@@ -76,8 +76,8 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         body: PatchOrderBody,
       },
     },
-    async (request, reply) => await respondToWrite(engine, request, reply, 200, async () =>
-        await context.commands.transitionOrder(actorOf(request), request.params.order_id, request.body.status),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) =>
+        await context.commands.transitionOrder(actorOf(request), request.params.order_id, request.body.status, tx),
       ),
   );
 }

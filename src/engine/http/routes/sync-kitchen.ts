@@ -38,10 +38,10 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
     `${KITCHEN_SYNC_PREFIX}/orders/:order_id/items/:item_index`,
     { schema: { ...hidden, params: ItemParams, body: Type.Object({ done: Type.Boolean() }), response: { 200: ItemStates, ...errors } } },
     async (request, reply) =>
-      await respondToWrite(engine, request, reply, 200, async () => {
+      await respondToWrite(engine, request, reply, 200, async (tx) => {
         const actor = actorOf(request);
         try {
-          await context.commands.setItemDone(actor, request.params.order_id, request.params.item_index, request.body.done);
+          await context.commands.setItemDone(actor, request.params.order_id, request.params.item_index, request.body.done, tx);
         } catch (error) {
           // The replica records a refusal as a conflict and takes this side's state.
           if (error instanceof KitchenError) throw new ApiError('state_conflict', error.message);
@@ -62,9 +62,9 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
       },
     },
     async (request, reply) =>
-      await respondToWrite(engine, request, reply, 200, async () => {
+      await respondToWrite(engine, request, reply, 200, async (tx) => {
         try {
-          const result = await context.commands.recallOrder(actorOf(request), request.params.order_id, request.body.recalled_until);
+          const result = await context.commands.recallOrder(actorOf(request), request.params.order_id, request.body.recalled_until, tx);
           return { order_id: result.order.id, recalled_until: result.recalled_until };
         } catch (error) {
           // The replica records a refusal as a conflict.

@@ -43,12 +43,12 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
 }
 
 /** Issues a key; the secret is returned here once and only its salted hash is kept. */
-export async function createApiKey(engine: Engine, input: CreateApiKeyInput): Promise<{ key: string; record: ApiKeyView }> {
+export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?: WriteTransaction): Promise<{ key: string; record: ApiKeyView }> {
   const restaurant = await engine.stores.restaurants.get(input.restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
   const label = input.label?.trim() || null;
   if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
-  return await engine.transaction(async () => {
+  return await engine.within(tx, async () => {
     for (;;) {
       const key = generateApiKey(input.mode);
       const lookup = parseApiKey(key)!.lookup;

@@ -8,7 +8,7 @@ import type { Actor } from '../../domain/actor.ts';
 import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
@@ -138,6 +138,6 @@ export async function setBusyOverride(engine: Engine, actor: Actor, locationId: 
 }
 
 /** Marks an API key as a store front's or a POS's (keys CLI, the simulator). */
-export async function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos'): Promise<void> {
-  await engine.transaction(async () => await engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
+export async function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos', tx?: WriteTransaction): Promise<void> {
+  await engine.within(tx, async () => await engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
 }

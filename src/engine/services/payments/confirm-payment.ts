@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { invalidRequest } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import {
   ONLINE_PAYMENT_METHODS,
   PAYMENT_RESULTS,
@@ -51,9 +51,9 @@ function checkConfirmation(confirmation: PaymentConfirmation): void {
  * the session was paid or closed (expired, cancelled), changes nothing: an order is never revived.
  * Returns null for an unknown session.
  */
-export async function confirmPayment(engine: Engine, confirmation: PaymentConfirmation): Promise<PaymentOutcome | null> {
+export async function confirmPayment(engine: Engine, confirmation: PaymentConfirmation, tx?: WriteTransaction): Promise<PaymentOutcome | null> {
   checkConfirmation(confirmation);
-  return await engine.transaction(async () => {
+  return await engine.within(tx, async () => {
     const now = engine.clock.now();
     const session = await engine.stores.paymentSessions.get(confirmation.session_id);
     if (!session) return null;

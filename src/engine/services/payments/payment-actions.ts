@@ -2,7 +2,7 @@ import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { DateTime } from 'luxon';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import { paymentMatchesOrder, type ProviderPayment, type ProviderRefund } from '../../domain/payments.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import { paymentProviderFor, type PaymentProvider, type PaymentProviders } from '../../payments/payment-provider.ts';
 import type { PaymentActionRow } from '../../store/payment-actions-store.ts';
 import { PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
@@ -44,8 +44,8 @@ function refundIdempotencyKey(provider: string, paymentId: string): string {
  * intent to read it, in one transaction. A check already waiting is left as it is; one under way
  * is done again once it ends; one done is done again (the payment may have changed since).
  */
-export async function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string): Promise<void> {
-  await engine.transaction(async () => {
+export async function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string, tx?: WriteTransaction): Promise<void> {
+  await engine.within(tx, async () => {
     const now = engine.clock.now();
     const existing = await engine.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
     if (!existing) {
@@ -182,7 +182,7 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    await engine.transaction(async () => {
+    await engine.transaction(async (tx) => {
       const now = engine.clock.now();
       if ('error' in answer) {
         await failOrRetry(engine, row, row.attempts, answer.error);
@@ -190,7 +190,7 @@ export async function performPaymentAction(
       }
       // Each payment found is read and applied like a notified one (the search's own answer decides nothing).
       const found = answer.filter((payment) => payment.external_reference === row.payment_id);
-      for (const payment of found) await requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id);
+      for (const payment of found) await requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id, tx);
       await engine.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
     });
   } else if (row.kind === 'check') {
@@ -226,7 +226,7 @@ export async function performPaymentAction(
 }
 
 async function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): Promise<void> {
-  await engine.transaction(async () => {
+  await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const row = await engine.stores.paymentActions.get(claimed.id);
     if (!row) return;
@@ -234,7 +234,7 @@ async function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: Pr
       await failOrRetry(engine, row, claimed.attempts, answer.error);
       return;
     }
-    const applied = await applyProviderPayment(engine, row, answer, now);
+    const applied = await applyProviderPayment(engine, row, answer, now, tx);
     if (applied.retry) {
       await engine.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
       return;
@@ -264,7 +264,7 @@ interface Applied {
 }
 
 /** Inside the record's transaction: what the provider's payment means for its order. */
-async function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number): Promise<Applied> {
+async function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number, tx: WriteTransaction): Promise<Applied> {
   if (payment.id !== action.payment_id) return { outcome: `ignored: the provider answered payment ${payment.id}`, orderId: null };
   const order = payment.external_reference === null ? undefined : await engine.stores.orders.getById(payment.external_reference);
   if (!order || order.restaurant_id !== action.restaurant_id || order.test === 1) {
@@ -285,7 +285,7 @@ async function applyProviderPayment(engine: Engine, action: PaymentActionRow, pa
           orderId: order.id,
         };
       }
-      const confirmed = await confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' });
+      const confirmed = await confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' }, tx);
       if (confirmed?.changed && confirmed.state.kind === 'paid') {
         await engine.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
         return { outcome: 'confirmed', orderId: order.id };
@@ -295,7 +295,7 @@ async function applyProviderPayment(engine: Engine, action: PaymentActionRow, pa
       return { outcome: `refund_requested: ${why}`, orderId: order.id };
     }
     case 'rejected': {
-      const recorded = await confirmPayment(engine, { session_id: session.id, result: 'failed', method: null });
+      const recorded = await confirmPayment(engine, { session_id: session.id, result: 'failed', method: null }, tx);
       return { outcome: recorded?.changed ? 'rejected' : 'rejected: changed nothing', orderId: order.id };
     }
     case 'pending':

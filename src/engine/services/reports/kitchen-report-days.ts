@@ -96,11 +96,11 @@ export async function daySummaries(engine: Engine, scope: DaysScope): Promise<Da
 /**
  * Stores the summary of each closed day of the scope (its span over: nothing logged now can fall in
  * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone.
- * One write transaction per day. Returns how many it stored. Does nothing while writes are refused,
- * or when called inside another transaction (the report then reads those days from the log).
+ * One write transaction per day (never called inside another: it opens its own). Returns how many
+ * it stored. Does nothing while writes are refused (the report then reads those days from the log).
  */
 export async function keepClosedDays(engine: Engine, scope: DaysScope): Promise<number> {
-  if (engine.writesRefused || engine.db.inTransaction) return 0;
+  if (engine.writesRefused) return 0;
   const missing = await engine.read(async () => {
     const current = cooksText(await stationCooks(engine, scope.restaurant_id));
     const kept = new Set(
