@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { appendFileSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
@@ -9,13 +7,11 @@ import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
-import { asyncStores, type AsyncStores } from './storage/async-stores.ts';
-import { ProcessLock } from './storage/process-lock.ts';
+import { asyncStores, type AsyncStores } from './async-stores.ts';
+import { ProcessLock } from './process-lock.ts';
 import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionWork } from './transaction.ts';
 
 export type { ReadTransaction, WriteTransaction };
-
-const nesting = process.env.DEBUG_NESTED ? new AsyncLocalStorage<boolean>() : null;
 
 /**
  * Settles as `pending` does if that happens within the current run of microtasks (all a SQLite
@@ -63,7 +59,7 @@ export class Engine {
   readonly notifier = new ChangeNotifier();
   /** The SQLite gateways (stores.ts), built from `db`: synchronous, for the engine itself and tests. */
   readonly sqliteStores: Stores;
-  /** The same stores as the services see them: every method answers a Promise (storage/async-stores.ts). */
+  /** The same stores as the services see them: every method answers a Promise (async-stores.ts). */
   readonly stores: AsyncStores;
   readonly role: 'standalone' | 'replica';
   /** Changes when another connection commits (store/data-version.ts). */
@@ -124,7 +120,6 @@ export class Engine {
    */
   async transaction<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
-    if (nesting && nesting.getStore()) appendFileSync(process.env.DEBUG_NESTED!, `NESTED ${new Error().stack}\n\n`);
     return this.lock.hold(async () => {
       // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
       const [result, committed] = await this.withFullDiskRetry(() => this.attempt(work));
@@ -139,7 +134,7 @@ export class Engine {
     this.beginWrite.run();
     this.open = tx;
     try {
-      const value = await guard(nesting ? nesting.run(true, () => work(tx)) : work(tx));
+      const value = await guard(work(tx));
       this.commitWrite.run();
       return [value, tx];
     } catch (error) {
@@ -181,12 +176,11 @@ export class Engine {
    * through its `tx` instead (calling this there would wait for that write forever).
    */
   async read<T>(work: TransactionWork<T, ReadTransaction>): Promise<T> {
-    if (nesting && nesting.getStore()) appendFileSync(process.env.DEBUG_NESTED!, `NESTED READ ${new Error().stack}\n\n`);
     return this.lock.hold(async () => {
       this.beginRead.run();
       let result: T;
       try {
-        result = await guard(nesting ? nesting.run(true, () => work(this.readHandle)) : work(this.readHandle));
+        result = await guard(work(this.readHandle));
       } catch (error) {
         if (this.db.inTransaction) this.rollbackRead.run();
         throw error;

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from './clock.ts';
-import type { AsyncStores } from './storage/async-stores.ts';
+import type { AsyncStores } from './async-stores.ts';
 
 /**
  * What a use case reads through: the stores, at one commit (Engine.read). The same stores as a

@@ -34,7 +34,7 @@ function scenarios(mode: World): void {
     // replica has read the upstream's feed to its end and holds the order delivered again.
     const feedEnd = (await up('GET', '/events')).body.next_cursor as string;
     const settled = await eventually(
-      async () => [sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
+      async () => [await sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
       'cursor === feedEnd && status === \'entregado\'',
       { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado' },
     );

@@ -92,7 +92,7 @@ describe('authentication: verified keys in memory, last use written later', () =
     await engine.server.jobs.runDue();
     const firstUse = engine.clock.now();
     assert.equal(lastUsedOf(record.id), firstUse);
-    engine.clock.advance(5 * 60_000);
+    await engine.advance(5 * 60_000);
     // Any write now would fail: another connection holds the write lock (the engine would wait out
     // its busy timeout and answer 500). Reads still see the last commit.
     other.db.exec('BEGIN IMMEDIATE');

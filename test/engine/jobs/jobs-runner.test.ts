@@ -73,6 +73,7 @@ describe('the jobs runner', () => {
     jobs = await startJobs(engine, assembleProviders(engine, { payments }), { logger, intervalMs: 3_600_000 });
 
     clock.advance(30 * MINUTE);
+    await jobs.databaseJobs();
     assert.equal(await statusOf(good.id), 'cancelado', 'the good one expired although the bad one came first');
     assert.equal(await statusOf(bad.id), 'pendiente_pago', 'the bad one rolled back whole');
     const errors = () => logged.filter((l) => l.level === 'error' && l.obj.id === bad.id);
@@ -80,12 +81,15 @@ describe('the jobs runner', () => {
     assert.equal(errors()[0]!.obj.job, 'expire-unpaid-orders');
 
     clock.advance(30_000);
+    await jobs.databaseJobs();
     assert.equal(errors().length, 1, 'not retried within its quarantine');
     clock.advance(30_000);
+    await jobs.databaseJobs();
     assert.equal(errors().length, 2, 'retried after a minute');
 
     engine.db.prepare(`UPDATE orders SET items = '[]' WHERE id = ?`).run(bad.id);
     clock.advance(MINUTE);
+    await jobs.databaseJobs();
     assert.equal(await statusOf(bad.id), 'cancelado');
     await jobs.stop();
     jobs = null;

@@ -2,7 +2,7 @@
 // SQLite store returns, so a PostgreSQL implementation of the same stores (src/engine/postgres/stores)
 // fits the same `tx.stores` without touching the services. On SQLite the adapters below wrap today's
 // stores once per engine (prepared statements and all): one resolved promise per call.
-import type { Stores } from '../stores.ts';
+import type { Stores } from './stores.ts';
 
 type Method = (...args: never[]) => unknown;
 
