@@ -385,6 +385,13 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         </div>
       )}
       <div className="lanes" ref={lanesRef} onPointerDownCapture={onTouch}>
+        {/* Nothing in any lane (a first start, a quiet hour): said in words over the lanes' strips. */}
+        {inLanes === 0 && (
+          <div className="board-empty" data-testid="board-empty" role="status">
+            <strong>{t('board.empty_title')}</strong>
+            <span>{t('board.empty_next')}</span>
+          </div>
+        )}
         {drawn.lanes.map((lane) => {
           if (!lane.plan.shown) return null;
           if (lane.plan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;
