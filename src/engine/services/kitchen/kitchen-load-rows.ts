@@ -5,6 +5,7 @@
 // call, so a kept read serves any later `now` exactly.
 import type { Statement } from 'better-sqlite3';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
+import type { OpenLine } from '../../domain/kitchen-promise.ts';
 import type { LearnedPrep } from '../../domain/prep-times.ts';
 import type { Engine } from '../../engine.ts';
 import type { HeldItemRow, OpenLineAtStation, PromiseOutcome } from '../../store/kitchen-timings-store.ts';
@@ -23,6 +24,8 @@ export interface KitchenLoadRows {
   /** Per station with an open or held line, its last bumps (as many as its cooks), latest first. */
   last_done: Map<string, number[]>;
   outcomes: PromiseOutcome[];
+  /** Built from the rows on first use and kept with them (readKitchenLoad): never to be changed by a caller. */
+  derived?: { learned: Map<string, LearnedPrep>; open: readonly OpenLine[] };
 }
 
 /** How the rows are read (services/kitchen/kitchen-promise.ts): given the moment, the world and the limits. */

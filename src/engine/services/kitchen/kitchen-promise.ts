@@ -44,8 +44,8 @@ export interface KitchenLoad {
   cooks: Map<string, number>;
   /** The lines ahead of a new order: those at their stations, then the held ones from when they fire. */
   open: OpenLine[];
-  /** The lines at their stations (fired, not done). */
-  fired: OpenLine[];
+  /** The lines at their stations (fired, not done); shared with other calls on the same kept rows: not to be changed. */
+  fired: readonly OpenLine[];
   /** The lines held back to finish with their order (all, or those due: readKitchenLoad), soonest to fire first, with their expected seconds. */
   held: (HeldItemRow & HeldLine)[];
   freed: Map<string, number[]>;
@@ -88,6 +88,28 @@ export function cooksOnShift(
   return cooks;
 }
 
+const lineSeconds = (settings: KitchenSettings, learned: Map<string, LearnedPrep>, row: { station_id: string; product_id: string | null; quantity: number }) =>
+  linePrepSeconds(
+    { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
+    settings.prep,
+    row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
+  ).mean;
+
+/** What every call on the same kept rows would build again: the learned times by station and product, the open lines with their expected seconds. */
+function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived']> {
+  const learned = new Map<string, LearnedPrep>();
+  for (const row of rows.prep_stats) learned.set(learnedKey(row.station_id, row.product_id), row.learned);
+  const open: OpenLine[] = rows.open.map((row) => ({
+    station_id: row.station_id,
+    fired_at: row.fired_at,
+    started_at: row.started_at,
+    seconds: lineSeconds(rows.settings, learned, row),
+    order_id: row.order_id,
+    item_index: row.item_index,
+  }));
+  return { learned, open };
+}
+
 /** Reads what a promise needs of the location, as kitchenLoadRows keeps it (the open lines from `now` minus the horizon). */
 function readLoadRows(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): KitchenLoadRows {
   const settings = readKitchenSettings(engine, restaurantId);
@@ -126,20 +148,13 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
   // Kept rows cut at MAX_OPEN_LINES may leave out lines a read now would take: read again.
   if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = readLoadRows(engine, restaurantId, locationId, now, world);
   const { settings } = rows;
-  const learned = new Map<string, LearnedPrep>();
-  for (const row of rows.prep_stats) learned.set(learnedKey(row.station_id, row.product_id), row.learned);
-  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) =>
-    linePrepSeconds(
-      { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
-      settings.prep,
-      row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
-    ).mean;
+  const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
+  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
+  // The open lines are oldest fired first: those past the horizon since they were read are a prefix.
   const since = now - OPEN_LINE_HORIZON_MS;
-  const fired: OpenLine[] = [];
-  for (const row of rows.open) {
-    if (row.fired_at < since) continue;
-    fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
-  }
+  let past = 0;
+  while (past < openLines.length && openLines[past]!.fired_at < since) past++;
+  const fired = past === 0 ? openLines : openLines.slice(past);
   // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
   const heldRows = held === 'all' ? rows.held : rows.held.filter((row) => row.fire_at <= now);
   const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
