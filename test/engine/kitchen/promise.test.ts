@@ -82,5 +82,5 @@ test('the board\'s ticket carries the order\'s promise (the board colours it and
   const order = await placeOrder(engine, { items: [completo] });
   const snapshot = await handlersFor(engine).ok('board:snapshot', {});
   const ticket = snapshot.tickets.find((x: { order: { id: string } }) => x.order.id === order.id);
-  assert.equal(ticket.kitchen.promised_ready_at, DateTime.fromISO(order.promise.promised_ready_at).toMillis());
+  assert.equal(ticket?.kitchen.promised_ready_at, DateTime.fromISO(order.promise.promised_ready_at).toMillis());
 });

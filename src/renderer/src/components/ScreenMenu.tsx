@@ -51,18 +51,11 @@ export function ScreenMenuButton() {
   const t = useT();
   const { board } = useApp();
   const waiting = useBoard((s) => Object.values(s.tickets).filter((x) => x.order.status === 'programado' || x.order.status === 'pendiente_pago').length);
-  const lateOnly = useBoard((s) => s.lateOnly);
   return (
     <button type="button" className="btn btn-secondary menu-button" data-testid="screen-menu" aria-label={t('board.menu')} onClick={() => board.getState().setMenuOpen(true)}>
       <span aria-hidden="true">☰</span>
       <span className="menu-label">{t('board.menu')}</span>
       {/* Said in words: a bare number beside "Pantalla" read like the screen's own number. */}
-      {/* The board shows the late tickets alone: said where the cook looks, not only in the menu. */}
-      {lateOnly && (
-        <span className="count menu-late" data-testid="menu-late-only">
-          {t('board.menu_late_only')}
-        </span>
-      )}
       {waiting > 0 && (
         <span className="count menu-waiting" data-testid="menu-waiting" title={t('board.menu_waiting_title', { count: waiting })}>
           {t('board.menu_waiting', { count: waiting })}
