@@ -49,9 +49,10 @@ export class KitchenReportsStore {
        LEFT JOIN kitchen_order_channels c ON c.order_id = p.order_id
        WHERE p.location_id = ? AND p.created_at >= ? AND p.created_at < ? AND o.test = ? ORDER BY p.created_at, p.order_id LIMIT ?`,
     );
+    // By status (the few cancelled orders), not by location (every order of the period; bench row 12: 90 ms over 90 days).
     this.cancelledRange = db.prepare(
       `SELECT id, number, created_at, updated_at FROM orders
-       WHERE restaurant_id = ? AND test = ? AND location_id = ? AND created_at >= ? AND created_at < ? AND status = 'cancelado'
+       WHERE restaurant_id = ? AND test = ? AND +location_id = ? AND created_at >= ? AND created_at < ? AND status = 'cancelado'
        ORDER BY created_at, id LIMIT ?`,
     );
     this.numbersOf = db.prepare('SELECT id, number FROM orders WHERE id IN (SELECT value FROM json_each(?))');

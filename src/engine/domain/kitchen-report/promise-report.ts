@@ -1,7 +1,7 @@
 // Promises (issue 33): of the orders given a promise, the share ready by it, how late or early they
 // were against it (a histogram), whether the promised quantile held (asked p90, got N %), by channel,
 // local hour of the order and station. Pure.
-import { quantile } from '../prep-times.ts';
+import { quantiles } from '../prep-times.ts';
 
 export interface PromiseRecord {
   order_id: string;
@@ -85,6 +85,7 @@ export function promiseReport(records: readonly PromiseRecord[], askedQuantile: 
     const index = LATENESS_EDGES.findIndex((edge) => minutes < edge);
     histogram[index === -1 ? LATENESS_EDGES.length : index]!.orders += 1;
   }
+  const [p50, p90] = quantiles(lateness, [0.5, 0.9]);
   return {
     orders: records.length,
     ready: ready.length,
@@ -92,8 +93,8 @@ export function promiseReport(records: readonly PromiseRecord[], askedQuantile: 
     kept,
     asked_quantile: askedQuantile,
     kept_share: ready.length ? kept / ready.length : null,
-    lateness_p50_seconds: lateness.length ? Math.round(quantile(lateness, 0.5)) : null,
-    lateness_p90_seconds: lateness.length ? Math.round(quantile(lateness, 0.9)) : null,
+    lateness_p50_seconds: lateness.length ? Math.round(p50!) : null,
+    lateness_p90_seconds: lateness.length ? Math.round(p90!) : null,
     histogram,
     by_channel: shares(records, (r) => [r.channel ?? '']),
     by_hour: shares(records, (r) => [String(hourOf(r.created_at)).padStart(2, '0')]),

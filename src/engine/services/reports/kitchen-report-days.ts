@@ -5,7 +5,8 @@
 // summary is missing or was computed with other cooks or another time zone, is summarized from the
 // log on the spot, inside the report's read.
 import { DateTime } from 'luxon';
-import { DAY_SUMMARY_FORMAT, decodeDaySummary, encodeDaySummary, summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
+import { DAY_SUMMARY_FORMAT, dayColumns, decodeDayColumns, encodeDayColumns, type DayColumns } from '../../domain/kitchen-report/day-columns.ts';
+import { summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
 import { LEFT_OPEN_TICKET_MS } from '../../domain/prep-times.ts';
 import type { Engine } from '../../engine.ts';
 import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
@@ -77,7 +78,7 @@ function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks
  * Each day of the scope, read from its stored summary where one was computed with the same cooks and
  * zone, else from the log. Runs inside the caller's read transaction.
  */
-export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
+export function daySummaries(engine: Engine, scope: DaysScope): DayColumns[] {
   const cooks = stationCooks(engine, scope.restaurant_id);
   const current = cooksText(cooks);
   const stored = new Map(
@@ -88,7 +89,7 @@ export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
   );
   return localDays(scope).map((day) => {
     const text = stored.get(day.day);
-    return (text === undefined ? null : decodeDaySummary(text)) ?? summarizeFromLog(engine, scope, day, cooks);
+    return (text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(summarizeFromLog(engine, scope, day, cooks));
   });
 }
 
@@ -127,7 +128,7 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
         format: DAY_SUMMARY_FORMAT,
-        summary: encodeDaySummary(summarizeFromLog(engine, scope, day, cooks), day.from),
+        summary: encodeDayColumns(dayColumns(summarizeFromLog(engine, scope, day, cooks))),
         computed_at: now,
       });
       stored += 1;
