@@ -33,6 +33,7 @@ export class KitchenReportsStore {
   private readonly numbersOf: Statement<[string], { id: string; number: string }>;
   private readonly updatesRange: Statement<[string, number, number, number], LocationUpdateRow>;
   private readonly updatesBefore: Statement<[string, number, number], LocationUpdateRow>;
+  private readonly activity: Statement<[string, number, number, string, string, number, number], { active: number }>;
 
   constructor(db: Database) {
     // Measured over 90 days × 500 orders (bench row 12): reading every column cost about 40% more than these (seq orders a day's bumps among the next day's).
@@ -63,6 +64,10 @@ export class KitchenReportsStore {
     this.updatesBefore = db.prepare(
       `SELECT created_at, data FROM events WHERE restaurant_id = ? AND type = 'location.updated' AND created_at < ?
        ORDER BY created_at DESC, seq DESC LIMIT ?`,
+    );
+    this.activity = db.prepare(
+      `SELECT EXISTS (SELECT 1 FROM kitchen_item_timings WHERE restaurant_id = ? AND at >= ? AND at < ? AND location_id = ?)
+           OR EXISTS (SELECT 1 FROM order_promises WHERE location_id = ? AND created_at >= ? AND created_at < ?) AS active`,
     );
   }
 
@@ -99,5 +104,10 @@ export class KitchenReportsStore {
   /** The restaurant's last `limit` `location.updated` events before `at`, latest first. */
   locationUpdatesBefore(restaurantId: string, at: number, limit: number): LocationUpdateRow[] {
     return this.updatesBefore.all(restaurantId, at, limit);
+  }
+
+  /** Whether the location logged anything or made a promise in [from, to) (either world). */
+  active(restaurantId: string, locationId: string, from: number, to: number): boolean {
+    return this.activity.get(restaurantId, from, to, locationId, locationId, from, to)!.active === 1;
   }
 }

@@ -95,11 +95,13 @@ export function daySummaries(engine: Engine, scope: DaysScope): DayColumns[] {
 
 /**
  * Stores the summary of each closed day of the scope (its span over: nothing logged now can fall in
- * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone.
- * One write transaction per day. Returns how many it stored. Does nothing while writes are refused,
- * or when called inside another transaction (the report then reads those days from the log).
+ * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone:
+ * at most `limit`, oldest first, and with `activeOnly` only days the location logged something or made
+ * a promise in (an empty day costs a report nothing to read from the log). One write transaction per
+ * day. Returns how many it stored. Does nothing while writes are refused, or when called inside
+ * another transaction (the report then reads those days from the log).
  */
-export function keepClosedDays(engine: Engine, scope: DaysScope): number {
+export function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): number {
   if (engine.writesRefused || engine.db.inTransaction) return 0;
   const missing = engine.read(() => {
     const current = cooksText(stationCooks(engine, scope.restaurant_id));
@@ -110,10 +112,13 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
         .map((row) => row.day),
     );
     const now = engine.clock.now();
-    return localDays(scope).filter((day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now);
+    const reports = engine.stores.kitchenReports;
+    return localDays(scope).filter(
+      (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || reports.active(scope.restaurant_id, scope.location_id, day.from, day.to)),
+    );
   });
   let stored = 0;
-  for (const day of missing.slice(0, MAX_DAYS_STORED_PER_READ)) {
+  for (const day of missing.slice(0, Math.max(0, limit))) {
     engine.transaction((tx) => {
       const now = tx.clock.now();
       if (day.to + LOOK_AFTER_MS > now) return;

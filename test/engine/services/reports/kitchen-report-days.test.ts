@@ -33,6 +33,8 @@ const completo = { product_id: R1.products.completo, quantity: 1 };
 let engine: EngineUnderTest;
 before(async () => {
   engine = await startEngineUnderTest();
+  // The days here are stored by the reports alone (the jobs' own storing: test/engine/jobs/keep-report-days.test.ts).
+  await engine.server.jobs.stop();
 });
 after(async () => {
   await engine?.stop();
