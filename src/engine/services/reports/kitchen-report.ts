@@ -177,11 +177,8 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const stationName = new Map(settings.stations.map((s) => [s.id, s.name]));
   const hourOf = hourReader(zone);
   const slots = slotBoundaries(period);
-  const stationsOf = (orderId: string) => {
-    const ticket = ticketOf.get(orderId);
-    return ticket ? [...ticket.stations.keys()] : [];
-  };
-  const records: PromiseRecord[] = judged.promises.map((p) => ({ ...p, stations: stationsOf(p.order_id) }));
+  // The period's promises are this report's own objects: each is given its ticket's stations in place.
+  const records: PromiseRecord[] = judged.promises.map((p) => Object.assign(p, { stations: ticketOf.get(p.order_id)?.stations.keys() ?? [] }));
   const listed = [
     ...excludedBumps.map(({ s, v }) => ({
       order_id: s.order_id,
