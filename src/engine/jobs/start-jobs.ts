@@ -209,6 +209,8 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     if (stopped || !engine.db.open) return;
     try {
       engine.flushKeyUses();
+      // Issue 33: busy mode's refused orders, noted in memory (their transactions were undone).
+      engine.flushBusyRefusals();
       keyUseFailing = false;
     } catch (error) {
       // Kept in memory and tried again next tick; said once, not every second (a full disk).

@@ -1,6 +1,7 @@
 // Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
 // creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
 // pause and resume is a `location.updated` event carrying `kitchen_busy`.
+import { orderChannel } from '../orders/order-channel.ts';
 import type { Static } from 'typebox';
 import type { LocationStatus } from '../../../shared/schemas/locations.ts';
 import type { Actor } from '../../domain/actor.ts';
@@ -103,10 +104,19 @@ export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused
  * paused and the order comes from a store front's key. A POS's orders (a key marked `pos`, or one
  * managed by a POS integration) and keys marked neither are never refused.
  */
-export function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): void {
+export function refuseWhenBusy(
+  engine: Engine,
+  actor: Actor,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  managedBy: string | undefined,
+  order?: { type: string; lines: number; total: number },
+): void {
   if (managedBy !== undefined) return;
   const state = readBusyState(engine, location.id);
   if (!state.paused || engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
+  // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: orderChannel(engine, actor, undefined), ...order });
   const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
   const retry = settings ? retryAfterSeconds(state, settings) : 15 * 60;
   throw new ApiError(

@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import { MAX_REPORT_DAYS, type KitchenReport, type KitchenReportQuery } from '../../../shared/schemas/kitchen-report.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
-import { busyTimeline, type BusyChange } from '../../domain/kitchen-report/busy-timeline.ts';
+import { busyRefusalsIn, busyTimeline, type BusyChange } from '../../domain/kitchen-report/busy-timeline.ts';
 import { judgeDays, logOrder, sampleRow, verdictReason, type JudgedDays } from '../../domain/kitchen-report/judge-days.ts';
 import { itemTimes } from '../../domain/kitchen-report/item-times.ts';
 import { promiseReport, type PromiseRecord } from '../../domain/kitchen-report/promise-report.ts';
@@ -202,6 +202,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
     })),
   ];
 
+  const busy = busyRefusalsIn(busyStretches(engine, restaurant.id, period), engine.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
   const report: KitchenReport = {
     location_id: period.location_id,
     from: period.from_day,
@@ -224,7 +225,8 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       (station, product) => learned.get(`${station}\u001f${product}`) ?? null,
     ).map((item) => ({ ...item, product_name: engine.stores.catalogue.product(restaurant.id, item.product_id)?.name ?? item.product_id })),
     promises: promiseReport(records, settings.promise_quantile ?? 0.9, hourOf),
-    busy: busyStretches(engine, restaurant.id, period).map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
+    busy: busy.stretches.map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
+    busy_refusals: { refused: busy.refused, list: busy.listed.slice(0, MAX_LISTED).map((r) => ({ ...r, at: at(r.at) })), list_truncated: busy.truncated || busy.listed.length > MAX_LISTED },
     recalls: recalls.map((r) => ({ order_id: r.order_id, number: numbers.get(r.order_id) ?? '', at: at(r.at) })),
     cancellations: cancellations.map((c) => ({ order_id: c.id, number: c.number, created_at: at(c.created_at), cancelled_at: at(c.updated_at), reached_kitchen: ticketOf.has(c.id) })),
     excluded: {
