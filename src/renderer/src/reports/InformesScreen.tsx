@@ -1,6 +1,7 @@
 // Informes (issue 33): how the kitchen did at a location on a day, a past day or a range, in pictures
 // a manager reads at a glance, each stating its rule; and the export of the same figures. Loaded on
 // first use of the screen (views/ReportsView.tsx imports it lazily): the board never pays for it.
+import { DateField } from './DateField.tsx';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { csvText } from '../../../shared/csv.ts';
 import type { ReportTable } from '../../../shared/kitchen-report-tables.ts';
@@ -131,11 +132,11 @@ export default function InformesScreen() {
         ))}
         <label className="field inline">
           <span>{text('from')}</span>
-          <input type="date" data-testid="period-from" value={period.from} max={today} onChange={(e) => e.target.value && setPeriod({ from: e.target.value, to: e.target.value > period.to ? e.target.value : period.to })} />
+          <DateField testId="period-from" value={period.from} max={today} language={language} calendarLabel={text('calendar')} onChange={(day) => setPeriod({ from: day, to: day > period.to ? day : period.to })} />
         </label>
         <label className="field inline">
           <span>{text('to')}</span>
-          <input type="date" data-testid="period-to" value={period.to} min={period.from} max={today} onChange={(e) => e.target.value && setPeriod({ from: period.from, to: e.target.value })} />
+          <DateField testId="period-to" value={period.to} min={period.from} max={today} language={language} calendarLabel={text('calendar')} onChange={(day) => setPeriod({ from: period.from, to: day })} />
         </label>
       </div>
       {error && <div className="notice notice-error" role="alert">{text('error', { message: error })}</div>}
