@@ -161,6 +161,7 @@ describe('Informes (Chromium, real engine)', () => {
     // The dates are written the Chilean way, whatever the browser's locale (Chromium's date input wrote 11/20/2026).
     assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
     assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
+    assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
     // A date typed day first is a period from it; a month-first one is not taken.
     await page.locator('[data-testid="period-from"]').fill('11/28/2026');
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');

@@ -13,7 +13,7 @@ import { BusyLanes } from './BusyLanes.tsx';
 import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
-import { clockOf, localDay, minutes } from './report-format.ts';
+import { clockOf, formatDay, localDay, minutes } from './report-format.ts';
 import { RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
 import './informes.css';
@@ -187,7 +187,7 @@ export default function InformesScreen() {
             </p>
             <ExcludedTable report={report} text={text} language={language} stationName={stationName} />
           </Figure>
-          <Figure id="replay" title={text('replay_title')} rule={text('replay_rule', { day: report.to })}>
+          <Figure id="replay" title={text('replay_title')} rule={text('replay_rule', { day: formatDay(report.to, language) })}>
             {location && <ReplaySection location={location} day={report.to} text={text} language={language} stationName={stationName} />}
           </Figure>
           <Figure id="export" title={text('export_title')} rule={text('export_rule')}>
