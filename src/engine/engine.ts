@@ -1,3 +1,4 @@
+import { RefusalTally } from './domain/busy-refusals.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
@@ -42,6 +43,8 @@ export class Engine {
   readonly dataVersion: DataVersion;
   /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
+  /** Busy mode's refused orders not yet written (domain/busy-refusals.ts; a refusal's own transaction is undone). */
+  readonly busyRefusals = new RefusalTally();
   /** When each restaurant's kitchen screens were last live (fallback printing). */
   readonly screenPresence = new ScreenPresence();
   /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
@@ -218,6 +221,24 @@ export class Engine {
    * by the jobs runner and on close; when it fails (a full disk) the uses stay in memory and the next
    * call tries again. A time never goes back (another process may have written a later use).
    */
+  /**
+   * Writes busy mode's refusals noted since the last call (domain/busy-refusals.ts), in one
+   * transaction; called by the jobs runner and on close. When it fails they are noted again for the next call.
+   */
+  flushBusyRefusals(): number {
+    const pending = this.busyRefusals.take();
+    if (pending.length === 0) return 0;
+    try {
+      this.transaction((tx) => {
+        for (const entry of pending) tx.stores.busyRefusals.add(entry);
+      });
+    } catch (error) {
+      this.busyRefusals.giveBack(pending);
+      throw error;
+    }
+    return pending.length;
+  }
+
   flushKeyUses(): number {
     const pending = this.verifiedKeys.pending();
     if (pending.length === 0) return 0;
@@ -234,6 +255,11 @@ export class Engine {
       this.flushKeyUses();
     } catch {
       // A key's last use is worth less than closing: it is lost, as with a crash.
+    }
+    try {
+      this.flushBusyRefusals();
+    } catch {
+      // Likewise a refusal's record.
     }
     this.db.close();
   }

@@ -17,6 +17,7 @@ import { evaluateBusyMode } from '../services/kitchen/busy-mode.ts';
 import { fireDueHeldLines, locationsWithHeldLines } from '../services/kitchen/held-lines.ts';
 import { followPromiseSlips, locationsToFollow } from '../services/kitchen/promise-slips.ts';
 import { printLanes } from './send-print-jobs.ts';
+import { keepRecentReportDays } from '../services/reports/keep-report-days.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/printing/print-jobs.ts';
 
 export interface JobsOptions {
@@ -75,6 +76,11 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   // Issue 32: an open order whose predicted ready time slipped past its promise gets a new one.
   { name: 'follow-promise-slips', due: (engine) => locationsToFollow(engine), run: followPromiseSlips },
 ];
+
+/** Closed days are looked for this often (engine time); a day is stored within this of its close (2 hours after midnight). */
+export const REPORT_DAYS_INTERVAL_MS = 10 * 60_000;
+/** Days stored per tick while a backlog lasts (each ~50 ms: the writer is never held long). */
+const REPORT_DAYS_PER_TICK = 1;
 
 /**
  * Work that calls outside parties, outside any transaction: one pass at a time; asking for one
@@ -179,12 +185,32 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     }
   };
 
+  let lastReportDaysAt = Number.NEGATIVE_INFINITY;
+  let reportDaysBacklog = false;
+  /**
+   * Informes' closed days stored as they close (issue 33), every REPORT_DAYS_INTERVAL_MS of engine
+   * time, and on every tick while days wait to be stored (after an upgrade, a change of cooks).
+   */
+  const keepReportDays = (): void => {
+    const now = engine.clock.now();
+    if (!active || stopped || !engine.db.open || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
+    lastReportDaysAt = now;
+    try {
+      reportDaysBacklog = keepRecentReportDays(engine, REPORT_DAYS_PER_TICK).more;
+    } catch (error) {
+      reportDaysBacklog = false;
+      log.error({ err: error, job: 'keep-report-days' }, 'job failed; it runs again later');
+    }
+  };
+
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = (): void => {
     if (stopped || !engine.db.open) return;
     try {
       engine.flushKeyUses();
+      // Issue 33: busy mode's refused orders, noted in memory (their transactions were undone).
+      engine.flushBusyRefusals();
       keyUseFailing = false;
     } catch (error) {
       // Kept in memory and tried again next tick; said once, not every second (a full disk).
@@ -198,6 +224,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     purgeIdempotencyKeys();
     learnPrepTimes();
     followBusyMode();
+    keepReportDays();
     if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
     runningDatabaseJobs = true;
     try {

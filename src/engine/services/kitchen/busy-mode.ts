@@ -1,6 +1,7 @@
 // Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
 // creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
 // pause and resume is a `location.updated` event carrying `kitchen_busy`.
+import { orderChannel } from '../orders/order-channel.ts';
 import type { Static } from 'typebox';
 import type { LocationStatus } from '../../../shared/schemas/locations.ts';
 import type { Actor } from '../../domain/actor.ts';
@@ -121,6 +122,7 @@ export function refuseWhenBusy(
   managedBy: string | undefined,
   lines: readonly PrepLine[],
   test: boolean,
+  order?: { type: string; lines: number; total: number },
 ): void {
   if (managedBy !== undefined) return;
   const state = readBusyState(engine, location.id);
@@ -139,6 +141,8 @@ export function refuseWhenBusy(
     orderWait !== null
       ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
+  // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: orderChannel(engine, actor, undefined), ...order });
   throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 

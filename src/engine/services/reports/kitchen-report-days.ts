@@ -5,7 +5,8 @@
 // summary is missing or was computed with other cooks or another time zone, is summarized from the
 // log on the spot, inside the report's read.
 import { DateTime } from 'luxon';
-import { DAY_SUMMARY_FORMAT, decodeDaySummary, encodeDaySummary, summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
+import { DAY_SUMMARY_FORMAT, dayColumns, decodeDayColumns, encodeDayColumns, type DayColumns } from '../../domain/kitchen-report/day-columns.ts';
+import { summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
 import { LEFT_OPEN_TICKET_MS } from '../../domain/prep-times.ts';
 import type { Engine } from '../../engine.ts';
 import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
@@ -77,7 +78,7 @@ function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks
  * Each day of the scope, read from its stored summary where one was computed with the same cooks and
  * zone, else from the log. Runs inside the caller's read transaction.
  */
-export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
+export function daySummaries(engine: Engine, scope: DaysScope): DayColumns[] {
   const cooks = stationCooks(engine, scope.restaurant_id);
   const current = cooksText(cooks);
   const stored = new Map(
@@ -88,17 +89,19 @@ export function daySummaries(engine: Engine, scope: DaysScope): DaySummary[] {
   );
   return localDays(scope).map((day) => {
     const text = stored.get(day.day);
-    return (text === undefined ? null : decodeDaySummary(text)) ?? summarizeFromLog(engine, scope, day, cooks);
+    return (text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(summarizeFromLog(engine, scope, day, cooks));
   });
 }
 
 /**
  * Stores the summary of each closed day of the scope (its span over: nothing logged now can fall in
- * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone.
- * One write transaction per day. Returns how many it stored. Does nothing while writes are refused,
- * or when called inside another transaction (the report then reads those days from the log).
+ * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone:
+ * at most `limit`, oldest first, and with `activeOnly` only days the location logged something or made
+ * a promise in (an empty day costs a report nothing to read from the log). One write transaction per
+ * day. Returns how many it stored. Does nothing while writes are refused, or when called inside
+ * another transaction (the report then reads those days from the log).
  */
-export function keepClosedDays(engine: Engine, scope: DaysScope): number {
+export function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): number {
   if (engine.writesRefused || engine.db.inTransaction) return 0;
   const missing = engine.read(() => {
     const current = cooksText(stationCooks(engine, scope.restaurant_id));
@@ -109,10 +112,13 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
         .map((row) => row.day),
     );
     const now = engine.clock.now();
-    return localDays(scope).filter((day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now);
+    const reports = engine.stores.kitchenReports;
+    return localDays(scope).filter(
+      (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || reports.active(scope.restaurant_id, scope.location_id, day.from, day.to)),
+    );
   });
   let stored = 0;
-  for (const day of missing.slice(0, MAX_DAYS_STORED_PER_READ)) {
+  for (const day of missing.slice(0, Math.max(0, limit))) {
     engine.transaction((tx) => {
       const now = tx.clock.now();
       if (day.to + LOOK_AFTER_MS > now) return;
@@ -127,7 +133,7 @@ export function keepClosedDays(engine: Engine, scope: DaysScope): number {
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
         format: DAY_SUMMARY_FORMAT,
-        summary: encodeDaySummary(summarizeFromLog(engine, scope, day, cooks), day.from),
+        summary: encodeDayColumns(dayColumns(summarizeFromLog(engine, scope, day, cooks))),
         computed_at: now,
       });
       stored += 1;
