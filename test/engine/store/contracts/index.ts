@@ -2,8 +2,24 @@
 // fast tier, and stores-on-postgres.e2e.test.ts). A store listed here has its PostgreSQL twin in
 // src/engine/postgres/stores/; docs/running-the-platform.md lists which stores have one.
 import type { OpenBackend } from '../support/store-backends.ts';
+import { apiKeysStoreContract } from './api-keys-store.contract.ts';
+import { catalogueStoreContract } from './catalogue-store.contract.ts';
+import { eventsStoreContract } from './events-store.contract.ts';
+import { idempotencyStoreContract } from './idempotency-store.contract.ts';
+import { locationsStoreContract } from './locations-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
+import { restaurantsStoreContract } from './restaurants-store.contract.ts';
+import { soldOutStoreContract } from './sold-out-store.contract.ts';
+import { stockStoreContract } from './stock-store.contract.ts';
 
 export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] = [
   ['OrdersStore', ordersStoreContract],
+  ['IdempotencyStore', idempotencyStoreContract],
+  ['EventsStore', eventsStoreContract],
+  ['StockStore', stockStoreContract],
+  ['ApiKeysStore', apiKeysStoreContract],
+  ['RestaurantsStore', restaurantsStoreContract],
+  ['CatalogueStore', catalogueStoreContract],
+  ['LocationsStore', locationsStoreContract],
+  ['SoldOutStore', soldOutStoreContract],
 ];
