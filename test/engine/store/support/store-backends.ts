@@ -30,7 +30,7 @@ import { OrdersStore } from '../../../../src/engine/store/orders-store.ts';
 import { RestaurantsStore } from '../../../../src/engine/store/restaurants-store.ts';
 import { SoldOutStore } from '../../../../src/engine/store/sold-out-store.ts';
 import { StockStore } from '../../../../src/engine/store/stock-store.ts';
-import { usePostgresCluster } from '../../../support/postgres-cluster.ts';
+import { usePostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import type { Database } from 'better-sqlite3';
 
 /** A store as a body sees it: every method may answer at once (SQLite) or by a Promise (PostgreSQL). */
@@ -131,16 +131,51 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
 let databases = 0;
 
 /**
+ * A migrated database each body copies (CREATE DATABASE … TEMPLATE), per collation: the
+ * migrations run once per process, not once per body. Its connections are closed (a template is
+ * copied only while nobody is connected to it).
+ */
+const templates = new Map<string, Promise<string>>();
+
+function migratedTemplate(cluster: PostgresCluster, icuLocale: string | undefined): Promise<string> {
+  // Per cluster too: a file that let its cluster stop between bodies gets a new one, on another port.
+  const key = `${cluster.port}/${icuLocale ?? ''}`;
+  let template = templates.get(key);
+  if (!template) {
+    template = (async () => {
+      const connectionString =
+        icuLocale === undefined
+          ? await cluster.createDatabase(`stores_${process.pid}_template`)
+          : await createDatabaseFrom(
+              `postgres://postgres@${cluster.host}:${cluster.port}/postgres`,
+              `stores_${process.pid}_template_${icuLocale.toLowerCase().replace(/-/g, '_')}`,
+              `TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}' LOCALE 'C.UTF-8'`,
+            );
+      const pool = createPostgresPool({ connectionString, max: 1, onError: () => {} });
+      try {
+        await migratePostgres(pool);
+      } finally {
+        await pool.end();
+      }
+      return connectionString;
+    })();
+    templates.set(key, template);
+  }
+  return template;
+}
+
+/**
  * `icuLocale`: the database's collation (say 'es-CL', as a platform's database may well be
  * created), where the cluster's own is C: what the stores' COLLATE "C" is for.
  */
 export async function openPostgresBackend(options: { icuLocale?: string } = {}): Promise<StoreBackend & { pool: pg.Pool }> {
+  if (options.icuLocale !== undefined && !/^[a-zA-Z-]+$/.test(options.icuLocale)) throw new Error(`not a locale: ${options.icuLocale}`);
   const cluster = await usePostgresCluster();
-  let connectionString = await cluster.createDatabase(`stores_${process.pid}_${(databases += 1)}`);
-  if (options.icuLocale !== undefined) connectionString = await createIcuDatabase(connectionString, options.icuLocale);
+  const template = await migratedTemplate(cluster, options.icuLocale);
+  const templateName = template.slice(template.lastIndexOf('/') + 1);
+  const connectionString = await createDatabaseFrom(template, `stores_${process.pid}_${(databases += 1)}`, `TEMPLATE ${templateName}`);
   const errors: Error[] = [];
   const pool = createPostgresPool({ connectionString, max: 4, onError: (error) => errors.push(error) });
-  await migratePostgres(pool);
   const appended: string[] = [];
   return {
     kind: 'postgres',
@@ -162,13 +197,12 @@ export async function openPostgresBackend(options: { icuLocale?: string } = {}):
   };
 }
 
-/** A database collated by ICU's `locale`, made from a connection to another of the cluster. */
-async function createIcuDatabase(connectionString: string, locale: string): Promise<string> {
-  if (!/^[a-zA-Z-]+$/.test(locale)) throw new Error(`not a locale: ${locale}`);
-  const name = `stores_${process.pid}_${(databases += 1)}_icu`;
-  const admin = createPostgresPool({ connectionString, max: 1, onError: () => {} });
+/** Creates database `name` (`how`: its template and collation) over a connection to another of the cluster. */
+async function createDatabaseFrom(connectionString: string, name: string, how: string): Promise<string> {
+  // The admin connection goes to the postgres database: a template must have no one connected.
+  const admin = createPostgresPool({ connectionString: connectionString.replace(/\/[^/]+$/, '/postgres'), max: 1, onError: () => {} });
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${locale}' LOCALE 'C.UTF-8'`);
+    await admin.query(`CREATE DATABASE ${name} ${how}`);
   } finally {
     await admin.end();
   }
