@@ -11,6 +11,7 @@ import { ordersStoreContract } from './orders-store.contract.ts';
 import { restaurantsStoreContract } from './restaurants-store.contract.ts';
 import { soldOutStoreContract } from './sold-out-store.contract.ts';
 import { stockStoreContract } from './stock-store.contract.ts';
+import { whereDatabasesDifferContract } from './where-databases-differ.contract.ts';
 
 export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] = [
   ['OrdersStore', ordersStoreContract],
@@ -22,4 +23,5 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['CatalogueStore', catalogueStoreContract],
   ['LocationsStore', locationsStoreContract],
   ['SoldOutStore', soldOutStoreContract],
+  ['Where the databases differ', whereDatabasesDifferContract],
 ];
