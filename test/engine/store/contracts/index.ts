@@ -4,11 +4,15 @@
 import type { OpenBackend } from '../support/store-backends.ts';
 import { apiKeysStoreContract } from './api-keys-store.contract.ts';
 import { catalogueStoreContract } from './catalogue-store.contract.ts';
+import { courierDeliveriesStoreContract } from './courier-deliveries-store.contract.ts';
 import { eventsStoreContract } from './events-store.contract.ts';
 import { idempotencyStoreContract } from './idempotency-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
 import { restaurantsStoreContract } from './restaurants-store.contract.ts';
+import {
+  dueOrdersStoreContract, kitchenChangesStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
+} from './small-stores.contract.ts';
 import { soldOutStoreContract } from './sold-out-store.contract.ts';
 import { stockStoreContract } from './stock-store.contract.ts';
 import { whereDatabasesDifferContract } from './where-databases-differ.contract.ts';
@@ -23,5 +27,10 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['CatalogueStore', catalogueStoreContract],
   ['LocationsStore', locationsStoreContract],
   ['SoldOutStore', soldOutStoreContract],
+  ['KitchenChangesStore', kitchenChangesStoreContract],
+  ['PaymentCredentialsStore', paymentCredentialsStoreContract],
+  ['PickupScreenSettingsStore', pickupScreenSettingsStoreContract],
+  ['DueOrdersStore', dueOrdersStoreContract],
+  ['CourierDeliveriesStore', courierDeliveriesStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

@@ -11,6 +11,11 @@ import { migratePostgres } from '../../../../src/engine/postgres/migrate-postgre
 import { createPostgresPool } from '../../../../src/engine/postgres/postgres-pool.ts';
 import { runTransaction } from '../../../../src/engine/postgres/run-transaction.ts';
 import { PostgresApiKeysStore } from '../../../../src/engine/postgres/stores/api-keys-store.ts';
+import { PostgresCourierDeliveriesStore } from '../../../../src/engine/postgres/stores/courier-deliveries-store.ts';
+import { PostgresDueOrdersStore } from '../../../../src/engine/postgres/stores/due-orders-store.ts';
+import { PostgresKitchenChangesStore } from '../../../../src/engine/postgres/stores/kitchen-changes-store.ts';
+import { PostgresPaymentCredentialsStore } from '../../../../src/engine/postgres/stores/payment-credentials-store.ts';
+import { PostgresPickupScreenSettingsStore } from '../../../../src/engine/postgres/stores/pickup-screen-settings-store.ts';
 import { PostgresCatalogueStore } from '../../../../src/engine/postgres/stores/catalogue-store.ts';
 import { PostgresEventsStore } from '../../../../src/engine/postgres/stores/events-store.ts';
 import { PostgresIdempotencyStore } from '../../../../src/engine/postgres/stores/idempotency-store.ts';
@@ -22,6 +27,11 @@ import { PostgresSoldOutStore } from '../../../../src/engine/postgres/stores/sol
 import { PostgresStockStore } from '../../../../src/engine/postgres/stores/stock-store.ts';
 import { ApiKeysStore } from '../../../../src/engine/store/api-keys-store.ts';
 import { CatalogueStore } from '../../../../src/engine/store/catalogue-store.ts';
+import { CourierDeliveriesStore } from '../../../../src/engine/store/courier-deliveries-store.ts';
+import { DueOrdersStore } from '../../../../src/engine/store/due-orders-store.ts';
+import { KitchenChangesStore } from '../../../../src/engine/store/kitchen-changes-store.ts';
+import { PaymentCredentialsStore } from '../../../../src/engine/store/payment-credentials-store.ts';
+import { PickupScreenSettingsStore } from '../../../../src/engine/store/pickup-screen-settings-store.ts';
 import { EventsStore } from '../../../../src/engine/store/events-store.ts';
 import { IdempotencyStore } from '../../../../src/engine/store/idempotency-store.ts';
 import { LocationsStore } from '../../../../src/engine/store/locations-store.ts';
@@ -48,6 +58,11 @@ export interface StoresUnderTest {
   catalogue: EitherStore<CatalogueStore>;
   locations: EitherStore<LocationsStore>;
   soldOut: EitherStore<SoldOutStore>;
+  kitchenChanges: EitherStore<KitchenChangesStore>;
+  paymentCredentials: EitherStore<PaymentCredentialsStore>;
+  pickupScreenSettings: EitherStore<PickupScreenSettingsStore>;
+  dueOrders: EitherStore<DueOrdersStore>;
+  courierDeliveries: EitherStore<CourierDeliveriesStore>;
 }
 
 export interface StoreBackend {
@@ -80,6 +95,11 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     catalogue: new CatalogueStore(db),
     locations: new LocationsStore(db),
     soldOut: new SoldOutStore(db),
+    kitchenChanges: new KitchenChangesStore(db),
+    paymentCredentials: new PaymentCredentialsStore(db),
+    pickupScreenSettings: new PickupScreenSettingsStore(db),
+    dueOrders: new DueOrdersStore(db),
+    courierDeliveries: new CourierDeliveriesStore(db),
   };
 }
 
@@ -125,6 +145,11 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     catalogue: new PostgresCatalogueStore(db),
     locations: new PostgresLocationsStore(db),
     soldOut: new PostgresSoldOutStore(db),
+    kitchenChanges: new PostgresKitchenChangesStore(db),
+    paymentCredentials: new PostgresPaymentCredentialsStore(db),
+    pickupScreenSettings: new PostgresPickupScreenSettingsStore(db),
+    dueOrders: new PostgresDueOrdersStore(db),
+    courierDeliveries: new PostgresCourierDeliveriesStore(db),
   };
 }
 
