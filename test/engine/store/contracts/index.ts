@@ -8,7 +8,9 @@ import { courierDeliveriesStoreContract } from './courier-deliveries-store.contr
 import { eventsStoreContract } from './events-store.contract.ts';
 import { idempotencyStoreContract } from './idempotency-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
+import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
+import { paymentSessionsStoreContract } from './payment-sessions-store.contract.ts';
 import { restaurantsStoreContract } from './restaurants-store.contract.ts';
 import {
   dueOrdersStoreContract, kitchenChangesStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
@@ -32,5 +34,7 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['PickupScreenSettingsStore', pickupScreenSettingsStoreContract],
   ['DueOrdersStore', dueOrdersStoreContract],
   ['CourierDeliveriesStore', courierDeliveriesStoreContract],
+  ['PaymentSessionsStore', paymentSessionsStoreContract],
+  ['MailOutboxStore', mailOutboxStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

@@ -16,6 +16,8 @@ import { PostgresDueOrdersStore } from '../../../../src/engine/postgres/stores/d
 import { PostgresKitchenChangesStore } from '../../../../src/engine/postgres/stores/kitchen-changes-store.ts';
 import { PostgresPaymentCredentialsStore } from '../../../../src/engine/postgres/stores/payment-credentials-store.ts';
 import { PostgresPickupScreenSettingsStore } from '../../../../src/engine/postgres/stores/pickup-screen-settings-store.ts';
+import { PostgresMailOutboxStore } from '../../../../src/engine/postgres/stores/mail-outbox-store.ts';
+import { PostgresPaymentSessionsStore } from '../../../../src/engine/postgres/stores/payment-sessions-store.ts';
 import { PostgresCatalogueStore } from '../../../../src/engine/postgres/stores/catalogue-store.ts';
 import { PostgresEventsStore } from '../../../../src/engine/postgres/stores/events-store.ts';
 import { PostgresIdempotencyStore } from '../../../../src/engine/postgres/stores/idempotency-store.ts';
@@ -27,6 +29,8 @@ import { PostgresSoldOutStore } from '../../../../src/engine/postgres/stores/sol
 import { PostgresStockStore } from '../../../../src/engine/postgres/stores/stock-store.ts';
 import { ApiKeysStore } from '../../../../src/engine/store/api-keys-store.ts';
 import { CatalogueStore } from '../../../../src/engine/store/catalogue-store.ts';
+import { MailOutboxStore } from '../../../../src/engine/store/mail-outbox-store.ts';
+import { PaymentSessionsStore } from '../../../../src/engine/store/payment-sessions-store.ts';
 import { CourierDeliveriesStore } from '../../../../src/engine/store/courier-deliveries-store.ts';
 import { DueOrdersStore } from '../../../../src/engine/store/due-orders-store.ts';
 import { KitchenChangesStore } from '../../../../src/engine/store/kitchen-changes-store.ts';
@@ -63,6 +67,8 @@ export interface StoresUnderTest {
   pickupScreenSettings: EitherStore<PickupScreenSettingsStore>;
   dueOrders: EitherStore<DueOrdersStore>;
   courierDeliveries: EitherStore<CourierDeliveriesStore>;
+  paymentSessions: EitherStore<PaymentSessionsStore>;
+  mailOutbox: EitherStore<MailOutboxStore>;
 }
 
 export interface StoreBackend {
@@ -100,6 +106,8 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     pickupScreenSettings: new PickupScreenSettingsStore(db),
     dueOrders: new DueOrdersStore(db),
     courierDeliveries: new CourierDeliveriesStore(db),
+    paymentSessions: new PaymentSessionsStore(db),
+    mailOutbox: new MailOutboxStore(db),
   };
 }
 
@@ -150,6 +158,8 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     pickupScreenSettings: new PostgresPickupScreenSettingsStore(db),
     dueOrders: new PostgresDueOrdersStore(db),
     courierDeliveries: new PostgresCourierDeliveriesStore(db),
+    paymentSessions: new PostgresPaymentSessionsStore(db),
+    mailOutbox: new PostgresMailOutboxStore(db),
   };
 }
 
