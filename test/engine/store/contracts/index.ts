@@ -10,10 +10,11 @@ import { idempotencyStoreContract } from './idempotency-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
+import { paymentActionsStoreContract } from './payment-actions-store.contract.ts';
 import { paymentSessionsStoreContract } from './payment-sessions-store.contract.ts';
 import { restaurantsStoreContract } from './restaurants-store.contract.ts';
 import {
-  dueOrdersStoreContract, kitchenChangesStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
+  dueOrdersStoreContract, kitchenChangesStoreContract, locationBusyStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
 } from './small-stores.contract.ts';
 import { soldOutStoreContract } from './sold-out-store.contract.ts';
 import { stockStoreContract } from './stock-store.contract.ts';
@@ -36,5 +37,7 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['CourierDeliveriesStore', courierDeliveriesStoreContract],
   ['PaymentSessionsStore', paymentSessionsStoreContract],
   ['MailOutboxStore', mailOutboxStoreContract],
+  ['PaymentActionsStore', paymentActionsStoreContract],
+  ['LocationBusyStore', locationBusyStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

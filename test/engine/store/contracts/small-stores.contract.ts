@@ -1,15 +1,15 @@
 // The contracts of the small stores, on both databases: KitchenChangesStore,
-// PaymentCredentialsStore, PickupScreenSettingsStore, DueOrdersStore (each a describe of its own).
+// PaymentCredentialsStore, PickupScreenSettingsStore, DueOrdersStore, LocationBusyStore (each a describe of its own).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { L1, L2, R1, R2, RESTAURANTS_SEED, type OpenBackend, type StoreBackend } from '../support/store-backends.ts';
 import { orderRow } from './orders-store.contract.ts';
 
-function withBackend(open: OpenBackend, seed: string): () => StoreBackend {
+function withBackend(open: OpenBackend, seed: string | ((db: StoreBackend) => string)): () => StoreBackend {
   let db: StoreBackend;
   before(async () => {
     db = await open();
-    await db.exec(seed);
+    await db.exec(typeof seed === 'string' ? seed : seed(db));
   });
   after(() => db.stop());
   return () => db;
@@ -84,5 +84,29 @@ export function dueOrdersStoreContract(open: OpenBackend): void {
     await orders.insert(orderRow('s-3', { status: 'programado', scheduled_for: 900 }));
     await orders.insert(orderRow('s-4', { status: 'programado', scheduled_for: 100, location_id: L2 }));
     assert.deepEqual(await dueOrders.scheduledBy(L1, 500, 10), ['s-2', 's-1']);
+  });
+}
+
+export function locationBusyStoreContract(open: OpenBackend): void {
+  const db = withBackend(open, (backend) => `${RESTAURANTS_SEED}
+    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+      VALUES ('k-front', '${R1}', 'lookup-front', ${backend.bytes('00')}, ${backend.bytes('00')}, 'live', 1, 'abcd', 0);`);
+
+  test('a location\'s busy state: none at first, then as put, then replaced', async () => {
+    const { locationBusy } = db().stores;
+    assert.equal(await locationBusy.state(L1), undefined);
+    const row = { location_id: L1, paused: 1, changed_at: 100, above_since: 90, wait_minutes: 35, recent_pauses: '[100]', override: null };
+    await locationBusy.setState(row);
+    assert.deepEqual(await locationBusy.state(L1), row);
+    await locationBusy.setState({ ...row, paused: 0, above_since: null, override: 'resume' });
+    assert.deepEqual(await locationBusy.state(L1), { ...row, paused: 0, above_since: null, override: 'resume' });
+  });
+
+  test('a key\'s channel kind: none at first, then as set, then replaced', async () => {
+    const { locationBusy } = db().stores;
+    assert.equal(await locationBusy.keyKind('k-front'), null);
+    await locationBusy.setKeyKind('k-front', 'pos');
+    await locationBusy.setKeyKind('k-front', 'store_front');
+    assert.equal(await locationBusy.keyKind('k-front'), 'store_front');
   });
 }

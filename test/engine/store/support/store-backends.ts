@@ -18,6 +18,8 @@ import { PostgresPaymentCredentialsStore } from '../../../../src/engine/postgres
 import { PostgresPickupScreenSettingsStore } from '../../../../src/engine/postgres/stores/pickup-screen-settings-store.ts';
 import { PostgresMailOutboxStore } from '../../../../src/engine/postgres/stores/mail-outbox-store.ts';
 import { PostgresPaymentSessionsStore } from '../../../../src/engine/postgres/stores/payment-sessions-store.ts';
+import { PostgresLocationBusyStore } from '../../../../src/engine/postgres/stores/location-busy-store.ts';
+import { PostgresPaymentActionsStore } from '../../../../src/engine/postgres/stores/payment-actions-store.ts';
 import { PostgresCatalogueStore } from '../../../../src/engine/postgres/stores/catalogue-store.ts';
 import { PostgresEventsStore } from '../../../../src/engine/postgres/stores/events-store.ts';
 import { PostgresIdempotencyStore } from '../../../../src/engine/postgres/stores/idempotency-store.ts';
@@ -29,6 +31,8 @@ import { PostgresSoldOutStore } from '../../../../src/engine/postgres/stores/sol
 import { PostgresStockStore } from '../../../../src/engine/postgres/stores/stock-store.ts';
 import { ApiKeysStore } from '../../../../src/engine/store/api-keys-store.ts';
 import { CatalogueStore } from '../../../../src/engine/store/catalogue-store.ts';
+import { LocationBusyStore } from '../../../../src/engine/store/location-busy-store.ts';
+import { PaymentActionsStore } from '../../../../src/engine/store/payment-actions-store.ts';
 import { MailOutboxStore } from '../../../../src/engine/store/mail-outbox-store.ts';
 import { PaymentSessionsStore } from '../../../../src/engine/store/payment-sessions-store.ts';
 import { CourierDeliveriesStore } from '../../../../src/engine/store/courier-deliveries-store.ts';
@@ -69,6 +73,8 @@ export interface StoresUnderTest {
   courierDeliveries: EitherStore<CourierDeliveriesStore>;
   paymentSessions: EitherStore<PaymentSessionsStore>;
   mailOutbox: EitherStore<MailOutboxStore>;
+  paymentActions: EitherStore<PaymentActionsStore>;
+  locationBusy: EitherStore<LocationBusyStore>;
 }
 
 export interface StoreBackend {
@@ -108,6 +114,8 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     courierDeliveries: new CourierDeliveriesStore(db),
     paymentSessions: new PaymentSessionsStore(db),
     mailOutbox: new MailOutboxStore(db),
+    paymentActions: new PaymentActionsStore(db),
+    locationBusy: new LocationBusyStore(db),
   };
 }
 
@@ -160,6 +168,8 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     courierDeliveries: new PostgresCourierDeliveriesStore(db),
     paymentSessions: new PostgresPaymentSessionsStore(db),
     mailOutbox: new PostgresMailOutboxStore(db),
+    paymentActions: new PostgresPaymentActionsStore(db),
+    locationBusy: new PostgresLocationBusyStore(db),
   };
 }
 
