@@ -14,7 +14,7 @@ import { paymentActionsStoreContract } from './payment-actions-store.contract.ts
 import { paymentSessionsStoreContract } from './payment-sessions-store.contract.ts';
 import { restaurantsStoreContract } from './restaurants-store.contract.ts';
 import {
-  dueOrdersStoreContract, kitchenChangesStoreContract, locationBusyStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
+  dueOrdersStoreContract, kitchenChangesStoreContract, locationBusyStoreContract, printersStoreContract, paymentCredentialsStoreContract, pickupScreenSettingsStoreContract,
 } from './small-stores.contract.ts';
 import { soldOutStoreContract } from './sold-out-store.contract.ts';
 import { stockStoreContract } from './stock-store.contract.ts';
@@ -39,5 +39,6 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['MailOutboxStore', mailOutboxStoreContract],
   ['PaymentActionsStore', paymentActionsStoreContract],
   ['LocationBusyStore', locationBusyStoreContract],
+  ['PrintersStore', printersStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

@@ -1,7 +1,8 @@
 // The contracts of the small stores, on both databases: KitchenChangesStore,
-// PaymentCredentialsStore, PickupScreenSettingsStore, DueOrdersStore, LocationBusyStore (each a describe of its own).
+// PaymentCredentialsStore, PickupScreenSettingsStore, DueOrdersStore, LocationBusyStore, PrintersStore (each a describe of its own).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { PrinterRow } from '../../../../src/engine/store/printers-store.ts';
 import { L1, L2, R1, R2, RESTAURANTS_SEED, type OpenBackend, type StoreBackend } from '../support/store-backends.ts';
 import { orderRow } from './orders-store.contract.ts';
 
@@ -108,5 +109,32 @@ export function locationBusyStoreContract(open: OpenBackend): void {
     await locationBusy.setKeyKind('k-front', 'pos');
     await locationBusy.setKeyKind('k-front', 'store_front');
     assert.equal(await locationBusy.keyKind('k-front'), 'store_front');
+  });
+}
+
+export function printersStoreContract(open: OpenBackend): void {
+  const db = withBackend(open, RESTAURANTS_SEED);
+  const printer = (id: string, name: string, createdAt: number): PrinterRow => ({
+    id, restaurant_id: R1, name, host: '192.168.1.50', port: 9100, width_mm: 80, code_page: 'cp858', stations: '[]',
+    print_when: '["arrival"]', fallback_seconds: 90, state: 'unknown', state_detail: null, state_at: null,
+    created_at: createdAt, updated_at: createdAt, removed_at: null,
+  });
+
+  test('printers in use by creation, ties by name byte by byte; found by id and name; a removed one is kept but not listed', async () => {
+    const { printers } = db().stores;
+    await printers.insert(printer('pr-1', 'cocina', 100));
+    await printers.insert(printer('pr-2', 'Barra', 100));
+    await printers.insert(printer('pr-3', 'Bolsas', 50));
+    assert.deepEqual(await printers.get('pr-1'), printer('pr-1', 'cocina', 100));
+    assert.deepEqual((await printers.list(R1)).map((p) => p.id), ['pr-3', 'pr-2', 'pr-1']);
+    assert.equal((await printers.findByName(R1, 'Barra'))?.id, 'pr-2');
+    await printers.setState('pr-2', 'paper_out', 'sin papel', 200);
+    const barra = await printers.get('pr-2');
+    assert.deepEqual([barra?.state, barra?.state_detail, barra?.state_at], ['paper_out', 'sin papel', 200]);
+    await printers.remove('pr-2', 300);
+    assert.deepEqual((await printers.list(R1)).map((p) => p.id), ['pr-3', 'pr-1']);
+    assert.equal(await printers.findByName(R1, 'Barra'), undefined);
+    assert.deepEqual([(await printers.get('pr-2'))?.removed_at, (await printers.get('pr-2'))?.updated_at], [300, 300]);
+    assert.equal((await printers.list(R2)).length, 0);
   });
 }

@@ -20,6 +20,7 @@ import { PostgresMailOutboxStore } from '../../../../src/engine/postgres/stores/
 import { PostgresPaymentSessionsStore } from '../../../../src/engine/postgres/stores/payment-sessions-store.ts';
 import { PostgresLocationBusyStore } from '../../../../src/engine/postgres/stores/location-busy-store.ts';
 import { PostgresPaymentActionsStore } from '../../../../src/engine/postgres/stores/payment-actions-store.ts';
+import { PostgresPrintersStore } from '../../../../src/engine/postgres/stores/printers-store.ts';
 import { PostgresCatalogueStore } from '../../../../src/engine/postgres/stores/catalogue-store.ts';
 import { PostgresEventsStore } from '../../../../src/engine/postgres/stores/events-store.ts';
 import { PostgresIdempotencyStore } from '../../../../src/engine/postgres/stores/idempotency-store.ts';
@@ -31,6 +32,7 @@ import { PostgresSoldOutStore } from '../../../../src/engine/postgres/stores/sol
 import { PostgresStockStore } from '../../../../src/engine/postgres/stores/stock-store.ts';
 import { ApiKeysStore } from '../../../../src/engine/store/api-keys-store.ts';
 import { CatalogueStore } from '../../../../src/engine/store/catalogue-store.ts';
+import { PrintersStore } from '../../../../src/engine/store/printers-store.ts';
 import { LocationBusyStore } from '../../../../src/engine/store/location-busy-store.ts';
 import { PaymentActionsStore } from '../../../../src/engine/store/payment-actions-store.ts';
 import { MailOutboxStore } from '../../../../src/engine/store/mail-outbox-store.ts';
@@ -75,6 +77,7 @@ export interface StoresUnderTest {
   mailOutbox: EitherStore<MailOutboxStore>;
   paymentActions: EitherStore<PaymentActionsStore>;
   locationBusy: EitherStore<LocationBusyStore>;
+  printers: EitherStore<PrintersStore>;
 }
 
 export interface StoreBackend {
@@ -116,6 +119,7 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     mailOutbox: new MailOutboxStore(db),
     paymentActions: new PaymentActionsStore(db),
     locationBusy: new LocationBusyStore(db),
+    printers: new PrintersStore(db),
   };
 }
 
@@ -170,6 +174,7 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     mailOutbox: new PostgresMailOutboxStore(db),
     paymentActions: new PostgresPaymentActionsStore(db),
     locationBusy: new PostgresLocationBusyStore(db),
+    printers: new PostgresPrintersStore(db),
   };
 }
 
