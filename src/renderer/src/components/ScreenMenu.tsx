@@ -6,7 +6,7 @@ import { DEMO_RUSH_PACES, type DemoRushStatus } from '../../../shared/screen-con
 import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
 import type { AppSettings } from '../../../shared/screen-contract/settings.ts';
 import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, ticketBlocks, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { allDayCounts, ticketBlocks, todayStats, waitingCount, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 import { errorMessage } from '../api.ts';
 import { formatMinutes } from '../format.ts';
@@ -49,7 +49,7 @@ export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; c
 export function ScreenMenuButton() {
   const t = useT();
   const { board } = useApp();
-  const waiting = useBoard((s) => Object.values(s.tickets).filter((x) => x.order.status === 'programado' || x.order.status === 'pendiente_pago').length);
+  const waiting = useBoard((s) => waitingCount(s.tickets));
   return (
     <button type="button" className="btn btn-secondary menu-button" data-testid="screen-menu" aria-label={t('board.menu')} onClick={() => board.getState().setMenuOpen(true)}>
       <span aria-hidden="true">☰</span>

@@ -150,6 +150,14 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
                 ? { className: 'suggested', text: t('ticket.suggest', { action: t(`action.${suggested}`) }), testId: 'suggested', code: undefined }
                 : null;
   const continues = fragment !== undefined && fragment.part < fragment.parts - 1;
+  // A fragment's part ("1/2 →"): under the bump's word where there is a bump (beside the type, on a
+  // tablet's card, it was squeezed to a sliver: no room for both), else among the header's badges.
+  const part = fragment && fragment.parts > 1 && (
+    <span className={bump ? 'bump-part' : 'badge badge-split'} data-testid="split" title={continues ? t('ticket.continues') : undefined}>
+      {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
+      {continues ? ' →' : ''}
+    </span>
+  );
   const shownBlocks = fragment ? blocks.slice(fragment.from, fragment.to) : blocks;
   const orderAllergy = allergic(order.notes);
 
@@ -344,12 +352,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
                 {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
                 {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
                 {managed && (readOnly || dead) && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
-                {fragment && fragment.parts > 1 && (
-                  <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
-                    {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
-                    {continues ? ' →' : ''}
-                  </span>
-                )}
+                {!bump && part}
               </div>
             )}
           </div>
@@ -379,8 +382,9 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
           </div>
         )}
         {bump && (
-          <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
-            {t(`action.${bump}`)}
+          <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''} ${part ? 'with-part' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
+            {part ? <span className="bump-action">{t(`action.${bump}`)}</span> : t(`action.${bump}`)}
+            {part}
           </button>
         )}
       </header>

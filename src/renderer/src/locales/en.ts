@@ -37,6 +37,8 @@ export const en: Record<TextKey, string> = {
   'ticket.paid': 'Paid',
   'ticket.refunded': 'Refunded {amount}',
   'board.empty': 'No orders',
+  'board.empty_title': 'No orders yet',
+  'board.empty_next': 'Each new order appears here by itself as soon as it arrives, with a sound: nothing to reload or tap.',
   'board.location_all': 'All locations',
   'board.recall': 'Recall ({count})',
   'board.recall_title': 'Latest delivered and cancelled',

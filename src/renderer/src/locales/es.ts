@@ -37,6 +37,8 @@ export const es = {
   'ticket.paid': 'Pagado',
   'ticket.refunded': 'Reembolsado {amount}',
   'board.empty': 'Sin pedidos',
+  'board.empty_title': 'Sin pedidos por ahora',
+  'board.empty_next': 'Cada pedido nuevo aparece aquí solo, en cuanto llega, con un sonido: no hay que recargar ni tocar nada.',
   'board.location_all': 'Todas las sucursales',
   'board.recall': 'Recuperar ({count})',
   'board.recall_title': 'Últimos entregados y cancelados',

@@ -33,6 +33,7 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
     holdMs: deps.holdMs ?? HOLD_MS,
     flashMs: deps.flashMs ?? FLASH_MS,
     pendingStorage: deps.pendingStorage,
+    firstSnapshot: deps.firstSnapshot,
   };
   const store = createStore<BoardState>()((set, get) => ({
     ...createFeedSlice(set, get, ctx),

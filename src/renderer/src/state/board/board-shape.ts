@@ -23,6 +23,8 @@ export interface BoardContext {
   flashMs: number;
   /** Where pending changes survive a reload (none: they live as long as the page). */
   pendingStorage?: PendingStorage | undefined;
+  /** The snapshot the page asked for as it started (early-board.ts): the first load takes it instead of asking again. */
+  firstSnapshot?: Promise<BoardSnapshot> | undefined;
 }
 
 // The feed: the engine's word (feed-slice.ts).
