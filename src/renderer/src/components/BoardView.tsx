@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
-import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, lateKey, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
@@ -127,9 +127,16 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const shown = useMemo(() => shownTickets({ tickets, pending, flashes }), [tickets, pending, flashes]);
   const byId = useMemo(() => new Map(shown.map((x) => [x.order.id, x])), [shown]);
   const recalledIds = useClock((now) => recalledKey(tickets, now + clockOffset));
+  const lateOnly = useBoard((s) => s.lateOnly);
+  const lateIds = useClock((now) => (lateOnly ? lateKey(shown, now + clockOffset) : null));
   const layout = useMemo(
-    () => layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter }),
-    [shown, filter, recalledIds, stationFilter],
+    () =>
+      layoutBoard(shown, filter, {
+        recalled: new Set(recalledIds.split(',').filter(Boolean)),
+        stationId: stationFilter,
+        lateOnly: lateIds === null ? null : new Set(lateIds.split(',').filter(Boolean)),
+      }),
+    [shown, filter, recalledIds, stationFilter, lateIds],
   );
   const inLanes = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
   const compact = density === 'compact' || (density === 'auto' && inLanes > AUTO_COMPACT_ABOVE);

@@ -3,7 +3,7 @@ import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
-import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { bumpOf, canCancel, elapsedMs, formatElapsed, promiseStanding, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { formatClock, formatDateTime } from '../format.ts';
 import { refusalText } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
@@ -88,6 +88,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
   const cooking = ticket.shownStatus === 'recibido' || ticket.shownStatus === 'en_preparacion';
   const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
   const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
+  // Issue 32: against the customer's promise (colour only: nothing drawn moves the planned layout).
+  const standing = useClock((now) => (readOnly ? null : promiseStanding(ticket, now + clockOffset)));
   const countdown = useClock((now) => {
     const due = kitchen.countdown;
     if (!due) return null;
@@ -125,7 +127,12 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     fragment ? 'fragment' : '',
     showState ? 'show-state' : '',
     waiting ? 'waiting' : '',
+    standing === 'late' || standing === 'due' ? `promise-${standing}` : '',
   ].filter(Boolean);
+  const promiseTitle =
+    (standing === 'late' || standing === 'due') && kitchen.promised_ready_at !== undefined
+      ? t(standing === 'late' ? 'ticket.promise_late' : 'ticket.promise_due', { time: formatClock(kitchen.promised_ready_at, timeZone, language) })
+      : undefined;
 
 
   const onBump = (e: { stopPropagation(): void; timeStamp: number; nativeEvent: Event }) => {
@@ -316,6 +323,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     <article
       ref={ref}
       className={classes.join(' ')}
+      title={promiseTitle}
+      data-promise={standing ?? ''}
       data-order-id={id}
       data-number={order.number}
       data-status={ticket.shownStatus}
