@@ -6,7 +6,8 @@ import Store from 'electron-store';
 import type { AppSettingsFiles } from './app-handlers.ts';
 import { describeMail } from './mail-info.ts';
 import { secureStorageUnavailable } from '../engine/screen/screen-errors.ts';
-import { describePlatformKey, platformKeyMode } from './platform-key.ts';
+import { worldOfKey } from '../engine/domain/api-key-format.ts';
+import { describePlatformKey } from './platform-key.ts';
 import { normalizeSettings, type AppSettings, type PlatformKeyInfo, type SecureStorageInfo } from '../shared/screen-contract/settings.ts';
 import type { World } from '../shared/world.ts';
 
@@ -14,7 +15,9 @@ interface StoredKey {
   /** safeStorage ciphertext, base64. */
   cipher: string;
   label: string | null;
-  mode: World | null;
+  world?: World | null;
+  /** The same, as files written before issue 31 name it. */
+  mode?: World | null;
   last4: string;
 }
 
@@ -66,12 +69,12 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
       info(): PlatformKeyInfo {
         const stored = store.get('platformKey');
         if (!stored) return describePlatformKey(null, null);
-        return { present: true, mode: stored.mode, label: stored.label, last4: stored.last4 };
+        return { present: true, world: stored.world ?? stored.mode ?? null, label: stored.label, last4: stored.last4 };
       },
       save(key, label) {
         if (!secureStorage().available) throw secureStorageUnavailable();
         const cipher = safeStorage.encryptString(key).toString('base64');
-        store.set('platformKey', { cipher, label, mode: platformKeyMode(key), last4: key.slice(-4) } satisfies StoredKey);
+        store.set('platformKey', { cipher, label, world: worldOfKey(key), last4: key.slice(-4) } satisfies StoredKey);
       },
       clear() {
         store.delete('platformKey');

@@ -27,7 +27,7 @@ import type { UpstreamFeedPage, UpstreamStock } from './upstream-types.ts';
  * only what is asked of the upstream.
  */
 export async function checkDivergence(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<DivergenceReport> {
-  const test = identity.mode === 'test';
+  const test = identity.world === 'test';
   const upstreamActive = new Map<string, OrderView>();
   for (const status of ACTIVE_STATUSES) {
     for (const order of await fetchOrdersWhere(client, `status=${status}`)) upstreamActive.set(order.id, order);

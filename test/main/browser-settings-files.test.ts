@@ -49,7 +49,7 @@ describe('settings files (browser mode)', () => {
       assert.deepEqual(settingsFiles.platformKey.storage(), { available: true, backend: null, clear_text_file: file });
       settingsFiles.platformKey.save('cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F', 'Cuenta principal');
       assert.equal(modeOf(file), 0o600);
-      assert.deepEqual(settingsFiles.platformKey.info(), { present: true, mode: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
+      assert.deepEqual(settingsFiles.platformKey.info(), { present: true, world: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
       assert.equal(settingsFiles.platformKey.readSecret(), 'cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F');
       settingsFiles.mail.save({ url: 'smtp://cocina:secreta@mail.example:587', from: 'cocina@example.com' });
       assert.equal(modeOf(file), 0o600);

@@ -56,8 +56,8 @@ export function importDemoRestaurants(
 export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
   const names = new Map(listRestaurants(engine).map((restaurant) => [restaurant.id, restaurant.name]));
   return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
-    const issue = (mode: World, write: boolean) =>
-      createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
+    const issue = (world: World, write: boolean) =>
+      createApiKey(engine, { restaurantId: id, world, write, label: `demo ${world} ${write ? 'write' : 'read'}` }).key;
     return {
       id,
       name: names.get(id)!,

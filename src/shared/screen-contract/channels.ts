@@ -151,7 +151,7 @@ export const CHANNELS = {
   ),
   'keys:create': desktop(
     'createKey',
-    Type.Object({ mode: WorldField, write: Type.Boolean(), label: Label }),
+    Type.Object({ world: WorldField, write: Type.Boolean(), label: Label }),
     answers<{ key: string; record: ApiKeyEntry }>(),
   ),
   'keys:revoke': desktop('revokeKey', Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }), answers<ApiKeyEntry>()),

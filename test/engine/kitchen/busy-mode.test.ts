@@ -35,7 +35,7 @@ before(async () => {
   );
   burger = imported.productIds.burger!;
   const key = (label: string, kind: 'store_front' | 'pos') => {
-    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, mode: 'live', write: true, label });
+    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
     setKeyChannelKind(engine.server.engine, created.record.id, kind);
     return created.key;
   };

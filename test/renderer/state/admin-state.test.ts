@@ -139,7 +139,7 @@ describe('locations store', () => {
 
 describe('keys store', () => {
   test('a created key is held once for display, then forgotten; revoke replaces the record', async () => {
-    const record = { id: 'k1', label: 'tienda', mode: 'live' as const, write: true, last4: 'WXYZ', created_at: 'c', last_used_at: null, revoked_at: null };
+    const record = { id: 'k1', label: 'tienda', world: 'live' as const, write: true, last4: 'WXYZ', created_at: 'c', last_used_at: null, revoked_at: null };
     const store = createKeysStore({
       api: {
         listKeys: async () => [],
@@ -148,7 +148,7 @@ describe('keys store', () => {
       },
     });
     await store.getState().load();
-    await store.getState().create({ mode: 'live', write: true, label: '  tienda  ' });
+    await store.getState().create({ world: 'live', write: true, label: '  tienda  ' });
     assert.equal(store.getState().created?.key, 'cm_live_secretWXYZ');
     assert.equal(store.getState().keys[0]?.label, 'tienda');
     store.getState().dismissCreated();
@@ -162,7 +162,7 @@ describe('keys store', () => {
 describe('settings store', () => {
   const view = (over: Partial<SettingsView> = {}): SettingsView => ({
     settings: DEFAULT_SETTINGS,
-    platform_key: { present: false, mode: null, label: null, last4: null },
+    platform_key: { present: false, world: null, label: null, last4: null },
     mail: { configured: false, server: null, from: null },
     secure_storage: { available: true, backend: 'gnome_libsecret' },
     restart_required: false,

@@ -105,7 +105,7 @@ export function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers
 }
 
 function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): void {
-  const test = identity.mode === 'test';
+  const test = identity.world === 'test';
   if (row.kind === 'create_order') {
     const upstream = body as OrderView;
     const localId = row.order_id!;
@@ -141,7 +141,7 @@ export function rescheduleConflict(engine: Engine, conflictId: number, error: st
 }
 
 function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): void {
-  const test = identity.mode === 'test';
+  const test = identity.world === 'test';
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
     const order = row.order_id ? engine.stores.orders.getById(row.order_id) : undefined;

@@ -9,7 +9,7 @@ export interface KeysState extends AdminActionState {
   /** The key just generated: shown once, then forgotten by `dismissCreated`. */
   created: { key: string; record: ApiKeyEntry } | null;
   load(): Promise<void>;
-  create(input: { mode: World; write: boolean; label: string | null }): Promise<boolean>;
+  create(input: { world: World; write: boolean; label: string | null }): Promise<boolean>;
   revoke(keyId: string): Promise<boolean>;
   dismissCreated(): void;
 }

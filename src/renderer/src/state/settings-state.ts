@@ -1,5 +1,5 @@
 // Settings and what the app says about itself. The platform key goes in through here and never
-// comes back: the view only has its mode, label and last four characters.
+// comes back: the view only has its world, label and last four characters.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/screen-contract/settings.ts';
 

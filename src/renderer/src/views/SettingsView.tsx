@@ -155,7 +155,7 @@ export function SettingsView() {
         )}
         <p data-testid="platform-key-info">
           {keyInfo?.present
-            ? t('settings.key_saved', { mode: keyInfo.mode ?? '?', label: keyInfo.label ?? '—', last4: keyInfo.last4 ?? '' })
+            ? t('settings.key_saved', { world: keyInfo.world ?? '?', label: keyInfo.label ?? '—', last4: keyInfo.last4 ?? '' })
             : t('settings.no_key')}
         </p>
         <form

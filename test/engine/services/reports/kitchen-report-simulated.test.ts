@@ -35,7 +35,7 @@ before(async () => {
   const imported = importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
   const keys: Record<string, string> = {};
   for (const channel of profile.channels) {
-    const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label });
+    const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
     keys[channel.label] = created.key;
     setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
   }
