@@ -173,14 +173,14 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'payments:set': ({ provider, access_token, webhook_secret, api_base }) => {
       const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
       // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
-      onlinePayments().save(restaurantId, credentials);
+      onlinePayments().save(restaurantId, { provider, credentials });
       return onlinePaymentsView();
     },
     'payments:test': async () => {
-      const credentials = deps.onlinePayments?.read(restaurantId) ?? null;
-      if (!credentials) return { result: 'not_configured', user_id: null, message: null };
-      // The app keeps one account per restaurant, with the screen's provider (app-handlers.ts).
-      const check = await knownPaymentProvider(NO_ONLINE_PAYMENTS.provider).checkConnection(credentials);
+      const kept = deps.onlinePayments?.read(restaurantId) ?? null;
+      if (!kept) return { result: 'not_configured', user_id: null, message: null };
+      // The app keeps one account per restaurant, under its provider's name (app-handlers.ts).
+      const check = await knownPaymentProvider(kept.provider).checkConnection(kept.credentials);
       return check.ok
         ? { result: 'ok', user_id: check.user_id, message: null }
         : { result: check.reason, user_id: null, message: check.error };

@@ -28,6 +28,8 @@ interface StoredMail {
 }
 
 interface StoredPaymentCredentials {
+  /** The provider's name in the registry; absent in files written before issue 31, which held Mercado Pago's only. */
+  provider?: string;
   /** safeStorage ciphertext of `{"accessToken","webhookSecret"}`, base64. */
   cipher: string;
   api_base: string;
@@ -39,11 +41,14 @@ interface StoreShape extends Record<string, unknown> {
   settings?: unknown;
   platformKey?: StoredKey | null;
   mail?: StoredMail | null;
-  /** Mercado Pago credentials by restaurant id (Ajustes → Pagos en línea). */
+  /** Each restaurant's payment account, by restaurant id (Ajustes → Pagos en línea). */
   payments?: Record<string, StoredPaymentCredentials>;
 }
 
 export type { AppSettingsFiles };
+
+/** The provider of an account kept before accounts named theirs: the only one there was. */
+const LEGACY_PAYMENT_PROVIDER = 'mercadopago';
 
 function secureStorage(): SecureStorageInfo {
   const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
@@ -59,6 +64,8 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
     const kept = store.get('payments');
     return kept && typeof kept === 'object' && !Array.isArray(kept) ? kept : {};
   };
+  const keptPayment = (restaurantId: string): StoredPaymentCredentials | undefined =>
+    Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
   return {
     settings: {
       read: () => normalizeSettings(store.get('settings')),
@@ -109,13 +116,14 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
     },
     onlinePayments: {
       info(restaurantId) {
-        const stored = Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
-        return stored ? { api_base: stored.api_base, access_token_last4: stored.access_token_last4, webhook_secret_last4: stored.webhook_secret_last4 } : null;
+        const stored = keptPayment(restaurantId);
+        return stored ? { provider: stored.provider ?? LEGACY_PAYMENT_PROVIDER, api_base: stored.api_base, access_token_last4: stored.access_token_last4, webhook_secret_last4: stored.webhook_secret_last4 } : null;
       },
-      save(restaurantId, credentials) {
-        if (!secureStorage().available) throw secureStorageUnavailable('the Mercado Pago credentials');
+      save(restaurantId, { provider, credentials }) {
+        if (!secureStorage().available) throw secureStorageUnavailable('the payment credentials');
         const secrets = JSON.stringify({ accessToken: credentials.accessToken, webhookSecret: credentials.webhookSecret });
         const stored: StoredPaymentCredentials = {
+          provider,
           cipher: safeStorage.encryptString(secrets).toString('base64'),
           api_base: credentials.apiBase,
           access_token_last4: credentials.accessToken.slice(-4),
@@ -128,11 +136,12 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
         store.set('payments', rest);
       },
       read(restaurantId) {
-        const stored = Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
+        const stored = keptPayment(restaurantId);
         if (!stored || !secureStorage().available) return null;
         try {
           const secrets = JSON.parse(safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'))) as { accessToken: string; webhookSecret: string };
-          return { accessToken: secrets.accessToken, webhookSecret: secrets.webhookSecret, apiBase: stored.api_base };
+          const credentials = { accessToken: secrets.accessToken, webhookSecret: secrets.webhookSecret, apiBase: stored.api_base };
+          return { provider: stored.provider ?? LEGACY_PAYMENT_PROVIDER, credentials };
         } catch {
           // Unreadable (the keyring changed, the file was copied from another machine): as if not configured.
           return null;
