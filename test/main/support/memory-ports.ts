@@ -3,7 +3,6 @@ import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../
 import { secureStorageUnavailable } from '../../../src/engine/screen/screen-errors.ts';
 import { describePlatformKey } from '../../../src/main/platform-key.ts';
 import type { KeptPaymentAccount, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
-import type { PaymentCredentials } from '../../../src/engine/payments/payment-credentials-source.ts';
 import { describeMail } from '../../../src/main/mail-info.ts';
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 
