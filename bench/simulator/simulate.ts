@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ManualClock } from '../../src/engine/clock.ts';
-import { importRestaurant } from '../../src/engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../../src/engine/services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../../src/engine/services/keys/api-keys.ts';
 import { setKeyChannelKind } from '../../src/engine/services/kitchen/busy-mode.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';

@@ -2,7 +2,7 @@ import demoRestaurant1 from '../../../resources/demo/restaurant-1.json' with { t
 import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { type: 'json' };
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../services/keys/api-keys.ts';
 import { createOrder } from '../services/orders/create-order.ts';
 import { managedOrderIds } from '../services/orders/read-orders.ts';
