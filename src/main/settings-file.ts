@@ -37,7 +37,7 @@ interface StoredPaymentCredentials {
   webhook_secret_last4: string;
 }
 
-interface StoreShape extends Record<string, unknown> {
+interface SettingsFileShape extends Record<string, unknown> {
   settings?: unknown;
   platformKey?: StoredKey | null;
   mail?: StoredMail | null;
@@ -59,42 +59,42 @@ function secureStorage(): SecureStorageInfo {
 }
 
 export function createSettingsFiles(cwd: string): AppSettingsFiles {
-  const store = new Store<StoreShape>({ name: 'settings', cwd, clearInvalidConfig: true });
+  const file = new Store<SettingsFileShape>({ name: 'settings', cwd, clearInvalidConfig: true });
   const keptPayments = (): Record<string, StoredPaymentCredentials> => {
-    const kept = store.get('payments');
+    const kept = file.get('payments');
     return kept && typeof kept === 'object' && !Array.isArray(kept) ? kept : {};
   };
   const keptPayment = (restaurantId: string): StoredPaymentCredentials | undefined =>
     Object.hasOwn(keptPayments(), restaurantId) ? keptPayments()[restaurantId] : undefined;
   return {
     settings: {
-      read: () => normalizeSettings(store.get('settings')),
-      write: (settings: AppSettings) => store.set('settings', settings),
+      read: () => normalizeSettings(file.get('settings')),
+      write: (settings: AppSettings) => file.set('settings', settings),
     },
     platformKey: {
       storage: secureStorage,
       info(): PlatformKeyInfo {
-        const stored = store.get('platformKey');
+        const stored = file.get('platformKey');
         if (!stored) return describePlatformKey(null, null);
         return { present: true, world: stored.world ?? stored.mode ?? null, label: stored.label, last4: stored.last4 };
       },
       save(key, label) {
         if (!secureStorage().available) throw secureStorageUnavailable();
         const cipher = safeStorage.encryptString(key).toString('base64');
-        store.set('platformKey', { cipher, label, world: worldOfKey(key), last4: key.slice(-4) } satisfies StoredKey);
+        file.set('platformKey', { cipher, label, world: worldOfKey(key), last4: key.slice(-4) } satisfies StoredKey);
       },
       clear() {
-        store.delete('platformKey');
+        file.delete('platformKey');
       },
       readSecret() {
-        const stored = store.get('platformKey');
+        const stored = file.get('platformKey');
         if (!stored || !secureStorage().available) return null;
         return safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
       },
     },
     mail: {
       info() {
-        const stored = store.get('mail');
+        const stored = file.get('mail');
         if (!stored) return describeMail(null);
         const secret = secureStorage().available ? safeStorage.decryptString(Buffer.from(stored.cipher, 'base64')) : null;
         return secret === null ? { configured: true, server: null, from: stored.from } : describeMail({ url: secret, ...(stored.from ? { from: stored.from } : {}) });
@@ -102,13 +102,13 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
       save(settings) {
         if (!secureStorage().available) throw secureStorageUnavailable('the SMTP password');
         const cipher = safeStorage.encryptString(settings.url).toString('base64');
-        store.set('mail', { cipher, from: settings.from ?? null } satisfies StoredMail);
+        file.set('mail', { cipher, from: settings.from ?? null } satisfies StoredMail);
       },
       clear() {
-        store.delete('mail');
+        file.delete('mail');
       },
       readSecret() {
-        const stored = store.get('mail');
+        const stored = file.get('mail');
         if (!stored || !secureStorage().available) return null;
         const url = safeStorage.decryptString(Buffer.from(stored.cipher, 'base64'));
         return { url, ...(stored.from ? { from: stored.from } : {}) };
@@ -129,11 +129,11 @@ export function createSettingsFiles(cwd: string): AppSettingsFiles {
           access_token_last4: credentials.accessToken.slice(-4),
           webhook_secret_last4: credentials.webhookSecret.slice(-4),
         };
-        store.set('payments', { ...keptPayments(), [restaurantId]: stored });
+        file.set('payments', { ...keptPayments(), [restaurantId]: stored });
       },
       clear(restaurantId) {
         const { [restaurantId]: _removed, ...rest } = keptPayments();
-        store.set('payments', rest);
+        file.set('payments', rest);
       },
       read(restaurantId) {
         const stored = keptPayment(restaurantId);

@@ -14,9 +14,9 @@ export interface KeysState extends AdminActionState {
   dismissCreated(): void;
 }
 
-export type KeysStore = StoreApi<KeysState>;
+export type KeysStateApi = StoreApi<KeysState>;
 
-export function createKeysStore(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStore {
+export function createKeysState(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStateApi {
   return createStore<KeysState>()((set, get) => {
     const attempt = adminAction(set);
     return {

@@ -36,12 +36,12 @@ export interface SettingsState {
   clearError(): void;
 }
 
-export type SettingsStore = StoreApi<SettingsState>;
+export type SettingsStateApi = StoreApi<SettingsState>;
 
-export function createSettingsStore(deps: {
+export function createSettingsState(deps: {
   api: Pick<KitchenApi, 'getSettings' | 'updateSettings' | 'setPlatformKey' | 'clearPlatformKey' | 'setSmtp' | 'clearSmtp' | 'appInfo' | 'restartApp'>;
   now?: () => number;
-}): SettingsStore {
+}): SettingsStateApi {
   const now = deps.now ?? (() => Date.now());
   return createStore<SettingsState>()((set, get) => {
     const run = async (work: () => Promise<SettingsView>): Promise<boolean> => {
