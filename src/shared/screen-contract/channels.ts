@@ -3,7 +3,7 @@
 // own window only), the bridge method that calls it, the schema its request must pass and the type
 // of its answer. contract.ts derives from this table the request and response types, the kitchen
 // and desktop lists and the bridge; the dispatcher validates with these schemas. Adding an action
-// is one row here, its handler, its service and its screen.
+// is one row here, its handler, its service and its screen (docs/architecture.md, "Recipes").
 import type { DemoRushStatus } from './demo-rush.ts';
 import Type, { type TSchema } from 'typebox';
 import { PATCH_TARGETS } from '../order-states.ts';
