@@ -223,7 +223,7 @@ export class Replica {
           failures = 0;
           this.lastError = null;
           const page = response.body;
-          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity.restaurantId, this.identity.world === 'test', page));
+          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity.restaurantId, this.identity.world, page));
           if (result.lagMs !== null) this.lagMs = result.lagMs;
           // Held at an order of ours still on its way up: let the pusher rename it, then go on.
           if (result.held) await this.pullerWaker.sleep(100, this.stopping.signal);
