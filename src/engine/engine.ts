@@ -153,6 +153,11 @@ export class Engine {
     this.damaged = reason;
   }
 
+  /** Whether a write transaction is open now (what it has written may still be rolled back). */
+  get inWriteTransaction(): boolean {
+    return this.open !== null;
+  }
+
   /** Why writes are refused (a damaged file), or null. */
   get writesRefused(): string | null {
     return this.damaged;

@@ -6,11 +6,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'zustand/vanilla';
 import type { ComandaBridge } from '../../shared/screen-contract/contract.ts';
+import type { LivePush } from '../../shared/screen-contract/kitchen.ts';
 import { createBridge } from '../../preload/bridge.ts';
-import { createApi } from './api.ts';
+import { answerOf, createApi } from './api.ts';
 import { Root, type PairingState } from './Root.tsx';
 import { AppContext, type ScreenStates, type ScreenMode } from './app-context.tsx';
 import { createBoardState } from './state/board-state.ts';
+import { takeEarlyBoard, type EarlyBoard } from './early-board.ts';
 import { storagePending } from './state/board/pending-slice.ts';
 import { createDevicesState } from './state/devices-state.ts';
 import { createKeysState } from './state/keys-state.ts';
@@ -20,12 +22,12 @@ import { createSettingsState } from './state/settings-state.ts';
 import { createStockState } from './state/stock-state.ts';
 import { createHttpTransport } from './transport/http-transport.ts';
 import { PickupScreen } from './views/PickupScreen.tsx';
-import './styles.css';
 
 const preferences = createScreenPreferencesState(browserStorage());
 const pairing = createStore<{ state: PairingState }>()(() => ({ state: 'checking' }));
 
-function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean): ScreenStates {
+/** `early`: the board's snapshot already asked for, and the pushes kept since (start.ts). */
+function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean, early: EarlyBoard | null = null): ScreenStates {
   const api = createApi(bridge);
   const states: ScreenStates = {
     mode,
@@ -33,7 +35,7 @@ function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean
     api,
     preferences,
     // What the cook tapped and the engine has not taken yet is kept on this screen across reloads.
-    board: createBoardState({ api, pendingStorage: storagePending(browserStorage()) }),
+    board: createBoardState({ api, pendingStorage: storagePending(browserStorage()), firstSnapshot: early?.snapshot.then(answerOf) }),
     settings: createSettingsState({ api }),
     stock: createStockState({ api }),
     locations: createLocationsState({ api }),
@@ -49,14 +51,18 @@ function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean
     if (now.station_id !== before.station_id) showStation(now.station_id);
   });
   // Every live push goes to each screen state that shows something it may change.
-  api.onLive((push) => {
+  const receive = (push: LivePush) => {
     states.board.getState().receive(push);
     states.stock.getState().receive(push);
     states.locations.getState().receive(push);
-  });
+  };
+  // With an early start, the board's load (of the snapshot already asked for) comes first, so the
+  // pushes kept since then wait in it for the snapshot, as any push during a load does.
+  if (early === null) api.onLive(receive);
   // Settings are the desktop's own; a tablet keeps its preferences on itself.
   if (mode === 'desktop') void states.settings.getState().load();
   void states.board.getState().load();
+  early?.listen(receive);
   void states.locations.getState().load();
   return states;
 }
@@ -73,7 +79,7 @@ const render = (states: ScreenStates | null) =>
 
 if (typeof window.comanda === 'object' && window.comanda !== null) {
   pairing.setState({ state: 'paired' });
-  render(startStates(window.comanda, 'desktop', false));
+  render(startStates(window.comanda, 'desktop', false, takeEarlyBoard()));
 } else {
   const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
   const transport = createHttpTransport({

@@ -5,7 +5,7 @@ import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { ScreenCallError } from '../../../src/renderer/src/api.ts';
 import { createBoardState, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStateApi, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
 import { RATE_LIMITED_RETRY_MS, storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
-import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
+import { allDayCounts, lateKey, layoutBoard, PROMISE_DUE_MS, promiseStanding, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
 function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnapshot {
@@ -415,6 +415,23 @@ describe('board rules', () => {
     assert.equal(layout.awaitingPayment.length, 1);
     assert.equal(layout.recall.length, 1);
     assert.equal(layoutBoard(tickets, 'loc-2').columns.recibido.length, 0);
+  });
+
+  test('a cooking ticket against its promise: on time, due within 5 minutes, late past it; "Atrasados" shows the late ones alone', () => {
+    const promised = (o: KitchenOrder, at: number, shownStatus = o.status) => ({ ...t(o, shownStatus), kitchen: { ...kitchenOf(o), promised_ready_at: at } });
+    const onTime = promised(order({ status: 'recibido' }), now + PROMISE_DUE_MS + 1);
+    const due = promised(order({ status: 'en_preparacion' }), now + PROMISE_DUE_MS);
+    const late = promised(order({ status: 'recibido' }), now - 1);
+    const readyLate = promised(order({ status: 'listo' }), now - 60_000);
+    const none = t(order({ status: 'recibido' }));
+    assert.deepEqual([onTime, due, late, readyLate, none].map((x) => promiseStanding(x, now)), ['on_time', 'due', 'late', null, null], 'a ready ticket is no longer late; one without a promise is neither');
+    const tickets = [onTime, due, late, readyLate, none];
+    assert.equal(lateKey(tickets, now), late.order.id);
+    assert.equal(lateKey(tickets, now + PROMISE_DUE_MS + 2).split(',').length, 3, 'time passes: the others become late too');
+    const layout = layoutBoard(tickets, null, { lateOnly: new Set(lateKey(tickets, now).split(',')) });
+    assert.deepEqual(layout.columns.recibido.map((x) => x.order.id), [late.order.id]);
+    assert.deepEqual([layout.columns.en_preparacion.length, layout.columns.listo.length, layout.recall.length], [0, 0, 0]);
+    assert.equal(layoutBoard(tickets, null, { lateOnly: null }).columns.recibido.length, 3, 'off: every ticket');
   });
 
   test('all-day counts what is still to cook in real orders', () => {

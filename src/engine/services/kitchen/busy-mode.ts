@@ -4,13 +4,21 @@
 import type { Static } from 'typebox';
 import type { LocationStatus } from '../../../shared/schemas/locations.ts';
 import type { Actor } from '../../domain/actor.ts';
-import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
+import {
+  NOT_BUSY,
+  nextBusyState,
+  orderRetryAfterSeconds,
+  refusesStoreFrontOrder,
+  retryAfterSeconds,
+  type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
-import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
+import type { PrepLine } from '../../domain/prep-times.ts';
+import { currentWait, promiseFor, readKitchenLoad } from './kitchen-promise.ts';
+import { worldOf } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -100,20 +108,38 @@ export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused
 
 /**
  * In an order's transaction: refuses it (503 `kitchen_busy` with Retry-After) when the location is
- * paused and the order comes from a store front's key. A POS's orders (a key marked `pos`, or one
- * managed by a POS integration) and keys marked neither are never refused.
+ * paused and the order comes from a store front's key: every one while a manager paused it; while the
+ * wait did, one whose own promised wait (its lines behind the location's load) is above the
+ * threshold. A POS's orders (a key marked `pos`, or one managed by a POS integration) and keys marked
+ * neither are never refused.
  */
-export function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): void {
+export function refuseWhenBusy(
+  engine: Engine,
+  actor: Actor,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  managedBy: string | undefined,
+  lines: readonly PrepLine[],
+  test: boolean,
+): void {
   if (managedBy !== undefined) return;
   const state = readBusyState(engine, location.id);
   if (!state.paused || engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
   const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
-  const retry = settings ? retryAfterSeconds(state, settings) : 15 * 60;
-  throw new ApiError(
-    'kitchen_busy',
-    `${location.name} is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes; try again in ${Math.ceil(retry / 60)} minutes`,
-    retry,
-  );
+  let orderWait: number | null = null;
+  const ownWait = () => {
+    const now = engine.clock.now();
+    const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test));
+    orderWait = Math.max(0, Math.ceil((promiseFor(load, lines).promised_ready_at - now) / 60_000));
+    return orderWait;
+  };
+  if (!refusesStoreFrontOrder(state, settings, ownWait)) return;
+  const retry = settings ? (orderWait !== null ? orderRetryAfterSeconds(orderWait, settings) : retryAfterSeconds(state, settings)) : 15 * 60;
+  const why =
+    orderWait !== null
+      ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
+      : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
+  throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 
 /** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */

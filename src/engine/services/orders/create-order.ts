@@ -66,7 +66,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     }
     takeStock(engine, restaurant, location, items, test, now);
     // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after every 409.
-    refuseWhenBusy(engine, actor, restaurant, location, options.managedBy);
+    refuseWhenBusy(engine, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test);
 
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);

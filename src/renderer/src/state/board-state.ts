@@ -33,6 +33,7 @@ export function createBoardState(deps: BoardStateDeps): BoardStateApi {
     holdMs: deps.holdMs ?? HOLD_MS,
     flashMs: deps.flashMs ?? FLASH_MS,
     pendingStorage: deps.pendingStorage,
+    firstSnapshot: deps.firstSnapshot,
   };
   const board = createStore<BoardState>()((set, get) => ({
     ...createFeedSlice(set, get, ctx),

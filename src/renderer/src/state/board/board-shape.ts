@@ -23,6 +23,8 @@ export interface BoardContext {
   flashMs: number;
   /** Where pending changes survive a reload (none: they live as long as the page). */
   pendingStorage?: PendingStorage | undefined;
+  /** The snapshot the page asked for as it started (early-board.ts): the first load takes it instead of asking again. */
+  firstSnapshot?: Promise<BoardSnapshot> | undefined;
 }
 
 // The feed: the engine's word (feed-slice.ts).
@@ -165,6 +167,8 @@ export interface SelectionSlice {
   locationFilter: string | null;
   /** The station this screen shows (its items only); null: expo, every item. */
   stationFilter: string | null;
+  /** "Atrasados" (issue 32): the board shows only the cooking tickets past their promise. */
+  lateOnly: boolean;
   muted: boolean;
   recallOpen: boolean;
   /** The screen's menu (station, density, layout, panels, recall). */
@@ -178,6 +182,7 @@ export interface SelectionSlice {
   reveal(orderId: string): void;
   setLocationFilter(locationId: string | null): void;
   setStationFilter(stationId: string | null): void;
+  setLateOnly(on: boolean): void;
   setMuted(muted: boolean): void;
   setRecallOpen(open: boolean): void;
   setMenuOpen(open: boolean): void;
