@@ -38,7 +38,7 @@ import { SyncStore } from './store/sync-store.ts';
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;
-  /** A restaurant file's rows, written once (restaurant-config/import-restaurant.ts). */
+  /** A restaurant file's rows, written once (services/restaurants/import-restaurant.ts). */
   readonly restaurantImport: RestaurantImportStore;
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;

@@ -69,7 +69,7 @@ test(`SIGKILL in a write storm, ${CYCLES} times: nothing answered is lost, nothi
   // Keys stay valid across restarts (only their hashes are stored). Two per writer, so the storm
   // meets the per-key rate limit (120 a burst) rarely: this is a crash test, not a rate test.
   const issuer = new Engine({ database: dbPath });
-  const issue = (mode: 'live' | 'test', i: number) => createApiKey(issuer, { restaurantId: R1.id, mode, write: true, label: `storm ${mode} ${i}` }).key;
+  const issue = (world: 'live' | 'test', i: number) => createApiKey(issuer, { restaurantId: R1.id, world, write: true, label: `storm ${world} ${i}` }).key;
   const liveKeys = Array.from({ length: WORKERS * 2 }, (_, i) => issue('live', i));
   const testKeys = Array.from({ length: WORKERS / 2 }, (_, i) => issue('test', i));
   issuer.close();

@@ -32,7 +32,7 @@ describe('API keys at rest', () => {
     const engine = new Engine({ database: ':memory:' });
     try {
       seedDemo(engine, { live: null, test: sandboxSimulator });
-      const keys = Array.from({ length: 60 }, (_, i) => createApiKey(engine, { restaurantId: R1.id, mode: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
+      const keys = Array.from({ length: 60 }, (_, i) => createApiKey(engine, { restaurantId: R1.id, world: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
       const rows = engine.db.prepare('SELECT * FROM api_keys WHERE label LIKE ?').all('k%') as Record<string, unknown>[];
       assert.equal(rows.length, keys.length);
       const salts = new Set<string>();
@@ -123,7 +123,7 @@ describe('keys never reach the logs', () => {
     try {
       const demo = seedDemo(server.engine, server.providers.payments);
       const issued = demo.flatMap((r) => Object.values(r.keys));
-      const extra = createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'to revoke' }).key;
+      const extra = createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' }).key;
       issued.push(extra);
       const call = async (method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) => {
         if (key) presented.add(key);

@@ -6,7 +6,7 @@ import type { ComandaBridge } from '../../src/shared/screen-contract/contract.ts
 import type { BoardSnapshot, LivePush } from '../../src/shared/screen-contract/kitchen.ts';
 import { startEarlyBoard, takeEarlyBoard } from '../../src/renderer/src/early-board.ts';
 import { answerOf } from '../../src/renderer/src/api.ts';
-import { createBoardStore } from '../../src/renderer/src/state/board-state.ts';
+import { createBoardState } from '../../src/renderer/src/state/board-state.ts';
 import { deferred, FakeClock, ticket, order } from './state/fakes.ts';
 
 const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
@@ -68,7 +68,7 @@ test("the board's first load takes the early snapshot; a later load asks the eng
     now: clock.now,
     cursor: 1,
   });
-  const store = createBoardStore({
+  const board = createBoardState({
     ...clock.deps,
     firstSnapshot: early.promise.then(answerOf),
     api: {
@@ -79,12 +79,12 @@ test("the board's first load takes the early snapshot; a later load asks the eng
       transitionOrder: () => Promise.reject(new Error('not in this test')),
     },
   });
-  const loading = store.getState().load();
+  const loading = board.getState().load();
   early.resolve({ ok: true, value: snapshot([first]) });
   await loading;
   assert.equal(asked, 0);
-  assert.deepEqual(Object.keys(store.getState().tickets), [first.order.id]);
-  await store.getState().load();
+  assert.deepEqual(Object.keys(board.getState().tickets), [first.order.id]);
+  await board.getState().load();
   assert.equal(asked, 1);
-  assert.deepEqual(Object.keys(store.getState().tickets), []);
+  assert.deepEqual(Object.keys(board.getState().tickets), []);
 });

@@ -43,7 +43,7 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     await card().locator('[data-testid="busy-pause"]').click();
     await card().locator('[data-testid="kitchen-busy"][data-paused="true"]').waitFor();
     assert.equal(await card().locator('[data-testid="kitchen-busy"]').innerText(), 'Tienda en línea: en pausa por el encargado');
-    const shop = createApiKey(k.engine.server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'tienda web' });
+    const shop = createApiKey(k.engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'tienda web' });
     setKeyChannelKind(k.engine.server.engine, shop.record.id, 'store_front');
     const body = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
     const refused = await k.engine.call('POST', '/orders', { key: shop.key, body });

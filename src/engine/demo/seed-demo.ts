@@ -2,7 +2,7 @@ import demoRestaurant1 from '../../../resources/demo/restaurant-1.json' with { t
 import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { type: 'json' };
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../services/keys/api-keys.ts';
 import { createOrder } from '../services/orders/create-order.ts';
 import { managedOrderIds } from '../services/orders/read-orders.ts';
@@ -56,8 +56,8 @@ export function importDemoRestaurants(
 export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
   const names = new Map(listRestaurants(engine).map((restaurant) => [restaurant.id, restaurant.name]));
   return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
-    const issue = (mode: World, write: boolean) =>
-      createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` }).key;
+    const issue = (world: World, write: boolean) =>
+      createApiKey(engine, { restaurantId: id, world, write, label: `demo ${world} ${write ? 'write' : 'read'}` }).key;
     return {
       id,
       name: names.get(id)!,

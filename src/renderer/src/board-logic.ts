@@ -121,8 +121,8 @@ export function recalledKey(tickets: Record<string, KitchenTicket>, now: number)
 const waitingOf = new WeakMap<Record<string, KitchenTicket>, number>();
 
 /**
- * Orders in the menu's lists (scheduled, awaiting payment), once per version of the tickets: a store
- * selector runs on every update of the store, several per live push.
+ * Orders in the menu's lists (scheduled, awaiting payment), once per version of the tickets: a state
+ * selector runs on every update of the screen state, several per live push.
  */
 export function waitingCount(tickets: Record<string, KitchenTicket>): number {
   let count = waitingOf.get(tickets);

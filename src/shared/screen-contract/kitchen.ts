@@ -239,7 +239,7 @@ export interface LocationsViewData {
 export interface ApiKeyEntry {
   id: string;
   label: string | null;
-  mode: World;
+  world: World;
   write: boolean;
   last4: string;
   created_at: string;

@@ -109,7 +109,7 @@ describe('order reads from kept response bytes', () => {
     // a replica's mirror of its upstream: the same updated_at, another delivery state
     const mirrored = JSON.parse((await read(uncachedUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView;
     t.server.engine.transaction(() =>
-      mirrorOrder(t.server.engine, R1.id, false, { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
+      mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
     );
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).customer.name, 'Renombrada');
     await assertSameAnswers('mirror');

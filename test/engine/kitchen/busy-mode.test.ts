@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';
-import { importRestaurant } from '../../../src/engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../../../src/engine/services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 import { readBusyState, setBusyOverride, setKeyChannelKind } from '../../../src/engine/services/kitchen/busy-mode.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
@@ -50,7 +50,7 @@ before(async () => {
   burger = imported.productIds.burger!;
   juice = imported.productIds.jugo!;
   const key = (label: string, kind: 'store_front' | 'pos') => {
-    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, mode: 'live', write: true, label });
+    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
     setKeyChannelKind(engine.server.engine, created.record.id, kind);
     return created.key;
   };

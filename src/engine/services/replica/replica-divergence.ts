@@ -11,6 +11,7 @@ import { mirrorOrder, mirrorStock } from './mirror-upstream.ts';
 import { restaurantTimeZone } from '../keys/restaurant-context.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { applyTransition } from '../orders/transition-order.ts';
+import type { World } from '../../../shared/world.ts';
 
 export interface DivergenceReport {
   /** Orders and stock entries compared (both sides had settled on them). */
@@ -64,10 +65,10 @@ export interface ReplicaCursorKeys {
 }
 
 /** In one read: the replica's side, `askAbout` being the upstream's active orders. */
-export function readReplicaSide(engine: Engine, restaurantId: string, test: boolean, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): ReplicaSide {
+export function readReplicaSide(engine: Engine, restaurantId: string, world: World, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): ReplicaSide {
   return engine.read(() => {
     const activeOrderIds = ACTIVE_STATUSES.flatMap((status) =>
-      engine.stores.orders.list({ restaurantId, test, status, limit: LOCAL_ACTIVE_LIMIT }).map((row) => row.id),
+      engine.stores.orders.list({ restaurantId, test: world === 'test', status, limit: LOCAL_ACTIVE_LIMIT }).map((row) => row.id),
     );
     const queuedOrderIds = new Set([...activeOrderIds, ...askAbout].filter((id) => engine.stores.sync.hasPendingForOrder(id)));
     return {
@@ -87,7 +88,8 @@ export function readReplicaSide(engine: Engine, restaurantId: string, test: bool
  * with the upstream's state, in one transaction: a difference is recorded once as a conflict, with
  * both sides kept. Orders in flight (an event after the cursor, a change of ours queued) are left out.
  */
-export function healDivergence(engine: Engine, restaurantId: string, test: boolean, upstream: UpstreamSide): DivergenceReport {
+export function healDivergence(engine: Engine, restaurantId: string, world: World, upstream: UpstreamSide): DivergenceReport {
+  const test = world === 'test';
   const zone = restaurantTimeZone(engine, restaurantId);
   return engine.transaction(() => {
     let compared = 0;
@@ -114,7 +116,7 @@ export function healDivergence(engine: Engine, restaurantId: string, test: boole
         );
       }
       if (there !== null) {
-        mirrorOrder(engine, restaurantId, test, there, 'order.created', { force: true });
+        mirrorOrder(engine, restaurantId, world, there, 'order.created', { force: true });
       } else if (local !== null && local.status !== 'cancelado' && local.status !== 'entregado') {
         // The upstream has no such order: it cannot stand here either. Cancelling gives back its stock.
         applyTransition(engine, local, 'cancelado');

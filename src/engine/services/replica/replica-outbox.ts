@@ -105,7 +105,6 @@ export function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers
 }
 
 function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): void {
-  const test = identity.mode === 'test';
   if (row.kind === 'create_order') {
     const upstream = body as OrderView;
     const localId = row.order_id!;
@@ -113,9 +112,9 @@ function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, 
       engine.stores.orders.rename(localId, upstream.id, upstream.number);
       engine.stores.sync.alias(localId, upstream.id);
     }
-    mirrorOrder(engine, identity.restaurantId, test, upstream, 'order.updated');
+    mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated');
   } else if (row.kind === 'transition_order') {
-    mirrorOrder(engine, identity.restaurantId, test, body as OrderView, 'order.updated');
+    mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated');
   } else if (row.kind === 'set_location_open') {
     mirrorLocation(engine, identity.restaurantId, body as LocationStatusView, 0);
   }
@@ -141,7 +140,6 @@ export function rescheduleConflict(engine: Engine, conflictId: number, error: st
 }
 
 function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): void {
-  const test = identity.mode === 'test';
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
     const order = row.order_id ? engine.stores.orders.getById(row.order_id) : undefined;
@@ -149,7 +147,7 @@ function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, ro
     return;
   }
   if (row.kind === 'transition_order' && upstreamState) {
-    mirrorOrder(engine, identity.restaurantId, test, upstreamState as OrderView, 'order.updated', { force: true });
+    mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true });
     return;
   }
   if (row.kind === 'set_stock' && upstreamState && row.location_id) {

@@ -44,7 +44,7 @@ export function recordReplicaIdentity(
 export function applySnapshot(engine: Engine, identity: ReplicaIdentity, snapshot: { catalogue: UpstreamCatalogue; orders: OrderView[]; cursor: string }): void {
   engine.transaction(() => {
     applyCatalogueIn(engine, identity, snapshot.catalogue);
-    for (const order of snapshot.orders) mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created');
+    for (const order of snapshot.orders) mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created');
     engine.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
     engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
   });
@@ -76,5 +76,5 @@ function mirrorLocationsIn(engine: Engine, restaurantId: string, statuses: reado
 
 /** An online-payment order the upstream created (with its payment session), mirrored here as it is. */
 export function mirrorForwardedOrder(engine: Engine, identity: ReplicaIdentity, order: OrderView): void {
-  engine.transaction(() => mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created', { force: true }));
+  engine.transaction(() => mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }));
 }

@@ -83,7 +83,7 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const server = await startEngineServer({ database: out, clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS });
   try {
     const { createApiKey } = await import('../../../../src/engine/services/keys/api-keys.ts');
-    const key = createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true }).key;
+    const key = createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true }).key;
     const read = await fetch(`${server.baseUrl}/orders/${before[0]}`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(read.status, 200);
     const created = await fetch(`${server.baseUrl}/orders`, {

@@ -9,7 +9,7 @@ export function idempotencyStoreContract(open: OpenBackend): void {
   before(async () => {
     db = await open();
     await db.exec(`${RESTAURANTS_SEED}
-      INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+      INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
         VALUES ('k-1', '${R1}', 'lookup-1', ${db.bytes('00')}, ${db.bytes('01')}, 'live', 1, 'abcd', 0);`);
   });
   after(() => db.stop());

@@ -90,7 +90,7 @@ export function dueOrdersStoreContract(open: OpenBackend): void {
 
 export function locationBusyStoreContract(open: OpenBackend): void {
   const db = withBackend(open, (backend) => `${RESTAURANTS_SEED}
-    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
       VALUES ('k-front', '${R1}', 'lookup-front', ${backend.bytes('00')}, ${backend.bytes('00')}, 'live', 1, 'abcd', 0);`);
 
   test('a location\'s busy state: none at first, then as put, then replaced', async () => {

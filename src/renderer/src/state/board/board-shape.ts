@@ -1,7 +1,7 @@
 // The board state's shape, types only: each slice's data and actions, the whole state they make
 // together, and what every slice shares. The slices (feed-, pending-, notices-, selection-slice.ts)
 // implement these and read the whole state through them; nothing here imports a slice, so no slice
-// and the store that joins them (board-state.ts) import each other in a circle.
+// and the state that joins them (board-state.ts) import each other in a circle.
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenOrder, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/screen-contract/kitchen.ts';
 import type { OrderStatus, PatchTarget } from '../../../../shared/order-states.ts';
