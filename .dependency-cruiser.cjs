@@ -5,8 +5,9 @@
 //
 // The picture, inner to outer (an arrow reads "may import"):
 //   shared  <-  engine/domain  <-  engine/store  <-  engine core (engine.ts, stores.ts, clock, notifier)
-//           <-  providers (adapters, payments, couriers, mail, printers)  <-  engine/services  <-  their assembly (providers.ts)
-//           <-  restaurant-config, demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
+//   shared  <-  engine/domain  <-  restaurant-config (the restaurant file's schema and validator: pure)
+//           <-  providers (adapters, payments, couriers, mail, printers), restaurant-config  <-  engine/services  <-  their assembly (providers.ts)
+//           <-  demo  <-  engine/screen  <-  doors (engine/http, engine/jobs, sync)
 //           <-  host  <-  cli, main
 //   preload -> shared;  renderer -> shared, preload (the bridge's types)
 
@@ -68,9 +69,9 @@ const may = [
   [E.assembly, [E.core, E.domain, E.shared, E.adapters, E.payments, E.couriers, E.mail, E.printers, E.services]],
   [E.storage, [E.core, E.store, E.domain, E.shared]],
   [E.postgres, [E.storage, E.core, E.store, E.domain, E.shared]],
-  [E.services, [...engineInner, ...providers.filter((provider) => provider !== E.assembly)]],
-  // The restaurant file's importer is a use case of its own (all-or-nothing, one transaction).
-  [E.restaurantConfig, belowServices],
+  // The restaurant file's schema, validator and stations are pure rules; its import is a service.
+  [E.restaurantConfig, [E.domain, E.shared]],
+  [E.services, [...engineInner, ...providers.filter((provider) => provider !== E.assembly), E.restaurantConfig]],
   [E.demo, [...belowServices, ...providers, E.services, E.restaurantConfig]],
   // The screens' application layer: what both transports (HTTP kitchen door, Electron IPC) call.
   [E.screen, [...belowServices, E.services]],

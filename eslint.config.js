@@ -31,7 +31,6 @@ export default tseslint.config(
   layer(['src/renderer/**'], ['node:*', 'electron', 'better-sqlite3', 'pg'], 'the renderer runs in a browser'),
   // Doors reach data only through services: the SQLite gateways (`engine.stores`) are for the
   // services and the store itself. A door that needs a read or a write calls (or adds) a use case.
-  // The restaurant file's importer is a use case of its own (.dependency-cruiser.cjs), on `tx.stores`.
   {
     files: ['src/engine/**', 'src/sync/**', 'src/host/**', 'src/cli/**', 'src/main/**'],
     ignores: [
@@ -40,7 +39,6 @@ export default tseslint.config(
       'src/engine/engine.ts',
       'src/engine/stores.ts',
       'src/engine/transaction.ts',
-      'src/engine/restaurant-config/import-restaurant.ts',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -22,6 +22,28 @@ function devServerContentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * The app's script (src/main.tsx, imported by the page's tiny first script, src/start.ts) is fetched
+ * with the page, not once the first script has run: a `modulepreload` link for its chunk in the page's
+ * head. The first script asks for the board's snapshot; where one process serves the files and
+ * answers (a tablet's engine, the tests' harness), the app's script is then already on its way
+ * instead of waiting behind the snapshot's read.
+ */
+function preloadAppScript(): Plugin {
+  return {
+    name: 'comanda:preload-app-script',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, context) => {
+        const app = Object.values(context.bundle ?? {}).find((output) => output.type === 'chunk' && output.facadeModuleId === resolve(RENDERER_ROOT, 'src/main.tsx'));
+        if (!app) throw new Error('renderer build: no chunk for src/main.tsx to preload');
+        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${app.fileName}` }, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 export interface RendererBuildOptions {
   /** Where the page goes; absent: electron-vite's out/renderer. */
   outDir?: string;
@@ -36,7 +58,7 @@ export function rendererViteConfig(options: RendererBuildOptions = {}): UserConf
     root: RENDERER_ROOT,
     base: './',
     ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    plugins: [react(), devServerContentSecurityPolicy()],
+    plugins: [react(), devServerContentSecurityPolicy(), preloadAppScript()],
     build: {
       rolldownOptions: { input: { index: resolve(RENDERER_ROOT, 'index.html') } },
       ...(options.outDir ? { outDir: options.outDir, emptyOutDir: true } : {}),

@@ -10,6 +10,7 @@ import { scheduleOrder } from '../../src/engine/domain/kitchen-promise.ts';
 import { kitchenActor } from '../../src/engine/screen/kitchen-handlers.ts';
 import { createOrder } from '../../src/engine/services/orders/create-order.ts';
 import { newLines, readKitchenLoad } from '../../src/engine/services/kitchen/kitchen-promise.ts';
+import { setStationCooks } from '../../src/engine/services/kitchen/station-cooks.ts';
 import { quoteReadyTime } from '../../src/engine/services/menu/quote-ready-time.ts';
 import { startEngineServer } from '../../src/host/start-engine-server.ts';
 import { R1 } from '../../test/support/demo-ids.ts';
@@ -51,6 +52,10 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
     const ceiling: number[] = [];
     const oursMedian: number[] = [];
     const ceilingMedian: number[] = [];
+    const afterChange: number[] = [];
+    const afterChangeMedian: number[] = [];
+    const station = (await server.engine.stores.kitchenTimings.stationCooks(R1.id))[0]?.station_id ?? 'plancha';
+    const cooksNow = async () => (await readKitchenLoad(server.engine, R1.id, R1.openLocation, clock.now(), 'live')).cooks.get(station) ?? 1;
     for (let run = 0; run < context.runs; run++) {
       const times: number[] = [];
       for (let i = 0; i < calls; i++) {
@@ -70,6 +75,18 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
       }
       ceiling.push(percentile(bare, 99));
       ceilingMedian.push(percentile(bare, 50));
+      // The promise right after a kitchen change (a station's cooks set again, the same number): the
+      // load kept between changes is read again (services/kitchen/kitchen-load-rows.ts).
+      const changed: number[] = [];
+      const cooks = await cooksNow();
+      for (let i = 0; i < calls / 5; i++) {
+        await setStationCooks(server.engine, actor, station, cooks);
+        const t0 = performance.now();
+        await quoteReadyTime(server.engine, actor, { location_id: R1.openLocation, items: CART });
+        changed.push(performance.now() - t0);
+      }
+      afterChange.push(percentile(changed, 99));
+      afterChangeMedian.push(percentile(changed, 50));
     }
     return [
       figure(
@@ -80,6 +97,14 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
       figure(
         { row: 11, name: `promise for a 3-line cart, ${open} lines open (median)`, unit: 'ms', better: 'lower', note: 'the same calls; beside the p99, what a busy machine\'s pauses leave out' },
         { ours: oursMedian, ceiling: ceilingMedian },
+      ),
+      figure(
+        { row: 11, name: `promise right after a kitchen change, ${open} lines open (p99)`, unit: 'ms', better: 'lower', note: 'the load read again; median beside it in the log' },
+        { ours: afterChange, ceiling },
+      ),
+      figure(
+        { row: 11, name: `promise right after a kitchen change, ${open} lines open (median)`, unit: 'ms', better: 'lower', note: 'the same calls' },
+        { ours: afterChangeMedian, ceiling: ceilingMedian },
       ),
     ];
   } finally {

@@ -538,7 +538,7 @@ export interface components {
                 by_hour: components["schemas"]["PromiseShare"][];
                 by_station: components["schemas"]["PromiseShare"][];
             };
-            /** @description Busy mode's paused stretches. The orders it refused are not recorded by the engine (a refused order is never written). */
+            /** @description Busy mode's paused stretches. */
             busy: {
                 /**
                  * Format: date-time
@@ -550,7 +550,31 @@ export interface components {
                 reason: string;
                 /** @description The kitchen's wait when it paused. */
                 wait_minutes: number;
+                /** @description Store fronts' orders it refused (counted by the minute they came in). */
+                refused: number;
             }[];
+            /** @description The orders busy mode refused: each location keeps, per minute, the count and the first 5. */
+            busy_refusals: {
+                /** @description Every order refused in the period (a flood of retries counts each request). */
+                refused: number;
+                list: {
+                    /**
+                     * Format: date-time
+                     * @description When it came in.
+                     */
+                    at: string;
+                    /** @description The store front (its API key's label). */
+                    channel: string;
+                    /** @description The order's type (retiro, delivery…). */
+                    type: string;
+                    /** @description Its lines. */
+                    lines: number;
+                    /** @description Its total as priced, in the restaurant's currency. */
+                    total: number;
+                }[];
+                /** @description True when the list stops at 500, or a minute had more than 5 (listed: its first 5; the count is complete). */
+                list_truncated: boolean;
+            };
             /** @description Finished tickets recalled to the screens. */
             recalls: {
                 /** Format: uuid */
@@ -602,7 +626,7 @@ export interface components {
         };
         KitchenReportTable: {
             /** @enum {unknown} */
-            table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
+            table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "busy_refusals" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
             /** @description The columns, in the CSV's order. */
             columns: string[];
             /** @description One object per row, by column. */
@@ -2963,7 +2987,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Which table. */
-                table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
+                table: "rush" | "heatmap" | "items" | "promise_shares" | "histogram" | "busy" | "busy_refusals" | "recalls" | "cancellations" | "excluded" | "tickets" | "promises" | "item_timings";
             };
             cookie?: never;
         };

@@ -3,11 +3,12 @@ import { setKeyChannelKind } from '../engine/services/kitchen/busy-mode.ts';
 import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
-  npm run keys -- create --restaurant ID --mode live|test [--write] [--label NAME] [--channel store-front|pos] [--db PATH]
+  npm run keys -- create --restaurant ID --world live|test [--write] [--label NAME] [--channel store-front|pos] [--db PATH]
   npm run keys -- list --restaurant ID [--db PATH]
   npm run keys -- revoke --restaurant ID --key KEY_ID [--db PATH]
 The key is printed once, on creation; only its hash is stored. --channel store-front: its orders are
-refused while the location is busy (busy mode); pos: never refused (the default, too).`;
+refused while the location is busy (busy mode); pos: never refused (the default, too). --mode is the
+old spelling of --world, still accepted.`;
 
 const usage: Usage = usageExit(USAGE);
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const { command, values } = parseCommand(
     {
       restaurant: { type: 'string' },
+      world: { type: 'string' },
       mode: { type: 'string' },
       write: { type: 'boolean', default: false },
       label: { type: 'string' },
@@ -28,20 +30,20 @@ async function main(): Promise<void> {
   const restaurant = values.restaurant ?? usage('--restaurant ID is required');
   await runOnEngine(values.db, async (engine) => {
     if (command === 'create') {
-      if (values.mode !== 'live' && values.mode !== 'test') usage('--mode must be live or test');
-      const mode = values.mode;
+      const world = values.world ?? values.mode;
+      if (world !== 'live' && world !== 'test') usage('--world must be live or test');
       if (values.channel !== undefined && values.channel !== 'store-front' && values.channel !== 'pos') usage('--channel must be store-front or pos');
       // The key and its channel kind in one transaction: never a store front's key left unmarked.
       const { key, record } = await engine.transaction(async (tx) => {
-        const created = await createApiKey(engine, { restaurantId: restaurant, mode, write: values.write, label: values.label ?? null }, tx);
+        const created = await createApiKey(engine, { restaurantId: restaurant, world, write: values.write, label: values.label ?? null }, tx);
         if (values.channel) await setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos', tx);
         return created;
       });
       console.log(key);
-      console.error(`created key ${record.id} (${record.mode}, ${record.write ? 'read/write' : 'read only'}${record.label ? `, "${record.label}"` : ''}); it is shown only this once`);
+      console.error(`created key ${record.id} (${record.world}, ${record.write ? 'read/write' : 'read only'}${record.label ? `, "${record.label}"` : ''}); it is shown only this once`);
     } else if (command === 'list') {
       for (const k of await listApiKeys(engine, restaurant)) {
-        console.log([k.id, k.mode, k.write ? 'write' : 'read', `…${k.last4}`, k.label ?? '-', k.created_at, k.last_used_at ?? 'never used', k.revoked_at ? `revoked ${k.revoked_at}` : 'active'].join('\t'));
+        console.log([k.id, k.world, k.write ? 'write' : 'read', `…${k.last4}`, k.label ?? '-', k.created_at, k.last_used_at ?? 'never used', k.revoked_at ? `revoked ${k.revoked_at}` : 'active'].join('\t'));
       }
     } else {
       if (!values.key) usage('--key KEY_ID is required');

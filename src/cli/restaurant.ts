@@ -11,7 +11,7 @@ import { systemClock } from '../engine/clock.ts';
 import { Engine } from '../engine/engine.ts';
 import { StorageRefusal } from '../engine/store/database-checks.ts';
 import { openDatabase } from '../engine/store/open-database.ts';
-import { importRestaurant, RestaurantConfigError } from '../engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant, RestaurantConfigError } from '../engine/services/restaurants/import-restaurant.ts';
 import { renderRestaurantConfigJsonSchema, type RestaurantConfig } from '../engine/restaurant-config/schema.ts';
 import { validateRestaurantConfig } from '../engine/restaurant-config/validate-restaurant-config.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<void> {
         if (error instanceof RestaurantConfigError) throw new CliFailure(problemLines(path, error.errors));
         throw error;
       } finally {
-        engine.close();
+        await engine.close();
       }
       return;
     }

@@ -169,7 +169,7 @@ async function serveReplica(
   await buildKitchen(options.logger);
   const status = await replica.replica.status();
   if (!status.online) options.logger.warn({ error: status.last_error }, 'upstream unreachable: serving the local copy');
-  process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, mode: replica.replica.identity.mode })}\n`);
+  process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, world: replica.replica.identity.world })}\n`);
   closeOnSignals(replica, options.logger);
 }
 

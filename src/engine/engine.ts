@@ -1,3 +1,4 @@
+import { RefusalTally } from './domain/busy-refusals.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
@@ -66,6 +67,8 @@ export class Engine {
   readonly dataVersion: DataVersion;
   /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
+  /** Busy mode's refused orders not yet written (domain/busy-refusals.ts; a refusal's own transaction is undone). */
+  readonly busyRefusals = new RefusalTally();
   /** When each restaurant's kitchen screens were last live (fallback printing). */
   readonly screenPresence = new ScreenPresence();
   /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
@@ -122,7 +125,7 @@ export class Engine {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
     return this.lock.hold(async () => {
       // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
-      const [result, committed] = await this.withFullDiskRetry(() => this.attempt(work));
+      const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(work));
       for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
       for (const listener of this.commitListeners) listener();
       return result;
@@ -191,8 +194,8 @@ export class Engine {
   }
 
   /** `read` joined to the caller's transaction (a read or a write) when it hands one, as `within` for writes. */
-  readWithin<T>(tx: ReadTransaction | undefined, work: TransactionWork<T, ReadTransaction>): Promise<T> {
-    return tx ? work(tx) : this.read(work);
+  async readWithin<T>(tx: ReadTransaction | undefined, work: TransactionWork<T, ReadTransaction>): Promise<T> {
+    return tx ? work(tx) : await this.read(work);
   }
 
   /**
@@ -201,6 +204,11 @@ export class Engine {
    */
   refuseWrites(reason: string): void {
     this.damaged = reason;
+  }
+
+  /** Whether a write transaction is open now (what it has written may still be rolled back). */
+  get inWriteTransaction(): boolean {
+    return this.open !== null;
   }
 
   /** Why writes are refused (a damaged file), or null. */
@@ -263,6 +271,24 @@ export class Engine {
    * by the jobs runner and on close; when it fails (a full disk) the uses stay in memory and the next
    * call tries again. A time never goes back (another process may have written a later use).
    */
+  /**
+   * Writes busy mode's refusals noted since the last call (domain/busy-refusals.ts), in one
+   * transaction; called by the jobs runner and on close. When it fails they are noted again for the next call.
+   */
+  async flushBusyRefusals(): Promise<number> {
+    const pending = this.busyRefusals.take();
+    if (pending.length === 0) return 0;
+    try {
+      await this.transaction(async (tx) => {
+        for (const entry of pending) await tx.stores.busyRefusals.add(entry);
+      });
+    } catch (error) {
+      this.busyRefusals.giveBack(pending);
+      throw error;
+    }
+    return pending.length;
+  }
+
   async flushKeyUses(): Promise<number> {
     const pending = this.verifiedKeys.pending();
     if (pending.length === 0) return 0;
@@ -280,8 +306,9 @@ export class Engine {
    */
   close(): void {
     if (!this.db.open) return;
+    const open = this.lock.busy;
     try {
-      const pending = this.lock.busy ? [] : this.verifiedKeys.pending();
+      const pending = open ? [] : this.verifiedKeys.pending();
       if (pending.length > 0) {
         this.db.transaction(() => {
           for (const [keyId, at] of pending) this.sqliteStores.apiKeys.touch(keyId, at);
@@ -289,6 +316,16 @@ export class Engine {
       }
     } catch {
       // A key's last use is worth less than closing: it is lost, as with a crash.
+    }
+    try {
+      const refusals = open ? [] : this.busyRefusals.take();
+      if (refusals.length > 0) {
+        this.db.transaction(() => {
+          for (const entry of refusals) this.sqliteStores.busyRefusals.add(entry);
+        }).immediate();
+      }
+    } catch {
+      // Likewise a refusal's record.
     }
     this.db.close();
   }

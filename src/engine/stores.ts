@@ -10,6 +10,7 @@ import { KitchenChangesStore } from './store/kitchen-changes-store.ts';
 import { KitchenDataStore } from './store/kitchen-data-store.ts';
 import { KitchenDevicesStore } from './store/kitchen-devices-store.ts';
 import { KitchenReportDaysStore } from './store/kitchen-report-days-store.ts';
+import { BusyRefusalsStore } from './store/busy-refusals-store.ts';
 import { KitchenReportsStore } from './store/kitchen-reports-store.ts';
 import { KitchenReplayStore } from './store/kitchen-replay-store.ts';
 import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
@@ -37,7 +38,7 @@ import { SyncStore } from './store/sync-store.ts';
  */
 export class Stores {
   readonly restaurants: RestaurantsStore;
-  /** A restaurant file's rows, written once (restaurant-config/import-restaurant.ts). */
+  /** A restaurant file's rows, written once (services/restaurants/import-restaurant.ts). */
   readonly restaurantImport: RestaurantImportStore;
   readonly locations: LocationsStore;
   readonly catalogue: CatalogueStore;
@@ -77,6 +78,7 @@ export class Stores {
   /** What the reports read by time (issue 33, services/reports/kitchen-report.ts). */
   readonly kitchenReports: KitchenReportsStore;
   readonly kitchenReportDays: KitchenReportDaysStore;
+  readonly busyRefusals: BusyRefusalsStore;
   readonly kitchenReplay: KitchenReplayStore;
 
   /**
@@ -113,6 +115,7 @@ export class Stores {
     this.locationBusy = new LocationBusyStore(db);
     this.kitchenReports = new KitchenReportsStore(db);
     this.kitchenReportDays = new KitchenReportDaysStore(db);
+    this.busyRefusals = new BusyRefusalsStore(db);
     this.kitchenReplay = new KitchenReplayStore(db);
   }
 }

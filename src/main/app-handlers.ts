@@ -9,7 +9,6 @@ import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, S
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { PaymentCredentialsSource } from '../engine/payments/payment-credentials-source.ts';
 import type { AppSettings } from '../shared/screen-contract/settings.ts';
-import { NO_ONLINE_PAYMENTS } from '../shared/screen-contract/online-payments.ts';
 import type { EngineHost } from './engine-host.ts';
 
 /** Where the app keeps its settings and secrets: electron-store + safeStorage, or files (browser mode). */
@@ -31,11 +30,13 @@ export function bootConnection(settings: AppSettings, settingsFiles: AppSettings
 /**
  * The restaurants' payment credentials the app keeps, as the engine reads them (on every order
  * and webhook, so Ajustes → Pagos en línea takes effect at once). Asked before the database's table.
- * The app keeps one account per restaurant, for the screen's provider (the only one it offers):
- * what it keeps carries no provider name yet.
+ * The app keeps one account per restaurant, under its provider's name: asked for another provider, none.
  */
 export function appPaymentCredentials(settingsFiles: AppSettingsFiles): PaymentCredentialsSource {
-  return (restaurantId, provider) => (provider === NO_ONLINE_PAYMENTS.provider ? settingsFiles.onlinePayments.read(restaurantId) : null);
+  return (restaurantId, provider) => {
+    const kept = settingsFiles.onlinePayments.read(restaurantId);
+    return kept?.provider === provider ? kept.credentials : null;
+  };
 }
 
 export interface AppHandlerOptions {

@@ -1,7 +1,7 @@
 // Settings and secrets for the browser mode (`npm start` where Electron cannot start): no
 // electron-store, no safeStorage. The settings go in the same settings.json the desktop app uses
 // (its `settings` entry; what else the file holds is left as it is). The platform key and the SMTP
-// URL (and the Mercado Pago credentials), which the desktop app encrypts with safeStorage, are kept unencrypted in their own file,
+// URL (and the payment credentials), which the desktop app encrypts with safeStorage, are kept unencrypted in their own file,
 // readable by this user only (0600), and the Settings screen says so, naming the file. API keys are
 // the engine's, in the database, as always.
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { describeMail } from './mail-info.ts';
 import { describePlatformKey } from './platform-key.ts';
 import type { SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import type { PaymentCredentials } from '../engine/payments/payment-credentials-source.ts';
+import type { KeptPaymentAccount } from './desktop-ports.ts';
 import { normalizeSettings, type AppSettings, type SecureStorageInfo } from '../shared/screen-contract/settings.ts';
 import type { AppSettingsFiles } from './app-handlers.ts';
 
@@ -21,8 +22,8 @@ const SECRET_FILE_MODE = 0o600;
 interface Secrets {
   platformKey?: { key: string; label: string | null } | null;
   mail?: SmtpSettings | null;
-  /** Mercado Pago credentials by restaurant id. */
-  payments?: Record<string, PaymentCredentials>;
+  /** Each restaurant's payment account by restaurant id; `provider` absent in files written before issue 31 (Mercado Pago's then). */
+  payments?: Record<string, PaymentCredentials & { provider?: string }>;
 }
 
 function readJson(path: string): Record<string, unknown> {
@@ -50,9 +51,12 @@ export function createBrowserSettingsFiles(dataDir: string): AppSettingsFiles & 
   if (existsSync(secretsFile)) chmodSync(secretsFile, SECRET_FILE_MODE);
   const readSecrets = (): Secrets => readJson(secretsFile) as Secrets;
   const writeSecrets = (change: Partial<Secrets>) => writeJson(secretsFile, { ...readSecrets(), ...change }, SECRET_FILE_MODE);
-  const keptPayment = (restaurantId: string): PaymentCredentials | null => {
+  const keptPayment = (restaurantId: string): KeptPaymentAccount | null => {
     const payments = readSecrets().payments;
-    return payments && Object.hasOwn(payments, restaurantId) ? (payments[restaurantId] ?? null) : null;
+    const kept = payments && Object.hasOwn(payments, restaurantId) ? payments[restaurantId] : undefined;
+    if (!kept) return null;
+    const { provider, ...credentials } = kept;
+    return { provider: provider ?? 'mercadopago', credentials };
   };
   const storage = (): SecureStorageInfo => ({ available: true, backend: null, clear_text_file: secretsFile });
   return {
@@ -88,10 +92,12 @@ export function createBrowserSettingsFiles(dataDir: string): AppSettingsFiles & 
     onlinePayments: {
       info(restaurantId) {
         const kept = keptPayment(restaurantId);
-        return kept ? { api_base: kept.apiBase, access_token_last4: kept.accessToken.slice(-4), webhook_secret_last4: kept.webhookSecret.slice(-4) } : null;
+        if (!kept) return null;
+        const { provider, credentials } = kept;
+        return { provider, api_base: credentials.apiBase, access_token_last4: credentials.accessToken.slice(-4), webhook_secret_last4: credentials.webhookSecret.slice(-4) };
       },
-      save(restaurantId, credentials) {
-        writeSecrets({ payments: { ...readSecrets().payments, [restaurantId]: { ...credentials } } });
+      save(restaurantId, { provider, credentials }) {
+        writeSecrets({ payments: { ...readSecrets().payments, [restaurantId]: { provider, ...credentials } } });
       },
       clear(restaurantId) {
         const { [restaurantId]: _removed, ...rest } = readSecrets().payments ?? {};

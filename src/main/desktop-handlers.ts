@@ -7,6 +7,7 @@ import QRCode from 'qrcode';
 import type { DesktopChannel, DesktopContract } from '../shared/screen-contract/contract.ts';
 import { NO_MAIL, type AppSettings, type SettingsPatch, type SettingsView } from '../shared/screen-contract/settings.ts';
 import { invalidRequest, KitchenError } from '../engine/domain/errors.ts';
+import { worldOfKey } from '../engine/domain/api-key-format.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { PrinterPort } from '../engine/printers/printer-port.ts';
 import { checkSmtpSettings } from '../engine/mail/smtp-sender.ts';
@@ -28,7 +29,6 @@ import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
 import { checkPaymentCredentials, knownPaymentProvider } from '../engine/services/payments/payment-credentials.ts';
 import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/screen-contract/online-payments.ts';
-import { platformKeyMode } from './platform-key.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
 export interface DesktopHandlerDeps {
@@ -133,7 +133,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       await setStationCooks(engine, kitchenActor(restaurantId, 'live'), station_id, cooks);
       return await readStationCooks(engine, kitchenActor(restaurantId, 'live'));
     },
-    'keys:create': async ({ mode, write, label }) => await createApiKey(engine, { restaurantId, mode, write, label }),
+    'keys:create': async ({ world, write, label }) => await createApiKey(engine, { restaurantId, world, write, label }),
     'keys:revoke': async ({ key_id }) => await revokeApiKey(engine, restaurantId, key_id),
     'settings:get': () => settingsView(),
     'settings:update': async (patch) => {
@@ -150,7 +150,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     },
     'platform:set-key': ({ key, label }) => {
       const trimmed = key.trim();
-      if (platformKeyMode(trimmed) === null) {
+      if (worldOfKey(trimmed) === null) {
         throw invalidRequest('key is not a platform API key (expected cm_live_… or cm_test_… and 32 letters and digits)');
       }
       deps.platformKey.save(trimmed, label?.trim() || null);
@@ -177,14 +177,14 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'payments:set': ({ provider, access_token, webhook_secret, api_base }) => {
       const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
       // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
-      onlinePayments().save(restaurantId, credentials);
+      onlinePayments().save(restaurantId, { provider, credentials });
       return onlinePaymentsView();
     },
     'payments:test': async () => {
-      const credentials = deps.onlinePayments?.read(restaurantId) ?? null;
-      if (!credentials) return { result: 'not_configured', user_id: null, message: null };
-      // The app keeps one account per restaurant, with the screen's provider (app-handlers.ts).
-      const check = await knownPaymentProvider(NO_ONLINE_PAYMENTS.provider).checkConnection(credentials);
+      const kept = deps.onlinePayments?.read(restaurantId) ?? null;
+      if (!kept) return { result: 'not_configured', user_id: null, message: null };
+      // The app keeps one account per restaurant, under its provider's name (app-handlers.ts).
+      const check = await knownPaymentProvider(kept.provider).checkConnection(kept.credentials);
       return check.ok
         ? { result: 'ok', user_id: check.user_id, message: null }
         : { result: check.reason, user_id: null, message: check.error };

@@ -28,18 +28,25 @@ export interface MailSettingsPort {
   clear(): void;
 }
 
+/** A restaurant's account with one payment provider, named as the registry names it (payments/payment-providers.ts). */
+export interface KeptPaymentAccount {
+  provider: string;
+  credentials: PaymentCredentials;
+}
+
 /**
- * Where restaurants' Mercado Pago credentials are kept (safeStorage, like the SMTP password). The
- * engine reads them through `read` on every use (host/start-engine-server.ts `paymentCredentials`).
+ * Where restaurants' payment accounts are kept (safeStorage, like the SMTP password): one per
+ * restaurant, with its provider's name. The engine reads them through `read` on every use
+ * (host/start-engine-server.ts `paymentCredentials`, app-handlers.ts `appPaymentCredentials`).
  */
 export interface OnlinePaymentsPort {
-  /** What may be shown: never the token nor the secret, only their last 4 characters. */
-  info(restaurantId: string): { api_base: string; access_token_last4: string; webhook_secret_last4: string } | null;
-  /** Throws secure_storage_unavailable when there is no protected storage: never kept in clear. */
-  save(restaurantId: string, credentials: PaymentCredentials): void;
+  /** What may be shown: the provider, never the token nor the secret, only their last 4 characters. */
+  info(restaurantId: string): { provider: string; api_base: string; access_token_last4: string; webhook_secret_last4: string } | null;
+  /** Throws secure_storage_unavailable when there is no protected storage: never kept in clear. Replaces the account kept. */
+  save(restaurantId: string, account: KeptPaymentAccount): void;
   clear(restaurantId: string): void;
-  /** Decrypted, for the engine and Probar conexión only; null when none are kept (or cannot be read). */
-  read(restaurantId: string): PaymentCredentials | null;
+  /** Decrypted, for the engine and Probar conexión only; null when none is kept (or it cannot be read). */
+  read(restaurantId: string): KeptPaymentAccount | null;
 }
 
 /** The host around the engine: what it reports about itself and what it can do to itself. */

@@ -36,7 +36,9 @@ export function figureTable(report: KitchenReport, table: FigureTable): TableRow
     case 'histogram':
       return { columns: ['from_minutes', 'to_minutes', 'orders'], rows: report.promises.histogram.map((b) => [b.from_minutes, b.to_minutes, b.orders]) };
     case 'busy':
-      return { columns: ['from', 'to', 'reason', 'wait_minutes'], rows: report.busy.map((b) => [b.from, b.to, b.reason, b.wait_minutes]) };
+      return { columns: ['from', 'to', 'reason', 'wait_minutes', 'refused'], rows: report.busy.map((b) => [b.from, b.to, b.reason, b.wait_minutes, b.refused]) };
+    case 'busy_refusals':
+      return { columns: ['at', 'channel', 'type', 'lines', 'total'], rows: report.busy_refusals.list.map((r) => [r.at, r.channel, r.type, r.lines, r.total]) };
     case 'recalls':
       return { columns: ['order_id', 'number', 'at'], rows: report.recalls.map((r) => [r.order_id, r.number, r.at]) };
     case 'cancellations':

@@ -27,12 +27,11 @@ import type { UpstreamFeedPage, UpstreamStock } from './upstream-types.ts';
  * only what is asked of the upstream.
  */
 export async function checkDivergence(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<DivergenceReport> {
-  const test = identity.mode === 'test';
   const upstreamActive = new Map<string, OrderView>();
   for (const status of ACTIVE_STATUSES) {
     for (const order of await fetchOrdersWhere(client, `status=${status}`)) upstreamActive.set(order.id, order);
   }
-  const here = await readReplicaSide(engine, identity.restaurantId, test, upstreamActive.keys(), { feed: SYNC_KEYS.cursor, kitchen: KITCHEN_CURSOR });
+  const here = await readReplicaSide(engine, identity.restaurantId, identity.world, upstreamActive.keys(), { feed: SYNC_KEYS.cursor, kitchen: KITCHEN_CURSOR });
   const localActive = new Set(here.activeOrderIds);
   // Orders active here that the upstream no longer lists as active: ask for each.
   const orders = new Map<string, OrderView | null>(upstreamActive);
@@ -44,7 +43,7 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
   }
   // Stock lives upstream for live keys only (sandbox stock writes are simulated).
   const stock: UpstreamSide['stock'] = new Map();
-  if (!test && here.outboxEmpty) {
+  if (identity.world === 'live' && here.outboxEmpty) {
     for (const locationId of here.locationIds) {
       const response = await client.call<UpstreamStock>('GET', `/stock?location_id=${locationId}`);
       if (response.status === 404) continue;
@@ -76,7 +75,7 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
     }
     if (event.type === 'stock.updated') stockInFlight.add((event.data as { location_id: string }).location_id);
   }
-  return await healDivergence(engine, identity.restaurantId, test, {
+  return await healDivergence(engine, identity.restaurantId, identity.world, {
     orders,
     items: itemsCompared ? items : new Map(),
     stock,

@@ -53,7 +53,7 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
   }
   const restaurantId =
     await replicaState(engine, SYNC_KEYS.restaurantId) ?? uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
-  const identity: ReplicaIdentity = { restaurantId, mode: parsed.mode, canWrite };
+  const identity: ReplicaIdentity = { restaurantId, world: parsed.world, canWrite };
   await recordReplicaIdentity(engine, { identity, upstream: client.base, apiKey, registerMode: locations.register_mode });
   return identity;
 }

@@ -10,15 +10,15 @@ import type { World } from '../shared/world.ts';
  * The replica's writes: each is applied locally through the same services as anywhere else and,
  * in the same transaction, appended to the durable outbox the pusher sends upstream.
  *
- * Orders of the replica's world (`mode`, the platform key's world) are sent whatever that world
+ * Orders of the replica's world (`world`, the platform key's) are sent whatever that world
  * is: sandbox orders run the whole kitchen flow and sync like live ones. Orders of the other world
  * (a local sandbox key on a live replica, say) stay local: the platform key cannot speak for them.
  * Stock and open/close are simulated in sandbox: such writes change nothing, so send nothing.
  */
-export function replicaCommands(engine: Engine, mode: World, onQueued: () => void): EngineCommands {
+export function replicaCommands(engine: Engine, world: World, onQueued: () => void): EngineCommands {
   // No couriers: a replica's engine writes no dispatch intent (Engine role `replica`), its upstream dispatches.
   const local = localCommands(engine, new Map());
-  const ourWorld = (order: { test: boolean }) => order.test === (mode === 'test');
+  const ourWorld = (order: { test: boolean }) => order.test === (world === 'test');
   /** The local change and its outbox row in one transaction (the caller's, when it hands one); the pusher is woken after. */
   const committed = async <T>(work: (tx: WriteTransaction) => Promise<T>, tx?: WriteTransaction): Promise<T> => {
     const result = await engine.within(tx, work);

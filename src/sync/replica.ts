@@ -100,7 +100,7 @@ export class Replica {
       await client.call('GET', '/events?limit=1', { signal, timeoutMs: this.options.reconnect.probeTimeoutMs });
     };
     this.link = new UpstreamLink(probe, this.options.reconnect, this.stopping.signal, online);
-    this.commands = replicaCommands(engine, identity.mode, () => this.pusherWaker.wake());
+    this.commands = replicaCommands(engine, identity.world, () => this.pusherWaker.wake());
   }
 
   /**
@@ -131,13 +131,10 @@ export class Replica {
   /** Starting offline is possible once a first pull has been stored. */
   private static async offlineIdentity(engine: Engine, apiKey: string): Promise<ReplicaIdentity | null> {
     const stored = await storedReplicaIdentity(engine);
-    if (!stored) return null;
-    return {
-      restaurantId: stored.restaurantId,
-      // The key's world as the first pull read it (it refused any other shape).
-      mode: worldOfKey(apiKey) ?? 'live',
-      canWrite: stored.canWrite,
-    };
+    // The key's world as the first pull read it; a key of no world was refused there, so it is here too.
+    const world = worldOfKey(apiKey);
+    if (!stored || world === null) return null;
+    return { restaurantId: stored.restaurantId, world, canWrite: stored.canWrite };
   }
 
   start(): void {
@@ -190,7 +187,8 @@ export class Replica {
       last_error: this.lastError,
       last_check_at: formatNullableInstant(this.lastCheckAt, zone),
       upstream: this.client.base,
-      mode: this.identity.mode,
+      // The wire's name for the key's world (GET /sync/status, unchanged).
+      mode: this.identity.world,
     };
   }
 
@@ -225,7 +223,7 @@ export class Replica {
           failures = 0;
           this.lastError = null;
           const page = response.body;
-          const result = await this.mutex.run(async () => await applyFeedPage(this.engine, this.identity.restaurantId, this.identity.mode === 'test', page));
+          const result = await this.mutex.run(async () => await applyFeedPage(this.engine, this.identity.restaurantId, this.identity.world, page));
           if (result.lagMs !== null) this.lagMs = result.lagMs;
           // Held at an order of ours still on its way up: let the pusher rename it, then go on.
           if (result.held) await this.pullerWaker.sleep(100, this.stopping.signal);
@@ -404,7 +402,7 @@ export class Replica {
   }
 
   private assertSameWorld(actor: Actor): void {
-    if (actor.restaurantId !== this.identity.restaurantId || actor.world !== this.identity.mode) {
+    if (actor.restaurantId !== this.identity.restaurantId || actor.world !== this.identity.world) {
       throw new ApiError('forbidden', 'this replica serves only the world of its platform key');
     }
   }

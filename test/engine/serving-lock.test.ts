@@ -112,7 +112,7 @@ describe('one serving engine per file', () => {
   });
 
   test('the keys CLI works beside the engine: a created key authenticates on the next request, a revoked one is refused', async () => {
-    const created = await run('src/cli/keys.ts', ['create', '--restaurant', R1.id, '--mode', 'live', '--label', 'cli beside', '--db', dbPath]);
+    const created = await run('src/cli/keys.ts', ['create', '--restaurant', R1.id, '--world', 'live', '--label', 'cli beside', '--db', dbPath]);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
     assert.equal((await menu(engine, key)).status, 200);

@@ -70,10 +70,10 @@ test(`SIGKILL in a write storm, ${CYCLES} times: nothing answered is lost, nothi
   // Keys stay valid across restarts (only their hashes are stored). Two per writer, so the storm
   // meets the per-key rate limit (120 a burst) rarely: this is a crash test, not a rate test.
   const issuer = new Engine({ database: dbPath });
-  const issue = async (mode: 'live' | 'test', i: number) => (await createApiKey(issuer, { restaurantId: R1.id, mode, write: true, label: `storm ${mode} ${i}` })).key;
+  const issue = async (world: 'live' | 'test', i: number) => (await createApiKey(issuer, { restaurantId: R1.id, world, write: true, label: `storm ${world} ${i}` })).key;
   const liveKeys = await mapInOrder(Array.from({ length: WORKERS * 2 }, (_, i) => i), async (i) => await issue('live', i));
   const testKeys = await mapInOrder(Array.from({ length: WORKERS / 2 }, (_, i) => i), async (i) => await issue('test', i));
-  issuer.close();
+  await issuer.close();
   const liveKey = liveKeys[0]!;
   const testKey = testKeys[0]!;
   let reader = new Database(dbPath, { readonly: true });

@@ -192,7 +192,7 @@ describe('races', () => {
 
   test('many clients at once: creates, cancels, transitions, stock writes, open/close and retries', { timeout: 300_000 * SCALE }, async () => {
     const engine = t.server.engine;
-    const keys = await mapInOrder(Array.from({ length: CLIENTS }, (_, i) => i), async (i) => (await createApiKey(engine, { restaurantId: R1.id, mode: 'live', write: true, label: `client ${i}` })).key);
+    const keys = await mapInOrder(Array.from({ length: CLIENTS }, (_, i) => i), async (i) => (await createApiKey(engine, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` })).key);
     const statusOf = (id: string) => {
       const row = engine.sqliteStores.orders.getById(id);
       return row ? { status: row.status, type: row.type } : null;
@@ -267,8 +267,8 @@ describe('two engine processes on one SQLite file', () => {
     // Each client its own key (the per-key rate limit is per process, and this is no rate test).
     const rounds = Math.max(1, Math.round(6 * SCALE));
     const issuer = new Engine({ database: dbPath });
-    const keys = await mapInOrder(Array.from({ length: CLIENTS * rounds }, (_, i) => i), async (i) => (await createApiKey(issuer, { restaurantId: R1.id, mode: 'live', write: true, label: `client ${i}` })).key);
-    issuer.close();
+    const keys = await mapInOrder(Array.from({ length: CLIENTS * rounds }, (_, i) => i), async (i) => (await createApiKey(issuer, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` })).key);
+    await issuer.close();
     const targets = engines.map((e) => ({ baseUrl: e.baseUrl, keys }));
     const reader = new Database(dbPath, { readonly: true });
     const checker = new InvariantChecker(reader);

@@ -33,7 +33,7 @@ describe('API keys at rest', () => {
     const engine = new Engine({ database: ':memory:' });
     try {
       await seedDemo(engine, { live: null, test: sandboxSimulator });
-      const keys = await mapInOrder(Array.from({ length: 60 }, (_, i) => i), async (i) => await createApiKey(engine, { restaurantId: R1.id, mode: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
+      const keys = await mapInOrder(Array.from({ length: 60 }, (_, i) => i), async (i) => await createApiKey(engine, { restaurantId: R1.id, world: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
       const rows = engine.db.prepare('SELECT * FROM api_keys WHERE label LIKE ?').all('k%') as Record<string, unknown>[];
       assert.equal(rows.length, keys.length);
       const salts = new Set<string>();
@@ -64,7 +64,7 @@ describe('API keys at rest', () => {
       await revokeApiKey(engine, R1.id, keys[1]!.record.id);
       assert.equal(await authenticate(engine, key), null);
     } finally {
-      engine.close();
+      await engine.close();
     }
   });
 
@@ -124,7 +124,7 @@ describe('keys never reach the logs', () => {
     try {
       const demo = await seedDemo(server.engine, server.providers.payments);
       const issued = demo.flatMap((r) => Object.values(r.keys));
-      const extra = (await createApiKey(server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'to revoke' })).key;
+      const extra = (await createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' })).key;
       issued.push(extra);
       const call = async (method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) => {
         if (key) presented.add(key);
@@ -223,7 +223,7 @@ describe('slow and oversized clients', () => {
   });
   after(async () => {
     await app.close();
-    engine.close();
+    await engine.close();
   });
 
   const connections = () => new Promise<number>((resolve, reject) => app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));

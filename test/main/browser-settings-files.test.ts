@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_SECRETS_FILE, createBrowserSettingsFiles, SETTINGS_FILE } from '../../src/main/browser-settings-files.ts';
 import { DEFAULT_SETTINGS } from '../../src/shared/screen-contract/settings.ts';
+import { appPaymentCredentials } from '../../src/main/app-handlers.ts';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -49,7 +50,7 @@ describe('settings files (browser mode)', () => {
       assert.deepEqual(settingsFiles.platformKey.storage(), { available: true, backend: null, clear_text_file: file });
       settingsFiles.platformKey.save('cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F', 'Cuenta principal');
       assert.equal(modeOf(file), 0o600);
-      assert.deepEqual(settingsFiles.platformKey.info(), { present: true, mode: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
+      assert.deepEqual(settingsFiles.platformKey.info(), { present: true, world: 'live', label: 'Cuenta principal', last4: 'Hg0F' });
       assert.equal(settingsFiles.platformKey.readSecret(), 'cm_live_abcdefghijklmnopqrstuvwxyzAbHg0F');
       settingsFiles.mail.save({ url: 'smtp://cocina:secreta@mail.example:587', from: 'cocina@example.com' });
       assert.equal(modeOf(file), 0o600);
@@ -62,6 +63,30 @@ describe('settings files (browser mode)', () => {
       chmodSync(file, 0o644);
       createBrowserSettingsFiles(dir);
       assert.equal(modeOf(file), 0o600, 'narrowed on start');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a payment account is kept under its provider, the engine asks for it by that name; one kept before accounts named theirs is Mercado Pago', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'comanda-file-settingsFiles-'));
+    try {
+      const file = join(dir, BROWSER_SECRETS_FILE);
+      // As a release before issue 31 wrote it: the credentials alone.
+      const old = { accessToken: 'APP_USR-old-1111', webhookSecret: 'whsec-old-2222', apiBase: 'https://api.mercadopago.com' };
+      writeFileSync(file, JSON.stringify({ payments: { r1: old } }), { mode: 0o600 });
+      const settingsFiles = createBrowserSettingsFiles(dir);
+      const credentialsOf = appPaymentCredentials(settingsFiles);
+      assert.deepEqual(settingsFiles.onlinePayments.read('r1'), { provider: 'mercadopago', credentials: old });
+      assert.equal(settingsFiles.onlinePayments.info('r1')?.provider, 'mercadopago');
+      assert.deepEqual(credentialsOf('r1', 'mercadopago'), old);
+
+      const other = { accessToken: 'tok-otro-3333', webhookSecret: 'sec-otro-4444', apiBase: 'https://api.otro.example' };
+      settingsFiles.onlinePayments.save('r1', { provider: 'otro', credentials: other });
+      assert.equal(settingsFiles.onlinePayments.info('r1')?.provider, 'otro');
+      assert.equal(credentialsOf('r1', 'mercadopago'), null, 'the account kept is another provider’s');
+      assert.deepEqual(credentialsOf('r1', 'otro'), other);
+      assert.equal(credentialsOf('r2', 'otro'), null);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

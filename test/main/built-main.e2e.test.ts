@@ -146,7 +146,7 @@ describe('the built main process under a stand-in electron', () => {
 
   test('the live feed pushes an order written over the HTTP API to the window', async () => {
     const info = (await main.ask({ cmd: 'invoke', channel: 'app:info', request: {} })) as { value: { api_base_url: string } };
-    const created = (await main.ask({ cmd: 'invoke', channel: 'keys:create', request: { mode: 'test', write: true, label: 'boot test' } })) as { value: { key: string } };
+    const created = (await main.ask({ cmd: 'invoke', channel: 'keys:create', request: { world: 'test', write: true, label: 'boot test' } })) as { value: { key: string } };
     const response = await fetch(`${info.value.api_base_url}/orders`, {
       method: 'POST',
       headers: { authorization: `Bearer ${created.value.key}`, 'content-type': 'application/json' },

@@ -43,7 +43,7 @@ describe('IPC handlers on a real engine', () => {
     const stopped = await ipc.ok('demo:rush', { action: 'stop' });
     assert.equal(stopped.running, false);
     // Posted with a key of its own, labelled so it can be told apart in Integraciones.
-    assert.ok((await ipc.ok('keys:list', {})).some((k) => k.label === 'pedidos de ejemplo' && k.mode === 'live'));
+    assert.ok((await ipc.ok('keys:list', {})).some((k) => k.label === 'pedidos de ejemplo' && k.world === 'live'));
     const elsewhere = handlersFor(engine, { restaurantId: R2.id });
     assert.equal((await elsewhere.ok('demo:rush', { action: 'status' })).available, false);
     const refused = await callScreenHandler(elsewhere.handlers, 'demo:rush', { action: 'start', per_minute: 6 });
@@ -167,14 +167,14 @@ describe('IPC handlers on a real engine', () => {
   });
 
   test('keys: generated once, usable on the HTTP API, listed without the secret, revoked', async () => {
-    const created = await ipc.ok('keys:create', { mode: 'test', write: true, label: '  tienda web  ' });
+    const created = await ipc.ok('keys:create', { world: 'test', write: true, label: '  tienda web  ' });
     assert.match(created.key, /^cm_test_[0-9A-Za-z]{32}$/);
     assert.equal(created.record.label, 'tienda web');
     assert.equal(created.record.last4, created.key.slice(-4));
     assert.equal((await engine.call('GET', '/menu', { key: created.key })).status, 200);
     const list = await ipc.ok('keys:list', {});
     const listed = list.find((k) => k.id === created.record.id)!;
-    assert.equal(listed.mode, 'test');
+    assert.equal(listed.world, 'test');
     assert.equal(listed.write, true);
     assert.ok(!JSON.stringify(list).includes(created.key));
     const revoked = await ipc.ok('keys:revoke', { key_id: created.record.id });
@@ -194,7 +194,7 @@ describe('IPC handlers on a real engine', () => {
       assert.equal((copy.db.pragma('integrity_check', { simple: true }) as string), 'ok');
       assert.ok(await copy.stores.orders.getById(placed.id), 'the order placed before the backup is in the copy');
     } finally {
-      copy.close();
+      await copy.close();
     }
   });
 
@@ -215,10 +215,10 @@ describe('IPC handlers on a real engine', () => {
     assert.equal(!badUrl.ok && badUrl.error.code, 'invalid_request');
   });
 
-  test('the platform key goes in and only its mode, label and last four come out', async () => {
+  test('the platform key goes in and only its world, label and last four come out', async () => {
     const key = 'cm_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
     const view = await ipc.ok('platform:set-key', { key, label: 'Plataforma' });
-    assert.deepEqual(view.platform_key, { present: true, mode: 'live', label: 'Plataforma', last4: '2345' });
+    assert.deepEqual(view.platform_key, { present: true, world: 'live', label: 'Plataforma', last4: '2345' });
     assert.ok(!JSON.stringify(view).includes(key));
     assert.equal(ipc.platformKey.secret(), key);
     const connected = await ipc.ok('settings:update', { connection: { mode: 'connected', platform_url: 'https://plataforma.example/v1' } });

@@ -111,7 +111,7 @@ test('set from the app → Probar conexión ok → a live online order gets its 
     callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: ` ${ACCESS_TOKEN} `, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }),
   );
   assert.deepEqual(set, { provider: 'mercadopago', configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
-  assert.deepEqual(onlinePayments.read(R1.id), { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl }, 'trimmed and kept');
+  assert.deepEqual(onlinePayments.read(R1.id), { provider: 'mercadopago', credentials: { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl } }, 'trimmed and kept, under its provider');
   assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
 
   const checked = await ok(callScreenHandler(handlers, 'payments:test', {}));
@@ -175,7 +175,7 @@ test('without protected storage the credentials are refused, never kept in clear
   assert.equal(refused.ok, false);
   if (!refused.ok) {
     assert.equal(refused.error.code, 'secure_storage_unavailable');
-    assert.match(refused.error.message, /Mercado Pago credentials was not saved/);
+    assert.match(refused.error.message, /payment credentials was not saved/);
   }
   assert.equal(refusing.kept.size, 0);
   assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined);

@@ -158,5 +158,14 @@ describe('Informes (Chromium, real engine)', () => {
     await page.locator('[data-testid="period-yesterday"]').click();
     await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
     assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+    // The dates are written the Chilean way, whatever the browser's locale (Chromium's date input wrote 11/20/2026).
+    assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
+    assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
+    assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
+    // A date typed day first is a period from it; a month-first one is not taken.
+    await page.locator('[data-testid="period-from"]').fill('11/28/2026');
+    assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');
+    await page.locator('[data-testid="period-from"]').fill('14-11-2026');
+    await page.locator('[data-testid="report"][data-from="2026-11-14"][data-to="2026-11-20"]').waitFor();
   });
 });

@@ -18,7 +18,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
   test('a key generated here is shown once, copies, works on the local API, and can be revoked', async () => {
     await k.open('integrations');
     await k.page.locator('[data-testid="key-label"]').fill('Tienda web');
-    await k.page.locator('[data-testid="key-mode"]').selectOption('test');
+    await k.page.locator('[data-testid="key-world"]').selectOption('test');
     await k.page.locator('[data-testid="key-write"]').selectOption('write');
     await k.page.locator('[data-testid="key-generate"]').click();
     const secret = await k.page.locator('[data-testid="key-secret"]').innerText();
@@ -95,7 +95,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     await eventually(() => k.settings.current.language === 'es' && k.settings.current.theme === 'dark', 'back to Spanish, dark');
   });
 
-  test('the platform key is saved without ever coming back to the screen: only mode, label and last four', async () => {
+  test('the platform key is saved without ever coming back to the screen: only world, label and last four', async () => {
     const key = 'cm_live_aZx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0F';
     await k.page.locator('[data-testid="platform-url"]').fill('https://plataforma.example/v1');
     await k.page.locator('[data-testid="platform-key"]').fill(key);

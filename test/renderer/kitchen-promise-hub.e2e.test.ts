@@ -43,7 +43,7 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     await card().locator('[data-testid="busy-pause"]').click();
     await card().locator('[data-testid="kitchen-busy"][data-paused="true"]').waitFor();
     assert.equal(await card().locator('[data-testid="kitchen-busy"]').innerText(), 'Tienda en línea: en pausa por el encargado');
-    const shop = await createApiKey(k.engine.server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'tienda web' });
+    const shop = await createApiKey(k.engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'tienda web' });
     await setKeyChannelKind(k.engine.server.engine, shop.record.id, 'store_front');
     const body = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
     const refused = await k.engine.call('POST', '/orders', { key: shop.key, body });
@@ -73,5 +73,32 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     k.engine.clock.set(held[0]!.fire_at);
     await k.engine.server.jobs.runDue();
     await note.waitFor({ state: 'detached' });
+  });
+
+  test('past its promise a ticket is outlined late, and "Atrasados" shows the late ones alone', async () => {
+    const late = await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
+    const promised = DateTime.fromISO(late.promise.promised_ready_at).toMillis();
+    k.engine.clock.set(promised + 60_000);
+    await k.engine.server.jobs.runDue();
+    // A new order, promised later than now: on time.
+    const fresh = await placeOrder(k.engine, { items: [{ product_id: R1.products.bebidaLata, quantity: 1 }] });
+    await k.open('board');
+    const ticketOf = (id: string) => k.page.locator(`article.ticket[data-order-id="${id}"]`).first();
+    await ticketOf(late.id).and(k.page.locator('[data-promise="late"]')).waitFor();
+    assert.match((await ticketOf(late.id).getAttribute('title')) ?? '', /^Atrasado: prometido a las \d\d:\d\d$/);
+    assert.notEqual(await ticketOf(fresh.id).getAttribute('data-promise'), 'late');
+
+    await k.page.locator('[data-testid="screen-menu"]').click();
+    const toggle = k.page.locator('[data-testid="late-only"]');
+    assert.match(await toggle.innerText(), /^Atrasados \(\d+\)$/);
+    await toggle.click();
+    await k.page.locator('[data-testid="late-only-chip"]').waitFor();
+    assert.equal(await k.page.locator('[data-testid="late-only-chip"]').innerText(), 'Solo atrasados · ver todos');
+    await ticketOf(fresh.id).waitFor({ state: 'detached' });
+    await ticketOf(late.id).waitFor();
+    console.log(`screenshot: ${await k.screenshot('board-late-only')}`);
+    await k.page.locator('[data-testid="late-only-chip"]').click();
+    await ticketOf(fresh.id).waitFor();
+    assert.equal(await k.page.locator('[data-testid="late-only-chip"]').count(), 0);
   });
 });

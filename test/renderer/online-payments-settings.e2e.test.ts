@@ -36,7 +36,7 @@ describe('Ajustes → Pagos en línea (Chromium, real engine, Mercado Pago stand
     await k.page.locator('[data-testid="save-online-payments"]').click();
     await eventually(async () => (await info.getAttribute('data-configured')) === 'true', 'configured');
     assert.match(await info.innerText(), /Mercado Pago configurado · clave …4242 · secreto …0706/);
-    assert.deepEqual(k.onlinePayments.read(R1.id), { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    assert.deepEqual(k.onlinePayments.read(R1.id), { provider: 'mercadopago', credentials: { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl } });
     assert.equal(await k.page.locator('[data-testid="mp-access-token"]').inputValue(), '', 'the field is emptied');
 
     await k.page.locator('[data-testid="test-online-payments"]').click();

@@ -177,7 +177,7 @@ describe('npm start without Electron: the whole app in the browser', () => {
   test('a key made in Integraciones, a stock edit and a location closed and opened take effect over /v1', async () => {
     await page.goto(`${origin}/kitchen/?view=integrations`);
     await page.locator('[data-testid="key-label"]').fill('Tienda web');
-    await page.locator('[data-testid="key-mode"]').selectOption('live');
+    await page.locator('[data-testid="key-world"]').selectOption('live');
     await page.locator('[data-testid="key-write"]').selectOption('write');
     await page.locator('[data-testid="key-generate"]').click();
     key = (await page.locator('[data-testid="key-secret"]').innerText()).trim();

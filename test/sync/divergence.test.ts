@@ -134,7 +134,7 @@ function scenario(mode: World): void {
     // The upstream moves the order; its feed page is applied as the puller would apply it.
     assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
     const page = (await up('GET', `/events?after=${await engine.stores.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
-    await applyFeedPage(engine, identity.restaurantId, identity.mode === 'test', page);
+    await applyFeedPage(engine, identity.restaurantId, identity.world, page);
     assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
     sys.proxy.set({ kind: 'pass' });
     await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });

@@ -38,9 +38,9 @@ function scenario(mode: World): void {
       createInterface({ input: proc.stdout! }).once('line', resolve);
       proc.once('exit', (code) => reject(new Error(`replica exited ${code}: ${stderr}`)));
     });
-    const started = JSON.parse(line) as { base_url: string; upstream: string; mode: string };
+    const started = JSON.parse(line) as { base_url: string; upstream: string; world: string };
     assert.equal(started.upstream, proxy.baseUrl);
-    assert.equal(started.mode, mode);
+    assert.equal(started.world, mode);
     replicaBase = started.base_url;
   }
 

@@ -56,7 +56,7 @@ function identityRows(path: string): unknown {
   try {
     return {
       state: db.prepare('SELECT key, value FROM sync_state ORDER BY key').all(),
-      keys: db.prepare('SELECT id, restaurant_id, mode, can_write, label FROM api_keys ORDER BY id').all(),
+      keys: db.prepare('SELECT id, restaurant_id, world, can_write, label FROM api_keys ORDER BY id').all(),
     };
   } finally {
     db.close();

@@ -36,7 +36,7 @@ export interface DemoRush {
 
 /** A write key for the demo rush alone, labelled so it can be told apart (and revoked) in Integraciones. */
 export async function demoRushKey(engine: Engine, restaurantId: string = RUSH_RESTAURANT.id): Promise<string> {
-  return (await createApiKey(engine, { restaurantId, mode: 'live', write: true, label: 'pedidos de ejemplo' })).key;
+  return (await createApiKey(engine, { restaurantId, world: 'live', write: true, label: 'pedidos de ejemplo' })).key;
 }
 
 export function startDemoRush(key: string, options: DemoRushOptions): DemoRush {

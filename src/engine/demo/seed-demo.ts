@@ -3,7 +3,7 @@ import demoRestaurant1 from '../../../resources/demo/restaurant-1.json' with { t
 import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { type: 'json' };
 import type { Engine } from '../engine.ts';
 import type { PaymentProviders } from '../payments/payment-provider.ts';
-import { importRestaurant } from '../restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../services/keys/api-keys.ts';
 import { createOrder } from '../services/orders/create-order.ts';
 import { managedOrderIds } from '../services/orders/read-orders.ts';
@@ -55,9 +55,9 @@ export async function importDemoRestaurants(
  */
 export async function seedDemo(engine: Engine, payments: PaymentProviders): Promise<DemoRestaurant[]> {
   const names = new Map((await listRestaurants(engine)).map((restaurant) => [restaurant.id, restaurant.name]));
-  return (await mapInOrder((await importDemoRestaurants(engine, payments)), async ({ id, managed_order_ids }) => {
-    const issue = async (mode: World, write: boolean) =>
-      (await createApiKey(engine, { restaurantId: id, mode, write, label: `demo ${mode} ${write ? 'write' : 'read'}` })).key;
+  return await mapInOrder(await importDemoRestaurants(engine, payments), async ({ id, managed_order_ids }) => {
+    const issue = async (world: World, write: boolean) =>
+      (await createApiKey(engine, { restaurantId: id, world, write, label: `demo ${world} ${write ? 'write' : 'read'}` })).key;
     return {
       id,
       name: names.get(id)!,
@@ -69,7 +69,7 @@ export async function seedDemo(engine: Engine, payments: PaymentProviders): Prom
       },
       managed_order_ids,
     };
-  }));
+  });
 }
 
 async function managedOrders(engine: Engine, restaurantId: string, create: boolean, payments: PaymentProviders): Promise<string[]> {

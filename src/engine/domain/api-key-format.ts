@@ -18,20 +18,20 @@ function randomBase62(length: number): string {
   return out;
 }
 
-export function generateApiKey(mode: World): string {
-  return `cm_${mode}_${randomBase62(SECRET_LENGTH)}`;
+export function generateApiKey(world: World): string {
+  return `cm_${world}_${randomBase62(SECRET_LENGTH)}`;
 }
 
 export interface ParsedApiKey {
-  mode: World;
+  world: World;
   lookup: string;
 }
 
-/** Splits a presented key into its mode and lookup part, or null when it is not shaped like our keys. */
+/** Splits a presented key into its world and lookup part, or null when it is not shaped like our keys. */
 export function parseApiKey(key: string): ParsedApiKey | null {
   const match = KEY_SHAPE.exec(key);
   if (!match) return null;
-  return { mode: match[1] as World, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
+  return { world: match[1] as World, lookup: match[2]!.slice(0, KEY_LOOKUP_LENGTH) };
 }
 
 /**
@@ -40,5 +40,5 @@ export function parseApiKey(key: string): ParsedApiKey | null {
  * which runs this same engine.
  */
 export function worldOfKey(key: string): World | null {
-  return parseApiKey(key)?.mode ?? null;
+  return parseApiKey(key)?.world ?? null;
 }

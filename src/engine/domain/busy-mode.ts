@@ -1,7 +1,10 @@
 // Busy mode (issue 32): a location whose promised wait stays above a threshold for a few minutes
 // stops taking store fronts' orders, and takes them again on its own once the wait falls below the
 // threshold minus a margin. It cannot flap (at most `max_pauses_per_hour` pauses in any hour), and
-// a manager's override from the hub wins until it is cleared. Pure: services/kitchen/busy-mode.ts keeps it.
+// a manager's override from the hub wins until it is cleared. Paused by the wait, it refuses only
+// the store fronts' orders that would wait longer than the threshold themselves (their own promise):
+// a cart for a station with no queue is still taken, so a pause refuses the work the kitchen cannot
+// cook in time and not a share of all orders. Pure: services/kitchen/busy-mode.ts keeps it.
 
 export interface BusyModeSettings {
   /** Pause when the promised wait is above this many minutes... */
@@ -64,4 +67,21 @@ export function nextBusyState(
 export function retryAfterSeconds(state: BusyState, settings: BusyModeSettings): number {
   const over = state.wait_minutes - (settings.threshold_minutes - settings.margin_minutes);
   return Math.round(Math.min(30, Math.max(1, over)) * 60);
+}
+
+/**
+ * Whether a store front's order is refused now. Paused by a manager: every one. Paused by the wait:
+ * those whose own promised wait is above the threshold (the stations they need are the slow ones);
+ * the others are promised within what the kitchen still takes. `orderWaitMinutes` is only asked for
+ * in that case (it costs a read of the load).
+ */
+export function refusesStoreFrontOrder(state: BusyState, settings: BusyModeSettings | undefined, orderWaitMinutes: () => number): boolean {
+  if (!state.paused) return false;
+  if (state.override === 'pause' || !settings) return true;
+  return orderWaitMinutes() > settings.threshold_minutes;
+}
+
+/** Retry-After for a refused order whose own wait is known: until it could be within the threshold, 1 to 30 minutes. */
+export function orderRetryAfterSeconds(orderWaitMinutes: number, settings: BusyModeSettings): number {
+  return Math.round(Math.min(30, Math.max(1, orderWaitMinutes - settings.threshold_minutes)) * 60);
 }

@@ -16,6 +16,15 @@ export const MIN_HOLD_MS = 90_000;
  */
 export const FIRE_AHEAD_MS = 30_000;
 
+/**
+ * A line is never held longer than this after its order reached the kitchen. Past it, a prediction
+ * of the order's slowest line is mostly queue (its errors grow with the wait), and a line missing
+ * from its station's screen for an hour reads as a lost ticket: with nobody bumping at a demo's rush,
+ * lines were held two hours ahead ("retenido hasta 22:06" at 19:59). It then fires at that time and
+ * waits on the pass, as it would without holding.
+ */
+export const MAX_HOLD_MS = 30 * 60_000;
+
 export interface HoldPlan {
   index: number;
   /** When the line is planned to fire: the order's expected ready time minus what the line needs from its firing. */
@@ -27,7 +36,7 @@ export interface HoldPlan {
 /**
  * The lines of a new order to hold, from its what-if schedule made at `now` (lines in the order's
  * order, `schedule.lines[i]` for line i): each line with a station whose expected finish is at least
- * MIN_HOLD_MS before the order's expected ready time is held by that slack. Lines without a station
+ * MIN_HOLD_MS before the order's expected ready time is held by that slack, MAX_HOLD_MS at most. Lines without a station
  * (handed over at the counter) are never held.
  */
 export function planHolds(now: number, schedule: ScheduleResult): HoldPlan[] {
@@ -36,7 +45,7 @@ export function planHolds(now: number, schedule: ScheduleResult): HoldPlan[] {
     if (line.station_id === null) return;
     const slack = schedule.expected_ready_at - line.finish_at;
     if (slack < MIN_HOLD_MS) return;
-    plans.push({ index, fire_at: now + slack, target_ready_at: schedule.expected_ready_at });
+    plans.push({ index, fire_at: now + Math.min(slack, MAX_HOLD_MS), target_ready_at: schedule.expected_ready_at });
   });
   return plans;
 }
@@ -72,6 +81,8 @@ export interface HeldLine {
   seconds: number;
   fire_at: number;
   target_ready_at: number;
+  /** When it was held (a line held earlier): its plan never moves past this plus MAX_HOLD_MS. */
+  held_at?: number;
 }
 
 /** What becomes of a held line now: its plan moved `shift` ms later (0: not), and whether it fires. */
@@ -92,7 +103,8 @@ export function decideHeldLines<T extends HeldLine>(queued: QueuedOpenLines, hel
   const sorted = [...held].sort((a, b) => a.fire_at - b.fire_at);
   return sorted.map((line) => {
     const others = ordersReady.get(line.order_id) ?? null;
-    const shift = replanShift(line, others);
+    const latest = line.held_at === undefined ? Number.POSITIVE_INFINITY : line.held_at + MAX_HOLD_MS;
+    const shift = Math.min(replanShift(line, others), Math.max(0, latest - line.fire_at));
     const planned = { fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
     const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds), others);
     if (fires) {

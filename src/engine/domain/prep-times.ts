@@ -48,13 +48,23 @@ export function linePrepSeconds(line: PrepLine, prep: PrepSettings | undefined, 
 }
 
 /** The q-quantile (0..1) of values, linear between ranks; NaN for none. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = (sorted.length - 1) * q;
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+export function quantile(values: ArrayLike<number>, q: number): number {
+  return quantiles(values, [q])[0]!;
+}
+
+/**
+ * Each q-quantile of `qs` (0..1) of values, linear between ranks (NaN for none), from one numeric
+ * sort (a typed array's: a report's 90 days sort ~160,000 samples, a comparator sort is 10 times slower).
+ */
+export function quantiles(values: ArrayLike<number>, qs: readonly number[]): number[] {
+  if (values.length === 0) return qs.map(() => Number.NaN);
+  const sorted = Float64Array.from(values).sort();
+  return qs.map((q) => {
+    const rank = (sorted.length - 1) * q;
+    const low = Math.floor(rank);
+    const high = Math.ceil(rank);
+    return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+  });
 }
 
 /** One line's cook time as the log tells it. */

@@ -17,6 +17,7 @@ import { evaluateBusyMode } from '../services/kitchen/busy-mode.ts';
 import { fireDueHeldLines, locationsWithHeldLines } from '../services/kitchen/held-lines.ts';
 import { followPromiseSlips, locationsToFollow } from '../services/kitchen/promise-slips.ts';
 import { printLanes } from './send-print-jobs.ts';
+import { keepRecentReportDays } from '../services/reports/keep-report-days.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/printing/print-jobs.ts';
 
 export interface JobsOptions {
@@ -38,8 +39,8 @@ export interface JobsRunner {
    */
   runDue(): Promise<void>;
   /**
-   * The database jobs' pass (after the one under way, if any, which this waits for): what a test that
-   * moves a ManualClock awaits before moving it again, each position of the clock seen by its own pass.
+   * Settles when the database jobs' pass under way (if any, with the re-runs asked of it) is over:
+   * what a test that moves a ManualClock (which starts a pass) awaits before looking or moving it again.
    */
   databaseJobs(): Promise<void>;
   /** Sets (or removes, with null) the mail sender; the runner closes the one it replaces. */
@@ -81,11 +82,16 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'follow-promise-slips', due: async (engine) => await locationsToFollow(engine), run: followPromiseSlips },
 ];
 
+/** Closed days are looked for this often (engine time); a day is stored within this of its close (2 hours after midnight). */
+export const REPORT_DAYS_INTERVAL_MS = 10 * 60_000;
+/** Days stored per tick while a backlog lasts (each ~50 ms: the writer is never held long). */
+const REPORT_DAYS_PER_TICK = 1;
+
 /**
  * Work that calls outside parties, outside any transaction: one pass at a time; asking for one
  * while it runs makes it run again once done. Returns the kick, which resolves when the pass is over.
  */
-function serialPass(run: () => Promise<void>, onError: (error: unknown) => void): () => Promise<void> {
+function serialPass(run: () => Promise<void>, onError: (error: unknown) => void): (() => Promise<void>) & { settled(): Promise<void> } {
   let pass: Promise<void> | null = null;
   let again = false;
   const kick = (): Promise<void> => {
@@ -105,7 +111,9 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
       });
     return pass;
   };
-  return kick;
+  /** The pass under way, if any (asking for none), or at once. */
+  const settled = (): Promise<void> => pass ?? Promise.resolve();
+  return Object.assign(kick, { settled });
 }
 
 /**
@@ -183,12 +191,32 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
     }
   };
 
+  let lastReportDaysAt = Number.NEGATIVE_INFINITY;
+  let reportDaysBacklog = false;
+  /**
+   * Informes' closed days stored as they close (issue 33), every REPORT_DAYS_INTERVAL_MS of engine
+   * time, and on every tick while days wait to be stored (after an upgrade, a change of cooks).
+   */
+  const keepReportDays = async (): Promise<void> => {
+    const now = engine.clock.now();
+    if (!active || stopped || !engine.db.open || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
+    lastReportDaysAt = now;
+    try {
+      reportDaysBacklog = (await keepRecentReportDays(engine, REPORT_DAYS_PER_TICK)).more;
+    } catch (error) {
+      reportDaysBacklog = false;
+      log.error({ err: error, job: 'keep-report-days' }, 'job failed; it runs again later');
+    }
+  };
+
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = async (): Promise<void> => {
     if (stopped || !engine.db.open) return;
     try {
       await engine.flushKeyUses();
+      // Issue 33: busy mode's refused orders, noted in memory (their transactions were undone).
+      await engine.flushBusyRefusals();
       keyUseFailing = false;
     } catch (error) {
       // Kept in memory and tried again next tick; said once, not every second (a full disk).
@@ -202,6 +230,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
     await purgeIdempotencyKeys();
     await learnPrepTimes();
     await followBusyMode();
+    await keepReportDays();
     if (!active || stopped || !engine.db.open) return;
     for (const job of DATABASE_JOBS) {
       let ids: string[];
@@ -228,6 +257,12 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
     }
   };
 
+  /**
+   * The database jobs, one pass at a time: asked again while one runs (the clock moved, the tick),
+   * it runs once more after it, so every change of the clock is seen by a pass (the kitchen's wait
+   * three minutes later is another reading than a minute later), and the kick resolves after that one.
+   */
+  const runDatabaseJobs = serialPass(databasePass, (error) => log.error({ err: error, job: 'database-jobs' }, 'jobs pass failed; it runs again on the next tick'));
 
   const kickMail = (): Promise<void> => {
     if (mailPass) {
@@ -305,13 +340,6 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   const lanes = printLanes(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
   const trackedPrintPass = (): Promise<void> => (stopped || !engine.db.open ? Promise.resolve() : lanes.kick());
 
-  /**
-   * The database jobs, one pass at a time: asked again while one runs (the clock moved, the tick),
-   * it runs once more after it, so every change of the clock is seen by a pass (the kitchen's wait
-   * three minutes later is another reading than a minute later), and the kick resolves after that one.
-   */
-  const runDatabaseJobs = serialPass(databasePass, (error) => log.error({ err: error, job: 'database-jobs' }, 'jobs pass failed; it runs again on the next tick'));
-
   const runDue = async (): Promise<void> => {
     await runDatabaseJobs();
     // Payments run beside couriers; couriers before mail: a dispatch recorded before the "ready"
@@ -327,7 +355,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
 
   return {
     runDue,
-    databaseJobs: () => runDatabaseJobs(),
+    databaseJobs: () => runDatabaseJobs.settled(),
     get mailSender() {
       return sender;
     },

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { World } from '../../shared/world.ts';
 import { ChangeNotifier } from '../change-notifier.ts';
-import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld } from '../store/events-store.ts';
+import type { EventRow, EventWorld } from '../store/events-store.ts';
 import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
@@ -21,8 +21,10 @@ import type { OrderRow } from '../store/orders-store.ts';
 import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobOutcome, type JobQueue } from '../storage/job-queues.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
 import { ClockWatch } from './clock-watch.ts';
+import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL, TAKE_CLOCK_SQL, TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from './clock-sql.ts';
 import { FEED_CHANNEL, FeedListener, feedPayload, type CommitKind } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
+import { READ_FEED_SQL } from './stores/events-store.ts';
 import { runTransaction } from './run-transaction.ts';
 
 export interface PostgresStorageOptions {
@@ -49,8 +51,7 @@ const ORDER_COLUMNS = [
 ] as const satisfies readonly (keyof OrderRow)[];
 
 const SQL = {
-  takeClock: `INSERT INTO restaurant_clocks (restaurant_id) VALUES ($1)
-    ON CONFLICT (restaurant_id) DO UPDATE SET restaurant_id = excluded.restaurant_id RETURNING last_event_seq`,
+  takeClock: TAKE_CLOCK_SQL,
   claimKey: `INSERT INTO idempotency_keys (api_key_id, key, request_hash, status, body, created_at) VALUES ($1, $2, $3, $4, '', $5)
     ON CONFLICT (api_key_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
       body = excluded.body, created_at = excluded.created_at
@@ -58,21 +59,13 @@ const SQL = {
     RETURNING 1 AS claimed`,
   readKey: 'SELECT request_hash, status, body FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
   answer: 'UPDATE idempotency_keys SET status = $3, body = $4 WHERE api_key_id = $1 AND key = $2',
-  takeLiveNumber: `UPDATE restaurant_clocks SET next_order_number = next_order_number + 1 WHERE restaurant_id = $1
-    RETURNING next_order_number - 1 AS n`,
-  takeTestNumber: `UPDATE restaurant_clocks SET next_test_order_number = next_test_order_number + 1 WHERE restaurant_id = $1
-    RETURNING next_test_order_number - 1 AS n`,
+  takeLiveNumber: TAKE_LIVE_NUMBER_SQL,
+  takeTestNumber: TAKE_TEST_NUMBER_SQL,
   takeStock: 'UPDATE stock SET quantity = quantity - $1 WHERE location_id = $2 AND product_id = $3 AND quantity >= $1',
   insertOrder: `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
-  appendEvent: `WITH clock AS (
-      UPDATE restaurant_clocks SET last_event_seq = last_event_seq + 1 WHERE restaurant_id = $1 RETURNING last_event_seq
-    )
-    INSERT INTO events (seq, restaurant_id, world, type, created_at, data)
-    SELECT last_event_seq, $1, $2, $3, $4, $5 FROM clock RETURNING seq`,
-  readFeed: `SELECT seq, type, created_at, data FROM events
-    WHERE restaurant_id = $1 AND seq > $2 AND world IN ($3, 'both') AND type NOT LIKE '${KITCHEN_EVENT_PREFIX}%'
-    ORDER BY seq LIMIT $4`,
-  lastSeq: 'SELECT last_event_seq FROM restaurant_clocks WHERE restaurant_id = $1',
+  appendEvent: APPEND_EVENT_SQL,
+  readFeed: READ_FEED_SQL,
+  lastSeq: LAST_EVENT_SEQ_SQL,
   claimMail: `UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = $2, updated_at = $1
     WHERE id IN (
       SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= $1
@@ -81,7 +74,7 @@ const SQL = {
     RETURNING *`,
   notify: 'SELECT pg_notify($1, $2)',
   countNodes: `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
-  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at, last_used_at, revoked_at
+  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, world, can_write, label, last4, created_at, last_used_at, revoked_at
     FROM api_keys WHERE lookup = $1`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
 };

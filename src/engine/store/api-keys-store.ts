@@ -7,7 +7,7 @@ export interface ApiKeyRow {
   lookup: string;
   salt: Buffer;
   hash: Buffer;
-  mode: World;
+  world: World;
   can_write: number;
   label: string | null;
   last4: string;
@@ -34,11 +34,11 @@ export class ApiKeysStore {
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
-      `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, label, last4, created_at)
-       VALUES (@id, @restaurant_id, @lookup, @salt, @hash, @mode, @can_write, @label, @last4, @created_at)`,
+      `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, label, last4, created_at)
+       VALUES (@id, @restaurant_id, @lookup, @salt, @hash, @world, @can_write, @label, @last4, @created_at)`,
     );
     this.byLookup = db.prepare(
-      `SELECT id, restaurant_id, lookup, mode, can_write, label, last4, created_at, last_used_at, revoked_at
+      `SELECT id, restaurant_id, lookup, world, can_write, label, last4, created_at, last_used_at, revoked_at
        FROM api_keys WHERE lookup = ?`,
     );
     this.secretsById = db.prepare('SELECT salt, hash FROM api_keys WHERE id = ?');

@@ -45,7 +45,7 @@ export interface ImportedLocationRow {
 }
 
 /**
- * The rows of a restaurant configuration file (restaurant-config/import-restaurant.ts): the id
+ * The rows of a restaurant configuration file (services/restaurants/import-restaurant.ts): the id
  * checks and the inserts, each statement prepared once. Call inside one transaction.
  */
 export class RestaurantImportStore {

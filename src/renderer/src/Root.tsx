@@ -12,8 +12,8 @@ export type PairingState = 'checking' | 'paired' | 'unpaired' | 'revoked';
 
 export function Root(props: { pairing: StoreApi<{ state: PairingState }>; preferences: StoreApi<ScreenPreferencesState> }) {
   const state = useStore(props.pairing, (s) => s.state);
-  const stores = useOptionalApp();
+  const states = useOptionalApp();
   if (state === 'unpaired' || state === 'revoked') return <PairingPage preferences={props.preferences} revoked={state === 'revoked'} />;
-  if (state === 'checking' || stores === null) return <div className="app-starting" data-testid="starting" />;
+  if (state === 'checking' || states === null) return <div className="app-starting" data-testid="starting" />;
   return <App />;
 }

@@ -21,16 +21,18 @@ export type KitchenApi = { [M in Exclude<keyof ComandaBridge, 'onLive' | 'showSt
   showStations: ComandaBridge['showStations'];
 };
 
+/** A bridge's answer unwrapped: its value, or its refusal thrown as a ScreenCallError. */
+export function answerOf<T>(result: { ok: boolean; value?: T; error?: ScreenFailure } | null | undefined): T {
+  if (!result || typeof result !== 'object') throw new ScreenCallError({ code: 'internal_error', message: 'no answer from the app' });
+  if (result.ok) return result.value as T;
+  throw new ScreenCallError(result.error ?? { code: 'internal_error', message: 'unknown error' });
+}
+
 export function createApi(bridge: ComandaBridge): KitchenApi {
   const api: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(bridge)) {
     if (name === 'onLive' || name === 'showStations') continue;
-    api[name] = async (request: unknown) => {
-      const result = await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: ScreenFailure }>)(request ?? {});
-      if (!result || typeof result !== 'object') throw new ScreenCallError({ code: 'internal_error', message: 'no answer from the app' });
-      if (result.ok) return result.value;
-      throw new ScreenCallError(result.error ?? { code: 'internal_error', message: 'unknown error' });
-    };
+    api[name] = async (request: unknown) => answerOf(await (method as (r: unknown) => Promise<{ ok: boolean; value?: unknown; error?: ScreenFailure }>)(request ?? {}));
   }
   api.onLive = (listener: Parameters<ComandaBridge['onLive']>[0]) => bridge.onLive(listener);
   api.showStations = (stations: readonly string[] | null) => bridge.showStations(stations);

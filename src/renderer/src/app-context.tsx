@@ -2,19 +2,19 @@ import { createContext, useContext, useEffect, useState } from 'react';
 import { createStore, useStore } from 'zustand';
 import type { KitchenApi } from './api.ts';
 import { translate, type TextKey, type Translate } from './i18n.ts';
-import type { BoardState, BoardStore } from './state/board-state.ts';
-import type { KeysState, KeysStore } from './state/keys-state.ts';
-import type { LocationsState, LocationsStore } from './state/locations-state.ts';
-import type { SettingsState, SettingsStore } from './state/settings-state.ts';
-import type { StockState, StockStore } from './state/stock-state.ts';
-import type { DevicesState, DevicesStore } from './state/devices-state.ts';
-import type { ScreenPreferencesState, ScreenPreferencesStore } from './state/screen-preferences-state.ts';
+import type { BoardState, BoardStateApi } from './state/board-state.ts';
+import type { KeysState, KeysStateApi } from './state/keys-state.ts';
+import type { LocationsState, LocationsStateApi } from './state/locations-state.ts';
+import type { SettingsState, SettingsStateApi } from './state/settings-state.ts';
+import type { StockState, StockStateApi } from './state/stock-state.ts';
+import type { DevicesState, DevicesStateApi } from './state/devices-state.ts';
+import type { ScreenPreferencesState, ScreenPreferencesStateApi } from './state/screen-preferences-state.ts';
 import type { Language, Theme } from '../../shared/screen-contract/settings.ts';
 
 /** The desktop app's window (preload bridge, every channel) or a paired tablet's browser (kitchen channels only). */
 export type ScreenMode = 'desktop' | 'tablet';
 
-export interface AppStores {
+export interface ScreenStates {
   mode: ScreenMode;
   /**
    * The page runs in a browser rather than the desktop window: a tablet, or the manager's screens
@@ -23,24 +23,24 @@ export interface AppStores {
    */
   inBrowser?: boolean;
   api: KitchenApi;
-  preferences: ScreenPreferencesStore;
-  devices: DevicesStore;
-  board: BoardStore;
-  settings: SettingsStore;
-  stock: StockStore;
-  locations: LocationsStore;
-  keys: KeysStore;
+  preferences: ScreenPreferencesStateApi;
+  devices: DevicesStateApi;
+  board: BoardStateApi;
+  settings: SettingsStateApi;
+  stock: StockStateApi;
+  locations: LocationsStateApi;
+  keys: KeysStateApi;
 }
 
-export const AppContext = createContext<AppStores | null>(null);
+export const AppContext = createContext<ScreenStates | null>(null);
 
-export function useApp(): AppStores {
-  const stores = useContext(AppContext);
-  if (!stores) throw new Error('AppContext missing');
-  return stores;
+export function useApp(): ScreenStates {
+  const states = useContext(AppContext);
+  if (!states) throw new Error('AppContext missing');
+  return states;
 }
 
-export function useOptionalApp(): AppStores | null {
+export function useOptionalApp(): ScreenStates | null {
   return useContext(AppContext);
 }
 

@@ -98,26 +98,74 @@ export interface LayoutOptions {
   recalled?: ReadonlySet<string>;
   /** A station screen: only the tickets with an item of that station. */
   stationId?: string | null;
+  /** "Atrasados" (issue 32): only these tickets (lateKey's), or every one when null. */
+  lateOnly?: ReadonlySet<string> | null;
   recallLimit?: number;
 }
 
+/**
+ * The recalled tickets of each version of the board's tickets: the clock asks every second (and the
+ * selection on each key), and a scan of 500 tickets each time was a tenth of a change's work.
+ */
+const recalledOf = new WeakMap<Record<string, KitchenTicket>, KitchenTicket[]>();
+
 /** Ids of the finished tickets a recall keeps on the board at `now` (engine clock), joined: a stable key. */
 export function recalledKey(tickets: Record<string, KitchenTicket>, now: number): string {
+  let recalled = recalledOf.get(tickets);
+  if (!recalled) recalledOf.set(tickets, (recalled = Object.values(tickets).filter((ticket) => ticket.kitchen.recalled_until !== null)));
   const ids: string[] = [];
-  for (const ticket of Object.values(tickets)) {
-    const until = ticket.kitchen.recalled_until;
-    if (until !== null && until > now) ids.push(ticket.order.id);
-  }
+  for (const ticket of recalled) if (ticket.kitchen.recalled_until! > now) ids.push(ticket.order.id);
   return ids.sort().join(',');
+}
+
+const waitingOf = new WeakMap<Record<string, KitchenTicket>, number>();
+
+/**
+ * Orders in the menu's lists (scheduled, awaiting payment), once per version of the tickets: a state
+ * selector runs on every update of the screen state, several per live push.
+ */
+export function waitingCount(tickets: Record<string, KitchenTicket>): number {
+  let count = waitingOf.get(tickets);
+  if (count === undefined) {
+    count = 0;
+    for (const ticket of Object.values(tickets)) if (ticket.order.status === 'programado' || ticket.order.status === 'pendiente_pago') count++;
+    waitingOf.set(tickets, count);
+  }
+  return count;
+}
+
+/** A cooking ticket this close to its promise shows it is due (issue 32). */
+export const PROMISE_DUE_MS = 5 * 60_000;
+
+/**
+ * How a cooking ticket stands against its customer's promise (issue 32): `late` once it passed,
+ * `due` within PROMISE_DUE_MS of it, else `on_time`; null when it has no promise or is not cooking.
+ */
+export function promiseStanding(ticket: Pick<ShownTicket, 'shownStatus' | 'kitchen'>, now: number): 'late' | 'due' | 'on_time' | null {
+  const promised = ticket.kitchen.promised_ready_at;
+  if (promised === undefined || !COOKING.includes(ticket.shownStatus)) return null;
+  if (now > promised) return 'late';
+  return promised - now <= PROMISE_DUE_MS ? 'due' : 'on_time';
+}
+
+/** The cooking tickets past their promise at `now` ("Atrasados"), as a key that changes only when the set does. */
+export function lateKey(tickets: readonly ShownTicket[], now: number): string {
+  return tickets
+    .filter((ticket) => promiseStanding(ticket, now) === 'late')
+    .map((ticket) => ticket.order.id)
+    .sort()
+    .join(',');
 }
 
 export function layoutBoard(tickets: ShownTicket[], locationId: string | null, options: LayoutOptions = {}): BoardLayout {
   const recalled = options.recalled ?? new Set<string>();
   const stationId = options.stationId ?? null;
+  const late = options.lateOnly ?? null;
   const visible = tickets.filter(
     (t) =>
       (locationId === null || t.order.location_id === locationId) &&
-      (stationId === null || t.kitchen.items.some((item) => item.station_id === stationId)),
+      (stationId === null || t.kitchen.items.some((item) => item.station_id === stationId)) &&
+      (late === null || late.has(t.order.id)),
   );
   const columns = Object.fromEntries(COLUMNS.map((c) => [c, [] as ShownTicket[]])) as Record<ColumnStatus, ShownTicket[]>;
   const scheduled: ShownTicket[] = [];

@@ -6,66 +6,72 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'zustand/vanilla';
 import type { ComandaBridge } from '../../shared/screen-contract/contract.ts';
+import type { LivePush } from '../../shared/screen-contract/kitchen.ts';
 import { createBridge } from '../../preload/bridge.ts';
-import { createApi } from './api.ts';
+import { answerOf, createApi } from './api.ts';
 import { Root, type PairingState } from './Root.tsx';
-import { AppContext, type AppStores, type ScreenMode } from './app-context.tsx';
-import { createBoardStore } from './state/board-state.ts';
+import { AppContext, type ScreenStates, type ScreenMode } from './app-context.tsx';
+import { createBoardState } from './state/board-state.ts';
+import { takeEarlyBoard, type EarlyBoard } from './early-board.ts';
 import { storagePending } from './state/board/pending-slice.ts';
-import { createDevicesStore } from './state/devices-state.ts';
-import { createKeysStore } from './state/keys-state.ts';
-import { createLocationsStore } from './state/locations-state.ts';
-import { browserStorage, createScreenPreferencesStore } from './state/screen-preferences-state.ts';
-import { createSettingsStore } from './state/settings-state.ts';
-import { createStockStore } from './state/stock-state.ts';
+import { createDevicesState } from './state/devices-state.ts';
+import { createKeysState } from './state/keys-state.ts';
+import { createLocationsState } from './state/locations-state.ts';
+import { browserStorage, createScreenPreferencesState } from './state/screen-preferences-state.ts';
+import { createSettingsState } from './state/settings-state.ts';
+import { createStockState } from './state/stock-state.ts';
 import { createHttpTransport } from './transport/http-transport.ts';
 import { PickupScreen } from './views/PickupScreen.tsx';
-import './styles.css';
 
-const preferences = createScreenPreferencesStore(browserStorage());
+const preferences = createScreenPreferencesState(browserStorage());
 const pairing = createStore<{ state: PairingState }>()(() => ({ state: 'checking' }));
 
-function startStores(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean): AppStores {
+/** `early`: the board's snapshot already asked for, and the pushes kept since (start.ts). */
+function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean, early: EarlyBoard | null = null): ScreenStates {
   const api = createApi(bridge);
-  const stores: AppStores = {
+  const states: ScreenStates = {
     mode,
     inBrowser,
     api,
     preferences,
     // What the cook tapped and the engine has not taken yet is kept on this screen across reloads.
-    board: createBoardStore({ api, pendingStorage: storagePending(browserStorage()) }),
-    settings: createSettingsStore({ api }),
-    stock: createStockStore({ api }),
-    locations: createLocationsStore({ api }),
-    keys: createKeysStore({ api }),
-    devices: createDevicesStore({ api }),
+    board: createBoardState({ api, pendingStorage: storagePending(browserStorage()), firstSnapshot: early?.snapshot.then(answerOf) }),
+    settings: createSettingsState({ api }),
+    stock: createStockState({ api }),
+    locations: createLocationsState({ api }),
+    keys: createKeysState({ api }),
+    devices: createDevicesState({ api }),
   };
-  stores.board.getState().setLocationFilter(preferences.getState().location_id);
-  stores.board.getState().setStationFilter(preferences.getState().station_id);
+  states.board.getState().setLocationFilter(preferences.getState().location_id);
+  states.board.getState().setStationFilter(preferences.getState().station_id);
   // The engine hears which station this board shows (fallback printing asks), now and on each change.
   const showStation = (stationId: string | null) => api.showStations(stationId === null ? null : [stationId]);
   showStation(preferences.getState().station_id);
   preferences.subscribe((now, before) => {
     if (now.station_id !== before.station_id) showStation(now.station_id);
   });
-  // Every live push goes to each store that shows something it may change.
-  api.onLive((push) => {
-    stores.board.getState().receive(push);
-    stores.stock.getState().receive(push);
-    stores.locations.getState().receive(push);
-  });
+  // Every live push goes to each screen state that shows something it may change.
+  const receive = (push: LivePush) => {
+    states.board.getState().receive(push);
+    states.stock.getState().receive(push);
+    states.locations.getState().receive(push);
+  };
+  // With an early start, the board's load (of the snapshot already asked for) comes first, so the
+  // pushes kept since then wait in it for the snapshot, as any push during a load does.
+  if (early === null) api.onLive(receive);
   // Settings are the desktop's own; a tablet keeps its preferences on itself.
-  if (mode === 'desktop') void stores.settings.getState().load();
-  void stores.board.getState().load();
-  void stores.locations.getState().load();
-  return stores;
+  if (mode === 'desktop') void states.settings.getState().load();
+  void states.board.getState().load();
+  early?.listen(receive);
+  void states.locations.getState().load();
+  return states;
 }
 
 const root = createRoot(document.getElementById('root')!);
-const render = (stores: AppStores | null) =>
+const render = (states: ScreenStates | null) =>
   root.render(
     <StrictMode>
-      <AppContext.Provider value={stores}>
+      <AppContext.Provider value={states}>
         <Root pairing={pairing} preferences={preferences} />
       </AppContext.Provider>
     </StrictMode>,
@@ -73,7 +79,7 @@ const render = (stores: AppStores | null) =>
 
 if (typeof window.comanda === 'object' && window.comanda !== null) {
   pairing.setState({ state: 'paired' });
-  render(startStores(window.comanda, 'desktop', false));
+  render(startStates(window.comanda, 'desktop', false, takeEarlyBoard()));
 } else {
   const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
   const transport = createHttpTransport({
@@ -99,6 +105,6 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
     // Paired, or the engine is out of reach for now: the board starts and says how fresh it is.
     pairing.setState({ state: 'paired' });
     // The manager's browser gets the desktop's screens; a tablet the kitchen's.
-    render(startStores(createBridge(transport), session === 'admin' ? 'desktop' : 'tablet', true));
+    render(startStates(createBridge(transport), session === 'admin' ? 'desktop' : 'tablet', true));
   });
 }

@@ -25,7 +25,7 @@ export const KitchenReportQuery = named(
 export type KitchenReportQuery = Static<typeof KitchenReportQuery>;
 
 /** The tables of GET /reports/kitchen/{table} (REPORT_TABLES of kitchen-report-tables.ts). */
-export const REPORT_TABLE_NAMES = ['rush', 'heatmap', 'items', 'promise_shares', 'histogram', 'busy', 'recalls', 'cancellations', 'excluded', 'tickets', 'promises', 'item_timings'] as const;
+export const REPORT_TABLE_NAMES = ['rush', 'heatmap', 'items', 'promise_shares', 'histogram', 'busy', 'busy_refusals', 'recalls', 'cancellations', 'excluded', 'tickets', 'promises', 'item_timings'] as const;
 
 export const KitchenReportTableParams = Type.Object({
   table: Type.Enum([...REPORT_TABLE_NAMES], { description: 'Which table.', 'x-message': `table must be one of ${REPORT_TABLE_NAMES.join(', ')}` }),

@@ -98,8 +98,25 @@ export const KitchenReport = named(
         to: Nullable(DateTimeOut('When it resumed; null: still paused at the period\'s end.')),
         reason: Type.String({ description: '`kitchen_wait` or `manager`.' }),
         wait_minutes: Type.Integer({ description: 'The kitchen\'s wait when it paused.' }),
+        refused: Type.Integer({ description: 'Store fronts\' orders it refused (counted by the minute they came in).' }),
       }),
-      { description: 'Busy mode\'s paused stretches. The orders it refused are not recorded by the engine (a refused order is never written).' },
+      { description: 'Busy mode\'s paused stretches.' },
+    ),
+    busy_refusals: Type.Object(
+      {
+        refused: Type.Integer({ description: 'Every order refused in the period (a flood of retries counts each request).' }),
+        list: Type.Array(
+          Type.Object({
+            at: DateTimeOut('When it came in.'),
+            channel: Type.String({ description: 'The store front (its API key\'s label).' }),
+            type: Type.String({ description: 'The order\'s type (retiro, delivery…).' }),
+            lines: Type.Integer({ description: 'Its lines.' }),
+            total: Type.Number({ description: 'Its total as priced, in the restaurant\'s currency.' }),
+          }),
+        ),
+        list_truncated: Type.Boolean({ description: 'True when the list stops at 500, or a minute had more than 5 (listed: its first 5; the count is complete).' }),
+      },
+      { description: 'The orders busy mode refused: each location keeps, per minute, the count and the first 5.' },
     ),
     recalls: Type.Array(Type.Object({ order_id: UuidOut(), number: Type.String(), at: DateTimeOut() }), { description: 'Finished tickets recalled to the screens.' }),
     cancellations: Type.Array(

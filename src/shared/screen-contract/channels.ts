@@ -3,7 +3,7 @@
 // own window only), the bridge method that calls it, the schema its request must pass and the type
 // of its answer. contract.ts derives from this table the request and response types, the kitchen
 // and desktop lists and the bridge; the dispatcher validates with these schemas. Adding an action
-// is one row here, its handler, its service and its screen.
+// is one row here, its handler, its service and its screen (docs/architecture.md, "Recipes").
 import type { DemoRushStatus } from './demo-rush.ts';
 import Type, { type TSchema } from 'typebox';
 import { PATCH_TARGETS } from '../order-states.ts';
@@ -151,7 +151,7 @@ export const CHANNELS = {
   ),
   'keys:create': desktop(
     'createKey',
-    Type.Object({ mode: WorldField, write: Type.Boolean(), label: Label }),
+    Type.Object({ world: WorldField, write: Type.Boolean(), label: Label }),
     answers<{ key: string; record: ApiKeyEntry }>(),
   ),
   'keys:revoke': desktop('revokeKey', Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) }), answers<ApiKeyEntry>()),

@@ -84,6 +84,12 @@ export interface TicketKitchen {
   /** A finished ticket brought back by `orders:recall` shows on the board until then (epoch ms). */
   recalled_until: number | null;
   /**
+   * The order's current promise to its customer (issue 32; epoch ms): as made, or as last moved
+   * later. The board colours a cooking ticket by the time left to it and lists the late ones
+   * ("Atrasados"). Absent: the order has no promise (scheduled, or made before promises).
+   */
+  promised_ready_at?: number;
+  /**
    * The number to show on the ticket: `order.number`, or on a replica's order typed into its own API
    * the upstream's number with the hub's in small, "1042 · L7", until the order is done (what the
    * first paper said stays findable; shared/order-number.ts). Absent: `order.number`.
@@ -233,7 +239,7 @@ export interface LocationsViewData {
 export interface ApiKeyEntry {
   id: string;
   label: string | null;
-  mode: World;
+  world: World;
   write: boolean;
   last4: string;
   created_at: string;

@@ -3,10 +3,12 @@
 // last 4 characters.
 import Type from 'typebox';
 
+/** The providers the screen offers: the registry's names (engine/payments/payment-providers.ts) that have screen text. */
 export const ONLINE_PAYMENT_PROVIDERS = ['mercadopago'] as const;
 
 export interface OnlinePaymentsInfo {
-  provider: (typeof ONLINE_PAYMENT_PROVIDERS)[number];
+  /** The kept account's provider, by the registry's name; the first the screen offers when none is kept. */
+  provider: string;
   configured: boolean;
   /** Where the app calls Mercado Pago (its public API unless a stand-in was set); null when not configured. */
   api_base: string | null;

@@ -1,5 +1,5 @@
 // The app's settings: what the kitchen screen may read and change. The platform key itself never
-// appears here: only whether there is one, its mode, label and last four characters.
+// appears here: only whether there is one, its world, label and last four characters.
 
 import Type, { type Static } from 'typebox';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../locale.ts';
@@ -34,7 +34,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
 
 export interface PlatformKeyInfo {
   present: boolean;
-  mode: World | null;
+  world: World | null;
   label: string | null;
   last4: string | null;
 }

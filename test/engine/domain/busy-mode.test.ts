@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyState } from '../../../src/engine/domain/busy-mode.ts';
+import { NOT_BUSY, nextBusyState, orderRetryAfterSeconds, refusesStoreFrontOrder, retryAfterSeconds, type BusyState } from '../../../src/engine/domain/busy-mode.ts';
 
 const SETTINGS = { threshold_minutes: 30, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
 const MIN = 60_000;
@@ -46,4 +46,22 @@ test('Retry-After: the minutes until the wait could be below the margin, 1 to 30
   assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 40 }, SETTINGS), 15 * 60);
   assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 20 }, SETTINGS), 60);
   assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 200 }, SETTINGS), 30 * 60);
+});
+
+test('paused by the wait, a store front\'s order is refused only when its own wait is above the threshold; paused by a manager, always', () => {
+  const settings = { threshold_minutes: 30, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
+  const paused = { ...NOT_BUSY, paused: true, changed_at: 1, wait_minutes: 40 };
+  let asked = 0;
+  const wait = (minutes: number) => () => {
+    asked++;
+    return minutes;
+  };
+  assert.equal(refusesStoreFrontOrder(NOT_BUSY, settings, wait(90)), false, 'not paused: taken');
+  assert.equal(asked, 0, 'its wait is not even asked for');
+  assert.equal(refusesStoreFrontOrder(paused, settings, wait(31)), true);
+  assert.equal(refusesStoreFrontOrder(paused, settings, wait(30)), false, 'within the threshold: taken');
+  assert.equal(refusesStoreFrontOrder({ ...paused, override: 'pause' }, settings, wait(5)), true, "a manager's pause refuses a short cart too");
+  assert.equal(orderRetryAfterSeconds(42, settings), 12 * 60);
+  assert.equal(orderRetryAfterSeconds(30.2, settings), 60, 'at least a minute');
+  assert.equal(orderRetryAfterSeconds(200, settings), 30 * 60, 'at most 30 minutes');
 });

@@ -1,7 +1,7 @@
 // The pure rules of firing to finish together (issue 32): which lines to hold and when they fire.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIRE_AHEAD_MS, MIN_HOLD_MS, REPLAN_MS, decideHeldLines, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
+import { FIRE_AHEAD_MS, MAX_HOLD_MS, MIN_HOLD_MS, REPLAN_MS, decideHeldLines, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
 import { queueOpenLines, scheduleOrder } from '../../../src/engine/domain/kitchen-promise.ts';
 
 const MIN = 60_000;
@@ -67,4 +67,21 @@ test('held lines are decided in one pass, soonest planned first: one that fires 
     [['b', 0, true, 0], ['a', 4, false, 3], ['a', 5, true, 0], ['c', 30, false, 0]],
   );
   assert.equal(queued.orders_ready_at.get('a'), 11 * MIN, 'a\'s line fired here counts in its finish');
+});
+
+test('a line is never held more than 30 minutes: behind a grill two hours deep it fires at 30, and a late order does not move it past that', () => {
+  // Nobody cooks: 24 burgers of 5 minutes wait at the grill's one cook, so a new burger is 2 h 5 min away.
+  const open = Array.from({ length: 24 }, (_, i) => ({ station_id: 'plancha', fired_at: 0, started_at: null, seconds: 300, order_id: `o${i}`, item_index: 0 }));
+  const cooks = new Map([['plancha', 1], ['bar', 1]]);
+  const schedule = scheduleOrder({ now: MIN, cooks, open, lines: [{ station_id: 'plancha', seconds: 300, p90_seconds: 400 }, { station_id: 'bar', seconds: 120, p90_seconds: 180 }] });
+  assert.ok(schedule.expected_ready_at - MIN > 2 * 60 * MIN);
+  const [plan] = planHolds(MIN, schedule);
+  assert.equal(plan!.index, 1);
+  assert.equal(plan!.fire_at, MIN + MAX_HOLD_MS, 'held 30 minutes, not until 2 minutes before the burger');
+  // Held at 1 min, planned at 25: its order's grill line is now predicted an hour later than its target.
+  const held = { order_id: 'new', station_id: 'bar', seconds: 120, held_at: MIN, fire_at: 25 * MIN, target_ready_at: 27 * MIN };
+  const late = queueOpenLines({ now: 10 * MIN, cooks, open: [{ station_id: 'plancha', fired_at: 0, started_at: null, seconds: 87 * 60, order_id: 'new', item_index: 0 }] });
+  const [decision] = decideHeldLines(late, [held]);
+  assert.equal(decision!.shift, MIN + MAX_HOLD_MS - 25 * MIN, 'moved to 31 minutes, no later');
+  assert.equal(decision!.fires, false);
 });

@@ -84,7 +84,7 @@ describe('authentication and permissions', () => {
   });
 
   test('a revoked key is 401 from then on', async () => {
-    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, mode: 'live', write: true, label: 'to revoke' });
+    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' });
     assert.match(key, /^cm_live_[0-9A-Za-z]{32}$/);
     assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 200);

@@ -109,7 +109,7 @@ describe('order reads from kept response bytes', () => {
     // a replica's mirror of its upstream: the same updated_at, another delivery state
     const mirrored = JSON.parse((await read(uncachedUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView;
     await t.server.engine.transaction(async () =>
-      await mirrorOrder(t.server.engine, R1.id, false, { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
+      await mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
     );
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).customer.name, 'Renombrada');
     await assertSameAnswers('mirror');
@@ -118,7 +118,7 @@ describe('order reads from kept response bytes', () => {
     try {
       await transitionOrder(other, { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
     } finally {
-      other.close();
+      await other.close();
     }
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).status, 'entregado');
     await assertSameAnswers('other connection');
@@ -155,7 +155,7 @@ describe('order reads from kept response bytes', () => {
       await assertSameAnswers('zone changed on this connection');
     } finally {
       setZone(other.db, 'America/Santiago');
-      other.close();
+      await other.close();
     }
     assert.equal(await zoneOf(t.baseUrl), '-03:00');
   });

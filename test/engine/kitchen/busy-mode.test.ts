@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { eventually } from '../../support/eventually.ts';
-import { importRestaurant } from '../../../src/engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../../../src/engine/services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../../../src/engine/services/keys/api-keys.ts';
 import { readBusyState, setBusyOverride, setKeyChannelKind } from '../../../src/engine/services/kitchen/busy-mode.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
@@ -19,6 +19,7 @@ let engine: EngineUnderTest;
 let storeFront: string;
 let pos: string;
 let burger: string;
+let juice: string;
 before(async () => {
   engine = await startEngineUnderTest({ seed: false });
   const imported = await importRestaurant(
@@ -28,14 +29,28 @@ before(async () => {
       name: 'La Plancha Ocupada',
       register_mode: 'manual',
       locations: [{ id: LOCATION, name: 'Centro', address: 'Calle 1', register_open: true }],
-      catalogue: { categories: [{ name: 'Carta', products: [{ slug: 'burger', name: 'Hamburguesa', price: 5000, prep_minutes: 10 }] }] },
-      stations: [{ id: 'plancha', name: 'Plancha', cooks: 1, products: ['burger'] }],
+      catalogue: {
+        categories: [
+          {
+            name: 'Carta',
+            products: [
+              { slug: 'burger', name: 'Hamburguesa', price: 5000, prep_minutes: 10 },
+              { slug: 'jugo', name: 'Jugo natural', price: 2500, prep_minutes: 3 },
+            ],
+          },
+        ],
+      },
+      stations: [
+        { id: 'plancha', name: 'Plancha', cooks: 1, products: ['burger'] },
+        { id: 'bar', name: 'Bar', cooks: 1, products: ['jugo'] },
+      ],
       busy_mode: { threshold_minutes: 30, after_minutes: 3, margin_minutes: 10, max_pauses_per_hour: 2 },
     },
   );
   burger = imported.productIds.burger!;
+  juice = imported.productIds.jugo!;
   const key = async (label: string, kind: 'store_front' | 'pos') => {
-    const created = await createApiKey(engine.server.engine, { restaurantId: RESTAURANT, mode: 'live', write: true, label });
+    const created = await createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
     await setKeyChannelKind(engine.server.engine, created.record.id, kind);
     return created.key;
   };
@@ -46,8 +61,8 @@ after(async () => {
   await engine?.stop();
 });
 
-const order = (key: string) =>
-  engine.call('POST', '/orders', { key, body: { location_id: LOCATION, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: burger, quantity: 1 }] } });
+const order = (key: string, product = burger) =>
+  engine.call('POST', '/orders', { key, body: { location_id: LOCATION, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: product, quantity: 1 }] } });
 const paused = async () => (await readBusyState(engine.server.engine, LOCATION)).paused;
 const location = async () => (await engine.call('GET', '/locations', { key: pos })).body.data[0];
 const busyEvents = async () =>
@@ -86,6 +101,10 @@ test('busy: a store front is refused with Retry-After after 3 minutes above the 
   const retryAfter = Number(refused.headers.get('retry-after'));
   assert.ok(retryAfter >= 60 && retryAfter <= 1800, `Retry-After ${retryAfter}`);
   assert.equal((await order(pos)).status, 201, 'a POS\'s order is taken');
+  // Paused by the wait, a store front's cart that needs no slow station is promised within the threshold: taken.
+  const juiceOnly = await order(storeFront, juice);
+  assert.equal(juiceOnly.status, 201, juiceOnly.text);
+  assert.ok(juiceOnly.body.promise.wait_minutes <= 30, `the juice is promised in ${juiceOnly.body.promise.wait_minutes} minutes`);
   const status = await location();
   assert.equal(status.kitchen_busy.paused, true);
   assert.equal(status.kitchen_busy.reason, 'kitchen_wait');
@@ -133,6 +152,7 @@ test('a manager pauses and resumes from the hub; auto gives it back to the wait'
   const paused_ = await setBusyOverride(engine.server.engine, actor, LOCATION, 'pause');
   assert.deepEqual([paused_.paused, paused_.reason], [true, 'manager']);
   assert.equal((await order(storeFront)).status, 503);
+  assert.equal((await order(storeFront, juice)).status, 503, 'a manager\'s pause refuses every store front\'s order, however short');
   assert.equal((await order(pos)).status, 201);
   const auto = await setBusyOverride(engine.server.engine, actor, LOCATION, 'auto');
   assert.equal(auto.reason, 'kitchen_wait', 'back to the wait: still above it, so still paused');

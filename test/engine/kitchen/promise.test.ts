@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { DateTime } from 'luxon';
 import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
-import { placeOrder } from '../screen/support.ts';
+import { handlersFor, placeOrder } from '../screen/support.ts';
 import { setStationCooks } from '../../../src/engine/services/kitchen/station-cooks.ts';
 import { kitchenActor } from '../../../src/engine/screen/kitchen-handlers.ts';
 
@@ -76,4 +76,11 @@ test('lines left open for hours are tickets forgotten on the screen, not work ah
   assert.ok(minutesAhead((await quote([empanada])).expected_ready_at) > 10, 'the oven has a queue from the tests before');
   engine.clock.advance(7 * 3_600_000);
   assert.equal(minutesAhead((await quote([empanada])).expected_ready_at), 10, 'seven hours later only its own 10 minutes');
+});
+
+test('the board\'s ticket carries the order\'s promise (the board colours it and lists it late past it)', async () => {
+  const order = await placeOrder(engine, { items: [completo] });
+  const snapshot = await handlersFor(engine).ok('board:snapshot', {});
+  const ticket = snapshot.tickets.find((x: { order: { id: string } }) => x.order.id === order.id);
+  assert.equal(ticket?.kitchen.promised_ready_at, DateTime.fromISO(order.promise.promised_ready_at).toMillis());
 });

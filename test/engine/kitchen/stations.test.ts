@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/engine/clock.ts';
 import { Engine } from '../../../src/engine/engine.ts';
-import { importRestaurant, RestaurantConfigError } from '../../../src/engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant, RestaurantConfigError } from '../../../src/engine/services/restaurants/import-restaurant.ts';
 import { validateRestaurantConfig } from '../../../src/engine/restaurant-config/validate-restaurant-config.ts';
 import { readKitchenSettings } from '../../../src/engine/services/kitchen/kitchen-settings.ts';
 import { openDatabase, type Database } from '../../../src/engine/store/open-database.ts';

@@ -34,13 +34,13 @@ function keyCache(node: PostgresStorage) {
       misses.push(presented);
       const row = await node.findApiKey(presented);
       if (!row || row.revoked_at !== null) return 'refused';
-      cache.remember(presented, version, { restaurantId: row.restaurant_id, world: row.mode, canWrite: row.can_write === 1, keyId: row.id }, row.last_used_at);
+      cache.remember(presented, version, { restaurantId: row.restaurant_id, world: row.world, canWrite: row.can_write === 1, keyId: row.id }, row.last_used_at);
       return 'accepted';
     },
   };
 }
 
-const insertKey = (id: string) => `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+const insertKey = (id: string) => `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
   VALUES ('${id}', '${RESTAURANT}', 'lookup-${id}', '\\x00'::bytea, '\\x00'::bytea, 'live', 1, 'abcd', 0)`;
 
 describe('two nodes on one PostgreSQL', () => {

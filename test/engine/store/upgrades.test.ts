@@ -31,6 +31,9 @@ function tableRows(db: Database.Database, table: string): Row[] {
   return rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
 
+/** Columns a later migration renamed: table → old name → today's name (0022: api_keys.mode → world). */
+const RENAMED_COLUMNS: Record<string, Record<string, string>> = { api_keys: { mode: 'world' } };
+
 /** A file at schema `version`, as that release made it, holding the source's rows (the columns that version has). */
 function writeOldFile(path: string, version: number, sourcePath: string): void {
   const db = new Database(path);
@@ -48,8 +51,11 @@ function writeOldFile(path: string, version: number, sourcePath: string): void {
     for (const table of tables) {
       const here = (db.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).all(table) as { name: string }[]).map((c) => c.name);
       const there = new Set((db.prepare(`SELECT name FROM pragma_table_info(?, 'source')`).all(table) as { name: string }[]).map((c) => c.name));
-      const columns = here.filter((c) => there.has(c)).map((c) => `"${c}"`).join(', ');
-      if (columns) db.exec(`INSERT INTO main."${table}" (${columns}) SELECT ${columns} FROM source."${table}"`);
+      const sourceName = (c: string) => (there.has(c) ? c : RENAMED_COLUMNS[table]?.[c]);
+      const copied = here.filter((c) => sourceName(c) !== undefined && there.has(sourceName(c)!));
+      const columns = copied.map((c) => `"${c}"`).join(', ');
+      const selected = copied.map((c) => `"${sourceName(c)}"`).join(', ');
+      if (columns) db.exec(`INSERT INTO main."${table}" (${columns}) SELECT ${selected} FROM source."${table}"`);
     }
   })();
   db.exec('DETACH DATABASE source');
@@ -176,6 +182,6 @@ describe('upgrades from every earlier schema version', () => {
 });
 
 function readKeyId(engine: Engine): string {
-  const row = engine.db.prepare("SELECT id FROM api_keys WHERE restaurant_id = ? AND mode = 'live' AND can_write = 0 AND revoked_at IS NULL LIMIT 1").get(R1.id) as { id: string };
+  const row = engine.db.prepare("SELECT id FROM api_keys WHERE restaurant_id = ? AND world = 'live' AND can_write = 0 AND revoked_at IS NULL LIMIT 1").get(R1.id) as { id: string };
   return row.id;
 }

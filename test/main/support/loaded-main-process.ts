@@ -20,7 +20,7 @@ const GENEROUS = { perKey: { capacity: 1e9, refillPerSecond: 1e9 }, unauthentica
 const dataDir = mkdtempSync(join(tmpdir(), 'comanda-load-'));
 const host = await startEngineHost({ dataDir, settings: { ...DEFAULT_SETTINGS, http: { port: 0 + 47_500 + (process.pid % 1000), lan: false } }, rateLimits: GENEROUS });
 const engine = host.server.engine;
-const key = (await createApiKey(engine, { restaurantId: host.restaurantId, mode: 'live', write: true, label: 'load' })).key;
+const key = (await createApiKey(engine, { restaurantId: host.restaurantId, world: 'live', write: true, label: 'load' })).key;
 const settings = memorySettings();
 const handlers = createScreenHandlers({
   engine,

@@ -2,8 +2,7 @@
 import { DEFAULT_SETTINGS, type AppSettings, type PlatformKeyInfo } from '../../../src/shared/screen-contract/settings.ts';
 import { secureStorageUnavailable } from '../../../src/engine/screen/screen-errors.ts';
 import { describePlatformKey } from '../../../src/main/platform-key.ts';
-import type { MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
-import type { PaymentCredentials } from '../../../src/engine/payments/payment-credentials-source.ts';
+import type { KeptPaymentAccount, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from '../../../src/main/desktop-ports.ts';
 import { describeMail } from '../../../src/main/mail-info.ts';
 import type { SmtpSettings } from '../../../src/engine/mail/smtp-sender.ts';
 
@@ -58,19 +57,19 @@ export function memoryMail(options: { available?: boolean } = {}): MailSettingsP
 }
 
 /** Payment credentials kept in memory; `available: false` imitates a machine without protected storage. */
-export function memoryOnlinePayments(options: { available?: boolean } = {}): OnlinePaymentsPort & { kept: Map<string, PaymentCredentials> } {
-  const kept = new Map<string, PaymentCredentials>();
+export function memoryOnlinePayments(options: { available?: boolean } = {}): OnlinePaymentsPort & { kept: Map<string, KeptPaymentAccount> } {
+  const kept = new Map<string, KeptPaymentAccount>();
   return {
     kept,
     info(restaurantId) {
       const stored = kept.get(restaurantId);
-      return stored
-        ? { api_base: stored.apiBase, access_token_last4: stored.accessToken.slice(-4), webhook_secret_last4: stored.webhookSecret.slice(-4) }
-        : null;
+      if (!stored) return null;
+      const { provider, credentials } = stored;
+      return { provider, api_base: credentials.apiBase, access_token_last4: credentials.accessToken.slice(-4), webhook_secret_last4: credentials.webhookSecret.slice(-4) };
     },
-    save(restaurantId, credentials) {
-      if (!(options.available ?? true)) throw secureStorageUnavailable('the Mercado Pago credentials');
-      kept.set(restaurantId, { ...credentials });
+    save(restaurantId, account) {
+      if (!(options.available ?? true)) throw secureStorageUnavailable('the payment credentials');
+      kept.set(restaurantId, { provider: account.provider, credentials: { ...account.credentials } });
     },
     clear(restaurantId) {
       kept.delete(restaurantId);

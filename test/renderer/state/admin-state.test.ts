@@ -1,11 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApi, ScreenCallError } from '../../../src/renderer/src/api.ts';
-import { createDevicesStore } from '../../../src/renderer/src/state/devices-state.ts';
-import { createKeysStore } from '../../../src/renderer/src/state/keys-state.ts';
-import { createLocationsStore } from '../../../src/renderer/src/state/locations-state.ts';
-import { createSettingsStore } from '../../../src/renderer/src/state/settings-state.ts';
-import { createStockStore } from '../../../src/renderer/src/state/stock-state.ts';
+import { createDevicesState } from '../../../src/renderer/src/state/devices-state.ts';
+import { createKeysState } from '../../../src/renderer/src/state/keys-state.ts';
+import { createLocationsState } from '../../../src/renderer/src/state/locations-state.ts';
+import { createSettingsState } from '../../../src/renderer/src/state/settings-state.ts';
+import { createStockState } from '../../../src/renderer/src/state/stock-state.ts';
 import { createBridge } from '../../../src/preload/bridge.ts';
 import type { ScreenChannel } from '../../../src/shared/screen-contract/contract.ts';
 import type { PickupScreenSettings } from '../../../src/shared/screen-contract/pickup.ts';
@@ -31,14 +31,14 @@ describe('bridge and api', () => {
   });
 });
 
-describe('stock store', () => {
+describe('stock state', () => {
   const entries = [
     { product_id: 'a', name: 'Empanada de pino', quantity: 4 },
     { product_id: 'b', name: 'Empanada de queso', quantity: 30 },
   ];
   const make = (simulated = false) => {
     const sets: unknown[] = [];
-    const store = createStockStore({
+    const state = createStockState({
       api: {
         readStock: async ({ location_id, world }): Promise<StockView> => ({ location_id, world, data: entries.map((e) => ({ ...e })) }),
         setStock: async (request): Promise<SetStockResultView> => {
@@ -47,52 +47,52 @@ describe('stock store', () => {
         },
       },
     });
-    return { store, sets };
+    return { state, sets };
   };
 
   test('+/−, typed quantities and sold out become drafts, saved as absolute quantities', async () => {
-    const { store, sets } = make();
-    await store.getState().open('loc', 'live');
-    store.getState().step('a', 1);
-    store.getState().step('a', 1);
-    store.getState().setDraft('b', 12.7);
-    store.getState().soldOut('b');
-    store.getState().step('a', -10);
-    assert.deepEqual(store.getState().drafts, { a: 0, b: 0 });
-    store.getState().setDraft('a', 4); // back to the saved value: no change left
-    assert.deepEqual(store.getState().drafts, { b: 0 });
-    assert.equal(await store.getState().save(), true);
+    const { state, sets } = make();
+    await state.getState().open('loc', 'live');
+    state.getState().step('a', 1);
+    state.getState().step('a', 1);
+    state.getState().setDraft('b', 12.7);
+    state.getState().soldOut('b');
+    state.getState().step('a', -10);
+    assert.deepEqual(state.getState().drafts, { a: 0, b: 0 });
+    state.getState().setDraft('a', 4); // back to the saved value: no change left
+    assert.deepEqual(state.getState().drafts, { b: 0 });
+    assert.equal(await state.getState().save(), true);
     assert.deepEqual(sets, [{ location_id: 'loc', world: 'live', items: [{ product_id: 'b', quantity: 0 }] }]);
-    assert.equal(store.getState().entries.find((e) => e.product_id === 'b')?.quantity, 0);
-    assert.deepEqual(store.getState().lastSave && { ...store.getState().lastSave, at: 0 }, { simulated: false, at: 0, count: 1 });
+    assert.equal(state.getState().entries.find((e) => e.product_id === 'b')?.quantity, 0);
+    assert.deepEqual(state.getState().lastSave && { ...state.getState().lastSave, at: 0 }, { simulated: false, at: 0, count: 1 });
   });
 
   test('a sandbox save is reported as simulated and the list keeps the real quantities', async () => {
-    const { store } = make(true);
-    await store.getState().open('loc', 'test');
-    store.getState().setDraft('b', 5);
-    await store.getState().save();
-    assert.equal(store.getState().lastSave?.simulated, true);
-    assert.equal(store.getState().entries.find((e) => e.product_id === 'b')?.quantity, 30);
+    const { state } = make(true);
+    await state.getState().open('loc', 'test');
+    state.getState().setDraft('b', 5);
+    await state.getState().save();
+    assert.equal(state.getState().lastSave?.simulated, true);
+    assert.equal(state.getState().entries.find((e) => e.product_id === 'b')?.quantity, 30);
   });
 
   test('a stock change of this location pushed live reloads the list', async () => {
     let reads = 0;
-    const store = createStockStore({
+    const state = createStockState({
       api: {
         readStock: async ({ location_id, world }) => (reads++, { location_id, world, data: [] }),
         setStock: async () => ({ data: [], simulated: false }),
       },
     });
-    await store.getState().open('loc', 'live');
-    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'other', items: [] } }] });
-    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 2, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'loc', items: [] } }] });
+    await state.getState().open('loc', 'live');
+    state.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'other', items: [] } }] });
+    state.getState().receive({ kind: 'events', now: 0, events: [{ seq: 2, type: 'stock.updated', at: 0, world: 'both', data: { location_id: 'loc', items: [] } }] });
     await new Promise((r) => setImmediate(r));
     assert.equal(reads, 2);
   });
 });
 
-describe('locations store', () => {
+describe('locations state', () => {
   const status = (open: boolean, simulated?: boolean): LocationStatusEntry => ({
     location_id: 'l1',
     name: 'Centro',
@@ -105,24 +105,24 @@ describe('locations store', () => {
   });
 
   test('open and close now replace the location\'s status; simulated is remembered; live updates apply', async () => {
-    const store = createLocationsStore({
+    const state = createLocationsState({
       api: {
         listLocations: async ({ world }) => ({ register_mode: 'manual', checked_at: 'x', world, data: [status(true)] }),
         setLocationOpen: async ({ open, world }) => status(open, world === 'test' ? true : undefined),
       },
     });
-    await store.getState().load();
-    assert.equal(await store.getState().setOpen('l1', false), true);
-    assert.equal(store.getState().view?.data[0]?.open_now, false);
-    store.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'location.updated', at: 0, data: status(true) }] });
-    assert.equal(store.getState().view?.data[0]?.open_now, true);
-    await store.getState().load('test');
-    await store.getState().setOpen('l1', false);
-    assert.equal(store.getState().simulated.l1, true);
+    await state.getState().load();
+    assert.equal(await state.getState().setOpen('l1', false), true);
+    assert.equal(state.getState().view?.data[0]?.open_now, false);
+    state.getState().receive({ kind: 'events', now: 0, events: [{ seq: 1, type: 'location.updated', at: 0, data: status(true) }] });
+    assert.equal(state.getState().view?.data[0]?.open_now, true);
+    await state.getState().load('test');
+    await state.getState().setOpen('l1', false);
+    assert.equal(state.getState().simulated.l1, true);
   });
 
   test('a refusal is shown and the location left as it was', async () => {
-    const store = createLocationsStore({
+    const state = createLocationsState({
       api: {
         listLocations: async ({ world }) => ({ register_mode: 'manual', checked_at: 'x', world, data: [status(true)] }),
         setLocationOpen: async () => {
@@ -130,39 +130,39 @@ describe('locations store', () => {
         },
       },
     });
-    await store.getState().load();
-    assert.equal(await store.getState().setOpen('l1', false), false);
-    assert.equal(store.getState().error, 'location l1 not found');
-    assert.equal(store.getState().view?.data[0]?.open_now, true);
+    await state.getState().load();
+    assert.equal(await state.getState().setOpen('l1', false), false);
+    assert.equal(state.getState().error, 'location l1 not found');
+    assert.equal(state.getState().view?.data[0]?.open_now, true);
   });
 });
 
-describe('keys store', () => {
+describe('keys state', () => {
   test('a created key is held once for display, then forgotten; revoke replaces the record', async () => {
-    const record = { id: 'k1', label: 'tienda', mode: 'live' as const, write: true, last4: 'WXYZ', created_at: 'c', last_used_at: null, revoked_at: null };
-    const store = createKeysStore({
+    const record = { id: 'k1', label: 'tienda', world: 'live' as const, write: true, last4: 'WXYZ', created_at: 'c', last_used_at: null, revoked_at: null };
+    const state = createKeysState({
       api: {
         listKeys: async () => [],
         createKey: async ({ label }) => ({ key: 'cm_live_secretWXYZ', record: { ...record, label } }),
         revokeKey: async () => ({ ...record, revoked_at: 'now' }),
       },
     });
-    await store.getState().load();
-    await store.getState().create({ mode: 'live', write: true, label: '  tienda  ' });
-    assert.equal(store.getState().created?.key, 'cm_live_secretWXYZ');
-    assert.equal(store.getState().keys[0]?.label, 'tienda');
-    store.getState().dismissCreated();
-    assert.equal(store.getState().created, null);
-    assert.ok(!JSON.stringify(store.getState()).includes('secret'));
-    await store.getState().revoke('k1');
-    assert.equal(store.getState().keys[0]?.revoked_at, 'now');
+    await state.getState().load();
+    await state.getState().create({ world: 'live', write: true, label: '  tienda  ' });
+    assert.equal(state.getState().created?.key, 'cm_live_secretWXYZ');
+    assert.equal(state.getState().keys[0]?.label, 'tienda');
+    state.getState().dismissCreated();
+    assert.equal(state.getState().created, null);
+    assert.ok(!JSON.stringify(state.getState()).includes('secret'));
+    await state.getState().revoke('k1');
+    assert.equal(state.getState().keys[0]?.revoked_at, 'now');
   });
 });
 
-describe('settings store', () => {
+describe('settings state', () => {
   const view = (over: Partial<SettingsView> = {}): SettingsView => ({
     settings: DEFAULT_SETTINGS,
-    platform_key: { present: false, mode: null, label: null, last4: null },
+    platform_key: { present: false, world: null, label: null, last4: null },
     mail: { configured: false, server: null, from: null },
     secure_storage: { available: true, backend: 'gnome_libsecret' },
     restart_required: false,
@@ -170,7 +170,7 @@ describe('settings store', () => {
   });
 
   test('loads, updates, and keeps the refusal code (no protected storage) for the screen to explain', async () => {
-    const store = createSettingsStore({
+    const state = createSettingsState({
       api: {
         getSettings: async () => view(),
         appInfo: async () => ({ version: '1', restaurant: { id: 'r', name: 'R' }, restaurants: [], api_base_url: null, lan_urls: [], data_dir: null }),
@@ -184,14 +184,14 @@ describe('settings store', () => {
         restartApp: async () => ({ restarting: true }),
       },
     });
-    await store.getState().load();
-    assert.equal(store.getState().settings.language, 'es');
-    const pending = store.getState().update({ language: 'en' });
-    assert.equal(store.getState().settings.language, 'en', 'shown before the answer');
+    await state.getState().load();
+    assert.equal(state.getState().settings.language, 'es');
+    const pending = state.getState().update({ language: 'en' });
+    assert.equal(state.getState().settings.language, 'en', 'shown before the answer');
     assert.equal(await pending, true);
-    assert.equal(store.getState().settings.language, 'en');
-    assert.equal(await store.getState().savePlatformKey('pl_live_x', null), false);
-    assert.deepEqual(store.getState().error, { code: 'secure_storage_unavailable', message: 'no keyring' });
+    assert.equal(state.getState().settings.language, 'en');
+    assert.equal(await state.getState().savePlatformKey('pl_live_x', null), false);
+    assert.deepEqual(state.getState().error, { code: 'secure_storage_unavailable', message: 'no keyring' });
   });
 
   test('settings read from disk fall back to defaults field by field', () => {
@@ -204,10 +204,10 @@ describe('settings store', () => {
   });
 });
 
-describe('devices store: the pickup screen settings', () => {
+describe('devices state: the pickup screen settings', () => {
   const saved: PickupScreenSettings = { show_first_name: false, order_types: 'pickup', language: 'es' };
   const make = (answer: (patch: Partial<PickupScreenSettings>) => Promise<PickupScreenSettings>) =>
-    createDevicesStore({
+    createDevicesState({
       api: {
         listDevices: async () => [],
         pairingLockout: async () => null,
@@ -224,23 +224,23 @@ describe('devices store: the pickup screen settings', () => {
 
   test('a choice shows at once, before the engine answers, and stays once saved', async () => {
     let answer!: (settings: PickupScreenSettings) => void;
-    const store = make(() => new Promise((resolve) => (answer = resolve)));
-    await store.getState().load();
-    const saving = store.getState().savePickup({ show_first_name: true });
-    assert.equal(store.getState().pickup?.show_first_name, true, 'the checkbox does not spring back while the engine works');
+    const state = make(() => new Promise((resolve) => (answer = resolve)));
+    await state.getState().load();
+    const saving = state.getState().savePickup({ show_first_name: true });
+    assert.equal(state.getState().pickup?.show_first_name, true, 'the checkbox does not spring back while the engine works');
     answer({ ...saved, show_first_name: true });
     assert.equal(await saving, true);
-    assert.deepEqual(store.getState().pickup, { ...saved, show_first_name: true });
-    assert.notEqual(store.getState().pickupSavedAt, null);
+    assert.deepEqual(state.getState().pickup, { ...saved, show_first_name: true });
+    assert.notEqual(state.getState().pickupSavedAt, null);
   });
 
   test('a refused choice is put back, and the refusal shown', async () => {
-    const store = make(async () => {
+    const state = make(async () => {
       throw new ScreenCallError({ code: 'invalid_request', message: 'language: one of es, en' });
     });
-    await store.getState().load();
-    assert.equal(await store.getState().savePickup({ order_types: 'pickup_and_delivery' }), false);
-    assert.deepEqual(store.getState().pickup, saved);
-    assert.match(store.getState().error ?? '', /language/);
+    await state.getState().load();
+    assert.equal(await state.getState().savePickup({ order_types: 'pickup_and_delivery' }), false);
+    assert.deepEqual(state.getState().pickup, saved);
+    assert.match(state.getState().error ?? '', /language/);
   });
 });

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import type { BoardSnapshot, KitchenOrder, KitchenTicket, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
 import type { PatchTarget } from '../../../src/shared/order-states.ts';
 import { ScreenCallError } from '../../../src/renderer/src/api.ts';
-import { createBoardStore, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStore, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
+import { createBoardState, HOLD_MS, isStale, shownTickets, STALE_AFTER_MS, type BoardStateApi, type PendingChange } from '../../../src/renderer/src/state/board-state.ts';
 import { RATE_LIMITED_RETRY_MS, storagePending, TAP_GUARD_MS } from '../../../src/renderer/src/state/board/pending-slice.ts';
-import { allDayCounts, layoutBoard, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
+import { allDayCounts, lateKey, layoutBoard, PROMISE_DUE_MS, promiseStanding, todayStats, timerLevel } from '../../../src/renderer/src/board-logic.ts';
 import { deferred, FakeClock, kitchenOf, order, settle, ticket } from './fakes.ts';
 
 function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnapshot {
@@ -21,14 +21,14 @@ function snapshot(tickets: KitchenTicket[], now: number, cursor = 10): BoardSnap
   };
 }
 
-describe('board store', () => {
+describe('board board', () => {
   let clock: FakeClock;
   let calls: { order_id: string; target: PatchTarget }[];
   let keys: (string | undefined)[];
   let answers: ((request: { order_id: string; target: PatchTarget }) => Promise<KitchenTicket>) | null;
   let kept: Map<string, string>;
   const storage = () => ({ getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v) });
-  let store: BoardStore;
+  let board: BoardStateApi;
   let initial: KitchenTicket[];
   let seq: number;
 
@@ -42,7 +42,7 @@ describe('board store', () => {
     now: clock.now,
     events: events.map((e) => ({ ...e, kitchen: kitchenOf(e.order), seq: ++seq, at: clock.now })),
   });
-  const shown = (id: string) => shownTickets(store.getState()).find((t) => t.order.id === id)?.shownStatus;
+  const shown = (id: string) => shownTickets(board.getState()).find((t) => t.order.id === id)?.shownStatus;
 
   beforeEach(async () => {
     clock = new FakeClock();
@@ -52,7 +52,7 @@ describe('board store', () => {
     seq = 10;
     answers = null;
     initial = [ticket(order()), ticket(order({ type: 'delivery' })), ticket(order({ test: true, status: 'en_preparacion' }))];
-    store = createBoardStore({
+    board = createBoardState({
       ...clock.deps,
       pendingStorage: storagePending(storage()),
       api: {
@@ -61,16 +61,16 @@ describe('board store', () => {
           calls.push(request);
           keys.push(change_id);
           if (answers) return answers(request);
-          const known = store.getState().tickets[request.order_id]!;
+          const known = board.getState().tickets[request.order_id]!;
           return Promise.resolve({ ...known, order: updated(known.order, request.target) });
         },
       },
     });
-    await store.getState().load();
+    await board.getState().load();
   });
 
   test('loads the snapshot, with the engine clock offset', () => {
-    const state = store.getState();
+    const state = board.getState();
     assert.equal(state.loaded, true);
     assert.equal(Object.keys(state.tickets).length, 3);
     assert.equal(state.clockOffset, 5000);
@@ -80,77 +80,77 @@ describe('board store', () => {
   test("the clock offset follows the engine, not each push's delivery delay", () => {
     const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
     // 40 ms late (a push in transit): the timers keep the offset they have.
-    store.getState().receive({ kind: 'heartbeat', now: clock.now + 5000 - 40, status });
-    assert.equal(store.getState().clockOffset, 5000);
+    board.getState().receive({ kind: 'heartbeat', now: clock.now + 5000 - 40, status });
+    assert.equal(board.getState().clockOffset, 5000);
     // The engine's clock moved by two seconds: the offset follows.
-    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
-    assert.equal(store.getState().clockOffset, 7000);
+    board.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
+    assert.equal(board.getState().clockOffset, 7000);
   });
 
   test('a heartbeat that says the disk is low is kept for the status strip until one says nothing of it', () => {
     const status = { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } as const;
-    assert.equal(store.getState().lowDisk, null);
-    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status, low_disk: { free_bytes: 180 * 1024 * 1024 } });
-    assert.deepEqual(store.getState().lowDisk, { free_bytes: 180 * 1024 * 1024 });
-    store.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
-    assert.equal(store.getState().lowDisk, null);
+    assert.equal(board.getState().lowDisk, null);
+    board.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status, low_disk: { free_bytes: 180 * 1024 * 1024 } });
+    assert.deepEqual(board.getState().lowDisk, { free_bytes: 180 * 1024 * 1024 });
+    board.getState().receive({ kind: 'heartbeat', now: clock.now + 7000, status });
+    assert.equal(board.getState().lowDisk, null);
   });
 
   test('a bump shows at once, is held for the undo window, then sent', async () => {
     const id = initial[0]!.order.id;
-    store.getState().bump(id);
+    board.getState().bump(id);
     assert.equal(shown(id), 'en_preparacion');
-    assert.equal(store.getState().pending[id]![0]!.phase, 'held');
+    assert.equal(board.getState().pending[id]![0]!.phase, 'held');
     await clock.advance(HOLD_MS - 1);
     assert.deepEqual(calls, []);
     await clock.advance(1);
     assert.deepEqual(calls, [{ order_id: id, target: 'en_preparacion' }]);
     await settle();
     // The reply only acknowledges: the ticket changes when the feed brings the order back.
-    assert.equal(store.getState().tickets[id]!.order.status, 'recibido');
-    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
+    assert.equal(board.getState().tickets[id]!.order.status, 'recibido');
+    assert.equal(board.getState().pending[id]![0]!.phase, 'sent');
     assert.equal(shown(id), 'en_preparacion');
-    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
-    assert.equal(store.getState().tickets[id]!.order.status, 'en_preparacion');
-    assert.equal(store.getState().pending[id], undefined);
-    assert.equal(store.getState().flashes[id], undefined);
+    board.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
+    assert.equal(board.getState().tickets[id]!.order.status, 'en_preparacion');
+    assert.equal(board.getState().pending[id], undefined);
+    assert.equal(board.getState().flashes[id], undefined);
   });
 
   test('the feed may bring the change back before the reply: the move is settled either way', async () => {
     const id = initial[0]!.order.id;
     const reply = deferred<KitchenTicket>();
     answers = () => reply.promise;
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(HOLD_MS);
-    store.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
-    assert.equal(store.getState().pending[id], undefined);
+    board.getState().receive(push([{ type: 'order.updated', order: updated(initial[0]!.order, 'en_preparacion') }]));
+    assert.equal(board.getState().pending[id], undefined);
     reply.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'en_preparacion') });
     await settle();
-    assert.equal(store.getState().pending[id], undefined);
+    assert.equal(board.getState().pending[id], undefined);
     assert.equal(shown(id), 'en_preparacion');
-    assert.equal(store.getState().flashes[id], undefined);
+    assert.equal(board.getState().flashes[id], undefined);
   });
 
   test('an engine out of reach: the tap is kept, waits on its card, survives a reload and is sent once with its key when the engine answers', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new TypeError('Failed to fetch'));
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
     // Kept, still shown where the cook put it, waiting; no "did not move" toast.
     assert.equal(shown(id), 'en_preparacion');
-    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
-    assert.equal(store.getState().toasts.length, 0);
-    assert.equal(store.getState().engineLost, true);
+    assert.equal(board.getState().pending[id]![0]!.phase, 'queued');
+    assert.equal(board.getState().toasts.length, 0);
+    assert.equal(board.getState().engineLost, true);
     // An answer to some other call is not a heartbeat: the board stays stale until one comes (the
     // answer does say the engine is reachable: the change is tried again, and fails again here).
     await clock.advance(STALE_AFTER_MS + 1);
-    store.getState().heard();
-    assert.equal(isStale(store.getState(), clock.now), true);
+    board.getState().heard();
+    assert.equal(isStale(board.getState(), clock.now), true);
     await settle();
     assert.equal(calls.length, 2);
     // The screen reloads: the change is read back from the screen's storage, still waiting.
-    const reloaded = createBoardStore({
+    const reloaded = createBoardState({
       ...clock.deps,
       pendingStorage: storagePending(storage()),
       api: {
@@ -175,14 +175,14 @@ describe('board store', () => {
   test('"too many changes" (rate_limited): the change waits a pause, not every heartbeat, and the engine is not called lost', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new ScreenCallError({ code: 'rate_limited', message: 'too many changes from this screen' }));
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
     assert.equal(calls.length, 1);
-    assert.equal(store.getState().engineLost, false);
+    assert.equal(board.getState().engineLost, false);
     // Heartbeats come (each flushes what waits): nothing is sent again before the pause is over.
     for (let i = 0; i < 3; i++) {
-      store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+      board.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
       await clock.advance(RATE_LIMITED_RETRY_MS / 4);
       await settle();
     }
@@ -191,21 +191,21 @@ describe('board store', () => {
     await clock.advance(RATE_LIMITED_RETRY_MS);
     await settle();
     assert.equal(calls.length, 2);
-    assert.equal(store.getState().pending[id]![0]!.phase, 'sent');
+    assert.equal(board.getState().pending[id]![0]!.phase, 'sent');
   });
 
   test('a queued change the engine refuses once it is back shows as a refusal on its card', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new TypeError('Failed to fetch'));
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
-    assert.equal(store.getState().pending[id]![0]!.phase, 'queued');
+    assert.equal(board.getState().pending[id]![0]!.phase, 'queued');
     answers = () => Promise.reject(new ScreenCallError({ code: 'illegal_transition', message: 'cancelled meanwhile' }));
-    store.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+    board.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
     await settle();
-    assert.equal(store.getState().pending[id], undefined);
-    assert.deepEqual(store.getState().flashes[id] && { kind: store.getState().flashes[id]!.kind, code: store.getState().flashes[id]!.code }, { kind: 'refused', code: 'illegal_transition' });
+    assert.equal(board.getState().pending[id], undefined);
+    assert.deepEqual(board.getState().flashes[id] && { kind: board.getState().flashes[id]!.kind, code: board.getState().flashes[id]!.code }, { kind: 'refused', code: 'illegal_transition' });
     assert.equal(shown(id), 'recibido');
   });
 
@@ -214,69 +214,69 @@ describe('board store', () => {
     const before = { a: shown(a), b: shown(b) };
     // The page was busy: the second touch is handled 1,056 ms after the first (the page's clock),
     // but the touches themselves were 150 ms apart (event.timeStamp).
-    store.getState().bump(a, before.a, 10_000);
+    board.getState().bump(a, before.a, 10_000);
     await clock.advance(1056);
-    store.getState().bump(a, shown(a), 10_150);
-    assert.equal(store.getState().pending[a]!.filter((c) => c.kind === 'move').length, 1, 'one step');
+    board.getState().bump(a, shown(a), 10_150);
+    assert.equal(board.getState().pending[a]!.filter((c) => c.kind === 'move').length, 1, 'one step');
     // Wherever the second touch lands: another ticket's bump, the undo tray, an item.
-    store.getState().bump(b, before.b, 10_300);
+    board.getState().bump(b, before.b, 10_300);
     assert.equal(shown(b), before.b);
-    assert.equal(store.getState().undo(a, 10_400), false);
-    assert.equal(store.getState().pending[a]!.length, 1, 'the undo under the finger was not taken');
+    assert.equal(board.getState().undo(a, 10_400), false);
+    assert.equal(board.getState().pending[a]!.length, 1, 'the undo under the finger was not taken');
     // A touch after the guard is a new tap.
-    store.getState().bump(b, before.b, 10_000 + TAP_GUARD_MS);
+    board.getState().bump(b, before.b, 10_000 + TAP_GUARD_MS);
     assert.notEqual(shown(b), before.b);
-    assert.equal(store.getState().undo(b, 10_000 + TAP_GUARD_MS * 3), true);
+    assert.equal(board.getState().undo(b, 10_000 + TAP_GUARD_MS * 3), true);
   });
 
   test('a double tap is one step; a tap meant for a state the screen no longer shows does nothing', async () => {
     const id = initial[1]!.order.id;
-    store.getState().bump(id, 'recibido');
+    board.getState().bump(id, 'recibido');
     await clock.advance(150);
-    store.getState().bump(id, 'en_preparacion');
+    board.getState().bump(id, 'en_preparacion');
     assert.equal(shown(id), 'en_preparacion');
-    assert.equal(store.getState().pending[id]!.length, 1);
+    assert.equal(board.getState().pending[id]!.length, 1);
     await clock.advance(TAP_GUARD_MS);
     // Drawn for 'recibido', but the screen already shows it in preparation: not two steps.
-    store.getState().bump(id, 'recibido');
+    board.getState().bump(id, 'recibido');
     assert.equal(shown(id), 'en_preparacion');
     // The same for an item: a second tap within the guard does not take the mark back.
-    const itemsStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: async () => snapshot(initial, clock.now), transitionOrder: () => Promise.reject(new Error('unused')), setItemDone: async () => initial[0]! } });
-    await itemsStore.getState().load();
-    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
+    const itemsBoard = createBoardState({ ...clock.deps, api: { boardSnapshot: async () => snapshot(initial, clock.now), transitionOrder: () => Promise.reject(new Error('unused')), setItemDone: async () => initial[0]! } });
+    await itemsBoard.getState().load();
+    itemsBoard.getState().toggleItem(initial[0]!.order.id, 0);
     await clock.advance(100);
-    itemsStore.getState().toggleItem(initial[0]!.order.id, 0);
-    assert.equal(itemsStore.getState().pending[initial[0]!.order.id]!.filter((c) => c.kind === 'item').at(-1)!.kind === 'item' && (itemsStore.getState().pending[initial[0]!.order.id]!.at(-1) as { done: boolean }).done, true);
+    itemsBoard.getState().toggleItem(initial[0]!.order.id, 0);
+    assert.equal(itemsBoard.getState().pending[initial[0]!.order.id]!.filter((c) => c.kind === 'item').at(-1)!.kind === 'item' && (itemsBoard.getState().pending[initial[0]!.order.id]!.at(-1) as { done: boolean }).done, true);
   });
 
   test('undo (Esc) takes back the latest held bump and nothing is sent', async () => {
     const [a, b] = [initial[0]!.order.id, initial[1]!.order.id];
-    store.getState().bump(a);
+    board.getState().bump(a);
     await clock.advance(1000);
-    store.getState().bump(b);
-    assert.equal(store.getState().undo(), true);
+    board.getState().bump(b);
+    assert.equal(board.getState().undo(), true);
     assert.equal(shown(b), 'recibido');
     assert.equal(shown(a), 'en_preparacion');
-    assert.equal(store.getState().undo(), true);
+    assert.equal(board.getState().undo(), true);
     assert.equal(shown(a), 'recibido');
-    assert.equal(store.getState().undo(), false);
+    assert.equal(board.getState().undo(), false);
     await clock.advance(HOLD_MS * 2);
     assert.deepEqual(calls, []);
   });
 
   test('a second tap confirms the first at once and holds the next step', async () => {
     const id = initial[1]!.order.id; // delivery: recibido → en_preparacion → listo → en_reparto → entregado
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(TAP_GUARD_MS);
-    store.getState().bump(id);
+    board.getState().bump(id);
     assert.equal(shown(id), 'listo');
     await settle();
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
     await clock.advance(TAP_GUARD_MS);
-    store.getState().bump(id);
+    board.getState().bump(id);
     await settle();
     await clock.advance(TAP_GUARD_MS);
-    store.getState().bump(id);
+    board.getState().bump(id);
     assert.equal(shown(id), 'entregado');
     await settle();
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion', 'listo', 'en_reparto']);
@@ -288,25 +288,25 @@ describe('board store', () => {
   test('a refusal rolls the card back and names the engine\'s code', async () => {
     const id = initial[0]!.order.id;
     answers = () => Promise.reject(new ScreenCallError({ code: 'illegal_transition', message: 'order 1 cannot go from cancelado to en_preparacion' }));
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(HOLD_MS);
     await settle();
     assert.equal(shown(id), 'recibido');
-    const toast = store.getState().toasts.at(-1)!;
+    const toast = board.getState().toasts.at(-1)!;
     assert.equal(toast.kind, 'refused');
     assert.equal(toast.kind === 'refused' && toast.code, 'illegal_transition');
-    assert.equal(store.getState().engineLost, false);
-    assert.equal(store.getState().flashes[id]?.kind, 'refused');
+    assert.equal(board.getState().engineLost, false);
+    assert.equal(board.getState().flashes[id]?.kind, 'refused');
   });
 
   test('cancel is sent at once (the confirmation was the pause), after a move in flight', async () => {
     const id = initial[0]!.order.id;
     const first = deferred<KitchenTicket>();
     answers = (request) => (request.target === 'en_preparacion' ? first.promise : Promise.resolve({ ...initial[0]!, order: updated(initial[0]!.order, 'cancelado', 2) }));
-    store.getState().bump(id);
+    board.getState().bump(id);
     await clock.advance(TAP_GUARD_MS);
-    store.getState().bump(id); // releases the first, holds 'listo'
-    store.getState().cancel(id); // drops the held 'listo', queues the cancel behind the one in flight
+    board.getState().bump(id); // releases the first, holds 'listo'
+    board.getState().cancel(id); // drops the held 'listo', queues the cancel behind the one in flight
     assert.equal(shown(id), 'cancelado');
     await settle();
     assert.deepEqual(calls.map((c) => c.target), ['en_preparacion']);
@@ -319,30 +319,30 @@ describe('board store', () => {
 
   test('a new order rings until touched; a paid online order coming in rings too', () => {
     const fresh = order();
-    store.getState().receive(push([{ type: 'order.created', order: fresh }]));
-    assert.equal(store.getState().ringing[fresh.id], true);
-    store.getState().touch(fresh.id);
-    assert.equal(store.getState().ringing[fresh.id], undefined);
-    assert.equal(store.getState().selectedId, fresh.id);
+    board.getState().receive(push([{ type: 'order.created', order: fresh }]));
+    assert.equal(board.getState().ringing[fresh.id], true);
+    board.getState().touch(fresh.id);
+    assert.equal(board.getState().ringing[fresh.id], undefined);
+    assert.equal(board.getState().selectedId, fresh.id);
 
     const online = order({ status: 'pendiente_pago' });
-    store.getState().receive(push([{ type: 'order.created', order: online }]));
-    assert.equal(store.getState().ringing[online.id], undefined);
-    store.getState().receive(push([{ type: 'order.updated', order: updated(online, 'recibido') }]));
-    assert.equal(store.getState().ringing[online.id], true);
+    board.getState().receive(push([{ type: 'order.created', order: online }]));
+    assert.equal(board.getState().ringing[online.id], undefined);
+    board.getState().receive(push([{ type: 'order.updated', order: updated(online, 'recibido') }]));
+    assert.equal(board.getState().ringing[online.id], true);
   });
 
   test('own changes come back quietly; a change made elsewhere flashes and drops what was held on it', async () => {
     const [a, b] = [initial[0]!.order, initial[1]!.order];
-    store.getState().bump(a.id);
+    board.getState().bump(a.id);
     await clock.advance(HOLD_MS);
-    store.getState().receive(push([{ type: 'order.updated', order: updated(a, 'en_preparacion') }]));
-    assert.equal(store.getState().flashes[a.id], undefined);
+    board.getState().receive(push([{ type: 'order.updated', order: updated(a, 'en_preparacion') }]));
+    assert.equal(board.getState().flashes[a.id], undefined);
 
-    store.getState().bump(b.id);
-    store.getState().receive(push([{ type: 'order.updated', order: updated(b, 'cancelado') }]));
-    assert.equal(store.getState().pending[b.id], undefined);
-    assert.equal(store.getState().flashes[b.id]?.kind, 'cancelled');
+    board.getState().bump(b.id);
+    board.getState().receive(push([{ type: 'order.updated', order: updated(b, 'cancelado') }]));
+    assert.equal(board.getState().pending[b.id], undefined);
+    assert.equal(board.getState().flashes[b.id]?.kind, 'cancelled');
     // Dead, but still where the cook was looking (where the held bump had put it), until the flash ends.
     assert.equal(shown(b.id), 'en_preparacion');
     await clock.advance(10_000);
@@ -351,25 +351,25 @@ describe('board store', () => {
   });
 
   test('events already in the snapshot are ignored; pushes during a load wait for it', async () => {
-    const before = store.getState().tickets;
-    store.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order(), kitchen: kitchenOf(order()) }] });
-    assert.equal(store.getState().tickets, before);
+    const before = board.getState().tickets;
+    board.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 5, type: 'order.created', at: clock.now, order: order(), kitchen: kitchenOf(order()) }] });
+    assert.equal(board.getState().tickets, before);
     const slow = deferred<BoardSnapshot>();
-    const lateStore = createBoardStore({ ...clock.deps, api: { boardSnapshot: () => slow.promise, transitionOrder: () => Promise.reject(new Error('unused')) } });
-    const loading = lateStore.getState().load();
+    const lateBoard = createBoardState({ ...clock.deps, api: { boardSnapshot: () => slow.promise, transitionOrder: () => Promise.reject(new Error('unused')) } });
+    const loading = lateBoard.getState().load();
     const early = order();
-    lateStore.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early, kitchen: kitchenOf(early) }] });
+    lateBoard.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: early, kitchen: kitchenOf(early) }] });
     slow.resolve(snapshot([], clock.now, 10));
     await loading;
-    assert.ok(lateStore.getState().tickets[early.id]);
+    assert.ok(lateBoard.getState().tickets[early.id]);
   });
 
   test('silence for a few seconds makes the board stale; the next word reloads it', async () => {
-    assert.equal(isStale(store.getState(), clock.now), false);
+    assert.equal(isStale(board.getState(), clock.now), false);
     await clock.advance(STALE_AFTER_MS + 1);
-    assert.equal(isStale(store.getState(), clock.now), true);
+    assert.equal(isStale(board.getState(), clock.now), true);
     let loads = 0;
-    const reloading = createBoardStore({
+    const reloading = createBoardState({
       ...clock.deps,
       api: { boardSnapshot: async () => (loads++, snapshot([], clock.now)), transitionOrder: () => Promise.reject(new Error('unused')) },
     });
@@ -382,16 +382,16 @@ describe('board store', () => {
   });
 
   test('arrows walk the columns, Enter bumps the selection', () => {
-    const state = store.getState();
+    const state = board.getState();
     state.moveSelection('right');
-    const first = store.getState().selectedId;
+    const first = board.getState().selectedId;
     assert.ok(first === initial[0]!.order.id || first === initial[1]!.order.id);
-    store.getState().moveSelection('down');
-    store.getState().moveSelection('right');
-    assert.equal(store.getState().selectedId, initial[2]!.order.id);
-    store.getState().moveSelection('left');
-    store.getState().bumpSelected();
-    const selected = store.getState().selectedId!;
+    board.getState().moveSelection('down');
+    board.getState().moveSelection('right');
+    assert.equal(board.getState().selectedId, initial[2]!.order.id);
+    board.getState().moveSelection('left');
+    board.getState().bumpSelected();
+    const selected = board.getState().selectedId!;
     assert.equal(shown(selected), 'en_preparacion');
   });
 });
@@ -415,6 +415,23 @@ describe('board rules', () => {
     assert.equal(layout.awaitingPayment.length, 1);
     assert.equal(layout.recall.length, 1);
     assert.equal(layoutBoard(tickets, 'loc-2').columns.recibido.length, 0);
+  });
+
+  test('a cooking ticket against its promise: on time, due within 5 minutes, late past it; "Atrasados" shows the late ones alone', () => {
+    const promised = (o: KitchenOrder, at: number, shownStatus = o.status) => ({ ...t(o, shownStatus), kitchen: { ...kitchenOf(o), promised_ready_at: at } });
+    const onTime = promised(order({ status: 'recibido' }), now + PROMISE_DUE_MS + 1);
+    const due = promised(order({ status: 'en_preparacion' }), now + PROMISE_DUE_MS);
+    const late = promised(order({ status: 'recibido' }), now - 1);
+    const readyLate = promised(order({ status: 'listo' }), now - 60_000);
+    const none = t(order({ status: 'recibido' }));
+    assert.deepEqual([onTime, due, late, readyLate, none].map((x) => promiseStanding(x, now)), ['on_time', 'due', 'late', null, null], 'a ready ticket is no longer late; one without a promise is neither');
+    const tickets = [onTime, due, late, readyLate, none];
+    assert.equal(lateKey(tickets, now), late.order.id);
+    assert.equal(lateKey(tickets, now + PROMISE_DUE_MS + 2).split(',').length, 3, 'time passes: the others become late too');
+    const layout = layoutBoard(tickets, null, { lateOnly: new Set(lateKey(tickets, now).split(',')) });
+    assert.deepEqual(layout.columns.recibido.map((x) => x.order.id), [late.order.id]);
+    assert.deepEqual([layout.columns.en_preparacion.length, layout.columns.listo.length, layout.recall.length], [0, 0, 0]);
+    assert.equal(layoutBoard(tickets, null, { lateOnly: null }).columns.recibido.length, 3, 'off: every ticket');
   });
 
   test('all-day counts what is still to cook in real orders', () => {

@@ -1,4 +1,4 @@
-// Test doubles for the renderer stores: a clock with timers that only move when told, and a
+// Test doubles for the renderer's screen states: a clock with timers that only move when told, and a
 // kitchen API whose answers the test gives (or withholds) explicitly.
 import type { KitchenOrder, KitchenTicket, TicketItem, TicketKitchen } from '../../../src/shared/screen-contract/kitchen.ts';
 import type { OrderModifier } from '../../../src/shared/order.ts';

@@ -1,5 +1,7 @@
 // Busy mode's timeline (issue 33): the stretches a location was paused (store fronts' orders
-// refused), from its pause and resume records in order, and why. Pure.
+// refused), from its pause and resume records in order, and why; and the orders it refused
+// (domain/busy-refusals.ts), counted per stretch and listed. Pure.
+import { REFUSALS_LISTED_PER_MINUTE, type RefusalMinute, type RefusedOrder } from '../busy-refusals.ts';
 
 export interface BusyChange {
   at: number;
@@ -31,4 +33,27 @@ export function busyTimeline(changes: readonly BusyChange[], pausedAtStart: Busy
   }
   if (open) stretches.push(open);
   return stretches;
+}
+
+/**
+ * The stretches with the refusals each holds (a minute counts for the stretch it overlaps: refusals
+ * come only while paused), every refusal of the period counted, and the orders listed (by time).
+ * `truncated`: a minute had more refusals than it lists.
+ */
+export function busyRefusalsIn(
+  stretches: readonly BusyStretch[],
+  minutes: readonly RefusalMinute[],
+): { stretches: (BusyStretch & { refused: number })[]; refused: number; listed: RefusedOrder[]; truncated: boolean } {
+  const counted = stretches.map((s) => ({ ...s, refused: 0 }));
+  let refused = 0;
+  let truncated = false;
+  const listed: RefusedOrder[] = [];
+  for (const minute of minutes) {
+    refused += minute.refused;
+    const stretch = counted.find((s) => minute.minute < (s.to ?? Number.POSITIVE_INFINITY) && minute.minute + 60_000 > s.from);
+    if (stretch) stretch.refused += minute.refused;
+    listed.push(...minute.listed);
+    if (minute.refused > minute.listed.length || minute.listed.length > REFUSALS_LISTED_PER_MINUTE) truncated = true;
+  }
+  return { stretches: counted, refused, listed: listed.sort((a, b) => a.at - b.at), truncated };
 }

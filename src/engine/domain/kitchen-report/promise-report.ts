@@ -1,7 +1,7 @@
 // Promises (issue 33): of the orders given a promise, the share ready by it, how late or early they
 // were against it (a histogram), whether the promised quantile held (asked p90, got N %), by channel,
 // local hour of the order and station. Pure.
-import { quantile } from '../prep-times.ts';
+import { quantiles } from '../prep-times.ts';
 
 export interface PromiseRecord {
   order_id: string;
@@ -11,8 +11,8 @@ export interface PromiseRecord {
   promised_ready_at: number;
   /** When the order went listo; null: not yet (or cancelled). */
   ready_at: number | null;
-  /** The stations its lines went to. */
-  stations: readonly string[];
+  /** The stations its lines went to (iterated once: a report passes its ticket's map's keys). */
+  stations: Iterable<string>;
 }
 
 export interface PromiseShare {
@@ -59,44 +59,56 @@ export const toldAt = (p: PromiseRecord): number => Math.floor(p.promised_ready_
 /** Ready by the promise: at or before the second it was told for. */
 export const keptPromise = (p: PromiseRecord): boolean => p.ready_at !== null && p.ready_at <= toldAt(p);
 
-function shares(records: readonly PromiseRecord[], keysOf: (p: PromiseRecord) => readonly string[]): PromiseShare[] {
-  const groups = new Map<string, { ready: number; kept: number }>();
-  for (const record of records) {
-    if (record.ready_at === null) continue;
-    for (const key of keysOf(record)) {
-      const group = groups.get(key) ?? { ready: 0, kept: 0 };
-      groups.set(key, group);
-      group.ready += 1;
-      if (keptPromise(record)) group.kept += 1;
-    }
-  }
+type Groups<K> = Map<K, { ready: number; kept: number }>;
+
+function count<K>(groups: Groups<K>, key: K, kept: boolean): void {
+  let group = groups.get(key);
+  if (!group) groups.set(key, (group = { ready: 0, kept: 0 }));
+  group.ready += 1;
+  if (kept) group.kept += 1;
+}
+
+function shares(groups: Groups<string>): PromiseShare[] {
   return [...groups.entries()]
     .map(([key, g]) => ({ key, ready: g.ready, kept: g.kept, share: g.ready ? g.kept / g.ready : null }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** The report over `records`, in one pass (a 90-day report has ~45,000). */
 export function promiseReport(records: readonly PromiseRecord[], askedQuantile: number, hourOf: (ms: number) => number): PromiseReport {
-  const ready = records.filter((r) => r.ready_at !== null);
-  const kept = ready.filter(keptPromise).length;
-  const lateness = ready.map((r) => (r.ready_at! - toldAt(r)) / 1000);
   const histogram: LatenessBin[] = [null, ...LATENESS_EDGES].map((from, i) => ({ from_minutes: from, to_minutes: LATENESS_EDGES[i] ?? null, orders: 0 }));
-  for (const seconds of lateness) {
+  const lateness: number[] = [];
+  const byChannel: Groups<string> = new Map();
+  const byHour: Groups<number> = new Map();
+  const byStation: Groups<string> = new Map();
+  let kept = 0;
+  for (const record of records) {
+    if (record.ready_at === null) continue;
+    const isKept = keptPromise(record);
+    if (isKept) kept += 1;
+    const seconds = (record.ready_at - toldAt(record)) / 1000;
+    lateness.push(seconds);
     const minutes = seconds / 60;
     const index = LATENESS_EDGES.findIndex((edge) => minutes < edge);
     histogram[index === -1 ? LATENESS_EDGES.length : index]!.orders += 1;
+    count(byChannel, record.channel ?? '', isKept);
+    count(byHour, hourOf(record.created_at), isKept);
+    for (const station of record.stations) count(byStation, station, isKept);
   }
+  const [p50, p90] = quantiles(lateness, [0.5, 0.9]);
+  const ready = lateness.length;
   return {
     orders: records.length,
-    ready: ready.length,
-    not_ready: records.length - ready.length,
+    ready,
+    not_ready: records.length - ready,
     kept,
     asked_quantile: askedQuantile,
-    kept_share: ready.length ? kept / ready.length : null,
-    lateness_p50_seconds: lateness.length ? Math.round(quantile(lateness, 0.5)) : null,
-    lateness_p90_seconds: lateness.length ? Math.round(quantile(lateness, 0.9)) : null,
+    kept_share: ready ? kept / ready : null,
+    lateness_p50_seconds: ready ? Math.round(p50!) : null,
+    lateness_p90_seconds: ready ? Math.round(p90!) : null,
     histogram,
-    by_channel: shares(records, (r) => [r.channel ?? '']),
-    by_hour: shares(records, (r) => [String(hourOf(r.created_at)).padStart(2, '0')]),
-    by_station: shares(records, (r) => r.stations),
+    by_channel: shares(byChannel),
+    by_hour: shares(new Map([...byHour].map(([hour, group]) => [String(hour).padStart(2, '0'), group]))),
+    by_station: shares(byStation),
   };
 }

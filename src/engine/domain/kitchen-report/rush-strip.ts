@@ -1,6 +1,6 @@
 // The rush strip (issue 33): per slot (15 minutes for a day), the tickets finished, the median (p50)
 // and p90 of their times, and the orders in progress at the slot's end, on one time axis. Pure.
-import { quantile } from '../prep-times.ts';
+import { quantiles } from '../prep-times.ts';
 import { countedTickets, type Ticket } from './tickets.ts';
 
 export const RUSH_SLOT_MS = 15 * 60_000;
@@ -50,12 +50,13 @@ export function rushStrip(tickets: readonly Ticket[], boundaries: readonly numbe
     const start = boundaries[i]!;
     const end = boundaries[i + 1]!;
     const times = counted.slice(countBelow(readyTimes, start), countBelow(readyTimes, end)).map((t) => t.seconds);
+    const [p50, p90] = quantiles(times, [0.5, 0.9]);
     slots.push({
       start,
       end,
       finished: times.length,
-      p50_seconds: times.length ? Math.round(quantile(times, 0.5)) : null,
-      p90_seconds: times.length ? Math.round(quantile(times, 0.9)) : null,
+      p50_seconds: times.length ? Math.round(p50!) : null,
+      p90_seconds: times.length ? Math.round(p90!) : null,
       in_progress: start >= now ? null : countBelow(fired, Math.min(end, now)) - countBelow(ended, Math.min(end, now)),
     });
   }

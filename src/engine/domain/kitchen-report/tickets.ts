@@ -37,7 +37,8 @@ export type LineVerdicts = ReadonlyMap<string, Implausible | null>;
 
 export const lineKey = (orderId: string, itemIndex: number) => `${orderId}\u001f${itemIndex}`;
 
-const EXCLUSION_ORDER: readonly Implausible[] = ['mass_bump', 'too_fast', 'left_open'];
+/** The reasons a ticket is left out by, first first (a line sample's verdict code is its index + 1; 0: plausible). */
+export const EXCLUSION_ORDER: readonly Implausible[] = ['mass_bump', 'too_fast', 'left_open'];
 
 /** What the log says of a ticket, before any verdict: the part a day's summary keeps. */
 export interface TicketFacts {
@@ -103,21 +104,29 @@ export function judgeTicket(facts: TicketFacts, verdictOf: (itemIndex: number) =
   for (const index of facts.line_indexes) lineReasons.add(verdictOf(index));
   const ready = facts.ready_at;
   const cancelled = cancelledAt.get(facts.order_id) ?? null;
-  const seconds = ready === null ? null : (ready - facts.fired_at) / 1000;
-  let excluded = EXCLUSION_ORDER.find((reason) => lineReasons.has(reason)) ?? null;
-  if (excluded === null && seconds !== null && seconds * 1000 > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
-  if (excluded === null && ready === null && cancelled === null && asOf - facts.fired_at > LEFT_OPEN_TICKET_MS) excluded = 'left_open';
   return {
     order_id: facts.order_id,
     channel: facts.channel,
     fired_at: facts.fired_at,
     ready_at: ready,
-    seconds,
+    seconds: ready === null ? null : (ready - facts.fired_at) / 1000,
     cancelled_at: cancelled,
     stations: facts.stations,
     lines: facts.line_indexes.length,
-    excluded,
+    excluded: ticketExclusion((reason) => lineReasons.has(reason), facts.fired_at, ready, cancelled, asOf),
   };
+}
+
+/**
+ * Why a ticket is left out, or null: the first of its lines' reasons (`hasLineReason`), then over
+ * LEFT_OPEN_TICKET_MS from firing to done, or still open (not cancelled) that long after firing at `asOf`.
+ */
+export function ticketExclusion(hasLineReason: (reason: Implausible) => boolean, firedAt: number, readyAt: number | null, cancelledAt: number | null, asOf: number): Implausible | null {
+  const excluded = EXCLUSION_ORDER.find(hasLineReason) ?? null;
+  if (excluded !== null) return excluded;
+  if (readyAt !== null && readyAt - firedAt > LEFT_OPEN_TICKET_MS) return 'left_open';
+  if (readyAt === null && cancelledAt === null && asOf - firedAt > LEFT_OPEN_TICKET_MS) return 'left_open';
+  return null;
 }
 
 /** The tickets fired in [from, to), each judged (ticketFactsFromLog, then judgeTicket). */

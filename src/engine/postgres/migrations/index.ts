@@ -5,12 +5,14 @@ import restaurantClocks from './0002-restaurant-clocks.ts';
 import reportIndexes from './0003-report-indexes.ts';
 import heldItemsPromiseUpdates from './0004-held-items-promise-updates.ts';
 import reportDays from './0005-report-days.ts';
+import busyRefusals from './0006-busy-refusals.ts';
+import issue31WorldAndProviders from './0007-issue31-world-and-providers.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
  * migration has its twin here): the version an export reads.
  */
-export const MIRRORED_SQLITE_VERSION = 20;
+export const MIRRORED_SQLITE_VERSION = 22;
 
 export interface PostgresMigration {
   version: number;
@@ -24,4 +26,6 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 3, name: 'report-indexes (SQLite 0018)', sql: reportIndexes },
   { version: 4, name: 'held-items-promise-updates (SQLite 0019)', sql: heldItemsPromiseUpdates },
   { version: 5, name: 'report-days (SQLite 0020)', sql: reportDays },
+  { version: 6, name: 'busy-refusals (SQLite 0021, issue 33)', sql: busyRefusals },
+  { version: 7, name: 'issue31-world-and-providers (SQLite 0022, issue 31)', sql: issue31WorldAndProviders },
 ];

@@ -10,7 +10,7 @@ import type { World } from '../../../shared/world.ts';
 export interface ApiKeyView {
   id: string;
   label: string | null;
-  mode: World;
+  world: World;
   write: boolean;
   last4: string;
   created_at: string;
@@ -20,7 +20,7 @@ export interface ApiKeyView {
 
 export interface CreateApiKeyInput {
   restaurantId: string;
-  mode: World;
+  world: World;
   write: boolean;
   label?: string | null;
 }
@@ -33,7 +33,7 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
   return {
     id: row.id,
     label: row.label,
-    mode: row.mode,
+    world: row.world,
     write: row.can_write === 1,
     last4: row.last4,
     created_at: formatInstant(row.created_at, zone),
@@ -50,7 +50,7 @@ export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?
   if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
   return await engine.within(tx, async () => {
     for (;;) {
-      const key = generateApiKey(input.mode);
+      const key = generateApiKey(input.world);
       const lookup = parseApiKey(key)!.lookup;
       if (await engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
       const salt = randomBytes(16);
@@ -60,7 +60,7 @@ export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?
         lookup,
         salt,
         hash: hashKey(salt, key),
-        mode: input.mode,
+        world: input.world,
         can_write: input.write ? 1 : 0,
         label,
         last4: key.slice(-4),
@@ -89,8 +89,8 @@ export async function authenticate(engine: Engine, presented: string): Promise<A
     return null;
   }
   const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
-  if (!matches || row.revoked_at !== null || row.mode !== parsed.mode) return null;
-  const actor: Actor = { restaurantId: row.restaurant_id, world: row.mode, canWrite: row.can_write === 1, keyId: row.id };
+  if (!matches || row.revoked_at !== null || row.world !== parsed.world) return null;
+  const actor: Actor = { restaurantId: row.restaurant_id, world: row.world, canWrite: row.can_write === 1, keyId: row.id };
   const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
   engine.verifiedKeys.noteUse(verified, engine.clock.now());
   return actor;
@@ -158,7 +158,7 @@ export async function registerExternalApiKey(
       lookup: parsed.lookup,
       salt,
       hash: hashKey(salt, input.key),
-      mode: parsed.mode,
+      world: parsed.world,
       can_write: input.write ? 1 : 0,
       label: input.label,
       last4: input.key.slice(-4),

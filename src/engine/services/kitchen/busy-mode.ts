@@ -2,16 +2,25 @@ import { mapInOrder } from '../../../shared/in-order.ts';
 // Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
 // creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
 // pause and resume is a `location.updated` event carrying `kitchen_busy`.
+import { orderChannel } from '../orders/order-channel.ts';
 import type { Static } from 'typebox';
 import type { LocationStatus } from '../../../shared/schemas/locations.ts';
 import type { Actor } from '../../domain/actor.ts';
-import { NOT_BUSY, nextBusyState, retryAfterSeconds, type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
+import {
+  NOT_BUSY,
+  nextBusyState,
+  orderRetryAfterSeconds,
+  refusesStoreFrontOrder,
+  retryAfterSeconds,
+  type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
-import { currentWait, readKitchenLoad } from './kitchen-promise.ts';
+import type { PrepLine } from '../../domain/prep-times.ts';
+import { currentWait, promiseFor, readKitchenLoad } from './kitchen-promise.ts';
+import { worldOf } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -101,20 +110,43 @@ export async function evaluateBusyMode(engine: Engine, restaurantId: string): Pr
 
 /**
  * In an order's transaction: refuses it (503 `kitchen_busy` with Retry-After) when the location is
- * paused and the order comes from a store front's key. A POS's orders (a key marked `pos`, or one
- * managed by a POS integration) and keys marked neither are never refused.
+ * paused and the order comes from a store front's key: every one while a manager paused it; while the
+ * wait did, one whose own promised wait (its lines behind the location's load) is above the
+ * threshold. A POS's orders (a key marked `pos`, or one managed by a POS integration) and keys marked
+ * neither are never refused.
  */
-export async function refuseWhenBusy(engine: Engine, actor: Actor, restaurant: RestaurantRow, location: LocationRow, managedBy: string | undefined): Promise<void> {
+export async function refuseWhenBusy(
+  engine: Engine,
+  actor: Actor,
+  restaurant: RestaurantRow,
+  location: LocationRow,
+  managedBy: string | undefined,
+  lines: readonly PrepLine[],
+  test: boolean,
+  order?: { type: string; lines: number; total: number },
+): Promise<void> {
   if (managedBy !== undefined) return;
   const state = await readBusyState(engine, location.id);
   if (!state.paused || await engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
   const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
-  const retry = settings ? retryAfterSeconds(state, settings) : 15 * 60;
-  throw new ApiError(
-    'kitchen_busy',
-    `${location.name} is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes; try again in ${Math.ceil(retry / 60)} minutes`,
-    retry,
-  );
+  let orderWait: number | null = null;
+  const ownWait = async () => {
+    const now = engine.clock.now();
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test));
+    orderWait = Math.max(0, Math.ceil((promiseFor(load, lines).promised_ready_at - now) / 60_000));
+    return orderWait;
+  };
+  // The order's own wait is read only where the rule asks for it (paused by the kitchen's wait).
+  const wait = state.paused && state.override !== 'pause' && settings !== undefined ? await ownWait() : 0;
+  if (!refusesStoreFrontOrder(state, settings, () => wait)) return;
+  const retry = settings ? (orderWait !== null ? orderRetryAfterSeconds(orderWait, settings) : retryAfterSeconds(state, settings)) : 15 * 60;
+  const why =
+    orderWait !== null
+      ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
+      : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
+  // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, actor, undefined), ...order });
+  throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 
 /** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */

@@ -21,6 +21,7 @@ import type { OrderRow } from '../../store/orders-store.ts';
 import type { HeldItemRow, PromiseOutcome } from '../../store/kitchen-timings-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { logOrderFired } from './kitchen-timing-log.ts';
+import { kitchenLoadRows, type KitchenLoadRows } from './kitchen-load-rows.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from '../orders/order-view.ts';
 import { worldOf, type World } from '../../../shared/world.ts';
@@ -43,8 +44,8 @@ export interface KitchenLoad {
   cooks: Map<string, number>;
   /** The lines ahead of a new order: those at their stations, then the held ones from when they fire. */
   open: OpenLine[];
-  /** The lines at their stations (fired, not done). */
-  fired: OpenLine[];
+  /** The lines at their stations (fired, not done); shared with other calls on the same kept rows: not to be changed. */
+  fired: readonly OpenLine[];
   /** The lines held back to finish with their order (all, or those due: readKitchenLoad), soonest to fire first, with their expected seconds. */
   held: (HeldItemRow & HeldLine)[];
   freed: Map<string, number[]>;
@@ -76,59 +77,102 @@ export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
 /** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
-export async function cooksOnShift(engine: Engine, restaurantId: string, settings: KitchenSettings): Promise<Map<string, number>> {
+export async function cooksOnShift(
+  engine: Engine,
+  restaurantId: string,
+  settings: KitchenSettings,
+  overrides?: readonly { station_id: string; cooks: number }[],
+): Promise<Map<string, number>> {
   const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
-  for (const row of await engine.stores.kitchenTimings.stationCooks(restaurantId)) cooks.set(row.station_id, row.cooks);
+  for (const row of overrides ?? (await engine.stores.kitchenTimings.stationCooks(restaurantId))) cooks.set(row.station_id, row.cooks);
   return cooks;
 }
 
+const lineSeconds = (settings: KitchenSettings, learned: Map<string, LearnedPrep>, row: { station_id: string; product_id: string | null; quantity: number }) =>
+  linePrepSeconds(
+    { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
+    settings.prep,
+    row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
+  ).mean;
+
+/** What every call on the same kept rows would build again: the learned times by station and product, the open lines with their expected seconds. */
+function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived']> {
+  const learned = new Map<string, LearnedPrep>();
+  for (const row of rows.prep_stats) learned.set(learnedKey(row.station_id, row.product_id), row.learned);
+  const open: OpenLine[] = rows.open.map((row) => ({
+    station_id: row.station_id,
+    fired_at: row.fired_at,
+    started_at: row.started_at,
+    seconds: lineSeconds(rows.settings, learned, row),
+    order_id: row.order_id,
+    item_index: row.item_index,
+  }));
+  return { learned, open };
+}
+
+/** Reads what a promise needs of the location, as kitchenLoadRows keeps it (the open lines from `now` minus the horizon). */
+async function readLoadRows(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): Promise<KitchenLoadRows> {
+  const settings = await readKitchenSettings(engine, restaurantId);
+  const station_cooks = await engine.stores.kitchenTimings.stationCooks(restaurantId);
+  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks);
+  const open = await engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const held = await engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
+  const last_done = new Map<string, number[]>();
+  for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
+    last_done.set(station, await engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+  }
+  return {
+    read_at: now,
+    settings,
+    prep_stats: (await engine.stores.kitchenTimings.prepStats(restaurantId)).map((row) => ({
+      station_id: row.station_id,
+      product_id: row.product_id,
+      learned: { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples },
+    })),
+    station_cooks,
+    open,
+    held,
+    last_done,
+    outcomes: await engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+  };
+}
+
 /**
- * Reads the location's load: open lines, cooks, learned times and the recent lateness. Of the held
+ * The location's load at `now`: open lines, cooks, learned times and the recent lateness. Of the held
  * lines, those planned to fire by now (`held: 'due'`, what a promise needs: a line that fires later is
- * behind a new order), or all of them (`'all'`, what the jobs decide).
+ * behind a new order), or all of them (`'all'`, what the jobs decide). The rows are read once per
+ * kitchen change (kitchenLoadRows); only the moment's part is done per call: O(open lines).
  */
 export async function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): Promise<KitchenLoad> {
-  const settings = await readKitchenSettings(engine, restaurantId);
-  const learned = new Map<string, LearnedPrep>();
-  for (const row of await engine.stores.kitchenTimings.prepStats(restaurantId)) {
-    learned.set(learnedKey(row.station_id, row.product_id), { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples });
-  }
-  const fired: OpenLine[] = [];
-  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) =>
-    linePrepSeconds(
-      { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
-      settings.prep,
-      row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
-    ).mean;
-  for (const row of await engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES)) {
-    fired.push({ station_id: row.station_id, fired_at: row.fired_at, started_at: row.started_at, seconds: secondsOf(row), order_id: row.order_id, item_index: row.item_index });
-  }
+  let rows = await kitchenLoadRows(engine, locationId, world, now, async () => await readLoadRows(engine, restaurantId, locationId, now, world));
+  // Kept rows cut at MAX_OPEN_LINES may leave out lines a read now would take: read again.
+  if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = await readLoadRows(engine, restaurantId, locationId, now, world);
+  const { settings } = rows;
+  const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
+  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
+  // The open lines are oldest fired first: those past the horizon since they were read are a prefix.
+  const since = now - OPEN_LINE_HORIZON_MS;
+  let past = 0;
+  while (past < openLines.length && openLines[past]!.fired_at < since) past++;
+  const fired = past === 0 ? openLines : openLines.slice(past);
   // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
-  const heldRows =
-    held === 'all'
-      ? await engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES)
-      : await engine.stores.kitchenTimings.dueHeldAtLocation(locationId, world === 'test', now, MAX_OPEN_LINES);
+  const heldRows = held === 'all' ? rows.held : rows.held.filter((row) => row.fire_at <= now);
   const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
   const open = [
     ...fired,
     ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
   ];
-  const cooks = await cooksOnShift(engine, restaurantId, settings);
-  const freed = new Map<string, number[]>();
-  for (const station of new Set(open.map((o) => o.station_id))) {
-    freed.set(station, await engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
-  }
   return {
     now,
     settings,
     learned,
-    cooks,
+    cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks),
     open,
     fired,
     held: heldLines,
-    freed,
+    freed: rows.last_done,
     quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
-    outcomes: await engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+    outcomes: rows.outcomes,
   };
 }
 

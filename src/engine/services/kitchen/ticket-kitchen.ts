@@ -15,6 +15,8 @@ export interface KitchenFacts {
   channel(orderId: string): Promise<string | null>;
   /** The order's lines held back to finish together, with when each fires (epoch ms). */
   heldItems(orderId: string): Promise<Map<number, number>>;
+  /** The order's current promise (epoch ms), or null. */
+  promisedReadyAt(orderId: string): Promise<number | null>;
 }
 
 /** What every ticket of one read shares: the restaurant, its kitchen settings, the clock's now and the facts. */
@@ -32,10 +34,11 @@ export function factsPerOrder(engine: Engine): KitchenFacts {
     recalledUntil: async (orderId) => await engine.stores.kitchenData.recalledUntil(orderId),
     channel: async (orderId) => await engine.stores.kitchenData.channel(orderId),
     heldItems: async (orderId) => new Map((await engine.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
+    promisedReadyAt: async (orderId) => (await engine.stores.kitchenTimings.currentPromisesOf([orderId]))[0]?.promised_ready_at ?? null,
   };
 }
 
-/** Facts of many orders read in three queries (a board snapshot of hundreds of tickets). */
+/** Facts of many orders read in a few queries (a board snapshot of hundreds of tickets). */
 export async function factsOfOrders(engine: Engine, orderIds: readonly string[]): Promise<KitchenFacts> {
   const done = new Map<string, Set<number>>();
   for (const row of await engine.stores.kitchenData.itemStatesOf(orderIds)) {
@@ -52,9 +55,11 @@ export async function factsOfOrders(engine: Engine, orderIds: readonly string[])
     lines.set(row.item_index, row.fire_at);
     held.set(row.order_id, lines);
   }
+  const promises = new Map((await engine.stores.kitchenTimings.currentPromisesOf(orderIds)).map((p) => [p.order_id, p.promised_ready_at]));
   const none = new Set<number>();
   const noneHeld = new Map<number, number>();
   return {
+    promisedReadyAt: async (orderId) => promises.get(orderId) ?? null,
     heldItems: async (orderId) => held.get(orderId) ?? noneHeld,
     doneItems: async (orderId) => done.get(orderId) ?? none,
     recalledUntil: async (orderId) => recalls.get(orderId) ?? null,
@@ -82,6 +87,7 @@ export async function ticketKitchen(row: OrderRow, context: TicketContext): Prom
   });
   const actions = kitchenActions(row.status, row.type, row.managed_by);
   const recalledUntil = await facts.recalledUntil(row.id);
+  const promised = await facts.promisedReadyAt(row.id);
   return {
     items,
     stations: stationProgress(items, settings.stations.map((s) => s.id)),
@@ -92,6 +98,7 @@ export async function ticketKitchen(row: OrderRow, context: TicketContext): Prom
     payment: ticketPayment({ method: row.payment_method, paid: row.paid === 1, amount_refunded: row.refunded }, row.total, row.payment_kind === 'online'),
     countdown: countdown(row, context),
     recalled_until: recalledUntil !== null && recalledUntil > context.now ? recalledUntil : null,
+    ...(promised !== null ? { promised_ready_at: promised } : {}),
     ...(shownOrderNumber(row) !== row.number ? { shown_number: shownOrderNumber(row) } : {}),
   };
 }

@@ -66,11 +66,15 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
     await takeStock(engine, restaurant, location, items, test, now);
-    // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after every 409.
-    await refuseWhenBusy(engine, actor, restaurant, location, options.managedBy);
-
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
+    // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after
+    // every 409; issue 33: what it was is noted for Informes.
+    await refuseWhenBusy(engine, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
+      type: input.type,
+      lines: items.length,
+      total: totals.total,
+    });
     const online = input.payment === 'online';
     const provider = input.type === 'delivery' ? deliveryProviderFor(parseDeliverySettings(location.delivery)) : null;
     const row: OrderRow = {

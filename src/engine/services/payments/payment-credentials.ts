@@ -72,10 +72,12 @@ export function checkPaymentCredentials(
   webhookSecret: string;
   apiBase: string;
 } {
+  // The registry is the one list of names (the table takes any since migration 0022): checked first, always.
+  const entry = knownPaymentProvider(provider);
   return {
     accessToken: checkSecret('the access token', input.accessToken),
     webhookSecret: checkSecret('the webhook secret', input.webhookSecret),
-    apiBase: checkApiBase(input.apiBase?.trim() || knownPaymentProvider(provider).defaultApiBase),
+    apiBase: checkApiBase(input.apiBase?.trim() || entry.defaultApiBase),
   };
 }
 

@@ -8,7 +8,7 @@ import type { MenuView } from '../menu/read-menu.ts';
 import { queueMirroredPrints } from '../printing/print-jobs.ts';
 import { recordStockChange } from '../menu/stock-events.ts';
 import { restaurantTimeZone } from '../keys/restaurant-context.ts';
-import { worldOf } from '../../../shared/world.ts';
+import type { World } from '../../../shared/world.ts';
 
 // A replica mirrors what its upstream reports. Each function writes the local copy and the local
 // change-feed event (so the kitchen screen and local API clients see it); the caller runs it in the
@@ -98,11 +98,11 @@ export async function mirrorStock(
   if (changed.length > 0) await recordStockChange(engine, restaurantId, locationId, changed, engine.clock.now());
 }
 
-/** Upstream orders in the world the replica mirrors; `test` is that world. */
+/** Upstream orders in the world the replica mirrors (its platform key's). */
 export async function mirrorOrder(
   engine: Engine,
   restaurantId: string,
-  test: boolean,
+  world: World,
   view: OrderView,
   eventType: 'order.created' | 'order.updated',
   options: { force?: boolean } = {},
@@ -121,7 +121,7 @@ export async function mirrorOrder(
   const row: OrderRow = {
     id: view.id,
     restaurant_id: restaurantId,
-    test: test ? 1 : 0,
+    test: world === 'test' ? 1 : 0,
     number: view.number,
     status: view.status,
     type: view.type,
@@ -145,14 +145,14 @@ export async function mirrorOrder(
     delivery_tracking_url: view.delivery?.tracking_url ?? null,
     scheduled_for: view.scheduled_for === null ? null : parseInstant(view.scheduled_for, zone),
     // Production orders hold stock until cancelled; a local cancel gives it back locally at once.
-    stock_taken: !test && view.status !== 'cancelado' ? 1 : 0,
+    stock_taken: world === 'live' && view.status !== 'cancelado' ? 1 : 0,
     managed_by: view.managed_by_integrator ? (existing?.managed_by ?? 'integration') : null,
     created_at: parseInstant(view.created_at, zone) ?? engine.clock.now(),
     updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
   await engine.stores.orders.upsert(row);
-  await engine.stores.events.append(restaurantId, worldOf(test), existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  await engine.stores.events.append(restaurantId, world, existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
   // The restaurant's printers are this replica's: an order reaching its kitchen from upstream prints here.
   await queueMirroredPrints(engine, existing, row, engine.clock.now());
 }

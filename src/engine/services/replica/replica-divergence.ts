@@ -12,6 +12,7 @@ import { mirrorOrder, mirrorStock } from './mirror-upstream.ts';
 import { restaurantTimeZone } from '../keys/restaurant-context.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { applyTransition } from '../orders/transition-order.ts';
+import type { World } from '../../../shared/world.ts';
 
 export interface DivergenceReport {
   /** Orders and stock entries compared (both sides had settled on them). */
@@ -65,11 +66,10 @@ export interface ReplicaCursorKeys {
 }
 
 /** In one read: the replica's side, `askAbout` being the upstream's active orders. */
-export async function readReplicaSide(engine: Engine, restaurantId: string, test: boolean, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): Promise<ReplicaSide> {
+export async function readReplicaSide(engine: Engine, restaurantId: string, world: World, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): Promise<ReplicaSide> {
   return await engine.read(async () => {
-    const activeOrderIds = await flatMapInOrder(ACTIVE_STATUSES, async (status) =>
-      (await engine.stores.orders.list({ restaurantId, test, status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id),
-    );
+    const activeOrderIds = (await flatMapInOrder(ACTIVE_STATUSES, async (status) =>
+      (await engine.stores.orders.list({ restaurantId, test: world === 'test', status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id)));
     const queuedOrderIds = new Set(await filterInOrder([...activeOrderIds, ...askAbout], async (id) => await engine.stores.sync.hasPendingForOrder(id)));
     return {
       activeOrderIds,
@@ -88,7 +88,8 @@ export async function readReplicaSide(engine: Engine, restaurantId: string, test
  * with the upstream's state, in one transaction: a difference is recorded once as a conflict, with
  * both sides kept. Orders in flight (an event after the cursor, a change of ours queued) are left out.
  */
-export async function healDivergence(engine: Engine, restaurantId: string, test: boolean, upstream: UpstreamSide): Promise<DivergenceReport> {
+export async function healDivergence(engine: Engine, restaurantId: string, world: World, upstream: UpstreamSide): Promise<DivergenceReport> {
+  const test = world === 'test';
   const zone = await restaurantTimeZone(engine, restaurantId);
   return await engine.transaction(async () => {
     let compared = 0;
@@ -115,7 +116,7 @@ export async function healDivergence(engine: Engine, restaurantId: string, test:
         );
       }
       if (there !== null) {
-        await mirrorOrder(engine, restaurantId, test, there, 'order.created', { force: true });
+        await mirrorOrder(engine, restaurantId, world, there, 'order.created', { force: true });
       } else if (local !== null && local.status !== 'cancelado' && local.status !== 'entregado') {
         // The upstream has no such order: it cannot stand here either. Cancelling gives back its stock.
         await applyTransition(engine, local, 'cancelado');

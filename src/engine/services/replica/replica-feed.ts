@@ -10,6 +10,7 @@ import type { LocationStatusView } from '../locations/location-status.ts';
 import { mirrorLocation, mirrorOrder, mirrorStock } from './mirror-upstream.ts';
 import type { OrderView } from '../orders/order-view.ts';
 import { KITCHEN_CURSOR, SYNC_KEYS } from './replica-state.ts';
+import type { World } from '../../../shared/world.ts';
 
 export interface AppliedPage {
   applied: number;
@@ -25,7 +26,7 @@ export interface AppliedPage {
  * own orders is still on its way up may be that very order under its upstream id: the page stops
  * there until the pusher has renamed it, so no order is ever duplicated.
  */
-export async function applyFeedPage(engine: Engine, restaurantId: string, test: boolean, page: FeedPage): Promise<AppliedPage> {
+export async function applyFeedPage(engine: Engine, restaurantId: string, world: World, page: FeedPage): Promise<AppliedPage> {
   return await engine.transaction(async () => {
     let applied = 0;
     let cursor = await engine.stores.sync.state(SYNC_KEYS.cursor);
@@ -37,7 +38,7 @@ export async function applyFeedPage(engine: Engine, restaurantId: string, test: 
           await saveCursor(engine, cursor);
           return { applied, held: true, lagMs: lag(engine, lastCreatedAt) };
         }
-        await mirrorOrder(engine, restaurantId, test, order, event.type);
+        await mirrorOrder(engine, restaurantId, world, order, event.type);
       } else if (event.type === 'stock.updated') {
         const data = event.data as { location_id: string; items: { product_id: string; quantity: number }[] };
         await mirrorStock(engine, restaurantId, data.location_id, data.items);

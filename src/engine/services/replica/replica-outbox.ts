@@ -108,7 +108,6 @@ export async function recordAnswers(engine: Engine, identity: ReplicaIdentity, a
 }
 
 async function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): Promise<void> {
-  const test = identity.mode === 'test';
   if (row.kind === 'create_order') {
     const upstream = body as OrderView;
     const localId = row.order_id!;
@@ -116,9 +115,9 @@ async function acknowledge(engine: Engine, identity: ReplicaIdentity, row: Outbo
       await engine.stores.orders.rename(localId, upstream.id, upstream.number);
       await engine.stores.sync.alias(localId, upstream.id);
     }
-    await mirrorOrder(engine, identity.restaurantId, test, upstream, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated');
   } else if (row.kind === 'transition_order') {
-    await mirrorOrder(engine, identity.restaurantId, test, body as OrderView, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated');
   } else if (row.kind === 'set_location_open') {
     await mirrorLocation(engine, identity.restaurantId, body as LocationStatusView, 0);
   }
@@ -144,7 +143,6 @@ export async function rescheduleConflict(engine: Engine, conflictId: number, err
 }
 
 async function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): Promise<void> {
-  const test = identity.mode === 'test';
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
     const order = row.order_id ? await engine.stores.orders.getById(row.order_id) : undefined;
@@ -152,7 +150,7 @@ async function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdenti
     return;
   }
   if (row.kind === 'transition_order' && upstreamState) {
-    await mirrorOrder(engine, identity.restaurantId, test, upstreamState as OrderView, 'order.updated', { force: true });
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true });
     return;
   }
   if (row.kind === 'set_stock' && upstreamState && row.location_id) {

@@ -44,7 +44,7 @@ export async function recordReplicaIdentity(
 export async function applySnapshot(engine: Engine, identity: ReplicaIdentity, snapshot: { catalogue: UpstreamCatalogue; orders: OrderView[]; cursor: string }): Promise<void> {
   await engine.transaction(async () => {
     await applyCatalogueIn(engine, identity, snapshot.catalogue);
-    for (const order of snapshot.orders) await mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created');
+    for (const order of snapshot.orders) await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created');
     await engine.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
     await engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
   });
@@ -76,5 +76,5 @@ async function mirrorLocationsIn(engine: Engine, restaurantId: string, statuses:
 
 /** An online-payment order the upstream created (with its payment session), mirrored here as it is. */
 export async function mirrorForwardedOrder(engine: Engine, identity: ReplicaIdentity, order: OrderView): Promise<void> {
-  await engine.transaction(async () => await mirrorOrder(engine, identity.restaurantId, identity.mode === 'test', order, 'order.created', { force: true }));
+  await engine.transaction(async () => await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }));
 }

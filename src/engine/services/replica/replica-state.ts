@@ -22,7 +22,7 @@ export async function replicaState(engine: Engine, key: string): Promise<string 
 /** Who a replica's platform key is: the restaurant it mirrors, its world, whether it may write. */
 export interface ReplicaIdentity {
   restaurantId: string;
-  mode: World;
+  world: World;
   canWrite: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { mapInOrder } from '../../../shared/in-order.ts';
+import { filterInOrder, mapInOrder } from '../../../shared/in-order.ts';
 // Informes' long ranges (issue 33): a report reads each day of its period as a summary of the
 // tickets fired that day (domain/kitchen-report/day-summary.ts). A closed day's summary is stored the
 // first time a report covers it (keepClosedDays, one short write transaction per day, so the
@@ -6,7 +6,8 @@ import { mapInOrder } from '../../../shared/in-order.ts';
 // summary is missing or was computed with other cooks or another time zone, is summarized from the
 // log on the spot, inside the report's read.
 import { DateTime } from 'luxon';
-import { DAY_SUMMARY_FORMAT, decodeDaySummary, encodeDaySummary, summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
+import { DAY_SUMMARY_FORMAT, dayColumns, decodeDayColumns, encodeDayColumns, type DayColumns } from '../../domain/kitchen-report/day-columns.ts';
+import { summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
 import { LEFT_OPEN_TICKET_MS } from '../../domain/prep-times.ts';
 import type { Engine } from '../../engine.ts';
 import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
@@ -78,7 +79,7 @@ async function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay,
  * Each day of the scope, read from its stored summary where one was computed with the same cooks and
  * zone, else from the log. Runs inside the caller's read transaction.
  */
-export async function daySummaries(engine: Engine, scope: DaysScope): Promise<DaySummary[]> {
+export async function daySummaries(engine: Engine, scope: DaysScope): Promise<DayColumns[]> {
   const cooks = await stationCooks(engine, scope.restaurant_id);
   const current = cooksText(cooks);
   const stored = new Map(
@@ -87,20 +88,22 @@ export async function daySummaries(engine: Engine, scope: DaysScope): Promise<Da
       .filter((row) => usable(row, scope, current))
       .map((row) => [row.day, row.summary]),
   );
-  return (await mapInOrder(localDays(scope), async (day) => {
+  return await mapInOrder(localDays(scope), async (day) => {
     const text = stored.get(day.day);
-    return (text === undefined ? null : decodeDaySummary(text)) ?? await summarizeFromLog(engine, scope, day, cooks);
-  }));
+    return (text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(await summarizeFromLog(engine, scope, day, cooks));
+  });
 }
 
 /**
  * Stores the summary of each closed day of the scope (its span over: nothing logged now can fall in
- * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone.
- * One write transaction per day (never called inside another: it opens its own). Returns how many
- * it stored. Does nothing while writes are refused (the report then reads those days from the log).
+ * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone:
+ * at most `limit`, oldest first, and with `activeOnly` only days the location logged something or made
+ * a promise in (an empty day costs a report nothing to read from the log). One write transaction per
+ * day. Returns how many it stored. Does nothing while writes are refused, or when called inside
+ * another transaction (the report then reads those days from the log).
  */
-export async function keepClosedDays(engine: Engine, scope: DaysScope): Promise<number> {
-  if (engine.writesRefused) return 0;
+export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): Promise<number> {
+  if (engine.writesRefused || engine.db.inTransaction) return 0;
   const missing = await engine.read(async () => {
     const current = cooksText(await stationCooks(engine, scope.restaurant_id));
     const kept = new Set(
@@ -110,10 +113,14 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope): Promise<
         .map((row) => row.day),
     );
     const now = engine.clock.now();
-    return localDays(scope).filter((day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now);
+    const reports = engine.stores.kitchenReports;
+    return await filterInOrder(
+      localDays(scope),
+      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, day.from, day.to))),
+    );
   });
   let stored = 0;
-  for (const day of missing.slice(0, MAX_DAYS_STORED_PER_READ)) {
+  for (const day of missing.slice(0, Math.max(0, limit))) {
     await engine.transaction(async (tx) => {
       const now = tx.clock.now();
       if (day.to + LOOK_AFTER_MS > now) return;
@@ -128,7 +135,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope): Promise<
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
         format: DAY_SUMMARY_FORMAT,
-        summary: encodeDaySummary(await summarizeFromLog(engine, scope, day, cooks), day.from),
+        summary: encodeDayColumns(dayColumns(await summarizeFromLog(engine, scope, day, cooks))),
         computed_at: now,
       });
       stored += 1;

@@ -7,8 +7,8 @@ import { DateTime } from 'luxon';
 import { MAX_REPORT_DAYS, type KitchenReport, type KitchenReportQuery } from '../../../shared/schemas/kitchen-report.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
-import { busyTimeline, type BusyChange } from '../../domain/kitchen-report/busy-timeline.ts';
-import { judgeDays, type JudgedDays } from '../../domain/kitchen-report/day-summary.ts';
+import { busyRefusalsIn, busyTimeline, type BusyChange } from '../../domain/kitchen-report/busy-timeline.ts';
+import { judgeDays, logOrder, sampleRow, verdictReason, type JudgedDays } from '../../domain/kitchen-report/judge-days.ts';
 import { itemTimes } from '../../domain/kitchen-report/item-times.ts';
 import { promiseReport, type PromiseRecord } from '../../domain/kitchen-report/promise-report.ts';
 import { rushStrip } from '../../domain/kitchen-report/rush-strip.ts';
@@ -75,14 +75,18 @@ export function slotBoundaries(period: ReportPeriod): { minutes: number; boundar
   return { minutes: 'days' in step ? 24 * 60 : step.minutes, boundaries };
 }
 
-/** The local hour of an instant, cached per hour of time (a report asks for thousands). */
+/**
+ * The local hour of an instant, cached per hour of time (a report asks for thousands; one Intl
+ * formatter, a Luxon DateTime per hour of a 90-day period cost ~50 ms).
+ */
 function hourReader(zone: string): (ms: number) => number {
   const cache = new Map<number, number>();
+  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' });
   return (ms) => {
     const key = Math.floor(ms / 3_600_000);
     let hour = cache.get(key);
     if (hour === undefined) {
-      hour = DateTime.fromMillis(key * 3_600_000, { zone }).hour;
+      hour = Number(format.format(key * 3_600_000)) % 24;
       cache.set(key, hour);
     }
     return hour;
@@ -153,32 +157,37 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
   const learned = await learnedMedians(engine, restaurant.id);
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const tickets = judged.tickets;
-  const inPeriod = new Set(tickets.map((t) => t.order_id));
+  const ticketOf = new Map(tickets.map((t) => [t.order_id, t]));
   const recalls = judged.recalls;
-  const periodSamples = judged.samples.map((s, i) => ({ s, v: judged.verdicts[i]! }));
-  const excludedBumps = periodSamples.filter(({ v }) => v !== null);
+  const samples = judged.samples;
+  const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
+  const excludedIndexes: number[] = [];
+  for (let i = 0; i < samples.length; i++) {
+    const reason = verdictReason(samples.verdict[i]!);
+    if (reason === null) continue;
+    bumpCounts[reason] += 1;
+    excludedIndexes.push(i);
+  }
+  const excludedBumps = logOrder(samples, excludedIndexes).map((i) => ({ s: sampleRow(judged, i), v: verdictReason(samples.verdict[i]!)! }));
   const withExcludedBump = new Set(excludedBumps.map(({ s }) => s.order_id));
   const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !withExcludedBump.has(t.order_id));
   const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
   const numbers = await engine.stores.kitchenReports.numbers([
-    ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id!), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
+    ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
   ]);
   const stationName = new Map(settings.stations.map((s) => [s.id, s.name]));
   const hourOf = hourReader(zone);
   const slots = slotBoundaries(period);
-  const stationsOf = new Map<string, string[]>(tickets.map((t) => [t.order_id, [...t.stations.keys()]]));
-
-  const records: PromiseRecord[] = judged.promises.map((p) => ({ ...p, stations: stationsOf.get(p.order_id) ?? [] }));
-  const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
-  for (const { v } of excludedBumps) bumpCounts[v!] += 1;
+  // The period's promises are this report's own objects: each is given its ticket's stations in place.
+  const records: PromiseRecord[] = judged.promises.map((p) => Object.assign(p, { stations: ticketOf.get(p.order_id)?.stations.keys() ?? [] }));
   const listed = [
     ...excludedBumps.map(({ s, v }) => ({
-      order_id: s.order_id!,
+      order_id: s.order_id,
       number: '',
-      item_index: s.item_index!,
+      item_index: s.item_index,
       station_id: s.station_id,
       product_id: s.product_id,
-      reason: v!,
+      reason: v,
       seconds: Math.round(s.seconds),
       at: s.done_at,
     })),
@@ -194,6 +203,7 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
     })),
   ];
 
+  const busy = busyRefusalsIn(await busyStretches(engine, restaurant.id, period), await engine.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
   const report: KitchenReport = {
     location_id: period.location_id,
     from: period.from_day,
@@ -210,16 +220,15 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
     },
     rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
     heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
-    items: (await mapInOrder(itemTimes(
-      periodSamples.map(({ s }) => s),
-      periodSamples.map(({ v }) => v),
-      typed,
-      (station, product) => learned.get(`${station}\u001f${product}`) ?? null,
-    ), async (item) => ({ ...item, product_name: (await engine.stores.catalogue.product(restaurant.id, item.product_id))?.name ?? item.product_id }))),
+    items: await mapInOrder(
+      itemTimes(samples, typed, (station, product) => learned.get(`${station}\u001f${product}`) ?? null),
+      async (item) => ({ ...item, product_name: (await engine.stores.catalogue.product(restaurant.id, item.product_id))?.name ?? item.product_id }),
+    ),
     promises: promiseReport(records, settings.promise_quantile ?? 0.9, hourOf),
-    busy: (await busyStretches(engine, restaurant.id, period)).map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
+    busy: busy.stretches.map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
+    busy_refusals: { refused: busy.refused, list: busy.listed.slice(0, MAX_LISTED).map((r) => ({ ...r, at: at(r.at) })), list_truncated: busy.truncated || busy.listed.length > MAX_LISTED },
     recalls: recalls.map((r) => ({ order_id: r.order_id, number: numbers.get(r.order_id) ?? '', at: at(r.at) })),
-    cancellations: cancellations.map((c) => ({ order_id: c.id, number: c.number, created_at: at(c.created_at), cancelled_at: at(c.updated_at), reached_kitchen: inPeriod.has(c.id) })),
+    cancellations: cancellations.map((c) => ({ order_id: c.id, number: c.number, created_at: at(c.created_at), cancelled_at: at(c.updated_at), reached_kitchen: ticketOf.has(c.id) })),
     excluded: {
       bumps: bumpCounts,
       tickets_left_open: openTickets.length,

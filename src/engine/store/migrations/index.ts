@@ -20,6 +20,8 @@ import kitchenPromises from './0017-kitchen-promises.ts';
 import reportIndexes from './0018-report-indexes.ts';
 import heldItemsPromiseUpdates from './0019-held-items-promise-updates.ts';
 import issue33ReportDays from './0020-issue33-report-days.ts';
+import issue33BusyRefusals from './0021-issue33-busy-refusals.ts';
+import issue31WorldAndProviders from './0022-issue31-world-and-providers.ts';
 
 export interface Migration {
   version: number;
@@ -48,4 +50,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'report-indexes', sql: reportIndexes },
   { version: 19, name: 'held-items-promise-updates', sql: heldItemsPromiseUpdates },
   { version: 20, name: 'issue33-report-days', sql: issue33ReportDays },
+  { version: 21, name: 'issue33-busy-refusals', sql: issue33BusyRefusals },
+  { version: 22, name: 'issue31-world-and-providers', sql: issue31WorldAndProviders },
 ];

@@ -65,6 +65,7 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
         </span>
       )}
       {onBoard && <ClosedLocations />}
+      {onBoard && <LateOnlyChip />}
       <PrintingChips />
       {lowDisk && !status?.storage_full && (
         // Heard before writes stop: below 64 MB the engine will not start, and a full disk stops orders.
@@ -95,6 +96,19 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
       )}
       {apiUrl && <span className="muted strip-text strip-api">{t('statusbar.api', { url: apiUrl })}</span>}
     </footer>
+  );
+}
+
+/** The board shows the late tickets alone ("Atrasados", issue 32): said on the strip, a tap shows every ticket again. */
+function LateOnlyChip() {
+  const t = useT();
+  const { board } = useApp();
+  const lateOnly = useBoard((s) => s.lateOnly);
+  if (!lateOnly) return null;
+  return (
+    <button type="button" className="strip-chip chip-late-only" data-testid="late-only-chip" onClick={() => board.getState().setLateOnly(false)}>
+      {t('strip.late_only')}
+    </button>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KitchenOrder, OrderStatus } from '../../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
-import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, lateKey, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
@@ -27,7 +27,13 @@ const ESTIMATES_PER_TICKET = 4;
  * estimate at that card width, and outlive a new version of the order whose blocks read the same
  * (a move confirmed by the engine does not make the board measure, and shift, again).
  */
-const measuredCache = new Map<string, { width: number; blocks: Map<string, number> }>();
+const measuredCache = new Map<string, { width: number; blocks: Map<string, number>; version: number }>();
+/**
+ * Each ticket's heights at the card width, from its measured blocks, while neither they nor the
+ * ticket changed: a plan asks for every ticket's, and building each block's signature for it, 500
+ * tickets on every change, was a tenth of the change's work.
+ */
+const heightsCache = new WeakMap<ShownTicket, { key: string; measured: object; version: number; heights: TicketHeights }>();
 const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
 /**
@@ -121,9 +127,16 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   const shown = useMemo(() => shownTickets({ tickets, pending, flashes }), [tickets, pending, flashes]);
   const byId = useMemo(() => new Map(shown.map((x) => [x.order.id, x])), [shown]);
   const recalledIds = useClock((now) => recalledKey(tickets, now + clockOffset));
+  const lateOnly = useBoard((s) => s.lateOnly);
+  const lateIds = useClock((now) => (lateOnly ? lateKey(shown, now + clockOffset) : null));
   const layout = useMemo(
-    () => layoutBoard(shown, filter, { recalled: new Set(recalledIds.split(',').filter(Boolean)), stationId: stationFilter }),
-    [shown, filter, recalledIds, stationFilter],
+    () =>
+      layoutBoard(shown, filter, {
+        recalled: new Set(recalledIds.split(',').filter(Boolean)),
+        stationId: stationFilter,
+        lateOnly: lateIds === null ? null : new Set(lateIds.split(',').filter(Boolean)),
+      }),
+    [shown, filter, recalledIds, stationFilter, lateIds],
   );
   const inLanes = COLUMNS.reduce((n, c) => n + layout.columns[c].length, 0);
   const compact = density === 'compact' || (density === 'auto' && inLanes > AUTO_COMPACT_ABOVE);
@@ -179,8 +192,13 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       const guess = estimate(x, plan.cardWidth);
       const measured = measuredCache.get(x.order.id);
       if (!measured || measured.width !== plan.cardWidth) return guess;
+      const key = `${estimateKey}:${plan.cardWidth}`;
+      const known = heightsCache.get(x);
+      if (known && known.key === key && known.measured === measured && known.version === measured.version) return known.heights;
       const blocks = blocksOf(x);
-      return { head, blocks: guess.blocks.map((h, i) => measured.blocks.get(blockSignature(blocks[i]!)) ?? h) };
+      const heights = { head, blocks: guess.blocks.map((h, i) => measured.blocks.get(blockSignature(blocks[i]!)) ?? h) };
+      heightsCache.set(x, { key, measured, version: measured.version, heights });
+      return heights;
     };
     const lanes = laneTickets.map((lane, index): DrawnLane => {
       const lanePlan = plan.lanes[index]!;
@@ -246,7 +264,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       if (!ticket) continue;
       const blocks = blocksOf(ticket);
       let entry = measuredCache.get(ticket.order.id);
-      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map() }));
+      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map(), version: 0 }));
       for (const drawn of element.querySelectorAll<HTMLElement>('[data-block]')) {
         const block = blocks[Number(drawn.dataset.block)];
         if (!block) continue;
@@ -258,6 +276,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         const known = entry.blocks.get(signature);
         if (known === undefined || Math.abs(known - height) > 1) {
           entry.blocks.set(signature, height);
+          entry.version++;
           changed = true;
         }
       }
@@ -373,6 +392,13 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         </div>
       )}
       <div className="lanes" ref={lanesRef} onPointerDownCapture={onTouch}>
+        {/* Nothing in any lane (a first start, a quiet hour): said in words over the lanes' strips. */}
+        {inLanes === 0 && (
+          <div className="board-empty" data-testid="board-empty" role="status">
+            <strong>{t('board.empty_title')}</strong>
+            <span>{t('board.empty_next')}</span>
+          </div>
+        )}
         {drawn.lanes.map((lane) => {
           if (!lane.plan.shown) return null;
           if (lane.plan.collapsed) return <CollapsedLane key={lane.id} status={lane.id as OrderStatus} />;

@@ -7,7 +7,7 @@ import { useApp, useSettings, useT } from '../app-context.tsx';
  */
 export function MailSettings() {
   const t = useT();
-  const { settings: store } = useApp();
+  const { settings: settingsState } = useApp();
   const mail = useSettings((s) => s.view?.mail);
   const secure = useSettings((s) => s.view?.secure_storage);
   const saving = useSettings((s) => s.saving);
@@ -18,7 +18,7 @@ export function MailSettings() {
       className="inline-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void store
+        void settingsState
           .getState()
           .saveSmtp(url.trim(), from.trim() || null)
           .then((saved) => saved && setUrl(''));
@@ -39,7 +39,7 @@ export function MailSettings() {
         {t('settings.save')}
       </button>
       {mail?.configured && (
-        <button type="button" className="btn btn-secondary" data-testid="clear-smtp" onClick={() => void store.getState().clearSmtp()}>
+        <button type="button" className="btn btn-secondary" data-testid="clear-smtp" onClick={() => void settingsState.getState().clearSmtp()}>
           {t('mail.clear')}
         </button>
       )}

@@ -5,8 +5,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { DEMO_RUSH_PACES, type DemoRushStatus } from '../../../shared/screen-contract/demo-rush.ts';
 import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
 import type { AppSettings } from '../../../shared/screen-contract/settings.ts';
-import { useApp, useBoard, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
-import { allDayCounts, ticketBlocks, todayStats, type BoardLayout, type ShownTicket } from '../board-logic.ts';
+import { useApp, useBoard, useClock, useEngineNow, usePreferences, useSettings, useT } from '../app-context.tsx';
+import { allDayCounts, lateKey, ticketBlocks, todayStats, waitingCount, type BoardLayout, type ShownTicket } from '../board-logic.ts';
 import { BOARD_LAYOUTS, type BoardLayoutKind } from '../board-plan.ts';
 import { errorMessage } from '../api.ts';
 import { formatMinutes } from '../format.ts';
@@ -36,6 +36,7 @@ export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; c
           <StationSelect />
           <DensitySelect />
           <LayoutSelect />
+          <LateButton shown={props.shown} />
           <RecallButton count={props.layout.recall.length} />
           <SampleOrders />
         </div>
@@ -49,7 +50,7 @@ export function ScreenMenu(props: { layout: BoardLayout; shown: ShownTicket[]; c
 export function ScreenMenuButton() {
   const t = useT();
   const { board } = useApp();
-  const waiting = useBoard((s) => Object.values(s.tickets).filter((x) => x.order.status === 'programado' || x.order.status === 'pendiente_pago').length);
+  const waiting = useBoard((s) => waitingCount(s.tickets));
   return (
     <button type="button" className="btn btn-secondary menu-button" data-testid="screen-menu" aria-label={t('board.menu')} onClick={() => board.getState().setMenuOpen(true)}>
       <span aria-hidden="true">☰</span>
@@ -243,6 +244,29 @@ function LocationFilter() {
           </option>
         ))}
     </select>
+  );
+}
+
+/** "Atrasados" (issue 32): the board shows only the cooking tickets past their customer's promise, or every one again. */
+function LateButton({ shown }: { shown: ShownTicket[] }) {
+  const t = useT();
+  const { board } = useApp();
+  const lateOnly = useBoard((s) => s.lateOnly);
+  const clockOffset = useBoard((s) => s.clockOffset);
+  const count = useClock((now) => lateKey(shown, now + clockOffset).split(',').filter(Boolean).length);
+  return (
+    <button
+      type="button"
+      className={`btn btn-secondary late-button${lateOnly ? ' active' : ''}`}
+      data-testid="late-only"
+      aria-pressed={lateOnly}
+      onClick={() => {
+        board.getState().setLateOnly(!lateOnly);
+        board.getState().setMenuOpen(false);
+      }}
+    >
+      {lateOnly ? t('board.late_all') : t('board.late_only', { count })}
+    </button>
   );
 }
 

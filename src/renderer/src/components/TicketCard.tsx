@@ -3,7 +3,7 @@ import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import type { KitchenOrder } from '../../../shared/screen-contract/kitchen.ts';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useSettings, useT } from '../app-context.tsx';
-import { bumpOf, canCancel, elapsedMs, formatElapsed, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
+import { bumpOf, canCancel, elapsedMs, formatElapsed, promiseStanding, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { formatClock, formatDateTime } from '../format.ts';
 import { refusalText } from '../i18n.ts';
 import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
@@ -88,6 +88,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
   const cooking = ticket.shownStatus === 'recibido' || ticket.shownStatus === 'en_preparacion';
   const timerText = useClock((now) => (readOnly || ticket.kitchen_since === null ? null : formatElapsed(elapsedMs(ticket, now + clockOffset))));
   const level = useClock((now) => (cooking ? timerLevel(elapsedMs(ticket, now + clockOffset), thresholds) : 'ok'));
+  // Issue 32: against the customer's promise (colour only: nothing drawn moves the planned layout).
+  const standing = useClock((now) => (readOnly ? null : promiseStanding(ticket, now + clockOffset)));
   const countdown = useClock((now) => {
     const due = kitchen.countdown;
     if (!due) return null;
@@ -125,7 +127,12 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     fragment ? 'fragment' : '',
     showState ? 'show-state' : '',
     waiting ? 'waiting' : '',
+    standing === 'late' || standing === 'due' ? `promise-${standing}` : '',
   ].filter(Boolean);
+  const promiseTitle =
+    (standing === 'late' || standing === 'due') && kitchen.promised_ready_at !== undefined
+      ? t(standing === 'late' ? 'ticket.promise_late' : 'ticket.promise_due', { time: formatClock(kitchen.promised_ready_at, timeZone, language) })
+      : undefined;
 
 
   const onBump = (e: { stopPropagation(): void; timeStamp: number; nativeEvent: Event }) => {
@@ -150,6 +157,14 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
                 ? { className: 'suggested', text: t('ticket.suggest', { action: t(`action.${suggested}`) }), testId: 'suggested', code: undefined }
                 : null;
   const continues = fragment !== undefined && fragment.part < fragment.parts - 1;
+  // A fragment's part ("1/2 →"): under the bump's word where there is a bump (beside the type, on a
+  // tablet's card, it was squeezed to a sliver: no room for both), else among the header's badges.
+  const part = fragment && fragment.parts > 1 && (
+    <span className={bump ? 'bump-part' : 'badge badge-split'} data-testid="split" title={continues ? t('ticket.continues') : undefined}>
+      {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
+      {continues ? ' →' : ''}
+    </span>
+  );
   const shownBlocks = fragment ? blocks.slice(fragment.from, fragment.to) : blocks;
   const orderAllergy = allergic(order.notes);
 
@@ -308,6 +323,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
     <article
       ref={ref}
       className={classes.join(' ')}
+      title={promiseTitle}
+      data-promise={standing ?? ''}
       data-order-id={id}
       data-number={order.number}
       data-status={ticket.shownStatus}
@@ -344,12 +361,7 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
                 {ringing && <span className="badge badge-new">{t('ticket.new')}</span>}
                 {recalled && <span className="badge badge-recalled" data-testid="recalled">{t('ticket.recalled')}</span>}
                 {managed && (readOnly || dead) && <span className="badge badge-pos" title={t('ticket.managed_by', { manager: managedBy })}>{kitchen.managed_by ?? t('ticket.pos')}</span>}
-                {fragment && fragment.parts > 1 && (
-                  <span className="badge badge-split" data-testid="split" title={continues ? t('ticket.continues') : undefined}>
-                    {t('ticket.part', { part: fragment.part + 1, parts: fragment.parts })}
-                    {continues ? ' →' : ''}
-                  </span>
-                )}
+                {!bump && part}
               </div>
             )}
           </div>
@@ -379,8 +391,9 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
           </div>
         )}
         {bump && (
-          <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
-            {t(`action.${bump}`)}
+          <button type="button" className={`btn btn-bump bump-${bump} ${suggested ? 'is-suggested' : ''} ${part ? 'with-part' : ''}`} data-testid="bump" data-target={bump} onClick={onBump}>
+            {part ? <span className="bump-action">{t(`action.${bump}`)}</span> : t(`action.${bump}`)}
+            {part}
           </button>
         )}
       </header>

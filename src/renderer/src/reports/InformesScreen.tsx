@@ -1,6 +1,7 @@
 // Informes (issue 33): how the kitchen did at a location on a day, a past day or a range, in pictures
 // a manager reads at a glance, each stating its rule; and the export of the same figures. Loaded on
 // first use of the screen (views/ReportsView.tsx imports it lazily): the board never pays for it.
+import { DateField } from './DateField.tsx';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { csvText } from '../../../shared/csv.ts';
 import type { ReportTable } from '../../../shared/kitchen-report-tables.ts';
@@ -12,7 +13,7 @@ import { BusyLanes } from './BusyLanes.tsx';
 import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
-import { clockOf, localDay, minutes } from './report-format.ts';
+import { clockOf, formatDay, localDay, minutes } from './report-format.ts';
 import { RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
 import './informes.css';
@@ -131,11 +132,11 @@ export default function InformesScreen() {
         ))}
         <label className="field inline">
           <span>{text('from')}</span>
-          <input type="date" data-testid="period-from" value={period.from} max={today} onChange={(e) => e.target.value && setPeriod({ from: e.target.value, to: e.target.value > period.to ? e.target.value : period.to })} />
+          <DateField testId="period-from" value={period.from} max={today} language={language} calendarLabel={text('calendar')} onChange={(day) => setPeriod({ from: day, to: day > period.to ? day : period.to })} />
         </label>
         <label className="field inline">
           <span>{text('to')}</span>
-          <input type="date" data-testid="period-to" value={period.to} min={period.from} max={today} onChange={(e) => e.target.value && setPeriod({ from: period.from, to: e.target.value })} />
+          <DateField testId="period-to" value={period.to} min={period.from} max={today} language={language} calendarLabel={text('calendar')} onChange={(day) => setPeriod({ from: period.from, to: day })} />
         </label>
       </div>
       {error && <div className="notice notice-error" role="alert">{text('error', { message: error })}</div>}
@@ -186,7 +187,7 @@ export default function InformesScreen() {
             </p>
             <ExcludedTable report={report} text={text} language={language} stationName={stationName} />
           </Figure>
-          <Figure id="replay" title={text('replay_title')} rule={text('replay_rule', { day: report.to })}>
+          <Figure id="replay" title={text('replay_title')} rule={text('replay_rule', { day: formatDay(report.to, language) })}>
             {location && <ReplaySection location={location} day={report.to} text={text} language={language} stationName={stationName} />}
           </Figure>
           <Figure id="export" title={text('export_title')} rule={text('export_rule')}>

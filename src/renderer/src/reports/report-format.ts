@@ -34,3 +34,21 @@ export function localDay(now: number, timeZone: string, daysBack = 0): string {
   const date = new Date(Date.UTC(y, m - 1, d - daysBack));
   return date.toISOString().slice(0, 10);
 }
+
+/** A local date (YYYY-MM-DD) as the screen writes it: 28-11-2026 in Spanish (es-CL), 28/11/2026 in English (en-GB). */
+export function formatDay(day: string, language: Language): string {
+  const [y, m, d] = day.split('-');
+  return language === 'es' ? `${d}-${m}-${y}` : `${d}/${m}/${y}`;
+}
+
+/** What the manager typed as a date (day first: 28-11-2026, 28/11/2026, 28.11.2026; or 2026-11-28), as YYYY-MM-DD; null when it is not a date that exists. */
+export function parseDay(text: string): string | null {
+  const trimmed = text.trim();
+  const dayFirst = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/.exec(trimmed);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed);
+  const [y, m, d] = dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]].map(Number) : iso ? [iso[1], iso[2], iso[3]].map(Number) : [];
+  if (y === undefined || m === undefined || d === undefined) return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}

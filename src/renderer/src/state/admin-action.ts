@@ -7,7 +7,7 @@ export interface AdminActionState {
   error: string | null;
 }
 
-/** `attempt(work)` for a store whose state holds `busy` and `error`: true when `work` succeeded. */
+/** `attempt(work)` for a screen state that holds `busy` and `error`: true when `work` succeeded. */
 export function adminAction(set: (partial: Partial<AdminActionState>) => void): (work: () => Promise<void>) => Promise<boolean> {
   return async (work) => {
     set({ busy: true, error: null });

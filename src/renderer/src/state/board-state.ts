@@ -18,13 +18,13 @@ export const HOLD_MS = 5000;
 /** A changed ticket flashes this long; a cancelled one stays in its column this long, marked dead. */
 const FLASH_MS = 8000;
 
-export type BoardStore = StoreApi<BoardState>;
+export type BoardStateApi = StoreApi<BoardState>;
 
-export interface BoardStoreDeps extends Partial<Omit<BoardContext, 'api'>> {
+export interface BoardStateDeps extends Partial<Omit<BoardContext, 'api'>> {
   api: BoardContext['api'];
 }
 
-export function createBoardStore(deps: BoardStoreDeps): BoardStore {
+export function createBoardState(deps: BoardStateDeps): BoardStateApi {
   const ctx: BoardContext = {
     api: deps.api,
     now: deps.now ?? (() => Date.now()),
@@ -33,8 +33,9 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
     holdMs: deps.holdMs ?? HOLD_MS,
     flashMs: deps.flashMs ?? FLASH_MS,
     pendingStorage: deps.pendingStorage,
+    firstSnapshot: deps.firstSnapshot,
   };
-  const store = createStore<BoardState>()((set, get) => ({
+  const board = createStore<BoardState>()((set, get) => ({
     ...createFeedSlice(set, get, ctx),
     ...createPendingSlice(set, get, ctx),
     ...createNoticesSlice(set, get, ctx),
@@ -43,9 +44,9 @@ export function createBoardStore(deps: BoardStoreDeps): BoardStore {
   // Kept on the screen as they change, so a reload (or a crash of the tablet's browser) loses none.
   if (ctx.pendingStorage) {
     const storage = ctx.pendingStorage;
-    store.subscribe((state, previous) => {
+    board.subscribe((state, previous) => {
       if (state.pending !== previous.pending) storage.write(state.pending);
     });
   }
-  return store;
+  return board;
 }

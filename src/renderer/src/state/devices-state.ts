@@ -23,11 +23,11 @@ export interface DevicesState extends AdminActionState {
   dismissOffer(): void;
 }
 
-export type DevicesStore = StoreApi<DevicesState>;
+export type DevicesStateApi = StoreApi<DevicesState>;
 
-export function createDevicesStore(deps: {
+export function createDevicesState(deps: {
   api: Pick<KitchenApi, 'listDevices' | 'pairDevice' | 'revokeDevice' | 'pairingLockout' | 'pickupSettings' | 'setPickupSettings'>;
-}): DevicesStore {
+}): DevicesStateApi {
   return createStore<DevicesState>()((set, get) => {
     const attempt = adminAction(set);
     return {

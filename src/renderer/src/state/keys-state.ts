@@ -9,14 +9,14 @@ export interface KeysState extends AdminActionState {
   /** The key just generated: shown once, then forgotten by `dismissCreated`. */
   created: { key: string; record: ApiKeyEntry } | null;
   load(): Promise<void>;
-  create(input: { mode: World; write: boolean; label: string | null }): Promise<boolean>;
+  create(input: { world: World; write: boolean; label: string | null }): Promise<boolean>;
   revoke(keyId: string): Promise<boolean>;
   dismissCreated(): void;
 }
 
-export type KeysStore = StoreApi<KeysState>;
+export type KeysStateApi = StoreApi<KeysState>;
 
-export function createKeysStore(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStore {
+export function createKeysState(deps: { api: Pick<KitchenApi, 'listKeys' | 'createKey' | 'revokeKey'> }): KeysStateApi {
   return createStore<KeysState>()((set, get) => {
     const attempt = adminAction(set);
     return {

@@ -26,9 +26,9 @@ export interface LocationsState {
 
 type HubApi = Pick<KitchenApi, 'listLocations' | 'setLocationOpen'> & Partial<Pick<KitchenApi, 'stationCooks' | 'setStationCooks' | 'setLocationBusy'>>;
 
-export type LocationsStore = StoreApi<LocationsState>;
+export type LocationsStateApi = StoreApi<LocationsState>;
 
-export function createLocationsStore(deps: { api: HubApi }): LocationsStore {
+export function createLocationsState(deps: { api: HubApi }): LocationsStateApi {
   return createStore<LocationsState>()((set, get) => ({
     world: 'live',
     view: null,

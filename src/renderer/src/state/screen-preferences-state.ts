@@ -26,7 +26,7 @@ export interface ScreenPreferencesState extends ScreenPreferences {
   set(patch: Partial<ScreenPreferences>): void;
 }
 
-export type ScreenPreferencesStore = StoreApi<ScreenPreferencesState>;
+export type ScreenPreferencesStateApi = StoreApi<ScreenPreferencesState>;
 
 /** Where they are kept; a Storage (localStorage in the page, a Map-backed one in tests), or none. */
 export interface PreferencesStorage {
@@ -57,7 +57,7 @@ function readScreenPreferences(storage: PreferencesStorage | null): ScreenPrefer
   };
 }
 
-export function createScreenPreferencesStore(storage: PreferencesStorage | null): ScreenPreferencesStore {
+export function createScreenPreferencesState(storage: PreferencesStorage | null): ScreenPreferencesStateApi {
   return createStore<ScreenPreferencesState>()((set, get) => ({
     ...readScreenPreferences(storage),
     set(patch) {

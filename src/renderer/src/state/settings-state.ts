@@ -1,5 +1,5 @@
 // Settings and what the app says about itself. The platform key goes in through here and never
-// comes back: the view only has its mode, label and last four characters.
+// comes back: the view only has its world, label and last four characters.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/screen-contract/settings.ts';
 
@@ -36,12 +36,12 @@ export interface SettingsState {
   clearError(): void;
 }
 
-export type SettingsStore = StoreApi<SettingsState>;
+export type SettingsStateApi = StoreApi<SettingsState>;
 
-export function createSettingsStore(deps: {
+export function createSettingsState(deps: {
   api: Pick<KitchenApi, 'getSettings' | 'updateSettings' | 'setPlatformKey' | 'clearPlatformKey' | 'setSmtp' | 'clearSmtp' | 'appInfo' | 'restartApp'>;
   now?: () => number;
-}): SettingsStore {
+}): SettingsStateApi {
   const now = deps.now ?? (() => Date.now());
   return createStore<SettingsState>()((set, get) => {
     const run = async (work: () => Promise<SettingsView>): Promise<boolean> => {

@@ -25,11 +25,11 @@ export interface StockState {
   receive(push: LivePush): void;
 }
 
-export type StockStore = StoreApi<StockState>;
+export type StockStateApi = StoreApi<StockState>;
 
 const clampQuantity = (n: number) => (Number.isFinite(n) ? Math.min(1_000_000, Math.max(0, Math.trunc(n))) : 0);
 
-export function createStockStore(deps: { api: Pick<KitchenApi, 'readStock' | 'setStock'>; now?: () => number }): StockStore {
+export function createStockState(deps: { api: Pick<KitchenApi, 'readStock' | 'setStock'>; now?: () => number }): StockStateApi {
   const now = deps.now ?? (() => Date.now());
   return createStore<StockState>()((set, get) => {
     const quantityOf = (productId: string) =>

@@ -17,7 +17,7 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
   const language = useSettings((s) => s.settings.language);
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const [label, setLabel] = useState('');
-  const [mode, setMode] = useState<World>('live');
+  const [world, setWorld] = useState<World>('live');
   const [write, setWrite] = useState(false);
   const [copied, setCopied] = useState(false);
 
@@ -52,7 +52,7 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
           setCopied(false);
           void keys
             .getState()
-            .create({ mode, write, label: label.trim() || null })
+            .create({ world, write, label: label.trim() || null })
             .then((ok) => ok && setLabel(''));
         }}
       >
@@ -61,8 +61,8 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
           <input data-testid="key-label" value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
         </label>
         <label className="field">
-          <span>{t('keys.mode')}</span>
-          <select data-testid="key-mode" value={mode} onChange={(e) => setMode(e.target.value as World)}>
+          <span>{t('keys.world')}</span>
+          <select data-testid="key-world" value={world} onChange={(e) => setWorld(e.target.value as World)}>
             <option value="live">{t('world.live')}</option>
             <option value="test">{t('world.test')}</option>
           </select>
@@ -123,8 +123,8 @@ export function IntegrationsView({ confirm }: { confirm(request: ConfirmRequest)
               ),
             },
             {
-              title: t('keys.mode'),
-              cell: (k) => <span className={`badge ${k.mode === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.mode === 'live' ? 'world.live' : 'world.test')}</span>,
+              title: t('keys.world'),
+              cell: (k) => <span className={`badge ${k.world === 'test' ? 'badge-test' : 'badge-live'}`}>{t(k.world === 'live' ? 'world.live' : 'world.test')}</span>,
             },
             { title: t('keys.permission'), cell: (k) => t(k.write ? 'keys.write' : 'keys.read') },
             { title: t('keys.restaurant_column'), cell: () => info?.restaurant.name ?? '' },

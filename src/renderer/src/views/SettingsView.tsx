@@ -10,7 +10,7 @@ import { SyncConflicts } from '../components/SyncConflicts.tsx';
 
 export function SettingsView() {
   const t = useT();
-  const { settings: store } = useApp();
+  const { settings: settingsState } = useApp();
   const view = useSettings((s) => s.view);
   const info = useSettings((s) => s.info);
   const settings = useSettings((s) => s.settings);
@@ -30,7 +30,7 @@ export function SettingsView() {
     setUrl(settings.connection.platform_url ?? '');
   }, [settings]);
 
-  const update = (patch: SettingsPatch) => void store.getState().update(patch);
+  const update = (patch: SettingsPatch) => void settingsState.getState().update(patch);
   const keyInfo = view?.platform_key;
   const secure = view?.secure_storage;
 
@@ -50,7 +50,7 @@ export function SettingsView() {
           {view.can_restart === false ? (
             <span data-testid="restart-from-terminal">{t('settings.restart_from_terminal')}</span>
           ) : (
-            <button type="button" className="btn btn-secondary" onClick={() => void store.getState().restart()}>
+            <button type="button" className="btn btn-secondary" onClick={() => void settingsState.getState().restart()}>
               {t('settings.restart')}
             </button>
           )}
@@ -155,14 +155,14 @@ export function SettingsView() {
         )}
         <p data-testid="platform-key-info">
           {keyInfo?.present
-            ? t('settings.key_saved', { mode: keyInfo.mode ?? '?', label: keyInfo.label ?? '—', last4: keyInfo.last4 ?? '' })
+            ? t('settings.key_saved', { world: keyInfo.world ?? '?', label: keyInfo.label ?? '—', last4: keyInfo.last4 ?? '' })
             : t('settings.no_key')}
         </p>
         <form
           className="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void store
+            void settingsState
               .getState()
               .savePlatformKey(key, keyLabel.trim() || null)
               .then(() => setKey(''));
@@ -180,7 +180,7 @@ export function SettingsView() {
             {t('settings.save_key')}
           </button>
           {keyInfo?.present && (
-            <button type="button" className="btn btn-secondary" data-testid="clear-platform-key" onClick={() => void store.getState().clearPlatformKey()}>
+            <button type="button" className="btn btn-secondary" data-testid="clear-platform-key" onClick={() => void settingsState.getState().clearPlatformKey()}>
               {t('settings.clear_key')}
             </button>
           )}

@@ -13,6 +13,8 @@ import { handlersFor, placeOrder } from '../../screen/support.ts';
 import { computeKitchenReport, judgePeriod, readKitchenReport, reportPeriod, type ReportPeriod } from '../../../../src/engine/services/reports/kitchen-report.ts';
 import { classifySamples, DEFAULT_PREP_SECONDS, MIN_LEARNED_SAMPLES, type Implausible } from '../../../../src/engine/domain/prep-times.ts';
 import { lineKey, ticketsFromLog } from '../../../../src/engine/domain/kitchen-report/tickets.ts';
+import { logOrder, sampleRow, verdictReason } from '../../../../src/engine/domain/kitchen-report/judge-days.ts';
+import { dayColumns, encodeDayColumns } from '../../../../src/engine/domain/kitchen-report/day-columns.ts';
 import { cookSamples } from '../../../../src/engine/services/kitchen/learn-prep-times.ts';
 import { cooksOnShift } from '../../../../src/engine/services/kitchen/kitchen-promise.ts';
 import { readKitchenSettings } from '../../../../src/engine/services/kitchen/kitchen-settings.ts';
@@ -31,6 +33,8 @@ const completo = { product_id: R1.products.completo, quantity: 1 };
 let engine: EngineUnderTest;
 before(async () => {
   engine = await startEngineUnderTest();
+  // The days here are stored by the reports alone (the jobs' own storing: test/engine/jobs/keep-report-days.test.ts).
+  await engine.server.jobs.stop();
 });
 after(async () => {
   await engine?.stop();
@@ -79,12 +83,20 @@ async function assertSameAsWholeLog(core: Engine, query: typeof RANGE, label: st
     const expected = await fromWholeLog(core, period);
     const actual = await judgePeriod(core, manager, period, expected.cancelledAt);
     assert.deepEqual(actual.tickets, expected.tickets, `${label}: tickets`);
+    const inLogOrder = logOrder(actual.samples);
     assert.deepEqual(
-      actual.samples.map(({ mass_bump: _kept, ...sample }) => sample),
+      inLogOrder.map((i) => {
+        const { mass_bump: _kept, ...sample } = sampleRow(actual, i);
+        return sample;
+      }),
       expected.samples,
       `${label}: samples`,
     );
-    assert.deepEqual(actual.verdicts, expected.verdicts, `${label}: verdicts`);
+    assert.deepEqual(
+      inLogOrder.map((i) => verdictReason(actual.samples.verdict[i]!)),
+      expected.verdicts,
+      `${label}: verdicts`,
+    );
     assert.deepEqual(actual.recalls, expected.recalls, `${label}: recalls`);
     assert.deepEqual(actual.promises, expected.promises, `${label}: promises`);
   });
@@ -159,7 +171,8 @@ test('closed days read from their summaries give the figures of the whole log; a
 
   // The summaries are what is read: an emptied one shows (its cooks and zone still match)...
   const kept = core.db.prepare("SELECT summary FROM kitchen_report_days WHERE day = '2026-11-21'").get() as { summary: string };
-  core.db.prepare(`UPDATE kitchen_report_days SET summary = '{"v":2,"b":0,"k":[],"t":[],"s":[],"r":[],"p":[]}' WHERE day = '2026-11-21'`).run();
+  const empty = encodeDayColumns(dayColumns({ tickets: [], samples: [], recalls: [], promises: [] }));
+  core.db.prepare("UPDATE kitchen_report_days SET summary = ? WHERE day = '2026-11-21'").run(empty);
   assert.equal((await readKitchenReport(core, manager, RANGE)).tickets.fired, 31 - 11);
   // ...and one computed with other cooks is not used, but computed again and stored.
   core.db.prepare("UPDATE kitchen_report_days SET cooks = '[]' WHERE day = '2026-11-21'").run();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { ManualClock } from '../../../../src/engine/clock.ts';
-import { importRestaurant } from '../../../../src/engine/restaurant-config/import-restaurant.ts';
+import { importRestaurant } from '../../../../src/engine/services/restaurants/import-restaurant.ts';
 import { createApiKey } from '../../../../src/engine/services/keys/api-keys.ts';
 import { setKeyChannelKind } from '../../../../src/engine/services/kitchen/busy-mode.ts';
 import { readKitchenReport } from '../../../../src/engine/services/reports/kitchen-report.ts';
@@ -35,7 +35,7 @@ before(async () => {
   const imported = await importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
   const keys: Record<string, string> = {};
   for (const channel of profile.channels) {
-    const created = await createApiKey(server.engine, { restaurantId: RESTAURANT_ID, mode: 'live', write: true, label: channel.label });
+    const created = await createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
     keys[channel.label] = created.key;
     await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
   }

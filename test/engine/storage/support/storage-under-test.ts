@@ -38,7 +38,7 @@ function seedSql(units: number, blob: string): string {
     INSERT INTO categories (id, restaurant_id, name) VALUES ('c-1', '${RESTAURANT}', 'Platos');
     INSERT INTO products (id, restaurant_id, category_id, slug, name, price, track_stock) VALUES ('${PRODUCT}', '${RESTAURANT}', 'c-1', 'completo', 'Completo', 2500, 1);
     INSERT INTO stock (location_id, product_id, quantity) VALUES ('${LOCATION}', '${PRODUCT}', ${units});
-    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
       VALUES ('${API_KEY}', '${RESTAURANT}', 'lookup-1', ${blob}, ${blob}, 'live', 1, 'abcd', 0);`;
 }
 

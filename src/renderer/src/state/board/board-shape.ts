@@ -1,7 +1,7 @@
 // The board state's shape, types only: each slice's data and actions, the whole state they make
 // together, and what every slice shares. The slices (feed-, pending-, notices-, selection-slice.ts)
 // implement these and read the whole state through them; nothing here imports a slice, so no slice
-// and the store that joins them (board-state.ts) import each other in a circle.
+// and the state that joins them (board-state.ts) import each other in a circle.
 import type { StoreApi } from 'zustand/vanilla';
 import type { BoardLocation, BoardSnapshot, ConnectionStatus, KitchenOrder, KitchenStation, KitchenTicket, LivePush } from '../../../../shared/screen-contract/kitchen.ts';
 import type { OrderStatus, PatchTarget } from '../../../../shared/order-states.ts';
@@ -23,6 +23,8 @@ export interface BoardContext {
   flashMs: number;
   /** Where pending changes survive a reload (none: they live as long as the page). */
   pendingStorage?: PendingStorage | undefined;
+  /** The snapshot the page asked for as it started (early-board.ts): the first load takes it instead of asking again. */
+  firstSnapshot?: Promise<BoardSnapshot> | undefined;
 }
 
 // The feed: the engine's word (feed-slice.ts).
@@ -165,6 +167,8 @@ export interface SelectionSlice {
   locationFilter: string | null;
   /** The station this screen shows (its items only); null: expo, every item. */
   stationFilter: string | null;
+  /** "Atrasados" (issue 32): the board shows only the cooking tickets past their promise. */
+  lateOnly: boolean;
   muted: boolean;
   recallOpen: boolean;
   /** The screen's menu (station, density, layout, panels, recall). */
@@ -178,6 +182,7 @@ export interface SelectionSlice {
   reveal(orderId: string): void;
   setLocationFilter(locationId: string | null): void;
   setStationFilter(stationId: string | null): void;
+  setLateOnly(on: boolean): void;
   setMuted(muted: boolean): void;
   setRecallOpen(open: boolean): void;
   setMenuOpen(open: boolean): void;

@@ -36,6 +36,8 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
   let buffered: LivePush[] | null = null;
   let loading: Promise<void> | null = null;
   let lastLoadAt = 0;
+  /** The snapshot asked for as the page started, for the first load only. */
+  let firstSnapshot = ctx.firstSnapshot ?? null;
 
   /** Takes in an order as the engine now has it and notices what that means for the screen. */
   const integrate = (ticket: KitchenTicket, source: 'feed' | 'snapshot') => {
@@ -122,8 +124,9 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
       if (loading) return loading;
       buffered = [];
       lastLoadAt = ctx.now();
-      loading = ctx.api
-        .boardSnapshot({})
+      const asked = firstSnapshot ?? ctx.api.boardSnapshot({});
+      firstSnapshot = null;
+      loading = asked
         .then(
           (snapshot) => {
             // A re-read (after silence, or the periodic one) may reveal changes the feed did not

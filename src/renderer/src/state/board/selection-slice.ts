@@ -1,6 +1,6 @@
 // What the cook points at: the selected ticket (touch, keyboard or bump bar), which location is
 // shown, and which side list is open. Arrows walk the four columns and then the side lists.
-import { COLUMNS, layoutBoard, recalledKey, type ShownTicket } from '../../board-logic.ts';
+import { COLUMNS, lateKey, layoutBoard, recalledKey, type ShownTicket } from '../../board-logic.ts';
 import type { GetBoard, SelectionSlice, SetBoard } from './board-shape.ts';
 import { shownTickets } from './shown.ts';
 
@@ -8,7 +8,9 @@ import { shownTickets } from './shown.ts';
 /** Every list the keyboard reaches, left to right: the columns, then scheduled, awaiting payment and recall. */
 function selectableLists(state: ReturnType<GetBoard>, now: number): ShownTicket[][] {
   const recalled = new Set(recalledKey(state.tickets, now + state.clockOffset).split(',').filter(Boolean));
-  const layout = layoutBoard(shownTickets(state), state.locationFilter, { recalled, stationId: state.stationFilter });
+  const shown = shownTickets(state);
+  const lateOnly = state.lateOnly ? new Set(lateKey(shown, now + state.clockOffset).split(',').filter(Boolean)) : null;
+  const layout = layoutBoard(shown, state.locationFilter, { recalled, stationId: state.stationFilter, lateOnly });
   const lists = [...COLUMNS.map((c) => layout.columns[c]), layout.scheduled, layout.awaitingPayment];
   if (state.recallOpen) lists.push(layout.recall);
   return lists;
@@ -21,6 +23,7 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard, now: () => nu
     selectedId: null,
     locationFilter: null,
     stationFilter: null,
+    lateOnly: false,
     muted: false,
     recallOpen: false,
     menuOpen: false,
@@ -77,6 +80,9 @@ export function createSelectionSlice(set: SetBoard, get: GetBoard, now: () => nu
 
     setLocationFilter(locationId) {
       set({ locationFilter: locationId });
+    },
+    setLateOnly(on) {
+      set({ lateOnly: on });
     },
     setStationFilter(stationId) {
       set({ stationFilter: stationId });

@@ -1,12 +1,13 @@
-import { mapInOrder } from '../../shared/in-order.ts';
-// Writes a validated restaurant configuration file into the engine's database: the restaurant, its
-// locations (with schedule exceptions and initial stock) and its catalogue, in one transaction, so
-// a refused file leaves no trace.
+import { mapInOrder } from '../../../shared/in-order.ts';
+// The use case of the restaurant file: validates it (restaurant-config/, pure) and writes the
+// restaurant, its locations (with schedule exceptions and initial stock) and its catalogue in one
+// transaction, so a refused file leaves no trace. A service like any other: the rows go through
+// store/restaurant-import-store.ts on the transaction's handle.
 import { randomUUID } from 'node:crypto';
-import type { Engine, WriteTransaction } from '../engine.ts';
-import type { RestaurantConfig } from './schema.ts';
-import { resolveKitchenSettings } from './stations.ts';
-import { jsonPath, validateRestaurantConfig, type RestaurantConfigProblem } from './validate-restaurant-config.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { RestaurantConfig } from '../../restaurant-config/schema.ts';
+import { resolveKitchenSettings } from '../../restaurant-config/stations.ts';
+import { jsonPath, validateRestaurantConfig, type RestaurantConfigProblem } from '../../restaurant-config/validate-restaurant-config.ts';
 
 /** The file's rows, as the open transaction writes them (store/restaurant-import-store.ts). */
 type RestaurantImportStore = WriteTransaction['stores']['restaurantImport'];
