@@ -42,7 +42,7 @@ function seedSql(): string {
     INSERT INTO products (id, restaurant_id, category_id, slug, name, price, track_stock)
       VALUES ${rows.map((x) => `('${x.product}', '${x.restaurant}', 'c-${x.restaurant}', 'completo', 'Completo', 2500, 1)`).join(', ')};
     INSERT INTO stock (location_id, product_id, quantity) VALUES ${rows.map((x) => `('${x.location}', '${x.product}', 1000000000)`).join(', ')};
-    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, mode, can_write, last4, created_at)
+    INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
       VALUES ${rows.map((x) => `('${x.apiKey}', '${x.restaurant}', 'lookup-${x.apiKey}', '\\x00'::bytea, '\\x00'::bytea, 'live', 1, 'abcd', 0)`).join(', ')};
     INSERT INTO restaurant_clocks (restaurant_id) VALUES ${rows.map((x) => `('${x.restaurant}')`).join(', ')};`;
 }

@@ -49,17 +49,22 @@ export function isRunning(layout: PlatformLayout, name: string): boolean {
   return isAlive(recordOfProcess(layout, name));
 }
 
-/** The primary's WAL senders stop (SIGSTOP): a replication link that stalls, so that what it has not sent yet is only on the primary. */
-export function stallWalSenders(layout: PlatformLayout, node: string): ProcessRecord[] {
+/** The node's WAL senders now: one per standby streaming from it (none while the standbys still connect). */
+export function walSenders(layout: PlatformLayout, node: string): ProcessRecord[] {
   const postmaster = postmasterOf(dataDir(layout, node), `${node}-postgres`);
   if (!postmaster) throw new Error(`${node}: no PostgreSQL running`);
-  const senders = processTree(postmaster).filter((record) => {
+  return processTree(postmaster).filter((record) => {
     try {
       return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').includes('walsender');
     } catch {
       return false;
     }
   });
+}
+
+/** The primary's WAL senders stop (SIGSTOP): a replication link that stalls, so that what it has not sent yet is only on the primary. */
+export function stallWalSenders(layout: PlatformLayout, node: string): ProcessRecord[] {
+  const senders = walSenders(layout, node);
   if (senders.length === 0) throw new Error(`${node}: no WAL sender to stall`);
   signal(senders, 'SIGSTOP');
   return senders;

@@ -12,7 +12,7 @@ import { up, writeConnection } from '../../../scripts/platform/up.ts';
 import { eventually } from '../../support/eventually.ts';
 import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, prepareOrdersTable, startOrderWriters } from '../../support/order-writers.ts';
-import { currentLeader, killDatabaseNode, stallWalSenders } from '../../support/platform-faults.ts';
+import { currentLeader, killDatabaseNode, stallWalSenders, walSenders } from '../../support/platform-faults.ts';
 
 const clock = () => performance.now();
 let layout: PlatformLayout;
@@ -38,6 +38,8 @@ test('with asynchronous replication, kill -9 of the primary loses acknowledged r
   try {
     await eventually(() => writers.acknowledged.length, 'writes before the fault', { until: (count) => count >= 40, timeoutMs: 60_000 });
     const leader = (await currentLeader(layout))!;
+    // Both standbys streaming first: on a busy machine one may still be connecting when writes begin.
+    await eventually(() => walSenders(layout, leader).length, 'both standbys streaming from the leader', { until: (count) => count >= 2, timeoutMs: 120_000 });
     stallWalSenders(layout, leader);
     const stalledAt = writers.acknowledged.length;
     // Asynchronous commits go on without the standbys: wait until some are acknowledged that no standby has.

@@ -10,7 +10,7 @@ import { refusalText } from '../i18n.ts';
 import { isStale, type PendingMove } from '../state/board-state.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 
-export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean | null }) {
+export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean }) {
   const t = useT();
   const now = useNow(1000);
   const status = useBoard((s) => s.status);

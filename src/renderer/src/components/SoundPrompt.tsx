@@ -16,21 +16,25 @@ async function soundAllowed(): Promise<boolean> {
   }
 }
 
-/** null while unknown; false until a tap anywhere lets the page play sound. */
-export function useSoundAllowed(enabled: boolean): boolean | null {
-  const [allowed, setAllowed] = useState<boolean | null>(enabled ? null : true);
+/**
+ * True once a tap (or key) on this page let it play a sound; false until then where it is enabled
+ * (a browser's screen). The page does not probe before the first touch: a probe's play() need not
+ * settle while the media loads, and a browser that allows it is rare on a kitchen's tablet, so the
+ * strip asks for the one tap that makes the alarm sure.
+ */
+export function useSoundAllowed(enabled: boolean): boolean {
+  const [allowed, setAllowed] = useState(!enabled);
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    void soundAllowed().then((ok) => live && setAllowed(ok));
     // Any first tap is the gesture the browser waits for: the cook need not find a button.
     const onTap = () => void soundAllowed().then((ok) => live && ok && setAllowed(true));
-    document.addEventListener('pointerdown', onTap, { capture: true });
-    document.addEventListener('keydown', onTap, { capture: true });
+    // A touch activates the page at its end (pointerup), a mouse at pointerdown, a key at keydown.
+    const gestures = ['pointerdown', 'pointerup', 'keydown'] as const;
+    for (const gesture of gestures) document.addEventListener(gesture, onTap, { capture: true });
     return () => {
       live = false;
-      document.removeEventListener('pointerdown', onTap, { capture: true });
-      document.removeEventListener('keydown', onTap, { capture: true });
+      for (const gesture of gestures) document.removeEventListener(gesture, onTap, { capture: true });
     };
   }, [enabled]);
   return allowed;
