@@ -48,6 +48,21 @@ export default tseslint.config(
       ],
     },
   },
+  // Issue 34: the services are async. A promise dropped (a write not awaited, an async callback
+  // where a plain one is expected) is a bug the types alone do not catch: typed rules. (Not
+  // require-await: async functions without an await are how the SQLite side meets async interfaces.)
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test's own: the runner awaits what they return.
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false, properties: false } }],
+    },
+  },
   { files: ['src/**/cli/**', 'src/engine/restaurant-config/write-json-schema.ts', 'scripts/**'], rules: { 'no-console': 'off' } },
   {
     files: ['test/**', 'bench/**'],

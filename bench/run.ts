@@ -74,7 +74,7 @@ try {
   const needsOrders = ROWS.some(({ row }) => (row <= 4 || row === 8) && (!only || only.has(row)));
   log(needsOrders ? `Preparing a database of ${orders.toLocaleString('en-US')} orders…` : 'Preparing a small database…');
   const prepareStarted = Date.now();
-  const prepared = prepareDatabase(join(workDir, 'prepared'), needsOrders ? orders : 0);
+  const prepared = await prepareDatabase(join(workDir, 'prepared'), needsOrders ? orders : 0);
   log(`  done in ${((Date.now() - prepareStarted) / 1000).toFixed(1)} s`);
   const context: BenchContext = {
     quick,

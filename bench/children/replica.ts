@@ -33,8 +33,8 @@ answer(
         const changes = message.changes as number;
         const asked = performance.now();
         let started: number | null = null;
-        const look = () => {
-          const pending = engine.stores.sync.pending();
+        const look = async () => {
+          const pending = await engine.stores.sync.pending();
           if (started === null && pending < changes) started = performance.now();
           if (pending > 0) return;
           stop();

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../src/shared/in-order.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,30 +73,30 @@ const TEMPLATES: Omit<CreateOrderInput, 'location_id'>[] = [
  * each with its `order.created` event and the event of its last state. Tracked stock at the open
  * location is made plentiful for the POST benchmark.
  */
-export function prepareDatabase(dir: string, orders: number): PreparedDatabase {
+export async function prepareDatabase(dir: string, orders: number): Promise<PreparedDatabase> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'bench.db');
   const now = Date.now();
   const start = now - 90 * DAY;
   const engine = new Engine({ database: path, clock: new ManualClock(start) });
   try {
-    const demo = seedDemo(engine, { live: null, test: sandboxSimulator });
+    const demo = await seedDemo(engine, { live: null, test: sandboxSimulator });
     const restaurant = demo[0]!;
     const restaurantId = restaurant.id;
     for (const product of [R1.products.empanadaPino, R1.products.empanadaQueso, R1.products.pastelDeChoclo]) {
-      engine.stores.stock.set(R1.openLocation, product, BENCH_STOCK);
+      await engine.stores.stock.set(R1.openLocation, product, BENCH_STOCK);
     }
     const actor = { restaurantId, world: 'live' as const, canWrite: true, keyId: 'bench' };
     const payments = { live: null, test: sandboxSimulator };
-    const templates: OrderRow[] = TEMPLATES.map((input) => {
-      const view = createOrder(engine, actor, { ...input, location_id: R1.openLocation }, { payments, origin: 'http://127.0.0.1' });
-      return engine.stores.orders.getById(view.id)!;
-    });
-    const zone = engine.stores.restaurants.get(restaurantId)!.time_zone;
+    const templates: OrderRow[] = (await mapInOrder(TEMPLATES, async (input) => {
+      const view = await createOrder(engine, actor, { ...input, location_id: R1.openLocation }, { payments, origin: 'http://127.0.0.1' });
+      return (await engine.stores.orders.getById(view.id))!;
+    }));
+    const zone = (await engine.stores.restaurants.get(restaurantId))!.time_zone;
     const columns = Object.keys(templates[0]!) as (keyof OrderRow)[];
     const insertOrder = engine.db.prepare(`INSERT INTO orders (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`);
     const insertEvent = engine.db.prepare('INSERT INTO events (restaurant_id, world, type, created_at, data) VALUES (?, ?, ?, ?, ?)');
-    let number = engine.stores.restaurants.get(restaurantId)!.next_order_number;
+    let number = (await engine.stores.restaurants.get(restaurantId))!.next_order_number;
     const sampleOrderIds: string[] = [];
     const sampleEvery = Math.max(1, Math.floor(orders / 1000));
     const span = now - 60 * 60 * 1000 - (start + 60 * 60 * 1000);

@@ -31,21 +31,21 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
   const clock = new ManualClock('2026-11-21T20:00:00-03:00');
   const server = await startEngineServer({ database: join(dir, 'promise.db'), clock, logger: false });
   try {
-    const demo = seedDemo(server.engine, server.providers.payments);
+    const demo = await seedDemo(server.engine, server.providers.payments);
     const actor = kitchenActor(R1.id, 'live');
     const lines = [R1.products.completo, R1.products.cazuela, R1.products.bebidaLata, R1.products.empanadaCamaronQueso];
     // 200 orders of one line at four stations (the demo's POS order is open too): an order of one
     // line holds nothing back (an order's lines held to finish together are not ahead of a new one
     // until they fire), so all 200 are open at their stations.
     for (let i = 0; i < OPEN_LINES; i++) {
-      createOrder(server.engine, actor, {
+      await createOrder(server.engine, actor, {
         location_id: R1.openLocation,
         type: 'retiro',
         customer: { name: `Carga ${i}` },
         items: [{ product_id: lines[i % 4]!, quantity: 1 }],
       }, { payments: server.providers.payments, origin: 'http://bench' });
     }
-    const open = server.engine.stores.kitchenTimings.openAtLocation(R1.openLocation, false, 0, 100_000).length;
+    const open = (await server.engine.stores.kitchenTimings.openAtLocation(R1.openLocation, false, 0, 100_000)).length;
     context.log(`  ${open} lines open at the location (${demo.length} demo restaurants)`);
     const calls = context.quick ? 500 : 5000;
     const ours: number[] = [];
@@ -54,18 +54,18 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
     const ceilingMedian: number[] = [];
     const afterChange: number[] = [];
     const afterChangeMedian: number[] = [];
-    const station = server.engine.stores.kitchenTimings.stationCooks(R1.id)[0]?.station_id ?? 'plancha';
-    const cooksNow = () => readKitchenLoad(server.engine, R1.id, R1.openLocation, clock.now(), 'live').cooks.get(station) ?? 1;
+    const station = (await server.engine.stores.kitchenTimings.stationCooks(R1.id))[0]?.station_id ?? 'plancha';
+    const cooksNow = async () => (await readKitchenLoad(server.engine, R1.id, R1.openLocation, clock.now(), 'live')).cooks.get(station) ?? 1;
     for (let run = 0; run < context.runs; run++) {
       const times: number[] = [];
       for (let i = 0; i < calls; i++) {
         const t0 = performance.now();
-        quoteReadyTime(server.engine, actor, { location_id: R1.openLocation, items: CART });
+        await quoteReadyTime(server.engine, actor, { location_id: R1.openLocation, items: CART });
         times.push(performance.now() - t0);
       }
       ours.push(percentile(times, 99));
       oursMedian.push(percentile(times, 50));
-      const load = readKitchenLoad(server.engine, R1.id, R1.openLocation, clock.now(), 'live');
+      const load = await readKitchenLoad(server.engine, R1.id, R1.openLocation, clock.now(), 'live');
       const cart = newLines(load, CART.map((c) => ({ ...c, modifiers: [] })));
       const bare: number[] = [];
       for (let i = 0; i < calls; i++) {
@@ -78,11 +78,11 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
       // The promise right after a kitchen change (a station's cooks set again, the same number): the
       // load kept between changes is read again (services/kitchen/kitchen-load-rows.ts).
       const changed: number[] = [];
-      const cooks = cooksNow();
+      const cooks = await cooksNow();
       for (let i = 0; i < calls / 5; i++) {
-        setStationCooks(server.engine, actor, station, cooks);
+        await setStationCooks(server.engine, actor, station, cooks);
         const t0 = performance.now();
-        quoteReadyTime(server.engine, actor, { location_id: R1.openLocation, items: CART });
+        await quoteReadyTime(server.engine, actor, { location_id: R1.openLocation, items: CART });
         changed.push(performance.now() - t0);
       }
       afterChange.push(percentile(changed, 99));

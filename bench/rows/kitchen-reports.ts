@@ -48,7 +48,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
   const server = await startEngineServer({ database: join(dir, 'reports.db'), clock, logger: false });
   try {
     const engine = server.engine;
-    seedDemo(engine, server.providers.payments);
+    await seedDemo(engine, server.providers.payments);
     engine.db.prepare('UPDATE stock SET quantity = 1000000').run();
     const actor = kitchenActor(R1.id, 'live');
     // One day: 200 orders over lunch (12:00–15:00), 300 over dinner (19:00–23:00).
@@ -59,9 +59,9 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
       const { scheduled_for: _scheduled, ...body } = rushOrder(i, { now: at });
       steps.push({
         at,
-        run: () => {
-          ids[i] = createOrder(engine, actor, { ...body, payment: 'external' } as never, { payments: server.providers.payments, origin: 'http://bench' }).id;
-          transitionOrder(engine, actor, ids[i]!, 'en_preparacion', server.providers.couriers);
+        run: async () => {
+          ids[i] = (await createOrder(engine, actor, { ...body, payment: 'external' } as never, { payments: server.providers.payments, origin: 'http://bench' })).id;
+          await transitionOrder(engine, actor, ids[i]!, 'en_preparacion', server.providers.couriers);
         },
       });
       let last = at;
@@ -109,7 +109,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     // day per tick while a backlog lasts): here the 89 closed days at once, timed apart from the
     // views, which then read them (the last day, still open, from the log).
     const firstStart = performance.now();
-    keepRecentReportDays(engine, DAYS);
+    await keepRecentReportDays(engine, DAYS);
     const firstMs = performance.now() - firstStart;
     const storedDays = (engine.db.prepare('SELECT count(*) AS n FROM kitchen_report_days').get() as { n: number }).n;
     context.log(`  the job storing ${storedDays} closed days: ${Math.round(firstMs)} ms (${Math.round(firstMs / Math.max(1, storedDays))} ms a day, one day per tick)`);
@@ -124,23 +124,23 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     const figures: Figure[] = [];
     for (const view of views) {
       const query = { location_id: R1.openLocation, from: view.from, to: LAST_DAY };
-      const period = reportPeriod(engine, actor, query);
+      const period = await reportPeriod(engine, actor, query);
       const ours: number[] = [];
       const ceiling: number[] = [];
       let tickets = 0;
       for (let run = 0; run < Math.max(1, context.runs); run++) {
         const t0 = performance.now();
-        tickets = readKitchenReport(engine, actor, query).tickets.fired;
+        tickets = (await readKitchenReport(engine, actor, query)).tickets.fired;
         ours.push(performance.now() - t0);
         const t1 = performance.now();
         // The bare reads of what the report reads: the closed days' stored columns (decoded), the open
         // day's log and promises, the cancellations; nothing computed.
-        engine.read(() => {
+        await engine.read(async () => {
           const reports = engine.stores.kitchenReports;
-          for (const day of engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 0, period.from_day, period.to_day)) decodeDayColumns(day.summary);
-          reports.log(R1.id, R1.openLocation, 0, period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-          reports.promises(R1.openLocation, 0, period.to - DAY_MS, period.to, 500_000);
-          reports.cancelled(R1.id, R1.openLocation, 0, period.from, period.to, 500_000);
+          for (const day of await engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 0, period.from_day, period.to_day)) decodeDayColumns(day.summary);
+          await reports.log(R1.id, R1.openLocation, 0, period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
+          await reports.promises(R1.openLocation, 0, period.to - DAY_MS, period.to, 500_000);
+          await reports.cancelled(R1.id, R1.openLocation, 0, period.from, period.to, 500_000);
         });
         ceiling.push(performance.now() - t1);
       }

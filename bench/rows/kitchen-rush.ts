@@ -27,7 +27,7 @@ export async function benchBoardAtRush(context: BenchContext): Promise<Figure[]>
     const figures: Figure[] = [];
     for (const viewport of RUSH_VIEWPORTS) {
       const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
-      await page.goto(k.pairingUrl());
+      await page.goto(await k.pairingUrl());
       const ours: number[] = [];
       const ceiling: number[] = [];
       for (let run = 0; run < context.runs; run++) {

@@ -78,7 +78,7 @@ export async function benchKitchenTablet(context: BenchContext): Promise<Figure[
     try {
       const { context: browser, page } = await served.tablet({ width: 1280, height: 800 });
       await browser.addInitScript({ content: PROBE });
-      await page.goto(served.pairingUrl());
+      await page.goto(await served.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();
       await sleep(300);
       const post = async () => {

@@ -75,8 +75,8 @@ export async function benchLiveFanout(context: BenchContext): Promise<Figure[]> 
     const engine = new Engine({ database });
     try {
       for (let i = 0; i <= SCREENS; i++) {
-        const offer = createPairingCode(engine, { restaurantId: context.prepared.restaurantId, origin: 'http://127.0.0.1' });
-        cookies.push(`comanda_device=${pairWithCode(engine, offer.code).token}`);
+        const offer = await createPairingCode(engine, { restaurantId: context.prepared.restaurantId, origin: 'http://127.0.0.1' });
+        cookies.push(`comanda_device=${(await pairWithCode(engine, offer.code)).token}`);
       }
     } finally {
       engine.close();

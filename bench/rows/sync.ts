@@ -230,7 +230,7 @@ async function ceiling(context: BenchContext, count: number, changes: number): P
 export async function benchSync(context: BenchContext): Promise<Figure[]> {
   const count = context.quick ? 50 : 200;
   const changes = context.quick ? 300 : 1000;
-  const prepared = prepareDatabase(join(context.workDir, 'sync'), 0);
+  const prepared = await prepareDatabase(join(context.workDir, 'sync'), 0);
   const runs = { ours: [] as Sample[], ceiling: [] as Sample[] };
   for (let run = 0; run < context.runs; run++) {
     const database = join(context.workDir, `sync-upstream-${run}.db`);

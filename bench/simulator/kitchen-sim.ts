@@ -1,3 +1,4 @@
+import { filterInOrder } from '../../src/shared/in-order.ts';
 // One simulated service (one seed) against the real engine: customers' orders through the HTTP API
 // with each channel's key, cooks as servers per station who start lines oldest first and bump them
 // through the kitchen door's dispatch (the tablet's path), expo bumping each ticket listo when its
@@ -196,11 +197,11 @@ export async function simulateService(context: SimulationContext, profile: Profi
   const busy: BusyLog = { pauses: [], resume_delays_ms: [] };
   let paused = false;
   let belowSince: number | null = null;
-  const watchBusyMode = (t: number) => {
+  const watchBusyMode = async (t: number) => {
     if (!profile.busy_mode) return;
-    const state = readBusyState(engine, context.locationId);
+    const state = await readBusyState(engine, context.locationId);
     const now = state.paused;
-    const wait = currentWait(readKitchenLoad(engine, context.restaurantId, context.locationId, t, 'live')).wait_minutes;
+    const wait = currentWait(await readKitchenLoad(engine, context.restaurantId, context.locationId, t, 'live')).wait_minutes;
     const below = wait < profile.busy_mode.threshold_minutes - profile.busy_mode.margin_minutes;
     // When the engine paused (its jobs may have run between two of the simulator's looks).
     if (now && !paused) busy.pauses.push(state.changed_at ?? t);
@@ -218,14 +219,14 @@ export async function simulateService(context: SimulationContext, profile: Profi
   const takeFired = async (t: number) => {
     if (held.length === 0) return;
     const stillHeld = new Map<string, Map<number, number>>();
-    const heldOf = (orderId: string) => {
+    const heldOf = async (orderId: string) => {
       let lines = stillHeld.get(orderId);
-      if (!lines) stillHeld.set(orderId, (lines = heldLinesOf(engine, orderId)));
+      if (!lines) stillHeld.set(orderId, (lines = await heldLinesOf(engine, orderId)));
       return lines;
     };
-    const fired = held.filter((line) => !heldOf(line.order.id).has(line.index));
+    const fired = (await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index)));
     if (fired.length === 0) return;
-    held = held.filter((line) => heldOf(line.order.id).has(line.index));
+    held = (await filterInOrder(held, async (line) => (await heldOf(line.order.id)).has(line.index)));
     for (const line of fired) queues.get(line.station)!.push(line);
     for (const station of new Set(fired.map((l) => l.station))) await startLines(station, t);
   };
@@ -240,7 +241,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
       orders.push(order.record);
       if (!order.live) continue;
       open++;
-      const holding = heldLinesOf(engine, order.live.id);
+      const holding = await heldLinesOf(engine, order.live.id);
       for (const line of order.live.lines) {
         const fireAt = holding.get(line.index);
         if (fireAt === undefined) {
@@ -271,7 +272,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
       }
       await startLines(event.station, t);
     } else if (event.kind === 'tick') {
-      watchBusyMode(t);
+      await watchBusyMode(t);
       if (t < end || open > 0) events.push({ at: t + TICK_MS, kind: 'tick' });
     } else if (event.kind === 'bump') {
       // A bump after expo sent the ticket out is too late: the ticket did it.

@@ -44,13 +44,13 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
   const generous = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
   const server = await startEngineServer({ database: join(dir, 'simulate.db'), clock, logger: false, rateLimits: { perKey: generous, unauthenticated: generous } });
   try {
-    const imported = importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
+    const imported = await importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
     const keys: Record<string, string> = {};
     for (const channel of profile.channels) {
-      const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
+      const created = await createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
       keys[channel.label] = created.key;
       // Busy mode refuses store fronts only; the kitchen's own orders come like a POS's.
-      setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
+      await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
     }
     const context: SimulationContext = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys };
     let day = 0;

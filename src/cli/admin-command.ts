@@ -43,32 +43,8 @@ export function parseCommand<const O extends Options>(options: O, commands: read
   return { command, values: parsed.values };
 }
 
-/** Opens the engine on `--db` (or the default file), runs `work` and closes it. */
-export function runOnEngine(database: string | undefined, work: (engine: Engine) => void): void {
-  let engine: Engine;
-  const path = database ?? defaultDatabasePath();
-  try {
-    engine = new Engine({ database: path });
-  } catch (error) {
-    // One line whatever went wrong opening it, never a stack trace.
-    const message = error instanceof StorageRefusal ? error.message : `cannot use the database ${path}: ${(error as Error).message}`;
-    console.error(message.replace(/\s*\n\s*/g, ' '));
-    process.exit(1);
-  }
-  try {
-    work(engine);
-  } catch (error) {
-    if (error instanceof ApiError) {
-      console.error(error.message);
-      process.exitCode = 1;
-    } else throw error;
-  } finally {
-    engine.close();
-  }
-}
-
-/** runOnEngine for work that waits on something outside (a printer): the engine stays open until it is done. */
-export async function runOnEngineAsync(database: string | undefined, work: (engine: Engine) => Promise<void>): Promise<void> {
+/** Opens the engine on `--db` (or the default file), runs `work` (the engine stays open until it is done) and closes it. */
+export async function runOnEngine(database: string | undefined, work: (engine: Engine) => Promise<void>): Promise<void> {
   let engine: Engine;
   const path = database ?? defaultDatabasePath();
   try {

@@ -36,7 +36,7 @@ function servingOrigin(database: string | undefined): string {
   return origin;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { command, values } = parseCommand(
     {
       restaurant: { type: 'string' },
@@ -52,27 +52,27 @@ function main(): void {
   const restaurant = values.restaurant ?? usage('--restaurant ID is required');
   const baseUrl = command === 'pair' ? (values['base-url'] ?? servingOrigin(values.db)) : undefined;
   if (command === 'revoke' && !values.device) usage('--device ID is required');
-  runOnEngine(values.db, (engine) => {
+  await runOnEngine(values.db, async (engine) => {
     if (command === 'pair') {
       const role = values.role ?? 'kitchen';
-      const offer = createPairingCode(engine, { restaurantId: restaurant, name: values.name ?? null, origin: baseUrl!, role });
+      const offer = await createPairingCode(engine, { restaurantId: restaurant, name: values.name ?? null, origin: baseUrl!, role });
       console.log(JSON.stringify({ pairing_url: offer.pairing_url, code: offer.code, expires_at: offer.expires_at, role }));
     } else if (command === 'list') {
-      const devices = listKitchenDevices(engine, restaurant)
+      const devices = (await listKitchenDevices(engine, restaurant))
         .filter((d) => d.revoked_at === null)
         .map(({ id, name, role, paired_at, last_seen_at }) => ({ id, name, role, paired_at, last_seen_at }));
       console.log(JSON.stringify(devices));
-      const lockout = pairingLockout(engine, restaurant);
+      const lockout = await pairingLockout(engine, restaurant);
       if (lockout) {
         console.error(
           `pairing codes voided at ${lockout.voided_at}: ${lockout.failed_attempts} wrong codes typed within 10 minutes (pairing URLs still work; issue a new code if needed)`,
         );
       }
     } else {
-      const revoked = revokeKitchenDevice(engine, restaurant, values.device!);
+      const revoked = await revokeKitchenDevice(engine, restaurant, values.device!);
       console.log(JSON.stringify({ id: revoked.id, name: revoked.name, revoked_at: revoked.revoked_at }));
     }
   });
 }
 
-main();
+await main();

@@ -12,7 +12,7 @@ old spelling of --world, still accepted.`;
 
 const usage: Usage = usageExit(USAGE);
 
-function main(): void {
+async function main(): Promise<void> {
   const { command, values } = parseCommand(
     {
       restaurant: { type: 'string' },
@@ -28,29 +28,29 @@ function main(): void {
     usage,
   );
   const restaurant = values.restaurant ?? usage('--restaurant ID is required');
-  runOnEngine(values.db, (engine) => {
+  await runOnEngine(values.db, async (engine) => {
     if (command === 'create') {
       const world = values.world ?? values.mode;
       if (world !== 'live' && world !== 'test') usage('--world must be live or test');
       if (values.channel !== undefined && values.channel !== 'store-front' && values.channel !== 'pos') usage('--channel must be store-front or pos');
       // The key and its channel kind in one transaction: never a store front's key left unmarked.
-      const { key, record } = engine.transaction(() => {
-        const created = createApiKey(engine, { restaurantId: restaurant, world, write: values.write, label: values.label ?? null });
-        if (values.channel) setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos');
+      const { key, record } = await engine.transaction(async (tx) => {
+        const created = await createApiKey(engine, { restaurantId: restaurant, world, write: values.write, label: values.label ?? null }, tx);
+        if (values.channel) await setKeyChannelKind(engine, created.record.id, values.channel === 'store-front' ? 'store_front' : 'pos', tx);
         return created;
       });
       console.log(key);
       console.error(`created key ${record.id} (${record.world}, ${record.write ? 'read/write' : 'read only'}${record.label ? `, "${record.label}"` : ''}); it is shown only this once`);
     } else if (command === 'list') {
-      for (const k of listApiKeys(engine, restaurant)) {
+      for (const k of await listApiKeys(engine, restaurant)) {
         console.log([k.id, k.world, k.write ? 'write' : 'read', `…${k.last4}`, k.label ?? '-', k.created_at, k.last_used_at ?? 'never used', k.revoked_at ? `revoked ${k.revoked_at}` : 'active'].join('\t'));
       }
     } else {
       if (!values.key) usage('--key KEY_ID is required');
-      const revoked = revokeApiKey(engine, restaurant, values.key);
+      const revoked = await revokeApiKey(engine, restaurant, values.key);
       console.log(`revoked ${revoked.id} at ${revoked.revoked_at}`);
     }
   });
 }
 
-main();
+await main();

@@ -61,16 +61,16 @@ async function main(): Promise<void> {
 
   if (command === 'set') {
     const secrets = await readSecrets(provider);
-    runOnEngine(values.db, (engine) => {
-      const view = setPaymentCredentials(engine, restaurant, provider, { ...secrets, apiBase: values['api-base'] });
+    await runOnEngine(values.db, async (engine) => {
+      const view = await setPaymentCredentials(engine, restaurant, provider, { ...secrets, apiBase: values['api-base'] });
       console.log(JSON.stringify(view, null, 2));
     });
     return;
   }
   if (command === 'test') {
     let credentials = null as { accessToken: string; apiBase: string } | null;
-    runOnEngine(values.db, (engine) => {
-      showPaymentCredentials(engine, restaurant, provider);
+    await runOnEngine(values.db, async (engine) => {
+      await showPaymentCredentials(engine, restaurant, provider);
       credentials = storedPaymentCredentials(engine)(restaurant, provider);
     });
     if (process.exitCode) return;
@@ -88,12 +88,12 @@ async function main(): Promise<void> {
     }
     return;
   }
-  runOnEngine(values.db, (engine) => {
+  await runOnEngine(values.db, async (engine) => {
     if (command === 'show') {
-      const view = showPaymentCredentials(engine, restaurant, provider);
+      const view = await showPaymentCredentials(engine, restaurant, provider);
       console.log(JSON.stringify(view ?? { restaurant_id: restaurant, provider, configured: false }, null, 2));
     } else {
-      const removed = removePaymentCredentials(engine, restaurant, provider);
+      const removed = await removePaymentCredentials(engine, restaurant, provider);
       console.log(JSON.stringify({ restaurant_id: restaurant, provider, removed }, null, 2));
     }
   });

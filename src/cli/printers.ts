@@ -6,7 +6,7 @@ import { assembleProviders } from '../engine/providers.ts';
 import { retrySetAsideJobs } from '../engine/services/printing/print-jobs.ts';
 import { printTestPage } from '../engine/services/printing/print-test-page.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
-import { parseCommand, runOnEngine, runOnEngineAsync, usageExit, type Usage } from './admin-command.ts';
+import { parseCommand, runOnEngine, usageExit, type Usage } from './admin-command.ts';
 
 const USAGE = `usage:
   npm run printers -- add --restaurant ID --name NAME --host H [--port P] --width 58|80 [--stations a,b]
@@ -58,8 +58,8 @@ async function main(): Promise<void> {
     if (!values.when) usage(`--when is required: ${PRINT_WHEN.join(', ')} (comma separated)`);
     const port = integer('port', values.port);
     const fallbackSeconds = integer('fallback-seconds', values['fallback-seconds']);
-    runOnEngine(values.db, (engine) => {
-      const added = addPrinter(engine, restaurant, {
+    await runOnEngine(values.db, async (engine) => {
+      const added = await addPrinter(engine, restaurant, {
         name: values.name!,
         host: values.host!,
         ...(port !== undefined ? { port } : {}),
@@ -72,17 +72,17 @@ async function main(): Promise<void> {
       console.log(JSON.stringify(added));
     });
   } else if (command === 'list') {
-    runOnEngine(values.db, (engine) => console.log(JSON.stringify(listPrinters(engine, restaurant))));
+    await runOnEngine(values.db, async (engine) => console.log(JSON.stringify(await listPrinters(engine, restaurant))));
   } else if (command === 'remove') {
     if (!printer) usage('--name NAME (or --printer ID) is required');
-    runOnEngine(values.db, (engine) => console.log(JSON.stringify(removePrinter(engine, restaurant, printer))));
+    await runOnEngine(values.db, async (engine) => console.log(JSON.stringify(await removePrinter(engine, restaurant, printer))));
   } else if (command === 'retry') {
     if (!printer) usage('--name NAME (or --printer ID) is required');
     // The engine beside it sees the jobs queued again at its next tick.
-    runOnEngine(values.db, (engine) => console.log(JSON.stringify(retrySetAsideJobs(engine, restaurant, printer))));
+    await runOnEngine(values.db, async (engine) => console.log(JSON.stringify(await retrySetAsideJobs(engine, restaurant, printer))));
   } else {
     if (!printer) usage('--name NAME (or --printer ID) is required');
-    await runOnEngineAsync(values.db, async (engine) => {
+    await runOnEngine(values.db, async (engine) => {
       // This command is where the app starts: it assembles the providers, as the hosts do.
       const result = await printTestPage(engine, assembleProviders(engine).printers, restaurant, printer);
       const { printed, error, failure, silent, reply, reply_bytes } = result;

@@ -39,7 +39,7 @@ class CliFailure extends Error {
   }
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -66,7 +66,7 @@ function main(argv: string[]): void {
   if (extra.length > 0) throw new CliFailure([`unexpected argument: ${extra.join(' ')}`, USAGE], 2);
   if (command === 'pickup-screen') {
     if (file !== undefined) throw new CliFailure([`unexpected argument: ${file}`, USAGE], 2);
-    pickupScreen(values);
+    await pickupScreen(values);
     return;
   }
   const pickupOnly = (['restaurant', 'first-name', 'order-types', 'language'] as const).filter((name) => values[name] !== undefined);
@@ -93,13 +93,13 @@ function main(argv: string[]): void {
       if (!validation.ok) throw new CliFailure(problemLines(path, validation.errors));
       const engine = new Engine({ database: openOrRefuse(values.db ?? defaultDatabasePath()), clock: systemClock });
       try {
-        const imported = importRestaurant(engine, json);
+        const imported = await importRestaurant(engine, json);
         console.log(`imported: ${describe(validation.config, imported.restaurantId)}`);
       } catch (error) {
         if (error instanceof RestaurantConfigError) throw new CliFailure(problemLines(path, error.errors));
         throw error;
       } finally {
-        engine.close();
+        await engine.close();
       }
       return;
     }
@@ -111,7 +111,7 @@ function main(argv: string[]): void {
 }
 
 /** Shows (and with options, first changes) the restaurant's pickup screen settings. */
-function pickupScreen(values: { db?: string; restaurant?: string; 'first-name'?: string; 'order-types'?: string; language?: string }): void {
+async function pickupScreen(values: { db?: string; restaurant?: string; 'first-name'?: string; 'order-types'?: string; language?: string }): Promise<void> {
   const restaurant = values.restaurant?.trim();
   if (!restaurant) throw new CliFailure(['--restaurant ID is required', USAGE], 2);
   const patch: PickupScreenSettingsPatch = {};
@@ -130,8 +130,8 @@ function pickupScreen(values: { db?: string; restaurant?: string; 'first-name'?:
     patch.order_types = types.has('delivery') ? 'pickup_and_delivery' : 'pickup';
   }
   if (values.language !== undefined) patch.language = values.language;
-  runOnEngine(values.db, (engine) => {
-    const settings = Object.keys(patch).length > 0 ? updatePickupScreenSettings(engine, restaurant, patch) : readPickupScreenSettings(engine, restaurant);
+  await runOnEngine(values.db, async (engine) => {
+    const settings = Object.keys(patch).length > 0 ? await updatePickupScreenSettings(engine, restaurant, patch) : await readPickupScreenSettings(engine, restaurant);
     console.log(JSON.stringify({ restaurant_id: restaurant, ...settings }));
   });
 }
@@ -174,7 +174,7 @@ function describe(config: RestaurantConfig, restaurantId: string): string {
 }
 
 try {
-  main(process.argv.slice(2));
+  await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof CliFailure) {
     for (const line of error.lines) console.error(line);

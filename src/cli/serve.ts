@@ -1,3 +1,4 @@
+import { mapInOrder } from '../shared/in-order.ts';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { demoRushKey, startDemoRush } from '../engine/demo/demo-rush.ts';
@@ -129,14 +130,14 @@ async function main(): Promise<void> {
   else logger.info('no --smtp: customer mails stay queued in the database');
   // Each demo restaurant comes with a pairing URL, so a tablet's browser shows its board at once.
   const restaurants = values.demo
-    ? seedDemo(server.engine, server.providers.payments).map((r) => ({
+    ? (await mapInOrder((await seedDemo(server.engine, server.providers.payments)), async (r) => ({
         ...r,
-        kitchen_pairing_url: createPairingCode(server.engine, { restaurantId: r.id, origin: server.origin }).pairing_url,
-      }))
+        kitchen_pairing_url: (await createPairingCode(server.engine, { restaurantId: r.id, origin: server.origin })).pairing_url,
+      })))
     : [];
   process.stdout.write(`${JSON.stringify({ base_url: server.baseUrl, restaurants, ...(values['demo-rush'] ? { demo_rush: { orders_per_minute: rushPace } } : {}) })}\n`);
   const rush = values['demo-rush']
-    ? startDemoRush(demoRushKey(server.engine), {
+    ? startDemoRush(await demoRushKey(server.engine), {
         baseUrl: server.baseUrl,
         perMinute: rushPace,
         onOrder: ({ index, number, error }) => (error === null ? logger.info({ index, number }, 'demo rush: order posted') : logger.warn({ index, error }, 'demo rush: order refused')),
@@ -166,7 +167,7 @@ async function serveReplica(
     throw error;
   }
   await buildKitchen(options.logger);
-  const status = replica.replica.status();
+  const status = await replica.replica.status();
   if (!status.online) options.logger.warn({ error: status.last_error }, 'upstream unreachable: serving the local copy');
   process.stdout.write(`${JSON.stringify({ base_url: replica.server.baseUrl, upstream, world: replica.replica.identity.world })}\n`);
   closeOnSignals(replica, options.logger);

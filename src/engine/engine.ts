@@ -8,9 +8,31 @@ import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
-import { WriteTransaction, type ReadTransaction } from './transaction.ts';
+import { asyncStores, type AsyncStores } from './async-stores.ts';
+import { ProcessLock } from './process-lock.ts';
+import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionWork } from './transaction.ts';
 
 export type { ReadTransaction, WriteTransaction };
+
+/**
+ * Settles as `pending` does if that happens within the current run of microtasks (all a SQLite
+ * store's answers take); still pending once the event loop moves on (its next check phase, or its
+ * next timers phase, whichever comes first: a timer the work awaits was set after this one), it
+ * awaits something else, and is refused. The work keeps running, but its transaction is rolled
+ * back and the lock given to the next in line.
+ */
+async function guard<T>(pending: Promise<T>): Promise<T> {
+  let escaped!: () => void;
+  const refused = new Promise<never>((_, reject) => (escaped = () => reject(new TransactionEscaped())));
+  const immediate = setImmediate(escaped);
+  const timer = setTimeout(escaped, 0);
+  try {
+    return await Promise.race([pending, refused]);
+  } finally {
+    clearImmediate(immediate);
+    clearTimeout(timer);
+  }
+}
 
 /** SQLite's "database or disk is full" (and the I/O errors a full disk gives while growing a file). */
 export function isDiskFull(error: unknown): boolean {
@@ -36,8 +58,10 @@ export class Engine {
   readonly db: Database;
   readonly clock: Clock;
   readonly notifier = new ChangeNotifier();
-  /** The SQLite gateways (stores.ts), built from `db`. */
-  readonly stores: Stores;
+  /** The SQLite gateways (stores.ts), built from `db`: synchronous, for the engine itself and tests. */
+  readonly sqliteStores: Stores;
+  /** The same stores as the services see them: every method answers a Promise (async-stores.ts). */
+  readonly stores: AsyncStores;
   readonly role: 'standalone' | 'replica';
   /** Changes when another connection commits (store/data-version.ts). */
   readonly dataVersion: DataVersion;
@@ -51,6 +75,12 @@ export class Engine {
   readonly startedAt: number;
   /** The write transaction open now, if any (a handle, not a depth: see `transaction`). */
   private open: WriteTransaction | null = null;
+  /** Held from BEGIN to COMMIT/ROLLBACK by every transaction and read: one at a time on the one connection. */
+  private readonly lock = new ProcessLock();
+  private readonly readHandle: ReadTransaction;
+  private readonly beginWrite: Statement;
+  private readonly commitWrite: Statement;
+  private readonly rollbackWrite: Statement;
   private readonly beginRead: Statement;
   private readonly commitRead: Statement;
   private readonly rollbackRead: Statement;
@@ -66,7 +96,12 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.startedAt = this.clock.now();
-    this.stores = new Stores(this.db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
+    this.sqliteStores = new Stores(this.db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
+    this.stores = asyncStores(this.sqliteStores);
+    this.readHandle = { stores: this.stores, clock: this.clock };
+    this.beginWrite = this.db.prepare('BEGIN IMMEDIATE');
+    this.commitWrite = this.db.prepare('COMMIT');
+    this.rollbackWrite = this.db.prepare('ROLLBACK');
     this.beginRead = this.db.prepare('BEGIN DEFERRED');
     this.commitRead = this.db.prepare('COMMIT');
     this.rollbackRead = this.db.prepare('ROLLBACK');
@@ -79,38 +114,46 @@ export class Engine {
    * fails half-way), handing it the transaction: its stores, its clock, its pending notifications.
    * Waiters on the change feed are woken only after the commit.
    *
-   * A use case called inside another's takes the caller's handle (`tx`) instead of calling this
-   * again; one that still does (older code, or code written before it had a handle to take) runs in
-   * a savepoint of the open transaction, as `tx.savepoint` would: an inner failure caught outside
-   * rolls back only its part.
+   * The process-wide lock is held from BEGIN to COMMIT (or ROLLBACK), in arrival order: while `work`
+   * awaits its stores no other transaction or read of this process runs on the connection. `work`
+   * awaits the database only: one still pending once the microtasks have run (a timer, the network,
+   * or a transaction opened inside it, which would wait for this one forever) is rolled back and
+   * refused with TransactionEscaped. A use case called inside another's takes the caller's handle
+   * (`within`, `tx.savepoint`), never calls this again.
    */
-  transaction<T>(work: (tx: WriteTransaction) => T): T {
+  async transaction<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
-    if (this.open) return this.open.savepoint(work);
-    let committed: WriteTransaction | null = null;
-    const result = this.withFullDiskRetry(() => {
+    return this.lock.hold(async () => {
       // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
-      const tx = new WriteTransaction(this.stores, this.clock, this.db);
-      this.open = tx;
-      try {
-        const value = this.db.transaction(() => work(tx)).immediate();
-        committed = tx;
-        return value;
-      } finally {
-        this.open = null;
-      }
+      const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(work));
+      for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
+      for (const listener of this.commitListeners) listener();
+      return result;
     });
-    for (const restaurantId of (committed as WriteTransaction | null)?.committedNotifications() ?? []) this.notifier.notify(restaurantId);
-    for (const listener of this.commitListeners) listener();
-    return result;
+  }
+
+  private async attempt<T>(work: TransactionWork<T, WriteTransaction>): Promise<[T, WriteTransaction]> {
+    const tx = new WriteTransaction(this.stores, this.clock, this.db);
+    this.beginWrite.run();
+    this.open = tx;
+    try {
+      const value = await guard(work(tx));
+      this.commitWrite.run();
+      return [value, tx];
+    } catch (error) {
+      if (this.db.inTransaction) this.rollbackWrite.run();
+      throw error;
+    } finally {
+      this.open = null;
+    }
   }
 
   /**
    * Runs `work` in the caller's transaction when it handed one (`tx`), else in one of its own: how a
    * use case that may be called inside another's joins it, visibly, instead of nesting.
    */
-  within<T>(tx: WriteTransaction | undefined, work: (tx: WriteTransaction) => T): T {
-    return tx ? work(tx) : this.transaction(work);
+  async within<T>(tx: WriteTransaction | undefined, work: TransactionWork<T, WriteTransaction>): Promise<T> {
+    return tx ? work(tx) : await this.transaction(work);
   }
 
   /**
@@ -130,22 +173,29 @@ export class Engine {
 
   /**
    * Runs `work`, which only reads, in one read transaction: every read sees the same commit, and
-   * the WAL read lock is taken once instead of once per statement. Inside a transaction already,
-   * `work` simply runs in it. `work` is handed what it reads through (ReadTransaction).
+   * the WAL read lock is taken once instead of once per statement. Under the same process-wide lock
+   * as writes (on this one connection, a read between another's BEGIN and COMMIT would see what it
+   * has not committed), with the same guard: `work` awaits its stores only. Inside a write, read
+   * through its `tx` instead (calling this there would wait for that write forever).
    */
-  read<T>(work: (tx: ReadTransaction) => T): T {
-    const handle: ReadTransaction = this.open ?? { stores: this.stores, clock: this.clock };
-    if (this.db.inTransaction) return work(handle);
-    this.beginRead.run();
-    let result: T;
-    try {
-      result = work(handle);
-    } catch (error) {
-      if (this.db.inTransaction) this.rollbackRead.run();
-      throw error;
-    }
-    this.commitRead.run();
-    return result;
+  async read<T>(work: TransactionWork<T, ReadTransaction>): Promise<T> {
+    return this.lock.hold(async () => {
+      this.beginRead.run();
+      let result: T;
+      try {
+        result = await guard(work(this.readHandle));
+      } catch (error) {
+        if (this.db.inTransaction) this.rollbackRead.run();
+        throw error;
+      }
+      this.commitRead.run();
+      return result;
+    });
+  }
+
+  /** `read` joined to the caller's transaction (a read or a write) when it hands one, as `within` for writes. */
+  async readWithin<T>(tx: ReadTransaction | undefined, work: TransactionWork<T, ReadTransaction>): Promise<T> {
+    return tx ? work(tx) : await this.read(work);
   }
 
   /**
@@ -175,10 +225,10 @@ export class Engine {
    * Whether the disk is still full: after a write found it full, one small write is tried (the
    * app asks with every heartbeat), so the flag clears when space comes back even if nobody writes.
    */
-  recheckStorage(): boolean {
+  async recheckStorage(): Promise<boolean> {
     if (!this.diskFull || !this.db.open) return this.diskFull;
     try {
-      this.transaction(() => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
+      await this.transaction(async () => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'storage_full') throw error;
     }
@@ -192,9 +242,9 @@ export class Engine {
    * the write needs. Still full, it is refused as `storage_full` (503, Retry-After); nothing
    * committed is touched, and the next write after space comes back simply succeeds.
    */
-  private withFullDiskRetry<T>(write: () => T): T {
+  private async withFullDiskRetry<T>(write: () => Promise<T>): Promise<T> {
     try {
-      const result = write();
+      const result = await write();
       this.diskFull = false;
       return result;
     } catch (error) {
@@ -206,7 +256,7 @@ export class Engine {
       if (!isDiskFull(error)) throw error;
     }
     try {
-      const result = write();
+      const result = await write();
       this.diskFull = false;
       return result;
     } catch (error) {
@@ -225,12 +275,12 @@ export class Engine {
    * Writes busy mode's refusals noted since the last call (domain/busy-refusals.ts), in one
    * transaction; called by the jobs runner and on close. When it fails they are noted again for the next call.
    */
-  flushBusyRefusals(): number {
+  async flushBusyRefusals(): Promise<number> {
     const pending = this.busyRefusals.take();
     if (pending.length === 0) return 0;
     try {
-      this.transaction((tx) => {
-        for (const entry of pending) tx.stores.busyRefusals.add(entry);
+      await this.transaction(async (tx) => {
+        for (const entry of pending) await tx.stores.busyRefusals.add(entry);
       });
     } catch (error) {
       this.busyRefusals.giveBack(pending);
@@ -239,25 +289,41 @@ export class Engine {
     return pending.length;
   }
 
-  flushKeyUses(): number {
+  async flushKeyUses(): Promise<number> {
     const pending = this.verifiedKeys.pending();
     if (pending.length === 0) return 0;
-    this.transaction((tx) => {
-      for (const [keyId, at] of pending) tx.stores.apiKeys.touch(keyId, at);
+    await this.transaction(async (tx) => {
+      for (const [keyId, at] of pending) await tx.stores.apiKeys.touch(keyId, at);
     });
     for (const [keyId, at] of pending) this.verifiedKeys.written(keyId, at);
     return pending.length;
   }
 
+  /**
+   * Closes the database, writing the key uses not yet written first. Synchronous (callers close in
+   * `finally` blocks and exit handlers): it writes directly, unless a transaction is open, which
+   * only a transaction that escaped its guard can leave; then those uses are lost, as with a crash.
+   */
   close(): void {
     if (!this.db.open) return;
+    const open = this.lock.busy;
     try {
-      this.flushKeyUses();
+      const pending = open ? [] : this.verifiedKeys.pending();
+      if (pending.length > 0) {
+        this.db.transaction(() => {
+          for (const [keyId, at] of pending) this.sqliteStores.apiKeys.touch(keyId, at);
+        }).immediate();
+      }
     } catch {
       // A key's last use is worth less than closing: it is lost, as with a crash.
     }
     try {
-      this.flushBusyRefusals();
+      const refusals = open ? [] : this.busyRefusals.take();
+      if (refusals.length > 0) {
+        this.db.transaction(() => {
+          for (const entry of refusals) this.sqliteStores.busyRefusals.add(entry);
+        }).immediate();
+      }
     } catch {
       // Likewise a refusal's record.
     }

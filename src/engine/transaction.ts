@@ -1,14 +1,32 @@
 import type { Database } from 'better-sqlite3';
 import type { Clock } from './clock.ts';
-import type { Stores } from './stores.ts';
+import type { AsyncStores } from './async-stores.ts';
 
 /**
  * What a use case reads through: the stores, at one commit (Engine.read). The same stores as a
  * write's; the type says the use case only reads.
  */
 export interface ReadTransaction {
-  readonly stores: Stores;
+  readonly stores: AsyncStores;
   readonly clock: Clock;
+}
+
+/**
+ * The work of a transaction: it awaits its stores and nothing else (no network, no timer, no other
+ * transaction). On SQLite the engine holds the process-wide lock from BEGIN to COMMIT, and a work
+ * still pending once the microtasks have run is refused (TransactionEscaped), rolled back whole.
+ */
+export type TransactionWork<T, Tx> = (tx: Tx) => Promise<T>;
+
+/** A transaction's work awaited something other than its stores (engine.ts, `guard`). */
+export class TransactionEscaped extends Error {
+  constructor() {
+    super(
+      'a transaction awaited something other than the database (a timer, the network, or another Engine.transaction/read: ' +
+        'a use case called inside another takes its tx); it was rolled back',
+    );
+    this.name = 'TransactionEscaped';
+  }
 }
 
 /**
@@ -22,9 +40,10 @@ export interface ReadTransaction {
  */
 export class WriteTransaction implements ReadTransaction {
   private readonly notifications = new Set<string>();
+  private savepoints = 0;
 
   constructor(
-    readonly stores: Stores,
+    readonly stores: AsyncStores,
     readonly clock: Clock,
     private readonly db: Database,
   ) {}
@@ -38,8 +57,20 @@ export class WriteTransaction implements ReadTransaction {
    * Runs `work` in a savepoint of this transaction: should it throw, only what it wrote is rolled
    * back, and the caller may go on (an API error answered and kept under its Idempotency-Key).
    */
-  savepoint<T>(work: (tx: WriteTransaction) => T): T {
-    return this.db.transaction(() => work(this))();
+  async savepoint<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
+    const name = `comanda_sp${++this.savepoints}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(this);
+      this.db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      // A failure SQLite already rolled back whole (a full disk) left no savepoint to go back to.
+      if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw error;
+    } finally {
+      this.savepoints--;
+    }
   }
 
   /** The restaurants to wake, once committed (Engine.transaction calls it once). */

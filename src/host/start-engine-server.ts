@@ -107,7 +107,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   const mailSender = options.smtp ? createSmtpSender(options.smtp) : null;
   // Taken before the file is opened, so a second engine stops at once, before any check or write.
   // A replica takes it itself, before its first write (sync/start-replica-server.ts), and hands it over.
-  if (options.servingLock) return serveEngine(options, mailSender, options.servingLock, null);
+  if (options.servingLock) return await serveEngine(options, mailSender, options.servingLock, null);
   const databasePath = options.database instanceof Engine ? options.database.db.name : options.database;
   const servingLock =
     options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
@@ -168,7 +168,7 @@ async function serveEngine(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const jobs = startJobs(engine, providers, {
+  const jobs = await startJobs(engine, providers, {
     logger: app.log,
     ...(options.jobsIntervalMs !== undefined ? { intervalMs: options.jobsIntervalMs } : {}),
     ...(options.courierTimeoutMs !== undefined ? { courierTimeoutMs: options.courierTimeoutMs } : {}),

@@ -52,7 +52,7 @@ export interface AppHandlerOptions {
 
 export function createAppHandlers(options: AppHandlerOptions): { handlers: ScreenHandlers; connectionStatus: HostPort['connectionStatus'] } {
   const { hosted, settingsFiles, dataDir, log } = options;
-  const connectionStatus: HostPort['connectionStatus'] = () => hosted.connectionStatus();
+  const connectionStatus: HostPort['connectionStatus'] = async () => await hosted.connectionStatus();
   // Standalone, this engine mails the customers; connected, the platform does.
   const configureMail = (smtp: SmtpSettings | null) => {
     if (hosted.server.engine.role === 'replica') return;
@@ -86,7 +86,7 @@ export function createAppHandlers(options: AppHandlerOptions): { handlers: Scree
       }),
       ...(options.restart ? { restart: options.restart } : {}),
       connectionStatus,
-      syncStatus: () => hosted.syncStatus(),
+      syncStatus: async () => await hosted.syncStatus(),
       backupFolder: () => join(dataDir, 'backups'),
       configureMail,
       pairingOrigin: () => hosted.pairingOrigin(),

@@ -93,7 +93,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       rushState.rush = null;
       if (action === 'stop') return rushStatus();
       if (restaurantId !== RUSH_RESTAURANT.id) throw invalidRequest('the sample orders are for the demo restaurant only');
-      rushState.key ??= demoRushKey(engine, restaurantId);
+      rushState.key ??= await demoRushKey(engine, restaurantId);
       rushState.perMinute = per_minute ?? 12;
       const baseUrl = (await deps.host.appInfo()).api_base_url;
       if (baseUrl === null) throw invalidRequest('the local API is not listening: the sample orders go through it');
@@ -109,11 +109,11 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       });
       return rushStatus();
     },
-    'sync:status': () => deps.host.syncStatus(),
+    'sync:status': async () => await deps.host.syncStatus(),
     'app:backup': async () => {
       const folder = deps.host.backupFolder();
       if (folder === null) throw new KitchenError('backup_unavailable', 'this app keeps no backup folder');
-      const zone = restaurantTimeZone(engine, restaurantId);
+      const zone = await restaurantTimeZone(engine, restaurantId);
       const stamp = DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('yyyyLLdd-HHmmss');
       const result = await backupDatabase(engine, join(folder, `comanda-${stamp}.db`));
       return { file: result.file, bytes: result.bytes };
@@ -123,22 +123,26 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       deps.host.restart();
       return { restarting: true };
     },
-    'keys:list': () => listApiKeys(engine, restaurantId),
-    'locations:set-busy': ({ location_id, mode }) => setBusyOverride(engine, kitchenActor(restaurantId, 'live'), location_id, mode),
-    'reports:kitchen': (query) => readKitchenReport(engine, kitchenActor(restaurantId, 'live'), query),
-    'reports:replay': (query) => readKitchenReplay(engine, kitchenActor(restaurantId, 'live'), query),
-    'reports:table': ({ table, ...query }) => readKitchenReportTable(engine, kitchenActor(restaurantId, 'live'), query, table),
-    'stations:cooks': () => readStationCooks(engine, kitchenActor(restaurantId, 'live')),
-    'stations:set-cooks': ({ station_id, cooks }) => {
-      setStationCooks(engine, kitchenActor(restaurantId, 'live'), station_id, cooks);
-      return readStationCooks(engine, kitchenActor(restaurantId, 'live'));
+    'keys:list': async () => await listApiKeys(engine, restaurantId),
+    'locations:set-busy': async ({ location_id, mode }) => await setBusyOverride(engine, kitchenActor(restaurantId, 'live'), location_id, mode),
+    'reports:kitchen': async (query) => await readKitchenReport(engine, kitchenActor(restaurantId, 'live'), query),
+    'reports:replay': async (query) => await readKitchenReplay(engine, kitchenActor(restaurantId, 'live'), query),
+    'reports:table': async ({ table, ...query }) => await readKitchenReportTable(engine, kitchenActor(restaurantId, 'live'), query, table),
+    'stations:cooks': async () => await readStationCooks(engine, kitchenActor(restaurantId, 'live')),
+    'stations:set-cooks': async ({ station_id, cooks }) => {
+      await setStationCooks(engine, kitchenActor(restaurantId, 'live'), station_id, cooks);
+      return await readStationCooks(engine, kitchenActor(restaurantId, 'live'));
     },
-    'keys:create': ({ world, write, label }) => createApiKey(engine, { restaurantId, world, write, label }),
-    'keys:revoke': ({ key_id }) => revokeApiKey(engine, restaurantId, key_id),
+    'keys:create': async ({ world, write, label }) => await createApiKey(engine, { restaurantId, world, write, label }),
+    'keys:revoke': async ({ key_id }) => await revokeApiKey(engine, restaurantId, key_id),
     'settings:get': () => settingsView(),
-    'settings:update': (patch) => {
-      const next = applySettingsPatch(deps.settings.read(), patch, {
-        restaurantExists: (id) => restaurantExists(engine, id),
+    'settings:update': async (patch) => {
+      const current = deps.settings.read();
+      // Asked before the (synchronous) patch rules run: whether the restaurant it names exists.
+      const named = patch.restaurant_id === undefined ? current.restaurant_id : (patch.restaurant_id?.toLowerCase() ?? null);
+      const namedExists = named !== null && (await restaurantExists(engine, named));
+      const next = applySettingsPatch(current, patch, {
+        restaurantExists: (id) => id === named && namedExists,
         hasPlatformKey: () => deps.platformKey.info().present,
       });
       deps.settings.write(next);
@@ -189,17 +193,17 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       onlinePayments().clear(restaurantId);
       return onlinePaymentsView();
     },
-    'devices:list': () => listKitchenDevices(engine, restaurantId),
-    'pickup:settings': () => readPickupScreenSettings(engine, restaurantId),
-    'pickup:set-settings': (patch) => updatePickupScreenSettings(engine, restaurantId, patch),
-    'printers:list': () => listPrinters(engine, restaurantId),
-    'printers:add': (input) => addPrinter(engine, restaurantId, input),
-    'printers:remove': ({ printer_id }) => removePrinter(engine, restaurantId, printer_id),
-    'printers:test': ({ printer_id }) => printTestPage(engine, deps.printers, restaurantId, printer_id),
+    'devices:list': async () => await listKitchenDevices(engine, restaurantId),
+    'pickup:settings': async () => await readPickupScreenSettings(engine, restaurantId),
+    'pickup:set-settings': async (patch) => await updatePickupScreenSettings(engine, restaurantId, patch),
+    'printers:list': async () => await listPrinters(engine, restaurantId),
+    'printers:add': async (input) => await addPrinter(engine, restaurantId, input),
+    'printers:remove': async ({ printer_id }) => await removePrinter(engine, restaurantId, printer_id),
+    'printers:test': async ({ printer_id }) => await printTestPage(engine, deps.printers, restaurantId, printer_id),
     'devices:pair': async ({ name, role }) => {
       const origin = deps.host.pairingOrigin?.() ?? null;
       if (origin === null) throw new KitchenError('pairing_unavailable', 'this app serves no kitchen screens');
-      const offer = createPairingCode(engine, { restaurantId, name, origin: origin.origin, ...(role ? { role } : {}) });
+      const offer = await createPairingCode(engine, { restaurantId, name, origin: origin.origin, ...(role ? { role } : {}) });
       return {
         code: offer.code,
         pairing_url: offer.pairing_url,
@@ -208,8 +212,8 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
         reachable_from_lan: origin.lan,
       };
     },
-    'devices:revoke': ({ device_id }) => revokeKitchenDevice(engine, restaurantId, device_id),
-    'devices:pairing-lockout': () => pairingLockout(engine, restaurantId),
+    'devices:revoke': async ({ device_id }) => await revokeKitchenDevice(engine, restaurantId, device_id),
+    'devices:pairing-lockout': async () => await pairingLockout(engine, restaurantId),
     'platform:clear-key': () => {
       deps.platformKey.clear();
       const settings = deps.settings.read();

@@ -54,9 +54,9 @@ export interface HostPort {
   appInfo(): AppInfo;
   /** Relaunches the app (settings that need a restart). Absent where that makes no sense. */
   restart?(): void;
-  connectionStatus(): ConnectionStatus;
+  connectionStatus(): ConnectionStatus | Promise<ConnectionStatus>;
   /** The replica's full sync status (with its conflicts) in connected mode; null when standalone. */
-  syncStatus(): SyncStatus | null;
+  syncStatus(): Promise<SyncStatus | null>;
   /** Where "back up now" writes its copies; null where the host keeps none. */
   backupFolder(): string | null;
   /** Sends customers' mails through this server from now on (null: keep them queued). */

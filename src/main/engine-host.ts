@@ -58,9 +58,9 @@ export interface EngineHost {
   /** Where a tablet opens its pairing URL: the first LAN address with LAN access on, loopback otherwise. */
   pairingOrigin(): { origin: string; lan: boolean };
   /** How this app reaches the world, for the status bar. */
-  connectionStatus(): ConnectionStatus;
+  connectionStatus(): ConnectionStatus | Promise<ConnectionStatus>;
   /** The replica's sync status with its conflicts; null when standalone. */
-  syncStatus(): SyncStatus | null;
+  syncStatus(): Promise<SyncStatus | null>;
   close(): Promise<void>;
 }
 
@@ -91,7 +91,7 @@ interface Served {
  * apart, untouched). When the platform refuses the key, or cannot be reached before a first copy
  * exists, the kitchen still opens on the standalone engine and the status bar says why.
  */
-async function serve(options: EngineHostOptions, host: string, port: number, connectionStatus: () => ConnectionStatus): Promise<Served> {
+async function serve(options: EngineHostOptions, host: string, port: number, connectionStatus: () => ConnectionStatus | Promise<ConnectionStatus>): Promise<Served> {
   const common = {
     kitchen: { ...options.kitchen, connectionStatus },
     host,
@@ -130,8 +130,8 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   try {
     // First start: the new database gets the demo restaurants, so the screen has something real.
     // Without the API demo's POS-managed order: the board a new user opens has nothing stuck on it.
-    if (firstStart) importDemoRestaurants(server.engine, server.providers.payments, { managedOrder: false });
-    if (listRestaurants(server.engine).length === 0) {
+    if (firstStart) await importDemoRestaurants(server.engine, server.providers.payments, { managedOrder: false });
+    if ((await listRestaurants(server.engine)).length === 0) {
       throw new StorageRefusal(
         databasePath,
         'it holds no restaurant (no demo data is put into an existing file); import yours with npm run restaurant -- import FILE --db ' +
@@ -145,8 +145,8 @@ async function serve(options: EngineHostOptions, host: string, port: number, con
   return { server, replica: null, connectionError };
 }
 
-function replicaConnectionStatus(replica: ReplicaServer): ConnectionStatus {
-  const status = replica.replica.status();
+async function replicaConnectionStatus(replica: ReplicaServer): Promise<ConnectionStatus> {
+  const status = await replica.replica.status();
   return {
     mode: 'connected',
     online: status.online,
@@ -164,28 +164,28 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
   // A busy port must not keep the kitchen from opening: take a free one and say so.
   const port = (await portIsFree(host, wanted)) ? wanted : 0;
   // The tablets' heartbeat says what the status bar says; it is known once the engine is up.
-  let status: () => ConnectionStatus = () => STANDALONE_STATUS;
+  let status: () => Promise<ConnectionStatus> = async () => STANDALONE_STATUS;
   const { server, replica, connectionError } = await serve(options, host, port, () => status());
   const close = async () => {
     if (replica) await replica.close();
     else await server.close();
   };
   try {
-    const restaurants = listRestaurants(server.engine);
+    const restaurants = await listRestaurants(server.engine);
     const chosen = replica
       ? restaurants.find((r) => r.id === replica.replica.identity.restaurantId)
       : (restaurants.find((r) => r.id === settings.restaurant_id) ?? restaurants[0]);
     if (!chosen) throw new Error('the database has no restaurant');
-    status = () => {
+    status = async () => {
       const current: ConnectionStatus = replica
-        ? replicaConnectionStatus(replica)
+        ? await replicaConnectionStatus(replica)
         : connectionError !== null
           ? { mode: 'connected', online: false, last_sync_at: null, queued: 0, conflicts: 0, error: connectionError }
           : STANDALONE_STATUS;
       const damaged = server.engine.writesRefused;
       if (damaged) return { ...current, error: damaged };
       // Asked with every heartbeat: a full disk is tried again, so "disco lleno" goes away once space is freed.
-      return server.engine.recheckStorage() ? { ...current, storage_full: true } : current;
+      return await server.engine.recheckStorage() ? { ...current, storage_full: true } : current;
     };
     return {
       server,
@@ -201,7 +201,7 @@ export async function startEngineHost(options: EngineHostOptions): Promise<Engin
         return lan ? { origin: `http://${lan}:${server.port}`, lan: true } : { origin: server.origin, lan: false };
       },
       connectionStatus: () => status(),
-      syncStatus: () => replica?.replica.status() ?? null,
+      syncStatus: async () => await replica?.replica.status() ?? null,
       close,
     };
   } catch (error) {

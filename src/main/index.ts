@@ -83,10 +83,10 @@ async function boot(): Promise<void> {
   const send = (push: LivePush) => {
     if (kitchenWindow && !kitchenWindow.isDestroyed()) kitchenWindow.webContents.send(LIVE_CHANNEL, push);
   };
-  liveFeed = startLiveFeed({ engine: hosted.server.engine, restaurantId: hosted.restaurantId, send, connectionStatus });
+  liveFeed = await startLiveFeed({ engine: hosted.server.engine, restaurantId: hosted.restaurantId, send, connectionStatus });
   // The board's station (a grill screen, or every station as expo): fallback printing asks about it.
   unregisterStations = registerLiveStations(
-    (said) => liveFeed?.showStations(screenStations(hosted.server.engine, hosted.restaurantId, said)),
+    async (said) => liveFeed?.showStations(await screenStations(hosted.server.engine, hosted.restaurantId, said)),
     () => ({ contents: kitchenWindow?.webContents ?? null, rendererUrl }),
     logError,
   );
@@ -130,6 +130,6 @@ if (!app.requestSingleInstanceLock()) {
     if (quitting) return;
     quitting = true;
     event.preventDefault();
-    shutdown().finally(() => app.exit(0));
+    void shutdown().finally(() => app.exit(0));
   });
 }

@@ -36,7 +36,7 @@ function isTrustedEvent(event: IpcMainInvokeEvent | IpcMainEvent, trusted: () =>
  * window only; `onStations` checks what was said (screen-stations.ts) and tells the live feed.
  */
 export function registerLiveStations(
-  onStations: (said: unknown) => void,
+  onStations: (said: unknown) => void | Promise<void>,
   trusted: () => { contents: WebContents | null; rendererUrl: string },
   log: (error: unknown) => void,
 ): () => void {
@@ -46,7 +46,8 @@ export function registerLiveStations(
       return;
     }
     try {
-      onStations(said);
+      // Async (the stations are checked against the database): a refusal is logged when it comes.
+      onStations(said)?.catch(log);
     } catch (error) {
       log(error);
     }

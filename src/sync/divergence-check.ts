@@ -31,7 +31,7 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
   for (const status of ACTIVE_STATUSES) {
     for (const order of await fetchOrdersWhere(client, `status=${status}`)) upstreamActive.set(order.id, order);
   }
-  const here = readReplicaSide(engine, identity.restaurantId, identity.world, upstreamActive.keys(), { feed: SYNC_KEYS.cursor, kitchen: KITCHEN_CURSOR });
+  const here = await readReplicaSide(engine, identity.restaurantId, identity.world, upstreamActive.keys(), { feed: SYNC_KEYS.cursor, kitchen: KITCHEN_CURSOR });
   const localActive = new Set(here.activeOrderIds);
   // Orders active here that the upstream no longer lists as active: ask for each.
   const orders = new Map<string, OrderView | null>(upstreamActive);
@@ -75,7 +75,7 @@ export async function checkDivergence(engine: Engine, client: UpstreamClient, id
     }
     if (event.type === 'stock.updated') stockInFlight.add((event.data as { location_id: string }).location_id);
   }
-  return healDivergence(engine, identity.restaurantId, identity.world, {
+  return await healDivergence(engine, identity.restaurantId, identity.world, {
     orders,
     items: itemsCompared ? items : new Map(),
     stock,

@@ -41,7 +41,7 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
   const canWrite = probe.status !== 403;
   // A file that mirrors a restaurant is that restaurant's: a key of another one (none of its
   // locations is theirs) is refused before anything is written, never registered as a key of it.
-  const known = mirroredLocationIds(engine);
+  const known = await mirroredLocationIds(engine);
   if (known.length > 0) {
     const keys = new Set(locations.data.map((location) => location.location_id));
     if (!known.some((id) => keys.has(id))) {
@@ -52,9 +52,9 @@ export async function identifyReplica(engine: Engine, client: UpstreamClient, ap
     }
   }
   const restaurantId =
-    replicaState(engine, SYNC_KEYS.restaurantId) ?? uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
+    await replicaState(engine, SYNC_KEYS.restaurantId) ?? uuidFrom(createHash('sha256').update(`${client.base}\n${parsed.lookup}`).digest('hex'));
   const identity: ReplicaIdentity = { restaurantId, world: parsed.world, canWrite };
-  recordReplicaIdentity(engine, { identity, upstream: client.base, apiKey, registerMode: locations.register_mode });
+  await recordReplicaIdentity(engine, { identity, upstream: client.base, apiKey, registerMode: locations.register_mode });
   return identity;
 }
 
@@ -110,10 +110,10 @@ export async function pullSnapshot(engine: Engine, client: UpstreamClient, ident
   const start = expectOk(await client.call<UpstreamFeedPage>('GET', '/events?limit=1'), 'GET /events');
   const catalogue = await fetchCatalogue(client);
   const orders = await fetchOrders(client, engine.clock.now() - RECENT_ORDERS_MS);
-  applySnapshot(engine, identity, { catalogue, orders, cursor: start.next_cursor });
+  await applySnapshot(engine, identity, { catalogue, orders, cursor: start.next_cursor });
 }
 
 /** Later connections: the catalogue, locations and stock again (the feed carries no menu changes). */
 export async function refreshCatalogue(engine: Engine, client: UpstreamClient, identity: ReplicaIdentity): Promise<void> {
-  applyCatalogue(engine, identity, await fetchCatalogue(client));
+  await applyCatalogue(engine, identity, await fetchCatalogue(client));
 }

@@ -22,14 +22,14 @@ async function pullKitchenItems(
   restaurantId: string,
   options: { waitSeconds: number; signal?: AbortSignal; exclusive?: <T>(work: () => Promise<T>) => Promise<T> },
 ): Promise<KitchenPullResult | { status: number }> {
-  const after = replicaState(engine, KITCHEN_CURSOR) ?? '0';
+  const after = await replicaState(engine, KITCHEN_CURSOR) ?? '0';
   const response = await client.call<ItemFeedPage>('GET', `/sync/kitchen/items?after=${after}&limit=200&wait=${options.waitSeconds}`, {
     timeoutMs: (options.waitSeconds + 10) * 1000,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (response.status !== 200) return { status: response.status };
-  const apply = async () => applyItemFeedPage(engine, restaurantId, response.body);
-  return options.exclusive ? options.exclusive(apply) : apply();
+  const apply = async () => await applyItemFeedPage(engine, restaurantId, response.body);
+  return options.exclusive ? options.exclusive(apply) : await apply();
 }
 
 export interface KitchenPullLoop {

@@ -48,7 +48,7 @@ export async function sendChange(engine: Engine, client: UpstreamClient, identit
   // with retries (resolve-conflicts.ts), never only once: a failed read must not leave this side
   // holding the refused change while the feed has already delivered the upstream's state.
   const error = (response.body as UpstreamError | null)?.error ?? { code: 'unknown', message: `status ${response.status}` };
-  recordRefusal(engine, identity, row, { status: response.status, code: error.code, message: error.message });
+  await recordRefusal(engine, identity, row, { status: response.status, code: error.code, message: error.message });
   return { kind: 'conflict' };
 }
 
@@ -95,7 +95,7 @@ async function checkStockBase(
     code: 'stock_changed_upstream',
     message: 'the platform changed this stock after the kitchen last read it; the platform quantity stands',
   };
-  recordStockClash(engine, identity, { ...row, location_id: locationId }, {
+  await recordStockClash(engine, identity, { ...row, location_id: locationId }, {
     localChange: JSON.stringify({ location_id: payload.location_id, items: clashing, replaced: clashing.map((c) => ({ product_id: c.product_id, quantity: replaced.get(c.product_id) })) }),
     refusal: error,
     upstreamState: response.body,

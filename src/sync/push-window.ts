@@ -67,21 +67,21 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
   // what was recorded since. Read again when it has no more to offer, and after a change not about
   // one order alone (a new order's acknowledgement renames it in the later rows).
   const head: { rows: OutboxRow[] | null; shrunk: boolean } = { rows: null, shrunk: false };
-  const choose = (room: number): OutboxRow[] => {
+  const choose = async (room: number): Promise<OutboxRow[]> => {
     if (head.rows === null) {
-      head.rows = outboxHead(engine, options.scan);
+      head.rows = await outboxHead(engine, options.scan);
       head.shrunk = false;
     }
     const chosen = pushBatch(head.rows, room, inFlight);
     if (chosen.length === room || !head.shrunk) return chosen;
     head.rows = null;
-    return choose(room);
+    return await choose(room);
   };
 
   for (;;) {
     if (!stop && options.running() && launched < options.roundLimit) {
       const room = Math.min(options.window - inFlight.size, options.roundLimit - launched);
-      if (room > 0) for (const row of choose(room)) launch(row);
+      if (room > 0) for (const row of await choose(room)) await launch(row);
     }
     if (inFlight.size === 0) return round;
     // Answers are recorded together, one commit for them all: once `group` are back (or all that
@@ -117,16 +117,16 @@ export async function pushRound(options: PushWindowOptions): Promise<PushRound> 
         round.answered++;
         round.retry = true;
         if (outcome.delayMs !== null) round.retryDelayMs = Math.max(round.retryDelayMs ?? 0, outcome.delayMs);
-        recordFailedPush(engine, entry.row.seq, outcome.reason);
+        await recordFailedPush(engine, entry.row.seq, outcome.reason);
         round.lastError = outcome.reason;
         stop = true;
       }
     }
     round.answered += taken.length;
-    failed.push(...recordAnswers(engine, identity, taken));
+    failed.push(...await recordAnswers(engine, identity, taken));
     for (const { row, error } of failed) {
       const message = error instanceof Error ? error.message : String(error);
-      recordFailedPush(engine, row.seq, message);
+      await recordFailedPush(engine, row.seq, message);
       round.lastError = message;
       if (error instanceof UpstreamUnreachable) round.unreachable = true;
       else round.retry = true;

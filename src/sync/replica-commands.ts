@@ -20,84 +20,84 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
   const local = localCommands(engine, new Map());
   const ourWorld = (order: { test: boolean }) => order.test === (world === 'test');
   /** The local change and its outbox row in one transaction (the caller's, when it hands one); the pusher is woken after. */
-  const committed = <T>(work: (tx: WriteTransaction) => T, tx?: WriteTransaction): T => {
-    const result = engine.within(tx, work);
+  const committed = async <T>(work: (tx: WriteTransaction) => Promise<T>, tx?: WriteTransaction): Promise<T> => {
+    const result = await engine.within(tx, work);
     onQueued();
     return result;
   };
   return {
-    createOrder(actor, input, options) {
+    async createOrder(actor, input, options) {
       if (input.payment === 'online') {
         // Reached only when the upstream cannot be: online orders are forwarded while it can.
         throw new ApiError('payment_unavailable', 'online payment needs the platform, which cannot be reached right now');
       }
-      return committed((tx) => {
-        const order = local.createOrder(actor, input, { ...options, tx });
-        if (ourWorld(order)) queueForUpstream(engine, 'create_order', input, { orderId: order.id });
+      return await committed(async (tx) => {
+        const order = await local.createOrder(actor, input, { ...options, tx });
+        if (ourWorld(order)) await queueForUpstream(engine, 'create_order', input, { orderId: order.id });
         return order;
       }, options.tx);
     },
-    transitionOrder(actor, orderId, target) {
-      return committed(() => {
-        const before = getOrder(engine, actor, orderId);
-        const order = local.transitionOrder(actor, orderId, target);
+    async transitionOrder(actor, orderId, target, outer) {
+      return await committed(async (tx) => {
+        const before = await getOrder(engine, actor, orderId);
+        const order = await local.transitionOrder(actor, orderId, target, tx);
         if (ourWorld(order) && before.status !== order.status) {
-          queueForUpstream(engine, 'transition_order', { status: target }, { orderId: order.id });
+          await queueForUpstream(engine, 'transition_order', { status: target }, { orderId: order.id });
         }
         return order;
-      });
+      }, outer);
     },
-    setStock(actor, input) {
-      return committed(() => {
+    async setStock(actor, input, outer) {
+      return await committed(async (tx) => {
         const locationId = input.location_id.toLowerCase();
         // What each write replaced travels with it: the pusher tells a concurrent upstream change from ours.
-        const replaced = stockBefore(engine, locationId, input.items.map((item) => item.product_id.toLowerCase()));
-        const result = local.setStock(actor, input);
+        const replaced = await stockBefore(engine, locationId, input.items.map((item) => item.product_id.toLowerCase()));
+        const result = await local.setStock(actor, input, tx);
         if (!result.simulated) {
-          queueForUpstream(engine, 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId });
+          await queueForUpstream(engine, 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId });
         }
         return result;
-      });
+      }, outer);
     },
-    setSoldOut(actor, input) {
-      return committed(() => {
-        const result = local.setSoldOut(actor, input);
+    async setSoldOut(actor, input, outer) {
+      return await committed(async (tx) => {
+        const result = await local.setSoldOut(actor, input, tx);
         // Pushed like stock: the platform's menu and its orders must see the dish gone too.
         if (!result.simulated) {
           const items = input.items.map((item) => ({ kind: item.kind, id: item.id.toLowerCase(), sold_out: item.sold_out }));
-          queueForUpstream(engine, 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id });
+          await queueForUpstream(engine, 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id });
         }
         return result;
-      });
+      }, outer);
     },
-    setLocationOpen(actor, locationId, open) {
-      return committed(() => {
-        if (actor.world === 'live') setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
-        const result = local.setLocationOpen(actor, locationId, open);
+    async setLocationOpen(actor, locationId, open, outer) {
+      return await committed(async (tx) => {
+        if (actor.world === 'live') await setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
+        const result = await local.setLocationOpen(actor, locationId, open, tx);
         if (!result.simulated) {
-          queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });
+          await queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });
         }
         return result;
-      });
+      }, outer);
     },
-    recallOrder(actor, orderId, until) {
-      return committed(() => {
-        const result = local.recallOrder(actor, orderId, until);
+    async recallOrder(actor, orderId, until, outer) {
+      return await committed(async (tx) => {
+        const result = await local.recallOrder(actor, orderId, until, tx);
         // Pushed like item marks: the upstream shows it too, and accepts bumps on it.
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          queueForUpstream(engine, 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id });
+          await queueForUpstream(engine, 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id });
         }
         return result;
-      });
+      }, outer);
     },
-    setItemDone(actor, orderId, itemIndex, done) {
-      return committed(() => {
-        const result = local.setItemDone(actor, orderId, itemIndex, done);
+    async setItemDone(actor, orderId, itemIndex, done, outer) {
+      return await committed(async (tx) => {
+        const result = await local.setItemDone(actor, orderId, itemIndex, done, tx);
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          queueForUpstream(engine, 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id });
+          await queueForUpstream(engine, 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id });
         }
         return result;
-      });
+      }, outer);
     },
   };
 }

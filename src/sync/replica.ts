@@ -113,11 +113,11 @@ export class Replica {
     const client = new UpstreamClient(options.upstreamUrl, options.apiKey);
     try {
       const identity = await identifyReplica(engine, client, options.apiKey);
-      if (replicaState(engine, SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
+      if (await replicaState(engine, SYNC_KEYS.cursor) === undefined) await pullSnapshot(engine, client, identity);
       else await refreshCatalogue(engine, client, identity);
       return new Replica(engine, client, identity, options, true);
     } catch (error) {
-      const known = Replica.offlineIdentity(engine, options.apiKey);
+      const known = await Replica.offlineIdentity(engine, options.apiKey);
       if (error instanceof UpstreamUnreachable && known) {
         const replica = new Replica(engine, client, known, options, false);
         replica.lastError = error.message;
@@ -129,8 +129,8 @@ export class Replica {
   }
 
   /** Starting offline is possible once a first pull has been stored. */
-  private static offlineIdentity(engine: Engine, apiKey: string): ReplicaIdentity | null {
-    const stored = storedReplicaIdentity(engine);
+  private static async offlineIdentity(engine: Engine, apiKey: string): Promise<ReplicaIdentity | null> {
+    const stored = await storedReplicaIdentity(engine);
     // The key's world as the first pull read it; a key of no world was refused there, so it is here too.
     const world = worldOfKey(apiKey);
     if (!stored || world === null) return null;
@@ -163,9 +163,9 @@ export class Replica {
     return !this.stopping.signal.aborted;
   }
 
-  status(): SyncStatus {
-    const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
-    const outbox = replicaOutboxState(this.engine);
+  async status(): Promise<SyncStatus> {
+    const zone = await restaurantTimeZone(this.engine, this.identity.restaurantId);
+    const outbox = await replicaOutboxState(this.engine);
     const lastPull = outbox.lastPullAt;
     return {
       online: this.link.online,
@@ -211,7 +211,7 @@ export class Replica {
       await this.link.back();
       if (!this.running) return;
       try {
-        const cursor = replicaState(this.engine, SYNC_KEYS.cursor) ?? '';
+        const cursor = await replicaState(this.engine, SYNC_KEYS.cursor) ?? '';
         const wait = this.options.pollWaitSeconds;
         const response = await this.client.call<UpstreamFeedPage>(
           'GET',
@@ -223,7 +223,7 @@ export class Replica {
           failures = 0;
           this.lastError = null;
           const page = response.body;
-          const result = await this.mutex.run(async () => applyFeedPage(this.engine, this.identity.restaurantId, this.identity.world, page));
+          const result = await this.mutex.run(async () => await applyFeedPage(this.engine, this.identity.restaurantId, this.identity.world, page));
           if (result.lagMs !== null) this.lagMs = result.lagMs;
           // Held at an order of ours still on its way up: let the pusher rename it, then go on.
           if (result.held) await this.pullerWaker.sleep(100, this.stopping.signal);
@@ -276,15 +276,15 @@ export class Replica {
         this.failed(error);
         continue;
       }
-      if (!hasChangesToPush(this.engine)) {
+      if (!await hasChangesToPush(this.engine)) {
         await this.pusherWaker.sleep(1_000, this.stopping.signal);
         continue;
       }
       // Several changes on their way at once (never two of one order: push-window.ts), each with
       // its own Idempotency-Key and its own outcome recorded; the puller waits for the round, as it
       // waited for one change.
-      const round = await this.mutex.run(() =>
-        pushRound({
+      const round = await this.mutex.run(async () =>
+        await pushRound({
           engine: this.engine,
           client: this.client,
           identity: this.identity,
@@ -325,12 +325,12 @@ export class Replica {
         sinceCatalogue += this.options.statusRefreshMs;
         if (sinceCatalogue >= this.options.catalogueRefreshMs) {
           sinceCatalogue = 0;
-          await this.mutex.run(() => refreshCatalogue(this.engine, this.client, this.identity));
+          await this.mutex.run(async () => await refreshCatalogue(this.engine, this.client, this.identity));
           continue;
         }
         const response = await this.client.call<UpstreamLocations>('GET', '/locations');
         if (response.status !== 200) continue;
-        await this.mutex.run(async () => applyLocationStatuses(this.engine, this.identity.restaurantId, response.body.data));
+        await this.mutex.run(async () => await applyLocationStatuses(this.engine, this.identity.restaurantId, response.body.data));
       } catch (error) {
         this.failed(error);
       }
@@ -347,7 +347,7 @@ export class Replica {
       if (!this.running) return;
       if (!this.link.online) continue;
       try {
-        const report = await this.mutex.run(() => checkDivergence(this.engine, this.client, this.identity));
+        const report = await this.mutex.run(async () => await checkDivergence(this.engine, this.client, this.identity));
         if (!report.skipped) {
           this.lastCheckAt = this.engine.clock.now();
           this.lastCheck = { compared: report.compared, diverged: report.diverged, healed: report.healed };
@@ -368,7 +368,7 @@ export class Replica {
     try {
       const response = await this.client.call<OrderView>('POST', '/orders', { body, idempotencyKey: idempotencyKey ?? randomUUID() });
       if (response.status === 201) {
-        await this.mutex.run(async () => mirrorForwardedOrder(this.engine, this.identity, response.body));
+        await this.mutex.run(async () => await mirrorForwardedOrder(this.engine, this.identity, response.body));
       }
       if (response.status >= 500 && response.status !== 503) {
         throw new ApiError('payment_unavailable', 'the platform could not open the payment; try again');
@@ -391,7 +391,7 @@ export class Replica {
     } catch (error) {
       if (!(error instanceof UpstreamUnreachable)) throw error;
     }
-    const zone = restaurantTimeZone(this.engine, this.identity.restaurantId);
+    const zone = await restaurantTimeZone(this.engine, this.identity.restaurantId);
     return {
       status: 200,
       body: unavailableQuote(

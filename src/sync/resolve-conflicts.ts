@@ -26,18 +26,18 @@ export async function resolveDueConflicts(
   exclusive: <T>(work: () => Promise<T>) => Promise<T>,
 ): Promise<ResolveRound> {
   const round: ResolveRound = { resolved: 0, failed: 0 };
-  for (const conflict of dueConflicts(engine)) {
+  for (const conflict of await dueConflicts(engine)) {
     const row = { kind: conflict.outbox_kind, order_id: conflict.outbox_order_id, location_id: conflict.outbox_location_id };
     try {
       await exclusive(async () => {
         const state = await readUpstreamState(client, row);
-        resolveConflict(engine, identity, conflict, state);
+        await resolveConflict(engine, identity, conflict, state);
       });
       round.resolved++;
     } catch (error) {
       round.failed++;
       const message = error instanceof Error ? error.message : String(error);
-      rescheduleConflict(engine, conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1));
+      await rescheduleConflict(engine, conflict.id, message, engine.clock.now() + backoff(conflict.resolve_attempts + 1));
       if (error instanceof UpstreamUnreachable) throw error;
     }
   }

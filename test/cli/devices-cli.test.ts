@@ -61,7 +61,7 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
 
   // The tablet opens it (here: the same service the URL calls).
   const engine = new Engine({ database: db });
-  const paired = pairWithCode(engine, offer.code);
+  const paired = await pairWithCode(engine, offer.code);
   engine.close();
   assert.equal(paired.device.name, 'Plancha');
 
@@ -78,7 +78,7 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   assert.equal(pickupOffer.status, 0, pickupOffer.stderr);
   assert.equal(JSON.parse(pickupOffer.stdout).role, 'pickup');
   const pickupEngine = new Engine({ database: db });
-  const pickupScreen = pairWithCode(pickupEngine, JSON.parse(pickupOffer.stdout).code);
+  const pickupScreen = await pairWithCode(pickupEngine, JSON.parse(pickupOffer.stdout).code);
   pickupEngine.close();
   assert.equal(pickupScreen.device.role, 'pickup');
   const withPickup = JSON.parse(devices(['list', '--restaurant', R1.id, '--db', db], dir).stdout) as { name: string; role: string }[];
@@ -87,7 +87,7 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   assert.equal(badRole.status, 1);
   assert.match(badRole.stderr, /role: kitchen or pickup, not "caja"/);
   const cleanup = new Engine({ database: db });
-  revokeKitchenDevice(cleanup, R1.id, pickupScreen.device.id);
+  await revokeKitchenDevice(cleanup, R1.id, pickupScreen.device.id);
   cleanup.close();
 
   const revoke = devices(['revoke', '--restaurant', R1.id, '--db', db, '--device', paired.device.id], dir);
@@ -97,8 +97,8 @@ test('serve --demo prints a single-use kitchen_pairing_url per restaurant; the d
   // Twenty wrong codes typed void the live ones; list says so (on stderr, its JSON unchanged).
   const live = JSON.parse(devices(['pair', '--restaurant', R1.id, '--db', db, '--base-url', 'http://192.168.1.20:4750'], dir).stdout);
   const guesser = new Engine({ database: db });
-  for (let i = 1; i <= 20; i++) assert.throws(() => pairWithCode(guesser, String((Number(live.code) + i) % 1_000_000).padStart(6, '0')));
-  assert.throws(() => pairWithCode(guesser, live.code), /unknown, expired or already used/);
+  for (let i = 1; i <= 20; i++) await assert.rejects(async () => await pairWithCode(guesser, String((Number(live.code) + i) % 1_000_000).padStart(6, '0')));
+  await assert.rejects(async () => await pairWithCode(guesser, live.code), /unknown, expired or already used/);
   guesser.close();
   const voided = devices(['list', '--restaurant', R1.id, '--db', db], dir);
   assert.equal(voided.status, 0, voided.stderr);

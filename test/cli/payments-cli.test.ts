@@ -41,7 +41,7 @@ test('npm run payments: set from env or stdin, show without secrets, test agains
   });
   const db = join(dir, 'engine.db');
   const engine = new Engine({ database: db });
-  seedDemo(engine, { live: null, test: sandboxSimulator });
+  await seedDemo(engine, { live: null, test: sandboxSimulator });
   engine.close();
 
   const flag = await payments(['set', '--restaurant', R1.id, '--provider', 'mercadopago', '--db', db, '--access-token', TOKEN]);

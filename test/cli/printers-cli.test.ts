@@ -38,7 +38,7 @@ describe('npm run printers', () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-printers-cli-'));
     db = join(dir, 'engine.db');
     const engine = new Engine({ database: db });
-    seedDemo(engine, { live: null, test: sandboxSimulator });
+    await seedDemo(engine, { live: null, test: sandboxSimulator });
     engine.close();
     await printer.start();
   });

@@ -51,7 +51,7 @@ test('disk full on a small tmpfs: writes 503 storage_full, reads 200, writes res
   // A 12 MB file system: below the 64 MB a start needs, allowed here to reach the full disk.
   const server = await startEngineServer({ database: dbPath, clock, rateLimits: GENEROUS_LIMITS, logger: false, minFreeBytes: 0 });
   try {
-    const [demo] = seedDemo(server.engine, server.providers.payments);
+    const [demo] = await seedDemo(server.engine, server.providers.payments);
     const writeKey = demo!.keys.live_write;
     const readKey = demo!.keys.live_read;
     const acknowledged: string[] = [];
@@ -84,7 +84,7 @@ test('disk full on a small tmpfs: writes 503 storage_full, reads 200, writes res
       refused++;
     }
     assert.equal(refused, 25, 'the disk never filled up');
-    assert.equal(server.engine.recheckStorage(), true, 'the app status says disco lleno');
+    assert.equal(await server.engine.recheckStorage(), true, 'the app status says disco lleno');
     // Reads need no write, even for a key idle for a while (its last use is kept in memory).
     clock.advance(5 * 60_000);
     for (const path of ['/orders?limit=5', '/menu', `/orders/${acknowledged[0]}`, '/events?after=ev_0&limit=5']) {
@@ -94,7 +94,7 @@ test('disk full on a small tmpfs: writes 503 storage_full, reads 200, writes res
 
     rmSync(filler);
     const freedAt = performance.now();
-    assert.equal(server.engine.recheckStorage(), false, 'the status clears once space is back');
+    assert.equal(await server.engine.recheckStorage(), false, 'the status clears once space is back');
     const resumed = await createOrder();
     assert.equal(resumed.status, 201, resumed.text);
     const resumeMs = performance.now() - freedAt;

@@ -51,7 +51,7 @@ test('between 64 and 256 MB free: the engine starts, and the kitchen heartbeat c
     const free = readFreeSpace(server.engine);
     assert.equal(free.low, true);
     assert.ok(free.free_bytes !== null && free.free_bytes < LOW_FREE_BYTES && free.free_bytes > 64 * 1024 * 1024, String(free.free_bytes));
-    const beat = heartbeatPush(server.engine, R1.id, STANDALONE_STATUS, 2000);
+    const beat = await heartbeatPush(server.engine, R1.id, STANDALONE_STATUS, 2000);
     assert.equal(beat.kind, 'heartbeat');
     assert.ok(beat.kind === 'heartbeat' && beat.low_disk && beat.low_disk.free_bytes > 64 * 1024 * 1024, JSON.stringify(beat));
   } finally {
@@ -66,7 +66,7 @@ test('with room to spare the heartbeat says nothing of the disk', async (t) => {
   const server = await startEngineServer({ database: join(dir, 'comanda.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger: false });
   try {
     assert.equal(readFreeSpace(server.engine).low, false);
-    const beat = heartbeatPush(server.engine, R1.id, STANDALONE_STATUS, 2000);
+    const beat = await heartbeatPush(server.engine, R1.id, STANDALONE_STATUS, 2000);
     assert.equal('low_disk' in beat, false);
   } finally {
     await server.close();

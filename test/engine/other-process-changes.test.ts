@@ -35,7 +35,7 @@ describe('changes committed by another process', () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-other-process-'));
     const dbPath = join(dir, 'comanda.db');
     here = await startEngineServer({ database: dbPath, rateLimits: GENEROUS_LIMITS, logger: false, externalChangesPollMs: 20 });
-    key = seedDemo(here.engine, here.providers.payments)[0]!.keys.live_read;
+    key = (await seedDemo(here.engine, here.providers.payments))[0]!.keys.live_read;
     other = await startHeadlessEngine(dbPath, { args: ['--share-file'], timeoutMs: 90_000 });
   });
   after(async () => {
@@ -61,7 +61,7 @@ describe('changes committed by another process', () => {
   test("the kitchen's live feed pushes an order created by another process", async () => {
     let delivered: (push: LivePush) => void = () => {};
     const pushed = new Promise<LivePush>((resolve) => (delivered = resolve));
-    const feed = startLiveFeed({
+    const feed = await startLiveFeed({
       engine: here.engine,
       restaurantId: R1.id,
       connectionStatus: () => STANDALONE_STATUS,
@@ -77,7 +77,7 @@ describe('changes committed by another process', () => {
         pushed,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${here.engine.stores.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
+            async () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${await here.engine.stores.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
             20_000,
           );
         }),

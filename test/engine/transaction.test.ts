@@ -1,36 +1,88 @@
 // Transactions as values (issue 31): Engine.transaction hands the use case its transaction, whose
 // own state (the restaurants to wake) lives on it and is dropped with a rollback; nesting is said
-// where it happens (tx.savepoint, engine.within), and code that still calls Engine.transaction
-// inside another keeps working, in a savepoint. A POST /v1/orders with a key opens one.
+// where it happens (tx.savepoint, engine.within). Async since issue 34: Engine.transaction called
+// inside another is refused (TransactionEscaped), never nested. A POST /v1/orders with a key opens one.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { importDemoRestaurants } from '../../src/engine/demo/seed-demo.ts';
 import { Engine, type WriteTransaction } from '../../src/engine/engine.ts';
 import { assembleProviders } from '../../src/engine/providers.ts';
-import { WriteTransaction as WriteTransactionClass } from '../../src/engine/transaction.ts';
+import { TransactionEscaped, WriteTransaction as WriteTransactionClass } from '../../src/engine/transaction.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startEngineUnderTest } from '../support/engine-under-test.ts';
 import { TwoEngines, pickupOrder } from '../sync/two-engines.ts';
 
 const RESTAURANT = R1.id;
 
-function engineWithWakes(): { engine: Engine; woken: string[] } {
+async function engineWithWakes(): Promise<{ engine: Engine; woken: string[] }> {
   const engine = new Engine({ database: ':memory:' });
-  importDemoRestaurants(engine, assembleProviders(engine).payments, { managedOrder: false });
+  await importDemoRestaurants(engine, assembleProviders(engine).payments, { managedOrder: false });
   const woken: string[] = [];
   engine.notifier.subscribe(RESTAURANT, () => woken.push(RESTAURANT));
   return { engine, woken };
 }
 
-const appendEvent = (engine: Engine) => engine.stores.events.append(RESTAURANT, 'live', 'test.event', engine.clock.now(), {});
+const appendEvent = async (engine: Engine) => await engine.stores.events.append(RESTAURANT, 'live', 'test.event', engine.clock.now(), {});
+
+const eventCount = (engine: Engine) => engine.read(async (tx) => (await tx.stores.events.list(RESTAURANT, 'live', 0, 100)).length);
+
+describe('the process-wide lock (issue 34): one transaction or read at a time, from BEGIN to COMMIT', () => {
+  test('concurrent transactions and reads run whole, one after another, in arrival order', async () => {
+    const { engine } = await engineWithWakes();
+    const order: string[] = [];
+    const writer = (name: string) =>
+      engine.transaction(async () => {
+        order.push(`${name} begins`);
+        await appendEvent(engine);
+        // Awaits that hand the turn to any other microtask: still nobody else's statements in here.
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+        await appendEvent(engine);
+        order.push(`${name} commits`);
+      });
+    const seen: number[] = [];
+    await Promise.all([writer('a'), eventCount(engine).then((n) => seen.push(n)), writer('b'), eventCount(engine).then((n) => seen.push(n))]);
+    assert.deepEqual(order, ['a begins', 'a commits', 'b begins', 'b commits']);
+    assert.deepEqual(seen, [2, 4], 'each read sees the writes that arrived before it, whole');
+    engine.close();
+  });
+
+  test('a transaction that awaits a timer is refused and rolled back; the lock is free for the next one', async () => {
+    const { engine } = await engineWithWakes();
+    await assert.rejects(
+      engine.transaction(async () => {
+        await appendEvent(engine);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        await appendEvent(engine);
+      }),
+      TransactionEscaped,
+    );
+    await engine.transaction(async () => await appendEvent(engine));
+    assert.equal(await eventCount(engine), 1, 'only the next transaction’s event');
+    engine.close();
+  });
+
+  test('an error thrown mid-transaction rolls it back and frees the lock; the next one commits', async () => {
+    const { engine } = await engineWithWakes();
+    const failing = engine.transaction(async () => {
+      await appendEvent(engine);
+      throw new Error('refused half-way');
+    });
+    const next = engine.transaction(async () => await appendEvent(engine));
+    await assert.rejects(failing, /refused half-way/);
+    await next;
+    assert.equal(await eventCount(engine), 1);
+    assert.equal(engine.db.inTransaction, false);
+    engine.close();
+  });
+});
 
 describe('Engine.transaction hands its transaction to the work', () => {
-  test('an event wakes its restaurant once the transaction commits, not before', () => {
-    const { engine, woken } = engineWithWakes();
-    engine.transaction((tx) => {
+  test('an event wakes its restaurant once the transaction commits, not before', async () => {
+    const { engine, woken } = await engineWithWakes();
+    await engine.transaction(async (tx) => {
       assert.ok(tx instanceof WriteTransactionClass);
       assert.equal(tx.stores, engine.stores);
-      appendEvent(engine);
+      await appendEvent(engine);
       assert.deepEqual(woken, [], 'nothing is woken before the commit');
       assert.deepEqual(tx.committedNotifications(), [RESTAURANT], 'the pending wake is on the handle');
     });
@@ -38,82 +90,88 @@ describe('Engine.transaction hands its transaction to the work', () => {
     engine.close();
   });
 
-  test('a rolled-back transaction wakes no one, and the next one starts with nothing pending', () => {
-    const { engine, woken } = engineWithWakes();
-    assert.throws(() =>
-      engine.transaction(() => {
-        appendEvent(engine);
+  test('a rolled-back transaction wakes no one, and the next one starts with nothing pending', async () => {
+    const { engine, woken } = await engineWithWakes();
+    await assert.rejects(async () =>
+      await engine.transaction(async () => {
+        await appendEvent(engine);
         throw new Error('refused half-way');
       }),
     );
     assert.deepEqual(woken, []);
-    assert.equal(engine.stores.events.lastSeq(), 0, 'the event was rolled back');
-    engine.transaction((tx) => assert.deepEqual(tx.committedNotifications(), []));
+    assert.equal(await engine.stores.events.lastSeq(), 0, 'the event was rolled back');
+    await engine.transaction(async (tx) => assert.deepEqual(tx.committedNotifications(), []));
     assert.deepEqual(woken, []);
     engine.close();
   });
 
-  test('an event written outside any transaction (already committed) wakes at once', () => {
-    const { engine, woken } = engineWithWakes();
-    appendEvent(engine);
+  test('an event written outside any transaction (already committed) wakes at once', async () => {
+    const { engine, woken } = await engineWithWakes();
+    await appendEvent(engine);
     assert.deepEqual(woken, [RESTAURANT]);
     engine.close();
   });
 
-  test('tx.savepoint: a failure caught by the caller rolls back only its part', () => {
-    const { engine, woken } = engineWithWakes();
-    engine.transaction((tx) => {
-      appendEvent(engine);
-      assert.throws(() =>
-        tx.savepoint((inner) => {
+  test('tx.savepoint: a failure caught by the caller rolls back only its part', async () => {
+    const { engine, woken } = await engineWithWakes();
+    await engine.transaction(async (tx) => {
+      await appendEvent(engine);
+      await assert.rejects(async () =>
+        await tx.savepoint(async (inner) => {
           assert.equal(inner, tx, 'the savepoint runs with the same handle');
-          appendEvent(engine);
+          await appendEvent(engine);
           throw new Error('this part only');
         }),
       );
     });
-    assert.equal(engine.stores.events.lastSeq(), 1, 'the caller’s event stands, the savepoint’s is gone');
+    assert.equal(await engine.stores.events.lastSeq(), 1, 'the caller’s event stands, the savepoint’s is gone');
     assert.deepEqual(woken, [RESTAURANT]);
     engine.close();
   });
 
-  test('old code calling Engine.transaction inside another still works, in a savepoint of it', () => {
-    const { engine } = engineWithWakes();
-    let inner: WriteTransaction | null = null;
-    engine.transaction((tx) => {
-      appendEvent(engine);
-      assert.throws(() =>
-        engine.transaction((nested) => {
-          inner = nested;
-          appendEvent(engine);
-          throw new Error('inner failure');
-        }),
-      );
-      assert.equal(inner, tx, 'the nested call is handed the open transaction');
-    });
-    assert.equal(engine.stores.events.lastSeq(), 1);
+  test('Engine.transaction called inside another (instead of taking its tx) is refused: the outer one is rolled back, the lock freed', async () => {
+    const { engine } = await engineWithWakes();
+    let nested: Promise<unknown> | null = null;
+    await assert.rejects(
+      engine.transaction(async () => {
+        await appendEvent(engine);
+        nested = engine.transaction(async () => await appendEvent(engine));
+        await nested;
+      }),
+      TransactionEscaped,
+    );
+    // The inner one ran once the outer let go of the lock: its own transaction, committed.
+    await nested;
+    assert.equal((await engine.read(async (tx) => await tx.stores.events.list(RESTAURANT, 'live', 0, 10))).length, 1, 'the outer event rolled back');
     engine.close();
   });
 
-  test('engine.within joins the transaction it is handed, or opens one', () => {
-    const { engine, woken } = engineWithWakes();
-    engine.transaction((tx) => {
-      engine.within(tx, (joined) => {
+  test('engine.within joins the transaction it is handed, or opens one', async () => {
+    const { engine, woken } = await engineWithWakes();
+    await engine.transaction(async (tx) => {
+      await engine.within(tx, async (joined) => {
         assert.equal(joined, tx);
-        appendEvent(engine);
+        await appendEvent(engine);
       });
       assert.deepEqual(woken, [], 'joined: woken with the caller’s commit');
     });
     assert.deepEqual(woken, [RESTAURANT]);
-    engine.within(undefined, () => appendEvent(engine));
+    await engine.within(undefined, async () => await appendEvent(engine));
     assert.deepEqual(woken, [RESTAURANT, RESTAURANT], 'opened its own and committed it');
     engine.close();
   });
 
-  test('engine.read hands the stores it reads through; inside a write, that write', () => {
-    const { engine } = engineWithWakes();
-    engine.read((r) => assert.equal(r.stores, engine.stores));
-    engine.transaction((tx) => engine.read((r) => assert.equal(r, tx)));
+  test('engine.read hands the stores it reads through; inside a write it is refused (the write reads through its tx)', async () => {
+    const { engine } = await engineWithWakes();
+    await engine.read(async (r) => assert.equal(r.stores, engine.stores));
+    await assert.rejects(
+      engine.transaction(async () => {
+        await appendEvent(engine);
+        await engine.read(async () => {});
+      }),
+      TransactionEscaped,
+    );
+    assert.equal(await engine.stores.events.lastSeq(), 0, 'the write was rolled back');
     engine.close();
   });
 });
@@ -131,12 +189,19 @@ function countOrderTransactions(engine: Engine): { entries: () => number; savepo
     Error.stackTraceLimit = limit;
     return /routes[/\\]orders\.ts/.test(stack);
   };
-  engine.transaction = ((work: (tx: WriteTransaction) => unknown) => {
-    if (fromOrdersRoute()) entries++;
-    return open(work);
+  // The transactions the route opened (a savepoint is counted in one of them: past its first await
+  // a savepoint's stack no longer shows the route).
+  const ordersTransactions = new Set<WriteTransaction>();
+  engine.transaction = (async (work: (tx: WriteTransaction) => Promise<unknown>) => {
+    if (!fromOrdersRoute()) return await open(work);
+    entries++;
+    return await open(async (tx) => {
+      ordersTransactions.add(tx);
+      return await work(tx);
+    });
   }) as Engine['transaction'];
   WriteTransactionClass.prototype.savepoint = function (this: WriteTransaction, work) {
-    if (fromOrdersRoute()) savepoints++;
+    if (ordersTransactions.has(this)) savepoints++;
     return savepoint.call(this, work);
   } as typeof savepoint;
   return {

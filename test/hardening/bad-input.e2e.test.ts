@@ -256,7 +256,7 @@ describe('bad input on every endpoint', () => {
           assert.notEqual(res.status, 400, `a valid order was refused: ${text.slice(0, 500)} -> ${res.text}`);
         }
         if (how.kind === 'oversize') assert.equal(res.status, keyChoice.name === 'garbage' || key === null ? 401 : 400, res.text);
-        if (res.status === 201) checkCreatedOrder(text, res, key);
+        if (res.status === 201) await checkCreatedOrder(text, res, key);
         if (res.status === 409 && pristine && !res.headers.get('idempotent-replayed')) {
           assert.ok(['insufficient_stock', 'location_closed', 'location_inactive', 'state_conflict'].includes(res.body.error.code), res.text);
         }
@@ -281,7 +281,7 @@ describe('bad input on every endpoint', () => {
         const key = keyOf(keyChoice);
         const id = where === 'pool' ? (orderPool[choice.pick % Math.max(1, orderPool.length)] ?? UNKNOWN_UUID) : where;
         let target = choice.target;
-        const row = t.server.engine.stores.orders.getById(id);
+        const row = await t.server.engine.stores.orders.getById(id);
         if (row && choice.forward) {
           const next = nextTransitions(row.status, row.type);
           if (next.length > 0) target = next[choice.pick % next.length];
@@ -320,7 +320,7 @@ describe('bad input on every endpoint', () => {
           for (const item of sent.items) {
             assert.ok(Number.isSafeInteger(item.quantity) && item.quantity >= 0 && item.quantity <= 1_000_000, `accepted quantity ${item.quantity}`);
             if (!res.body.simulated) {
-              assert.equal(t.server.engine.stores.stock.quantity(sent.location_id.toLowerCase(), item.product_id.toLowerCase()), item.quantity + 0);
+              assert.equal(await t.server.engine.stores.stock.quantity(sent.location_id.toLowerCase(), item.product_id.toLowerCase()), item.quantity + 0);
             }
           }
         }
@@ -575,7 +575,7 @@ function productsOf() {
 }
 
 /** A 201 is the order that was asked for, priced from the catalogue. */
-function checkCreatedOrder(text: string, res: ApiResponse, key: string | null): void {
+async function checkCreatedOrder(text: string, res: ApiResponse, key: string | null): Promise<void> {
   const order = res.body;
   const sent = parseJson(text) as any;
   assertTotalsAddUp(order, productsOf(), 'POST /orders answer');
@@ -597,7 +597,7 @@ function checkCreatedOrder(text: string, res: ApiResponse, key: string | null): 
   orderPool.push(order.id);
   if (order.payment_link) sessionPool.push(order.payment_link.session_id);
   // The stored order is the one answered (what the feed and GET will show).
-  const stored = t.server.engine.stores.orders.getById(order.id)!;
+  const stored = (await t.server.engine.stores.orders.getById(order.id))!;
   assert.equal(stored.customer_name, order.customer.name, 'the stored customer name differs from the answer');
   assert.equal(stored.notes, order.notes, 'the stored notes differ from the answer');
   assert.deepEqual(JSON.parse(stored.items), order.items, 'the stored items differ from the answer');

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../src/shared/in-order.ts';
 // The headless engine killed with SIGKILL in the middle of a write storm, restarted on the same
 // file, many times. After every crash: every answered write is there, the file is intact, the
 // change feed has no gap and replays legal histories, and retries of the requests cut off by the
@@ -69,10 +70,10 @@ test(`SIGKILL in a write storm, ${CYCLES} times: nothing answered is lost, nothi
   // Keys stay valid across restarts (only their hashes are stored). Two per writer, so the storm
   // meets the per-key rate limit (120 a burst) rarely: this is a crash test, not a rate test.
   const issuer = new Engine({ database: dbPath });
-  const issue = (world: 'live' | 'test', i: number) => createApiKey(issuer, { restaurantId: R1.id, world, write: true, label: `storm ${world} ${i}` }).key;
-  const liveKeys = Array.from({ length: WORKERS * 2 }, (_, i) => issue('live', i));
-  const testKeys = Array.from({ length: WORKERS / 2 }, (_, i) => issue('test', i));
-  issuer.close();
+  const issue = async (world: 'live' | 'test', i: number) => (await createApiKey(issuer, { restaurantId: R1.id, world, write: true, label: `storm ${world} ${i}` })).key;
+  const liveKeys = await mapInOrder(Array.from({ length: WORKERS * 2 }, (_, i) => i), async (i) => await issue('live', i));
+  const testKeys = await mapInOrder(Array.from({ length: WORKERS / 2 }, (_, i) => i), async (i) => await issue('test', i));
+  await issuer.close();
   const liveKey = liveKeys[0]!;
   const testKey = testKeys[0]!;
   let reader = new Database(dbPath, { readonly: true });

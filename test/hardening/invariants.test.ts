@@ -42,7 +42,7 @@ test('a healthy engine passes, through orders, transitions, cancellations and st
     checker.check({ full: true });
     assert.equal(checker.figures.stockReturns, 2);
     assert.equal(checker.figures.stockSets, 1);
-    assert.equal(t.server.engine.stores.stock.quantity(R1.openLocation, R1.products.empanadaQueso), 9);
+    assert.equal(await t.server.engine.stores.stock.quantity(R1.openLocation, R1.products.empanadaQueso), 9);
   });
 });
 
@@ -55,11 +55,11 @@ test('stock changed behind the feed is caught', async () => {
 });
 
 test('a take that does not match the order is caught', async () => {
-  await withOrders((t) => {
+  await withOrders(async (t) => {
     const db = t.server.engine.db;
     const checker = new InvariantChecker(db);
     // A forged take of 1 where the order asks for 4, in the shape the engine writes.
-    const left = t.server.engine.stores.stock.quantity(R1.openLocation, R1.products.empanadaQueso);
+    const left = await t.server.engine.stores.stock.quantity(R1.openLocation, R1.products.empanadaQueso);
     db.prepare('UPDATE stock SET quantity = ? WHERE location_id = ? AND product_id = ?').run(left - 1, R1.openLocation, R1.products.empanadaQueso);
     const order = JSON.parse((db.prepare("SELECT data FROM events WHERE type = 'order.created' ORDER BY seq DESC LIMIT 1").get() as { data: string }).data);
     order.id = '99999999-0000-4000-8000-000000000001';

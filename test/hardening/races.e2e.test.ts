@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../src/shared/in-order.ts';
 // Many clients at once on the same products and orders: parallel creates, cancels, transitions,
 // stock writes, open/close and idempotent retries, in one engine and in two engine processes on
 // one SQLite file. The invariants hold after every round and every refusal is documented.
@@ -191,9 +192,9 @@ describe('races', () => {
 
   test('many clients at once: creates, cancels, transitions, stock writes, open/close and retries', { timeout: 300_000 * SCALE }, async () => {
     const engine = t.server.engine;
-    const keys = Array.from({ length: CLIENTS }, (_, i) => createApiKey(engine, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` }).key);
+    const keys = await mapInOrder(Array.from({ length: CLIENTS }, (_, i) => i), async (i) => (await createApiKey(engine, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` })).key);
     const statusOf = (id: string) => {
-      const row = engine.stores.orders.getById(id);
+      const row = engine.sqliteStores.orders.getById(id);
       return row ? { status: row.status, type: row.type } : null;
     };
     await fc.assert(
@@ -202,7 +203,7 @@ describe('races', () => {
         rounds++;
         checker.check();
         assert.equal(engine.db.prepare('SELECT COUNT(*) AS n FROM stock WHERE quantity < 0').pluck().get(), 0);
-        for (const id of pool) assert.ok(engine.stores.orders.getById(id), `order ${id} answered 201 is missing`);
+        for (const id of pool) assert.ok(await engine.stores.orders.getById(id), `order ${id} answered 201 is missing`);
       }),
       { numRuns: Math.max(1, Math.round(12 * SCALE)), seed: SEED, endOnFailure: true },
     );
@@ -234,9 +235,9 @@ describe('races', () => {
         }
       }
       checker.check();
-      const final = engine.stores.orders.getById(order.body.id)!;
+      const final = (await engine.stores.orders.getById(order.body.id))!;
       // Stock came back exactly once if it was cancelled, and was not touched otherwise.
-      assert.equal(engine.stores.stock.quantity(R1.openLocation, R1.products.pastelDeChoclo), final.status === 'cancelado' ? 5 : 3);
+      assert.equal(await engine.stores.stock.quantity(R1.openLocation, R1.products.pastelDeChoclo), final.status === 'cancelado' ? 5 : 3);
     }
     duels += orders;
   });
@@ -266,8 +267,8 @@ describe('two engine processes on one SQLite file', () => {
     // Each client its own key (the per-key rate limit is per process, and this is no rate test).
     const rounds = Math.max(1, Math.round(6 * SCALE));
     const issuer = new Engine({ database: dbPath });
-    const keys = Array.from({ length: CLIENTS * rounds }, (_, i) => createApiKey(issuer, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` }).key);
-    issuer.close();
+    const keys = await mapInOrder(Array.from({ length: CLIENTS * rounds }, (_, i) => i), async (i) => (await createApiKey(issuer, { restaurantId: R1.id, world: 'live', write: true, label: `client ${i}` })).key);
+    await issuer.close();
     const targets = engines.map((e) => ({ baseUrl: e.baseUrl, keys }));
     const reader = new Database(dbPath, { readonly: true });
     const checker = new InvariantChecker(reader);

@@ -169,7 +169,7 @@ describe('the sandbox payment page under hostile data', () => {
     const base = created.body.payment_link.payment_url.slice(0, -real.length);
     // A session of another provider, shaped like the simulator's.
     const foreign = `ps_test_${'cd'.repeat(16)}`;
-    t.server.engine.stores.paymentSessions.insert({ id: foreign, order_id: created.body.id, provider: 'other', return_url: 'https://evil.example/', preselected_method: null, created_at: t.clock.now() });
+    await t.server.engine.stores.paymentSessions.insert({ id: foreign, order_id: created.body.id, provider: 'other', return_url: 'https://evil.example/', preselected_method: null, created_at: t.clock.now() });
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(

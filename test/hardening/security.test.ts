@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../src/shared/in-order.ts';
 // Keys: stored as salted hashes, compared in constant time, never in the logs of a full run.
 // Strangers: failed authentications are limited per address. Slow clients: timeouts and size limits
 // free their sockets while everyone else is served.
@@ -28,11 +29,11 @@ import { assertDocumentedError } from './invariants.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('API keys at rest', () => {
-  test('stored only as salted SHA-256 with a salt of its own; the row never holds the key', () => {
+  test('stored only as salted SHA-256 with a salt of its own; the row never holds the key', async () => {
     const engine = new Engine({ database: ':memory:' });
     try {
-      seedDemo(engine, { live: null, test: sandboxSimulator });
-      const keys = Array.from({ length: 60 }, (_, i) => createApiKey(engine, { restaurantId: R1.id, world: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
+      await seedDemo(engine, { live: null, test: sandboxSimulator });
+      const keys = await mapInOrder(Array.from({ length: 60 }, (_, i) => i), async (i) => await createApiKey(engine, { restaurantId: R1.id, world: i % 2 ? 'live' : 'test', write: i % 3 === 0, label: `k${i}` }));
       const rows = engine.db.prepare('SELECT * FROM api_keys WHERE label LIKE ?').all('k%') as Record<string, unknown>[];
       assert.equal(rows.length, keys.length);
       const salts = new Set<string>();
@@ -53,23 +54,23 @@ describe('API keys at rest', () => {
         }
         // What is kept in clear (the lookup part and the last four) leaves at least 16 secret characters.
         assert.ok(secret.length - String(row.lookup).length - String(row.last4).length >= 16);
-        assert.equal(authenticate(engine, key)?.keyId, record.id);
+        assert.equal((await authenticate(engine, key))?.keyId, record.id);
       }
       assert.equal(salts.size, keys.length, 'two keys share a salt');
       // Same lookup part, wrong rest: refused (the hash is compared, not the lookup).
       const { key } = keys[1]!;
       const forged = `${key.slice(0, -5)}${key.slice(-5, -4) === 'A' ? 'B' : 'A'}${key.slice(-4)}`;
-      assert.equal(authenticate(engine, forged), null);
-      revokeApiKey(engine, R1.id, keys[1]!.record.id);
-      assert.equal(authenticate(engine, key), null);
+      assert.equal(await authenticate(engine, forged), null);
+      await revokeApiKey(engine, R1.id, keys[1]!.record.id);
+      assert.equal(await authenticate(engine, key), null);
     } finally {
-      engine.close();
+      await engine.close();
     }
   });
 
   test('compared in constant time, and an unknown key costs a hash like a known one', () => {
     const source = readFileSync(join(ROOT, 'src/engine/services/keys/api-keys.ts'), 'utf8');
-    const authenticateSource = source.slice(source.indexOf('export function authenticate'), source.indexOf('export function listApiKeys'));
+    const authenticateSource = source.slice(source.indexOf('export async function authenticate'), source.indexOf('export async function listApiKeys'));
     assert.match(authenticateSource, /timingSafeEqual\(hashKey\(row\.salt, presented\), row\.hash\)/);
     assert.match(authenticateSource, /if \(!row\) \{\s*\/\/[^\n]*\n\s*hashKey\(randomBytes\(16\), presented\);/);
     // No other way of comparing secrets anywhere in the key code.
@@ -121,9 +122,9 @@ describe('keys never reach the logs', () => {
     const presented = new Set<string>();
     let requests = 0;
     try {
-      const demo = seedDemo(server.engine, server.providers.payments);
+      const demo = await seedDemo(server.engine, server.providers.payments);
       const issued = demo.flatMap((r) => Object.values(r.keys));
-      const extra = createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' }).key;
+      const extra = (await createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' })).key;
       issued.push(extra);
       const call = async (method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) => {
         if (key) presented.add(key);
@@ -176,7 +177,7 @@ describe('keys never reach the logs', () => {
       }
       for (let i = 0; i < 10; i++) await call('GET', '/orders', `cm_live_${randomBytes(16).toString('hex')}`);
       await call('GET', '/menu', extra);
-      revokeApiKey(server.engine, R1.id, server.engine.stores.apiKeys.listForRestaurant(R1.id).find((k) => k.label === 'to revoke')!.id);
+      await revokeApiKey(server.engine, R1.id, (await server.engine.stores.apiKeys.listForRestaurant(R1.id)).find((k) => k.label === 'to revoke')!.id);
       await call('GET', '/menu', extra);
       // The jobs run too (expiry, couriers, mail) and log at trace.
       clock.advance(45 * 60_000);
@@ -209,7 +210,7 @@ describe('slow and oversized clients', () => {
   const timeouts = { requestMs: 1500, headersMs: 700, checkEveryMs: 100 };
   before(async () => {
     engine = new Engine({ database: ':memory:', clock: new ManualClock(DEMO_NOW) });
-    key = seedDemo(engine, { live: null, test: sandboxSimulator })[0]!.keys.live_write;
+    key = (await seedDemo(engine, { live: null, test: sandboxSimulator }))[0]!.keys.live_write;
     app = await buildHttpApi({
       engine,
       commands: localCommands(engine, defaultCouriers()),
@@ -222,7 +223,7 @@ describe('slow and oversized clients', () => {
   });
   after(async () => {
     await app.close();
-    engine.close();
+    await engine.close();
   });
 
   const connections = () => new Promise<number>((resolve, reject) => app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));

@@ -6,7 +6,14 @@ import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const eslint = new ESLint({ cwd: ROOT });
+// The files linted here do not exist on disk, so no type information: the typed rules are left out.
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false, project: null } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  },
+});
 
 const DOOR_CODE = `import type { Engine } from '../engine/engine.ts';
 export function count(engine: Engine): number {

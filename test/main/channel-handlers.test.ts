@@ -55,7 +55,7 @@ describe('IPC handlers on a real engine', () => {
     const sandbox = await placeOrder(engine, { customer: { name: 'Sandbox' } }, keys.test_write);
     const board = await ipc.ok('board:snapshot', {});
     assert.equal(board.restaurant.id, R1.id);
-    assert.equal(board.cursor, engine.server.engine.stores.events.lastSeq());
+    assert.equal(board.cursor, await engine.server.engine.stores.events.lastSeq());
     assert.equal(board.now, engine.clock.now());
     const byId = new Map(board.tickets.map((t) => [t.order.id, t]));
     assert.equal(byId.get(live.id)?.order.test, false);
@@ -192,9 +192,9 @@ describe('IPC handlers on a real engine', () => {
     const copy = new Engine({ database: result.file });
     try {
       assert.equal((copy.db.pragma('integrity_check', { simple: true }) as string), 'ok');
-      assert.ok(copy.stores.orders.getById(placed.id), 'the order placed before the backup is in the copy');
+      assert.ok(await copy.stores.orders.getById(placed.id), 'the order placed before the backup is in the copy');
     } finally {
-      copy.close();
+      await copy.close();
     }
   });
 
@@ -261,7 +261,7 @@ describe('IPC handlers on a real engine', () => {
       restaurantId: R1.id,
       settings: memorySettings(),
       platformKey: memoryPlatformKey(),
-      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
+      host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: async () => null, backupFolder: () => null },
     });
     const result = await dispatchScreenCall(broken, 'stock:set', { location_id: R1.openLocation, world: 'live', items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] }, (e) => errors.push(e));
     assert.deepEqual(result, { ok: false, error: { code: 'internal_error', message: 'internal error; the action was not completed' } });

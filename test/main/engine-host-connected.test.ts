@@ -34,7 +34,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
   hosts.push(host);
   assert.match(host.databasePath, /comanda-replica\.db$/);
   assert.equal(host.server.engine.role, 'replica');
-  const status = host.connectionStatus();
+  const status = await host.connectionStatus();
   assert.equal(status.mode, 'connected');
   assert.equal(status.online, true);
   assert.equal(status.error, null);
@@ -49,14 +49,14 @@ test('connected mode: the app runs a replica of the platform and reports its syn
     platformKey: memoryPlatformKey(),
     bootSettings: settings,
     log: () => undefined,
-    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => host.connectionStatus(), syncStatus: () => host.syncStatus(), backupFolder: () => null },
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: async () => await host.connectionStatus(), syncStatus: async () => await host.syncStatus(), backupFolder: () => null },
   });
 
   // A kitchen tap goes through the replica's commands: applied here, queued, pushed upstream.
   const created = await up.call('POST', '/orders', {
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'App' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
   });
-  await eventually(() => host.server.engine.stores.orders.getById(created.body.id), 'the order in the replica’s database', { until: (row) => row !== undefined });
+  await eventually(async () => await host.server.engine.stores.orders.getById(created.body.id), 'the order in the replica’s database', { until: (row) => row !== undefined });
   const moved = await handlers['orders:transition']({ order_id: created.body.id, target: 'en_preparacion' });
   assert.equal(moved.order.status, 'en_preparacion');
   await eventually(() => up.call('GET', `/orders/${created.body.id}`), 'en_preparacion upstream', { until: (r) => r.body.status === 'en_preparacion' });
@@ -80,9 +80,9 @@ test('a refused key: the kitchen opens on the local restaurant and the status sa
   hosts.push(host);
   assert.equal(host.server.engine.role, 'standalone');
   assert.match(host.databasePath, /comanda\.db$/);
-  const status = host.connectionStatus();
+  const status = await host.connectionStatus();
   assert.equal(status.mode, 'connected');
   assert.equal(status.online, false);
   assert.match(status.error ?? '', /refused the API key.*showing the local restaurant instead/);
-  assert.equal(host.syncStatus(), null);
+  assert.equal(await host.syncStatus(), null);
 });

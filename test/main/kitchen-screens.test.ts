@@ -33,7 +33,7 @@ describe('kitchen and desktop channels', () => {
     host: {
       appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: null, lan_urls: [], data_dir: null }),
       connectionStatus: () => STANDALONE_STATUS,
-      syncStatus: () => null,
+      syncStatus: async () => null,
       backupFolder: () => null,
       ...(pairingOrigin ? { pairingOrigin: () => pairingOrigin } : {}),
     },
@@ -61,21 +61,21 @@ describe('kitchen and desktop channels', () => {
     assert.equal(offer.value.reachable_from_lan, true);
     assert.equal(Date.parse(offer.value.expires_at), engine.clock.now() + PAIRING_CODE_TTL_MS);
 
-    const paired = pairWithCode(engine.server.engine, offer.value.code);
-    assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /already used/);
+    const paired = await pairWithCode(engine.server.engine, offer.value.code);
+    await assert.rejects(async () => await pairWithCode(engine.server.engine, offer.value.code), /already used/);
     const list = await callScreenHandler(handlers, 'devices:list', {});
     assert.ok(list.ok);
     const screen = list.value.find((d) => d.id === paired.device.id)!;
     assert.equal(screen.name, 'Plancha');
     assert.equal(screen.last_seen_at, null);
-    assert.ok(authenticateDevice(engine.server.engine, paired.token));
+    assert.ok(await authenticateDevice(engine.server.engine, paired.token));
     const seen = await callScreenHandler(handlers, 'devices:list', {});
     assert.ok(seen.ok);
     assert.notEqual(seen.value.find((d) => d.id === paired.device.id)!.last_seen_at, null, 'a call notes when the screen was seen');
 
     const revoked = await callScreenHandler(handlers, 'devices:revoke', { device_id: paired.device.id });
     assert.ok(revoked.ok && revoked.value.revoked_at !== null);
-    assert.equal(authenticateDevice(engine.server.engine, paired.token), null);
+    assert.equal(await authenticateDevice(engine.server.engine, paired.token), null);
     const unknown = await callScreenHandler(handlers, 'devices:revoke', { device_id: '00000000-0000-4000-8000-000000000000' });
     assert.ok(!unknown.ok && unknown.error.code === 'not_found');
   });
@@ -85,8 +85,8 @@ describe('kitchen and desktop channels', () => {
     const offer = await callScreenHandler(handlers, 'devices:pair', { name: null });
     assert.ok(offer.ok && offer.value.reachable_from_lan === false);
     engine.clock.advance(PAIRING_CODE_TTL_MS);
-    assert.throws(() => pairWithCode(engine.server.engine, offer.value.code), /expired/);
-    assert.throws(() => pairWithCode(engine.server.engine, 'abcdef'), /expired/);
+    await assert.rejects(async () => await pairWithCode(engine.server.engine, offer.value.code), /expired/);
+    await assert.rejects(async () => await pairWithCode(engine.server.engine, 'abcdef'), /expired/);
     const none = await callScreenHandler(createScreenHandlers(deps()), 'devices:pair', { name: null });
     assert.ok(!none.ok && none.error.code === 'pairing_unavailable');
   });

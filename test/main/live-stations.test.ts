@@ -33,14 +33,19 @@ describe('the desktop window says its station on live:stations', () => {
   const window = new BrowserWindow({});
   const logged: unknown[] = [];
   const presence = (stations: string[]) => engine.server.engine.screenPresence.lastLive(R1.id, stations);
-  const say = (said: unknown, senderUrl = rendererUrl, sender: unknown = window.webContents) =>
+  /** The stations said last, once the window's feed shows them (or they were refused). */
+  let applied: Promise<void> = Promise.resolve();
+  const say = async (said: unknown, senderUrl = rendererUrl, sender: unknown = window.webContents) => {
+    applied = Promise.resolve();
     ipcMain.emit(LIVE_STATIONS_CHANNEL, { sender, senderFrame: { url: senderUrl, parent: null } }, said);
+    await applied.catch(() => {});
+  };
 
   before(async () => {
     engine = await startEngineUnderTest();
-    feed = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
+    feed = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
     unregister = registerLiveStations(
-      (said) => feed.showStations(screenStations(engine.server.engine, R1.id, said)),
+      (said) => (applied = (async () => feed.showStations(await screenStations(engine.server.engine, R1.id, said)))()),
       () => ({ contents: window.webContents as never, rendererUrl }),
       (error) => logged.push(error),
     );
@@ -51,35 +56,35 @@ describe('the desktop window says its station on live:stations', () => {
     await engine?.stop();
   });
 
-  test('the window\'s plancha: its heartbeats count for the plancha alone; back to expo, for every station', () => {
+  test('the window\'s plancha: its heartbeats count for the plancha alone; back to expo, for every station', async () => {
     const opened = presence([]);
     assert.notEqual(opened, null, 'a window says nothing at first: every station');
-    say(['plancha']);
+    await say(['plancha']);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     const now = engine.clock.now();
     assert.equal(presence(['plancha']), now);
     assert.equal(presence(['horno']), opened, 'the horno saw no screen since');
     assert.equal(presence([]), opened);
 
-    say(null);
+    await say(null);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     assert.equal(presence(['horno']), engine.clock.now(), 'expo counts for the horno');
     assert.deepEqual(logged, []);
   });
 
-  test('another sender is ignored and logged; a malformed list is refused and logged, the feed unchanged', () => {
-    say(['plancha']);
+  test('another sender is ignored and logged; a malformed list is refused and logged, the feed unchanged', async () => {
+    await say(['plancha']);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     const plancha = engine.clock.now();
-    say(null, 'https://example.com/');
-    say(null, rendererUrl, {});
-    say('Horno!');
-    say([1, 2]);
+    await say(null, 'https://example.com/');
+    await say(null, rendererUrl, {});
+    await say('Horno!');
+    await say([1, 2]);
     engine.clock.advance(5000);
-    feed.heartbeat();
+    await feed.heartbeat();
     assert.equal(presence(['plancha']), engine.clock.now(), 'still the plancha');
     assert.equal(presence(['horno']) !== null && presence(['horno'])! <= plancha, true, 'not every station');
     assert.equal(logged.length, 4);

@@ -30,7 +30,7 @@ test('the SMTP server is set from the app: checked, kept like a secret, shown wi
         throw new Error('unused');
       },
       connectionStatus: () => STANDALONE_STATUS,
-      syncStatus: () => null,
+      syncStatus: async () => null,
       backupFolder: () => null,
       configureMail: (smtp) => engine.server.configureMail(smtp),
     },
@@ -69,7 +69,7 @@ test('without protected storage the SMTP password is refused, never kept in clea
     settings: memorySettings(),
     platformKey: memoryPlatformKey({ available: false }),
     mail: memoryMail({ available: false }),
-    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: async () => null, backupFolder: () => null },
   });
   const refused = await callScreenHandler(handlers, 'mail:set-smtp', { url: 'smtp://u:p@mail.example.cl:587', from: null });
   assert.equal(refused.ok, false);

@@ -62,7 +62,7 @@ before(async () => {
         throw new Error('unused');
       },
       connectionStatus: () => STANDALONE_STATUS,
-      syncStatus: () => null,
+      syncStatus: async () => null,
       backupFolder: () => null,
     },
   });
@@ -112,7 +112,7 @@ test('set from the app → Probar conexión ok → a live online order gets its 
   );
   assert.deepEqual(set, { provider: 'mercadopago', configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
   assert.deepEqual(onlinePayments.read(R1.id), { provider: 'mercadopago', credentials: { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl } }, 'trimmed and kept, under its provider');
-  assert.equal(t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
+  assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
 
   const checked = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.deepEqual(checked, { result: 'ok', user_id: '424242', message: null });
@@ -169,7 +169,7 @@ test('without protected storage the credentials are refused, never kept in clear
     settings: memorySettings(),
     platformKey: memoryPlatformKey({ available: false }),
     onlinePayments: refusing,
-    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: async () => null, backupFolder: () => null },
   });
   const refused = await callScreenHandler(noStorage, 'payments:set', { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null });
   assert.equal(refused.ok, false);
@@ -178,5 +178,5 @@ test('without protected storage the credentials are refused, never kept in clear
     assert.match(refused.error.message, /payment credentials was not saved/);
   }
   assert.equal(refusing.kept.size, 0);
-  assert.equal(t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined);
+  assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined);
 });

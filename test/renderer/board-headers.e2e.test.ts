@@ -52,7 +52,7 @@ describe("the board's words on a fresh clone (Chromium over HTTP, served engine)
   test('a board with no orders says so, and what happens next, at every size', async () => {
     for (const viewport of RUSH_VIEWPORTS) {
       const { page, context } = await k.tablet({ width: viewport.width, height: viewport.height });
-      await page.goto(k.pairingUrl(R2.id));
+      await page.goto(await k.pairingUrl(R2.id));
       await page.locator('[data-testid="board"]').waitFor();
       assert.equal(await page.locator('[data-testid="board"]').getAttribute('data-active'), '0', 'the second demo restaurant has no orders');
       const empty = page.locator('[data-testid="board-empty"]');
@@ -74,7 +74,7 @@ describe("the board's words on a fresh clone (Chromium over HTTP, served engine)
     await rush(k);
     for (const viewport of RUSH_VIEWPORTS) {
       const { page, context } = await k.tablet({ width: viewport.width, height: viewport.height });
-      await page.goto(k.pairingUrl());
+      await page.goto(await k.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();
       await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, '45 orders on the board');
       // Brand whole: "Comanda", never "Comand".

@@ -29,7 +29,7 @@ describe(`the board at a rush with the CPU throttled ${THROTTLE}× (Chromium ove
       const { context, page } = await k.tablet({ width: viewport.width, height: viewport.height });
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
-      await page.goto(k.pairingUrl());
+      await page.goto(await k.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();
       await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, '45 orders on the board');
       await eventually(async () => (await measureBoard(page)).whole >= viewport.atLeast, `${viewport.atLeast} tickets wholly in view`);

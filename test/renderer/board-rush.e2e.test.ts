@@ -30,7 +30,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
   for (const viewport of RUSH_VIEWPORTS) {
     test(`${viewport.name} ${viewport.width}×${viewport.height}: at least ${viewport.atLeast} tickets wholly in view, every ticket in view reachable, columns full, the undo tray over no bump; the family order paged into view`, async () => {
       const { page } = await k.tablet({ width: viewport.width, height: viewport.height });
-      await page.goto(k.pairingUrl());
+      await page.goto(await k.pairingUrl());
       await page.locator('[data-testid="board"]').waitFor();
       await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, '45 orders on the board');
       // The plan has settled on the lanes' measured size.
@@ -108,7 +108,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
 
   test('"Flujo": every active ticket in one grid by age, its state as a band; the choice is kept on the screen', async () => {
     const { page } = await k.tablet({ width: 1280, height: 800 });
-    await page.goto(k.pairingUrl());
+    await page.goto(await k.pairingUrl());
     await page.locator('[data-testid="board"]').waitFor();
     await page.locator('[data-testid="screen-menu"]').click();
     await page.locator('[data-testid="layout"]').selectOption('flow');
@@ -140,7 +140,7 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
     });
     assert.equal(long.status, 201, long.text);
     const { page } = await k.tablet({ width: 1280, height: 800 });
-    await page.goto(k.pairingUrl());
+    await page.goto(await k.pairingUrl());
     await page.locator('[data-testid="board"]').waitFor();
     // A tap on its lane's pager until its first fragment is in view.
     const fragments = page.locator(`.lanes article[data-order-id="${long.body.id}"]`);

@@ -53,7 +53,7 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
     k = await startServedKitchen({ heartbeatMs: 300 });
     ({ page } = await k.tablet({ width: 1180, height: 820 }));
     await page.clock.install();
-    await page.goto(k.pairingUrl());
+    await page.goto(await k.pairingUrl());
     await page.locator('[data-testid="board"]').waitFor();
   });
   after(async () => {

@@ -48,7 +48,7 @@ describe('the board under a finger at the rush (Chromium over HTTP, served engin
   };
   const openBoard = async (width: number, height: number) => {
     const { page } = await k.tablet({ width, height });
-    await page.goto(k.pairingUrl());
+    await page.goto(await k.pairingUrl());
     await page.locator('[data-testid="board"]').waitFor();
     await eventually(async () => Number(await page.locator('[data-testid="board"]').getAttribute('data-active')) >= 45, 'the rush on the board');
     await eventually(async () => (await bumpBoxes(page)).length > 0, 'tickets laid out');

@@ -76,7 +76,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const mp = await MercadoPagoStandIn.start(token);
     const engine = k.engine.server.engine;
     try {
-      setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
+      await setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: token, webhookSecret: secret, apiBase: mp.baseUrl });
       const order = await placeOrder(k.engine, { customer: { name: 'Paga dos veces' }, payment: 'online', return_url: 'https://tienda.example/vuelta' });
       const notify = (paymentId: number) =>
         mp.notify(`${k.engine.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, secret, {
@@ -97,7 +97,7 @@ describe('kitchen board (Chromium, real engine)', () => {
       assert.equal(mp.payments.get(second.id)!.status, 'refunded');
       assert.equal((await k.engine.call('GET', `/orders/${order.id}`, { key: keys.live_read })).body.payment.amount_refunded, order.total);
     } finally {
-      removePaymentCredentials(engine, R1.id, 'mercadopago');
+      await removePaymentCredentials(engine, R1.id, 'mercadopago');
       await mp.close();
     }
   });
@@ -160,8 +160,9 @@ describe('kitchen board (Chromium, real engine)', () => {
 
   test('item bump: struck on one screen, seen on another, kept after a reload; all struck suggests the next step', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Por ítem' } });
+    // All its fragments: a ticket at a column's foot continues in the next column (which depends on what else is on the board).
     const ticket = k.page.locator(`.column article[data-order-id="${order.id}"]`);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.first().waitFor({ timeout: 5000 });
     const items = ticket.locator('[data-testid="item"]');
     assert.equal(await items.count(), 2);
     await items.nth(0).click();
@@ -177,11 +178,11 @@ describe('kitchen board (Chromium, real engine)', () => {
     await k.page.clock.runFor(TAP_GUARD_MS + 100); // a second tap on the same item within the guard is the same tap
     await items.nth(0).click();
     await items.nth(1).click();
-    await ticket.locator('[data-testid="suggested"]').waitFor();
-    assert.match(await ticket.locator('[data-testid="suggested"]').innerText(), /Todo listo: Preparar/);
-    assert.match((await ticket.locator('[data-testid="bump"]').getAttribute('class'))!, /is-suggested/);
+    await ticket.locator('[data-testid="suggested"]').first().waitFor();
+    assert.match(await ticket.locator('[data-testid="suggested"]').first().innerText(), /Todo listo: Preparar/);
+    assert.match((await ticket.locator('[data-testid="bump"]').first().getAttribute('class'))!, /is-suggested/);
     await k.page.reload();
-    await ticket.waitFor();
+    await ticket.first().waitFor();
     assert.deepEqual(await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-done'))), ['true', 'true']);
   });
 
@@ -253,13 +254,15 @@ describe('kitchen board (Chromium, real engine)', () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Se arrepiente' } });
     const ticket = card(order.number);
     await ticket.waitFor({ timeout: 5000 });
-    await ticket.locator('[data-testid="cancel"]').click();
+    // Cancel is on one fragment of a ticket drawn in two (at a column's foot it continues in the next).
+    const cancel = k.page.locator(`.column article[data-number="${order.number}"] [data-testid="cancel"]`).first();
+    await cancel.click();
     const dialog = k.page.locator('[role="dialog"]');
     assert.match(await dialog.innerText(), new RegExp(`Cancelar el pedido #${order.number}`));
     await k.page.locator('[data-testid="confirm-back"]').click();
     assert.equal(await dialog.count(), 0);
     assert.equal(await statusOverHttp(order.id), 'recibido');
-    await ticket.locator('[data-testid="cancel"]').click();
+    await cancel.click();
     await k.page.locator('[data-testid="confirm-yes"]').click();
     await eventually(async () => (await statusOverHttp(order.id)) === 'cancelado', 'cancelled over HTTP');
   });
@@ -337,7 +340,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await placeOrder(k.engine, { customer: { name: 'Paga en línea' }, payment: 'online', return_url: 'https://tienda.example/vuelta' }, keys.test_write);
     const elsewhere = await placeOrder(k.engine, { location_id: R1.closedLocation, customer: { name: 'Plaza Egaña (prueba)' } }, keys.test_write);
     await placeOrder(k.engine, { customer: { name: 'Recién llegado' }, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 1 }] });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await card(elsewhere.number).waitFor({ timeout: 5000 });
     await eventually(async () => (await card(late.number).locator('[data-testid="timer"]').getAttribute('data-level')) === 'late', 'late timer');
     assert.equal(await card(amber.number).locator('[data-testid="timer"]').getAttribute('data-level'), 'warn');

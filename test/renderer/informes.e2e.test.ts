@@ -94,7 +94,7 @@ describe('Informes (Chromium, real engine)', () => {
     assert.ok(chunks.some((url) => /InformesScreen-.*\.js$/.test(url)), 'the Informes chunk is loaded when the screen opens');
     assert.equal(await page.locator('[data-testid="nav-reports"]').innerText(), 'Informes');
 
-    const expected = readKitchenReport(k.engine.server.engine, manager, { location_id: R1.openLocation, from: DAY });
+    const expected = await readKitchenReport(k.engine.server.engine, manager, { location_id: R1.openLocation, from: DAY });
     assert.ok(expected.tickets.counted >= 15, JSON.stringify(expected.tickets));
     const t = expected.tickets;
     assert.equal(

@@ -130,7 +130,7 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
       conflicts: 2,
       error: 'GET /events: connect ECONNREFUSED',
     });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await k.page.locator('[data-testid="nav-board"]').click();
     await k.page.locator('[data-testid="offline-banner"]').waitFor();
     const bar = await k.page.locator('[data-testid="status-bar"]').innerText();
@@ -139,20 +139,20 @@ describe('integrations and settings screens (Chromium, real engine)', () => {
     assert.match(bar, /Conflictos: 2/);
     assert.match(bar, /ECONNREFUSED/);
     Object.assign(k.connection, { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await k.page.locator('[data-testid="offline-banner"]').waitFor({ state: 'detached' });
   });
 
   test('a full disk: the status bar says "Disco lleno" until space is back', async () => {
     Object.assign(k.connection, { storage_full: true });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await k.page.locator('[data-testid="nav-board"]').click();
     const label = k.page.locator('[data-testid="storage-full"]');
     await label.waitFor();
     assert.match(await label.innerText(), /Disco lleno/);
     await k.screenshot('status-bar-disco-lleno');
     Object.assign(k.connection, { storage_full: false });
-    k.feed.heartbeat();
+    await k.feed.heartbeat();
     await label.waitFor({ state: 'detached' });
   });
 

@@ -43,8 +43,8 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     await card().locator('[data-testid="busy-pause"]').click();
     await card().locator('[data-testid="kitchen-busy"][data-paused="true"]').waitFor();
     assert.equal(await card().locator('[data-testid="kitchen-busy"]').innerText(), 'Tienda en línea: en pausa por el encargado');
-    const shop = createApiKey(k.engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'tienda web' });
-    setKeyChannelKind(k.engine.server.engine, shop.record.id, 'store_front');
+    const shop = await createApiKey(k.engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'tienda web' });
+    await setKeyChannelKind(k.engine.server.engine, shop.record.id, 'store_front');
     const body = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
     const refused = await k.engine.call('POST', '/orders', { key: shop.key, body });
     assert.equal(refused.status, 503);
@@ -61,7 +61,7 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     // An empanada (oven) and a completo (grill): the one its station would finish first waits (after the
     // test before, the grill has a queue: the empanada is held, from the stations' schedule).
     const order = await placeOrder(k.engine, { items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }, { product_id: R1.products.completo, quantity: 1 }] });
-    const held = k.engine.server.engine.stores.kitchenTimings.heldOf(order.id);
+    const held = await k.engine.server.engine.stores.kitchenTimings.heldOf(order.id);
     assert.equal(held.length, 1);
     await k.open('board');
     const note = k.page.locator(`[data-testid="held-item"][data-fire-at="${held[0]!.fire_at}"]`);

@@ -45,7 +45,7 @@ describe('Pantallas de cocina (desktop window)', () => {
     assert.equal(await page.locator('[data-testid="pairing-close"]').innerText(), 'Cerrar');
     await page.screenshot({ path: join(ARTIFACTS, 'i30-desktop-screens-qr-local.png') });
 
-    const paired = pairWithCode(k.engine.server.engine, code);
+    const paired = await pairWithCode(k.engine.server.engine, code);
     const row = page.locator(`tr[data-device-id="${paired.device.id}"]`);
     await row.waitFor({ timeout: 6000 });
     assert.match(await row.innerText(), /Plancha/);
@@ -57,7 +57,7 @@ describe('Pantallas de cocina (desktop window)', () => {
 
     await row.locator('[data-testid="screen-revoke"]').click();
     await page.locator('[data-testid="confirm-yes"]').click();
-    await eventually(() => authenticateDevice(k.engine.server.engine, paired.token) === null, 'the screen revoked');
+    await eventually(async () => await authenticateDevice(k.engine.server.engine, paired.token) === null, 'the screen revoked');
     await row.locator('text=Revocada').waitFor();
   });
 
@@ -69,9 +69,9 @@ describe('Pantallas de cocina (desktop window)', () => {
     const code = await page.locator('[data-testid="pairing-digits"]').innerText();
     const engine = k.engine.server.engine;
     for (let i = 1; i <= PAIRING_FAILURE_CAP; i++) {
-      assert.throws(() => pairWithCode(engine, String((Number(code) + i) % 1_000_000).padStart(6, '0')), /unknown, expired or already used/);
+      await assert.rejects(async () => await pairWithCode(engine, String((Number(code) + i) % 1_000_000).padStart(6, '0')), /unknown, expired or already used/);
     }
-    assert.throws(() => pairWithCode(engine, code), /unknown, expired or already used/, 'the live code is void');
+    await assert.rejects(async () => await pairWithCode(engine, code), /unknown, expired or already used/, 'the live code is void');
     const notice = page.locator('[data-testid="pairing-lockout"]');
     await notice.waitFor({ timeout: 6000 });
     assert.match(await notice.innerText(), new RegExp(`se anularon los códigos de 6 dígitos vigentes: alguien escribió ${PAIRING_FAILURE_CAP} códigos equivocados`));
@@ -89,17 +89,17 @@ describe('Pantallas de cocina (desktop window)', () => {
     assert.equal(await page.locator('[data-testid="pickup-language"]').inputValue(), 'es');
 
     await page.locator('[data-testid="pickup-first-name"]').check();
-    await eventually(() => readPickupScreenSettings(engine, R1.id).show_first_name, 'first names on in the engine');
+    await eventually(async () => (await readPickupScreenSettings(engine, R1.id)).show_first_name, 'first names on in the engine');
     await page.locator('[data-testid="pickup-order-types"]').selectOption('pickup_and_delivery');
-    await eventually(() => readPickupScreenSettings(engine, R1.id).order_types === 'pickup_and_delivery', 'deliveries added in the engine');
+    await eventually(async () => (await readPickupScreenSettings(engine, R1.id)).order_types === 'pickup_and_delivery', 'deliveries added in the engine');
     await page.locator('[data-testid="pickup-language"]').selectOption('en');
-    await eventually(() => readPickupScreenSettings(engine, R1.id).language === 'en', 'English in the engine');
+    await eventually(async () => (await readPickupScreenSettings(engine, R1.id)).language === 'en', 'English in the engine');
     await page.locator('[data-testid="pickup-saved"]').waitFor();
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, 'i22-desktop-screens-pickup-settings.png') });
 
     await page.locator('[data-testid="pickup-first-name"]').uncheck();
-    await eventually(() => !readPickupScreenSettings(engine, R1.id).show_first_name, 'first names off again');
-    assert.deepEqual(readPickupScreenSettings(engine, R1.id), { show_first_name: false, order_types: 'pickup_and_delivery', language: 'en' });
+    await eventually(async () => !(await readPickupScreenSettings(engine, R1.id)).show_first_name, 'first names off again');
+    assert.deepEqual(await readPickupScreenSettings(engine, R1.id), { show_first_name: false, order_types: 'pickup_and_delivery', language: 'en' });
   });
 });

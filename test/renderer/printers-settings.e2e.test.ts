@@ -65,7 +65,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     assert.equal(await panel.locator('[data-testid="printer-width"]').inputValue(), '58');
     assert.equal(await panel.getByLabel('Plancha', { exact: true }).isChecked(), true);
     assert.equal(await panel.getByLabel('etiqueta de bolsa', { exact: true }).isChecked(), true);
-    assert.deepEqual(listPrinters(k.engine.server.engine, R1.id), [], 'nothing added');
+    assert.deepEqual(await listPrinters(k.engine.server.engine, R1.id), [], 'nothing added');
 
     // A port out of range, then one that is no number: refused the same way.
     await host.fill('127.0.0.1');
@@ -80,7 +80,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     await eventually(async () => /no «nueve mil»/.test(await alert.innerText()), 'a port that is no number refused, naming what was typed');
     assert.equal(await port.inputValue(), 'nueve mil');
     assert.equal(await name.inputValue(), 'Plancha Ñuñoa');
-    assert.deepEqual(listPrinters(k.engine.server.engine, R1.id), [], 'still nothing added');
+    assert.deepEqual(await listPrinters(k.engine.server.engine, R1.id), [], 'still nothing added');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.locator('[data-testid="printer-add"]').scrollIntoViewIfNeeded();
     mkdirSync(SCREENS, { recursive: true });
@@ -93,7 +93,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     const row = panel.locator('tr[data-printer-id]', { hasText: 'Plancha Ñuñoa' });
     await row.waitFor();
     assert.equal(await alert.count(), 0, 'the error is gone');
-    const [added] = listPrinters(k.engine.server.engine, R1.id);
+    const [added] = await listPrinters(k.engine.server.engine, R1.id);
     assert.ok(added);
     assert.equal(added.name, 'Plancha Ñuñoa');
     assert.equal(added.host, '127.0.0.1');
@@ -159,7 +159,7 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     assert.ok(hornoPage!.text.some((l) => l.includes('48 columnas')), '80 mm paper: 48 columns');
     assert.ok(hornoPage!.text.some((l) => l.includes('ñ á é í ó ú ü ¿ ¡ Ñ Á É Í Ó Ú Ü')));
     await eventually(async () => (await hornoRow.getAttribute('data-state')) === 'ok', 'Horno: lista');
-    assert.deepEqual(listPrinters(k.engine.server.engine, R1.id).find((p) => p.name === 'Horno')?.stations, [], 'no station ticked: every station');
+    assert.deepEqual((await listPrinters(k.engine.server.engine, R1.id)).find((p) => p.name === 'Horno')?.stations, [], 'no station ticked: every station');
 
     // Something that takes the connection and never answers as a printer (a new user's listener, a
     // printer's web port): the test says so while it waits, then that it was not a printer answering.
@@ -188,6 +188,6 @@ describe('Ajustes → Impresoras (Chromium, real engine, stand-in network printe
     await row.getByRole('button', { name: 'Quitar' }).click();
     await eventually(async () => (await row.count()) === 0, 'the printer removed');
     assert.match(await panel.innerText(), /No hay impresoras de cocina/);
-    assert.deepEqual(listPrinters(k.engine.server.engine, R1.id), []);
+    assert.deepEqual(await listPrinters(k.engine.server.engine, R1.id), []);
   });
 });

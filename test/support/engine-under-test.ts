@@ -22,6 +22,8 @@ export interface EngineUnderTest {
   baseUrl: string;
   demo: DemoRestaurant[];
   dbPath: string;
+  /** Moves the clock, then waits for the database jobs' pass that saw it (the jobs run on every move). */
+  advance(ms: number): Promise<void>;
   /** fetch against baseUrl with a key (or none), JSON in and out. */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   stop(): Promise<void>;
@@ -51,7 +53,7 @@ export async function startEngineUnderTest(
   const dbPath = join(dir, 'engine.db');
   const clock = new ManualClock(options.now ?? DEMO_NOW);
   const server = await startEngineServer({ database: dbPath, clock, rateLimits: options.rateLimits ?? GENEROUS_LIMITS });
-  const demo = options.seed === false ? [] : seedDemo(server.engine, server.providers.payments);
+  const demo = options.seed === false ? [] : await seedDemo(server.engine, server.providers.payments);
   const defaultKey = demo[0]?.keys.live_write ?? null;
   return {
     server,
@@ -59,6 +61,10 @@ export async function startEngineUnderTest(
     baseUrl: server.baseUrl,
     demo,
     dbPath,
+    async advance(ms) {
+      clock.advance(ms);
+      await server.jobs.databaseJobs();
+    },
     call: (method, path, callOptions) => callApi(server.baseUrl, defaultKey, method, path, callOptions),
     async stop() {
       await server.close();

@@ -156,7 +156,7 @@ describe('a replica left alone records no conflict; a real difference is recorde
     const found = (await syncStatus()).conflicts.filter((c: any) => c.kind === 'items_divergence');
     assert.equal(found.length, 1, JSON.stringify(found));
     assert.deepEqual(found[0].local_change, { items: [{ item_index: 0, done: false }] });
-    assert.equal(sys.replica.replica.engine.stores.kitchenData.itemState(id, 0)?.done, 1, 'the upstream mark stands here');
+    assert.equal((await sys.replica.replica.engine.stores.kitchenData.itemState(id, 0))?.done, 1, 'the upstream mark stands here');
   });
 
   test('stock written behind the upstream engine: found, recorded once, healed; later checks record nothing more', async () => {

@@ -108,7 +108,7 @@ function scenario(mode: World): void {
     await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
     const kitchen = { restaurantId: sys.replica.replica.identity.restaurantId, world: mode, canWrite: true, keyId: 'kitchen' };
-    sys.replica.replica.commands.setItemDone(kitchen, id, 0, true);
+    await sys.replica.replica.commands.setItemDone(kitchen, id, 0, true);
     assert.equal((await syncStatus()).outbox_pending, 2);
     sys.clock.advance(5_000); // the upstream applies the change later than the kitchen made it
     sys.proxy.set({ kind: 'pass' });
@@ -129,12 +129,12 @@ function scenario(mode: World): void {
     sys.proxy.set({ kind: 'refuse' });
     await eventually(syncStatus, 'the replica to see the upstream gone', { until: (s) => s.online === false });
     const { engine, identity, commands } = sys.replica.replica;
-    commands.setItemDone({ restaurantId: identity.restaurantId, world: mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
-    assert.equal(engine.stores.sync.pending(), 1);
+    await commands.setItemDone({ restaurantId: identity.restaurantId, world: mode, canWrite: true, keyId: 'kitchen' }, id, 0, true);
+    assert.equal(await engine.stores.sync.pending(), 1);
     // The upstream moves the order; its feed page is applied as the puller would apply it.
     assert.equal((await up('PATCH', `/orders/${id}`, { status: 'en_preparacion' })).status, 200);
-    const page = (await up('GET', `/events?after=${engine.stores.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
-    applyFeedPage(engine, identity.restaurantId, identity.world, page);
+    const page = (await up('GET', `/events?after=${await engine.stores.sync.state(SYNC_KEYS.cursor)}&limit=500`)).body;
+    await applyFeedPage(engine, identity.restaurantId, identity.world, page);
     assert.equal((await rep('GET', `/orders/${id}`)).body.status, 'en_preparacion', "the bump changes no order state: nothing to protect");
     sys.proxy.set({ kind: 'pass' });
     await eventually(syncStatus, 'the outbox drained, online', { until: (s) => s.outbox_pending === 0 && s.online });

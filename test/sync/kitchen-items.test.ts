@@ -21,8 +21,8 @@ const twoLines = {
 };
 
 /** Each line's done flag on the engine's board (a replica knows the restaurant under its own id). */
-const doneOf = (engine: Engine, restaurantId: string, orderId: string): boolean[] | undefined =>
-  readKitchenBoard(engine, restaurantId).tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.done);
+const doneOf = async (engine: Engine, restaurantId: string, orderId: string): Promise<boolean[] | undefined> =>
+  (await readKitchenBoard(engine, restaurantId)).tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.done);
 
 function scenarios(mode: World): void {
   const { sys, up, rep } = twoEnginesForSuite(mode);
@@ -51,27 +51,27 @@ function scenarios(mode: World): void {
       .prepare("SELECT payload FROM sync_outbox WHERE kind = 'set_item_done' AND order_id = ?")
       .all(orderId) as { payload: string }[];
     assert.deepEqual(queued.map((q) => JSON.parse(q.payload)), [{ item_index: 1, done: true }]);
-    const upstreamDone = await eventually(async () => doneOf(sys.upstream.engine, R1.id, orderId), 'the second item done', { until: (d) => d?.[1] === true });
+    const upstreamDone = await eventually(async () => await doneOf(sys.upstream.engine, R1.id, orderId), 'the second item done', { until: (d) => d?.[1] === true });
     assert.deepEqual(upstreamDone, [false, true]);
 
     // The restaurant file's stations reached the replica with the item feed.
     const replicaBoard = await eventually(
-      async () => readKitchenBoard(replicaEngine, sys.replica.replica.identity.restaurantId),
+      async () => await readKitchenBoard(replicaEngine, sys.replica.replica.identity.restaurantId),
       'b.stations.length > 0',
       { until: (b) => b.stations.length > 0 },
     );
-    assert.deepEqual(replicaBoard.stations, readKitchenBoard(sys.upstream.engine, R1.id).stations);
+    assert.deepEqual(replicaBoard.stations, (await readKitchenBoard(sys.upstream.engine, R1.id)).stations);
     assert.deepEqual(
       replicaBoard.tickets.find((t) => t.order.id === orderId)?.kitchen.items.map((i) => i.station_id),
       ['horno', 'bar'],
     );
 
     await upstreamKitchen['items:set-done']({ order_id: orderId, item_index: 0, done: true });
-    const replicaDone = await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the first item done', { until: (d) => d?.[0] === true });
+    const replicaDone = await eventually(async () => await doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the first item done', { until: (d) => d?.[0] === true });
     assert.deepEqual(replicaDone, [true, true]);
     // And un-striking travels the same way.
     await upstreamKitchen['items:set-done']({ order_id: orderId, item_index: 1, done: false });
-    assert.deepEqual(await eventually(async () => doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the second item undone', { until: (d) => d?.[1] === false }), [true, false]);
+    assert.deepEqual(await eventually(async () => await doneOf(replicaEngine, sys.replica.replica.identity.restaurantId, orderId), 'the second item undone', { until: (d) => d?.[1] === false }), [true, false]);
 
     // Kitchen data never shows in the public API, upstream or on the replica.
     for (const api of [up, rep]) {
@@ -85,12 +85,12 @@ function scenarios(mode: World): void {
     assert.equal(created.status, 201);
     await replicaKitchen['items:set-done']({ order_id: created.body.id, item_index: 0, done: true });
     const upstreamId = await eventually(
-      async () => sys.replica.replica.engine.stores.sync.upstreamIdOf(created.body.id) ?? (sys.upstream.engine.stores.orders.getById(created.body.id) ? created.body.id : undefined),
+      async () => await sys.replica.replica.engine.stores.sync.upstreamIdOf(created.body.id) ?? (await sys.upstream.engine.stores.orders.getById(created.body.id) ? created.body.id : undefined),
       'id !== undefined',
       { until: (id) => id !== undefined },
     );
     assert.ok(upstreamId);
-    assert.deepEqual(await eventually(async () => doneOf(sys.upstream.engine, R1.id, upstreamId), 'the first item done', { until: (d) => d?.[0] === true }), [true, false]);
+    assert.deepEqual(await eventually(async () => await doneOf(sys.upstream.engine, R1.id, upstreamId), 'the first item done', { until: (d) => d?.[0] === true }), [true, false]);
   });
 
   test('the sync door needs the platform key and replays an Idempotency-Key', async () => {

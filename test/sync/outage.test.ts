@@ -36,7 +36,7 @@ function scenarios(mode: World): void {
     assert.equal(cut.status, 201);
     await eventually(async () => sys.proxy.forwarded.filter((l) => l.startsWith('POST /v1/orders')).length, 'the POST forwarded', { until: (n) => n > before });
     // The cut answer is a failed attempt on the replica's side before the network comes back.
-    await eventually(async () => sys.replica.replica.engine.stores.sync.nextToPush()?.attempts ?? 0, 'a failed attempt', { until: (n) => n >= 1 });
+    await eventually(async () => (await sys.replica.replica.engine.stores.sync.nextToPush())?.attempts ?? 0, 'a failed attempt', { until: (n) => n >= 1 });
     sys.proxy.set({ kind: 'pass' });
     status = await drained();
     assert.equal(status.conflicts.length, 0);

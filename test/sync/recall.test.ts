@@ -34,7 +34,7 @@ function scenarios(mode: World): void {
     // replica has read the upstream's feed to its end and holds the order delivered again.
     const feedEnd = (await up('GET', '/events')).body.next_cursor as string;
     const settled = await eventually(
-      async () => [sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
+      async () => [await sys.replica.replica.engine.stores.sync.state('cursor'), (await rep('GET', `/orders/${id}`)).body.status],
       'cursor === feedEnd && status === \'entregado\'',
       { until: ([cursor, status]) => cursor === feedEnd && status === 'entregado' },
     );
@@ -47,13 +47,13 @@ function scenarios(mode: World): void {
     const queued = replicaEngine.db.prepare("SELECT payload FROM sync_outbox WHERE kind = 'recall_order' AND order_id = ?").all(id) as { payload: string }[];
     assert.equal(queued.length, 1, 'queued in the outbox with the recall');
     await drained();
-    const until = replicaEngine.stores.kitchenData.recalledUntil(id);
-    assert.equal(sys.upstream.engine.stores.kitchenData.recalledUntil(id), until, 'the upstream shows it for as long');
+    const until = await replicaEngine.stores.kitchenData.recalledUntil(id);
+    assert.equal(await sys.upstream.engine.stores.kitchenData.recalledUntil(id), until, 'the upstream shows it for as long');
 
     await kitchen['items:set-done']({ order_id: id, item_index: 0, done: true });
     await drained();
-    assert.equal(sys.upstream.engine.stores.kitchenData.itemState(id, 0)?.done, 1, 'the bump on the recalled ticket was taken upstream');
-    assert.equal(replicaEngine.stores.kitchenData.itemState(id, 0)?.done, 1, 'and not reverted here');
+    assert.equal((await sys.upstream.engine.stores.kitchenData.itemState(id, 0))?.done, 1, 'the bump on the recalled ticket was taken upstream');
+    assert.equal((await replicaEngine.stores.kitchenData.itemState(id, 0))?.done, 1, 'and not reverted here');
     assert.equal((await syncStatus()).conflicts.length, conflictsBefore);
   });
 
@@ -64,9 +64,9 @@ function scenarios(mode: World): void {
     assert.equal((await rep('PATCH', `/orders/${id}`, { status: 'cancelado' })).status, 200);
     const { restaurantId } = sys.replica.replica.identity;
     const readOnly = { restaurantId, world: mode, canWrite: false, keyId: 'read' };
-    assert.throws(() => sys.replica.replica.commands.recallOrder(readOnly, id), (error: Error) => error instanceof ApiError && error.code === 'forbidden');
+    await assert.rejects(async () => await sys.replica.replica.commands.recallOrder(readOnly, id), (error: Error) => error instanceof ApiError && error.code === 'forbidden');
     const otherWorld = { restaurantId, world: mode === 'live' ? ('test' as const) : ('live' as const), canWrite: true, keyId: 'other' };
-    assert.throws(() => sys.replica.replica.commands.recallOrder(otherWorld, id), (error: Error) => error instanceof ApiError && error.code === 'not_found');
+    await assert.rejects(async () => await sys.replica.replica.commands.recallOrder(otherWorld, id), (error: Error) => error instanceof ApiError && error.code === 'not_found');
   });
 }
 

@@ -46,7 +46,7 @@ function scenario(mode: World): void {
 
   before(async () => {
     upstream = await startEngineServer({ database: join(dir, 'upstream.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS });
-    demo = seedDemo(upstream.engine, upstream.providers.payments);
+    demo = await seedDemo(upstream.engine, upstream.providers.payments);
     proxy = new FaultProxy(upstream.port);
     await proxy.start();
     await startReplicaProcess();

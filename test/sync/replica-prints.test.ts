@@ -27,15 +27,15 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     const engine = sys.replica.server.engine;
     // The hub's own printers, on its own restaurant (the replica's name for the upstream's).
     const restaurantId = sys.replica.replica.identity.restaurantId;
-    addPrinter(engine, restaurantId, { name: 'Comandera', host: '127.0.0.1', port: kitchen.port, width_mm: 80, when: ['arrival'] });
-    addPrinter(engine, restaurantId, { name: 'Etiquetas', host: '127.0.0.1', port: bags.port, width_mm: 58, when: ['bag'] });
+    await addPrinter(engine, restaurantId, { name: 'Comandera', host: '127.0.0.1', port: kitchen.port, width_mm: 80, when: ['arrival'] });
+    await addPrinter(engine, restaurantId, { name: 'Etiquetas', host: '127.0.0.1', port: bags.port, width_mm: 58, when: ['bag'] });
   });
   after(async () => {
     await kitchen?.stop();
     await bags?.stop();
   });
 
-  const jobsOf = (orderId: string) => sys.replica.server.engine.stores.printJobs.ofOrder(orderId).map((j) => `${j.kind}:${j.status}`);
+  const jobsOf = async (orderId: string) => (await sys.replica.server.engine.stores.printJobs.ofOrder(orderId)).map((j) => `${j.kind}:${j.status}`);
   const ticketsFor = (printer: StandInPrinter, number: string) => printer.tickets.filter((t) => t.text.some((l) => l.includes(`#${number}`)));
   const mirrored = (id: string, status: string) =>
     eventually(() => rep('GET', `/orders/${id}`), `the order ${status} on the replica`, { until: (r) => r.status === 200 && r.body.status === status });
@@ -65,9 +65,9 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     // Mirrored again by hand, forced, as the divergence check's healing does: nothing more.
     const view = (await up('GET', `/orders/${order.id}`)).body;
     const engine = sys.replica.server.engine;
-    engine.transaction(() => mirrorOrder(engine, sys.replica.replica.identity.restaurantId, 'live', { ...view, updated_at: new Date(Date.parse(view.updated_at) + 1000).toISOString() }, 'order.created', { force: true }));
+    await engine.transaction(async () => await mirrorOrder(engine, sys.replica.replica.identity.restaurantId, 'live', { ...view, updated_at: new Date(Date.parse(view.updated_at) + 1000).toISOString() }, 'order.created', { force: true }));
     await sys.replica.server.jobs.runDue();
-    assert.deepEqual(jobsOf(order.id), ['ticket:printed']);
+    assert.deepEqual(await jobsOf(order.id), ['ticket:printed']);
     assert.equal(ticketsFor(kitchen, order.number).length, 1);
   });
 
@@ -90,18 +90,18 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     const shown = `${upstream.number} · ${local.number}`;
     const engine = sys.replica.server.engine;
     const restaurantId = sys.replica.replica.identity.restaurantId;
-    assert.equal(readKitchenTicketById(engine, restaurantId, upstream.id).kitchen.shown_number, shown);
+    assert.equal((await readKitchenTicketById(engine, restaurantId, upstream.id)).kitchen.shown_number, shown);
     assert.ok(
-      readPickupBoard(engine, restaurantId).preparing.some((n) => n.number === upstream.number && n.hub_number === local.number),
+      (await readPickupBoard(engine, restaurantId)).preparing.some((n) => n.number === upstream.number && n.hub_number === local.number),
       'the pickup screen shows both, the hub\'s in small',
     );
-    assert.deepEqual(queueReprint(engine, restaurantId, upstream.id), { queued: 1 });
+    assert.deepEqual(await queueReprint(engine, restaurantId, upstream.id), { queued: 1 });
     const [reprint] = await eventually(() => ticketsFor(kitchen, shown), 'the reprint with both numbers', { until: (t) => t.length === 1 });
     assert.ok(reprint!.text.some((l) => l.includes('REIMPRES')), 'marked as a reprint');
     assert.ok(reprint!.text.some((l) => l.includes(`#${upstream.number} · ${local.number}`)), 'the header names both numbers');
 
     for (const status of ['en_preparacion', 'listo', 'entregado']) assert.equal((await rep('PATCH', `/orders/${upstream.id}`, { status })).status, 200);
-    assert.equal(readKitchenTicketById(engine, restaurantId, upstream.id).kitchen.shown_number, undefined, 'done: the upstream\'s number alone');
+    assert.equal((await readKitchenTicketById(engine, restaurantId, upstream.id)).kitchen.shown_number, undefined, 'done: the upstream\'s number alone');
   });
 
   test('a delivery bumped to listo on the replica: one bag label, none more when the bump comes back from upstream', async () => {
@@ -115,7 +115,7 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     await settled();
     await eventually(() => up('GET', `/orders/${order.id}`), 'listo upstream', { until: (r) => r.body.status === 'listo' });
     await sys.replica.server.jobs.runDue();
-    assert.deepEqual(jobsOf(order.id).sort(), ['bag:printed', 'ticket:printed']);
+    assert.deepEqual((await jobsOf(order.id)).sort(), ['bag:printed', 'ticket:printed']);
     assert.equal(ticketsFor(bags, order.number).length, 1);
     assert.equal(ticketsFor(kitchen, order.number).length, 1);
   });
@@ -130,7 +130,7 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     assert.equal((await up('PATCH', `/orders/${order.id}`, { status: 'en_reparto' })).status, 200);
     await mirrored(order.id, 'en_reparto');
     await sys.replica.server.jobs.runDue();
-    assert.deepEqual(jobsOf(order.id).sort(), ['bag:printed', 'ticket:printed']);
+    assert.deepEqual((await jobsOf(order.id)).sort(), ['bag:printed', 'ticket:printed']);
     assert.equal(ticketsFor(bags, order.number).length, 1);
   });
 });
@@ -140,7 +140,7 @@ describe('a replica prints an online order once it is paid upstream (sandbox wor
   let kitchen: StandInPrinter;
   before(async () => {
     kitchen = await new StandInPrinter().start();
-    addPrinter(sys.replica.server.engine, sys.replica.replica.identity.restaurantId, { name: 'Comandera', host: '127.0.0.1', port: kitchen.port, width_mm: 80, when: ['arrival'] });
+    await addPrinter(sys.replica.server.engine, sys.replica.replica.identity.restaurantId, { name: 'Comandera', host: '127.0.0.1', port: kitchen.port, width_mm: 80, when: ['arrival'] });
   });
   after(async () => {
     await kitchen?.stop();
@@ -159,14 +159,14 @@ describe('a replica prints an online order once it is paid upstream (sandbox wor
     const order = created.body as { id: string; number: string; payment_link: { session_id: string } };
     await eventually(() => rep('GET', `/orders/${order.id}`), 'the unpaid order on the replica', { until: (r) => r.status === 200 && r.body.status === 'pendiente_pago' });
     await sys.replica.server.jobs.runDue();
-    assert.deepEqual(sys.replica.server.engine.stores.printJobs.ofOrder(order.id), [], 'not in the kitchen yet: no paper');
+    assert.deepEqual(await sys.replica.server.engine.stores.printJobs.ofOrder(order.id), [], 'not in the kitchen yet: no paper');
 
-    confirmPayment(sys.upstream.engine, { session_id: order.payment_link.session_id, result: 'success', method: 'tarjeta' });
+    await confirmPayment(sys.upstream.engine, { session_id: order.payment_link.session_id, result: 'success', method: 'tarjeta' });
     await eventually(() => rep('GET', `/orders/${order.id}`), 'paid on the replica', { until: (r) => r.body.status === 'recibido' });
     const [ticket] = await eventually(() => kitchen.tickets.filter((t) => t.text.some((l) => l.includes(`#${order.number}`))), 'its ticket', { until: (t) => t.length === 1 });
     assert.ok(ticket!.text.some((l) => l.includes('PRUEBA')), 'a sandbox order says so on paper');
     assert.ok(ticket!.text.some((l) => l.includes('Íñigo')));
     await sys.replica.server.jobs.runDue();
-    assert.deepEqual(sys.replica.server.engine.stores.printJobs.ofOrder(order.id).map((j) => `${j.kind}:${j.status}`), ['ticket:printed']);
+    assert.deepEqual((await sys.replica.server.engine.stores.printJobs.ofOrder(order.id)).map((j) => `${j.kind}:${j.status}`), ['ticket:printed']);
   });
 });

@@ -59,7 +59,7 @@ export class TwoEngines {
 
   async start(): Promise<void> {
     await this.startUpstream();
-    this.demo = seedDemo(this.upstream.engine, this.upstream.providers.payments);
+    this.demo = await seedDemo(this.upstream.engine, this.upstream.providers.payments);
     this.proxy = new FaultProxy(this.upstream.port);
     await this.proxy.start();
     this.replica = await startReplicaServer({
@@ -116,7 +116,7 @@ export class TwoEngines {
  */
 export function twoEnginesForSuite(mode: World, sync?: ReplicaServerOptions['sync']) {
   const sys = new TwoEngines(mode, sync);
-  before(() => sys.start());
+  before(async () => await sys.start());
   after(() => sys.stop());
   const up: Api = (method, path, body) => sys.upstreamApi()(method, path, body);
   const rep: Api = (method, path, body) => sys.replicaApi()(method, path, body);

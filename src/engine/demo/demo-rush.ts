@@ -35,8 +35,8 @@ export interface DemoRush {
 }
 
 /** A write key for the demo rush alone, labelled so it can be told apart (and revoked) in Integraciones. */
-export function demoRushKey(engine: Engine, restaurantId: string = RUSH_RESTAURANT.id): string {
-  return createApiKey(engine, { restaurantId, world: 'live', write: true, label: 'pedidos de ejemplo' }).key;
+export async function demoRushKey(engine: Engine, restaurantId: string = RUSH_RESTAURANT.id): Promise<string> {
+  return (await createApiKey(engine, { restaurantId, world: 'live', write: true, label: 'pedidos de ejemplo' })).key;
 }
 
 export function startDemoRush(key: string, options: DemoRushOptions): DemoRush {

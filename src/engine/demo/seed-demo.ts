@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../shared/in-order.ts';
 import demoRestaurant1 from '../../../resources/demo/restaurant-1.json' with { type: 'json' };
 import demoRestaurant2 from '../../../resources/demo/restaurant-2.json' with { type: 'json' };
 import type { Engine } from '../engine.ts';
@@ -29,54 +30,53 @@ export interface DemoRestaurant {
  * red after 20 minutes, was all a new user's board showed. Returns the restaurants' ids and their
  * managed orders.
  */
-export function importDemoRestaurants(
+export async function importDemoRestaurants(
   engine: Engine,
   payments: PaymentProviders,
   options: { managedOrder?: boolean } = {},
-): { id: string; managed_order_ids: string[] }[] {
-  const fresh = listRestaurants(engine).length === 0;
+): Promise<{ id: string; managed_order_ids: string[] }[]> {
+  const fresh = (await listRestaurants(engine)).length === 0;
   if (fresh) {
-    engine.transaction((tx) => {
-      for (const file of DEMO_RESTAURANT_FILES) importRestaurant(engine, file, tx);
+    await engine.transaction(async (tx) => {
+      for (const file of DEMO_RESTAURANT_FILES) await importRestaurant(engine, file, tx);
     });
   }
   const demoIds = DEMO_RESTAURANT_FILES.map((file) => (file as { id: string }).id);
-  return listRestaurants(engine)
-    .filter((r) => demoIds.includes(r.id))
-    .map((restaurant, index) => ({
+  return (await mapInOrder((await listRestaurants(engine))
+    .filter((r) => demoIds.includes(r.id)), async (restaurant, index) => ({
       id: restaurant.id,
-      managed_order_ids: index === 0 ? managedOrders(engine, restaurant.id, fresh && options.managedOrder !== false, payments) : [],
-    }));
+      managed_order_ids: index === 0 ? await managedOrders(engine, restaurant.id, fresh && options.managedOrder !== false, payments) : [],
+    })));
 }
 
 /**
  * Seeds the demo (see importDemoRestaurants) and issues a fresh set of demo keys: keys are stored
  * hashed, so the only way to hand working keys to whoever started the demo is to make new ones.
  */
-export function seedDemo(engine: Engine, payments: PaymentProviders): DemoRestaurant[] {
-  const names = new Map(listRestaurants(engine).map((restaurant) => [restaurant.id, restaurant.name]));
-  return importDemoRestaurants(engine, payments).map(({ id, managed_order_ids }) => {
-    const issue = (world: World, write: boolean) =>
-      createApiKey(engine, { restaurantId: id, world, write, label: `demo ${world} ${write ? 'write' : 'read'}` }).key;
+export async function seedDemo(engine: Engine, payments: PaymentProviders): Promise<DemoRestaurant[]> {
+  const names = new Map((await listRestaurants(engine)).map((restaurant) => [restaurant.id, restaurant.name]));
+  return await mapInOrder(await importDemoRestaurants(engine, payments), async ({ id, managed_order_ids }) => {
+    const issue = async (world: World, write: boolean) =>
+      (await createApiKey(engine, { restaurantId: id, world, write, label: `demo ${world} ${write ? 'write' : 'read'}` })).key;
     return {
       id,
       name: names.get(id)!,
       keys: {
-        live_write: issue('live', true),
-        live_read: issue('live', false),
-        test_write: issue('test', true),
-        test_read: issue('test', false),
+        live_write: await issue('live', true),
+        live_read: await issue('live', false),
+        test_write: await issue('test', true),
+        test_read: await issue('test', false),
       },
       managed_order_ids,
     };
   });
 }
 
-function managedOrders(engine: Engine, restaurantId: string, create: boolean, payments: PaymentProviders): string[] {
-  if (!create) return managedOrderIds(engine, restaurantId);
-  const target = simpleOrderTarget(engine, restaurantId);
+async function managedOrders(engine: Engine, restaurantId: string, create: boolean, payments: PaymentProviders): Promise<string[]> {
+  if (!create) return await managedOrderIds(engine, restaurantId);
+  const target = await simpleOrderTarget(engine, restaurantId);
   if (!target) throw new Error('demo restaurant 1 needs an open location and a simple untracked product');
-  const order = createOrder(
+  const order = await createOrder(
     engine,
     { restaurantId, world: 'live', canWrite: true, keyId: 'demo-seed' },
     {

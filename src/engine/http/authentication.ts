@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../domain/errors.ts';
 import type { Engine } from '../engine.ts';
 import type { Actor } from '../domain/actor.ts';
-import { authenticate } from '../services/keys/api-keys.ts';
+import { authenticate, knownActor } from '../services/keys/api-keys.ts';
 import { sendApiError } from './error-replies.ts';
 import type { RateLimitDecision, TokenBucketLimiter } from './rate-limiter.ts';
 
@@ -43,23 +43,27 @@ export function installAuthentication(
   limiters: { perKey: TokenBucketLimiter; unauthenticated: TokenBucketLimiter },
 ): void {
   app.decorateRequest('actor', null);
-  // A callback hook, not an async one: the request goes on in the same task (no promise, no
-  // microtask hop per request). A refusal is sent and `done` is not called.
+  // A callback hook, not an async one: a refusal is sent and `done` is not called. The key is looked
+  // up through the async stores (one awaited read); a request without one goes on in the same task.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     if (request.routeOptions.config?.public) return done();
     // Unknown routes answer 404 whatever the key: the route table is no secret.
     if (request.is404) return done();
     const header = request.headers.authorization;
     const presented = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-    // The address limit applies to unauthenticated requests only (api-v1-decisions.md): a store
-    // front sharing an address (a NAT, a kitchen LAN) with a misconfigured client keeps working.
-    // Guessing stays hopeless: keys carry 190 bits, and 30 wrong ones a minute is all it gets.
-    let actor: Actor | null;
-    try {
-      actor = presented === undefined ? null : authenticate(engine, presented);
-    } catch (error) {
-      return done(error as Error);
-    }
+    if (presented === undefined) return admit(request, reply, null, presented, done);
+    const known = knownActor(engine, presented);
+    if (known) return admit(request, reply, known, presented, done);
+    authenticate(engine, presented).then(
+      (actor) => admit(request, reply, actor, presented, done),
+      (error: unknown) => done(error as Error),
+    );
+  });
+
+  // The address limit applies to unauthenticated requests only (api-v1-decisions.md): a store
+  // front sharing an address (a NAT, a kitchen LAN) with a misconfigured client keeps working.
+  // Guessing stays hopeless: keys carry 190 bits, and 30 wrong ones a minute is all it gets.
+  function admit(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, presented: string | undefined, done: (error?: Error) => void): void {
     if (!actor) {
       const decision = limiters.unauthenticated.take(`ip:${request.ip}`);
       if (!decision.allowed) return void refuseForRate(reply, decision, 'without a valid API key from this address');
@@ -79,7 +83,7 @@ export function installAuthentication(
     if (!decision.allowed) return void refuseForRate(reply, decision, 'for this API key');
     request.actor = actor;
     done();
-  });
+  }
 }
 
 /** The authenticated actor of a non-public route. */

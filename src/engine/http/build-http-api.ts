@@ -94,7 +94,7 @@ function installBodyParsers(app: ApiServer): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (takesNoBody(request)) return done(null, undefined);
     request.bodyText = body as string;
-    json(request, body as string, (error, parsed) => {
+    void json(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
       const illFormed = illFormedTextIn(body as string, parsed);
       if (illFormed !== null) return done(invalidRequest(`${illFormed} holds text that is not valid Unicode (a lone surrogate)`), undefined);
@@ -145,7 +145,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
     validateOnFirstUse(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)),
   );
 
-  installErrorReplies(app, (request, reply, refusal) => answerRefusalOnce(options.engine, request, reply, refusal));
+  installErrorReplies(app, async (request, reply, refusal) => await answerRefusalOnce(options.engine, request, reply, refusal));
   installBodyParsers(app);
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   const clock: Clock = options.engine.clock;

@@ -53,12 +53,12 @@ function noSuchEndpoint(request: FastifyRequest): ApiError {
 const MAX_PATH_SHOWN = 200;
 
 /** Answers a refusal the idempotency record must keep (http/idempotency.ts); false to answer it plainly. */
-export type RefusalRecorder = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => boolean;
+export type RefusalRecorder = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => Promise<boolean>;
 
-export function installErrorReplies(app: FastifyInstance, recordRefusal: RefusalRecorder = () => false): void {
-  const refuse = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => {
+export function installErrorReplies(app: FastifyInstance, recordRefusal: RefusalRecorder = async () => false): void {
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => {
     try {
-      if (recordRefusal(request, reply, refusal)) return reply;
+      if (await recordRefusal(request, reply, refusal)) return reply;
     } catch (error) {
       if (error instanceof ApiError) return sendApiError(reply, error);
       throw error;

@@ -35,5 +35,5 @@ export interface HttpContext {
 export interface ReplicaDoor {
   forwardOnlineOrder(actor: Actor, body: unknown, idempotencyKey: string | undefined): Promise<{ status: number; body: unknown }>;
   quoteDelivery(actor: Actor, input: QuoteInput): Promise<{ status: number; body: unknown }>;
-  status(): unknown;
+  status(): Promise<unknown>;
 }

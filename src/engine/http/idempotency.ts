@@ -109,22 +109,22 @@ export async function respondToWriteThen<T, U>(
   request: FastifyRequest,
   reply: FastifyReply,
   successStatus: number,
-  work: (tx?: WriteTransaction) => T,
+  work: (tx?: WriteTransaction) => Promise<T>,
   after: (result: T) => AfterCommit<U> | null,
 ): Promise<void> {
   const key = idempotencyKeyOf(request);
   if (key === undefined) {
-    const result = work();
+    const result = await work();
     const step = after(result);
     reply.code(successStatus).send(step ? await step.run() : result);
     return;
   }
   const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
   let step: AfterCommit<U> | null = null;
-  const outcome = answerOnce(engine, keyed, (tx) => {
+  const outcome = await answerOnce(engine, keyed, async (tx) => {
     try {
       // A savepoint: a refused write (4xx) leaves nothing, and its answer is kept under the key.
-      const result = tx.savepoint(work);
+      const result = await tx.savepoint(work);
       step = after(result);
       return step ? { status: successStatus, body: null, pendingMarker: step.marker } : { status: successStatus, body: result };
     } catch (error) {
@@ -140,13 +140,13 @@ export async function respondToWriteThen<T, U>(
     body = await pending.run();
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) {
-      forgetAnswer(engine, keyed);
+      await forgetAnswer(engine, keyed);
       throw error;
     }
     status = error.status;
     body = error.toBody();
   }
-  sendAnswer(reply, settleAnswer(engine, keyed, status, body));
+  sendAnswer(reply, await settleAnswer(engine, keyed, status, body));
 }
 
 function sendAnswer(reply: FastifyReply, outcome: KeptAnswer): void {
@@ -159,22 +159,22 @@ function sendAnswer(reply: FastifyReply, outcome: KeptAnswer): void {
  * same transaction as the write and replayed for the same key and body for 24 hours; the same key
  * with another body is 409 `state_conflict`. Unexpected failures are not stored, so they can be retried.
  */
-export function respondToWrite<T>(
+export async function respondToWrite<T>(
   engine: Engine,
   request: FastifyRequest,
   reply: FastifyReply,
   successStatus: number,
-  work: (tx?: WriteTransaction) => T,
-): void {
+  work: (tx?: WriteTransaction) => Promise<T>,
+): Promise<void> {
   const key = idempotencyKeyOf(request);
   if (key === undefined) {
-    reply.code(successStatus).send(work());
+    reply.code(successStatus).send(await work());
     return;
   }
   const keyed = keyedRequest(request, key, request.idempotencyFingerprint ?? requestFingerprint(request, request.body));
-  const outcome = answerOnce(engine, keyed, (tx) => {
+  const outcome = await answerOnce(engine, keyed, async (tx) => {
     try {
-      return { status: successStatus, body: tx.savepoint(work) };
+      return { status: successStatus, body: await tx.savepoint(work) };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       return { status: error.status, body: error.toBody() };
@@ -189,7 +189,7 @@ export function respondToWrite<T>(
  * body, and the key used again with another body is 409. Returns false when the refusal is not
  * one to store: not a 400, no (valid) key, no authenticated key to store it under, not a write.
  */
-export function answerRefusalOnce(engine: Engine, request: FastifyRequest, reply: FastifyReply, refusal: ApiError): boolean {
+export async function answerRefusalOnce(engine: Engine, request: FastifyRequest, reply: FastifyReply, refusal: ApiError): Promise<boolean> {
   if (refusal.status !== 400 || request.is404 || !request.actor || !WRITE_METHODS.has(request.method)) return false;
   let key: string | undefined;
   try {
@@ -203,6 +203,6 @@ export function answerRefusalOnce(engine: Engine, request: FastifyRequest, reply
     (request.body === undefined && request.bodyText !== undefined
       ? unparsedFingerprint(request, request.bodyText)
       : requestFingerprint(request, request.body));
-  sendAnswer(reply, answerOnce(engine, keyedRequest(request, key, fingerprint), () => ({ status: refusal.status, body: refusal.toBody() })));
+  sendAnswer(reply, await answerOnce(engine, keyedRequest(request, key, fingerprint), async () => ({ status: refusal.status, body: refusal.toBody() })));
   return true;
 }

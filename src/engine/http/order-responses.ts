@@ -99,7 +99,7 @@ export class OrderResponses {
    * The answer to `GET /orders/{id}` (errors are thrown, as the uncached route throws them).
    * Authentication read `PRAGMA data_version` in this turn of the event loop, before this request.
    */
-  sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): FastifyReply {
+  async sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): Promise<FastifyReply> {
     const id = requestedId.toLowerCase();
     const test = isTestWorld(actor);
     const keepable = this.keepable();
@@ -108,13 +108,13 @@ export class OrderResponses {
       const kept = zone === undefined ? undefined : this.find(id, actor.restaurantId, test, zone);
       if (kept) return reply.type(JSON_TYPE).send(kept);
     }
-    const bytes = this.engine.read(() => {
+    const bytes = await this.engine.read(async () => {
       this.engine.dataVersion.check();
-      const restaurant = restaurantOf(this.engine, actor);
+      const restaurant = await restaurantOf(this.engine, actor);
       if (keepable) this.keepZone(restaurant.id, restaurant.time_zone);
       const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
       if (kept) return kept;
-      const view = getOrder(this.engine, actor, id);
+      const view = await getOrder(this.engine, actor, id);
       const written = ownBytes(routeSerializer(reply)(view));
       if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
       return written;
@@ -123,7 +123,7 @@ export class OrderResponses {
   }
 
   /** The answer to `GET /orders`: the page's ids read from the index, each order's bytes kept or written. */
-  sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): FastifyReply {
+  async sendPage(reply: FastifyReply, actor: Actor, query: ListOrdersInput): Promise<FastifyReply> {
     const keepable = this.keepable();
     const pageKey = `${actor.restaurantId}\n${actor.world}\n${JSON.stringify(query)}`;
     if (keepable) {
@@ -131,9 +131,9 @@ export class OrderResponses {
       const page = this.pages.get(pageKey);
       if (page) return reply.type(JSON_TYPE).send(page);
     }
-    const bytes = this.engine.read(() => {
+    const bytes = await this.engine.read(async () => {
       this.engine.dataVersion.check();
-      const keys = listOrderKeys(this.engine, actor, query);
+      const keys = await listOrderKeys(this.engine, actor, query);
       const { restaurant, test } = keys;
       const parts: Buffer[] = [];
       for (const id of keys.ids) {
@@ -145,7 +145,7 @@ export class OrderResponses {
         // Some order is not kept: the page's orders are read in full, in this same transaction.
         parts.length = 0;
         const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
-        for (const view of listOrders(this.engine, actor, query).data) {
+        for (const view of (await listOrders(this.engine, actor, query)).data) {
           const written = ownBytes(serializeOrder(view));
           if (keepable) this.keep(view.id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
           parts.push(written);

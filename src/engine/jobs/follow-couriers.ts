@@ -21,7 +21,7 @@ export async function followDueCourierDeliveries(
   const tried = new Set<string>();
   for (;;) {
     if (shouldStop()) return;
-    const ids = dueCourierDeliveries(engine, BATCH * 5).filter((id) => !tried.has(id)).slice(0, BATCH);
+    const ids = (await dueCourierDeliveries(engine, BATCH * 5)).filter((id) => !tried.has(id)).slice(0, BATCH);
     if (ids.length === 0) return;
     for (const id of ids) tried.add(id);
     await Promise.all(

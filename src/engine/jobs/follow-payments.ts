@@ -20,7 +20,7 @@ export async function followDuePaymentActions(
   const tried = new Set<number>();
   for (;;) {
     if (shouldStop()) return;
-    const ids = duePaymentActions(engine, BATCH * 5).filter((id) => !tried.has(id)).slice(0, BATCH);
+    const ids = (await duePaymentActions(engine, BATCH * 5)).filter((id) => !tried.has(id)).slice(0, BATCH);
     if (ids.length === 0) return;
     for (const id of ids) tried.add(id);
     await Promise.all(

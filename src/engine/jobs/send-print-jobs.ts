@@ -43,12 +43,12 @@ export function printLanes(engine: Engine, printers: PrinterPort, log: JobsLogge
     async kick() {
       if (shouldStop()) return idle();
       try {
-        settleFallbackJobs(engine);
+        await settleFallbackJobs(engine);
       } catch (error) {
         log.error({ err: error, job: 'send-print-jobs' }, 'fallback tickets could not be looked at');
       }
       try {
-        for (const printerId of printersWithJobs(engine)) start(printerId);
+        for (const printerId of await printersWithJobs(engine)) await start(printerId);
       } catch (error) {
         log.error({ err: error, job: 'send-print-jobs' }, 'could not look for print jobs');
       }
@@ -74,7 +74,7 @@ async function servePrinter(
 ): Promise<void> {
   for (;;) {
     if (shouldStop()) return;
-    const claimed = claimNextJob(engine, printerId);
+    const claimed = await claimNextJob(engine, printerId);
     if (!claimed) return;
     const { printer, job, document } = claimed;
     let outcome: SendOutcome;
@@ -92,9 +92,9 @@ async function servePrinter(
       outcome = { ok: false, state: stateOf(error), error: errorText(error), mayHavePrinted: progress.ticketStarted };
       log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id, err: outcome.error }, 'print job not printed');
     }
-    let recorded: ReturnType<typeof recordSend>;
+    let recorded: Awaited<ReturnType<typeof recordSend>>;
     try {
-      recorded = recordSend(engine, claimed, outcome);
+      recorded = await recordSend(engine, claimed, outcome);
     } catch (error) {
       log.error({ err: error, job: 'send-print-jobs', id: job.id }, 'recording a print job failed');
       return;

@@ -14,21 +14,21 @@ export async function sendQueuedMail(engine: Engine, sender: MailSender, log: Jo
   const tried = new Set<number>();
   for (;;) {
     if (shouldStop()) return;
-    const ids = dueMail(engine, BATCH).filter((id) => !tried.has(id));
+    const ids = (await dueMail(engine, BATCH)).filter((id) => !tried.has(id));
     if (ids.length === 0) return;
     for (const id of ids) {
       if (shouldStop()) return;
       tried.add(id);
-      const mail = claimMail(engine, id);
+      const mail = await claimMail(engine, id);
       if (!mail) continue;
       try {
         await sender.send({ fromName: mail.from_name, to: mail.to_address, subject: mail.subject, text: mail.body_text });
       } catch (error) {
-        const next = recordMailFailure(engine, id, error);
+        const next = await recordMailFailure(engine, id, error);
         log.warn({ mail_id: id, order_id: mail.order_id, attempt: mail.attempts, err: error }, next === 'failed' ? 'mail given up' : 'mail not sent; will retry');
         continue;
       }
-      recordMailSent(engine, id);
+      await recordMailSent(engine, id);
     }
   }
 }

@@ -34,10 +34,15 @@ export interface JobsOptions {
 
 export interface JobsRunner {
   /**
-   * Runs everything due at the engine clock's now: the database jobs synchronously (they are done
-   * when this returns), then a courier pass and a mail pass, which the returned promise waits for.
+   * Runs everything due at the engine clock's now: a pass of the database jobs, then a courier pass
+   * and a mail pass; the returned promise waits for them all.
    */
   runDue(): Promise<void>;
+  /**
+   * Settles when the database jobs' pass under way (if any, with the re-runs asked of it) is over:
+   * what a test that moves a ManualClock (which starts a pass) awaits before looking or moving it again.
+   */
+  databaseJobs(): Promise<void>;
   /** Sets (or removes, with null) the mail sender; the runner closes the one it replaces. */
   setMailSender(sender: MailSender | null): void;
   readonly mailSender: MailSender | null;
@@ -58,8 +63,8 @@ const QUARANTINE_MS = 60_000;
 
 interface DatabaseJob {
   name: string;
-  due: (engine: Engine) => string[];
-  run: (engine: Engine, id: string) => unknown;
+  due: (engine: Engine) => Promise<string[]>;
+  run: (engine: Engine, id: string) => Promise<unknown>;
 }
 
 /** Each item of each job runs in its own transaction (inside the service), so one bad item blocks nothing. */
@@ -67,14 +72,14 @@ interface DatabaseJob {
 export const LEARNING_INTERVAL_MS = 10 * 60_000;
 
 const DATABASE_JOBS: readonly DatabaseJob[] = [
-  { name: 'expire-unpaid-orders', due: (engine) => dueUnpaidOrders(engine), run: expireUnpaidOrder },
-  { name: 'release-scheduled-orders', due: (engine) => dueScheduledOrders(engine), run: releaseScheduledOrder },
-  { name: 'withdraw-unopened-payments', due: (engine) => staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
-  { name: 'reconcile-quiet-payments', due: (engine) => quietPaymentSessions(engine), run: requestPaymentSearch },
+  { name: 'expire-unpaid-orders', due: async (engine) => await dueUnpaidOrders(engine), run: expireUnpaidOrder },
+  { name: 'release-scheduled-orders', due: async (engine) => await dueScheduledOrders(engine), run: releaseScheduledOrder },
+  { name: 'withdraw-unopened-payments', due: async (engine) => await staleOnlinePaymentOpenings(engine), run: withdrawOnlineOrder },
+  { name: 'reconcile-quiet-payments', due: async (engine) => await quietPaymentSessions(engine), run: requestPaymentSearch },
   // Issue 32: lines held to finish with their order, fired when their station's queue says so.
-  { name: 'fire-held-lines', due: (engine) => locationsWithHeldLines(engine), run: fireDueHeldLines },
+  { name: 'fire-held-lines', due: async (engine) => await locationsWithHeldLines(engine), run: fireDueHeldLines },
   // Issue 32: an open order whose predicted ready time slipped past its promise gets a new one.
-  { name: 'follow-promise-slips', due: (engine) => locationsToFollow(engine), run: followPromiseSlips },
+  { name: 'follow-promise-slips', due: async (engine) => await locationsToFollow(engine), run: followPromiseSlips },
 ];
 
 /** Closed days are looked for this often (engine time); a day is stored within this of its close (2 hours after midnight). */
@@ -86,7 +91,7 @@ const REPORT_DAYS_PER_TICK = 1;
  * Work that calls outside parties, outside any transaction: one pass at a time; asking for one
  * while it runs makes it run again once done. Returns the kick, which resolves when the pass is over.
  */
-function serialPass(run: () => Promise<void>, onError: (error: unknown) => void): () => Promise<void> {
+function serialPass(run: () => Promise<void>, onError: (error: unknown) => void): (() => Promise<void>) & { settled(): Promise<void> } {
   let pass: Promise<void> | null = null;
   let again = false;
   const kick = (): Promise<void> => {
@@ -106,7 +111,9 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
       });
     return pass;
   };
-  return kick;
+  /** The pass under way, if any (asking for none), or at once. */
+  const settled = (): Promise<void> => pass ?? Promise.resolve();
+  return Object.assign(kick, { settled });
 }
 
 /**
@@ -121,11 +128,10 @@ function serialPass(run: () => Promise<void>, onError: (error: unknown) => void)
  * payment providers (payment reads after a webhook, refunds), the printer port (print jobs), and the
  * mail sender the runner starts with (swapped at run time by setMailSender, when the app's settings change).
  */
-export function startJobs(engine: Engine, providers: Providers, options: JobsOptions = {}): JobsRunner {
+export async function startJobs(engine: Engine, providers: Providers, options: JobsOptions = {}): Promise<JobsRunner> {
   const log = options.logger ?? silentLogger;
   let sender: MailSender | null = providers.mail;
   let stopped = false;
-  let runningDatabaseJobs = false;
   let mailPass: Promise<void> | null = null;
   let mailAgain = false;
   const quarantine = new Map<string, number>();
@@ -133,18 +139,18 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
 
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
   /** Expired idempotency answers and finished print jobs, once a minute of engine time (a replica keeps its own too). */
-  const purgeIdempotencyKeys = (): void => {
+  const purgeIdempotencyKeys = async (): Promise<void> => {
     const now = engine.clock.now();
     if (stopped || !engine.db.open || now - lastPurgeAt < QUARANTINE_MS) return;
     lastPurgeAt = now;
     try {
-      purgeExpiredIdempotencyKeys(engine);
+      await purgeExpiredIdempotencyKeys(engine);
     } catch (error) {
       log.error({ err: error, job: 'purge-idempotency-keys' }, 'job failed; it runs again in a minute');
     }
     try {
       // Bounded per pass: a backlog goes a batch a minute, the writer never held long.
-      purgeFinishedPrintJobs(engine);
+      await purgeFinishedPrintJobs(engine);
     } catch (error) {
       log.error({ err: error, job: 'purge-print-jobs' }, 'job failed; it runs again in a minute');
     }
@@ -157,15 +163,15 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
    * Prep times learned again from the item timing log, every LEARNING_INTERVAL_MS of engine time
    * (issue 32), for a restaurant whose log has grown since: a quiet one is not written.
    */
-  const learnPrepTimes = (): void => {
+  const learnPrepTimes = async (): Promise<void> => {
     const now = engine.clock.now();
     if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
     lastLearningAt = now;
-    for (const restaurant of listRestaurants(engine)) {
+    for (const restaurant of await listRestaurants(engine)) {
       try {
         const since = learnedUpTo.get(restaurant.id) ?? now - LEARNING_DAYS * 24 * 3_600_000;
-        if (!timingsLoggedAfter(engine, restaurant.id, since)) continue;
-        learnRestaurantPrepTimes(engine, restaurant.id);
+        if (!await timingsLoggedAfter(engine, restaurant.id, since)) continue;
+        await learnRestaurantPrepTimes(engine, restaurant.id);
         learnedUpTo.set(restaurant.id, now);
       } catch (error) {
         log.error({ err: error, job: 'learn-prep-times', id: restaurant.id }, 'job failed; it runs again later');
@@ -174,11 +180,11 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   };
 
   /** Busy mode follows the kitchen's wait every tick (issue 32); a restaurant without it costs one read. */
-  const followBusyMode = (): void => {
+  const followBusyMode = async (): Promise<void> => {
     if (!active || stopped || !engine.db.open) return;
-    for (const restaurant of listRestaurants(engine)) {
+    for (const restaurant of await listRestaurants(engine)) {
       try {
-        evaluateBusyMode(engine, restaurant.id);
+        await evaluateBusyMode(engine, restaurant.id);
       } catch (error) {
         log.error({ err: error, job: 'busy-mode', id: restaurant.id }, 'job failed; it runs again on the next tick');
       }
@@ -191,12 +197,12 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
    * Informes' closed days stored as they close (issue 33), every REPORT_DAYS_INTERVAL_MS of engine
    * time, and on every tick while days wait to be stored (after an upgrade, a change of cooks).
    */
-  const keepReportDays = (): void => {
+  const keepReportDays = async (): Promise<void> => {
     const now = engine.clock.now();
     if (!active || stopped || !engine.db.open || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
     lastReportDaysAt = now;
     try {
-      reportDaysBacklog = keepRecentReportDays(engine, REPORT_DAYS_PER_TICK).more;
+      reportDaysBacklog = (await keepRecentReportDays(engine, REPORT_DAYS_PER_TICK)).more;
     } catch (error) {
       reportDaysBacklog = false;
       log.error({ err: error, job: 'keep-report-days' }, 'job failed; it runs again later');
@@ -205,12 +211,12 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
 
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
-  const writeKeyUses = (): void => {
+  const writeKeyUses = async (): Promise<void> => {
     if (stopped || !engine.db.open) return;
     try {
-      engine.flushKeyUses();
+      await engine.flushKeyUses();
       // Issue 33: busy mode's refused orders, noted in memory (their transactions were undone).
-      engine.flushBusyRefusals();
+      await engine.flushBusyRefusals();
       keyUseFailing = false;
     } catch (error) {
       // Kept in memory and tried again next tick; said once, not every second (a full disk).
@@ -219,42 +225,44 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
     }
   };
 
-  const runDatabaseJobs = (): void => {
-    writeKeyUses();
-    purgeIdempotencyKeys();
-    learnPrepTimes();
-    followBusyMode();
-    keepReportDays();
-    if (!active || stopped || runningDatabaseJobs || !engine.db.open) return;
-    runningDatabaseJobs = true;
-    try {
-      for (const job of DATABASE_JOBS) {
-        let ids: string[];
+  const databasePass = async (): Promise<void> => {
+    await writeKeyUses();
+    await purgeIdempotencyKeys();
+    await learnPrepTimes();
+    await followBusyMode();
+    await keepReportDays();
+    if (!active || stopped || !engine.db.open) return;
+    for (const job of DATABASE_JOBS) {
+      let ids: string[];
+      try {
+        ids = await job.due(engine);
+      } catch (error) {
+        log.error({ err: error, job: job.name }, 'job could not look for due work');
+        continue;
+      }
+      const now = engine.clock.now();
+      for (const id of ids) {
+        if (stopped) return;
+        const key = `${job.name}:${id}`;
+        const until = quarantine.get(key);
+        if (until !== undefined && until > now) continue;
         try {
-          ids = job.due(engine);
+          await job.run(engine, id);
+          quarantine.delete(key);
         } catch (error) {
-          log.error({ err: error, job: job.name }, 'job could not look for due work');
-          continue;
-        }
-        const now = engine.clock.now();
-        for (const id of ids) {
-          if (stopped) return;
-          const key = `${job.name}:${id}`;
-          const until = quarantine.get(key);
-          if (until !== undefined && until > now) continue;
-          try {
-            job.run(engine, id);
-            quarantine.delete(key);
-          } catch (error) {
-            quarantine.set(key, now + QUARANTINE_MS);
-            log.error({ err: error, job: job.name, id }, 'job item failed; the others go on');
-          }
+          quarantine.set(key, now + QUARANTINE_MS);
+          log.error({ err: error, job: job.name, id }, 'job item failed; the others go on');
         }
       }
-    } finally {
-      runningDatabaseJobs = false;
     }
   };
+
+  /**
+   * The database jobs, one pass at a time: asked again while one runs (the clock moved, the tick),
+   * it runs once more after it, so every change of the clock is seen by a pass (the kitchen's wait
+   * three minutes later is another reading than a minute later), and the kick resolves after that one.
+   */
+  const runDatabaseJobs = serialPass(databasePass, (error) => log.error({ err: error, job: 'database-jobs' }, 'jobs pass failed; it runs again on the next tick'));
 
   const kickMail = (): Promise<void> => {
     if (mailPass) {
@@ -322,7 +330,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   if (engine.db.open) {
     try {
       // Before any send of this process: a job still `sending` was cut off by the last one's end.
-      const cut = requeueCutJobs(engine);
+      const cut = await requeueCutJobs(engine);
       if (cut > 0) log.warn({ job: 'send-print-jobs', cut }, 'print jobs cut off mid-send are printed again, marked REIMPRESIÓN');
     } catch (error) {
       log.error({ err: error, job: 'send-print-jobs' }, 'could not look for print jobs cut off mid-send');
@@ -332,8 +340,8 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
   const lanes = printLanes(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
   const trackedPrintPass = (): Promise<void> => (stopped || !engine.db.open ? Promise.resolve() : lanes.kick());
 
-  const runDue = (): Promise<void> => {
-    runDatabaseJobs();
+  const runDue = async (): Promise<void> => {
+    await runDatabaseJobs();
     // Payments run beside couriers; couriers before mail: a dispatch recorded before the "ready"
     // mail goes out puts its tracking link in it.
     return Promise.all([trackedPrintPass(), trackedPaymentPass(), trackedCourierPass().then(() => kickMail())]).then(() => {});
@@ -347,6 +355,7 @@ export function startJobs(engine: Engine, providers: Providers, options: JobsOpt
 
   return {
     runDue,
+    databaseJobs: () => runDatabaseJobs.settled(),
     get mailSender() {
       return sender;
     },

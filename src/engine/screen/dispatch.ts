@@ -21,8 +21,8 @@ export type ScreenHandlers = {
  * not exist for it).
  */
 export type Route =
-  | { reach: 'all'; handlers: ScreenHandlers | ((channel: ScreenChannel) => ScreenHandlers); log?: (error: unknown) => void }
-  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: ScreenChannel) => KitchenHandlers); log?: (error: unknown) => void };
+  | { reach: 'all'; handlers: ScreenHandlers | ((channel: ScreenChannel) => ScreenHandlers | Promise<ScreenHandlers>); log?: (error: unknown) => void }
+  | { reach: 'kitchen'; handlers: KitchenHandlers | ((channel: ScreenChannel) => KitchenHandlers | Promise<KitchenHandlers>); log?: (error: unknown) => void };
 // `handlers` as a function: the door's guards, run once the channel is known (and told which) and
 // before the payload is read; it throws its refusal (ApiError, KitchenError) or gives this caller's handlers.
 
@@ -39,7 +39,7 @@ function channelIn(route: Route, channel: unknown): ScreenChannel {
 export async function dispatch(route: Route, channel: unknown, request: unknown): Promise<ScreenResult<unknown>> {
   try {
     const known = channelIn(route, channel);
-    const handlers = (typeof route.handlers === 'function' ? route.handlers(known) : route.handlers) as Record<string, (request: unknown) => unknown>;
+    const handlers = (typeof route.handlers === 'function' ? await route.handlers(known) : route.handlers) as Record<string, (request: unknown) => unknown>;
     const payload = request === undefined || request === null ? {} : request;
     const schema = REQUEST_SCHEMAS[known];
     if (!Value.Check(schema, payload)) {

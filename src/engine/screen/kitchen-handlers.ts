@@ -47,57 +47,57 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
   const { engine, commands, restaurantId } = deps;
   const actor = (world: World) => kitchenActor(restaurantId, world);
   return {
-    'board:snapshot': () => readKitchenBoard(engine, restaurantId),
-    'orders:transition': ({ order_id, target, change_id }) => {
+    'board:snapshot': async () => await readKitchenBoard(engine, restaurantId),
+    'orders:transition': async ({ order_id, target, change_id }) => {
       // A test order is changed in the test world, a real one in the real world: the same rules
       // an API key of that world meets.
-      const row = orderOfRestaurant(engine, restaurantId, order_id);
-      const order = applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, () =>
-        commands.transitionOrder(actor(worldOf(row.test)), row.id, target),
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
+      const order = await applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, async (tx) =>
+        await commands.transitionOrder(actor(worldOf(row.test)), row.id, target, tx),
       );
-      return order ? readKitchenTicket(engine, restaurantId, order) : readKitchenTicketById(engine, restaurantId, row.id);
+      return order ? await readKitchenTicket(engine, restaurantId, order) : await readKitchenTicketById(engine, restaurantId, row.id);
     },
-    'items:set-done': ({ order_id, item_index, done, change_id }) => {
-      const row = orderOfRestaurant(engine, restaurantId, order_id);
-      applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, () =>
-        commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done),
+    'items:set-done': async ({ order_id, item_index, done, change_id }) => {
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
+      await applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, async (tx) =>
+        await commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done, tx),
       );
-      return readKitchenTicketById(engine, restaurantId, row.id);
+      return await readKitchenTicketById(engine, restaurantId, row.id);
     },
-    'orders:recall': ({ order_id }) => {
-      const row = orderOfRestaurant(engine, restaurantId, order_id);
-      const result = commands.recallOrder(actor(worldOf(row.test)), row.id);
-      return readKitchenTicketById(engine, restaurantId, result.order.id);
+    'orders:recall': async ({ order_id }) => {
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
+      const result = await commands.recallOrder(actor(worldOf(row.test)), row.id);
+      return await readKitchenTicketById(engine, restaurantId, result.order.id);
     },
-    'orders:reprint': ({ order_id }) => {
-      const row = orderOfRestaurant(engine, restaurantId, order_id);
+    'orders:reprint': async ({ order_id }) => {
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
       // The same permission as any change from this screen: the kitchen's actor in the order's world.
       requireWrite(actor(worldOf(row.test)));
-      return queueReprint(engine, restaurantId, row.id);
+      return await queueReprint(engine, restaurantId, row.id);
     },
-    'printers:retry': ({ printer_id }) => {
+    'printers:retry': async ({ printer_id }) => {
       // The kitchen's own printers: the same permission as a Reimprimir from this screen.
       requireWrite(actor('live'));
-      return retrySetAsideJobs(engine, restaurantId, printer_id.toLowerCase());
+      return await retrySetAsideJobs(engine, restaurantId, printer_id.toLowerCase());
     },
-    'pickup:board': () => readPickupBoard(engine, restaurantId),
-    'stock:read': ({ location_id, world }) => ({ location_id, world, ...readStock(engine, actor(world), location_id) }),
-    'stock:set': ({ location_id, world, items }) => commands.setStock(actor(world), { location_id, items }),
-    'sold-out:read': ({ location_id, world }) => ({ ...readSoldOutBoard(engine, actor(world), location_id), world, simulated: false }),
-    'sold-out:set': ({ location_id, world, kind, id, sold_out }) => {
-      const { simulated } = commands.setSoldOut(actor(world), { location_id, items: [{ kind, id, sold_out }] });
-      return { ...readSoldOutBoard(engine, actor(world), location_id), world, simulated };
+    'pickup:board': async () => await readPickupBoard(engine, restaurantId),
+    'stock:read': async ({ location_id, world }) => ({ location_id, world, ...await readStock(engine, actor(world), location_id) }),
+    'stock:set': async ({ location_id, world, items }) => await commands.setStock(actor(world), { location_id, items }),
+    'sold-out:read': async ({ location_id, world }) => ({ ...await readSoldOutBoard(engine, actor(world), location_id), world, simulated: false }),
+    'sold-out:set': async ({ location_id, world, kind, id, sold_out }) => {
+      const { simulated } = await commands.setSoldOut(actor(world), { location_id, items: [{ kind, id, sold_out }] });
+      return { ...await readSoldOutBoard(engine, actor(world), location_id), world, simulated };
     },
-    'items:set-sold-out': ({ order_id, item_index, sold_out }) => {
-      const row = orderOfRestaurant(engine, restaurantId, order_id);
-      const dish = orderItemDish(engine, actor(worldOf(row.test)), row.id, item_index);
-      const { simulated } = commands.setSoldOut(actor(worldOf(row.test)), {
+    'items:set-sold-out': async ({ order_id, item_index, sold_out }) => {
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
+      const dish = await orderItemDish(engine, actor(worldOf(row.test)), row.id, item_index);
+      const { simulated } = await commands.setSoldOut(actor(worldOf(row.test)), {
         location_id: dish.location_id,
         items: [{ kind: 'product', id: dish.product_id, sold_out }],
       });
       return { ...dish, sold_out, simulated };
     },
-    'locations:list': ({ world }) => ({ ...listLocations(engine, actor(world)), world }),
-    'locations:set-open': ({ location_id, world, open }) => commands.setLocationOpen(actor(world), location_id, open),
+    'locations:list': async ({ world }) => ({ ...await listLocations(engine, actor(world)), world }),
+    'locations:set-open': async ({ location_id, world, open }) => await commands.setLocationOpen(actor(world), location_id, open),
   };
 }

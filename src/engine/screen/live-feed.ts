@@ -8,7 +8,7 @@ export interface LiveFeedOptions {
   engine: Engine;
   restaurantId: string;
   send(push: LivePush): void;
-  connectionStatus: () => ConnectionStatus;
+  connectionStatus: () => ConnectionStatus | Promise<ConnectionStatus>;
   /** How often the heartbeat goes out (ms). */
   heartbeatMs?: number;
   /** Events after this sequence number are pushed; default: from now. */
@@ -21,8 +21,8 @@ export interface LiveFeedOptions {
 
 export interface LiveFeed {
   /** Reads and pushes what is new now (it also runs by itself after each commit). */
-  flush(): void;
-  heartbeat(): void;
+  flush(): Promise<void>;
+  heartbeat(): Promise<void>;
   /**
    * The window's board now shows `stations` (null: every station), as the window said on its live
    * channel: its heartbeats keep those stations' fallback printers quiet from now on.
@@ -32,7 +32,7 @@ export interface LiveFeed {
   readonly cursor: number;
 }
 
-export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
+export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed> {
   const { engine, restaurantId } = options;
   const hub = createLiveHub({
     engine,
@@ -46,17 +46,17 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
     pickup: false,
     stations: options.stations ?? null,
     // A backlog after `after` is pushed at once, in batches, as the hub catches a sink up.
-    cursor: options.after ?? hub.lastSeq(),
+    cursor: options.after ?? (await hub.lastSeq()),
     // The window is the app's own: nothing can unpair it.
     stillAllowed: () => true,
     deliver: (message) => options.send(message.push),
     refused: () => {},
   };
-  hub.join(window);
+  await hub.join(window);
 
   return {
-    flush: () => hub.flush(restaurantId),
-    heartbeat: () => hub.heartbeat(restaurantId),
+    flush: async () => await hub.flush(restaurantId),
+    heartbeat: async () => await hub.heartbeat(restaurantId),
     showStations: (stations) => hub.showStations(window, stations),
     stop: () => hub.stop(),
     get cursor() {

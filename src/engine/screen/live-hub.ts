@@ -31,7 +31,7 @@ export interface LiveSink {
   /** The last event sequence number this sink was given; the hub moves it. */
   cursor: number;
   /** Still allowed to watch (a screen unpaired since, a session gone)? */
-  stillAllowed(): boolean;
+  stillAllowed(): boolean | Promise<boolean>;
   deliver(message: LiveMessage): void;
   /** No longer allowed: the hub has dropped it; the sink says so to its screen and ends. */
   refused(): void;
@@ -40,7 +40,7 @@ export interface LiveSink {
 export interface LiveHubOptions {
   engine: Engine;
   heartbeatMs: number;
-  connectionStatus(): ConnectionStatus;
+  connectionStatus(): ConnectionStatus | Promise<ConnectionStatus>;
   /** Events per message. */
   batch?: number;
 }
@@ -50,15 +50,15 @@ export interface LiveHub {
    * Adds a sink: it is first sent, alone, what happened between its cursor and the hub's; `greet`
    * sends it a heartbeat at once. False when it was refused, or ended while it caught up.
    */
-  join(sink: LiveSink, options?: { greet?: boolean }): boolean;
+  join(sink: LiveSink, options?: { greet?: boolean }): Promise<boolean>;
   leave(sink: LiveSink): void;
   /** Reads and hands out what is new now (it also runs by itself after each commit). */
-  flush(restaurantId: string): void;
-  heartbeat(restaurantId: string): void;
+  flush(restaurantId: string): Promise<void>;
+  heartbeat(restaurantId: string): Promise<void>;
   /** The sink's screen now shows `stations`: noted at once, and on every heartbeat after. */
   showStations(sink: LiveSink, stations: readonly string[] | null): void;
   /** The feed's position now: a cursor a sink may start from. */
-  lastSeq(): number;
+  lastSeq(): Promise<number>;
   /** Drops every sink, without telling them (their owners end them). */
   stop(): void;
 }
@@ -72,8 +72,8 @@ const STALE_HEARTBEATS = 3;
 const DEFAULT_BATCH = 200;
 
 /** The heartbeat message: three missed make the screen say its data may be stale, whatever the period. */
-export function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): LivePush {
-  const printing = printStatusOf(engine, restaurantId);
+export async function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): Promise<LivePush> {
+  const printing = await printStatusOf(engine, restaurantId);
   const disk = readFreeSpace(engine);
   return {
     kind: 'heartbeat',
@@ -95,6 +95,18 @@ interface Channel {
   scheduled: boolean;
   unsubscribe(): void;
   timer: ReturnType<typeof setInterval>;
+  /**
+   * The channel's steps (its first cursor read, flushes, heartbeats, a sink's catch-up), one after
+   * another: each awaits the database, and two interleaved would hand out the same events twice.
+   */
+  queue: Promise<unknown>;
+}
+
+/** Runs `step` after the channel's earlier steps; a failed step does not stop the later ones. */
+function inTurn<T>(channel: Channel, step: () => Promise<T>): Promise<T> {
+  const result = channel.queue.then(step);
+  channel.queue = result.catch(() => {});
+  return result;
 }
 
 export function createLiveHub(options: LiveHubOptions): LiveHub {
@@ -119,13 +131,13 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   };
 
   /** Hands one message to every sink of the channel that lacks it and is still allowed. */
-  const broadcast = (channel: Channel, message: LiveMessage) => {
+  const broadcast = async (channel: Channel, message: LiveMessage) => {
     const allowed = new Map<string, boolean>();
     for (const sink of [...channel.sinks]) {
       if (message.upTo !== null && sink.cursor >= message.upTo) continue;
       let ok = allowed.get(sink.owner);
       if (ok === undefined) {
-        ok = engine.db.open && sink.stillAllowed();
+        ok = engine.db.open && (await sink.stillAllowed());
         allowed.set(sink.owner, ok);
       }
       if (!ok) {
@@ -138,11 +150,12 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     }
   };
 
-  const flush = (channel: Channel) => {
+  const flush = (channel: Channel) => inTurn(channel, () => flushNow(channel));
+  const flushNow = async (channel: Channel) => {
     channel.scheduled = false;
     if (channel.sinks.size === 0 || !engine.db.open) return;
     for (;;) {
-      const events = readKitchenEvents(engine, channel.restaurantId, channel.cursor, batch);
+      const events = await readKitchenEvents(engine, channel.restaurantId, channel.cursor, batch);
       if (events.length === 0) return;
       const from = channel.cursor;
       const message = eventsMessage(events);
@@ -154,24 +167,27 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
           sink.cursor = channel.cursor;
         }
       }
-      broadcast(channel, message);
+      await broadcast(channel, message);
       if (events.length < batch) return;
     }
   };
 
-  const heartbeat = (channel: Channel) => {
-    if (!engine.db.open || channel.sinks.size === 0) return;
-    // A kitchen screen hearing its heartbeats is live: no fallback printing for its stations.
-    for (const sink of channel.sinks) notePresence(sink);
-    broadcast(channel, { push: heartbeatPush(engine, channel.restaurantId, options.connectionStatus(), heartbeatMs), upTo: null });
-  };
+  const heartbeat = (channel: Channel) =>
+    inTurn(channel, async () => {
+      if (!engine.db.open || channel.sinks.size === 0) return;
+      // A kitchen screen hearing its heartbeats is live: no fallback printing for its stations.
+      for (const sink of channel.sinks) notePresence(sink);
+      await broadcast(channel, { push: await heartbeatPush(engine, channel.restaurantId, await options.connectionStatus(), heartbeatMs), upTo: null });
+    });
 
   const channelOf = (restaurantId: string): Channel => {
     const existing = channels.get(restaurantId);
     if (existing) return existing;
     const channel: Channel = {
       restaurantId,
-      cursor: lastEventSeq(engine),
+      // Read by the channel's first step, before any other of its steps runs.
+      cursor: 0,
+      queue: Promise.resolve(),
       sinks: new Set(),
       scheduled: false,
       // The notifier calls back inside the writer's call stack, right after its commit: hand out on
@@ -179,58 +195,73 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       unsubscribe: engine.notifier.subscribe(restaurantId, () => {
         if (channel.scheduled) return;
         channel.scheduled = true;
-        setImmediate(() => flush(channel));
+        setImmediate(() => void flush(channel));
       }),
-      timer: setInterval(() => heartbeat(channel), heartbeatMs),
+      timer: setInterval(() => void heartbeat(channel), heartbeatMs),
     };
     channel.timer.unref?.();
     channels.set(restaurantId, channel);
+    void inTurn(channel, async () => {
+      channel.cursor = await lastEventSeq(engine);
+    });
     return channel;
   };
 
+  /** What happened between the sink's cursor and the channel's, to this sink alone; then `greet`. */
+  const catchUp = async (channel: Channel, sink: LiveSink, joinOptions: { greet?: boolean } | undefined): Promise<boolean> => {
+    // What happened between the sink's cursor and the channel's goes to this sink alone (it may
+    // end on the way, a browser that does not read: then it has left the channel).
+    while (sink.cursor < channel.cursor && channel.sinks.has(sink)) {
+      const events = (await readKitchenEvents(engine, sink.restaurantId, sink.cursor, batch)).filter((e) => e.seq <= channel.cursor);
+      if (events.length === 0) {
+        sink.cursor = channel.cursor;
+        break;
+      }
+      const message = eventsMessage(events);
+      sink.deliver(message);
+      sink.cursor = message.upTo!;
+    }
+    if (!channel.sinks.has(sink)) return false;
+    // Live from the moment it connects, not only from its first heartbeat.
+    notePresence(sink);
+    if (joinOptions?.greet) sink.deliver({ push: await heartbeatPush(engine, sink.restaurantId, await options.connectionStatus(), heartbeatMs), upTo: null });
+    return true;
+  };
+
   return {
-    join(sink, joinOptions) {
-      if (!sink.stillAllowed()) {
+    async join(sink, joinOptions) {
+      if (!(await sink.stillAllowed())) {
         sink.refused();
         return false;
       }
-      const channel = channelOf(sink.restaurantId);
-      channel.sinks.add(sink);
-      // What happened between the sink's cursor and the channel's goes to this sink alone (it may
-      // end on the way, a browser that does not read: then it has left the channel).
-      while (sink.cursor < channel.cursor && channel.sinks.has(sink)) {
-        const events = readKitchenEvents(engine, sink.restaurantId, sink.cursor, batch).filter((e) => e.seq <= channel.cursor);
-        if (events.length === 0) {
-          sink.cursor = channel.cursor;
-          break;
-        }
-        const message = eventsMessage(events);
-        sink.deliver(message);
-        sink.cursor = message.upTo!;
+      for (;;) {
+        const channel = await channelOf(sink.restaurantId);
+        // Added in the channel's turn: a flush queued before it must not reach the sink ahead of its catch-up.
+        const joined = await inTurn(channel, async () => {
+          if (channels.get(sink.restaurantId) !== channel) return null; // its last sink left meanwhile: a new channel
+          channel.sinks.add(sink);
+          return await catchUp(channel, sink, joinOptions);
+        });
+        if (joined !== null) return joined;
       }
-      if (!channel.sinks.has(sink)) return false;
-      // Live from the moment it connects, not only from its first heartbeat.
-      notePresence(sink);
-      if (joinOptions?.greet) sink.deliver({ push: heartbeatPush(engine, sink.restaurantId, options.connectionStatus(), heartbeatMs), upTo: null });
-      return true;
     },
     leave(sink) {
       const channel = channels.get(sink.restaurantId);
       if (channel?.sinks.has(sink)) drop(channel, sink);
     },
-    flush(restaurantId) {
+    async flush(restaurantId) {
       const channel = channels.get(restaurantId);
-      if (channel) flush(channel);
+      if (channel) await flush(channel);
     },
-    heartbeat(restaurantId) {
+    async heartbeat(restaurantId) {
       const channel = channels.get(restaurantId);
-      if (channel) heartbeat(channel);
+      if (channel) await heartbeat(channel);
     },
     showStations(sink, stations) {
       sink.stations = stations;
       if (engine.db.open && channels.get(sink.restaurantId)?.sinks.has(sink)) notePresence(sink);
     },
-    lastSeq: () => lastEventSeq(engine),
+    lastSeq: async () => await lastEventSeq(engine),
     stop() {
       for (const channel of [...channels.values()]) for (const sink of [...channel.sinks]) drop(channel, sink);
     },

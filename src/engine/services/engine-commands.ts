@@ -1,6 +1,6 @@
 import type { PatchTarget } from '../../shared/order-states.ts';
 import type { CreateOrderInput } from '../../shared/schemas/orders.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine, WriteTransaction } from '../engine.ts';
 import type { CourierRegistry } from '../couriers/courier-registry.ts';
 import type { Actor } from '../domain/actor.ts';
 import { createOrder, type CreateOrderOptions } from './orders/create-order.ts';
@@ -14,20 +14,21 @@ import { transitionOrder } from './orders/transition-order.ts';
 import { recallOrder, type RecallResult } from './kitchen/recall-order.ts';
 
 /**
- * The writes the doors (HTTP, IPC) may perform. A standalone engine applies them directly; a
+ * The writes the doors (HTTP, IPC) may perform, each in a transaction of its own or, given `tx`, in
+ * the caller's (a replica's outbox row joins the write it records). A standalone engine applies them directly; a
  * replica wraps each one so that the same transaction also appends it to the sync outbox.
  */
 export interface EngineCommands {
-  createOrder(actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView;
-  transitionOrder(actor: Actor, orderId: string, target: PatchTarget): OrderView;
-  setStock(actor: Actor, input: SetStockInput): SetStockResult;
+  createOrder(actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): Promise<OrderView>;
+  transitionOrder(actor: Actor, orderId: string, target: PatchTarget, tx?: WriteTransaction): Promise<OrderView>;
+  setStock(actor: Actor, input: SetStockInput, tx?: WriteTransaction): Promise<SetStockResult>;
   /** The "agotado" switch (PUT /sold-out, the Stock screen, a ticket's line). */
-  setSoldOut(actor: Actor, input: SetSoldOutInput): SoldOutListView & { simulated: boolean };
-  setLocationOpen(actor: Actor, locationId: string, open: boolean): LocationStatusResult;
+  setSoldOut(actor: Actor, input: SetSoldOutInput, tx?: WriteTransaction): Promise<SoldOutListView & { simulated: boolean }>;
+  setLocationOpen(actor: Actor, locationId: string, open: boolean, tx?: WriteTransaction): Promise<LocationStatusResult>;
   /** Item-level bump (kitchen data, not part of the public API). */
-  setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult;
+  setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean, tx?: WriteTransaction): Promise<ItemDoneResult>;
   /** Brings a finished ticket back on the screens (kitchen data); `until` as the replica's kitchen chose it. */
-  recallOrder(actor: Actor, orderId: string, until?: number): RecallResult;
+  recallOrder(actor: Actor, orderId: string, until?: number, tx?: WriteTransaction): Promise<RecallResult>;
 }
 
 /**
@@ -36,12 +37,12 @@ export interface EngineCommands {
  */
 export function localCommands(engine: Engine, couriers: CourierRegistry): EngineCommands {
   return {
-    createOrder: (actor, input, options) => createOrder(engine, actor, input, options),
-    transitionOrder: (actor, orderId, target) => transitionOrder(engine, actor, orderId, target, couriers),
-    setStock: (actor, input) => setStock(engine, actor, input),
-    setSoldOut: (actor, input) => setSoldOut(engine, actor, input),
-    setLocationOpen: (actor, locationId, open) => setLocationOpen(engine, actor, locationId, open),
-    setItemDone: (actor, orderId, itemIndex, done) => setItemDone(engine, actor, orderId, itemIndex, done),
-    recallOrder: (actor, orderId, until) => recallOrder(engine, actor, orderId, until),
+    createOrder: async (actor, input, options) => await createOrder(engine, actor, input, options),
+    transitionOrder: async (actor, orderId, target, tx) => await transitionOrder(engine, actor, orderId, target, couriers, tx),
+    setStock: async (actor, input, tx) => await setStock(engine, actor, input, tx),
+    setSoldOut: async (actor, input, tx) => await setSoldOut(engine, actor, input, tx),
+    setLocationOpen: async (actor, locationId, open, tx) => await setLocationOpen(engine, actor, locationId, open, tx),
+    setItemDone: async (actor, orderId, itemIndex, done, tx) => await setItemDone(engine, actor, orderId, itemIndex, done, tx),
+    recallOrder: async (actor, orderId, until, tx) => await recallOrder(engine, actor, orderId, until, tx),
   };
 }

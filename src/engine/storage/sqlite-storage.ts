@@ -14,7 +14,7 @@ import { OrdersStore, type OrderRow } from '../store/orders-store.ts';
 import { RestaurantsStore } from '../store/restaurants-store.ts';
 import { StockStore } from '../store/stock-store.ts';
 import { checkLease, claimSql, finishParams, finishSql, sqliteParams, type JobClaim, type JobOutcome, type JobQueue } from './job-queues.ts';
-import { ProcessLock } from './process-lock.ts';
+import { ProcessLock } from '../process-lock.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from './storage-port.ts';
 
 export class SqliteStorage implements StoragePort {

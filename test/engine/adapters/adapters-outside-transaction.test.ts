@@ -173,7 +173,7 @@ describe('adapters are called outside the transaction: a slow provider delays no
   test('an order whose provider was asked when the engine stopped is withdrawn by the jobs runner', async () => {
     const before = await stockOf(R1.products.pastelDeChoclo);
     // Only the first half ran (as if the process died while the provider was being asked).
-    const half = createOrder(
+    const half = await createOrder(
       t.server.engine,
       { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'test' },
       onlineBody(1) as never,
@@ -182,7 +182,7 @@ describe('adapters are called outside the transaction: a slow provider delays no
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before - 1);
     t.clock.advance(5 * MINUTE);
     await t.server.jobs.runDue();
-    assert.equal(t.server.engine.stores.orders.getById(half.id), undefined);
+    assert.equal(await t.server.engine.stores.orders.getById(half.id), undefined);
     assert.equal(await stockOf(R1.products.pastelDeChoclo), before);
   });
 
@@ -275,7 +275,7 @@ describe('adapters that never answer time out', () => {
     await t.call('PATCH', `/orders/${order.body.id}`, { key, body: { status: 'en_preparacion' } });
     await t.call('PATCH', `/orders/${order.body.id}`, { key, body: { status: 'listo' } });
     await t.server.jobs.runDue();
-    const row = t.server.engine.stores.courierDeliveries.get(order.body.id)!;
+    const row = (await t.server.engine.stores.courierDeliveries.get(order.body.id))!;
     assert.equal(row.status, 'fallido');
     assert.match(row.last_error!, /did not answer within 30 ms/);
     assert.equal((await t.call('GET', `/orders/${order.body.id}`, { key })).body.delivery.status, 'fallido');

@@ -162,7 +162,7 @@ describe('courier deliveries on the engine clock', () => {
     const now = await read(order.id);
     assert.equal(now.status, 'cancelado');
     assert.equal(now.delivery.status, 'cancelado');
-    assert.equal(t.server.engine.stores.courierDeliveries.get(order.id)?.next_check_at, null);
+    assert.equal((await t.server.engine.stores.courierDeliveries.get(order.id))?.next_check_at, null);
   });
 
   test('a courier outage: the order stays listo as fallido, retried with backoff until the courier answers', async () => {
@@ -171,9 +171,9 @@ describe('courier deliveries on the engine clock', () => {
     assert.equal(order.status, 'listo', 'a failing courier never blocks the kitchen');
     await settle();
     assert.deepEqual((await read(order.id)).delivery, { provider: 'simulado', status: 'fallido', tracking_url: null });
-    const row = () => t.server.engine.stores.courierDeliveries.get(order.id)!;
-    assert.equal(row().attempts, 1);
-    assert.match(row().last_error!, /ECONNREFUSED/);
+    const row = async () => (await t.server.engine.stores.courierDeliveries.get(order.id))!;
+    assert.equal((await row()).attempts, 1);
+    assert.match((await row()).last_error!, /ECONNREFUSED/);
 
     const dispatches = () => courier.calls.filter((c) => c === `dispatch ${order.id}`).length;
     await advance(30 * SECOND - 1);
@@ -186,7 +186,7 @@ describe('courier deliveries on the engine clock', () => {
     assert.equal(dispatches(), 3, 'then after 1 minute');
     await advance(2 * MINUTE);
     assert.equal(dispatches(), 4, 'then 2 minutes');
-    assert.equal(row().attempts, 4);
+    assert.equal((await row()).attempts, 4);
     assert.equal((await read(order.id)).delivery.status, 'fallido');
     assert.equal((await read(order.id)).status, 'listo');
 
@@ -209,7 +209,7 @@ describe('courier deliveries on the engine clock', () => {
     courier.down = true;
     await advance(15 * MINUTE);
     assert.equal((await read(order.id)).status, 'listo');
-    assert.match(t.server.engine.stores.courierDeliveries.get(order.id)!.last_error!, /unreachable/);
+    assert.match((await t.server.engine.stores.courierDeliveries.get(order.id))!.last_error!, /unreachable/);
     courier.down = false;
     await advance(30 * SECOND);
     const now = await read(order.id);
@@ -225,7 +225,7 @@ describe('courier deliveries on the engine clock', () => {
     assert.equal(out.status, 200);
     courier.down = false;
     await advance(10 * MINUTE);
-    const row = t.server.engine.stores.courierDeliveries.get(order.id)!;
+    const row = (await t.server.engine.stores.courierDeliveries.get(order.id))!;
     assert.equal(row.next_check_at, null);
     assert.equal(row.attempts, 1);
     assert.match(row.last_error!, /abandoned/);
@@ -249,7 +249,7 @@ describe('courier deliveries on the engine clock', () => {
     await advance(60 * MINUTE);
     assert.equal((await read(own.body.id)).status, 'listo');
     assert.ok(!courier.calls.some((c) => c.includes(own.body.id)));
-    assert.equal(t.server.engine.stores.courierDeliveries.get(own.body.id), undefined);
+    assert.equal(await t.server.engine.stores.courierDeliveries.get(own.body.id), undefined);
   });
 
   test('a production order whose courier has no adapter here: fallido with the reason, never lost', async () => {
@@ -272,10 +272,10 @@ describe('courier deliveries on the engine clock', () => {
       const ready = await t.call('PATCH', `/orders/${created.body.id}`, { body: { status: 'listo' } });
       assert.equal(ready.status, 200);
       assert.deepEqual(ready.body.delivery, { provider: 'rapido', status: 'fallido', tracking_url: null });
-      assert.match(t.server.engine.stores.courierDeliveries.get(created.body.id)!.last_error!, /no courier adapter named "rapido"/);
+      assert.match((await t.server.engine.stores.courierDeliveries.get(created.body.id))!.last_error!, /no courier adapter named "rapido"/);
       const cancelled = await t.call('PATCH', `/orders/${created.body.id}`, { body: { status: 'cancelado' } });
       assert.equal(cancelled.body.delivery.status, 'cancelado');
-      assert.equal(t.server.engine.stores.courierDeliveries.get(created.body.id)!.next_check_at, null);
+      assert.equal((await t.server.engine.stores.courierDeliveries.get(created.body.id))!.next_check_at, null);
     } finally {
       t.server.engine.db.prepare('UPDATE locations SET delivery = ? WHERE id = ?').run('{"couriers":["simulado"]}', R1.closedLocation);
     }

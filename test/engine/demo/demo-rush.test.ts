@@ -16,7 +16,7 @@ describe('the demo rush', () => {
   });
 
   test('posts the rush with its own key at the pace asked, until stopped', async () => {
-    const key = demoRushKey(e.server.engine);
+    const key = await demoRushKey(e.server.engine);
     const timers: { run: () => void; ms: number }[] = [];
     const numbers: string[] = [];
     const rush = startDemoRush(key, {

@@ -84,11 +84,11 @@ describe('authentication and permissions', () => {
   });
 
   test('a revoked key is 401 from then on', async () => {
-    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' });
+    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: 'to revoke' });
     assert.match(key, /^cm_live_[0-9A-Za-z]{32}$/);
     assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 200);
-    revokeApiKey(engine.server.engine, R1.id, record.id);
+    await revokeApiKey(engine.server.engine, R1.id, record.id);
     for (const [method, path] of [
       ['GET', '/menu'],
       ['POST', `/locations/${R1.closedLocation}/close`],

@@ -19,7 +19,7 @@ describe('authentication: verified keys in memory, last use written later', () =
     other = new Engine({ database: engine.dbPath });
   });
   after(async () => {
-    other.close();
+    await other.close();
     await engine.stop();
   });
 
@@ -27,10 +27,10 @@ describe('authentication: verified keys in memory, last use written later', () =
     (other.db.prepare('SELECT last_used_at FROM api_keys WHERE id = ?').get(keyId) as { last_used_at: number | null }).last_used_at;
 
   test('a key created by another connection works on its next request; one revoked there is refused on the next', async () => {
-    const { key, record } = createApiKey(other, { restaurantId: R1.id, world: 'live', write: false, label: 'from the CLI' });
+    const { key, record } = await createApiKey(other, { restaurantId: R1.id, world: 'live', write: false, label: 'from the CLI' });
     assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
     assert.equal((await engine.call('GET', '/orders?limit=1', { key })).status, 200);
-    revokeApiKey(other, R1.id, record.id);
+    await revokeApiKey(other, R1.id, record.id);
     const refused = await engine.call('GET', '/menu', { key });
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error.code, 'unauthorized');
@@ -42,7 +42,7 @@ describe('authentication: verified keys in memory, last use written later', () =
     // Authentication reads data_version once per turn of the engine's event loop (the requests of
     // one turn share it): several connections keep requests in flight while the CLI revokes, so
     // turns carry many requests, and none sent after the CLI is gone may still be let in.
-    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'revoked by the CLI' });
+    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'revoked by the CLI' });
     assert.equal((await engine.call('GET', '/orders?limit=1', { key })).status, 200);
     let cliExited = false;
     const repo = join(import.meta.dirname, '..', '..', '..');
@@ -80,19 +80,19 @@ describe('authentication: verified keys in memory, last use written later', () =
   });
 
   test('a permission changed by another connection applies on the next request', async () => {
-    const { key, record } = createApiKey(other, { restaurantId: R1.id, world: 'live', write: true, label: 'downgraded' });
+    const { key, record } = await createApiKey(other, { restaurantId: R1.id, world: 'live', write: true, label: 'downgraded' });
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 200);
-    other.stores.apiKeys.setWrite(record.id, false);
+    await other.stores.apiKeys.setWrite(record.id, false);
     assert.equal((await engine.call('POST', `/locations/${R1.closedLocation}/close`, { key })).status, 403);
   });
 
   test('a read writes nothing, even for a key idle over a minute: its use is written by the jobs runner', async () => {
-    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'idle' });
+    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'idle' });
     assert.equal((await engine.call('GET', '/menu', { key })).status, 200);
     await engine.server.jobs.runDue();
     const firstUse = engine.clock.now();
     assert.equal(lastUsedOf(record.id), firstUse);
-    engine.clock.advance(5 * 60_000);
+    await engine.advance(5 * 60_000);
     // Any write now would fail: another connection holds the write lock (the engine would wait out
     // its busy timeout and answer 500). Reads still see the last commit.
     other.db.exec('BEGIN IMMEDIATE');
@@ -107,14 +107,14 @@ describe('authentication: verified keys in memory, last use written later', () =
     // noted in memory (and shown by the app's key list), not yet written
     const laterUse = engine.clock.now();
     assert.equal(lastUsedOf(record.id), firstUse);
-    const listed = listApiKeys(engine.server.engine, R1.id).find((k) => k.id === record.id)!;
+    const listed = (await listApiKeys(engine.server.engine, R1.id)).find((k) => k.id === record.id)!;
     assert.equal(Date.parse(listed.last_used_at!), laterUse);
     await engine.server.jobs.runDue();
     assert.equal(lastUsedOf(record.id), laterUse);
   });
 
   test('a failing write of last uses fails no request and is tried again on a later tick', async () => {
-    const { key, record } = createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'retried' });
+    const { key, record } = await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'retried' });
     await engine.server.jobs.runDue();
     // A write that SQLite refuses, standing in for a full disk.
     other.db.exec(`CREATE TRIGGER refuse_key_use BEFORE UPDATE OF last_used_at ON api_keys
@@ -136,15 +136,15 @@ describe('authentication: verified keys in memory, last use written later', () =
   test('a use noted but not yet written is written when the engine closes', async () => {
     const second = await startEngineUnderTest();
     try {
-      const { key, record } = createApiKey(second.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'closing' });
+      const { key, record } = await createApiKey(second.server.engine, { restaurantId: R1.id, world: 'live', write: false, label: 'closing' });
       assert.equal((await second.call('GET', '/menu', { key })).status, 200);
       const used = second.clock.now();
       await second.server.close();
       const reader = new Engine({ database: second.dbPath });
       try {
-        assert.equal(reader.stores.apiKeys.find(R1.id, record.id)!.last_used_at, used);
+        assert.equal((await reader.stores.apiKeys.find(R1.id, record.id))!.last_used_at, used);
       } finally {
-        reader.close();
+        await reader.close();
       }
     } finally {
       await second.stop();

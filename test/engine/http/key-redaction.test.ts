@@ -69,7 +69,7 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-redaction-'));
     const logger = pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) });
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger, kitchen: {} });
-    const demo = seedDemo(server.engine, server.providers.payments);
+    const demo = await seedDemo(server.engine, server.providers.payments);
     restaurantId = demo[0]!.id;
     liveKey = demo[0]!.keys.live_write;
     testKey = demo[0]!.keys.test_read;
@@ -154,7 +154,7 @@ describe('API keys never reach a log or an error body, in any spelling', () => {
       }
     }
     // Pairing codes and secrets in a URL (a tablet opening its pairing URL, a guesser typing codes).
-    const offer = createPairingCode(server.engine, { restaurantId: restaurantId, origin: server.origin });
+    const offer = await createPairingCode(server.engine, { restaurantId: restaurantId, origin: server.origin });
     const pairingSecret = new URL(offer.pairing_url).searchParams.get('secret')!;
     bodies.push((await raw('GET', `/kitchen/pair?code=${offer.code}`)).text);
     bodies.push((await raw('GET', `/kitchen/nope?secret=${pairingSecret}`)).text);

@@ -108,17 +108,17 @@ describe('order reads from kept response bytes', () => {
     await assertSameAnswers('jobs');
     // a replica's mirror of its upstream: the same updated_at, another delivery state
     const mirrored = JSON.parse((await read(uncachedUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView;
-    t.server.engine.transaction(() =>
-      mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
+    await t.server.engine.transaction(async () =>
+      await mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
     );
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).customer.name, 'Renombrada');
     await assertSameAnswers('mirror');
     // another connection to the same file (the keys CLI, another process)
     const other = new Engine({ database: t.dbPath, clock: t.clock });
     try {
-      transitionOrder(other, { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
+      await transitionOrder(other, { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'other-process' }, plain.id, 'entregado', defaultCouriers());
     } finally {
-      other.close();
+      await other.close();
     }
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).status, 'entregado');
     await assertSameAnswers('other connection');
@@ -155,7 +155,7 @@ describe('order reads from kept response bytes', () => {
       await assertSameAnswers('zone changed on this connection');
     } finally {
       setZone(other.db, 'America/Santiago');
-      other.close();
+      await other.close();
     }
     assert.equal(await zoneOf(t.baseUrl), '-03:00');
   });

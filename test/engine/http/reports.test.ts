@@ -34,7 +34,7 @@ function q(values: number[], p: number): number {
 
 test('figures recomputed from the exported CSV equal the report\'s', async () => {
   const kitchen = handlersFor(engine);
-  const formula = createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: '=HYPERLINK("http://x","tienda")' }).key;
+  const formula = (await createApiKey(engine.server.engine, { restaurantId: R1.id, world: 'live', write: true, label: '=HYPERLINK("http://x","tienda")' })).key;
   // A two-hour service: 24 orders of one or two lines at different stations, bumped after known
   // minutes, one in four started at once, every one taken to listo when its last line is done.
   const menu = [R1.products.completo, R1.products.empanadaQueso, R1.products.cazuela, R1.products.bebidaLata];

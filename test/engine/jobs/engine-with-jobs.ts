@@ -47,8 +47,8 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'comanda-jobs-'));
   const dbPath = join(dir, 'engine.db');
   const clock = new ManualClock(options.now ?? DEMO_NOW);
-  const start = () =>
-    startEngineServer({
+  const start = async () =>
+    await startEngineServer({
       database: dbPath,
       clock,
       rateLimits: GENEROUS_LIMITS,
@@ -65,7 +65,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       jobsIntervalMs: 50,
     });
   let server = await start();
-  const demo = seedDemo(server.engine, server.providers.payments);
+  const demo = await seedDemo(server.engine, server.providers.payments);
   const t: TestEngine = {
     server,
     clock,

@@ -58,7 +58,7 @@ describe('unpaid online orders are cancelled after the restaurant timeout', () =
     assert.deepEqual(events[0].data.items, [{ product_id: R1.products.pastelDeChoclo, quantity: before }]);
 
     // The provider's confirmation arriving late never revives it.
-    const late = confirmPayment(t.server.engine, { session_id: order.payment_link.session_id, result: 'success', method: 'tarjeta' });
+    const late = await confirmPayment(t.server.engine, { session_id: order.payment_link.session_id, result: 'success', method: 'tarjeta' });
     assert.equal(late?.changed, false);
     assert.deepEqual(late?.state, { kind: 'closed', reason: 'expired' });
     assert.equal((await t.call('GET', `/orders/${order.id}`)).body.status, 'cancelado');
@@ -69,8 +69,8 @@ describe('unpaid online orders are cancelled after the restaurant timeout', () =
     const paid = await onlineOrder(t.demo[0]!.keys.live_write, R1.openLocation, R1.products.cazuela);
     const failed = await onlineOrder(t.demo[0]!.keys.live_write, R1.openLocation, R1.products.cazuela);
     t.clock.advance(10 * MINUTE);
-    confirmPayment(t.server.engine, { session_id: paid.payment_link.session_id, result: 'success', method: 'tarjeta' });
-    confirmPayment(t.server.engine, { session_id: failed.payment_link.session_id, result: 'failed', method: null });
+    await confirmPayment(t.server.engine, { session_id: paid.payment_link.session_id, result: 'success', method: 'tarjeta' });
+    await confirmPayment(t.server.engine, { session_id: failed.payment_link.session_id, result: 'failed', method: null });
     assert.equal((await t.call('GET', `/orders/${failed.id}`)).body.status, 'pendiente_pago');
     t.clock.advance(20 * MINUTE);
     assert.equal((await t.call('GET', `/orders/${paid.id}`)).body.status, 'recibido');

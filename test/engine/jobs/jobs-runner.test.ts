@@ -36,11 +36,11 @@ describe('the jobs runner', () => {
     error: (obj: object, msg: string) => logged.push({ level: 'error', obj: obj as Record<string, unknown>, msg }),
   };
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-runner-'));
     clock = new ManualClock(DEMO_NOW);
     engine = new Engine({ database: join(dir, 'engine.db'), clock });
-    importDemoRestaurants(engine, payments);
+    await importDemoRestaurants(engine, payments);
   });
   after(async () => {
     await jobs?.stop();
@@ -62,7 +62,7 @@ describe('the jobs runner', () => {
       },
       'http://127.0.0.1',
     );
-  const statusOf = (id: string) => engine.stores.orders.getById(id)!.status;
+  const statusOf = async (id: string) => (await engine.stores.orders.getById(id))!.status;
 
   test('one bad item never blocks the others; it is logged, left alone a minute, then retried', async () => {
     const bad = await online();
@@ -70,23 +70,27 @@ describe('the jobs runner', () => {
     const good = await online();
     // A corrupted row: cancelling it throws (its items cannot be read to give stock back).
     engine.db.prepare(`UPDATE orders SET items = 'not json', stock_taken = 1 WHERE id = ?`).run(bad.id);
-    jobs = startJobs(engine, assembleProviders(engine, { payments }), { logger, intervalMs: 3_600_000 });
+    jobs = await startJobs(engine, assembleProviders(engine, { payments }), { logger, intervalMs: 3_600_000 });
 
     clock.advance(30 * MINUTE);
-    assert.equal(statusOf(good.id), 'cancelado', 'the good one expired although the bad one came first');
-    assert.equal(statusOf(bad.id), 'pendiente_pago', 'the bad one rolled back whole');
+    await jobs.databaseJobs();
+    assert.equal(await statusOf(good.id), 'cancelado', 'the good one expired although the bad one came first');
+    assert.equal(await statusOf(bad.id), 'pendiente_pago', 'the bad one rolled back whole');
     const errors = () => logged.filter((l) => l.level === 'error' && l.obj.id === bad.id);
     assert.equal(errors().length, 1);
     assert.equal(errors()[0]!.obj.job, 'expire-unpaid-orders');
 
     clock.advance(30_000);
+    await jobs.databaseJobs();
     assert.equal(errors().length, 1, 'not retried within its quarantine');
     clock.advance(30_000);
+    await jobs.databaseJobs();
     assert.equal(errors().length, 2, 'retried after a minute');
 
     engine.db.prepare(`UPDATE orders SET items = '[]' WHERE id = ?`).run(bad.id);
     clock.advance(MINUTE);
-    assert.equal(statusOf(bad.id), 'cancelado');
+    await jobs.databaseJobs();
+    assert.equal(await statusOf(bad.id), 'cancelado');
     await jobs.stop();
     jobs = null;
   });
@@ -106,21 +110,21 @@ describe('the jobs runner', () => {
         closed++;
       },
     };
-    const ready = (email: string) => {
-      const order = createOrder(
+    const ready = async (email: string) => {
+      const order = await createOrder(
         engine,
         actor,
         { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Cliente', email }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
         { payments, origin: 'http://127.0.0.1' },
       );
-      transitionOrder(engine, actor, order.id, 'en_preparacion', couriers);
-      transitionOrder(engine, actor, order.id, 'listo', couriers);
+      await transitionOrder(engine, actor, order.id, 'en_preparacion', couriers);
+      await transitionOrder(engine, actor, order.id, 'listo', couriers);
       return order.id;
     };
-    ready('rebota@example.com');
-    ready('uno@example.com');
-    ready('dos@example.com');
-    jobs = startJobs(engine, assembleProviders(engine, { payments, mail: sender }), { logger, intervalMs: 3_600_000 });
+    await ready('rebota@example.com');
+    await ready('uno@example.com');
+    await ready('dos@example.com');
+    jobs = await startJobs(engine, assembleProviders(engine, { payments, mail: sender }), { logger, intervalMs: 3_600_000 });
     await jobs.runDue();
     assert.deepEqual(sent.map((m) => m.to).sort(), ['dos@example.com', 'uno@example.com']);
     assert.ok(logged.some((l) => l.level === 'warn' && l.msg === 'mail not sent; will retry'));
@@ -137,10 +141,10 @@ describe('the jobs runner', () => {
   test('a replica runs no jobs: its upstream does', async () => {
     const replica = new Engine({ database: engine.db, clock, role: 'replica' });
     const order = await online();
-    const runner = startJobs(replica, assembleProviders(replica, { payments }), { intervalMs: 3_600_000 });
+    const runner = await startJobs(replica, assembleProviders(replica, { payments }), { intervalMs: 3_600_000 });
     clock.advance(31 * MINUTE);
     await runner.runDue();
-    assert.equal(statusOf(order.id), 'pendiente_pago');
+    assert.equal(await statusOf(order.id), 'pendiente_pago');
     await runner.stop();
   });
 });

@@ -22,7 +22,7 @@ let burger: string;
 let juice: string;
 before(async () => {
   engine = await startEngineUnderTest({ seed: false });
-  const imported = importRestaurant(
+  const imported = await importRestaurant(
     engine.server.engine,
     {
       id: RESTAURANT,
@@ -49,13 +49,13 @@ before(async () => {
   );
   burger = imported.productIds.burger!;
   juice = imported.productIds.jugo!;
-  const key = (label: string, kind: 'store_front' | 'pos') => {
-    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
-    setKeyChannelKind(engine.server.engine, created.record.id, kind);
+  const key = async (label: string, kind: 'store_front' | 'pos') => {
+    const created = await createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
+    await setKeyChannelKind(engine.server.engine, created.record.id, kind);
     return created.key;
   };
-  storeFront = key('tienda web', 'store_front');
-  pos = key('caja', 'pos');
+  storeFront = await key('tienda web', 'store_front');
+  pos = await key('caja', 'pos');
 });
 after(async () => {
   await engine?.stop();
@@ -63,11 +63,11 @@ after(async () => {
 
 const order = (key: string, product = burger) =>
   engine.call('POST', '/orders', { key, body: { location_id: LOCATION, type: 'retiro', customer: { name: 'Ana' }, items: [{ product_id: product, quantity: 1 }] } });
-const paused = () => readBusyState(engine.server.engine, LOCATION).paused;
+const paused = async () => (await readBusyState(engine.server.engine, LOCATION)).paused;
 const location = async () => (await engine.call('GET', '/locations', { key: pos })).body.data[0];
-const busyEvents = () =>
-  engine.server.engine.stores.events
-    .list(RESTAURANT, 'live', 0, 1000)
+const busyEvents = async () =>
+  (await engine.server.engine.stores.events
+    .list(RESTAURANT, 'live', 0, 1000))
     .filter((e) => e.type === 'location.updated')
     .map((e) => (JSON.parse(e.data) as { kitchen_busy: { paused: boolean; reason: string } }).kitchen_busy);
 const fill = async (count: number) => {
@@ -80,20 +80,20 @@ const fill = async (count: number) => {
   return ids;
 };
 /** The cook catches up: every line open at the grill bumped done. */
-const drain = () => {
+const drain = async () => {
   const open = engine.server.engine.db.prepare('SELECT order_id, item_index FROM kitchen_open_items WHERE location_id = ?').all(LOCATION) as { order_id: string; item_index: number }[];
   for (const line of open) {
-    setItemDone(engine.server.engine, kitchenActor(RESTAURANT, 'live'), line.order_id, line.item_index, true);
+    await setItemDone(engine.server.engine, kitchenActor(RESTAURANT, 'live'), line.order_id, line.item_index, true);
   }
 };
 
 test('busy: a store front is refused with Retry-After after 3 minutes above the threshold, a POS never; it resumes below the margin', async () => {
   await fill(4); // 4 burgers of 10 minutes at one cook: a fifth would wait 50.
-  engine.clock.advance(MIN);
-  assert.equal(paused(), false, 'not before 3 minutes above the threshold');
+  await engine.advance(MIN);
+  assert.equal(await paused(), false, 'not before 3 minutes above the threshold');
   assert.equal((await order(storeFront)).status, 201);
-  engine.clock.advance(3 * MIN);
-  await eventually(() => paused() || undefined, 'busy mode paused');
+  await engine.advance(3 * MIN);
+  await eventually(async () => await paused() || undefined, 'busy mode paused');
 
   const refused = await order(storeFront);
   assert.equal(refused.status, 503);
@@ -110,50 +110,51 @@ test('busy: a store front is refused with Retry-After after 3 minutes above the 
   assert.equal(status.kitchen_busy.reason, 'kitchen_wait');
   assert.equal(status.kitchen_busy.retry_after_seconds, retryAfter);
 
-  drain();
-  engine.clock.advance(30_000);
-  await eventually(() => !paused() || undefined, 'busy mode resumed on its own');
+  await drain();
+  await engine.advance(30_000);
+  await eventually(async () => !await paused() || undefined, 'busy mode resumed on its own');
   assert.equal((await order(storeFront)).status, 201);
-  assert.deepEqual(busyEvents().map((b) => b.paused), [true, false], 'the pause and the resume are events');
+  assert.deepEqual((await busyEvents()).map((b) => b.paused), [true, false], 'the pause and the resume are events');
 });
 
 test('it cannot flap: a third pause within the hour is not taken; an hour later it may pause again', async () => {
-  const firstPause = readBusyState(engine.server.engine, LOCATION).recent_pauses[0]!;
+  const firstPause = (await readBusyState(engine.server.engine, LOCATION)).recent_pauses[0]!;
   await fill(6);
-  engine.clock.advance(MIN); // the jobs see the wait above the threshold...
-  engine.clock.advance(3 * MIN); // ...and 3 minutes later still
-  await eventually(() => paused() || undefined, 'the second pause of the hour');
-  drain();
-  engine.clock.advance(30_000);
-  await eventually(() => !paused() || undefined, 'the second resume');
+  await engine.advance(MIN); // the jobs see the wait above the threshold...
+  await engine.advance(3 * MIN); // ...and 3 minutes later still
+  await eventually(async () => await paused() || undefined, 'the second pause of the hour');
+  await drain();
+  await engine.advance(30_000);
+  await eventually(async () => !await paused() || undefined, 'the second resume');
 
   await fill(6);
-  for (let i = 0; i < 6; i++) engine.clock.advance(MIN);
-  assert.equal(paused(), false, 'a third pause within the hour is not taken');
+  for (let i = 0; i < 6; i++) await engine.advance(MIN);
+  assert.equal(await paused(), false, 'a third pause within the hour is not taken');
   assert.equal((await order(storeFront)).status, 201, 'store fronts are still served (the promise says the wait)');
-  drain();
+  await drain();
 
   engine.clock.set(firstPause + 61 * MIN);
+  await engine.server.jobs.databaseJobs();
   await fill(6);
-  engine.clock.advance(MIN);
-  engine.clock.advance(3 * MIN);
-  await eventually(() => paused() || undefined, 'an hour after the first pause, a pause again');
-  assert.deepEqual(busyEvents().map((b) => b.paused), [true, false, true, false, true]);
+  await engine.advance(MIN);
+  await engine.advance(3 * MIN);
+  await eventually(async () => await paused() || undefined, 'an hour after the first pause, a pause again');
+  assert.deepEqual((await busyEvents()).map((b) => b.paused), [true, false, true, false, true]);
 });
 
 test('a manager pauses and resumes from the hub; auto gives it back to the wait', async () => {
   const actor = kitchenActor(RESTAURANT, 'live');
-  const resumed = setBusyOverride(engine.server.engine, actor, LOCATION, 'resume');
+  const resumed = await setBusyOverride(engine.server.engine, actor, LOCATION, 'resume');
   assert.deepEqual([resumed.paused, resumed.reason], [false, 'manager']);
   assert.equal((await order(storeFront)).status, 201, 'the manager takes orders despite the wait');
-  engine.clock.advance(5 * MIN);
-  assert.equal(paused(), false, 'the override holds whatever the wait');
-  const paused_ = setBusyOverride(engine.server.engine, actor, LOCATION, 'pause');
+  await engine.advance(5 * MIN);
+  assert.equal(await paused(), false, 'the override holds whatever the wait');
+  const paused_ = await setBusyOverride(engine.server.engine, actor, LOCATION, 'pause');
   assert.deepEqual([paused_.paused, paused_.reason], [true, 'manager']);
   assert.equal((await order(storeFront)).status, 503);
   assert.equal((await order(storeFront, juice)).status, 503, 'a manager\'s pause refuses every store front\'s order, however short');
   assert.equal((await order(pos)).status, 201);
-  const auto = setBusyOverride(engine.server.engine, actor, LOCATION, 'auto');
+  const auto = await setBusyOverride(engine.server.engine, actor, LOCATION, 'auto');
   assert.equal(auto.reason, 'kitchen_wait', 'back to the wait: still above it, so still paused');
-  assert.equal(busyEvents().at(-1)!.reason, 'kitchen_wait');
+  assert.equal((await busyEvents()).at(-1)!.reason, 'kitchen_wait');
 });

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../src/shared/in-order.ts';
 // Fired to finish together (issue 32), over the real engine on its injected clock: an order's line
 // that its station would have done long before the order's slowest one is held, shows when it will
 // fire, is fired by the jobs by itself (earlier when its station's queue grows), and the timing log
@@ -53,10 +54,10 @@ test('the short line of an order is held, shows when it fires, and the jobs fire
   const placed = engine.clock.now();
   const order = await placeOrder(engine, { items: [empanada, completo] });
   // Idle kitchen: the empanada is done in 10 minutes, the completo would be in 5: held 5 minutes.
-  const held = timings().heldOf(order.id);
+  const held = await timings().heldOf(order.id);
   assert.deepEqual(held.map((h) => [h.item_index, h.station_id, h.fire_at - placed, h.target_ready_at - placed]), [[1, 'plancha', 5 * MIN, 10 * MIN]]);
-  assert.deepEqual(timings().logOfOrder(order.id).map((r) => [r.item_index, r.kind]), [[0, 'fired'], [1, 'held']]);
-  assert.deepEqual(timings().openOf(order.id).map((o) => o.item_index), [0], 'only the empanada is at its station');
+  assert.deepEqual((await timings().logOfOrder(order.id)).map((r) => [r.item_index, r.kind]), [[0, 'fired'], [1, 'held']]);
+  assert.deepEqual((await timings().openOf(order.id)).map((o) => o.item_index), [0], 'only the empanada is at its station');
   let ticket = await ticketOf(order.id);
   assert.equal(ticket.kitchen.items[1]!.held_until, placed + 5 * MIN, 'the board shows when it fires');
   assert.equal(ticket.kitchen.items[0]!.held_until, undefined);
@@ -65,17 +66,17 @@ test('the short line of an order is held, shows when it fires, and the jobs fire
   const cursor = (await kitchen.ok('board:snapshot', {})).cursor;
   // It fires once fired now it would be done within FIRE_AHEAD_MS (30 s) of the empanada.
   await runClockTo(placed + 5 * MIN - 31_000);
-  assert.equal(timings().heldOf(order.id).length, 1, 'still held 31 s before');
+  assert.equal((await timings().heldOf(order.id)).length, 1, 'still held 31 s before');
   await runClockTo(placed + 5 * MIN);
-  assert.equal(timings().heldOf(order.id).length, 0, 'fired at its time, by the jobs alone');
+  assert.equal((await timings().heldOf(order.id)).length, 0, 'fired at its time, by the jobs alone');
   assert.deepEqual(
-    timings().logOfOrder(order.id).map((r) => [r.item_index, r.kind, r.device, r.at - placed]),
-    [[0, 'fired', order.promise ? timings().logOfOrder(order.id)[0]!.device : '', 0], [1, 'held', timings().logOfOrder(order.id)[0]!.device, 0], [1, 'fired', 'engine', 5 * MIN]],
+    (await timings().logOfOrder(order.id)).map((r) => [r.item_index, r.kind, r.device, r.at - placed]),
+    [[0, 'fired', order.promise ? (await timings().logOfOrder(order.id))[0]!.device : '', 0], [1, 'held', (await timings().logOfOrder(order.id))[0]!.device, 0], [1, 'fired', 'engine', 5 * MIN]],
   );
-  assert.deepEqual(timings().openOf(order.id).map((o) => [o.item_index, o.fired_at - placed]), [[0, 0], [1, 5 * MIN]]);
+  assert.deepEqual((await timings().openOf(order.id)).map((o) => [o.item_index, o.fired_at - placed]), [[0, 0], [1, 5 * MIN]]);
   ticket = await ticketOf(order.id);
   assert.equal(ticket.kitchen.items[1]!.held_until, undefined, 'an ordinary line on the board again');
-  const events = engine.server.engine.stores.kitchen.events(R1.id, cursor, 50).filter((e) => e.type === KITCHEN_EVENTS.item);
+  const events = (await engine.server.engine.stores.kitchen.events(R1.id, cursor, 50)).filter((e) => e.type === KITCHEN_EVENTS.item);
   assert.deepEqual(events.map((e) => JSON.parse(e.data)), [{ order_id: order.id, item_index: 1, done: false }], 'the screens hear of it');
   await clearKitchen();
 });
@@ -83,7 +84,7 @@ test('the short line of an order is held, shows when it fires, and the jobs fire
 test('a held line fires early when its station\'s queue grows', async () => {
   const placed = engine.clock.now();
   const order = await placeOrder(engine, { items: [empanada, completo] });
-  const [held] = timings().heldOf(order.id);
+  const [held] = await timings().heldOf(order.id);
   assert.equal(held?.fire_at, placed + 5 * MIN);
   engine.clock.advance(MIN);
   // Two completos for the grill's two cooks: fired now, the held one would wait 5 minutes for a cook
@@ -91,11 +92,11 @@ test('a held line fires early when its station\'s queue grows', async () => {
   // The jobs decide it on their next pass (every second on a hub), the clock not moved.
   await placeOrder(engine, { items: [completo] });
   await engine.server.jobs.runDue();
-  assert.equal(timings().heldOf(order.id).length, 1, 'one completo ahead leaves a cook free');
+  assert.equal((await timings().heldOf(order.id)).length, 1, 'one completo ahead leaves a cook free');
   await placeOrder(engine, { items: [completo] });
   await engine.server.jobs.runDue();
-  assert.equal(timings().heldOf(order.id).length, 0);
-  const fired = timings().logOfOrder(order.id).find((r) => r.item_index === 1 && r.kind === 'fired');
+  assert.equal((await timings().heldOf(order.id)).length, 0);
+  const fired = (await timings().logOfOrder(order.id)).find((r) => r.item_index === 1 && r.kind === 'fired');
   assert.equal(fired?.at, placed + MIN, 'fired four minutes before its planned time');
   await clearKitchen();
 });
@@ -103,21 +104,21 @@ test('a held line fires early when its station\'s queue grows', async () => {
 test('an order with one line, or lines of equal time, holds nothing; a held line bumped or cancelled is no longer held', async () => {
   const single = await placeOrder(engine, { items: [empanada] });
   const pair = await placeOrder(engine, { items: [completo, completo] });
-  assert.deepEqual([...timings().heldOf(single.id), ...timings().heldOf(pair.id)], []);
+  assert.deepEqual([...await timings().heldOf(single.id), ...await timings().heldOf(pair.id)], []);
   await clearKitchen();
 
   const bumped = await placeOrder(engine, { items: [empanada, completo] });
-  assert.equal(timings().heldOf(bumped.id).length, 1);
+  assert.equal((await timings().heldOf(bumped.id)).length, 1);
   const kitchen = handlersFor(engine);
   await kitchen.ok('items:set-done', { order_id: bumped.id, item_index: 1, done: true });
-  assert.equal(timings().heldOf(bumped.id).length, 0, 'a cook who made it anyway bumps it: never fired after');
+  assert.equal((await timings().heldOf(bumped.id)).length, 0, 'a cook who made it anyway bumps it: never fired after');
   const cancelled = await placeOrder(engine, { items: [empanada, completo] });
-  assert.equal(timings().heldOf(cancelled.id).length, 1);
+  assert.equal((await timings().heldOf(cancelled.id)).length, 1);
   const answer = await engine.call('PATCH', `/orders/${cancelled.id}`, { body: { status: 'cancelado' } });
   assert.equal(answer.status, 200, answer.text);
-  assert.equal(timings().heldOf(cancelled.id).length, 0);
+  assert.equal((await timings().heldOf(cancelled.id)).length, 0);
   await runClockTo(engine.clock.now() + 15 * MIN);
-  assert.ok(!timings().logOfOrder(cancelled.id).some((r) => r.kind === 'fired' && r.item_index === 1), 'a cancelled order\'s held line never fires');
+  assert.ok(!(await timings().logOfOrder(cancelled.id)).some((r) => r.kind === 'fired' && r.item_index === 1), 'a cancelled order\'s held line never fires');
   await clearKitchen();
 });
 
@@ -134,10 +135,10 @@ test('orders placed in the same millisecond queue in the order they came: a late
   // Order k's empanada is done at 10(k+1) min behind the k before it; its completo (5 min) held by the
   // rest, 30 minutes at most (MAX_HOLD_MS).
   assert.deepEqual(
-    orders.map((o) => timings().heldOf(o.id).map((h) => [h.item_index, (h.fire_at - placed) / MIN, (h.target_ready_at - placed) / MIN])),
+    (await mapInOrder(orders, async (o) => (await timings().heldOf(o.id)).map((h) => [h.item_index, (h.fire_at - placed) / MIN, (h.target_ready_at - placed) / MIN]))),
     orders.map((_, k) => [[1, Math.min(10 * (k + 1) - 5, MAX_HOLD_MS / MIN), 10 * (k + 1)]]),
   );
-  const moved = engine.server.engine.stores.kitchen.events(R1.id, cursor, 500).filter((e) => e.type === KITCHEN_EVENTS.item);
+  const moved = (await engine.server.engine.stores.kitchen.events(R1.id, cursor, 500)).filter((e) => e.type === KITCHEN_EVENTS.item);
   assert.deepEqual(moved, [], 'no held line was moved or fired');
   await clearKitchen();
 });

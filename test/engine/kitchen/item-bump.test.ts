@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../src/shared/in-order.ts';
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -37,9 +38,8 @@ describe('item-level bump: kitchen data kept by the engine', () => {
   test('a bump is answered with the ticket, pushed to two live-feed subscribers, and absent from the API', async () => {
     const order = await placeOrder(engine, twoLines);
     const subscribers: LivePush[][] = [[], []];
-    const feeds: LiveFeed[] = subscribers.map((pushes) =>
-      startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 }),
-    );
+    const feeds: LiveFeed[] = (await mapInOrder(subscribers, async (pushes) =>
+      await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 })));
     const feedBefore = await engine.call('GET', '/events?limit=100');
     const cursor = feedBefore.body.next_cursor as string;
 
@@ -104,7 +104,7 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     const order = await placeOrder(engine, twoLines);
     for (const target of ['en_preparacion', 'listo', 'entregado'] as const) await ipc.ok('orders:transition', { order_id: order.id, target });
     const pushes: LivePush[] = [];
-    const feed = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
+    const feed = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
     const recalled = await ipc.ok('orders:recall', { order_id: order.id });
     await tick();
     feed.stop();
@@ -132,7 +132,7 @@ describe('item-level bump: kitchen data kept by the engine', () => {
     // A second engine on the same SQLite file, as after a restart.
     const reopened = new Engine({ database: engine.dbPath, clock: engine.clock });
     try {
-      const board = readKitchenBoard(reopened, R1.id);
+      const board = await readKitchenBoard(reopened, R1.id);
       assert.deepEqual(board.tickets.find((t) => t.order.id === order.id)?.kitchen.items.map((i) => i.done), [true, false]);
     } finally {
       reopened.close();

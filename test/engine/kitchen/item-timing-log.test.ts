@@ -15,8 +15,8 @@ after(async () => {
 });
 
 const timings = () => engine.server.engine.stores.kitchenTimings;
-const logOf = (orderId: string) => timings().logOfOrder(orderId).map((r) => [r.item_index, r.kind, r.source, r.station_id, r.device, r.at] as const);
-const openOf = (orderId: string) => timings().openOf(orderId).map((r) => [r.item_index, r.started_at] as const);
+const logOf = async (orderId: string) => (await timings().logOfOrder(orderId)).map((r) => [r.item_index, r.kind, r.source, r.station_id, r.device, r.at] as const);
+const openOf = async (orderId: string) => (await timings().openOf(orderId)).map((r) => [r.item_index, r.started_at] as const);
 
 test('an order\'s lines: fired on arrival, started with their ticket, done by item or by ticket, undone, recalled', async () => {
   const key = engine.demo[0]!.keys;
@@ -24,25 +24,25 @@ test('an order\'s lines: fired on arrival, started with their ticket, done by it
   const order = await placeOrder(engine, {
     items: [{ product_id: R1.products.empanadaQueso, quantity: 2 }, { product_id: R1.products.bebidaLata, quantity: 1 }, { product_id: R1.products.cazuela, quantity: 1 }],
   });
-  const keyId = timings().logOfOrder(order.id)[0]!.device;
+  const keyId = (await timings().logOfOrder(order.id))[0]!.device;
   assert.notEqual(keyId, 'kitchen');
   // The drink and the cazuela are much shorter than two empanadas: held to finish with them.
-  assert.deepEqual(logOf(order.id), [
+  assert.deepEqual(await logOf(order.id), [
     [0, 'fired', null, 'horno', keyId, fired],
     [1, 'held', null, 'bar', keyId, fired],
     [2, 'held', null, 'cocina', keyId, fired],
   ]);
-  const channel = engine.server.engine.stores.kitchenData.channel(order.id);
-  assert.ok(timings().logOfOrder(order.id).every((r) => r.channel === channel && r.quantity === (r.item_index === 0 ? 2 : 1)));
-  assert.deepEqual(openOf(order.id), [[0, null]]);
+  const channel = await engine.server.engine.stores.kitchenData.channel(order.id);
+  assert.ok((await timings().logOfOrder(order.id)).every((r) => r.channel === channel && r.quantity === (r.item_index === 0 ? 2 : 1)));
+  assert.deepEqual(await openOf(order.id), [[0, null]]);
   assert.ok(key);
-  const fireAt = new Map(timings().heldOf(order.id).map((h) => [h.item_index, h.fire_at]));
+  const fireAt = new Map((await timings().heldOf(order.id)).map((h) => [h.item_index, h.fire_at]));
   for (const at of [...fireAt.values()].sort((a, b) => a - b)) {
     engine.clock.set(at);
     await engine.server.jobs.runDue();
   }
-  assert.deepEqual(logOf(order.id).slice(3), [...fireAt].sort((a, b) => a[1] - b[1]).map(([index, at]) => [index, 'fired', null, index === 1 ? 'bar' : 'cocina', 'engine', at]), 'each fired by the engine at its planned time');
-  assert.deepEqual(openOf(order.id), [[0, null], [1, null], [2, null]]);
+  assert.deepEqual((await logOf(order.id)).slice(3), [...fireAt].sort((a, b) => a[1] - b[1]).map(([index, at]) => [index, 'fired', null, index === 1 ? 'bar' : 'cocina', 'engine', at]), 'each fired by the engine at its planned time');
+  assert.deepEqual(await openOf(order.id), [[0, null], [1, null], [2, null]]);
 
   const kitchen = handlersFor(engine);
   engine.clock.advance(2 * 60_000);
@@ -57,7 +57,7 @@ test('an order\'s lines: fired on arrival, started with their ticket, done by it
   engine.clock.advance(1 * 60_000);
   const ready = engine.clock.now();
   await kitchen.ok('orders:transition', { order_id: order.id, target: 'listo' });
-  const log = logOf(order.id).slice(5);
+  const log = (await logOf(order.id)).slice(5);
   assert.deepEqual(log, [
     [0, 'started', 'ticket', 'horno', 'kitchen', started],
     [1, 'started', 'ticket', 'bar', 'kitchen', started],
@@ -68,23 +68,23 @@ test('an order\'s lines: fired on arrival, started with their ticket, done by it
     [1, 'done', 'ticket', 'bar', 'kitchen', ready],
     [2, 'done', 'ticket', 'cocina', 'kitchen', ready],
   ]);
-  assert.deepEqual(openOf(order.id), [], 'nothing of it is open at its stations any more');
-  assert.equal(timings().orderPromise(order.id)?.ready_at, ready, 'its promise knows when it was ready');
+  assert.deepEqual(await openOf(order.id), [], 'nothing of it is open at its stations any more');
+  assert.equal((await timings().orderPromise(order.id))?.ready_at, ready, 'its promise knows when it was ready');
 
   await kitchen.ok('orders:transition', { order_id: order.id, target: 'entregado' });
   await kitchen.ok('orders:recall', { order_id: order.id });
-  assert.deepEqual(logOf(order.id).slice(13).map(([index, kind]) => [index, kind]), [[0, 'recalled'], [1, 'recalled'], [2, 'recalled']]);
+  assert.deepEqual((await logOf(order.id)).slice(13).map(([index, kind]) => [index, kind]), [[0, 'recalled'], [1, 'recalled'], [2, 'recalled']]);
 });
 
 test('a cancelled order leaves its stations; an online one is fired when paid, not before', async () => {
   const order = await placeOrder(engine, { items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }] });
-  assert.equal(openOf(order.id).length, 1);
+  assert.equal((await openOf(order.id)).length, 1);
   const cancelled = await engine.call('PATCH', `/orders/${order.id}`, { body: { status: 'cancelado' } });
   assert.equal(cancelled.status, 200, cancelled.text);
-  assert.deepEqual(openOf(order.id), []);
+  assert.deepEqual(await openOf(order.id), []);
 
   const online = await placeOrder(engine, { payment: 'online', return_url: 'https://tienda.example/vuelta', items: [{ product_id: R1.products.cazuela, quantity: 1 }] }, engine.demo[0]!.keys.test_write);
   assert.equal(online.status, 'pendiente_pago');
-  assert.deepEqual(logOf(online.id), [], 'not in the kitchen while unpaid');
+  assert.deepEqual(await logOf(online.id), [], 'not in the kitchen while unpaid');
   assert.ok(online.promise, 'but promised already');
 });

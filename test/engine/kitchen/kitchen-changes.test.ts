@@ -71,7 +71,7 @@ describe("a kitchen screen's change, applied once per key", () => {
     const count = () => (engine.server.engine.db.prepare('SELECT count(*) AS n FROM kitchen_changes').get() as { n: number }).n;
     assert.ok(count() > 0);
     engine.clock.advance(IDEMPOTENCY_WINDOW_MS + 1);
-    purgeExpiredIdempotencyKeys(engine.server.engine);
+    await purgeExpiredIdempotencyKeys(engine.server.engine);
     assert.equal(count(), 0);
   });
 });

@@ -20,24 +20,23 @@ after(async () => {
 });
 
 const reads: number[] = [];
-const rowsAt = (now: number) =>
-  engine.server.engine.read(() =>
-    kitchenLoadRows(engine.server.engine, 'a location of this test alone', 'live', now, () => {
-      reads.push(now);
-      return { read_at: now } as KitchenLoadRows;
-    }),
-  );
+const rowsIn = (now: number) =>
+  kitchenLoadRows(engine.server.engine, 'a location of this test alone', 'live', now, async () => {
+    reads.push(now);
+    return { read_at: now } as KitchenLoadRows;
+  });
+const rowsAt = (now: number) => engine.server.engine.read(() => rowsIn(now));
 
 test('kept while nothing is written, read again after a write here or a commit elsewhere, and for an earlier moment', async () => {
   const now = engine.clock.now();
-  const first = rowsAt(now);
-  assert.equal(rowsAt(now), first, 'the same moment: kept');
-  assert.equal(rowsAt(now + 60_000), first, 'a later moment with nothing written: kept');
-  assert.notEqual(rowsAt(now - 1), first, 'an earlier moment: read again');
-  const kept = rowsAt(now);
+  const first = await rowsAt(now);
+  assert.equal(await rowsAt(now), first, 'the same moment: kept');
+  assert.equal(await rowsAt(now + 60_000), first, 'a later moment with nothing written: kept');
+  assert.notEqual(await rowsAt(now - 1), first, 'an earlier moment: read again');
+  const kept = await rowsAt(now);
   await placeOrder(engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
-  assert.notEqual(rowsAt(now), kept, 'an order written by this engine: read again');
-  const before = rowsAt(now);
+  assert.notEqual(await rowsAt(now), kept, 'an order written by this engine: read again');
+  const before = await rowsAt(now);
   // Another process (a CLI beside the running engine) changes the cooks on shift.
   const other = new Database(engine.dbPath);
   try {
@@ -45,22 +44,23 @@ test('kept while nothing is written, read again after a write here or a commit e
   } finally {
     other.close();
   }
-  assert.notEqual(rowsAt(now), before, 'a commit of another connection: read again');
+  assert.notEqual(await rowsAt(now), before, 'a commit of another connection: read again');
   const count = reads.length;
-  engine.server.engine.transaction(() => {
-    rowsAt(now);
-    rowsAt(now);
+  // Inside a write it reads through the write (engine.read there would wait for the write itself).
+  await engine.server.engine.transaction(async () => {
+    await rowsIn(now);
+    await rowsIn(now);
   });
   assert.equal(reads.length, count + 2, 'inside a write transaction: read every time');
-  assert.equal(rowsAt(now), rowsAt(now), 'and what it read was not kept in place of the committed rows');
+  assert.equal(await rowsAt(now), await rowsAt(now), 'and what it read was not kept in place of the committed rows');
 });
 
 test('kept rows give the load of a later moment exactly: lines past the horizon are left out', async () => {
   const now = engine.clock.now();
-  const load = (at: number) => engine.server.engine.read(() => readKitchenLoad(engine.server.engine, R1.id, R1.openLocation, at, 'live'));
-  const atNow = load(now);
+  const load = async (at: number) => await engine.server.engine.read(async () => await readKitchenLoad(engine.server.engine, R1.id, R1.openLocation, at, 'live'));
+  const atNow = await load(now);
   assert.ok(atNow.fired.length > 0, 'lines are open');
-  assert.deepEqual(load(now + 60_000).fired, atNow.fired, 'a minute later: the same lines');
-  assert.deepEqual(load(now + OPEN_LINE_HORIZON_MS + 60_000).fired, [], 'past the horizon: none, as a read then would say');
-  assert.equal(load(now + OPEN_LINE_HORIZON_MS + 60_000).now, now + OPEN_LINE_HORIZON_MS + 60_000);
+  assert.deepEqual((await load(now + 60_000)).fired, atNow.fired, 'a minute later: the same lines');
+  assert.deepEqual((await load(now + OPEN_LINE_HORIZON_MS + 60_000)).fired, [], 'past the horizon: none, as a read then would say');
+  assert.equal((await load(now + OPEN_LINE_HORIZON_MS + 60_000)).now, now + OPEN_LINE_HORIZON_MS + 60_000);
 });

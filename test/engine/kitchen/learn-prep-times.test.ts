@@ -42,16 +42,16 @@ test('the grill\'s completos take 7 minutes, not the 5 typed; a sweep of bumps i
     engine.clock.advance(1000);
   }
 
-  const result = learnRestaurantPrepTimes(engine.server.engine, R1.id);
+  const result = await learnRestaurantPrepTimes(engine.server.engine, R1.id);
   assert.equal(result.excluded.mass_bump, 5);
-  const grill = engine.server.engine.stores.kitchenTimings.prepStats(R1.id).find((s) => s.product_id === R1.products.completo)!;
+  const grill = (await engine.server.engine.stores.kitchenTimings.prepStats(R1.id)).find((s) => s.product_id === R1.products.completo)!;
   assert.equal(grill.station_id, 'plancha');
   assert.equal(grill.median_seconds, 7 * 60);
   assert.equal(grill.p90_seconds, 7 * 60);
   assert.equal(grill.samples, 10);
   assert.equal(grill.excluded, 5);
   assert.deepEqual(
-    prepTimeDrift(engine.server.engine, R1.id).find((d) => d.product_id === R1.products.completo),
+    (await prepTimeDrift(engine.server.engine, R1.id)).find((d) => d.product_id === R1.products.completo),
     { product_id: R1.products.completo, station_id: 'plancha', typed_seconds: 5 * 60, learned_seconds: 7 * 60, samples: 10 },
     'the manager sees it drift from the typed 5 minutes',
   );

@@ -53,37 +53,37 @@ test('a cook leaving the grill makes the last orders slip: each gets a new promi
   assert.equal(at(last.promise.expected_ready_at) - start, 10 * MIN + 1000, 'two cooks: the fourth completo in two rounds');
   engine.clock.advance(1000);
   await engine.server.jobs.runDue();
-  assert.deepEqual(timings().promiseUpdates(last.id), [], 'nothing slipped yet');
+  assert.deepEqual(await timings().promiseUpdates(last.id), [], 'nothing slipped yet');
   assert.deepEqual(await slipEvents(), []);
 
-  setStationCooks(engine.server.engine, kitchenActor(R1.id, 'live'), 'plancha', 1);
+  await setStationCooks(engine.server.engine, kitchenActor(R1.id, 'live'), 'plancha', 1);
   engine.clock.advance(1000);
   await engine.server.jobs.runDue();
   // One cook: the fourth completo is done at 20 minutes, past its promise (12.75) by more than 3;
   // the second (10 against 7.25) and the third (15 against 12.75) are within the tolerance.
-  const moved = timings().promiseUpdates(last.id);
+  const moved = await timings().promiseUpdates(last.id);
   assert.equal(moved.length, 1, 'the last order slipped once');
   assert.equal(second(moved[0]!.previous_promised_ready_at), at(last.promise.promised_ready_at));
   assert.equal(moved[0]!.expected_ready_at - start, 20 * MIN);
   assert.ok(moved[0]!.promised_ready_at >= moved[0]!.expected_ready_at);
-  assert.equal(second(timings().orderPromise(last.id)!.promised_ready_at), at(last.promise.promised_ready_at), 'the promise made at creation is kept for calibration');
+  assert.equal(second((await timings().orderPromise(last.id))!.promised_ready_at), at(last.promise.promised_ready_at), 'the promise made at creation is kept for calibration');
   const events = (await slipEvents()).filter((e) => e.data.id === last.id);
   assert.equal(events.length, 1, 'announced once, as order.updated');
   assert.equal(at(events[0]!.data.promise!.promised_ready_at!), second(moved[0]!.promised_ready_at));
   assert.equal(at(events[0]!.data.promise!.previous_promised_ready_at!), at(last.promise.promised_ready_at));
-  for (const order of orders.slice(0, 3)) assert.deepEqual(timings().promiseUpdates(order.id), [], 'the others are within 3 minutes of theirs');
+  for (const order of orders.slice(0, 3)) assert.deepEqual(await timings().promiseUpdates(order.id), [], 'the others are within 3 minutes of theirs');
   // The feed's story still holds: the slip's order.updated is the order as stored, plus its promise.
   new InvariantChecker(engine.server.engine.db).check({ full: true });
 
   // The pickup screen says the new time beside its number (the restaurant's local time).
-  const pickup = readPickupBoard(engine.server.engine, R1.id).preparing.find((n) => n.number === last.number);
+  const pickup = (await readPickupBoard(engine.server.engine, R1.id)).preparing.find((n) => n.number === last.number);
   assert.equal(pickup?.promised_time, DateTime.fromMillis(moved[0]!.promised_ready_at, { zone: 'America/Santiago' }).toFormat('HH:mm'));
-  const unmoved = readPickupBoard(engine.server.engine, R1.id).preparing.find((n) => n.number === orders[0]!.number);
+  const unmoved = (await readPickupBoard(engine.server.engine, R1.id)).preparing.find((n) => n.number === orders[0]!.number);
   assert.equal(unmoved?.promised_time, DateTime.fromISO(orders[0]!.promise.promised_ready_at, { zone: 'America/Santiago' }).toFormat('HH:mm'));
 
   engine.clock.advance(1000);
   await engine.server.jobs.runDue();
-  assert.equal(timings().promiseUpdates(last.id).length, 1, 'not moved again while its new promise holds');
+  assert.equal((await timings().promiseUpdates(last.id)).length, 1, 'not moved again while its new promise holds');
   assert.ok(SLIP_TOLERANCE_MS >= 2 * MIN);
 });
 
@@ -93,5 +93,5 @@ test('a promise already past is not moved again: a ticket left on the screen is 
   await engine.server.jobs.runDue();
   engine.clock.advance(10 * MIN);
   await engine.server.jobs.runDue();
-  assert.deepEqual(timings().promiseUpdates(order.id), []);
+  assert.deepEqual(await timings().promiseUpdates(order.id), []);
 });

@@ -55,7 +55,7 @@ test('every new order at a busy station is promised later; a quote changes nothi
 test('a cook added at the station shrinks the promise', async () => {
   for (let i = 0; i < 6; i++) await placeOrder(engine, { items: [completo] });
   const two = minutesAhead((await quote([completo])).expected_ready_at);
-  setStationCooks(engine.server.engine, kitchenActor(R1.id, 'live'), 'plancha', 3);
+  await setStationCooks(engine.server.engine, kitchenActor(R1.id, 'live'), 'plancha', 3);
   const three = minutesAhead((await quote([completo])).expected_ready_at);
   assert.ok(three < two, `3 cooks (${three} min) promise earlier than 2 (${two} min)`);
   // Seven completos of 5 minutes at the grill: with 2 cooks the 7th waits 3 rounds; with 3, 2 rounds.

@@ -57,13 +57,13 @@ function withDatabase(t: { after: (fn: () => void) => void }): { db: Database; p
   return { db, path };
 }
 
-test('a file with stations and allergens is valid; the import resolves each product\'s station', (t) => {
+test('a file with stations and allergens is valid; the import resolves each product\'s station', async (t) => {
   assert.deepEqual(problems(withStations()), []);
   const { db } = withDatabase(t);
   const clock = new ManualClock('2026-11-21T12:00:00-03:00');
   const engine = new Engine({ database: db, clock });
-  const imported = importRestaurant(engine, withStations());
-  const settings = readKitchenSettings(engine, imported.restaurantId);
+  const imported = await importRestaurant(engine, withStations());
+  const settings = await readKitchenSettings(engine, imported.restaurantId);
   assert.deepEqual(settings.stations, [
     { id: 'plancha', name: 'Plancha' },
     { id: 'bar', name: 'Bar' },
@@ -100,12 +100,12 @@ test('the schema refuses a malformed station and an allergen flag that is not a 
   assert.ok(found.some((p) => p.startsWith('$.catalogue.categories[0].products[1].modifier_groups[0].options[1].allergen')), found.join('\n'));
 });
 
-test('a file with a station mistake imports nothing', (t) => {
+test('a file with a station mistake imports nothing', async (t) => {
   const { db } = withDatabase(t);
   const config = withStations();
   config.stations[2].products = ['pizza'];
   const engine = new Engine({ database: db, clock: new ManualClock('2026-11-21T12:00:00-03:00') });
-  assert.throws(() => importRestaurant(engine, config), (error: unknown) => {
+  await assert.rejects(async () => await importRestaurant(engine, config), (error: unknown) => {
     assert.ok(error instanceof RestaurantConfigError);
     assert.deepEqual(error.errors.map((e) => e.path), ['$.stations[2].products[0]']);
     return true;

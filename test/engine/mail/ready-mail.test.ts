@@ -54,8 +54,8 @@ describe('the ready email over SMTP', () => {
     assert.match(mail.text, new RegExp(`Tu pedido N° ${order.number} en La Picada de Ñuñoa está listo\\.`));
     assert.match(mail.text, /Puedes retirarlo en Ñuñoa Centro, Av\. Irarrázaval 3450, Ñuñoa, Santiago\./);
     assert.match(mail.text, /2 × Barros Luco\n {2}1 × Bebida en lata 350 ml\nTotal: \$16\.770/);
-    await eventually(() => orderMail(t.server.engine, order.id)[0]?.status === 'sent', 'the outbox row marked sent');
-    const [row] = orderMail(t.server.engine, order.id);
+    await eventually(async () => (await orderMail(t.server.engine, order.id))[0]?.status === 'sent', 'the outbox row marked sent');
+    const [row] = await orderMail(t.server.engine, order.id);
     assert.equal(row!.attempts, 1);
     assert.equal(row!.sent_at, '2026-11-21T20:00:00-03:00');
   });
@@ -80,7 +80,7 @@ describe('the ready email over SMTP', () => {
     );
     // The courier is called after the listo commit; its tracking link then goes into the queued mail.
     await t.server.jobs.runDue();
-    const [row] = orderMail(t.server.engine, order.id);
+    const [row] = await orderMail(t.server.engine, order.id);
     assert.equal(row!.status, 'sandbox');
     assert.equal(row!.subject, `[PRUEBA] Tu pedido N° ${order.number} está listo`);
     assert.match(row!.text, /Pedimos un repartidor para llevarlo a Av\. Ossa 1200\./);
@@ -89,7 +89,7 @@ describe('the ready email over SMTP', () => {
     t.clock.advance(24 * 60 * MINUTE);
     await t.server.jobs.runDue();
     assert.equal(smtp.received.length, before);
-    assert.equal(orderMail(t.server.engine, order.id)[0]!.status, 'sandbox');
+    assert.equal((await orderMail(t.server.engine, order.id))[0]!.status, 'sandbox');
   });
 
   test('a mail server outage never blocks the kitchen; the mail goes out once it is back', async () => {
@@ -97,8 +97,8 @@ describe('the ready email over SMTP', () => {
     await smtp.close();
     // listo answers with the mail server down (the mail is an intent the jobs send later): no wall-clock bound needed.
     const order = await cook(t, pickupBody('carla@example.com', 'Carla'));
-    await eventually(() => orderMail(t.server.engine, order.id)[0]?.attempts === 1 && orderMail(t.server.engine, order.id)[0]?.last_error !== null, 'a failed attempt');
-    let [row] = orderMail(t.server.engine, order.id);
+    await eventually(async () => (await orderMail(t.server.engine, order.id))[0]?.attempts === 1 && (await orderMail(t.server.engine, order.id))[0]?.last_error !== null, 'a failed attempt');
+    let [row] = await orderMail(t.server.engine, order.id);
     assert.equal(row!.status, 'pending');
     assert.match(row!.last_error!, /ECONNREFUSED|connect/i);
     assert.equal(row!.next_attempt_at, '2026-11-22T20:01:00-03:00', 'retried a minute later');
@@ -111,7 +111,7 @@ describe('the ready email over SMTP', () => {
     // Still down at the next attempt: backoff doubles.
     t.clock.advance(MINUTE);
     await t.server.jobs.runDue();
-    [row] = orderMail(t.server.engine, order.id);
+    [row] = await orderMail(t.server.engine, order.id);
     assert.equal(row!.attempts, 2);
     assert.equal(row!.next_attempt_at, '2026-11-22T20:03:00-03:00');
 
@@ -122,8 +122,8 @@ describe('the ready email over SMTP', () => {
     t.clock.advance(1);
     const mail = await smtp.next();
     assert.deepEqual(mail.to, ['carla@example.com']);
-    await eventually(() => orderMail(t.server.engine, order.id)[0]?.status === 'sent', 'sent');
-    assert.equal(orderMail(t.server.engine, order.id)[0]!.attempts, 3);
+    await eventually(async () => (await orderMail(t.server.engine, order.id))[0]?.status === 'sent', 'sent');
+    assert.equal((await orderMail(t.server.engine, order.id))[0]!.attempts, 3);
   });
 });
 
@@ -144,7 +144,7 @@ describe('without SMTP', () => {
     await t.server.jobs.runDue();
     t.clock.advance(60 * MINUTE);
     await t.server.jobs.runDue();
-    const [queued] = listOutboxMail(t.server.engine, R1.id);
+    const [queued] = await listOutboxMail(t.server.engine, R1.id);
     assert.equal(queued!.order_id, order.id);
     assert.equal(queued!.status, 'pending');
     assert.equal(queued!.attempts, 0);
@@ -156,6 +156,6 @@ describe('without SMTP', () => {
     t.server.configureMail({ url: smtp.url, from: FROM });
     const mail = await smtp.next();
     assert.deepEqual(mail.to, ['ana@example.com']);
-    await eventually(() => listOutboxMail(t.server.engine, R1.id)[0]?.status === 'sent', 'sent');
+    await eventually(async () => (await listOutboxMail(t.server.engine, R1.id))[0]?.status === 'sent', 'sent');
   });
 });

@@ -24,7 +24,7 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
   before(async () => {
     mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
     t = await startTestEngine({ paymentTimeoutMs: TIMEOUT_MS });
-    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    await setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();
@@ -49,9 +49,9 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.notify(`${t.server.origin}/v1/payments/notifications/mercadopago/${R1.id}`, paymentId, WEBHOOK_SECRET, {
       tsSeconds: Math.floor(t.clock.now() / 1000),
     });
-  const action = (kind: 'check' | 'refund', paymentId: number | string): PaymentActionRow | undefined =>
-    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, kind, String(paymentId));
-  const searchOf = (orderId: string) => paymentActionsOfOrder(t.server.engine, orderId).find((a) => a.kind === 'search');
+  const action = async (kind: 'check' | 'refund', paymentId: number | string): Promise<PaymentActionRow | undefined> =>
+    await t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, kind, String(paymentId));
+  const searchOf = async (orderId: string) => (await paymentActionsOfOrder(t.server.engine, orderId)).find((a) => a.kind === 'search');
   const orderCount = () => (t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM orders').get() as { n: number }).n;
   /** The action failed its `attempts`-th call with `error` and waits on the engine clock for the next. */
   const failedAttempt = (row: PaymentActionRow | undefined, attempts: number, error: RegExp) =>
@@ -78,14 +78,14 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.stallNext(path, 1);
     mp.failNext(path, 1, 503);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => failedAttempt(action('check', payment.id), 1, /did not answer within/), 'the first read timed out');
+    await eventually(async () => failedAttempt(await action('check', payment.id), 1, /did not answer within/), 'the first read timed out');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(action('check', payment.id), 2, /answered 503/), 'the second read answered 503');
+    await eventually(async () => failedAttempt(await action('check', payment.id), 2, /answered 503/), 'the second read answered 503');
     t.clock.advance(60_000);
     await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');
-    assert.equal(action('check', payment.id)!.attempts, 3);
-    assert.equal(action('refund', payment.id), undefined);
+    assert.equal((await action('check', payment.id))!.attempts, 3);
+    assert.equal(await action('refund', payment.id), undefined);
   });
 
   test('searching for a missed notification answers 500, then hangs: retried, then the payment found pays the order', async () => {
@@ -95,12 +95,12 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.failNext(search, 1, 500);
     mp.stallNext(search, 1);
     t.clock.advance(10 * 60_000);
-    await eventually(() => failedAttempt(searchOf(created.id), 1, /answered 500/), 'the first search answered 500');
+    await eventually(async () => failedAttempt(await searchOf(created.id), 1, /answered 500/), 'the first search answered 500');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(searchOf(created.id), 2, /did not answer within/), 'the second search timed out');
+    await eventually(async () => failedAttempt(await searchOf(created.id), 2, /did not answer within/), 'the second search timed out');
     t.clock.advance(60_000);
     await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found');
-    assert.equal(searchOf(created.id)!.outcome, 'found 1 payment(s)');
+    assert.equal((await searchOf(created.id))!.outcome, 'found 1 payment(s)');
   });
 
   test('the refund answers 502, then is made but its answer is lost: retried with the same key, refunded once', async () => {
@@ -111,13 +111,13 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     mp.stallNext(path, 1, 'after');
     const keysBefore = mp.refundKeys.length;
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => failedAttempt(action('refund', payment.id), 1, /answered 502/), 'the first refund answered 502');
+    await eventually(async () => failedAttempt(await action('refund', payment.id), 1, /answered 502/), 'the first refund answered 502');
     t.clock.advance(30_000);
-    await eventually(() => failedAttempt(action('refund', payment.id), 2, /did not answer within/), 'the second refund timed out');
+    await eventually(async () => failedAttempt(await action('refund', payment.id), 2, /did not answer within/), 'the second refund timed out');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded', 'Mercado Pago made it; the engine does not know yet');
     assert.equal((await order(created.id)).payment.amount_refunded, 0);
     t.clock.advance(60_000);
-    await eventually(() => action('refund', payment.id)?.status === 'done', 'the refund recorded');
+    await eventually(async () => (await action('refund', payment.id))?.status === 'done', 'the refund recorded');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1, 'one refund at Mercado Pago');
     // The 502 was answered before the stand-in read the key; the two that reached it carried the same one.
     assert.deepEqual(mp.refundKeys.slice(keysBefore), [`comanda-refund-mercadopago-${payment.id}`, `comanda-refund-mercadopago-${payment.id}`]);
@@ -137,15 +137,15 @@ describe('Mercado Pago hanging or answering 5xx at each step, against the stand-
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
 
     await t.restart();
-    assert.equal(action('refund', payment.id)!.status, 'pending', 'the engine never heard the answer');
+    assert.equal((await action('refund', payment.id))!.status, 'pending', 'the engine never heard the answer');
     // The call's lease (5 minutes, engine clock) has to run out before another process takes it up.
     t.clock.advance(5 * 60_000 + 1000);
-    await eventually(() => action('refund', payment.id)?.status === 'done', 'the refund recorded after the restart');
+    await eventually(async () => (await action('refund', payment.id))?.status === 'done', 'the refund recorded after the restart');
     assert.equal(mp.requests.filter((r) => r === line).length, 2, 'asked twice');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1, 'refunded once');
     // A webhook for it again changes nothing.
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => action('check', payment.id)?.status === 'done', 'the repeated check done');
+    await eventually(async () => (await action('check', payment.id))?.status === 'done', 'the repeated check done');
     assert.equal(mp.requests.filter((r) => r === line).length, 2);
     const current = await order(created.id);
     assert.equal(current.status, 'cancelado');

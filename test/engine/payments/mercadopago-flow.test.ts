@@ -33,7 +33,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
     smtp = await startSmtpTestServer();
     t = await startTestEngine({ paymentTimeoutMs: 5000, smtp: { url: smtp.url, from: 'pedidos@picada.example' } });
-    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    await setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();
@@ -48,10 +48,10 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
       tsSeconds: options.tsSeconds ?? nowSeconds(),
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
-  const check = (paymentId: number): PaymentActionRow | undefined =>
-    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(paymentId));
-  const refund = (paymentId: number): PaymentActionRow | undefined =>
-    t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
+  const check = async (paymentId: number): Promise<PaymentActionRow | undefined> =>
+    await t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(paymentId));
+  const refund = async (paymentId: number): Promise<PaymentActionRow | undefined> =>
+    await t.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'refund', String(paymentId));
   const order = async (id: string) =>
     (await t.call('GET', `/orders/${id}`)).body as { status: string; payment: { paid: boolean; method: string | null; refunded: boolean; amount_refunded: number } };
   /** Where the feed stands now: the next events come after it. */
@@ -121,7 +121,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     await eventually(async () => (await order(created.id)).status === 'recibido', 'the order paid');
     const paid = await order(created.id);
     assert.deepEqual(paid.payment, { ...paid.payment, paid: true, method: 'tarjeta' });
-    assert.equal(check(payment.id)?.outcome, 'confirmed');
+    assert.equal((await check(payment.id))?.outcome, 'confirmed');
     assert.ok(mp.requests.includes(`GET /v1/payments/${payment.id}`), 'the payment was read from Mercado Pago');
     const back = await returnTo(created.payment_link.session_id, 'success');
     assert.equal(back.origin + back.pathname, 'https://tienda.example/vuelta');
@@ -131,8 +131,8 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     // The very same notification replayed (same request id, timestamp and signature): nothing changes, nothing is refunded.
     const events = t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
     assert.equal((await notify(payment.id, { requestId: 'mp-request-1', tsSeconds: signedAt })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the replayed check done');
-    assert.equal(refund(payment.id), undefined);
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the replayed check done');
+    assert.equal(await refund(payment.id), undefined);
     assert.equal((t.server.engine.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n, events.n);
     assert.equal((await order(created.id)).status, 'recibido');
     assert.equal((await order(created.id)).payment.refunded, false);
@@ -150,21 +150,21 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'rejected' });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the rejected payment read');
-    assert.equal(check(payment.id)?.outcome, 'rejected');
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the rejected payment read');
+    assert.equal((await check(payment.id))?.outcome, 'rejected');
     const current = await order(created.id);
     assert.equal(current.status, 'pendiente_pago');
     assert.equal(current.payment.paid, false);
     assert.equal((await returnTo(created.payment_link.session_id, 'failure')).searchParams.get('payment'), 'failed');
-    assert.equal(refund(payment.id), undefined);
+    assert.equal(await refund(payment.id), undefined);
   });
 
   test('a pending payment changes nothing; once approved it pays; a late, older notification changes nothing', async () => {
     const created = await createOnline();
     const payment = mp.pay(created.id, { status: 'in_process', type: 'bank_transfer' });
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the pending payment read');
-    assert.equal(check(payment.id)!.outcome, 'pending');
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the pending payment read');
+    assert.equal((await check(payment.id))!.outcome, 'pending');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     assert.equal((await returnTo(created.payment_link.session_id, 'pending')).searchParams.get('payment'), 'pending');
 
@@ -174,9 +174,9 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     assert.equal((await order(created.id)).payment.method, 'transferencia');
     // The first notification delivered again, late: the payment is read again and nothing moves.
     assert.equal((await notify(payment.id, { requestId: 'first-notification' })).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the late notification read');
-    assert.equal(check(payment.id)!.outcome, 'confirmed');
-    assert.equal(refund(payment.id), undefined);
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the late notification read');
+    assert.equal((await check(payment.id))!.outcome, 'confirmed');
+    assert.equal(await refund(payment.id), undefined);
     assert.equal((await order(created.id)).status, 'recibido');
   });
 
@@ -197,15 +197,15 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const total = (mp.heldPreferences[0]!.items as { quantity: number; unit_price: number }[]).reduce((sum, i) => sum + i.quantity * i.unit_price, 0);
     const payment = mp.pay(orderId, { amount: total });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.outcome === 'waiting: the payment page is still being opened', 'the early read');
-    assert.equal(check(payment.id)!.status, 'pending');
+    await eventually(async () => (await check(payment.id))?.outcome === 'waiting: the payment page is still being opened', 'the early read');
+    assert.equal((await check(payment.id))!.status, 'pending');
     release();
     const created = await pending;
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.status, 'pendiente_pago');
     t.clock.advance(30_000);
     await eventually(async () => (await order(orderId)).status === 'recibido', 'paid once the page is open');
-    assert.equal(check(payment.id)!.outcome, 'confirmed');
+    assert.equal((await check(payment.id))!.outcome, 'confirmed');
   });
 
   test('a forged, a stale and an unsigned webhook are refused in the error shape, and read nothing', async () => {
@@ -222,7 +222,7 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const unsigned = await fetch(`${notificationUrl()}?data.id=${payment.id}&type=payment`, { method: 'POST' });
     assert.equal(unsigned.status, 401);
     await unsigned.text();
-    assert.equal(check(payment.id), undefined);
+    assert.equal(await check(payment.id), undefined);
     assert.ok(!mp.requests.includes(`GET /v1/payments/${payment.id}`));
     assert.equal((await order(created.id)).status, 'pendiente_pago');
   });
@@ -231,9 +231,9 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const created = await createOnline();
     const payment = mp.pay(created.id, { amount: created.total - 1000 });
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 'the refund made');
-    assert.match(check(payment.id)!.outcome!, /^refund_requested: /);
-    assert.equal(refund(payment.id)!.amount, created.total - 1000);
+    await eventually(async () => (await refund(payment.id))?.status === 'done', 'the refund made');
+    assert.match((await check(payment.id))!.outcome!, /^refund_requested: /);
+    assert.equal((await refund(payment.id))!.amount, created.total - 1000);
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1);
     const current = await order(created.id);
@@ -248,17 +248,17 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const payment = mp.pay(created.id);
     mp.failNext(new RegExp(`^GET /v1/payments/${payment.id}$`), 2, 503);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.attempts === 1 && check(payment.id)?.last_error !== null, 'the first read failed');
-    assert.match(check(payment.id)!.last_error!, /Mercado Pago answered 503/);
+    await eventually(async () => (await check(payment.id))?.attempts === 1 && (await check(payment.id))?.last_error !== null, 'the first read failed');
+    assert.match((await check(payment.id))!.last_error!, /Mercado Pago answered 503/);
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(30_000);
     // While the second read is under way the row already says attempts 2, with its lease (5 minutes
     // on) as next_at: the failure is recorded once next_at is the 60 s backoff.
-    await eventually(() => check(payment.id)?.attempts === 2 && check(payment.id)?.next_at === t.clock.now() + 60_000, 'the second read failed');
+    await eventually(async () => (await check(payment.id))?.attempts === 2 && (await check(payment.id))?.next_at === t.clock.now() + 60_000, 'the second read failed');
     assert.equal((await order(created.id)).status, 'pendiente_pago');
     t.clock.advance(60_000);
     await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once Mercado Pago answers');
-    assert.equal(check(payment.id)!.attempts, 3);
+    assert.equal((await check(payment.id))!.attempts, 3);
   });
 
   test('a missed notification: 10 minutes on, the order\'s payments are searched by external_reference, read, and confirm it', async () => {
@@ -266,14 +266,14 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const payment = mp.pay(created.id);
     t.clock.advance(9 * 60_000);
     await t.server.jobs.runDue();
-    assert.equal(paymentActionsOfOrder(t.server.engine, created.id).length, 0, 'not searched before 10 minutes');
+    assert.equal((await paymentActionsOfOrder(t.server.engine, created.id)).length, 0, 'not searched before 10 minutes');
     t.clock.advance(60_000);
     await eventually(async () => (await order(created.id)).status === 'recibido', 'paid once found');
     assert.ok(mp.requests.includes('GET /v1/payments/search'));
     assert.ok(mp.requests.includes(`GET /v1/payments/${payment.id}`), 'the payment found was read on its own');
-    const actions = paymentActionsOfOrder(t.server.engine, created.id);
+    const actions = await paymentActionsOfOrder(t.server.engine, created.id);
     assert.deepEqual(actions.map((a) => [a.kind, a.status, a.outcome]), [['search', 'done', 'found 1 payment(s)'], ['check', 'done', 'confirmed']]);
-    assert.equal(refund(payment.id), undefined);
+    assert.equal(await refund(payment.id), undefined);
   });
 
   test('opening the preference fails with 5xx: 503 payment_unavailable and no order; the next try works', async () => {
@@ -303,23 +303,23 @@ describe('Mercado Pago Checkout Pro, live world, against a local stand-in', () =
     const since = await feedNow();
     const payment = mp.pay(created.id);
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => refund(payment.id)?.status === 'done', 'the late payment refunded');
-    assert.equal(check(payment.id)!.outcome, 'refund_requested: the order is cancelado');
+    await eventually(async () => (await refund(payment.id))?.status === 'done', 'the late payment refunded');
+    assert.equal((await check(payment.id))!.outcome, 'refund_requested: the order is cancelado');
     assert.equal(mp.payments.get(payment.id)!.status, 'refunded');
     // Payment truth: on the order, in the feed, on the kitchen ticket.
     assert.deepEqual((await order(created.id)).payment, { method: null, paid: false, refunded: true, amount_refunded: created.total });
     assert.deepEqual((await orderUpdates(since, created.id)).map((e) => e.data.payment.amount_refunded), [created.total]);
-    assert.equal(readKitchenTicketById(t.server.engine, R1.id, created.id).kitchen.payment.refunded, created.total);
+    assert.equal((await readKitchenTicketById(t.server.engine, R1.id, created.id)).kitchen.payment.refunded, created.total);
     assert.equal((await order(created.id)).status, 'cancelado');
 
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the repeated check done');
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the repeated check done');
     await t.restart();
     assert.equal((await notify(payment.id)).status, 200);
-    await eventually(() => check(payment.id)?.status === 'done', 'the check after the restart done');
+    await eventually(async () => (await check(payment.id))?.status === 'done', 'the check after the restart done');
     assert.equal(mp.requests.filter((r) => r === `POST /v1/payments/${payment.id}/refunds`).length, 1, 'asked to refund once');
     assert.equal([...mp.refunds.values()].filter((r) => r.payment_id === payment.id).length, 1);
-    const actions = paymentActionsOfOrder(t.server.engine, created.id);
+    const actions = await paymentActionsOfOrder(t.server.engine, created.id);
     // The search: 10 minutes in, its session had had no notification (it found nothing then).
     assert.deepEqual(actions.map((a) => [a.kind, a.status]), [['search', 'done'], ['check', 'done'], ['refund', 'done']]);
     assert.equal((await order(created.id)).status, 'cancelado');

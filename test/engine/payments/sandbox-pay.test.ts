@@ -169,7 +169,7 @@ describe('sandbox payment simulator', () => {
   test('only its own sessions: anything else is the same 404 page', async () => {
     const order = await createOnline();
     const base = order.payment_link.payment_url.replace(/[^/]+$/, '');
-    t.server.engine.stores.paymentSessions.insert({
+    await t.server.engine.stores.paymentSessions.insert({
       id: `ps_test_${'ab'.repeat(16)}`,
       order_id: order.id,
       provider: 'other-provider',

@@ -17,7 +17,7 @@ describe('the webhook answers a restaurant without Mercado Pago as an unknown on
   before(async () => {
     mp = await MercadoPagoStandIn.start('APP_USR-test');
     t = await startTestEngine({ paymentTimeoutMs: 5000 });
-    setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: 'APP_USR-test', webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
+    await setPaymentCredentials(t.server.engine, R1.id, 'mercadopago', { accessToken: 'APP_USR-test', webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl });
   });
   after(async () => {
     await t.stop();

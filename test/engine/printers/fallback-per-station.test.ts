@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../src/shared/in-order.ts';
 // Fallback printing per station (issue 22): a fallback printer prints only when no screen OF ITS
 // STATION has been live for its seconds, and stops once one is back. Tablets say which stations
 // their board shows when their live stream opens (`/kitchen/live?stations=`): a live horno tablet
@@ -40,7 +41,7 @@ describe('fallback printing per station', () => {
   let stats: () => LiveStreamStats;
   const open: Stream[] = [];
 
-  const pairDevice = () => `comanda_device=${pairWithCode(server.engine, createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin }).code).token}`;
+  const pairDevice = async () => `comanda_device=${(await pairWithCode(server.engine, (await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin })).code)).token}`;
   const openStream = (cookie: string, query = '') =>
     new Promise<Stream>((resolve, reject) => {
       const request = httpRequest({ host: '127.0.0.1', port: server.port, path: `/kitchen/live${query}`, headers: { host: `127.0.0.1:${server.port}`, cookie } });
@@ -77,18 +78,18 @@ describe('fallback printing per station', () => {
     assert.equal(created.status, 201, created.text);
     return created.body as { id: string; number: string };
   };
-  const statuses = (orderId: string) =>
-    Object.fromEntries(server.engine.stores.printJobs.ofOrder(orderId).map((j) => [server.engine.stores.printers.get(j.printer_id)!.name, j.status]));
+  const statuses = async (orderId: string) =>
+    Object.fromEntries((await mapInOrder((await server.engine.stores.printJobs.ofOrder(orderId)), async (j) => [(await server.engine.stores.printers.get(j.printer_id))!.name, j.status])));
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-fallback-station-'));
     clock = new ManualClock(DEMO_NOW);
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, jobsIntervalMs: 50, printTimeoutMs: 2000, kitchen: { heartbeatMs: 30, observeLive: (s) => (stats = s) } });
-    demo = seedDemo(server.engine, server.providers.payments);
+    demo = await seedDemo(server.engine, server.providers.payments);
     horno = await new StandInPrinter().start();
     plancha = await new StandInPrinter().start();
-    addPrinter(server.engine, R1.id, { name: 'Respaldo horno', host: '127.0.0.1', port: horno.port, width_mm: 80, stations: ['horno'], when: ['fallback'], fallback_seconds: 30 });
-    addPrinter(server.engine, R1.id, { name: 'Respaldo plancha', host: '127.0.0.1', port: plancha.port, width_mm: 58, stations: ['plancha'], when: ['fallback'], fallback_seconds: 30 });
+    await addPrinter(server.engine, R1.id, { name: 'Respaldo horno', host: '127.0.0.1', port: horno.port, width_mm: 80, stations: ['horno'], when: ['fallback'], fallback_seconds: 30 });
+    await addPrinter(server.engine, R1.id, { name: 'Respaldo plancha', host: '127.0.0.1', port: plancha.port, width_mm: 58, stations: ['plancha'], when: ['fallback'], fallback_seconds: 30 });
   });
   after(async () => {
     for (const stream of open) stream.request.destroy();
@@ -99,7 +100,7 @@ describe('fallback printing per station', () => {
   });
 
   test('a stream says its stations: malformed is refused, a station the restaurant lacks counts for none', async () => {
-    const device = pairDevice();
+    const device = await pairDevice();
     for (const bad of ['?stations=Horno', '?stations=horno,,plancha', `?stations=${'a,'.repeat(60)}a`, `?stations=${'x'.repeat(3000)}`]) {
       const refused = await openStream(device, bad);
       assert.equal(refused.status, 400, bad);
@@ -116,7 +117,7 @@ describe('fallback printing per station', () => {
   });
 
   test('a live horno tablet keeps only the horno quiet: the plancha prints after its seconds, and stops once its tablet is back', async () => {
-    const hornoTablet = await openStream(pairDevice(), '?stations=horno');
+    const hornoTablet = await openStream(await pairDevice(), '?stations=horno');
     assert.equal(hornoTablet.status, 200);
     await eventually(() => presence(['horno']), 'the horno tablet is live');
     const first = await order();
@@ -129,18 +130,18 @@ describe('fallback printing per station', () => {
     const [ticket] = await eventually(() => plancha.tickets, 'the plancha\'s fallback ticket', { until: (t) => t.length === 1 });
     assert.ok(ticket!.text.some((l) => l.includes(`#${first.number}`)));
     assert.ok(ticket!.text.some((l) => l.includes('1 x Churrasco italiano')));
-    await eventually(() => statuses(first.id), 'the horno ticket dropped, the plancha one printed', {
+    await eventually(async () => await statuses(first.id), 'the horno ticket dropped, the plancha one printed', {
       until: (s) => s['Respaldo horno'] === 'dropped' && s['Respaldo plancha'] === 'printed',
     });
     assert.equal(horno.tickets.length, 0, 'the horno tablet had the order: no paper at the horno');
 
     // The plancha's tablet comes back: no more fallback tickets for it (nor for the horno).
-    const planchaTablet = await openStream(pairDevice(), '?stations=plancha');
+    const planchaTablet = await openStream(await pairDevice(), '?stations=plancha');
     assert.equal(planchaTablet.status, 200);
     await eventually(() => presence(['plancha']), 'the plancha tablet is live');
     const second = await order();
     for (let i = 0; i < 4; i++) await step(10, [['horno'], ['plancha']]);
-    await eventually(() => statuses(second.id), 'both fallback tickets dropped', {
+    await eventually(async () => await statuses(second.id), 'both fallback tickets dropped', {
       until: (s) => s['Respaldo horno'] === 'dropped' && s['Respaldo plancha'] === 'dropped',
     });
     assert.equal(plancha.tickets.length, 1, 'nothing more at the plancha');
@@ -152,7 +153,7 @@ describe('fallback printing per station', () => {
     const third = await order();
     for (let i = 0; i < 4; i++) await step(10, [['plancha']]);
     await eventually(() => horno.tickets.length, 'the horno\'s fallback ticket', { until: (n) => n === 1 });
-    await eventually(() => statuses(third.id), 'the horno printed, the plancha dropped', {
+    await eventually(async () => await statuses(third.id), 'the horno printed, the plancha dropped', {
       until: (s) => s['Respaldo horno'] === 'printed' && s['Respaldo plancha'] === 'dropped',
     });
     assert.equal(plancha.tickets.length, 1);
@@ -160,13 +161,13 @@ describe('fallback printing per station', () => {
   });
 
   test('a screen showing every station (expo) counts for each station', async () => {
-    const expo = await openStream(pairDevice());
+    const expo = await openStream(await pairDevice());
     assert.equal(expo.status, 200);
     await eventually(() => presence(['horno', 'plancha']), 'the expo screen is live for both');
     const before = [horno.tickets.length, plancha.tickets.length];
     const seen = await order();
     for (let i = 0; i < 4; i++) await step(10, [[]]);
-    await eventually(() => statuses(seen.id), 'both dropped', { until: (s) => s['Respaldo horno'] === 'dropped' && s['Respaldo plancha'] === 'dropped' });
+    await eventually(async () => await statuses(seen.id), 'both dropped', { until: (s) => s['Respaldo horno'] === 'dropped' && s['Respaldo plancha'] === 'dropped' });
     assert.deepEqual([horno.tickets.length, plancha.tickets.length], before);
     expo.request.destroy();
   });

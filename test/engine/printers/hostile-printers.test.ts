@@ -29,10 +29,10 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     await t.stop();
   });
   beforeEach(async () => {
-    for (const p of listPrinters(t.server.engine, R1.id)) removePrinter(t.server.engine, R1.id, p.id);
+    for (const p of await listPrinters(t.server.engine, R1.id)) await removePrinter(t.server.engine, R1.id, p.id);
     await printer?.stop();
     printer = await new StandInPrinter().start();
-    addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
+    await addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
   });
 
   const createOrder = async (items = [{ product_id: R1.products.cazuela, quantity: 1, notes: 'sin cilantro' }], notes: string | null = null) => {
@@ -41,9 +41,9 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     return created.body as { id: string; number: string };
   };
   const settle = () => t.server.jobs.runDue();
-  const cocina = () => listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Cocina')!;
-  const jobsOf = (orderId: string) => t.server.engine.stores.printJobs.ofOrder(orderId);
-  const printedJobs = (orderId: string) => jobsOf(orderId).filter((j) => j.status === 'printed').length;
+  const cocina = async () => (await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Cocina')!;
+  const jobsOf = async (orderId: string) => await t.server.engine.stores.printJobs.ofOrder(orderId);
+  const printedJobs = async (orderId: string) => (await jobsOf(orderId)).filter((j) => j.status === 'printed').length;
 
   test('a device streaming bytes without end is cut off: memory stays bounded, the API answers, nothing counts as printed', async (context) => {
     // Warmed up first (the encoder loaded, a ticket printed): what grows after is the stream's doing.
@@ -64,11 +64,11 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     const rssGrowth = process.memoryUsage().rss - rssBefore;
     assert.ok(rssGrowth < 64 * 1024 * 1024, `RSS grew ${Math.round(rssGrowth / 1024 / 1024)} MB`);
     context.diagnostic(`stream: ${printer.connections} connections, ${printer.bytesStreamed} bytes offered by the device, RSS ${(rssGrowth / 1024 / 1024).toFixed(1)} MB more`);
-    assert.equal(printedJobs(order.id), 0);
-    assert.equal(cocina().state, 'unreachable');
-    assert.match(cocina().state_detail ?? '', /sends what no printer sends unasked/);
+    assert.equal(await printedJobs(order.id), 0);
+    assert.equal((await cocina()).state, 'unreachable');
+    assert.match((await cocina()).state_detail ?? '', /sends what no printer sends unasked/);
     assert.ok(printer.connections >= 11, `${printer.connections} connections`);
-    assert.equal(jobsOf(order.id)[0]!.status, 'queued', 'never sent its ticket: tried again, never set aside');
+    assert.equal((await jobsOf(order.id))[0]!.status, 'queued', 'never sent its ticket: tried again, never set aside');
     await eventually(() => printer.openConnections, 'every streaming connection closed by the engine', { until: (n) => n === 0 });
   });
 
@@ -86,11 +86,11 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
       printer.behaviour = behaviour;
       const order = await createOrder();
       await settle();
-      assert.equal(printedJobs(order.id), 0);
-      const [job] = jobsOf(order.id);
+      assert.equal(await printedJobs(order.id), 0);
+      const [job] = await jobsOf(order.id);
       assert.equal(job!.status, 'queued');
-      assert.equal(cocina().state, state);
-      assert.match(cocina().state_detail ?? '', detail);
+      assert.equal((await cocina()).state, state);
+      assert.match((await cocina()).state_detail ?? '', detail);
       await eventually(() => printer.openConnections, 'the connection closed', { until: (n) => n === 0 });
     });
   }
@@ -103,29 +103,29 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
       t.clock.advance(60 * SECOND);
     }
     await settle();
-    const [job] = jobsOf(stuck.id);
+    const [job] = await jobsOf(stuck.id);
     assert.equal(job!.status, 'set_aside');
     assert.equal(job!.failed_sends, SET_ASIDE_AFTER_FAILED_SENDS);
     assert.equal(printer.tickets.length, SET_ASIDE_AFTER_FAILED_SENDS, 'sent as many times as tried, then no more');
-    assert.equal(cocina().set_aside, 1);
+    assert.equal((await cocina()).set_aside, 1);
     const board = await t.call('GET', '/menu');
     assert.equal(board.status, 200);
 
     printer.behaviour = 'ok';
     const later = await createOrder();
     await settle();
-    assert.equal(printedJobs(later.id), 1, 'the later ticket printed');
+    assert.equal(await printedJobs(later.id), 1, 'the later ticket printed');
     t.clock.advance(10 * 60 * SECOND);
     await settle();
-    assert.equal(jobsOf(stuck.id)[0]!.status, 'set_aside', 'never printed again by itself');
+    assert.equal((await jobsOf(stuck.id))[0]!.status, 'set_aside', 'never printed again by itself');
     assert.equal(printer.tickets.length, SET_ASIDE_AFTER_FAILED_SENDS + 1);
 
-    assert.deepEqual(retrySetAsideJobs(t.server.engine, R1.id, 'Cocina'), { printer: 'Cocina', retried: 1 });
+    assert.deepEqual(await retrySetAsideJobs(t.server.engine, R1.id, 'Cocina'), { printer: 'Cocina', retried: 1 });
     await settle();
-    assert.equal(jobsOf(stuck.id)[0]!.status, 'printed');
+    assert.equal((await jobsOf(stuck.id))[0]!.status, 'printed');
     const reprinted = printer.tickets.at(-1)!;
     assert.ok(reprinted.text.some((l) => l.includes('REIMPRESIÓN')));
-    assert.equal(cocina().set_aside, 0);
+    assert.equal((await cocina()).set_aside, 0);
   });
 
   test('stopping the engine cuts a send waiting on its printer short: not counted against it, printed again after the restart, marked', async () => {
@@ -135,12 +135,12 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     // The ticket has gone out and its confirmation is awaited when the engine stops.
     await eventually(() => printer.statusRequests, 'the question after the ticket asked', { until: (n) => n >= 2 });
     await t.restart();
-    const [job] = jobsOf(order.id);
+    const [job] = await jobsOf(order.id);
     assert.equal(job!.failed_sends, 0, 'the engine stopping is not the printer failing');
     assert.equal(job!.reprint, 1, 'part of it may be on paper: printed again as a reprint');
     printer.behaviour = 'ok';
     await settle();
-    await eventually(() => printedJobs(order.id), 'printed after the restart', { until: (n) => n === 1 });
+    await eventually(async () => await printedJobs(order.id), 'printed after the restart', { until: (n) => n === 1 });
     assert.ok(printer.tickets.at(-1)!.text.some((l) => l.includes('REIMPRESIÓN')));
   });
 
@@ -150,7 +150,7 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     for (let i = 0; i < 5; i++) orders.push(await createOrder());
     await settle();
     await printer.waitForTickets(5);
-    for (const order of orders) assert.equal(printedJobs(order.id), 1);
+    for (const order of orders) assert.equal(await printedJobs(order.id), 1);
     // The kernel's view: none of the engine's sockets to the printer is left, not even half-closed (FIN-WAIT-2).
     await eventually(() => socketsTo(printer.port), 'the engine closed every connection', { until: (states) => states.length === 0 });
   });
@@ -159,7 +159,7 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     printer.behaviour = 'stall';
     const order = await createOrder();
     await settle();
-    assert.equal(printedJobs(order.id), 0);
+    assert.equal(await printedJobs(order.id), 0);
     await eventually(() => printer.openConnections, 'the stalled connection closed', { until: (n) => n === 0 });
     await eventually(() => socketsTo(printer.port), 'the engine\'s side gone', { until: (states) => states.length === 0 });
   });
@@ -175,8 +175,8 @@ describe('a printer port that trusts nothing at the printer\'s address', () => {
     await printer.waitForTickets(2);
     context.diagnostic(`slow printer: ${printer.bytesReceived} bytes at ${printer.readBytesPerSecond} B/s, both tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     assert.ok(printer.bytesReceived > 55_000, `${printer.bytesReceived} bytes`);
-    assert.equal(printedJobs(big.id), 1);
-    assert.equal(printedJobs(next.id), 1);
+    assert.equal(await printedJobs(big.id), 1);
+    assert.equal(await printedJobs(next.id), 1);
     assert.equal(printer.tickets[0]!.cut, true);
     assert.equal(printer.tickets[0]!.text.filter((l) => l.includes('Cazuela')).length, 100);
     assert.deepEqual(printer.protocolErrors, []);

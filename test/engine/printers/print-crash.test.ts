@@ -23,10 +23,10 @@ after(async () => {
 });
 
 /** The job's row, read through a connection of the test's own. */
-function jobsOf(orderId: string) {
+async function jobsOf(orderId: string) {
   const engine = new Engine({ database: dbPath });
   try {
-    return engine.stores.printJobs.ofOrder(orderId);
+    return await engine.stores.printJobs.ofOrder(orderId);
   } finally {
     engine.db.close();
   }
@@ -36,7 +36,7 @@ test('kill -9 of the engine mid-send: the job is printed again once, marked REIM
   await printer.start();
   running = await startHeadlessEngine(dbPath);
   const setup = new Engine({ database: dbPath });
-  addPrinter(setup, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
+  await addPrinter(setup, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
   setup.db.close();
 
   // The printer prints the ticket and never acknowledges it: the send is under way when the engine dies.
@@ -57,12 +57,12 @@ test('kill -9 of the engine mid-send: the job is printed again once, marked REIM
   await printer.waitForTickets(1);
   await running.kill('SIGKILL');
   running = null;
-  assert.deepEqual(jobsOf(order.id).map((j) => j.status), ['sending'], 'cut off mid-send');
+  assert.deepEqual((await jobsOf(order.id)).map((j) => j.status), ['sending'], 'cut off mid-send');
 
   printer.behaviour = 'ok';
   running = await startHeadlessEngine(dbPath);
   const tickets = await printer.waitForTickets(2);
-  await eventually(() => jobsOf(order.id)[0]?.status === 'printed', 'the reprint recorded as printed');
+  await eventually(async () => (await jobsOf(order.id))[0]?.status === 'printed', 'the reprint recorded as printed');
   mkdirSync(resolve(import.meta.dirname, '../../../test-artifacts/printers'), { recursive: true });
   writeFileSync(resolve(import.meta.dirname, '../../../test-artifacts/printers/kill-9-mid-send.txt'), `${printer.transcript()}\n`);
   assert.equal(tickets[0]!.lines.some((l) => l.text.includes('REIMPRESIÓN')), false);
@@ -71,5 +71,5 @@ test('kill -9 of the engine mid-send: the job is printed again once, marked REIM
   assert.ok(tickets[1]!.lines.some((l) => l.text.includes(`#${order.number}`)));
   assert.ok(tickets[1]!.lines.some((l) => l.text.includes('1 x Pastel de choclo')));
   assert.equal(printer.tickets.length, 2, 'printed again once, not more');
-  assert.equal(jobsOf(order.id)[0]!.reprint, 1);
+  assert.equal((await jobsOf(order.id))[0]!.reprint, 1);
 });

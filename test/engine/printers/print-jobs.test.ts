@@ -34,13 +34,13 @@ describe('kitchen printers: print jobs written with the order, sent after the co
     await t.stop();
   });
   beforeEach(async () => {
-    for (const printer of listPrinters(t.server.engine, R1.id)) removePrinter(t.server.engine, R1.id, printer.id);
+    for (const printer of await listPrinters(t.server.engine, R1.id)) await removePrinter(t.server.engine, R1.id, printer.id);
     await horno?.stop();
     await plancha?.stop();
     horno = await new StandInPrinter().start();
     plancha = await new StandInPrinter().start();
-    addPrinter(t.server.engine, R1.id, { name: 'Horno', host: '127.0.0.1', port: horno.port, width_mm: 80, stations: ['horno'], when: ['arrival'] });
-    addPrinter(t.server.engine, R1.id, { name: 'Plancha', host: '127.0.0.1', port: plancha.port, width_mm: 58, stations: ['plancha'], when: ['arrival'] });
+    await addPrinter(t.server.engine, R1.id, { name: 'Horno', host: '127.0.0.1', port: horno.port, width_mm: 80, stations: ['horno'], when: ['arrival'] });
+    await addPrinter(t.server.engine, R1.id, { name: 'Plancha', host: '127.0.0.1', port: plancha.port, width_mm: 58, stations: ['plancha'], when: ['arrival'] });
   });
   after(async () => {
     await horno.stop();
@@ -111,7 +111,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
       await settle();
     }
     assert.equal(horno.tickets.length, 0);
-    const waiting = listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!;
+    const waiting = (await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Horno')!;
     assert.equal(waiting.state, 'unreachable');
     assert.equal(waiting.queued, 3);
     await horno.switchOn();
@@ -127,7 +127,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
       'in the order they came in',
     );
     for (const ticket of tickets) assert.equal(lineOf(ticket, 'REIMPRESIÓN'), undefined, 'never sent before: no reprint mark');
-    assert.equal(listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!.state, 'ok');
+    assert.equal((await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Horno')!.state, 'ok');
     t.clock.advance(120 * SECOND);
     await settle();
     assert.equal(horno.tickets.length, 3, 'nothing printed twice');
@@ -138,7 +138,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
     await createOrder();
     await settle();
     assert.equal(horno.tickets.length, 0);
-    const stalled = listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!;
+    const stalled = (await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Horno')!;
     assert.equal(stalled.state, 'unreachable');
     assert.match(stalled.state_detail ?? '', /did not answer the paper status question \(DLE EOT 4\) within 2000 ms/);
 
@@ -146,7 +146,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
     t.clock.advance(5 * SECOND);
     await settle();
     assert.equal(horno.tickets.length, 0, 'nothing is sent to a printer without paper');
-    assert.equal(listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!.state, 'paper_out');
+    assert.equal((await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Horno')!.state, 'paper_out');
 
     horno.behaviour = 'ok';
     t.clock.advance(10 * SECOND);
@@ -154,7 +154,7 @@ describe('kitchen printers: print jobs written with the order, sent after the co
     await horno.waitForTickets(1);
     await settle();
     assert.equal(horno.tickets.length, 1);
-    assert.equal(listPrinters(t.server.engine, R1.id).find((p) => p.name === 'Horno')!.state, 'ok');
+    assert.equal((await listPrinters(t.server.engine, R1.id)).find((p) => p.name === 'Horno')!.state, 'ok');
   });
 
   test('a connection dropped mid-ticket prints it again, marked REIMPRESIÓN', async () => {

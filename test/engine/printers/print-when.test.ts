@@ -32,7 +32,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     await t.stop();
   });
   beforeEach(async () => {
-    for (const p of listPrinters(t.server.engine, R1.id)) removePrinter(t.server.engine, R1.id, p.id);
+    for (const p of await listPrinters(t.server.engine, R1.id)) await removePrinter(t.server.engine, R1.id, p.id);
     await printer?.stop();
     printer = await new StandInPrinter().start();
   });
@@ -53,22 +53,22 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
   };
 
   test('fallback prints only after the screens have been gone its seconds, and stops once one is back', async () => {
-    addPrinter(t.server.engine, R1.id, { name: 'Respaldo', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['fallback'], fallback_seconds: 30 });
+    await addPrinter(t.server.engine, R1.id, { name: 'Respaldo', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['fallback'], fallback_seconds: 30 });
     const engine = t.server.engine;
     // A kitchen screen is live (the desktop window's feed hears its heartbeat).
-    const feed = startLiveFeed({ engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => ({ mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }), heartbeatMs: 60_000 });
-    feed.heartbeat();
+    const feed = await startLiveFeed({ engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => ({ mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }), heartbeatMs: 60_000 });
+    await feed.heartbeat();
     const seen = await order();
     t.clock.advance(SECOND);
-    feed.heartbeat();
+    await feed.heartbeat();
     await settle();
     t.clock.advance(60 * SECOND);
     await settle();
     assert.equal(printer.tickets.length, 0, 'a screen had the order: no paper');
-    assert.deepEqual(engine.stores.printJobs.ofOrder(seen.id).map((j) => j.status), ['dropped']);
+    assert.deepEqual((await engine.stores.printJobs.ofOrder(seen.id)).map((j) => j.status), ['dropped']);
 
     // The screen goes away: nothing prints until it has been gone 30 s.
-    feed.heartbeat();
+    await feed.heartbeat();
     feed.stop();
     const lastLive = engine.clock.now();
     const missed = await order();
@@ -82,23 +82,23 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     assert.ok(has(ticket!.text, '1 x Cazuela de vacuno'));
 
     // A screen is back: the next order is not printed.
-    const back = startLiveFeed({ engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => ({ mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }), heartbeatMs: 60_000 });
+    const back = await startLiveFeed({ engine, restaurantId: R1.id, send: () => {}, connectionStatus: () => ({ mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }), heartbeatMs: 60_000 });
     try {
       const next = await order();
       t.clock.advance(SECOND);
-      back.heartbeat();
+      await back.heartbeat();
       t.clock.advance(60 * SECOND);
-      back.heartbeat();
+      await back.heartbeat();
       await settle();
       assert.equal(printer.tickets.length, 1);
-      assert.deepEqual(engine.stores.printJobs.ofOrder(next.id).map((j) => j.status), ['dropped']);
+      assert.deepEqual((await engine.stores.printJobs.ofOrder(next.id)).map((j) => j.status), ['dropped']);
     } finally {
       back.stop();
     }
   });
 
   test('expo bumps a delivery to listo: a bag label with the address; a pickup order gets none', async () => {
-    addPrinter(t.server.engine, R1.id, { name: 'Despacho', host: '127.0.0.1', port: printer.port, width_mm: 58, when: ['bag'] });
+    await addPrinter(t.server.engine, R1.id, { name: 'Despacho', host: '127.0.0.1', port: printer.port, width_mm: 58, when: ['bag'] });
     const delivery = await order('delivery');
     const pickup = await order('retiro');
     const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine, t.server.providers.couriers), restaurantId: R1.id });
@@ -121,7 +121,7 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
   });
 
   test('Reimprimir over the kitchen channel prints the ticket again, marked; paper out shows on the board', async () => {
-    addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, stations: ['cocina'], when: ['arrival'] });
+    await addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, stations: ['cocina'], when: ['arrival'] });
     const o = await order();
     await printer.waitForTickets(1);
     const handlers = createKitchenHandlers({ engine: t.server.engine, commands: localCommands(t.server.engine, t.server.providers.couriers), restaurantId: R1.id });
@@ -135,16 +135,16 @@ describe('fallback printing, bag labels, Reimprimir, paper out', () => {
     printer.behaviour = 'paper-out';
     await order();
     await settle();
-    const snapshot = readKitchenBoard(t.server.engine, R1.id);
+    const snapshot = await readKitchenBoard(t.server.engine, R1.id);
     assert.equal(snapshot.printer_count, 1);
     assert.deepEqual(snapshot.printing?.map((p) => [p.name, p.state, p.queued]), [['Cocina', 'paper_out', 1]]);
-    const beat = heartbeatPush(t.server.engine, R1.id, { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }, 2000);
+    const beat = await heartbeatPush(t.server.engine, R1.id, { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null }, 2000);
     assert.equal(beat.kind === 'heartbeat' && beat.printing?.[0]?.state, 'paper_out');
     printer.behaviour = 'ok';
     t.clock.advance(10 * SECOND);
     await settle();
     await printer.waitForTickets(3);
     await settle();
-    assert.deepEqual(readKitchenBoard(t.server.engine, R1.id).printing, [], 'back to normal: nothing to say');
+    assert.deepEqual((await readKitchenBoard(t.server.engine, R1.id)).printing, [], 'back to normal: nothing to say');
   });
 });

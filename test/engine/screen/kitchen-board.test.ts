@@ -42,7 +42,7 @@ describe('kitchen board read service', () => {
     await patch(today.id, 'listo');
     await patch(today.id, 'entregado');
 
-    const board = readKitchenBoard(engine.server.engine, R1.id);
+    const board = await readKitchenBoard(engine.server.engine, R1.id);
     assert.equal(board.day_start, new Date('2026-11-21T00:00:00-03:00').getTime());
     assert.equal(board.day_start, startOfLocalDay(engine.clock.now(), 'America/Santiago'));
     const byId = new Map(board.tickets.map((t) => [t.order.id, t]));
@@ -53,14 +53,14 @@ describe('kitchen board read service', () => {
   });
 
   test('a ticket carries its lines once (kitchen.items), without prices, products or the money breakdown; events the same', async () => {
-    const since = readKitchenBoard(engine.server.engine, R1.id).cursor;
+    const since = (await readKitchenBoard(engine.server.engine, R1.id)).cursor;
     const placed = await placeOrder(engine, { items: [{ product_id: R1.products.cazuela, quantity: 2, notes: 'sin cebolla' }] });
-    const ticket = readKitchenBoard(engine.server.engine, R1.id).tickets.find((t) => t.order.id === placed.id)!;
+    const ticket = (await readKitchenBoard(engine.server.engine, R1.id)).tickets.find((t) => t.order.id === placed.id)!;
     for (const field of ['items', 'subtotal', 'shipping_fee', 'discount']) assert.equal(field in ticket.order, false, `order.${field} is sent`);
     assert.deepEqual(Object.keys(ticket.kitchen.items[0]!).sort(), ['done', 'index', 'modifiers', 'name', 'notes', 'quantity', 'station_id']);
     assert.deepEqual([ticket.kitchen.items[0]!.name, ticket.kitchen.items[0]!.quantity, ticket.kitchen.items[0]!.notes], [placed.items[0].name, 2, 'sin cebolla']);
     assert.equal(ticket.order.total, placed.total);
-    const created = readKitchenEvents(engine.server.engine, R1.id, since).find((e) => e.type === 'order.created' && e.order.id === placed.id)!;
+    const created = (await readKitchenEvents(engine.server.engine, R1.id, since)).find((e) => e.type === 'order.created' && e.order.id === placed.id)!;
     assert.ok('order' in created && !('items' in created.order) && !('subtotal' in created.order));
   });
 
@@ -70,17 +70,17 @@ describe('kitchen board read service', () => {
       await patch(order.id, 'cancelado');
     }
     engine.clock.set('2026-11-22T12:00:00-03:00');
-    const board = readKitchenBoard(engine.server.engine, R1.id);
+    const board = await readKitchenBoard(engine.server.engine, R1.id);
     const finished = board.tickets.filter((t) => t.order.status === 'entregado' || t.order.status === 'cancelado');
     assert.equal(finished.length, RECALL_LIMIT);
   });
 
   test('events of both worlds, oldest first, after a position', async () => {
-    const cursor = engine.server.engine.stores.events.lastSeq();
+    const cursor = await engine.server.engine.stores.events.lastSeq();
     await placeOrder(engine, {}, engine.demo[0]!.keys.test_write);
-    const events = readKitchenEvents(engine.server.engine, R1.id, cursor);
+    const events = await readKitchenEvents(engine.server.engine, R1.id, cursor);
     assert.deepEqual(events.map((e) => e.type), ['order.created']);
     assert.equal(events[0]!.type === 'order.created' && events[0]!.order.test, true);
-    assert.deepEqual(readKitchenEvents(engine.server.engine, R1.id, events[0]!.seq), []);
+    assert.deepEqual(await readKitchenEvents(engine.server.engine, R1.id, events[0]!.seq), []);
   });
 });

@@ -20,11 +20,11 @@ describe('live feed to the kitchen screen', () => {
   after(async () => {
     await engine.stop();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     engine.clock.set(DEMO_NOW);
     pushes = [];
     feed?.stop();
-    feed = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
+    feed = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => pushes.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 60_000 });
   });
 
   const events = (): KitchenEvent[] => pushes.flatMap((p) => (p.kind === 'events' ? p.events : []));
@@ -80,7 +80,7 @@ describe('live feed to the kitchen screen', () => {
   test('the heartbeat carries the engine clock and the connection status; stop ends everything', async () => {
     const beats: LivePush[] = [];
     const subscribed = engine.server.engine.notifier.waiting(R1.id);
-    const fast = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => beats.push(p), connectionStatus: () => ({ ...STANDALONE_STATUS, queued: 3 }), heartbeatMs: 20 });
+    const fast = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => beats.push(p), connectionStatus: () => ({ ...STANDALONE_STATUS, queued: 3 }), heartbeatMs: 20 });
     await eventually(() => beats.filter((b) => b.kind === 'heartbeat').length >= 2, 'two heartbeats');
     fast.stop();
     const count = beats.length;
@@ -89,7 +89,7 @@ describe('live feed to the kitchen screen', () => {
     await placeOrder(engine);
     // A witness with the same heartbeat beats three times: the stopped one would have beaten meanwhile.
     const witnessed: LivePush[] = [];
-    const witness = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => witnessed.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 20 });
+    const witness = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => witnessed.push(p), connectionStatus: () => STANDALONE_STATUS, heartbeatMs: 20 });
     await eventually(() => witnessed.filter((b) => b.kind === 'heartbeat').length >= 3, 'three heartbeats of the witness');
     witness.stop();
     assert.equal(beats.length, count);
@@ -98,10 +98,10 @@ describe('live feed to the kitchen screen', () => {
   test('large backlogs are sent in batches', async () => {
     feed.stop();
     const small: LivePush[] = [];
-    const start = engine.server.engine.stores.events.lastSeq();
+    const start = await engine.server.engine.stores.events.lastSeq();
     for (let i = 0; i < 5; i++) await placeOrder(engine, { items: [{ product_id: R1.products.cazuela, quantity: 1 }] });
-    const batched = startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => small.push(p), connectionStatus: () => STANDALONE_STATUS, after: start, batch: 2 });
-    batched.flush();
+    const batched = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => small.push(p), connectionStatus: () => STANDALONE_STATUS, after: start, batch: 2 });
+    await batched.flush();
     batched.stop();
     assert.deepEqual(small.map((p) => (p.kind === 'events' ? p.events.length : -1)), [2, 2, 1]);
   });

@@ -26,7 +26,7 @@ export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: 
     host: {
       appInfo: () => ({ version: 'test', restaurant: { id: R1.id, name: 'x' }, restaurants: [], api_base_url: engine.baseUrl, lan_urls: [], data_dir: null }),
       connectionStatus: () => STANDALONE_STATUS,
-      syncStatus: () => null,
+      syncStatus: async () => null,
       backupFolder: () => backupFolder,
     },
   });

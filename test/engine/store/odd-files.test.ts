@@ -97,11 +97,11 @@ describe('odd files at start-up: one line, nothing left behind', () => {
   let dir: string;
   let good: string;
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-odd-'));
     good = join(dir, 'good.db');
     const engine = new Engine({ database: good });
-    seedDemo(engine, { live: null, test: sandboxSimulator });
+    await seedDemo(engine, { live: null, test: sandboxSimulator });
     engine.db.pragma('wal_checkpoint(TRUNCATE)');
     engine.close();
   });

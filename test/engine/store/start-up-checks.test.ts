@@ -63,11 +63,11 @@ describe('start-up checks', () => {
   let good: string;
   let writeKey: string;
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-checks-'));
     good = join(dir, 'good.db');
     const engine = new Engine({ database: good });
-    writeKey = seedDemo(engine, { live: null, test: sandboxSimulator })[0]!.keys.live_write;
+    writeKey = (await seedDemo(engine, { live: null, test: sandboxSimulator }))[0]!.keys.live_write;
     engine.db.pragma('wal_checkpoint(TRUNCATE)');
     engine.close();
   });

@@ -91,7 +91,7 @@ describe('upgrades from every earlier schema version', () => {
     assert.equal((await t.call('PATCH', `/orders/${ids[1]}`, { body: { status: 'cancelado' } })).status, 200);
     assert.equal((await t.call('PATCH', `/orders/${ids[2]}`, { body: { status: 'en_preparacion' } })).status, 200);
     // The demo's live read key, revoked: it must stay revoked after the upgrade.
-    assert.ok(revokeApiKey(t.server.engine, R1.id, readKeyId(t.server.engine)).revoked_at);
+    assert.ok((await revokeApiKey(t.server.engine, R1.id, readKeyId(t.server.engine))).revoked_at);
     sourcePath = join(dir, 'source.db');
     // Through SQLite's online backup: everything committed, whatever the log holds. Copying the
     // file after a TRUNCATE checkpoint whose result was not checked missed the last commits when

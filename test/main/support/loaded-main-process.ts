@@ -20,7 +20,7 @@ const GENEROUS = { perKey: { capacity: 1e9, refillPerSecond: 1e9 }, unauthentica
 const dataDir = mkdtempSync(join(tmpdir(), 'comanda-load-'));
 const host = await startEngineHost({ dataDir, settings: { ...DEFAULT_SETTINGS, http: { port: 0 + 47_500 + (process.pid % 1000), lan: false } }, rateLimits: GENEROUS });
 const engine = host.server.engine;
-const key = createApiKey(engine, { restaurantId: host.restaurantId, world: 'live', write: true, label: 'load' }).key;
+const key = (await createApiKey(engine, { restaurantId: host.restaurantId, world: 'live', write: true, label: 'load' })).key;
 const settings = memorySettings();
 const handlers = createScreenHandlers({
   engine,
@@ -29,11 +29,11 @@ const handlers = createScreenHandlers({
   restaurantId: host.restaurantId,
   settings,
   platformKey: memoryPlatformKey(),
-  host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: () => null, backupFolder: () => null },
+  host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: async () => null, backupFolder: () => null },
 });
 let pushes = 0;
 let pushedEvents = 0;
-const feed = startLiveFeed({
+const feed = await startLiveFeed({
   engine,
   restaurantId: host.restaurantId,
   send: (push) => {

@@ -69,7 +69,7 @@ export async function startKitchenUnderTest(
   const onlinePayments = memoryOnlinePayments({ available: options.secureStorage ?? true });
   const connection: ConnectionStatus = { ...STANDALONE_STATUS };
   const backupDir = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
-  const restaurant = engine.server.engine.stores.restaurants.get(R1.id)!;
+  const restaurant = (await engine.server.engine.stores.restaurants.get(R1.id))!;
   const handlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,
@@ -84,13 +84,13 @@ export async function startKitchenUnderTest(
       appInfo: () => ({
         version: '0.1.0-test',
         restaurant: { id: restaurant.id, name: restaurant.name },
-        restaurants: engine.server.engine.stores.restaurants.list().map((r) => ({ id: r.id, name: r.name })),
+        restaurants: engine.server.engine.sqliteStores.restaurants.list().map((r) => ({ id: r.id, name: r.name })),
         api_base_url: engine.baseUrl,
         lan_urls: [],
         data_dir: null,
       }),
       connectionStatus: () => connection,
-      syncStatus: () => null,
+      syncStatus: async () => null,
       backupFolder: () => backupDir,
       pairingOrigin: () => ({ origin: engine.server.origin, lan: false }),
     },
@@ -150,7 +150,7 @@ export async function startKitchenUnderTest(
     if (held) held.push(push);
     else deliver(push);
   };
-  const feed = startLiveFeed({
+  const feed = await startLiveFeed({
     engine: engine.server.engine,
     restaurantId: R1.id,
     send,
@@ -161,11 +161,11 @@ export async function startKitchenUnderTest(
   const pausePushes = () => {
     held ??= [];
   };
-  const resumePushes = () => {
+  const resumePushes = async () => {
     const backlog = held ?? [];
     held = null;
     for (const push of backlog) deliver(push);
-    feed.heartbeat();
+    await feed.heartbeat();
   };
 
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -181,11 +181,11 @@ export async function startKitchenUnderTest(
     connection,
     pausePushes,
     resumePushes,
-    cutEngine(cut) {
+    async cutEngine(cut) {
       // A dead engine neither answers nor pushes: its heartbeats stop too until it is back.
       engineCut = cut;
       if (cut) pausePushes();
-      else resumePushes();
+      else await resumePushes();
     },
     drained: () => chain.then(() => undefined),
     async screenshot(name) {

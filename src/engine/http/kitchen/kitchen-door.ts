@@ -45,7 +45,7 @@ export interface KitchenDoorOptions {
   /** How often the live stream's heartbeat goes out (the screen calls itself stale after three missed). */
   heartbeatMs?: number;
   /** What the heartbeat reports about this engine's connection (the desktop app's, in connected mode). */
-  connectionStatus?: () => ConnectionStatus;
+  connectionStatus?: () => ConnectionStatus | Promise<ConnectionStatus>;
   /** Pairing attempts per client address (an IPv6 client by its /64), kept in SQLite. */
   pairingLimits?: RateLimitSettings;
   /** Writes (calls to /kitchen/api/…) per paired screen. */
@@ -119,9 +119,9 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     done();
   });
 
-  const deviceOf = (request: FastifyRequest): DeviceIdentity | null => {
+  const deviceOf = async (request: FastifyRequest): Promise<DeviceIdentity | null> => {
     const token = deviceTokenOf(request);
-    return token === null ? null : authenticateDevice(engine, token);
+    return token === null ? null : await authenticateDevice(engine, token);
   };
   /** The admin session this request presents, when the host serves the manager's screens: valid, refused (why) or none. */
   const adminOf = (request: FastifyRequest, requireOrigin: boolean): { ok: true } | { ok: false; why: string } | null => {
@@ -132,9 +132,9 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
     return refusal === null ? { ok: true } : { ok: false, why: refusal.replace('_', ' ') };
   };
   /** The stations a kitchen screen says its stream's board shows (`?stations=a,b`; none said: every station). */
-  const stationsOf = (request: FastifyRequest, restaurantId: string): ScreenResult<string[] | null> => {
+  const stationsOf = async (request: FastifyRequest, restaurantId: string): Promise<ScreenResult<string[] | null>> => {
     try {
-      return { ok: true, value: screenStations(engine, restaurantId, (request.query as Record<string, unknown> | undefined)?.stations) };
+      return { ok: true, value: await screenStations(engine, restaurantId, (request.query as Record<string, unknown> | undefined)?.stations) };
     } catch (error) {
       return { ok: false, error: toFailure(error, (e) => request.log.error({ err: e }, 'reading a screen\'s stations failed')) };
     }
@@ -149,20 +149,20 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
    * from other addresses (which drains the shared bucket past the buckets kept) can keep a QR code
    * from pairing; a URL without a well-formed secret pairs nothing and spends nothing either.
    */
-  const pair = (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): ScreenResult<{ device_id: string; name: string }> => {
+  const pair = async (request: FastifyRequest, reply: FastifyReply, offered: { secret: unknown } | { code: unknown }): Promise<ScreenResult<{ device_id: string; name: string }>> => {
     try {
       const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
       if ('secret' in offered) {
-        const paired = pairWithSecret(engine, text(offered.secret));
+        const paired = await pairWithSecret(engine, text(offered.secret));
         setDeviceCookie(reply, paired.token);
         return { ok: true, value: { device_id: paired.device.id, name: paired.device.name } };
       }
-      const decision = takePairingAttempt(engine, addressKey(request.socket.remoteAddress), pairingLimits);
+      const decision = await takePairingAttempt(engine, addressKey(request.socket.remoteAddress), pairingLimits);
       if (!decision.allowed) {
         reply.header('Retry-After', decision.retryAfterSeconds);
         return { ok: false, error: { code: 'rate_limited', message: `too many pairing attempts from this address; retry after ${decision.retryAfterSeconds} s` } };
       }
-      const paired = pairWithCode(engine, text(offered.code));
+      const paired = await pairWithCode(engine, text(offered.code));
       setDeviceCookie(reply, paired.token);
       return { ok: true, value: { device_id: paired.device.id, name: paired.device.name } };
     } catch (error) {
@@ -198,17 +198,17 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
       });
       kitchen.setNotFoundHandler((_request, reply) => notFound(reply));
       // The QR code's URL: pairs this browser and lands on the board (or on the pairing page, saying why not).
-      door.get('/pair', navigation, (request, reply) => {
+      door.get('/pair', navigation, async (request, reply) => {
         // A HEAD (a link preview, a prefetch, a scanner checking the URL) spends nothing: only a GET pairs.
         if (request.method === 'HEAD') return securityHeaders(reply).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send();
-        const result = pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
+        const result = await pair(request, reply, { secret: (request.query as Record<string, unknown>).secret });
         const where = result.ok ? './' : `./?pairing=${result.error.code === 'rate_limited' ? 'rate_limited' : 'refused'}`;
         return securityHeaders(reply).header('Cache-Control', 'no-store').redirect(where, 303);
       });
       // The pairing page's form (the six digits typed by hand).
-      door.post('/pair', withBody, (request, reply) => {
+      door.post('/pair', withBody, async (request, reply) => {
         const body = request.body as Record<string, unknown> | undefined;
-        return answer(reply, pair(request, reply, { code: body?.code }));
+        return answer(reply, await pair(request, reply, { code: body?.code }));
       });
       // The one-time link printed by `npm start` without Electron: spent for an admin session cookie.
       door.get('/admin', navigation, (request, reply) => {
@@ -227,10 +227,10 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         return reply.redirect('./', 303);
       });
       // Whether this browser is paired (or the manager's): the page asks before it draws anything.
-      door.get('/session', routeOptions, (request, reply) => {
+      door.get('/session', routeOptions, async (request, reply) => {
         const admin = adminOf(request, false);
         if (admin?.ok) return answer(reply, { ok: true, value: { paired: true, admin: true } });
-        const device = deviceOf(request);
+        const device = await deviceOf(request);
         return answer(reply, device ? { ok: true, value: { paired: true, admin: false, role: device.role } } : { ok: false, error: unpaired() });
       });
       door.post('/api/:channel', withBody, async (request, reply) => {
@@ -247,8 +247,8 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           return answer(reply, await dispatch({ reach: 'all', handlers, log }, channel, request.body));
         }
         // The channel first (a desktop one does not exist here), then the device, its role and its write budget.
-        const handlers = (known: string) => {
-          const device = deviceOf(request);
+        const handlers = async (known: string) => {
+          const device = await deviceOf(request);
           if (!device) throw new KitchenError(DEVICE_UNPAIRED, UNPAIRED_MESSAGE);
           // The pickup screen reads its numbers and nothing else: every other channel is refused.
           if (device.role === 'pickup' && !(PICKUP_CHANNELS as readonly string[]).includes(known)) {
@@ -264,7 +264,7 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
         const log = (error: unknown) => request.log.error({ err: error }, 'kitchen handler failed');
         return answer(reply, await dispatch({ reach: 'kitchen', handlers, log }, channel, request.body));
       });
-      door.get('/live', routeOptions, (request, reply) => {
+      door.get('/live', routeOptions, async (request, reply) => {
         const admin = adminOf(request, false);
         if (admin !== null) {
           if (!admin.ok) return answer(reply, { ok: false, error: adminRefused(admin.why) });
@@ -273,9 +273,9 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           const session = adminSessionOf(request)!;
           // Each admin session is its own viewer (its streams capped and checked apart); the key is a digest, never the secret.
         const owner = `admin:${createHash('sha256').update(session).digest('base64url').slice(0, 16)}`;
-          const shown = stationsOf(request, current.restaurantId);
+          const shown = await stationsOf(request, current.restaurantId);
           if (!shown.ok) return answer(reply, shown);
-          streams.open(request, reply, {
+          await streams.open(request, reply, {
             restaurantId: current.restaurantId,
             owner,
             stillAllowed: () => options.admin!.sessions.isSession(session),
@@ -283,14 +283,14 @@ export async function registerKitchenDoor(app: ApiServer, context: HttpContext, 
           });
           return reply;
         }
-        const device = deviceOf(request);
+        const device = await deviceOf(request);
         if (!device) return answer(reply, { ok: false, error: unpaired() });
-        const shown = stationsOf(request, device.restaurantId);
+        const shown = await stationsOf(request, device.restaurantId);
         if (!shown.ok) return answer(reply, shown);
-        streams.open(request, reply, {
+        await streams.open(request, reply, {
           restaurantId: device.restaurantId,
           owner: device.deviceId,
-          stillAllowed: () => deviceStillPaired(engine, device.deviceId),
+          stillAllowed: async () => await deviceStillPaired(engine, device.deviceId),
           pickup: device.role === 'pickup',
           stations: shown.value,
         });

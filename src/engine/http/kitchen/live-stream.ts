@@ -31,7 +31,7 @@ const DEFAULT_LIVE_LIMITS: LiveStreamLimits = { perViewer: 4, total: 1000, maxBu
 export interface LiveStreamOptions {
   engine: Engine;
   heartbeatMs: number;
-  connectionStatus(): ConnectionStatus;
+  connectionStatus(): ConnectionStatus | Promise<ConnectionStatus>;
   limits?: Partial<LiveStreamLimits>;
 }
 
@@ -45,7 +45,7 @@ export interface LiveViewer {
   restaurantId: string;
   /** The device id, or the admin session's digest: streams per viewer are capped. */
   owner: string;
-  stillAllowed(): boolean;
+  stillAllowed(): boolean | Promise<boolean>;
   /**
    * The customers' pickup screen: not a kitchen screen (fallback printing does not count it), and it
    * is never sent the events themselves (they carry customer data), only that something changed
@@ -70,7 +70,7 @@ export interface LiveStreamStats {
 }
 
 export interface LiveStreams {
-  open(request: FastifyRequest, reply: FastifyReply, viewer: LiveViewer): void;
+  open(request: FastifyRequest, reply: FastifyReply, viewer: LiveViewer): Promise<void>;
   /** Ends every open stream (the server is closing: browsers reconnect to whoever comes back). */
   closeAll(): void;
   stats(): LiveStreamStats;
@@ -125,7 +125,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
   };
 
   return {
-    open(request, reply, viewer) {
+    async open(request, reply, viewer) {
       // A browser reconnecting while the server closes (on a socket it kept alive) gets no stream:
       // one opened after closeAll would never be ended, and the server would wait on it forever.
       if (closing) {
@@ -153,7 +153,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       // The browser's own reconnect says Last-Event-ID; a stream reopened by the page says ?after=.
       const resumeFrom = request.headers['last-event-id'] ?? (request.query as Record<string, unknown> | undefined)?.after;
       const lastEventId = typeof resumeFrom === 'string' && resumeFrom !== '' ? Number(resumeFrom) : Number.NaN;
-      const now = hub.lastSeq();
+      const now = await hub.lastSeq();
       // Resume after what the browser last saw, if it is a position of this database's feed.
       const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= now ? lastEventId : now;
       reply.hijack();
@@ -208,7 +208,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       if (mine) mine.add(stream);
       else byOwner.set(viewer.owner, new Set([stream]));
       // What happened since `after` goes to this stream alone, then a heartbeat says hello.
-      hub.join(stream, { greet: true });
+      await hub.join(stream, { greet: true });
     },
     closeAll() {
       closing = true;

@@ -20,13 +20,13 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
   app.get(
     '/menu',
     { schema: { ...operation('getMenu', { 200: { schema: Menu, description: 'The menu.' } }), querystring: MenuQuery } },
-    (request) => readMenu(engine, actorOf(request), request.query.location_id),
+    async (request) => await readMenu(engine, actorOf(request), request.query.location_id),
   );
 
   app.get(
     '/stock',
     { schema: { ...operation('getStock', { 200: { schema: StockList, description: 'Stock of every tracked product at the location.' } }), querystring: StockQuery } },
-    (request) => readStock(engine, actorOf(request), request.query.location_id),
+    async (request) => await readStock(engine, actorOf(request), request.query.location_id),
   );
 
   app.put(
@@ -38,13 +38,13 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         body: SetStockBody,
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setStock(actorOf(request), request.body)),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) => await context.commands.setStock(actorOf(request), request.body, tx)),
   );
 
   app.get(
     '/sold-out',
     { schema: { ...operation('getSoldOut', { 200: { schema: SoldOutList, description: 'What is sold out at the location now.' } }), querystring: SoldOutQuery } },
-    (request) => readSoldOut(engine, actorOf(request), request.query.location_id),
+    async (request) => await readSoldOut(engine, actorOf(request), request.query.location_id),
   );
 
   app.put(
@@ -56,7 +56,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         body: SetSoldOutBody,
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 200, () => context.commands.setSoldOut(actorOf(request), request.body)),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) => await context.commands.setSoldOut(actorOf(request), request.body, tx)),
   );
 
   app.post(
@@ -67,7 +67,7 @@ export function registerCatalogueRoutes(app: ApiServer, context: HttpContext): v
         const quoted = await context.replica.quoteDelivery(actorOf(request), request.body);
         return sendJsonAsIs(reply, quoted.status, JSON.stringify(quoted.body));
       }
-      return quoteDelivery(engine, actorOf(request), request.body, context.providers.couriers);
+      return await quoteDelivery(engine, actorOf(request), request.body, context.providers.couriers);
     },
   );
 }

@@ -17,7 +17,7 @@ export function registerEventRoutes(app: ApiServer, context: HttpContext): void 
       // Stop waiting when the client goes away: a held request must not outlive its socket.
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      return pollFeed(context.engine, actorOf(request), request.query, gone.signal);
+      return await pollFeed(context.engine, actorOf(request), request.query, gone.signal);
     },
   );
 }

@@ -13,7 +13,7 @@ export function registerLocationRoutes(app: ApiServer, context: HttpContext): vo
   app.get(
     '/locations',
     { schema: operation('listLocations', { 200: { schema: LocationList, description: 'The locations, evaluated now.' } }) },
-    (request) => listLocations(engine, actorOf(request)),
+    async (request) => await listLocations(engine, actorOf(request)),
   );
 
   for (const action of ['open', 'close'] as const) {
@@ -28,8 +28,8 @@ export function registerLocationRoutes(app: ApiServer, context: HttpContext): vo
           params: LocationIdParams,
         },
       },
-      (request, reply) => void respondToWrite(engine, request, reply, 200, () =>
-          context.commands.setLocationOpen(actorOf(request), request.params.location_id, action === 'open'),
+      async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) =>
+          await context.commands.setLocationOpen(actorOf(request), request.params.location_id, action === 'open', tx),
         ),
     );
   }

@@ -29,17 +29,17 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
   app.get(
     '/orders',
     { schema: { ...operation('listOrders', { 200: { schema: OrderList, description: 'A page of orders.' } }), querystring: ListOrdersQuery } },
-    (request, reply) =>
-      responses ? void responses.sendPage(reply, actorOf(request), request.query) : listOrders(engine, actorOf(request), request.query),
+    async (request, reply) =>
+      responses ? await responses.sendPage(reply, actorOf(request), request.query) : await listOrders(engine, actorOf(request), request.query),
   );
 
   app.get(
     '/orders/:order_id',
     { schema: { ...operation('getOrder', { 200: { schema: Order, description: 'The order.' } }), params: OrderIdParams } },
-    (request, reply) =>
+    async (request, reply) =>
       responses
-        ? void responses.sendOrder(reply, actorOf(request), request.params.order_id)
-        : getOrder(engine, actorOf(request), request.params.order_id),
+        ? await responses.sendOrder(reply, actorOf(request), request.params.order_id)
+        : await getOrder(engine, actorOf(request), request.params.order_id),
   );
 
   app.post(
@@ -76,8 +76,8 @@ export function registerOrderRoutes(app: ApiServer, context: HttpContext): void 
         body: PatchOrderBody,
       },
     },
-    (request, reply) => void respondToWrite(engine, request, reply, 200, () =>
-        context.commands.transitionOrder(actorOf(request), request.params.order_id, request.body.status),
+    async (request, reply) => await respondToWrite(engine, request, reply, 200, async (tx) =>
+        await context.commands.transitionOrder(actorOf(request), request.params.order_id, request.body.status, tx),
       ),
   );
 }

@@ -42,12 +42,12 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
   app.get<{ Params: { session_id: string } }>(
     '/payments/return/:session_id',
     { config: { public: true }, schema: { hide: true } },
-    (request, reply) => {
+    async (request, reply) => {
       const to = queryText(request.query, 'to');
       if (to === null || !RETURN_OUTCOMES.includes(to as ProviderReturn)) {
         throw invalidRequest(`to must be one of: ${RETURN_OUTCOMES.join(', ')}`);
       }
-      const back = paymentReturn(engine, request.params.session_id, to as ProviderReturn);
+      const back = await paymentReturn(engine, request.params.session_id, to as ProviderReturn);
       if (!back) throw notFound('unknown payment session');
       return reply.code(303).header('Cache-Control', 'no-store').redirect(returnUrlWith(back.returnUrl, back.orderId, back.payment), 303);
     },
@@ -56,7 +56,7 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
   app.post<{ Params: { provider: string; restaurant_id: string } }>(
     '/payments/notifications/:provider/:restaurant_id',
     { config: { public: true }, schema: { hide: true } },
-    (request, reply) => {
+    async (request, reply) => {
       const entry = paymentProviderEntry(request.params.provider);
       if (!entry) throw notFound('unknown payment provider');
       const restaurantId = request.params.restaurant_id;
@@ -69,7 +69,7 @@ export function registerPaymentNotificationRoutes(app: ApiServer, context: HttpC
       }
       if (verdict.kind === 'ignored') return reply.code(200).send({ received: true });
       if (verdict.kind === 'invalid') throw invalidRequest(verdict.message);
-      requestPaymentCheck(engine, restaurantId, entry.name, verdict.payment_id);
+      await requestPaymentCheck(engine, restaurantId, entry.name, verdict.payment_id);
       return reply.code(200).send({ received: true });
     },
   );

@@ -15,6 +15,6 @@ export function registerReadyTimeRoutes(app: ApiServer, context: HttpContext): v
         body: ReadyTimeQuoteBody,
       },
     },
-    (request) => quoteReadyTime(engine, actorOf(request), request.body),
+    async (request) => await quoteReadyTime(engine, actorOf(request), request.body),
   );
 }

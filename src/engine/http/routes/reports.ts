@@ -14,7 +14,7 @@ export function registerReportRoutes(app: ApiServer, context: HttpContext): void
   app.get(
     '/reports/kitchen',
     { schema: { ...operation('getKitchenReport', { 200: { schema: KitchenReport, description: 'The report.' } }), querystring: KitchenReportQuery } },
-    (request) => readKitchenReport(engine, actorOf(request), request.query),
+    async (request) => await readKitchenReport(engine, actorOf(request), request.query),
   );
 
   app.get(
@@ -28,9 +28,9 @@ export function registerReportRoutes(app: ApiServer, context: HttpContext): void
         querystring: KitchenReportTableQuery,
       },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const { format, ...query } = request.query;
-      const table = readKitchenReportTable(engine, actorOf(request), query, request.params.table);
+      const table = await readKitchenReportTable(engine, actorOf(request), query, request.params.table);
       if (format === 'json') {
         return { table: request.params.table, columns: table.columns, data: table.rows.map((row) => Object.fromEntries(table.columns.map((c, i) => [c, row[i] ?? null]))) };
       }

@@ -50,9 +50,9 @@ const notFoundPage: MessagePageInput = {
 };
 
 /** The simulator's own sessions only: any other id is the same 404 page. */
-function findSession(context: HttpContext, sessionId: string): PaymentSessionView | null {
+async function findSession(context: HttpContext, sessionId: string): Promise<PaymentSessionView | null> {
   if (!SANDBOX_SESSION_ID.test(sessionId)) return null;
-  const view = readPaymentSession(context.engine, sessionId);
+  const view = await readPaymentSession(context.engine, sessionId);
   return view && view.session.provider === SANDBOX_PROVIDER_NAME ? view : null;
 }
 
@@ -148,8 +148,8 @@ export function registerSandboxPayRoutes(app: ApiServer, context: HttpContext): 
     scope.get<{ Params: SessionParams }>(
       '/sandbox/pay/:session_id',
       { config: { public: true }, schema: { hide: true } },
-      (request, reply) => {
-        const view = findSession(context, request.params.session_id);
+      async (request, reply) => {
+        const view = await findSession(context, request.params.session_id);
         if (!view) return sendMessage(reply, 404, notFoundPage);
         return showSession(reply, view, view.state);
       },
@@ -158,8 +158,8 @@ export function registerSandboxPayRoutes(app: ApiServer, context: HttpContext): 
     scope.post<{ Params: SessionParams }>(
       '/sandbox/pay/:session_id',
       { config: { public: true }, schema: { hide: true } },
-      (request, reply) => {
-        const view = findSession(context, request.params.session_id);
+      async (request, reply) => {
+        const view = await findSession(context, request.params.session_id);
         if (!view) return sendMessage(reply, 404, notFoundPage);
         const back = { href: view.session.id, label: 'Volver a la página de pago' };
         const result = formField(request.body, 'result');
@@ -180,7 +180,7 @@ export function registerSandboxPayRoutes(app: ApiServer, context: HttpContext): 
             link: back,
           });
         }
-        const outcome = confirmPayment(context.engine, {
+        const outcome = await confirmPayment(context.engine, {
           session_id: view.session.id,
           result: result as PaymentResult,
           method: result === 'success' ? (method as (typeof SIMULATED_METHODS)[number]) : null,

@@ -31,23 +31,23 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
   app.get(
     `${KITCHEN_SYNC_PREFIX}/orders/:order_id/items`,
     { schema: { ...hidden, params: Type.Object({ order_id: Uuid() }), response: { 200: ItemStates, ...errors } } },
-    (request) => readOrderItemStates(engine, actorOf(request), request.params.order_id),
+    async (request) => await readOrderItemStates(engine, actorOf(request), request.params.order_id),
   );
 
   app.put(
     `${KITCHEN_SYNC_PREFIX}/orders/:order_id/items/:item_index`,
     { schema: { ...hidden, params: ItemParams, body: Type.Object({ done: Type.Boolean() }), response: { 200: ItemStates, ...errors } } },
-    (request, reply) =>
-      void respondToWrite(engine, request, reply, 200, () => {
+    async (request, reply) =>
+      await respondToWrite(engine, request, reply, 200, async (tx) => {
         const actor = actorOf(request);
         try {
-          context.commands.setItemDone(actor, request.params.order_id, request.params.item_index, request.body.done);
+          await context.commands.setItemDone(actor, request.params.order_id, request.params.item_index, request.body.done, tx);
         } catch (error) {
           // The replica records a refusal as a conflict and takes this side's state.
           if (error instanceof KitchenError) throw new ApiError('state_conflict', error.message);
           throw error;
         }
-        return readOrderItemStates(engine, actor, request.params.order_id);
+        return await readOrderItemStates(engine, actor, request.params.order_id);
       }),
   );
 
@@ -61,10 +61,10 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
         response: { 200: Type.Object({ order_id: Type.String(), recalled_until: Type.Integer() }), ...errors },
       },
     },
-    (request, reply) =>
-      void respondToWrite(engine, request, reply, 200, () => {
+    async (request, reply) =>
+      await respondToWrite(engine, request, reply, 200, async (tx) => {
         try {
-          const result = context.commands.recallOrder(actorOf(request), request.params.order_id, request.body.recalled_until);
+          const result = await context.commands.recallOrder(actorOf(request), request.params.order_id, request.body.recalled_until, tx);
           return { order_id: result.order.id, recalled_until: result.recalled_until };
         } catch (error) {
           // The replica records a refusal as a conflict.
@@ -81,7 +81,7 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
       const { after, limit, wait } = request.query;
-      return pollItemFeed(engine, actorOf(request), after ?? 0, limit ?? 200, (wait ?? 0) * 1000, gone.signal);
+      return await pollItemFeed(engine, actorOf(request), after ?? 0, limit ?? 200, (wait ?? 0) * 1000, gone.signal);
     },
   );
 }

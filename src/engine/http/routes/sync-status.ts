@@ -32,9 +32,9 @@ export function registerSyncStatusRoute(app: ApiServer, replica: ReplicaDoor, en
   app.get(
     '/sync/status',
     { schema: { tags: ['sync'], summary: 'The replica\'s sync status', response: { 200: SyncStatus, '4xx': ErrorBody } } },
-    (request) => {
+    async (request) => {
       actorOf(request);
-      return { ...(replica.status() as object), disk: readFreeSpace(engine) } as Type.Static<typeof SyncStatus>;
+      return { ...((await replica.status()) as object), disk: readFreeSpace(engine) } as Type.Static<typeof SyncStatus>;
     },
   );
 }

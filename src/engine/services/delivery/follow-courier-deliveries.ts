@@ -31,8 +31,8 @@ const CALL_LEASE_MINUTES = 5;
 export { DEFAULT_COURIER_TIMEOUT_MS };
 
 /** Orders whose courier delivery is due now: a dispatch to perform or retry, a status check, a cancellation. */
-export function dueCourierDeliveries(engine: Engine, limit = 100): string[] {
-  return engine.stores.courierDeliveries.due(engine.clock.now(), limit);
+export async function dueCourierDeliveries(engine: Engine, limit = 100): Promise<string[]> {
+  return await engine.stores.courierDeliveries.due(engine.clock.now(), limit);
 }
 
 type CourierWork =
@@ -45,46 +45,46 @@ type CourierWork =
  * must be asked (dispatch, status, cancellation), leases the row for the call, and counts a
  * dispatch attempt. Null when nothing is to be asked (not due, finished, or settled here).
  */
-function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): CourierWork | null {
-  return engine.transaction(() => {
+async function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): Promise<CourierWork | null> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const row = engine.stores.courierDeliveries.get(orderId);
+    const row = await engine.stores.courierDeliveries.get(orderId);
     if (!row || row.next_check_at === null || row.next_check_at > now) return null;
-    const order = engine.stores.orders.getById(orderId);
-    const done = (lastError: string | null = row.last_error) => {
-      engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
+    const order = await engine.stores.orders.getById(orderId);
+    const done = async (lastError: string | null = row.last_error) => {
+      await engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
       return null;
     };
-    if (!order) return done();
+    if (!order) return await done();
     const courier = courierOf(couriers, order);
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
     if (row.status === 'cancelado' || order.status === 'cancelado') {
-      if (row.delivery_id === null) return done();
-      if (!courier) return done(`cancelling with the courier failed: ${noAdapterMessage(row.provider)}`);
-      engine.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
+      if (row.delivery_id === null) return await done();
+      if (!courier) return await done(`cancelling with the courier failed: ${noAdapterMessage(row.provider)}`);
+      await engine.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
       return { kind: 'cancel', courier, order, row: { ...row, delivery_id: row.delivery_id } };
     }
     if (row.delivery_id === null) {
       // The kitchen moved on (its own rider took it): no courier is wanted any more.
-      if (order.status !== 'listo') return done(`dispatch abandoned: the order went to ${order.status} first`);
+      if (order.status !== 'listo') return await done(`dispatch abandoned: the order went to ${order.status} first`);
       if (!courier) {
         const attempts = row.attempts + 1;
-        engine.stores.courierDeliveries.update(
+        await engine.stores.courierDeliveries.update(
           orderId,
           { status: DISPATCH_FAILED, attempts, next_check_at: dispatchRetryAt(now, attempts), last_error: noAdapterMessage(row.provider) },
           now,
         );
         return null;
       }
-      engine.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
+      await engine.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
       return { kind: 'dispatch', courier, order, row: { ...row, attempts: row.attempts + 1 } };
     }
     if (!courier) {
-      engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
+      await engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
       return null;
     }
-    if (row.dispatched_at === null) return done('the delivery was never dispatched');
-    engine.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
+    if (row.dispatched_at === null) return await done('the delivery was never dispatched');
+    await engine.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
     return { kind: 'track', courier, order, row: { ...row, delivery_id: row.delivery_id, dispatched_at: row.dispatched_at } };
   });
 }
@@ -104,13 +104,13 @@ export async function followCourierDelivery(
   orderId: string,
   timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
 ): Promise<void> {
-  const work = claimCourierWork(engine, couriers, orderId);
+  const work = await claimCourierWork(engine, couriers, orderId);
   if (!work) return;
   const at = engine.clock.now();
   const what = `courier "${work.row.provider}"`;
   switch (work.kind) {
     case 'dispatch': {
-      const location = work.order.location_id === null ? undefined : engine.stores.locations.get(work.order.restaurant_id, work.order.location_id);
+      const location = work.order.location_id === null ? undefined : await engine.stores.locations.get(work.order.restaurant_id, work.order.location_id);
       let outcome: { deliveryId: string; trackingUrl: string | null } | { error: string };
       try {
         const dispatch = await callWithTimeout(`${what} (dispatch)`, timeoutMs, (signal) =>
@@ -130,7 +130,7 @@ export async function followCourierDelivery(
       } catch (error) {
         outcome = { error: errorText(error) };
       }
-      recordDispatch(engine, orderId, work.row.attempts, outcome);
+      await recordDispatch(engine, orderId, work.row.attempts, outcome);
       return;
     }
     case 'track': {
@@ -145,7 +145,7 @@ export async function followCourierDelivery(
       } catch (error) {
         tracking = { error: errorText(error) };
       }
-      recordTracking(engine, orderId, work.row.delivery_id, tracking);
+      await recordTracking(engine, orderId, work.row.delivery_id, tracking);
       return;
     }
     case 'cancel': {
@@ -158,45 +158,45 @@ export async function followCourierDelivery(
       } catch (error) {
         lastError = `cancelling with the courier failed: ${errorText(error)}`;
       }
-      engine.transaction(() => {
+      await engine.transaction(async () => {
         const now = engine.clock.now();
         // A refusal is final (the parcel was picked up); a failure to reach the courier is retried.
         const retry = lastError !== null && lastError.startsWith('cancelling with the courier failed');
-        engine.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
+        await engine.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
       });
       return;
     }
   }
 }
 
-function recordDispatch(
+async function recordDispatch(
   engine: Engine,
   orderId: string,
   attempts: number,
   outcome: { deliveryId: string; trackingUrl: string | null } | { error: string },
-): void {
-  engine.transaction(() => {
+): Promise<void> {
+  await engine.transaction(async () => {
     const now = engine.clock.now();
-    const row = engine.stores.courierDeliveries.get(orderId);
-    const order = engine.stores.orders.getById(orderId);
+    const row = await engine.stores.courierDeliveries.get(orderId);
+    const order = await engine.stores.orders.getById(orderId);
     if (!row || !order) return;
     const offTheTable = row.status === 'cancelado' || order.status !== 'listo';
     if ('error' in outcome) {
       if (offTheTable) {
-        engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
+        await engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
         return;
       }
-      engine.stores.courierDeliveries.update(
+      await engine.stores.courierDeliveries.update(
         orderId,
         { status: DISPATCH_FAILED, delivery_id: null, tracking_url: null, next_check_at: dispatchRetryAt(now, attempts), last_error: outcome.error },
         now,
       );
-      applyOrderChanges(engine, order, { delivery_status: DISPATCH_FAILED, delivery_tracking_url: null });
+      await applyOrderChanges(engine, order, { delivery_status: DISPATCH_FAILED, delivery_tracking_url: null });
       return;
     }
     if (offTheTable) {
       // Cancelled, or taken by the kitchen's own rider, while the courier was booking: call it off.
-      engine.stores.courierDeliveries.update(
+      await engine.stores.courierDeliveries.update(
         orderId,
         {
           status: 'cancelado',
@@ -210,7 +210,7 @@ function recordDispatch(
       );
       return;
     }
-    engine.stores.courierDeliveries.update(
+    await engine.stores.courierDeliveries.update(
       orderId,
       {
         status: 'pendiente',
@@ -223,20 +223,20 @@ function recordDispatch(
       },
       now,
     );
-    const updated = applyOrderChanges(engine, order, { delivery_status: 'pendiente', delivery_tracking_url: outcome.trackingUrl });
-    refreshReadyMail(engine, updated, now);
+    const updated = await applyOrderChanges(engine, order, { delivery_status: 'pendiente', delivery_tracking_url: outcome.trackingUrl });
+    await refreshReadyMail(engine, updated, now);
   });
 }
 
-function recordTracking(engine: Engine, orderId: string, deliveryId: string, tracking: CourierTracking | { error: string }): void {
-  engine.transaction(() => {
+async function recordTracking(engine: Engine, orderId: string, deliveryId: string, tracking: CourierTracking | { error: string }): Promise<void> {
+  await engine.transaction(async () => {
     const now = engine.clock.now();
-    const row = engine.stores.courierDeliveries.get(orderId);
-    const order = engine.stores.orders.getById(orderId);
+    const row = await engine.stores.courierDeliveries.get(orderId);
+    const order = await engine.stores.orders.getById(orderId);
     // Cancelled meanwhile: the cancellation's own work takes over.
     if (!row || !order || row.delivery_id !== deliveryId || row.status === 'cancelado' || order.status === 'cancelado') return;
     if ('error' in tracking) {
-      engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
+      await engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
       return;
     }
     const status = tracking.status;
@@ -248,18 +248,18 @@ function recordTracking(engine: Engine, orderId: string, deliveryId: string, tra
       : typeof nextUpdate === 'number' && nextUpdate > now
         ? Math.min(nextUpdate, pollAt)
         : pollAt;
-    engine.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
+    await engine.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
 
     const delivery: OrderChanges = { delivery_status: status, delivery_tracking_url: trackingUrl };
     let current = order;
     // A pickup puts the order on its way; a delivery seen without the pickup first makes both steps.
     if ((status === 'en_camino' || status === 'entregado') && current.status === 'listo' && canTransition('listo', current.type, 'en_reparto')) {
-      current = applyTransition(engine, current, 'en_reparto', { ...delivery, delivery_status: 'en_camino' });
+      current = await applyTransition(engine, current, 'en_reparto', { ...delivery, delivery_status: 'en_camino' });
     }
     if (status === 'entregado' && current.status === 'en_reparto') {
-      applyTransition(engine, current, 'entregado', delivery);
+      await applyTransition(engine, current, 'entregado', delivery);
       return;
     }
-    applyOrderChanges(engine, current, delivery);
+    await applyOrderChanges(engine, current, delivery);
   });
 }

@@ -49,8 +49,8 @@ export async function quoteDelivery(
   couriers: CourierRegistry,
   timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
 ): Promise<Quote> {
-  const restaurant = restaurantOf(engine, actor);
-  const location = engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+  const restaurant = await restaurantOf(engine, actor);
+  const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
   const now = engine.clock.now();
   const expires = quoteExpiry(now, restaurant.time_zone);

@@ -40,9 +40,9 @@ function decodeFeedCursor(cursor: string): number {
 }
 
 /** One page of the change feed after the cursor, oldest first. No cursor means "from now". */
-function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): FeedPage {
-  const restaurant = restaurantOf(engine, actor);
-  const rows = engine.stores.events.list(restaurant.id, actor.world, afterSeq, limit + 1);
+async function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): Promise<FeedPage> {
+  const restaurant = await restaurantOf(engine, actor);
+  const rows = await engine.stores.events.list(restaurant.id, actor.world, afterSeq, limit + 1);
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const lastSeq = page.length > 0 ? page[page.length - 1]!.seq : afterSeq;
@@ -64,18 +64,18 @@ function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number)
  * of this restaurant (or until `signal` aborts, e.g. the client went away).
  */
 export async function pollFeed(engine: Engine, actor: Actor, query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
-  const afterSeq = query.after === undefined ? engine.stores.events.lastSeq() : decodeFeedCursor(query.after);
+  const afterSeq = query.after === undefined ? await engine.stores.events.lastSeq() : decodeFeedCursor(query.after);
   const limit = query.limit ?? 100;
   const waitMs = (query.wait ?? 0) * 1000;
-  const first = readFeed(engine, actor, afterSeq, limit);
+  const first = await readFeed(engine, actor, afterSeq, limit);
   if (first.data.length > 0 || waitMs === 0) return first;
   const deadline = Date.now() + waitMs;
   for (;;) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0 || signal?.aborted) return readFeed(engine, actor, afterSeq, limit);
+    if (remaining <= 0 || signal?.aborted) return await readFeed(engine, actor, afterSeq, limit);
     await engine.notifier.waitForChange(actor.restaurantId, remaining, signal);
     // A commit may carry only events of the other world: read, and keep waiting if still empty.
-    const page = readFeed(engine, actor, afterSeq, limit);
+    const page = await readFeed(engine, actor, afterSeq, limit);
     if (page.data.length > 0) return page;
   }
 }

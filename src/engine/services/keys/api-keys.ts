@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { generateApiKey, parseApiKey } from '../../domain/api-key-format.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { ApiKeyRow } from '../../store/api-keys-store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { World } from '../../../shared/world.ts';
@@ -43,16 +43,16 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
 }
 
 /** Issues a key; the secret is returned here once and only its salted hash is kept. */
-export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: string; record: ApiKeyView } {
-  const restaurant = engine.stores.restaurants.get(input.restaurantId);
+export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?: WriteTransaction): Promise<{ key: string; record: ApiKeyView }> {
+  const restaurant = await engine.stores.restaurants.get(input.restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
   const label = input.label?.trim() || null;
   if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
-  return engine.transaction(() => {
+  return await engine.within(tx, async () => {
     for (;;) {
       const key = generateApiKey(input.world);
       const lookup = parseApiKey(key)!.lookup;
-      if (engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
+      if (await engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
       const salt = randomBytes(16);
       const row = {
         id: randomUUID(),
@@ -66,7 +66,7 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
         last4: key.slice(-4),
         created_at: engine.clock.now(),
       };
-      engine.stores.apiKeys.insert(row);
+      await engine.stores.apiKeys.insert(row);
       return { key, record: toView({ ...row, last_used_at: null, revoked_at: null }, restaurant.time_zone) };
     }
   });
@@ -76,19 +76,13 @@ export function createApiKey(engine: Engine, input: CreateApiKeyInput): { key: s
  * The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key.
  * Writes nothing: the use is noted in memory and written later (Engine.flushKeyUses).
  */
-export function authenticate(engine: Engine, presented: string): Actor | null {
-  // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
-  // Checked once per turn of the event loop: the requests of one turn share the check (data-version.ts).
-  engine.dataVersion.checkThisTurn();
-  const keyWrites = engine.stores.apiKeys.writeCount;
-  const known = engine.verifiedKeys.get(presented, keyWrites);
-  if (known) {
-    engine.verifiedKeys.noteUse(known, engine.clock.now());
-    return known.actor;
-  }
+export async function authenticate(engine: Engine, presented: string): Promise<Actor | null> {
+  const known = knownActor(engine, presented);
+  if (known) return known;
+  const keyWrites = engine.sqliteStores.apiKeys.writeCount;
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
-  const row = engine.stores.apiKeys.findByLookup(parsed.lookup);
+  const row = await engine.stores.apiKeys.findByLookup(parsed.lookup);
   if (!row) {
     // Spend the same work as a real check so timing does not tell which lookups exist.
     hashKey(randomBytes(16), presented);
@@ -102,24 +96,38 @@ export function authenticate(engine: Engine, presented: string): Actor | null {
   return actor;
 }
 
+/**
+ * The actor of a key this process verified before (verifiedKeys), with its use noted; undefined
+ * when it must be looked up (authenticate). Answers at once: the request goes on in the same task.
+ */
+export function knownActor(engine: Engine, presented: string): Actor | undefined {
+  // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
+  // Checked once per turn of the event loop: the requests of one turn share the check (data-version.ts).
+  engine.dataVersion.checkThisTurn();
+  const known = engine.verifiedKeys.get(presented, engine.sqliteStores.apiKeys.writeCount);
+  if (!known) return undefined;
+  engine.verifiedKeys.noteUse(known, engine.clock.now());
+  return known.actor;
+}
+
 /** A key's row with its last use as this process knows it (a use may not be written yet). */
 function withPendingUse(engine: Engine, row: ApiKeyRow): ApiKeyRow {
   const pending = engine.verifiedKeys.pendingUse(row.id);
   return pending !== undefined && (row.last_used_at === null || pending > row.last_used_at) ? { ...row, last_used_at: pending } : row;
 }
 
-export function listApiKeys(engine: Engine, restaurantId: string): ApiKeyView[] {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+export async function listApiKeys(engine: Engine, restaurantId: string): Promise<ApiKeyView[]> {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
-  return engine.stores.apiKeys.listForRestaurant(restaurantId).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
+  return (await engine.stores.apiKeys.listForRestaurant(restaurantId)).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
 }
 
-export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): ApiKeyView {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
-  const row = engine.stores.apiKeys.find(restaurantId, keyId);
+export async function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): Promise<ApiKeyView> {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
+  const row = await engine.stores.apiKeys.find(restaurantId, keyId);
   if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
-  engine.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
-  return toView(withPendingUse(engine, engine.stores.apiKeys.find(restaurantId, keyId)!), restaurant.time_zone);
+  await engine.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
+  return toView(withPendingUse(engine, (await engine.stores.apiKeys.find(restaurantId, keyId))!), restaurant.time_zone);
 }
 
 
@@ -127,23 +135,24 @@ export function revokeApiKey(engine: Engine, restaurantId: string, keyId: string
  * Accepts locally a key issued elsewhere (a replica serves its local clients with the same key it
  * uses upstream, with the same permission). Stored hashed like any other; idempotent.
  */
-export function registerExternalApiKey(
+export async function registerExternalApiKey(
   engine: Engine,
   input: { restaurantId: string; key: string; write: boolean; label: string },
-): void {
+  tx?: WriteTransaction,
+): Promise<void> {
   const parsed = parseApiKey(input.key);
   if (!parsed) throw invalidRequest('not an API key');
-  engine.transaction(() => {
-    const existing = engine.stores.apiKeys.findByLookup(parsed.lookup);
+  await engine.within(tx, async () => {
+    const existing = await engine.stores.apiKeys.findByLookup(parsed.lookup);
     if (existing) {
       if (!timingSafeEqual(hashKey(existing.salt, input.key), existing.hash) || existing.restaurant_id !== input.restaurantId) {
         throw new Error('another key with the same lookup is already registered here');
       }
-      engine.stores.apiKeys.setWrite(existing.id, input.write);
+      await engine.stores.apiKeys.setWrite(existing.id, input.write);
       return;
     }
     const salt = randomBytes(16);
-    engine.stores.apiKeys.insert({
+    await engine.stores.apiKeys.insert({
       id: randomUUID(),
       restaurant_id: input.restaurantId,
       lookup: parsed.lookup,

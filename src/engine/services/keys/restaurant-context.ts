@@ -4,8 +4,8 @@ import type { Engine } from '../../engine.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { Actor } from '../../domain/actor.ts';
 
-export function restaurantOf(engine: Engine, actor: Actor): RestaurantRow {
-  const restaurant = engine.stores.restaurants.get(actor.restaurantId);
+export async function restaurantOf(engine: Engine, actor: Actor): Promise<RestaurantRow> {
+  const restaurant = await engine.stores.restaurants.get(actor.restaurantId);
   // A key whose restaurant is gone is as good as revoked.
   if (!restaurant) throw new ApiError('unauthorized', 'the API key does not belong to an existing restaurant');
   return restaurant;
@@ -16,25 +16,25 @@ export function requireWrite(actor: Actor): void {
 }
 
 /** The restaurants this file holds (the app chooses one; the demo and the jobs go through them all). */
-export function listRestaurants(engine: Engine): { id: string; name: string }[] {
-  return engine.stores.restaurants.list().map((restaurant) => ({ id: restaurant.id, name: restaurant.name }));
+export async function listRestaurants(engine: Engine): Promise<{ id: string; name: string }[]> {
+  return (await engine.stores.restaurants.list()).map((restaurant) => ({ id: restaurant.id, name: restaurant.name }));
 }
 
-export function restaurantExists(engine: Engine, restaurantId: string): boolean {
-  return engine.stores.restaurants.get(restaurantId) !== undefined;
+export async function restaurantExists(engine: Engine, restaurantId: string): Promise<boolean> {
+  return await engine.stores.restaurants.get(restaurantId) !== undefined;
 }
 
 /** The restaurant's own time zone (a replica's is set at its first pull), for reading and writing its times. */
-export function restaurantTimeZone(engine: Engine, restaurantId: string): string {
-  return engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
+export async function restaurantTimeZone(engine: Engine, restaurantId: string): Promise<string> {
+  return (await engine.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE;
 }
 
 /**
  * An order of this restaurant, by its id as a screen sent it (any case): its id and whether it is a
  * test order (its world). Another restaurant's order is as unknown as one that does not exist.
  */
-export function orderOfRestaurant(engine: Engine, restaurantId: string, orderId: string): { id: string; test: number } {
-  const row = engine.stores.orders.getById(orderId.toLowerCase());
+export async function orderOfRestaurant(engine: Engine, restaurantId: string, orderId: string): Promise<{ id: string; test: number }> {
+  const row = await engine.stores.orders.getById(orderId.toLowerCase());
   if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${orderId} not found`);
   return { id: row.id, test: row.test };
 }

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 // Busy mode per location (issue 32): the jobs evaluate it from the kitchen's current wait, order
 // creation refuses store fronts while it is paused, a manager overrides it from the hub, and every
 // pause and resume is a `location.updated` event carrying `kitchen_busy`.
@@ -14,7 +15,7 @@ import {
   type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { PrepLine } from '../../domain/prep-times.ts';
@@ -26,8 +27,8 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 
 export type KitchenBusyView = NonNullable<Static<typeof LocationStatus>['kitchen_busy']>;
 
-export function readBusyState(engine: Engine, locationId: string): BusyState {
-  const row = engine.stores.locationBusy.state(locationId);
+export async function readBusyState(engine: Engine, locationId: string): Promise<BusyState> {
+  const row = await engine.stores.locationBusy.state(locationId);
   if (!row) return NOT_BUSY;
   return {
     paused: row.paused === 1,
@@ -39,8 +40,8 @@ export function readBusyState(engine: Engine, locationId: string): BusyState {
   };
 }
 
-function writeBusyState(engine: Engine, locationId: string, state: BusyState): void {
-  engine.stores.locationBusy.setState({
+async function writeBusyState(engine: Engine, locationId: string, state: BusyState): Promise<void> {
+  await engine.stores.locationBusy.setState({
     location_id: locationId,
     paused: state.paused ? 1 : 0,
     changed_at: state.changed_at,
@@ -63,12 +64,12 @@ export function kitchenBusyView(state: BusyState, settings: BusyModeSettings | u
   };
 }
 
-function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): void {
+async function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): Promise<void> {
   const view = {
-    ...toLocationStatusView(location, locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
+    ...toLocationStatusView(location, await locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
     kitchen_busy: kitchenBusyView(state, settings, restaurant.time_zone)!,
   };
-  engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
+  await engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
 }
 
 const sameState = (a: BusyState, b: BusyState) =>
@@ -85,26 +86,26 @@ const sameState = (a: BusyState, b: BusyState) =>
  * location whose state would not change is not written (a tick takes no write lock for nothing);
  * one that would is written in its own transaction, from its state read again there.
  */
-export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused' | 'resumed' | null)[] {
-  const settings = readKitchenSettings(engine, restaurantId).busy_mode;
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+export async function evaluateBusyMode(engine: Engine, restaurantId: string): Promise<('paused' | 'resumed' | null)[]> {
+  const settings = (await readKitchenSettings(engine, restaurantId)).busy_mode;
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!settings || !restaurant) return [];
-  const next = (location: LocationRow, now: number) => {
-    const current = readBusyState(engine, location.id);
-    const wait = currentWait(readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
+  const next = async (location: LocationRow, now: number) => {
+    const current = await readBusyState(engine, location.id);
+    const wait = currentWait(await readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
     return { current, ...nextBusyState(current, wait, now, settings) };
   };
-  return engine.stores.locations.list(restaurantId).map((location) => {
-    const seen = engine.read(() => next(location, engine.clock.now()));
+  return (await mapInOrder((await engine.stores.locations.list(restaurantId)), async (location) => {
+    const seen = await engine.read(async () => await next(location, engine.clock.now()));
     if (sameState(seen.current, seen.state)) return null;
-    return engine.transaction(() => {
+    return await engine.transaction(async () => {
       const now = engine.clock.now();
-      const { state, change } = next(location, now);
-      writeBusyState(engine, location.id, state);
-      if (change) announce(engine, restaurant, location, state, settings, now);
+      const { state, change } = await next(location, now);
+      await writeBusyState(engine, location.id, state);
+      if (change) await announce(engine, restaurant, location, state, settings, now);
       return change;
     });
-  });
+  }));
 }
 
 /**
@@ -114,7 +115,7 @@ export function evaluateBusyMode(engine: Engine, restaurantId: string): ('paused
  * threshold. A POS's orders (a key marked `pos`, or one managed by a POS integration) and keys marked
  * neither are never refused.
  */
-export function refuseWhenBusy(
+export async function refuseWhenBusy(
   engine: Engine,
   actor: Actor,
   restaurant: RestaurantRow,
@@ -123,50 +124,52 @@ export function refuseWhenBusy(
   lines: readonly PrepLine[],
   test: boolean,
   order?: { type: string; lines: number; total: number },
-): void {
+): Promise<void> {
   if (managedBy !== undefined) return;
-  const state = readBusyState(engine, location.id);
-  if (!state.paused || engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
-  const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+  const state = await readBusyState(engine, location.id);
+  if (!state.paused || await engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
+  const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
   let orderWait: number | null = null;
-  const ownWait = () => {
+  const ownWait = async () => {
     const now = engine.clock.now();
-    const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test));
     orderWait = Math.max(0, Math.ceil((promiseFor(load, lines).promised_ready_at - now) / 60_000));
     return orderWait;
   };
-  if (!refusesStoreFrontOrder(state, settings, ownWait)) return;
+  // The order's own wait is read only where the rule asks for it (paused by the kitchen's wait).
+  const wait = state.paused && state.override !== 'pause' && settings !== undefined ? await ownWait() : 0;
+  if (!refusesStoreFrontOrder(state, settings, () => wait)) return;
   const retry = settings ? (orderWait !== null ? orderRetryAfterSeconds(orderWait, settings) : retryAfterSeconds(state, settings)) : 15 * 60;
   const why =
     orderWait !== null
       ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
   // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
-  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: orderChannel(engine, actor, undefined), ...order });
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, actor, undefined), ...order });
   throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 
 /** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */
-export function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): KitchenBusyView {
+export async function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): Promise<KitchenBusyView> {
   requireWrite(actor);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+  return await engine.transaction(async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const location = await engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
-    const settings = readKitchenSettings(engine, restaurant.id).busy_mode;
+    const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
     const now = engine.clock.now();
-    const before = readBusyState(engine, location.id);
+    const before = await readBusyState(engine, location.id);
     const wanted = override === 'auto' ? null : override;
     const paused = wanted === null ? before.paused && settings !== undefined : wanted === 'pause';
     // changed_at is set by any override, so the location shows busy mode from then on, paused or not.
     const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused || before.changed_at === 0 ? now : before.changed_at };
-    writeBusyState(engine, location.id, state);
-    if (paused !== before.paused || wanted !== before.override) announce(engine, restaurant, location, state, settings, now);
+    await writeBusyState(engine, location.id, state);
+    if (paused !== before.paused || wanted !== before.override) await announce(engine, restaurant, location, state, settings, now);
     return kitchenBusyView(state, settings, restaurant.time_zone)!;
   });
 }
 
 /** Marks an API key as a store front's or a POS's (keys CLI, the simulator). */
-export function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos'): void {
-  engine.transaction(() => engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
+export async function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos', tx?: WriteTransaction): Promise<void> {
+  await engine.within(tx, async () => await engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
 }

@@ -10,8 +10,8 @@ import { MAX_OPEN_LINES, readKitchenLoad, type HeldDecision } from './kitchen-pr
 import { logHeldLineFired } from './kitchen-timing-log.ts';
 
 /** The locations with lines held: what the jobs look at on every tick. */
-export function locationsWithHeldLines(engine: Engine): string[] {
-  return engine.stores.kitchenTimings.heldLocations();
+export async function locationsWithHeldLines(engine: Engine): Promise<string[]> {
+  return await engine.stores.kitchenTimings.heldLocations();
 }
 
 /**
@@ -21,33 +21,33 @@ export function locationsWithHeldLines(engine: Engine): string[] {
  * something would fire or move). Returns how many fired. One read of the load and one pass over the
  * held lines per world, however many there are.
  */
-export function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number, dryRun = false): number {
-  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES);
+export async function fireDueHeldLinesIn(engine: Engine, locationId: string, now: number, dryRun = false): Promise<number> {
+  const held = await engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES);
   if (held.length === 0) return 0;
   let fired = 0;
   for (const test of [0, 1]) {
     const first = held.find((h) => h.test === test);
     if (!first) continue;
-    const restaurantId = engine.stores.orders.getById(first.order_id)?.restaurant_id;
+    const restaurantId = (await engine.stores.orders.getById(first.order_id))?.restaurant_id;
     if (restaurantId === undefined) continue;
-    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), 'all');
+    const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), 'all');
     const decisions = decideHeldLines(queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired }), load.held.filter((h) => h.test === test));
     if (dryRun) {
       if (decisions.some((d) => d.fires || d.shift > 0)) return 1;
       continue;
     }
-    fired += applyHeldDecisions(engine, decisions, now);
+    fired += await applyHeldDecisions(engine, decisions, now);
   }
   return fired;
 }
 
 /** Writes what was decided of held lines: plans moved later (the screens told), lines fired. Returns how many fired. */
-export function applyHeldDecisions(engine: Engine, decisions: readonly HeldDecision[], now: number): number {
+export async function applyHeldDecisions(engine: Engine, decisions: readonly HeldDecision[], now: number): Promise<number> {
   let fired = 0;
   for (const { line, shift, fires } of decisions) {
-    if (shift > 0 && !fires) replan(engine, line, shift, now);
+    if (shift > 0 && !fires) await replan(engine, line, shift, now);
     if (fires) {
-      fireHeldLine(engine, line, now);
+      await fireHeldLine(engine, line, now);
       fired++;
     }
   }
@@ -59,30 +59,30 @@ export function applyHeldDecisions(engine: Engine, decisions: readonly HeldDecis
  * (their station is slower than planned): the line's planned firing moves as much later, and the
  * screens are told (so "retenido hasta" stays true), rather than have it done long before its order.
  */
-function replan(engine: Engine, line: HeldItemRow, shift: number, now: number): void {
+async function replan(engine: Engine, line: HeldItemRow, shift: number, now: number): Promise<void> {
   const { order_id, item_index, location_id, test, station_id, product_id, quantity, held_at } = line;
-  engine.stores.kitchenTimings.hold({ order_id, item_index, location_id, test, station_id, product_id, quantity, held_at, fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift });
-  const order = engine.stores.orders.getById(line.order_id);
-  if (order) engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: line.item_index, done: false });
+  await engine.stores.kitchenTimings.hold({ order_id, item_index, location_id, test, station_id, product_id, quantity, held_at, fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift });
+  const order = await engine.stores.orders.getById(line.order_id);
+  if (order) await engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, now, { order_id: order.id, item_index: line.item_index, done: false });
 }
 
-function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): void {
-  const order = engine.stores.orders.getById(line.order_id);
+async function fireHeldLine(engine: Engine, line: HeldItemRow, now: number): Promise<void> {
+  const order = await engine.stores.orders.getById(line.order_id);
   if (!order) {
-    engine.stores.kitchenTimings.unhold(line.order_id, line.item_index);
+    await engine.stores.kitchenTimings.unhold(line.order_id, line.item_index);
     return;
   }
-  logHeldLineFired(engine, order, line.item_index, now);
+  await logHeldLineFired(engine, order, line.item_index, now);
 }
 
 /** The jobs' pass for one location: its due held lines fired in one transaction. */
-export function fireDueHeldLines(engine: Engine, locationId: string): number {
+export async function fireDueHeldLines(engine: Engine, locationId: string): Promise<number> {
   // Read first: a tick where no held line moves or fires takes no write lock.
-  if (engine.read(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now(), true)) === 0) return 0;
-  return engine.transaction(() => fireDueHeldLinesIn(engine, locationId, engine.clock.now()));
+  if (await engine.read(async () => await fireDueHeldLinesIn(engine, locationId, engine.clock.now(), true)) === 0) return 0;
+  return await engine.transaction(async () => await fireDueHeldLinesIn(engine, locationId, engine.clock.now()));
 }
 
 /** The lines of an order held now, with when each is planned to fire (epoch ms). */
-export function heldLinesOf(engine: Engine, orderId: string): Map<number, number> {
-  return new Map(engine.stores.kitchenTimings.heldOf(orderId).map((h) => [h.item_index, h.fire_at]));
+export async function heldLinesOf(engine: Engine, orderId: string): Promise<Map<number, number>> {
+  return new Map((await engine.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at]));
 }

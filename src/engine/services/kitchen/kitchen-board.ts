@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 import { printStatusOf } from '../printing/printers.ts';
 import { DateTime } from 'luxon';
 import { KITCHEN_EVENTS, kitchenOrderOf, type BoardSnapshot, type KitchenEvent, type KitchenTicket, type LocationStatusEntry, type TicketTiming } from '../../../shared/screen-contract/kitchen.ts';
@@ -18,24 +19,24 @@ import { factsOfOrders, factsPerOrder, ticketKitchen, type TicketContext } from 
 /** How many finished orders the recall drawer offers. */
 export const RECALL_LIMIT = 20;
 
-function restaurantRow(engine: Engine, restaurantId: string) {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+async function restaurantRow(engine: Engine, restaurantId: string) {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
   return restaurant;
 }
 
-function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrder(engine)): TicketContext {
-  return { restaurant: restaurantRow(engine, restaurantId), settings: readKitchenSettings(engine, restaurantId), now: engine.clock.now(), facts };
+async function ticketContext(engine: Engine, restaurantId: string, facts = factsPerOrder(engine)): Promise<TicketContext> {
+  return { restaurant: await restaurantRow(engine, restaurantId), settings: await readKitchenSettings(engine, restaurantId), now: engine.clock.now(), facts };
 }
 
 /**
  * Active orders of both worlds, every order created since `dayStart`, the latest finished ones and
  * those recalled onto the board.
  */
-function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number, now: number): OrderRow[] {
-  const current = engine.stores.kitchen.currentOrders(restaurantId, dayStart);
-  const recall = engine.stores.kitchen.latestFinished(restaurantId, recallLimit);
-  const recalled = engine.stores.kitchenData.recalled(restaurantId, now);
+async function boardOrders(engine: Engine, restaurantId: string, dayStart: number, recallLimit: number, now: number): Promise<OrderRow[]> {
+  const current = await engine.stores.kitchen.currentOrders(restaurantId, dayStart);
+  const recall = await engine.stores.kitchen.latestFinished(restaurantId, recallLimit);
+  const recalled = await engine.stores.kitchenData.recalled(restaurantId, now);
   const byId = new Map<string, OrderRow>();
   for (const row of [...current, ...recall, ...recalled]) byId.set(row.id, row);
   return [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
@@ -45,12 +46,12 @@ function boardOrders(engine: Engine, restaurantId: string, dayStart: number, rec
  * The first event sequence number whose time is at or after `since`, found by bisection on the
  * primary key (event times grow with their sequence), so a long history is never scanned.
  */
-function firstSeqSince(engine: Engine, since: number): number {
+async function firstSeqSince(engine: Engine, since: number): Promise<number> {
   let low = 0;
-  let high = engine.stores.events.lastSeq() + 1;
+  let high = await engine.stores.events.lastSeq() + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const row = engine.stores.kitchen.firstEventAtOrAfter(middle);
+    const row = await engine.stores.kitchen.firstEventAtOrAfter(middle);
     if (!row || row.created_at >= since) high = middle;
     else low = row.seq + 1;
   }
@@ -58,10 +59,10 @@ function firstSeqSince(engine: Engine, since: number): number {
 }
 
 /** Kitchen entry and ready times of the given orders, folded from their events since `since`. */
-function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Map<string, TicketTiming> {
+async function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Promise<Map<string, TicketTiming>> {
   const timings = new Map<string, TicketTiming>();
   if (orderIds.size === 0) return timings;
-  for (const row of engine.stores.kitchen.orderStatusEvents(restaurantId, firstSeqSince(engine, since))) {
+  for (const row of await engine.stores.kitchen.orderStatusEvents(restaurantId, await firstSeqSince(engine, since))) {
     if (!orderIds.has(row.order_id)) continue;
     timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
   }
@@ -73,27 +74,27 @@ export function startOfLocalDay(now: number, zone: string): number {
 }
 
 /** Everything the board needs to draw itself, consistent with the change feed at `cursor`. */
-export function readKitchenBoard(engine: Engine, restaurantId: string, recallLimit = RECALL_LIMIT): BoardSnapshot {
-  const restaurant = restaurantRow(engine, restaurantId);
+export async function readKitchenBoard(engine: Engine, restaurantId: string, recallLimit = RECALL_LIMIT): Promise<BoardSnapshot> {
+  const restaurant = await restaurantRow(engine, restaurantId);
   const now = engine.clock.now();
   const dayStart = startOfLocalDay(now, restaurant.time_zone);
   // Read in one read transaction so the orders and the cursor describe the same moment.
-  return engine.read(() => {
-    const cursor = engine.stores.events.lastSeq();
-    const rows = boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
-    const context = ticketContext(engine, restaurant.id, factsOfOrders(engine, rows.map((r) => r.id)));
+  return await engine.read(async (tx) => {
+    const cursor = await engine.stores.events.lastSeq();
+    const rows = await boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
+    const context = await ticketContext(engine, restaurant.id, await factsOfOrders(engine, rows.map((r) => r.id)));
     const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
     const since = Math.min(dayStart, ...unfinished.map((r) => r.created_at));
-    const timings = timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
-    const tickets: KitchenTicket[] = rows.map((row) => ({
+    const timings = await timingsSince(engine, restaurant.id, since, new Set(unfinished.map((r) => r.id)));
+    const tickets: KitchenTicket[] = (await mapInOrder(rows, async (row) => ({
       order: kitchenOrderOf(toOrderView(row, restaurant.time_zone)),
-      kitchen: ticketKitchen(row, context),
+      kitchen: await ticketKitchen(row, context),
       ...(timings.get(row.id) ?? fallbackTiming(row)),
-    }));
+    })));
     return {
       restaurant: { id: restaurant.id, name: restaurant.name, time_zone: restaurant.time_zone },
-      locations: engine.stores.locations
-        .list(restaurant.id)
+      locations: (await engine.stores.locations
+        .list(restaurant.id))
         .map((l) => ({ location_id: l.id, name: l.name, is_active: l.is_active === 1 })),
       stations: context.settings.stations,
       allergy_words: context.settings.allergy_words ?? [],
@@ -101,8 +102,8 @@ export function readKitchenBoard(engine: Engine, restaurantId: string, recallLim
       day_start: dayStart,
       now,
       cursor,
-      printing: printStatusOf(engine, restaurant.id),
-      printer_count: engine.stores.printers.list(restaurant.id).length,
+      printing: await printStatusOf(engine, restaurant.id, tx),
+      printer_count: (await engine.stores.printers.list(restaurant.id)).length,
     };
   });
 }
@@ -113,43 +114,43 @@ function fallbackTiming(row: OrderRow): TicketTiming {
 }
 
 /** One order as a ticket, with its timing read from the feed (for a single answer, e.g. after a tap). */
-export function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): KitchenTicket {
-  const context = ticketContext(engine, restaurantId);
-  const row = engine.stores.orders.getById(order.id);
+export async function readKitchenTicket(engine: Engine, restaurantId: string, order: OrderView): Promise<KitchenTicket> {
+  const context = await ticketContext(engine, restaurantId);
+  const row = await engine.stores.orders.getById(order.id);
   if (!row || row.restaurant_id !== context.restaurant.id) throw notFound(`order ${order.id} not found`);
   const createdAt = row.created_at;
-  const timings = timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
+  const timings = await timingsSince(engine, context.restaurant.id, createdAt, new Set([order.id]));
   return {
     order: kitchenOrderOf(order),
-    kitchen: ticketKitchen(row, context),
+    kitchen: await ticketKitchen(row, context),
     ...(timings.get(order.id) ?? foldTiming(NO_TIMING, order.status, createdAt)),
   };
 }
 
 /** One order of the restaurant as a ticket, by id (either world). */
-export function readKitchenTicketById(engine: Engine, restaurantId: string, orderId: string): KitchenTicket {
-  const restaurant = restaurantRow(engine, restaurantId);
-  const row = engine.stores.orders.getById(orderId.toLowerCase());
+export async function readKitchenTicketById(engine: Engine, restaurantId: string, orderId: string): Promise<KitchenTicket> {
+  const restaurant = await restaurantRow(engine, restaurantId);
+  const row = await engine.stores.orders.getById(orderId.toLowerCase());
   if (!row || row.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
-  return readKitchenTicket(engine, restaurantId, toOrderView(row, restaurant.time_zone));
+  return await readKitchenTicket(engine, restaurantId, toOrderView(row, restaurant.time_zone));
 }
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 /** The change feed's position now: where a screen that starts from now starts. */
-export function lastEventSeq(engine: Engine): number {
-  return engine.stores.events.lastSeq();
+export async function lastEventSeq(engine: Engine): Promise<number> {
+  return await engine.stores.events.lastSeq();
 }
 
-export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): KitchenEvent[] {
+export async function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): Promise<KitchenEvent[]> {
   const events: KitchenEvent[] = [];
-  const rows = engine.stores.kitchen.events(restaurantId, afterSeq, limit);
+  const rows = await engine.stores.kitchen.events(restaurantId, afterSeq, limit);
   if (rows.length === 0) return events;
-  const context = ticketContext(engine, restaurantId);
+  const context = await ticketContext(engine, restaurantId);
   // The kitchen data an event carries is the order's as it stands now (later events say the same or more).
-  const kitchenOf = (orderId: string) => {
+  const kitchenOf = async (orderId: string) => {
     // A replica's own order may have been renamed to its upstream id since the event was written.
-    const order = engine.stores.orders.getById(orderId) ?? engine.stores.orders.getById(engine.stores.sync.upstreamIdOf(orderId) ?? orderId);
-    return order ? ticketKitchen(order, context) : null;
+    const order = await engine.stores.orders.getById(orderId) ?? await engine.stores.orders.getById(await engine.stores.sync.upstreamIdOf(orderId) ?? orderId);
+    return order ? await ticketKitchen(order, context) : null;
   };
   for (const row of rows) {
     const data: unknown = JSON.parse(row.data);
@@ -157,20 +158,20 @@ export function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq
       case 'order.created':
       case 'order.updated': {
         const order = data as OrderView;
-        const kitchen = kitchenOf(order.id);
+        const kitchen = await kitchenOf(order.id);
         if (kitchen) events.push({ seq: row.seq, type: row.type, at: row.created_at, order: kitchenOrderOf(order), kitchen });
         break;
       }
       case KITCHEN_EVENTS.item:
       case KITCHEN_EVENTS.recall: {
-        const order = engine.stores.orders.getById((data as { order_id: string }).order_id);
+        const order = await engine.stores.orders.getById((data as { order_id: string }).order_id);
         if (!order) break;
         events.push({
           seq: row.seq,
           type: row.type,
           at: row.created_at,
           order: kitchenOrderOf(toOrderView(order, context.restaurant.time_zone)),
-          kitchen: ticketKitchen(order, context),
+          kitchen: await ticketKitchen(order, context),
         });
         break;
       }

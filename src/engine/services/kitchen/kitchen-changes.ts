@@ -5,19 +5,19 @@
 // with the API's idempotency keys (idempotency-retention.ts).
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 
-export function applyKitchenChangeOnce<T>(engine: Engine, restaurantId: string, changeId: string | undefined, request: unknown, apply: () => T): T | null {
-  if (changeId === undefined) return apply();
+export async function applyKitchenChangeOnce<T>(engine: Engine, restaurantId: string, changeId: string | undefined, request: unknown, apply: (tx?: WriteTransaction) => Promise<T>): Promise<T | null> {
+  if (changeId === undefined) return await apply();
   const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
-  return engine.transaction(() => {
-    const known = engine.stores.kitchenChanges.get(restaurantId, changeId);
+  return await engine.transaction(async (tx) => {
+    const known = await engine.stores.kitchenChanges.get(restaurantId, changeId);
     if (known) {
       if (known.request_hash !== hash) throw new ApiError('state_conflict', `change ${changeId} was already used for another change`);
       return null;
     }
-    const result = apply();
-    engine.stores.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
+    const result = await apply(tx);
+    await engine.stores.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
     return result;
   });
 }

@@ -71,8 +71,8 @@ function toEntry(row: KitchenDeviceRow, zone: string): KitchenDeviceEntry {
   };
 }
 
-function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+async function restaurantOf(engine: Engine, restaurantId: string) {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
@@ -85,13 +85,13 @@ function pairingUrl(origin: string, secret: string): string {
 }
 
 /** Issues a pairing code for one more screen of the restaurant. */
-export function createPairingCode(
+export async function createPairingCode(
   engine: Engine,
   input: { restaurantId: string; name?: string | null; origin: string; role?: string },
-): PairingCode {
+): Promise<PairingCode> {
   const role = input.role ?? 'kitchen';
   if (!SCREEN_ROLES.includes(role as ScreenRole)) throw invalidRequest(`role: ${SCREEN_ROLES.join(' or ')}, not ${JSON.stringify(role)}`);
-  const restaurant = restaurantOf(engine, input.restaurantId);
+  const restaurant = await restaurantOf(engine, input.restaurantId);
   let origin: URL;
   try {
     origin = new URL(input.origin);
@@ -104,12 +104,12 @@ export function createPairingCode(
   const now = engine.clock.now();
   const expires = now + PAIRING_CODE_TTL_MS;
   const secret = `${PAIRING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const code = engine.transaction(() => {
+  const code = await engine.transaction(async () => {
     for (;;) {
       const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
       // Two live codes never share digits, so a code names one restaurant.
-      if (engine.stores.kitchenDevices.findLiveCode(digits, now)) continue;
-      engine.stores.kitchenDevices.insertPairingCode({
+      if (await engine.stores.kitchenDevices.findLiveCode(digits, now)) continue;
+      await engine.stores.kitchenDevices.insertPairingCode({
         id: randomUUID(),
         restaurant_id: restaurant.id,
         code: digits,
@@ -132,14 +132,14 @@ const refusedPairing = () => new ApiError('unauthorized', 'pairing code unknown,
  * hashed). A wrong code counts against every restaurant with a live code (it might have been any of
  * them); the PAIRING_FAILURE_CAP-th within the window voids that restaurant's live codes.
  */
-export function pairWithCode(engine: Engine, code: string): PairedDevice {
-  const outcome = engine.transaction(() => {
+export async function pairWithCode(engine: Engine, code: string): Promise<PairedDevice> {
+  const outcome = await engine.transaction(async () => {
     const now = engine.clock.now();
-    const pairing = CODE_PATTERN.test(code) ? engine.stores.kitchenDevices.findLiveCode(code, now) : undefined;
-    if (pairing) return createDevice(engine, pairing, now);
-    for (const restaurantId of engine.stores.kitchenDevices.restaurantsWithLiveCodes(now)) {
-      const failures = engine.stores.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
-      if (failures >= PAIRING_FAILURE_CAP) engine.stores.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
+    const pairing = CODE_PATTERN.test(code) ? await engine.stores.kitchenDevices.findLiveCode(code, now) : undefined;
+    if (pairing) return await createDevice(engine, pairing, now);
+    for (const restaurantId of await engine.stores.kitchenDevices.restaurantsWithLiveCodes(now)) {
+      const failures = await engine.stores.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
+      if (failures >= PAIRING_FAILURE_CAP) await engine.stores.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
     }
     return null;
   });
@@ -148,23 +148,23 @@ export function pairWithCode(engine: Engine, code: string): PairedDevice {
 }
 
 /** Spends the secret of a pairing URL (the QR code): the device it creates, and its token. */
-export function pairWithSecret(engine: Engine, secret: string): PairedDevice {
+export async function pairWithSecret(engine: Engine, secret: string): Promise<PairedDevice> {
   if (!SECRET_PATTERN.test(secret)) throw refusedPairing();
   // Not limited per address: a miss is a read, so a flood of made-up secrets never takes the writer.
   const digest = digestSecret(secret);
-  if (!engine.read(() => engine.stores.kitchenDevices.findLiveSecret(digest, engine.clock.now()))) throw refusedPairing();
-  return engine.transaction(() => {
+  if (!await engine.read(async () => await engine.stores.kitchenDevices.findLiveSecret(digest, engine.clock.now()))) throw refusedPairing();
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const pairing = engine.stores.kitchenDevices.findLiveSecret(digest, now);
+    const pairing = await engine.stores.kitchenDevices.findLiveSecret(digest, now);
     if (!pairing) throw refusedPairing();
-    return createDevice(engine, pairing, now);
+    return await createDevice(engine, pairing, now);
   });
 }
 
 /** When a restaurant's six-digit codes were last voided by wrong tries (ISO, its zone), within the last day. */
-export function pairingLockout(engine: Engine, restaurantId: string): { voided_at: string; failed_attempts: number } | null {
-  const restaurant = restaurantOf(engine, restaurantId);
-  const row = engine.stores.kitchenDevices.lockout(restaurantId);
+export async function pairingLockout(engine: Engine, restaurantId: string): Promise<{ voided_at: string; failed_attempts: number } | null> {
+  const restaurant = await restaurantOf(engine, restaurantId);
+  const row = await engine.stores.kitchenDevices.lockout(restaurantId);
   // Said for a day: long enough for the manager to see it, not a notice forever.
   return row && engine.clock.now() - row.voided_at < LOCKOUT_SHOWN_MS ? { voided_at: formatInstant(row.voided_at, restaurant.time_zone), failed_attempts: row.failures } : null;
 }
@@ -174,83 +174,83 @@ export function pairingLockout(engine: Engine, restaurantId: string): { voided_a
  * in SQLite. O(1): a few buckets full again are dropped per call; past MAX_PAIRING_BUCKETS
  * addresses, new ones share one bucket (no one's bucket is ever evicted before it is full again).
  */
-export function takePairingAttempt(engine: Engine, address: string, settings: RateLimitSettings = DEFAULT_PAIRING_LIMITS): RateLimitDecision {
-  return engine.transaction(() => {
+export async function takePairingAttempt(engine: Engine, address: string, settings: RateLimitSettings = DEFAULT_PAIRING_LIMITS): Promise<RateLimitDecision> {
+  return await engine.transaction(async () => {
     const store = engine.stores.kitchenDevices;
     const now = engine.clock.now();
-    store.prunePairingBuckets(now, 4);
+    await store.prunePairingBuckets(now, 4);
     let key = address;
-    let row = store.pairingBucket(key);
-    if (!row && store.pairingBucketCount() >= MAX_PAIRING_BUCKETS) {
+    let row = await store.pairingBucket(key);
+    if (!row && await store.pairingBucketCount() >= MAX_PAIRING_BUCKETS) {
       key = OVERFLOW_BUCKET;
-      row = store.pairingBucket(key);
+      row = await store.pairingBucket(key);
     }
     const { bucket, decision } = spend(settings, row ? { tokens: row.tokens, updatedAt: row.updated_at } : undefined, now);
-    store.putPairingBucket(key, bucket.tokens, bucket.updatedAt, fullAt(settings, bucket), !row);
+    await store.putPairingBucket(key, bucket.tokens, bucket.updatedAt, fullAt(settings, bucket), !row);
     return decision;
   });
 }
 
 /** Inside the caller's transaction: the device an offer creates, the offer spent. */
-function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): PairedDevice {
-  const restaurant = restaurantOf(engine, pairing.restaurant_id);
+async function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): Promise<PairedDevice> {
+  const restaurant = await restaurantOf(engine, pairing.restaurant_id);
   for (;;) {
     const token = randomBytes(32).toString('base64url');
     const lookup = token.slice(0, LOOKUP_LENGTH);
-    if (engine.stores.kitchenDevices.findByLookup(lookup)) continue;
+    if (await engine.stores.kitchenDevices.findByLookup(lookup)) continue;
     const salt = randomBytes(16);
     const row = {
       id: randomUUID(),
       restaurant_id: restaurant.id,
-      name: pairing.device_name ?? `Pantalla ${engine.stores.kitchenDevices.count(restaurant.id) + 1}`,
+      name: pairing.device_name ?? `Pantalla ${await engine.stores.kitchenDevices.count(restaurant.id) + 1}`,
       lookup,
       salt,
       hash: hashToken(salt, token),
       paired_at: now,
       role: pairing.device_role,
     };
-    engine.stores.kitchenDevices.insert(row);
-    if (!engine.stores.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
+    await engine.stores.kitchenDevices.insert(row);
+    if (!await engine.stores.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
     return { token, restaurantId: restaurant.id, device: toEntry({ ...row, last_seen_at: null, revoked_at: null }, restaurant.time_zone) };
   }
 }
 
 /** The device a presented token stands for, or null for a malformed, unknown or revoked one. */
-export function authenticateDevice(engine: Engine, token: string): DeviceIdentity | null {
+export async function authenticateDevice(engine: Engine, token: string): Promise<DeviceIdentity | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
-  const row = engine.stores.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
+  const row = await engine.stores.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
   if (!row) {
     hashToken(randomBytes(16), token);
     return null;
   }
   if (!timingSafeEqual(hashToken(row.salt, token), row.hash) || row.revoked_at !== null) return null;
-  touchDevice(engine, row.id, row.last_seen_at);
+  await touchDevice(engine, row.id, row.last_seen_at);
   return { deviceId: row.id, restaurantId: row.restaurant_id, role: row.role };
 }
 
 /** Notes that a screen was seen now, at most every 30 s. */
-function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): void {
+async function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): Promise<void> {
   const now = engine.clock.now();
-  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) engine.stores.kitchenDevices.touch(deviceId, now);
+  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await engine.stores.kitchenDevices.touch(deviceId, now);
 }
 
 /** Whether a screen is still paired (checked before every live message); notes the sighting. */
-export function deviceStillPaired(engine: Engine, deviceId: string): boolean {
-  const sighting = engine.stores.kitchenDevices.sighting(deviceId);
+export async function deviceStillPaired(engine: Engine, deviceId: string): Promise<boolean> {
+  const sighting = await engine.stores.kitchenDevices.sighting(deviceId);
   if (!sighting || sighting.revoked_at !== null) return false;
-  touchDevice(engine, deviceId, sighting.last_seen_at);
+  await touchDevice(engine, deviceId, sighting.last_seen_at);
   return true;
 }
 
-export function listKitchenDevices(engine: Engine, restaurantId: string): KitchenDeviceEntry[] {
-  const restaurant = restaurantOf(engine, restaurantId);
-  return engine.stores.kitchenDevices.listForRestaurant(restaurantId).map((row) => toEntry(row, restaurant.time_zone));
+export async function listKitchenDevices(engine: Engine, restaurantId: string): Promise<KitchenDeviceEntry[]> {
+  const restaurant = await restaurantOf(engine, restaurantId);
+  return (await engine.stores.kitchenDevices.listForRestaurant(restaurantId)).map((row) => toEntry(row, restaurant.time_zone));
 }
 
-export function revokeKitchenDevice(engine: Engine, restaurantId: string, deviceId: string): KitchenDeviceEntry {
-  const restaurant = restaurantOf(engine, restaurantId);
+export async function revokeKitchenDevice(engine: Engine, restaurantId: string, deviceId: string): Promise<KitchenDeviceEntry> {
+  const restaurant = await restaurantOf(engine, restaurantId);
   const id = deviceId.toLowerCase();
-  if (!engine.stores.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
-  engine.stores.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
-  return toEntry(engine.stores.kitchenDevices.find(restaurantId, id)!, restaurant.time_zone);
+  if (!await engine.stores.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
+  await engine.stores.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
+  return toEntry((await engine.stores.kitchenDevices.find(restaurantId, id))!, restaurant.time_zone);
 }

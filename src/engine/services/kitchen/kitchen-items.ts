@@ -1,6 +1,6 @@
 import { isTerminal } from '../../../shared/order-states.ts';
 import { KitchenError, notFound } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../../domain/actor.ts';
 import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
@@ -21,23 +21,23 @@ export interface ItemDoneResult {
  * transaction. Kitchen data: the order itself (state, `updated_at`, the API's feed) is untouched.
  * Asking for the state the line is already in changes nothing, so a queued retry is harmless.
  */
-export function setItemDone(engine: Engine, actor: Actor, orderId: string, itemIndex: number, done: boolean): ItemDoneResult {
+export async function setItemDone(engine: Engine, actor: Actor, orderId: string, itemIndex: number, done: boolean, tx?: WriteTransaction): Promise<ItemDoneResult> {
   requireWrite(actor);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  return await engine.within(tx, async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     const lines = (JSON.parse(order.items) as unknown[]).length;
     if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
-    const before = engine.stores.kitchenData.itemState(order.id, itemIndex)?.done === 1;
+    const before = (await engine.stores.kitchenData.itemState(order.id, itemIndex))?.done === 1;
     if (before === done) return { order, item_index: itemIndex, done, changed: false };
     const now = engine.clock.now();
-    if (isTerminal(order.status) && (engine.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
+    if (isTerminal(order.status) && (await engine.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
       throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
     }
-    engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
-    logItemDone(engine, order, itemIndex, done, actor.keyId, now);
-    engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
+    await engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+    await logItemDone(engine, order, itemIndex, done, actor.keyId, now);
+    await engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
       order_id: order.id,
       item_index: itemIndex,
       done,

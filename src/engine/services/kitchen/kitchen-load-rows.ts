@@ -29,7 +29,7 @@ export interface KitchenLoadRows {
 }
 
 /** How the rows are read (services/kitchen/kitchen-promise.ts): given the moment, the world and the limits. */
-export type ReadKitchenLoadRows = () => KitchenLoadRows;
+export type ReadKitchenLoadRows = () => Promise<KitchenLoadRows>;
 
 interface Kept {
   version: string;
@@ -50,8 +50,8 @@ const caches = new WeakMap<Engine, EngineCache>();
  * read; else read (`read`) and kept. Inside a write transaction nothing is kept nor served: what it
  * wrote may still be rolled back. At most one entry per location and world.
  */
-export function kitchenLoadRows(engine: Engine, locationId: string, world: World, now: number, read: ReadKitchenLoadRows): KitchenLoadRows {
-  if (engine.inWriteTransaction) return read();
+export async function kitchenLoadRows(engine: Engine, locationId: string, world: World, now: number, read: ReadKitchenLoadRows): Promise<KitchenLoadRows> {
+  if (engine.inWriteTransaction) return await read();
   let cache = caches.get(engine);
   if (!cache) {
     cache = { totalChanges: engine.db.prepare<[], number>('SELECT total_changes()').pluck(), kept: new Map() };
@@ -61,7 +61,7 @@ export function kitchenLoadRows(engine: Engine, locationId: string, world: World
   const key = `${locationId}\u001f${world}`;
   const kept = cache.kept.get(key);
   if (kept && kept.version === version && now >= kept.rows.read_at) return kept.rows;
-  const rows = read();
+  const rows = await read();
   cache.kept.set(key, { version, rows });
   return rows;
 }

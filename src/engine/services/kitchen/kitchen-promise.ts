@@ -77,14 +77,14 @@ export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
 /** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
-export function cooksOnShift(
+export async function cooksOnShift(
   engine: Engine,
   restaurantId: string,
   settings: KitchenSettings,
-  overrides: readonly { station_id: string; cooks: number }[] = engine.stores.kitchenTimings.stationCooks(restaurantId),
-): Map<string, number> {
+  overrides?: readonly { station_id: string; cooks: number }[],
+): Promise<Map<string, number>> {
   const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
-  for (const row of overrides) cooks.set(row.station_id, row.cooks);
+  for (const row of overrides ?? (await engine.stores.kitchenTimings.stationCooks(restaurantId))) cooks.set(row.station_id, row.cooks);
   return cooks;
 }
 
@@ -111,20 +111,20 @@ function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived
 }
 
 /** Reads what a promise needs of the location, as kitchenLoadRows keeps it (the open lines from `now` minus the horizon). */
-function readLoadRows(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): KitchenLoadRows {
-  const settings = readKitchenSettings(engine, restaurantId);
-  const station_cooks = engine.stores.kitchenTimings.stationCooks(restaurantId);
-  const cooks = cooksOnShift(engine, restaurantId, settings, station_cooks);
-  const open = engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
-  const held = engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
+async function readLoadRows(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): Promise<KitchenLoadRows> {
+  const settings = await readKitchenSettings(engine, restaurantId);
+  const station_cooks = await engine.stores.kitchenTimings.stationCooks(restaurantId);
+  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks);
+  const open = await engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const held = await engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
   const last_done = new Map<string, number[]>();
   for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
-    last_done.set(station, engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+    last_done.set(station, await engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
   }
   return {
     read_at: now,
     settings,
-    prep_stats: engine.stores.kitchenTimings.prepStats(restaurantId).map((row) => ({
+    prep_stats: (await engine.stores.kitchenTimings.prepStats(restaurantId)).map((row) => ({
       station_id: row.station_id,
       product_id: row.product_id,
       learned: { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples },
@@ -133,7 +133,7 @@ function readLoadRows(engine: Engine, restaurantId: string, locationId: string, 
     open,
     held,
     last_done,
-    outcomes: engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+    outcomes: await engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
   };
 }
 
@@ -143,10 +143,10 @@ function readLoadRows(engine: Engine, restaurantId: string, locationId: string, 
  * behind a new order), or all of them (`'all'`, what the jobs decide). The rows are read once per
  * kitchen change (kitchenLoadRows); only the moment's part is done per call: O(open lines).
  */
-export function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): KitchenLoad {
-  let rows = kitchenLoadRows(engine, locationId, world, now, () => readLoadRows(engine, restaurantId, locationId, now, world));
+export async function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): Promise<KitchenLoad> {
+  let rows = await kitchenLoadRows(engine, locationId, world, now, async () => await readLoadRows(engine, restaurantId, locationId, now, world));
   // Kept rows cut at MAX_OPEN_LINES may leave out lines a read now would take: read again.
-  if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = readLoadRows(engine, restaurantId, locationId, now, world);
+  if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = await readLoadRows(engine, restaurantId, locationId, now, world);
   const { settings } = rows;
   const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
   const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
@@ -166,7 +166,7 @@ export function readKitchenLoad(engine: Engine, restaurantId: string, locationId
     now,
     settings,
     learned,
-    cooks: cooksOnShift(engine, restaurantId, settings, rows.station_cooks),
+    cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks),
     open,
     fired,
     held: heldLines,
@@ -220,14 +220,14 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
  * the one the customer chose. Returns the promise for the order's answer, and the location's held
  * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
-export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): { view: PromiseView | null; held: HeldDecision[] } {
+export async function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
   let view: PromiseView | null = null;
   let holds: HoldPlan[] = [];
   let held: HeldDecision[] = [];
   if (order.scheduled_for === null) {
-    const load = readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
-    engine.stores.kitchenTimings.putOrderPromise({
+    await engine.stores.kitchenTimings.putOrderPromise({
       order_id: order.id,
       restaurant_id: restaurant.id,
       location_id: location.id,
@@ -255,19 +255,19 @@ export function promiseAndFire(engine: Engine, restaurant: RestaurantRow, locati
       held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
     }
   }
-  if (order.status === 'recibido') logOrderFired(engine, order, device, now, holds);
+  if (order.status === 'recibido') await logOrderFired(engine, order, device, now, holds);
   return { view, held };
 }
 
 /** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
-export function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): PromiseView | null {
-  const made = engine.stores.kitchenTimings.orderPromise(orderId);
+export async function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): Promise<PromiseView | null> {
+  const made = await engine.stores.kitchenTimings.orderPromise(orderId);
   if (!made) return null;
   // Its current promise: the last time it was moved later (services/kitchen/promise-slips.ts), else the one made.
-  const moved = engine.stores.kitchenTimings.promiseUpdates(orderId).at(-1);
+  const moved = (await engine.stores.kitchenTimings.promiseUpdates(orderId)).at(-1);
   const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
-  const settings = readKitchenSettings(engine, kept.restaurant_id);
-  const outcomes = engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
+  const settings = await readKitchenSettings(engine, kept.restaurant_id);
+  const outcomes = await engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {
     expected_ready_at: formatInstant(kept.expected_ready_at, timeZone),
     promised_ready_at: formatInstant(kept.promised_ready_at, timeZone),

@@ -61,23 +61,23 @@ export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'it
 }
 
 /** Whether the restaurant's item timing log has grown since `since` (engine ms): a quiet one is not learned again. */
-export function timingsLoggedAfter(engine: Engine, restaurantId: string, since: number): boolean {
-  return engine.stores.kitchenTimings.loggedAfter(restaurantId, since);
+export async function timingsLoggedAfter(engine: Engine, restaurantId: string, since: number): Promise<boolean> {
+  return await engine.stores.kitchenTimings.loggedAfter(restaurantId, since);
 }
 
 /**
  * Learns the restaurant's prep times from the last LEARNING_DAYS of its log and replaces the learned
  * table, in one transaction. Run by the jobs every few minutes of engine time (jobs/start-jobs.ts).
  */
-export function learnRestaurantPrepTimes(engine: Engine, restaurantId: string): LearningResult {
-  return engine.transaction(() => {
+export async function learnRestaurantPrepTimes(engine: Engine, restaurantId: string): Promise<LearningResult> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
     const since = DateTime.fromMillis(now).minus({ days: LEARNING_DAYS }).toMillis();
-    const settings = readKitchenSettings(engine, restaurantId);
-    const samples = cookSamples(engine.stores.kitchenTimings.logFrom(restaurantId, since, MAX_LOG_ROWS), cooksOnShift(engine, restaurantId, settings));
+    const settings = await readKitchenSettings(engine, restaurantId);
+    const samples = cookSamples(await engine.stores.kitchenTimings.logFrom(restaurantId, since, MAX_LOG_ROWS), await cooksOnShift(engine, restaurantId, settings));
     const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
     const { learned, excluded } = learnPrepTimes(samples, typed);
-    engine.stores.kitchenTimings.replacePrepStats(
+    await engine.stores.kitchenTimings.replacePrepStats(
       restaurantId,
       [...learned.values()].map((l) => ({
         restaurant_id: restaurantId,
@@ -96,10 +96,10 @@ export function learnRestaurantPrepTimes(engine: Engine, restaurantId: string): 
 }
 
 /** Where the learned time drifts from the typed one by more than `share` (the manager's list to accept). */
-export function prepTimeDrift(engine: Engine, restaurantId: string, share = 0.2): { product_id: string; station_id: string; typed_seconds: number; learned_seconds: number; samples: number }[] {
-  const settings = readKitchenSettings(engine, restaurantId);
-  return engine.stores.kitchenTimings
-    .prepStats(restaurantId)
+export async function prepTimeDrift(engine: Engine, restaurantId: string, share = 0.2): Promise<{ product_id: string; station_id: string; typed_seconds: number; learned_seconds: number; samples: number }[]> {
+  const settings = await readKitchenSettings(engine, restaurantId);
+  return (await engine.stores.kitchenTimings
+    .prepStats(restaurantId))
     .map((s) => ({
       product_id: s.product_id,
       station_id: s.station_id,

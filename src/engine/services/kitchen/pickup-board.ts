@@ -15,18 +15,18 @@ const PREPARING = new Set(['recibido', 'en_preparacion']);
 /** Numbers compare as numbers where they are ("9" before "10"), as text otherwise (a replica's "L12"). */
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'es', { numeric: true });
 
-export function readPickupBoard(engine: Engine, restaurantId: string): PickupBoard {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+export async function readPickupBoard(engine: Engine, restaurantId: string): Promise<PickupBoard> {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   const now = engine.clock.now();
-  const { shown, promises, settings } = engine.read(() => {
-    const settings = readPickupScreenSettings(engine, restaurant.id);
-    const rows = engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone));
+  const { shown, promises, settings } = await engine.read(async () => {
+    const settings = await readPickupScreenSettings(engine, restaurant.id);
+    const rows = await engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone));
     const types = settings.order_types === 'pickup_and_delivery' ? new Set(['retiro', 'delivery']) : new Set(['retiro']);
     const shown = rows.filter((r) => types.has(r.type) && r.test === 0);
     // Issue 32: the time promised to each customer waiting (the last one, when it slipped).
     const preparingIds = shown.filter((r) => PREPARING.has(r.status)).map((r) => r.id);
-    const promises = new Map(engine.stores.kitchenTimings.currentPromisesOf(preparingIds).map((p) => [p.order_id, p.promised_ready_at]));
+    const promises = new Map((await engine.stores.kitchenTimings.currentPromisesOf(preparingIds)).map((p) => [p.order_id, p.promised_ready_at]));
     return { shown, promises, settings };
   });
   // Built field by field: nothing of the row reaches the screen unless named here.

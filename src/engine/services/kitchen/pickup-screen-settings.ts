@@ -19,16 +19,16 @@ export interface PickupScreenSettingsPatch {
   language?: unknown;
 }
 
-function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+async function restaurantOf(engine: Engine, restaurantId: string) {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
 
 /** The restaurant's settings, the defaults where it set none. Call inside a read or a transaction, or alone. */
-export function readPickupScreenSettings(engine: Engine, restaurantId: string): PickupScreenSettings {
-  const restaurant = restaurantOf(engine, restaurantId);
-  const row = engine.stores.pickupScreenSettings.get(restaurant.id);
+export async function readPickupScreenSettings(engine: Engine, restaurantId: string): Promise<PickupScreenSettings> {
+  const restaurant = await restaurantOf(engine, restaurantId);
+  const row = await engine.stores.pickupScreenSettings.get(restaurant.id);
   if (!row) return { ...DEFAULT_PICKUP_SCREEN_SETTINGS };
   return { show_first_name: row.show_first_name === 1, order_types: row.order_types, language: row.language };
 }
@@ -54,11 +54,11 @@ export function checkPickupScreenSettingsPatch(current: PickupScreenSettings, pa
 }
 
 /** Applies a patch and answers the settings now in force. */
-export function updatePickupScreenSettings(engine: Engine, restaurantId: string, patch: PickupScreenSettingsPatch): PickupScreenSettings {
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, restaurantId);
-    const next = checkPickupScreenSettingsPatch(readPickupScreenSettings(engine, restaurant.id), patch);
-    engine.stores.pickupScreenSettings.put({
+export async function updatePickupScreenSettings(engine: Engine, restaurantId: string, patch: PickupScreenSettingsPatch): Promise<PickupScreenSettings> {
+  return await engine.transaction(async () => {
+    const restaurant = await restaurantOf(engine, restaurantId);
+    const next = checkPickupScreenSettingsPatch(await readPickupScreenSettings(engine, restaurant.id), patch);
+    await engine.stores.pickupScreenSettings.put({
       restaurant_id: restaurant.id,
       show_first_name: next.show_first_name ? 1 : 0,
       order_types: next.order_types,

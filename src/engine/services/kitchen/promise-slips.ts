@@ -2,6 +2,7 @@
 // its promise by more than a few minutes, the order gets a new promise, kept in the audit
 // (order_promise_updates) and announced as `order.updated` carrying it, so that the customer's
 // store front, the pickup screen and the ready mail say the new time.
+import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { promiseMargin, scheduleOrder } from '../../domain/kitchen-promise.ts';
 import { quantile } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
@@ -19,8 +20,8 @@ export interface MovedPromiseView extends PromiseView {
 }
 
 /** Every location of every restaurant (the jobs ask each one; one with no open order costs one indexed read). */
-export function locationsToFollow(engine: Engine): string[] {
-  return engine.stores.restaurants.list().flatMap((r) => engine.stores.locations.list(r.id).map((l) => l.id));
+export async function locationsToFollow(engine: Engine): Promise<string[]> {
+  return await flatMapInOrder(await engine.stores.restaurants.list(), async (r) => (await engine.stores.locations.list(r.id)).map((l) => l.id));
 }
 
 interface Slip {
@@ -38,20 +39,20 @@ interface Slip {
  * with their new promise: the new expected time is the prediction, the promise that plus the margin
  * for what is left of the wait. Reads only.
  */
-function slipsAt(engine: Engine, locationId: string, now: number): Slip[] {
+async function slipsAt(engine: Engine, locationId: string, now: number): Promise<Slip[]> {
   const slips: Slip[] = [];
-  const open = engine.stores.kitchenTimings.openPromises(locationId, now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const open = await engine.stores.kitchenTimings.openPromises(locationId, now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
   if (open.length === 0) return slips;
-  const restaurantId = engine.stores.orders.getById(open[0]!.order_id)?.restaurant_id;
+  const restaurantId = (await engine.stores.orders.getById(open[0]!.order_id))?.restaurant_id;
   if (restaurantId === undefined) return slips;
   const heldTarget = new Map<string, number>();
-  for (const held of engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES)) {
+  for (const held of await engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES)) {
     heldTarget.set(held.order_id, Math.max(heldTarget.get(held.order_id) ?? held.target_ready_at, held.target_ready_at));
   }
   for (const test of [0, 1]) {
     const ofWorld = open.filter((o) => o.test === test);
     if (ofWorld.length === 0) continue;
-    const load = readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
+    const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
     const predicted = scheduleOrder({ now, cooks: load.cooks, open: load.open, freed: load.freed, lines: [], watch_all: true }).orders_ready_at!;
     for (const promise of ofWorld) {
       const fired = predicted.get(promise.order_id);
@@ -78,12 +79,12 @@ function slipsAt(engine: Engine, locationId: string, now: number): Slip[] {
 }
 
 /** Moves the promises that slipped (slipsAt): an audit row and an `order.updated` carrying the new promise each. Inside a transaction. */
-export function followPromiseSlipsIn(engine: Engine, locationId: string, now: number): number {
-  const slips = slipsAt(engine, locationId, now);
+export async function followPromiseSlipsIn(engine: Engine, locationId: string, now: number): Promise<number> {
+  const slips = await slipsAt(engine, locationId, now);
   for (const slip of slips) {
-    const order = engine.stores.orders.getById(slip.order_id)!;
-    const restaurant = engine.stores.restaurants.get(order.restaurant_id)!;
-    engine.stores.kitchenTimings.updatePromise({
+    const order = (await engine.stores.orders.getById(slip.order_id))!;
+    const restaurant = (await engine.stores.restaurants.get(order.restaurant_id))!;
+    await engine.stores.kitchenTimings.updatePromise({
       order_id: order.id,
       at: now,
       previous_promised_ready_at: slip.previous,
@@ -98,14 +99,14 @@ export function followPromiseSlipsIn(engine: Engine, locationId: string, now: nu
       margin_basis: slip.margin_basis,
       previous_promised_ready_at: formatInstant(slip.previous, restaurant.time_zone),
     };
-    engine.stores.events.append(restaurant.id, worldOf(order.test), 'order.updated', now, { ...toOrderView(order, restaurant.time_zone), promise: view });
+    await engine.stores.events.append(restaurant.id, worldOf(order.test), 'order.updated', now, { ...toOrderView(order, restaurant.time_zone), promise: view });
   }
   return slips.length;
 }
 
 /** The jobs' pass for one location, in one transaction. */
-export function followPromiseSlips(engine: Engine, locationId: string): number {
+export async function followPromiseSlips(engine: Engine, locationId: string): Promise<number> {
   // Read first: a tick where nothing slipped takes no write lock.
-  if (engine.read(() => slipsAt(engine, locationId, engine.clock.now())).length === 0) return 0;
-  return engine.transaction(() => followPromiseSlipsIn(engine, locationId, engine.clock.now()));
+  if ((await engine.read(async () => await slipsAt(engine, locationId, engine.clock.now()))).length === 0) return 0;
+  return await engine.transaction(async () => await followPromiseSlipsIn(engine, locationId, engine.clock.now()));
 }

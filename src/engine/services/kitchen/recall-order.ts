@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { RECALL_MINUTES } from '../../../shared/kitchen-ticket-rules.ts';
 import { isTerminal } from '../../../shared/order-states.ts';
 import { KitchenError, notFound } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import { isTestWorld, type Actor } from '../../domain/actor.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -24,11 +24,11 @@ export interface RecallResult {
  * only moves forward. Recalling again extends the time. A replica queues it for its upstream
  * (sync/replica-commands.ts), so a bump on the recalled ticket is accepted there too.
  */
-export function recallOrder(engine: Engine, actor: Actor, orderId: string, until?: number): RecallResult {
+export async function recallOrder(engine: Engine, actor: Actor, orderId: string, until?: number, tx?: WriteTransaction): Promise<RecallResult> {
   requireWrite(actor);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  return await engine.within(tx, async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (!isTerminal(order.status)) {
       throw new KitchenError('ticket_not_finished', `order ${order.number} is ${order.status}: it is still on the board`);
@@ -36,10 +36,10 @@ export function recallOrder(engine: Engine, actor: Actor, orderId: string, until
     const now = engine.clock.now();
     // `until`: the time the replica's kitchen chose, so both sides show the ticket for as long.
     const recalledUntil = until ?? DateTime.fromMillis(now).plus({ minutes: RECALL_MINUTES }).toMillis();
-    if ((engine.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
-    engine.stores.kitchenData.recall(order.id, now, recalledUntil);
-    logRecalled(engine, order, actor.keyId, now);
-    engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
+    if ((await engine.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
+    await engine.stores.kitchenData.recall(order.id, now, recalledUntil);
+    await logRecalled(engine, order, actor.keyId, now);
+    await engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
       order_id: order.id,
       recalled_until: recalledUntil,
     });

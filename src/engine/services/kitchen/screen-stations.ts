@@ -18,7 +18,7 @@ const MAX_TEXT = MAX_SCREEN_STATIONS * 51;
  * for none: that screen shows nothing of it). `said` is the query's comma-separated text or the
  * desktop's list. Malformed (not text, too long, too many, not an id): `invalid_request`.
  */
-export function screenStations(engine: Engine, restaurantId: string, said: unknown): string[] | null {
+export async function screenStations(engine: Engine, restaurantId: string, said: unknown): Promise<string[] | null> {
   if (said === undefined || said === null || said === '') return null;
   let ids: unknown[];
   if (typeof said === 'string') {
@@ -36,6 +36,6 @@ export function screenStations(engine: Engine, restaurantId: string, said: unkno
     }
   }
   if (ids.length === 0) return null;
-  const known = new Set(readKitchenSettings(engine, restaurantId).stations.map((s) => s.id));
+  const known = new Set((await readKitchenSettings(engine, restaurantId)).stations.map((s) => s.id));
   return [...new Set(ids as string[])].filter((id) => known.has(id));
 }

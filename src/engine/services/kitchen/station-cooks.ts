@@ -9,10 +9,10 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 export const MAX_STATION_COOKS = 50;
 
 /** The cooks on shift per station now: the hub's count where set, else the restaurant file's. */
-export function readStationCooks(engine: Engine, actor: Actor): { station_id: string; name: string; cooks: number }[] {
-  const restaurant = restaurantOf(engine, actor);
-  const settings = readKitchenSettings(engine, restaurant.id);
-  const cooks = cooksOnShift(engine, restaurant.id, settings);
+export async function readStationCooks(engine: Engine, actor: Actor): Promise<{ station_id: string; name: string; cooks: number }[]> {
+  const restaurant = await restaurantOf(engine, actor);
+  const settings = await readKitchenSettings(engine, restaurant.id);
+  const cooks = await cooksOnShift(engine, restaurant.id, settings);
   return settings.stations.map((s) => ({ station_id: s.id, name: s.name, cooks: cooks.get(s.id) ?? 1 }));
 }
 
@@ -20,14 +20,14 @@ export function readStationCooks(engine: Engine, actor: Actor): { station_id: st
  * "+ / −" on the hub during service: the cooks on shift at a station, from now on, for every
  * promise (at least 1: a station nobody works is not one the promise can schedule).
  */
-export function setStationCooks(engine: Engine, actor: Actor, stationId: string, cooks: number): { station_id: string; cooks: number } {
+export async function setStationCooks(engine: Engine, actor: Actor, stationId: string, cooks: number): Promise<{ station_id: string; cooks: number }> {
   requireWrite(actor);
   if (!Number.isInteger(cooks) || cooks < 1 || cooks > MAX_STATION_COOKS) throw invalidRequest(`cooks must be an integer from 1 to ${MAX_STATION_COOKS}`);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const settings = readKitchenSettings(engine, restaurant.id);
+  return await engine.transaction(async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const settings = await readKitchenSettings(engine, restaurant.id);
     if (!settings.stations.some((s) => s.id === stationId)) throw invalidRequest(`station ${stationId} is not one of the restaurant's stations`);
-    engine.stores.kitchenTimings.setStationCooks(restaurant.id, stationId, cooks, engine.clock.now());
+    await engine.stores.kitchenTimings.setStationCooks(restaurant.id, stationId, cooks, engine.clock.now());
     return { station_id: stationId, cooks };
   });
 }

@@ -10,13 +10,13 @@ import type { OrderItemView } from '../orders/order-view.ts';
 
 /** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */
 export interface KitchenFacts {
-  doneItems(orderId: string): Set<number>;
-  recalledUntil(orderId: string): number | null;
-  channel(orderId: string): string | null;
+  doneItems(orderId: string): Promise<Set<number>>;
+  recalledUntil(orderId: string): Promise<number | null>;
+  channel(orderId: string): Promise<string | null>;
   /** The order's lines held back to finish together, with when each fires (epoch ms). */
-  heldItems(orderId: string): Map<number, number>;
+  heldItems(orderId: string): Promise<Map<number, number>>;
   /** The order's current promise (epoch ms), or null. */
-  promisedReadyAt(orderId: string): number | null;
+  promisedReadyAt(orderId: string): Promise<number | null>;
 }
 
 /** What every ticket of one read shares: the restaurant, its kitchen settings, the clock's now and the facts. */
@@ -30,48 +30,48 @@ export interface TicketContext {
 /** Facts read per order (one ticket, a few live events). */
 export function factsPerOrder(engine: Engine): KitchenFacts {
   return {
-    doneItems: (orderId) => new Set(engine.stores.kitchenData.itemStates(orderId).filter((s) => s.done === 1).map((s) => s.item_index)),
-    recalledUntil: (orderId) => engine.stores.kitchenData.recalledUntil(orderId),
-    channel: (orderId) => engine.stores.kitchenData.channel(orderId),
-    heldItems: (orderId) => new Map(engine.stores.kitchenTimings.heldOf(orderId).map((h) => [h.item_index, h.fire_at])),
-    promisedReadyAt: (orderId) => engine.stores.kitchenTimings.currentPromisesOf([orderId])[0]?.promised_ready_at ?? null,
+    doneItems: async (orderId) => new Set((await engine.stores.kitchenData.itemStates(orderId)).filter((s) => s.done === 1).map((s) => s.item_index)),
+    recalledUntil: async (orderId) => await engine.stores.kitchenData.recalledUntil(orderId),
+    channel: async (orderId) => await engine.stores.kitchenData.channel(orderId),
+    heldItems: async (orderId) => new Map((await engine.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
+    promisedReadyAt: async (orderId) => (await engine.stores.kitchenTimings.currentPromisesOf([orderId]))[0]?.promised_ready_at ?? null,
   };
 }
 
 /** Facts of many orders read in a few queries (a board snapshot of hundreds of tickets). */
-export function factsOfOrders(engine: Engine, orderIds: readonly string[]): KitchenFacts {
+export async function factsOfOrders(engine: Engine, orderIds: readonly string[]): Promise<KitchenFacts> {
   const done = new Map<string, Set<number>>();
-  for (const row of engine.stores.kitchenData.itemStatesOf(orderIds)) {
+  for (const row of await engine.stores.kitchenData.itemStatesOf(orderIds)) {
     if (row.done !== 1) continue;
     const set = done.get(row.order_id) ?? new Set<number>();
     set.add(row.item_index);
     done.set(row.order_id, set);
   }
-  const recalls = new Map(engine.stores.kitchenData.recallsOf(orderIds).map((r) => [r.order_id, r.recalled_until]));
-  const channels = new Map(engine.stores.kitchenData.channelsOf(orderIds).map((c) => [c.order_id, c.channel]));
+  const recalls = new Map((await engine.stores.kitchenData.recallsOf(orderIds)).map((r) => [r.order_id, r.recalled_until]));
+  const channels = new Map((await engine.stores.kitchenData.channelsOf(orderIds)).map((c) => [c.order_id, c.channel]));
   const held = new Map<string, Map<number, number>>();
-  for (const row of engine.stores.kitchenTimings.heldOfOrders(orderIds)) {
+  for (const row of await engine.stores.kitchenTimings.heldOfOrders(orderIds)) {
     const lines = held.get(row.order_id) ?? new Map<number, number>();
     lines.set(row.item_index, row.fire_at);
     held.set(row.order_id, lines);
   }
-  const promises = new Map(engine.stores.kitchenTimings.currentPromisesOf(orderIds).map((p) => [p.order_id, p.promised_ready_at]));
+  const promises = new Map((await engine.stores.kitchenTimings.currentPromisesOf(orderIds)).map((p) => [p.order_id, p.promised_ready_at]));
   const none = new Set<number>();
   const noneHeld = new Map<number, number>();
   return {
-    promisedReadyAt: (orderId) => promises.get(orderId) ?? null,
-    heldItems: (orderId) => held.get(orderId) ?? noneHeld,
-    doneItems: (orderId) => done.get(orderId) ?? none,
-    recalledUntil: (orderId) => recalls.get(orderId) ?? null,
-    channel: (orderId) => channels.get(orderId) ?? null,
+    promisedReadyAt: async (orderId) => promises.get(orderId) ?? null,
+    heldItems: async (orderId) => held.get(orderId) ?? noneHeld,
+    doneItems: async (orderId) => done.get(orderId) ?? none,
+    recalledUntil: async (orderId) => recalls.get(orderId) ?? null,
+    channel: async (orderId) => channels.get(orderId) ?? null,
   };
 }
 
 /** The kitchen's data about one order: its lines with station, allergens and bumps, and what the cook may do. */
-export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitchen {
+export async function ticketKitchen(row: OrderRow, context: TicketContext): Promise<TicketKitchen> {
   const { settings, facts } = context;
-  const done = facts.doneItems(row.id);
-  const held = facts.heldItems(row.id);
+  const done = await facts.doneItems(row.id);
+  const held = await facts.heldItems(row.id);
   const lines = JSON.parse(row.items) as OrderItemView[];
   const items: TicketItem[] = lines.map((line, index) => {
     const { product_id: productId, unit_price: _price, ...shown } = line;
@@ -86,12 +86,12 @@ export function ticketKitchen(row: OrderRow, context: TicketContext): TicketKitc
     };
   });
   const actions = kitchenActions(row.status, row.type, row.managed_by);
-  const recalledUntil = facts.recalledUntil(row.id);
-  const promised = facts.promisedReadyAt(row.id);
+  const recalledUntil = await facts.recalledUntil(row.id);
+  const promised = await facts.promisedReadyAt(row.id);
   return {
     items,
     stations: stationProgress(items, settings.stations.map((s) => s.id)),
-    channel: facts.channel(row.id) ?? row.managed_by,
+    channel: await facts.channel(row.id) ?? row.managed_by,
     managed_by: row.managed_by,
     actions,
     suggested_target: suggestedTarget(row.status, row.type, actions, items),

@@ -55,22 +55,22 @@ function exceptionWindow(now: number, zone: string): { from: string; to: string 
 }
 
 /** The exceptions that can matter at `now`: from yesterday (a range past midnight) to the next-opening horizon. */
-export function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): ScheduleException[] {
+export async function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): Promise<ScheduleException[]> {
   const { from, to } = exceptionWindow(now, restaurant.time_zone);
-  return engine.stores.locations.exceptions(location.id, from, to).map(toScheduleException);
+  return (await engine.stores.locations.exceptions(location.id, from, to)).map(toScheduleException);
 }
 
 export function toScheduleException(row: LocationExceptionRow): ScheduleException {
   return { date: row.local_date, closed: row.closed === 1, hours: JSON.parse(row.hours) as [string, string][] };
 }
 
-export function locationOpenState(
+export async function locationOpenState(
   engine: Engine,
   restaurant: RestaurantRow,
   location: LocationRow,
   now: number,
   overrides: { registerOpen?: boolean; exceptions?: ScheduleException[] } = {},
-): LocationOpenState {
+): Promise<LocationOpenState> {
   if (location.known_status !== null && overrides.exceptions === undefined && overrides.registerOpen === undefined) {
     // A replica has no schedule of its own: the upstream's last report stands, offline too.
     const known = JSON.parse(location.known_status) as KnownLocationStatus;
@@ -79,7 +79,7 @@ export function locationOpenState(
   const zone = restaurant.time_zone;
   // Only a schedule-mode location that is active reads its exceptions (evaluateLocationStatus).
   const schedule = restaurant.register_mode === 'schedule' && location.is_active === 1;
-  const exceptions = overrides.exceptions ?? (schedule ? exceptionsAround(engine, restaurant, location, now) : []);
+  const exceptions = overrides.exceptions ?? (schedule ? await exceptionsAround(engine, restaurant, location, now) : []);
   return evaluateLocationStatus(
     {
       registerMode: restaurant.register_mode,

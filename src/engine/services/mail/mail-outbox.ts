@@ -14,10 +14,10 @@ const MAX_MAIL_ATTEMPTS = 12;
 /** How long one attempt holds a mail: a sender that dies mid-attempt leaves it to be retried after this. */
 const ATTEMPT_LEASE_MINUTES = 5;
 
-function readyMailOf(engine: Engine, order: OrderRow) {
-  const restaurant = engine.stores.restaurants.get(order.restaurant_id);
+async function readyMailOf(engine: Engine, order: OrderRow) {
+  const restaurant = await engine.stores.restaurants.get(order.restaurant_id);
   if (!restaurant) return null;
-  const location = order.location_id === null ? undefined : engine.stores.locations.get(order.restaurant_id, order.location_id);
+  const location = order.location_id === null ? undefined : await engine.stores.locations.get(order.restaurant_id, order.location_id);
   const items = (JSON.parse(order.items) as OrderItemView[]).map((i) => ({ name: i.name, quantity: i.quantity }));
   const mail = composeReadyMail({
     restaurantName: restaurant.name,
@@ -40,12 +40,12 @@ function readyMailOf(engine: Engine, order: OrderRow) {
  * Queues the "your order is ready" mail when the customer left an email, inside the transaction of
  * the `listo` transition. Sandbox orders' mails are recorded and never sent.
  */
-export function queueReadyMail(engine: Engine, order: OrderRow, now: number): void {
+export async function queueReadyMail(engine: Engine, order: OrderRow, now: number): Promise<void> {
   const to = order.customer_email?.trim();
   if (!to) return;
-  const composed = readyMailOf(engine, order);
+  const composed = await readyMailOf(engine, order);
   if (!composed) return;
-  engine.stores.mailOutbox.enqueue({
+  await engine.stores.mailOutbox.enqueue({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     kind: 'order_ready',
@@ -63,44 +63,44 @@ export function queueReadyMail(engine: Engine, order: OrderRow, now: number): vo
  * The courier's tracking page became known after the `listo` mail was queued (the courier is
  * called after that commit): the mail, if no attempt has taken it yet, now carries the link.
  */
-export function refreshReadyMail(engine: Engine, order: OrderRow, now: number): void {
+export async function refreshReadyMail(engine: Engine, order: OrderRow, now: number): Promise<void> {
   if (!order.customer_email?.trim()) return;
-  const composed = readyMailOf(engine, order);
-  if (composed) engine.stores.mailOutbox.rewriteUnsent(order.id, 'order_ready', composed.mail.subject, composed.mail.text, now);
+  const composed = await readyMailOf(engine, order);
+  if (composed) await engine.stores.mailOutbox.rewriteUnsent(order.id, 'order_ready', composed.mail.subject, composed.mail.text, now);
 }
 
 /** Ids of the mails due for an attempt now, oldest first. */
-export function dueMail(engine: Engine, limit: number): number[] {
-  return engine.stores.mailOutbox.due(engine.clock.now(), limit);
+export async function dueMail(engine: Engine, limit: number): Promise<number[]> {
+  return await engine.stores.mailOutbox.due(engine.clock.now(), limit);
 }
 
 /** Takes a due mail for one attempt (counted and leased in its own transaction); null when no longer due. */
-export function claimMail(engine: Engine, id: number): MailRow | null {
-  return engine.transaction(() => {
+export async function claimMail(engine: Engine, id: number): Promise<MailRow | null> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
     const leaseUntil = DateTime.fromMillis(now).plus({ minutes: ATTEMPT_LEASE_MINUTES }).toMillis();
-    if (!engine.stores.mailOutbox.claim(id, now, leaseUntil)) return null;
-    return engine.stores.mailOutbox.get(id) ?? null;
+    if (!await engine.stores.mailOutbox.claim(id, now, leaseUntil)) return null;
+    return await engine.stores.mailOutbox.get(id) ?? null;
   });
 }
 
-export function recordMailSent(engine: Engine, id: number): void {
-  engine.transaction(() => engine.stores.mailOutbox.markSent(id, engine.clock.now()));
+export async function recordMailSent(engine: Engine, id: number): Promise<void> {
+  await engine.transaction(async () => await engine.stores.mailOutbox.markSent(id, engine.clock.now()));
 }
 
 /** Schedules the next attempt with backoff, or gives up after MAX_MAIL_ATTEMPTS; says which. */
-export function recordMailFailure(engine: Engine, id: number, error: unknown): 'retry' | 'failed' {
-  return engine.transaction(() => {
+export async function recordMailFailure(engine: Engine, id: number, error: unknown): Promise<'retry' | 'failed'> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const mail = engine.stores.mailOutbox.get(id);
+    const mail = await engine.stores.mailOutbox.get(id);
     const attempts = mail?.attempts ?? MAX_MAIL_ATTEMPTS;
     const message = errorText(error);
     if (attempts >= MAX_MAIL_ATTEMPTS) {
-      engine.stores.mailOutbox.markFailed(id, `${message} (gave up after ${attempts} attempts)`, now);
+      await engine.stores.mailOutbox.markFailed(id, `${message} (gave up after ${attempts} attempts)`, now);
       return 'failed';
     }
     const minutes = Math.min(RETRY_FIRST_MINUTES * 2 ** (attempts - 1), RETRY_MAX_MINUTES);
-    engine.stores.mailOutbox.scheduleRetry(id, DateTime.fromMillis(now).plus({ minutes }).toMillis(), message, now);
+    await engine.stores.mailOutbox.scheduleRetry(id, DateTime.fromMillis(now).plus({ minutes }).toMillis(), message, now);
     return 'retry';
   });
 }
@@ -141,15 +141,15 @@ function toMailView(row: MailRow, timeZone: string): OutboxMailView {
 }
 
 /** The restaurant's mails, newest first: queued ones stay visible while no SMTP server is configured. */
-export function listOutboxMail(engine: Engine, restaurantId: string, limit = 100): OutboxMailView[] {
-  const timeZone = engine.stores.restaurants.get(restaurantId)?.time_zone ?? DEFAULT_TIME_ZONE;
-  const rows = engine.stores.mailOutbox.listByRestaurant(restaurantId, Math.max(1, Math.min(limit, 500)));
+export async function listOutboxMail(engine: Engine, restaurantId: string, limit = 100): Promise<OutboxMailView[]> {
+  const timeZone = (await engine.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE;
+  const rows = await engine.stores.mailOutbox.listByRestaurant(restaurantId, Math.max(1, Math.min(limit, 500)));
   return rows.map((row) => toMailView(row, timeZone));
 }
 
 /** The mails of one order, oldest first. */
-export function orderMail(engine: Engine, orderId: string): OutboxMailView[] {
-  const order = engine.stores.orders.getById(orderId);
-  const timeZone = (order && engine.stores.restaurants.get(order.restaurant_id)?.time_zone) ?? DEFAULT_TIME_ZONE;
-  return engine.stores.mailOutbox.listByOrder(orderId).map((row) => toMailView(row, timeZone));
+export async function orderMail(engine: Engine, orderId: string): Promise<OutboxMailView[]> {
+  const order = await engine.stores.orders.getById(orderId);
+  const timeZone = (order && (await engine.stores.restaurants.get(order.restaurant_id))?.time_zone) ?? DEFAULT_TIME_ZONE;
+  return (await engine.stores.mailOutbox.listByOrder(orderId)).map((row) => toMailView(row, timeZone));
 }

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 import type { ReadyTimeQuoteInput } from '../../../shared/schemas/orders.ts';
 import { invalidRequest } from '../../domain/errors.ts';
 import { chooseModifiers } from '../../domain/order-pricing.ts';
@@ -12,26 +13,26 @@ import { restaurantOf } from '../keys/restaurant-context.ts';
  * gives, computed in a read transaction, nothing written. Products and modifier choices are checked
  * as an order's are (400 naming the line); stock and opening hours are not (the order says so).
  */
-export function quoteReadyTime(engine: Engine, actor: Actor, input: ReadyTimeQuoteInput): PromiseView & { location_id: string } {
-  return engine.read(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const location = engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+export async function quoteReadyTime(engine: Engine, actor: Actor, input: ReadyTimeQuoteInput): Promise<PromiseView & { location_id: string }> {
+  return await engine.read(async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
-    const lines: PrepLine[] = input.items.map((item, index) => {
+    const lines: PrepLine[] = (await mapInOrder(input.items, async (item, index) => {
       const path = `items[${index}]`;
-      const product = engine.stores.catalogue.product(restaurant.id, item.product_id.toLowerCase());
+      const product = await engine.stores.catalogue.product(restaurant.id, item.product_id.toLowerCase());
       if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
       if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
       const modifiers = chooseModifiers(
         product,
-        engine.stores.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
-        engine.stores.catalogue.modifierOptions(product.id),
+        (await engine.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
+        await engine.stores.catalogue.modifierOptions(product.id),
         (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
         path,
       );
       return { product_id: product.id, quantity: item.quantity, modifiers };
-    });
-    const load = readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.world);
+    }));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.world);
     return { location_id: location.id, ...toPromiseView(promiseFor(load, lines), load, restaurant.time_zone) };
   });
 }

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 import type { Static } from 'typebox';
 import type { Menu } from '../../../shared/schemas/menu.ts';
 import { invalidRequest } from '../../domain/errors.ts';
@@ -14,35 +15,35 @@ export type MenuView = Static<typeof Menu>;
  * otherwise at any active location (available at one of them). Untracked products are available
  * unless switched sold out; an option is available unless switched sold out (services/menu/sold-out.ts).
  */
-export function readMenu(engine: Engine, actor: Actor, locationId?: string): MenuView {
-  const restaurant = restaurantOf(engine, actor);
+export async function readMenu(engine: Engine, actor: Actor, locationId?: string): Promise<MenuView> {
+  const restaurant = await restaurantOf(engine, actor);
   const now = engine.clock.now();
   let productAvailable: (productId: string, tracked: boolean) => boolean;
   let optionAvailable: (optionId: string) => boolean;
   if (locationId !== undefined) {
-    const location = engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+    const location = await engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${locationId}`);
-    const quantities = engine.stores.stock.quantitiesAt(location.id);
-    const soldOut = soldOutAt(engine, location.id, now);
+    const quantities = await engine.stores.stock.quantitiesAt(location.id);
+    const soldOut = await soldOutAt(engine, location.id, now);
     productAvailable = (productId, tracked) => !soldOut.products.has(productId) && (!tracked || (quantities.get(productId) ?? 0) > 0);
     optionAvailable = (optionId) => !soldOut.options.has(optionId);
   } else {
-    const anywhere = engine.stores.stock.productsInStockAnywhere(restaurant.id);
-    const soldOut = soldOutByLocation(engine, restaurant.id, now);
+    const anywhere = await engine.stores.stock.productsInStockAnywhere(restaurant.id);
+    const soldOut = await soldOutByLocation(engine, restaurant.id, now);
     if (soldOut.size === 0) {
       productAvailable = (productId, tracked) => !tracked || anywhere.has(productId);
       optionAvailable = () => true;
     } else {
       // Marks exist somewhere: available where some active location neither lacks it nor switched it off.
-      const active = engine.stores.locations.list(restaurant.id).filter((l) => l.is_active === 1);
-      const quantities = new Map(active.map((l) => [l.id, engine.stores.stock.quantitiesAt(l.id)]));
+      const active = (await engine.stores.locations.list(restaurant.id)).filter((l) => l.is_active === 1);
+      const quantities = new Map(await mapInOrder(active, async (l) => [l.id, await engine.stores.stock.quantitiesAt(l.id)] as const));
       const none: SoldOutAt = { products: new Set(), options: new Set() };
       productAvailable = (productId, tracked) =>
         active.some((l) => !(soldOut.get(l.id) ?? none).products.has(productId) && (!tracked || (quantities.get(l.id)!.get(productId) ?? 0) > 0));
       optionAvailable = (optionId) => active.some((l) => !(soldOut.get(l.id) ?? none).options.has(optionId));
     }
   }
-  const { categories, products, groups, options } = engine.stores.catalogue.menu(restaurant.id);
+  const { categories, products, groups, options } = await engine.stores.catalogue.menu(restaurant.id);
   const optionsByGroup = groupBy(options, (o) => o.group_id);
   const groupsByProduct = groupBy(groups, (g) => g.product_id);
   const productsByCategory = groupBy(products, (p) => p.category_id);

@@ -1,13 +1,14 @@
 // The per-location "agotado" (86) switch for any product or option, stock-tracked or not: the
 // menu answers `available: false` for it and POST /orders refuses it, until it is switched back
 // or the kitchen's day ends (the restaurant's `sold_out_resets_at`). api-v1-decisions.md, "Sold out".
+import { filterInOrder } from '../../../shared/in-order.ts';
 import type { SoldOutBoardView } from '../../../shared/screen-contract/kitchen.ts';
 import type { SetSoldOutInput } from '../../../shared/schemas/sold-out.ts';
 import { isTestWorld, type Actor } from '../../domain/actor.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { soldOutUntil } from '../../domain/sold-out-day.ts';
 import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { SoldOutKind, SoldOutRow } from '../../store/sold-out-store.ts';
@@ -33,14 +34,14 @@ export interface SoldOutAt {
   options: ReadonlySet<string>;
 }
 
-export function soldOutAt(engine: Engine, locationId: string, now: number): SoldOutAt {
-  return toSets(engine.stores.soldOut.atLocation(locationId, now));
+export async function soldOutAt(engine: Engine, locationId: string, now: number): Promise<SoldOutAt> {
+  return toSets(await engine.stores.soldOut.atLocation(locationId, now));
 }
 
 /** Per location of the restaurant, what is sold out there at `now`. */
-export function soldOutByLocation(engine: Engine, restaurantId: string, now: number): Map<string, SoldOutAt> {
+export async function soldOutByLocation(engine: Engine, restaurantId: string, now: number): Promise<Map<string, SoldOutAt>> {
   const rows = new Map<string, SoldOutRow[]>();
-  for (const row of engine.stores.soldOut.inRestaurant(restaurantId, now)) {
+  for (const row of await engine.stores.soldOut.inRestaurant(restaurantId, now)) {
     const list = rows.get(row.location_id) ?? [];
     list.push(row);
     rows.set(row.location_id, list);
@@ -55,17 +56,17 @@ function toSets(rows: SoldOutRow[]): SoldOutAt {
   return { products, options };
 }
 
-function locationOf(engine: Engine, restaurantId: string, locationId: string | undefined): LocationRow {
+async function locationOf(engine: Engine, restaurantId: string, locationId: string | undefined): Promise<LocationRow> {
   if (locationId === undefined) throw invalidRequest('location_id is required');
-  const location = engine.stores.locations.get(restaurantId, locationId.toLowerCase());
+  const location = await engine.stores.locations.get(restaurantId, locationId.toLowerCase());
   if (!location) throw invalidRequest(`location_id: unknown location ${locationId}`);
   return location;
 }
 
-function listAt(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): SoldOutListView {
+async function listAt(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): Promise<SoldOutListView> {
   const data: SoldOutEntryView[] = [];
-  for (const row of engine.stores.soldOut.atLocation(location.id, now)) {
-    const item = row.item_kind === 'product' ? engine.stores.catalogue.product(restaurant.id, row.item_id) : engine.stores.catalogue.option(restaurant.id, row.item_id);
+  for (const row of await engine.stores.soldOut.atLocation(location.id, now)) {
+    const item = row.item_kind === 'product' ? await engine.stores.catalogue.product(restaurant.id, row.item_id) : await engine.stores.catalogue.option(restaurant.id, row.item_id);
     // A mark whose dish left the catalogue (a new restaurant file) has nothing left to say.
     if (!item) continue;
     data.push({
@@ -81,9 +82,9 @@ function listAt(engine: Engine, restaurant: RestaurantRow, location: LocationRow
 }
 
 /** GET /sold-out: what is sold out at the location now (any key of the restaurant). */
-export function readSoldOut(engine: Engine, actor: Actor, locationId: string | undefined): SoldOutListView {
-  const restaurant = restaurantOf(engine, actor);
-  return listAt(engine, restaurant, locationOf(engine, restaurant.id, locationId), engine.clock.now());
+export async function readSoldOut(engine: Engine, actor: Actor, locationId: string | undefined): Promise<SoldOutListView> {
+  const restaurant = await restaurantOf(engine, actor);
+  return await listAt(engine, restaurant, await locationOf(engine, restaurant.id, locationId), engine.clock.now());
 }
 
 /**
@@ -91,11 +92,11 @@ export function readSoldOut(engine: Engine, actor: Actor, locationId: string | u
  * unknown id refuses the whole write (400 naming it). A sandbox key gets the same answer, marked
  * simulated, and changes nothing (as PUT /stock).
  */
-export function setSoldOut(engine: Engine, actor: Actor, input: SetSoldOutInput): SoldOutListView & { simulated: boolean } {
+export async function setSoldOut(engine: Engine, actor: Actor, input: SetSoldOutInput, tx?: WriteTransaction): Promise<SoldOutListView & { simulated: boolean }> {
   requireWrite(actor);
-  return engine.transaction(() => {
-    const restaurant = restaurantOf(engine, actor);
-    const location = locationOf(engine, restaurant.id, input.location_id);
+  return await engine.within(tx, async () => {
+    const restaurant = await restaurantOf(engine, actor);
+    const location = await locationOf(engine, restaurant.id, input.location_id);
     const items = input.items.map((item) => ({ kind: item.kind, id: item.id.toLowerCase(), sold_out: item.sold_out }));
     const seen = new Set<string>();
     items.forEach((item, index) => {
@@ -103,31 +104,31 @@ export function setSoldOut(engine: Engine, actor: Actor, input: SetSoldOutInput)
       if (seen.has(key)) throw invalidRequest(`items[${index}].id repeats ${item.kind} ${item.id}`);
       seen.add(key);
     });
-    const unknown = items.filter((item) =>
-      item.kind === 'product' ? !engine.stores.catalogue.product(restaurant.id, item.id) : !engine.stores.catalogue.option(restaurant.id, item.id),
+    const unknown = await filterInOrder(items, async (item) =>
+      item.kind === 'product' ? !await engine.stores.catalogue.product(restaurant.id, item.id) : !await engine.stores.catalogue.option(restaurant.id, item.id),
     );
     if (unknown.length > 0) throw invalidRequest(`unknown ${unknown.map((u) => `${u.kind} ${u.id}`).join(', ')}`);
     const now = engine.clock.now();
     const simulated = isTestWorld(actor);
     if (!simulated) {
-      engine.stores.soldOut.purgeEnded(location.id, now);
+      await engine.stores.soldOut.purgeEnded(location.id, now);
       const until = soldOutUntil(now, restaurant.time_zone, restaurant.sold_out_resets_at);
-      for (const item of items) engine.stores.soldOut.set(location.id, item.kind, item.id, item.sold_out, now, until);
+      for (const item of items) await engine.stores.soldOut.set(location.id, item.kind, item.id, item.sold_out, now, until);
     }
-    return { ...listAt(engine, restaurant, location, now), simulated };
+    return { ...await listAt(engine, restaurant, location, now), simulated };
   });
 }
 
 /** The Stock screen's list: every dish on the menu (tracked or not) and its options, each with its switch. */
-export function readSoldOutBoard(engine: Engine, actor: Actor, locationId: string): Omit<SoldOutBoardView, 'world' | 'simulated'> {
-  const restaurant = restaurantOf(engine, actor);
-  const location = locationOf(engine, restaurant.id, locationId);
+export async function readSoldOutBoard(engine: Engine, actor: Actor, locationId: string): Promise<Omit<SoldOutBoardView, 'world' | 'simulated'>> {
+  const restaurant = await restaurantOf(engine, actor);
+  const location = await locationOf(engine, restaurant.id, locationId);
   const now = engine.clock.now();
-  const marks = engine.stores.soldOut.atLocation(location.id, now);
+  const marks = await engine.stores.soldOut.atLocation(location.id, now);
   const productMarks = new Map(marks.filter((m) => m.item_kind === 'product').map((m) => [m.item_id, m]));
   const optionMarks = new Set(marks.filter((m) => m.item_kind === 'option').map((m) => m.item_id));
-  const quantities = engine.stores.stock.quantitiesAt(location.id);
-  const { categories, products, groups, options } = engine.stores.catalogue.menu(restaurant.id);
+  const quantities = await engine.stores.stock.quantitiesAt(location.id);
+  const { categories, products, groups, options } = await engine.stores.catalogue.menu(restaurant.id);
   const categoryName = new Map(categories.map((c) => [c.id, c.name]));
   const groupsOf = new Map<string, { id: string; name: string }[]>();
   for (const group of groups) groupsOf.set(group.product_id, [...(groupsOf.get(group.product_id) ?? []), group]);
@@ -152,9 +153,9 @@ export function readSoldOutBoard(engine: Engine, actor: Actor, locationId: strin
 }
 
 /** From a kitchen ticket: the dish of one line of an order, and where the order is (to switch it sold out there). */
-export function orderItemDish(engine: Engine, actor: Actor, orderId: string, itemIndex: number): { product_id: string; name: string; location_id: string } {
-  const restaurant = restaurantOf(engine, actor);
-  const order = engine.stores.orders.getById(orderId.toLowerCase());
+export async function orderItemDish(engine: Engine, actor: Actor, orderId: string, itemIndex: number): Promise<{ product_id: string; name: string; location_id: string }> {
+  const restaurant = await restaurantOf(engine, actor);
+  const order = await engine.stores.orders.getById(orderId.toLowerCase());
   if (!order || order.restaurant_id !== restaurant.id) throw notFound(`order ${orderId} not found`);
   const item = (JSON.parse(order.items) as { product_id: string | null; name: string }[])[itemIndex];
   if (!item) throw invalidRequest(`item_index: order ${order.number} has no line ${itemIndex}`);

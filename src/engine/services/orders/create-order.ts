@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { CreateOrderInput } from '../../../shared/schemas/orders.ts';
@@ -42,13 +43,13 @@ export interface CreateOrderOptions {
  * provider is asked after the commit, and only then is it announced (or withdrawn): see
  * services/payments/open-online-payment.ts.
  */
-export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): OrderView {
+export async function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): Promise<OrderView> {
   requireWrite(actor);
-  return engine.within(options.tx, () => {
-    const restaurant = restaurantOf(engine, actor);
+  return await engine.within(options.tx, async () => {
+    const restaurant = await restaurantOf(engine, actor);
     const test = isTestWorld(actor);
     const now = engine.clock.now();
-    const location = engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+    const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
 
     // Field combinations (address for delivery, an https return_url for online, payment_method
@@ -57,19 +58,19 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     if (input.payment === 'online' && !isHttpsUrl(input.return_url ?? '')) throw invalidRequest('return_url must be an https URL');
     const scheduledFor = readScheduledFor(input, restaurant, location, now);
     // Every 400 is decided before any 409, so a malformed request is always told so first.
-    const items = priceItems(engine, restaurant.id, input);
+    const items = await priceItems(engine, restaurant.id, input);
     if (location.is_active !== 1) {
       throw new ApiError('location_inactive', `location ${location.id} (${location.name}) is deactivated`);
     }
-    if (!test && scheduledFor === null && !locationOpenState(engine, restaurant, location, now).openNow) {
+    if (!test && scheduledFor === null && !(await locationOpenState(engine, restaurant, location, now)).openNow) {
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
-    takeStock(engine, restaurant, location, items, test, now);
+    await takeStock(engine, restaurant, location, items, test, now);
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
     // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after
     // every 409; issue 33: what it was is noted for Informes.
-    refuseWhenBusy(engine, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
+    await refuseWhenBusy(engine, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
       type: input.type,
       lines: items.length,
       total: totals.total,
@@ -80,7 +81,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       id: randomUUID(),
       restaurant_id: restaurant.id,
       test: test ? 1 : 0,
-      number: engine.stores.restaurants.takeOrderNumber(restaurant.id, test),
+      number: await engine.stores.restaurants.takeOrderNumber(restaurant.id, test),
       status: online ? 'pendiente_pago' : scheduledFor !== null ? 'programado' : 'recibido',
       type: input.type,
       location_id: location.id,
@@ -104,12 +105,12 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
       created_at: now,
       updated_at: now,
     };
-    engine.stores.orders.insert(row);
-    engine.stores.kitchenData.setChannel(row.id, orderChannel(engine, actor, options.managedBy));
+    await engine.stores.orders.insert(row);
+    await engine.stores.kitchenData.setChannel(row.id, await orderChannel(engine, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
-    const { view: promise, held } = promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
+    const { view: promise, held } = await promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
     // Lines held to finish with other orders and due by now fire in this transaction (the jobs fire the rest when due).
-    applyHeldDecisions(engine, held, now);
+    await applyHeldDecisions(engine, held, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
@@ -117,7 +118,7 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
       // The session is written with the order; its provider is asked after this commit.
-      engine.stores.paymentSessions.insert({
+      await engine.stores.paymentSessions.insert({
         id: `ps_${worldOf(test)}_${randomUUID().replaceAll('-', '')}`,
         order_id: row.id,
         provider: payments.name,
@@ -130,10 +131,10 @@ export function createOrder(engine: Engine, actor: Actor, input: CreateOrderInpu
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
+    if (!online) await engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
-    if (!online) queueArrivalTickets(engine, row, now);
+    if (!online) await queueArrivalTickets(engine, row, now);
     // The promise is this answer's (and its replay's), not the order's: its events and reads stay the order as it is.
     return promise ? { ...view, promise } : view;
   });
@@ -172,16 +173,16 @@ interface PricedItem {
   view: OrderItemView;
 }
 
-function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInput): PricedItem[] {
-  return input.items.map((item, index) => {
+async function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInput): Promise<PricedItem[]> {
+  return (await mapInOrder(input.items, async (item, index) => {
     const path = `items[${index}]`;
-    const product = engine.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
+    const product = await engine.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
     if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
     if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
-    const productOptions = engine.stores.catalogue.modifierOptions(product.id);
+    const productOptions = await engine.stores.catalogue.modifierOptions(product.id);
     const modifiers = chooseModifiers(
       product,
-      engine.stores.catalogue.modifierGroups(product.id).map((g) => ({ ...g, required: g.required === 1 })),
+      (await engine.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
       productOptions,
       (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
       path,
@@ -204,19 +205,19 @@ function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInpu
         modifiers,
       },
     };
-  });
+  }));
 }
 
 /** Checks every tracked product first, then takes: a refusal leaves stock as it was. */
-function takeStock(
+async function takeStock(
   engine: Engine,
   restaurant: RestaurantRow,
   location: LocationRow,
   items: PricedItem[],
   test: boolean,
   now: number,
-): void {
-  refuseSoldOut(engine, location, items, now);
+): Promise<void> {
+  await refuseSoldOut(engine, location, items, now);
   const needed = new Map<string, { name: string; quantity: number }>();
   for (const item of items) {
     if (!item.trackStock) continue;
@@ -225,7 +226,7 @@ function takeStock(
     needed.set(item.productId, entry);
   }
   for (const [productId, { name, quantity }] of needed) {
-    const left = engine.stores.stock.quantity(location.id, productId);
+    const left = await engine.stores.stock.quantity(location.id, productId);
     if (left < quantity) {
       throw new ApiError(
         'insufficient_stock',
@@ -235,16 +236,16 @@ function takeStock(
   }
   if (test || needed.size === 0) return;
   for (const [productId, { quantity }] of needed) {
-    if (!engine.stores.stock.tryTake(location.id, productId, quantity)) {
+    if (!await engine.stores.stock.tryTake(location.id, productId, quantity)) {
       throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);
     }
   }
-  recordStockChange(engine, restaurant.id, location.id, [...needed.keys()], now);
+  await recordStockChange(engine, restaurant.id, location.id, [...needed.keys()], now);
 }
 
 /** A dish or option switched "agotado" at the location is refused like missing stock (sandbox keys too). */
-function refuseSoldOut(engine: Engine, location: LocationRow, items: PricedItem[], now: number): void {
-  const soldOut = soldOutAt(engine, location.id, now);
+async function refuseSoldOut(engine: Engine, location: LocationRow, items: PricedItem[], now: number): Promise<void> {
+  const soldOut = await soldOutAt(engine, location.id, now);
   if (soldOut.products.size === 0 && soldOut.options.size === 0) return;
   for (const item of items) {
     if (soldOut.products.has(item.productId)) {

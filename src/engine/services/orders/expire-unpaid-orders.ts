@@ -1,3 +1,4 @@
+import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { DateTime } from 'luxon';
 import type { Engine } from '../../engine.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
@@ -12,11 +13,9 @@ function unpaidCutoff(restaurant: RestaurantRow, now: number): number {
  * Online orders still `pendiente_pago` once their restaurant's payment timeout (30 minutes unless
  * configured) has run out since creation. Found from the database alone, so a restart loses none.
  */
-export function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): string[] {
+export async function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): Promise<string[]> {
   const now = engine.clock.now();
-  return engine.stores.restaurants
-    .list()
-    .flatMap((restaurant) => engine.stores.dueOrders.awaitingPaymentCreatedBy(restaurant.id, unpaidCutoff(restaurant, now), limitPerRestaurant));
+  return await flatMapInOrder(await engine.stores.restaurants.list(), async (restaurant) => await engine.stores.dueOrders.awaitingPaymentCreatedBy(restaurant.id, unpaidCutoff(restaurant, now), limitPerRestaurant));
 }
 
 /**
@@ -24,15 +23,15 @@ export function dueUnpaidOrders(engine: Engine, limitPerRestaurant = 100): strin
  * closes (saying it expired), its stock comes back, an `order.updated` event is written.
  * Returns false (and changes nothing) when the order is not, or no longer, due.
  */
-export function expireUnpaidOrder(engine: Engine, orderId: string): boolean {
-  return engine.transaction(() => {
+export async function expireUnpaidOrder(engine: Engine, orderId: string): Promise<boolean> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const order = engine.stores.orders.getById(orderId);
+    const order = await engine.stores.orders.getById(orderId);
     if (!order || order.status !== 'pendiente_pago') return false;
-    const restaurant = engine.stores.restaurants.get(order.restaurant_id);
+    const restaurant = await engine.stores.restaurants.get(order.restaurant_id);
     if (!restaurant || order.created_at > unpaidCutoff(restaurant, now)) return false;
-    engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'expired', now);
-    applyTransition(engine, order, 'cancelado');
+    await engine.stores.paymentSessions.closeOpenOfOrder(order.id, 'expired', now);
+    await applyTransition(engine, order, 'cancelado');
     return true;
   });
 }

@@ -4,7 +4,7 @@ import type { Engine } from '../../engine.ts';
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Forgets answers older than the window, which no request can replay any more. Returns how many. */
-export function purgeExpiredIdempotencyKeys(engine: Engine): number {
+export async function purgeExpiredIdempotencyKeys(engine: Engine): Promise<number> {
   const before = engine.clock.now() - IDEMPOTENCY_WINDOW_MS;
-  return engine.stores.idempotency.deleteOlderThan(before) + engine.stores.kitchenChanges.deleteOlderThan(before);
+  return await engine.stores.idempotency.deleteOlderThan(before) + await engine.stores.kitchenChanges.deleteOlderThan(before);
 }

@@ -34,11 +34,11 @@ export interface KeptAnswer {
  * request, or 409 while the first is still in flight), or else `answer()`'s, stored. `answer` runs
  * inside that transaction, so the write and its record commit together.
  */
-export function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: WriteTransaction) => FreshAnswer): KeptAnswer {
+export async function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: WriteTransaction) => Promise<FreshAnswer>): Promise<KeptAnswer> {
   const { apiKeyId, key, fingerprint } = request;
-  return engine.transaction((tx) => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const stored = engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    const stored = await engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
     if (stored) {
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
@@ -48,26 +48,26 @@ export function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: W
       }
       return { status: stored.status, body: stored.body, replayed: true };
     }
-    const { status, body, pendingMarker } = answer(tx);
+    const { status, body, pendingMarker } = await answer(tx);
     if (pendingMarker !== undefined) {
       // The answer comes after the commit: until then a retry is told to wait, never run twice.
-      engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      await engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
       return { status, body: '', replayed: false, pending: true };
     }
     const text = JSON.stringify(body);
-    engine.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
+    await engine.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
     return { status, body: text, replayed: false };
   });
 }
 
 /** The final answer of a write that was in flight: from now on it is what the key replays. */
-export function settleAnswer(engine: Engine, request: KeyedRequest, status: number, body: unknown): KeptAnswer {
+export async function settleAnswer(engine: Engine, request: KeyedRequest, status: number, body: unknown): Promise<KeptAnswer> {
   const text = JSON.stringify(body);
-  engine.transaction(() => engine.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
+  await engine.transaction(async () => await engine.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
   return { status, body: text, replayed: false };
 }
 
 /** Forgets an in-flight key whose write ended in a 5xx after its commit: the key may be retried. */
-export function forgetAnswer(engine: Engine, request: KeyedRequest): void {
-  engine.transaction(() => engine.stores.idempotency.remove(request.apiKeyId, request.key));
+export async function forgetAnswer(engine: Engine, request: KeyedRequest): Promise<void> {
+  await engine.transaction(async () => await engine.stores.idempotency.remove(request.apiKeyId, request.key));
 }

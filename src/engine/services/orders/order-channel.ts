@@ -6,9 +6,9 @@ import type { Actor } from '../../domain/actor.ts';
  * the API key that created it (the integration's name), else the key's last four characters; a
  * door without a key (the kitchen, the jobs) is named by its fixed key name.
  */
-export function orderChannel(engine: Engine, actor: Actor, managedBy: string | undefined): string {
+export async function orderChannel(engine: Engine, actor: Actor, managedBy: string | undefined): Promise<string> {
   if (managedBy !== undefined) return managedBy;
-  const key = engine.stores.apiKeys.find(actor.restaurantId, actor.keyId);
+  const key = await engine.stores.apiKeys.find(actor.restaurantId, actor.keyId);
   if (!key) return actor.keyId;
   return key.label?.trim() || `API ····${key.last4}`;
 }

@@ -38,7 +38,7 @@ export interface OrderPlacing {
 
 export interface OrderPlacement {
   /** Step 1, the order's commit: in the caller's transaction when handed one (`tx`), else its own. */
-  commit(tx?: WriteTransaction): OrderView;
+  commit(tx?: WriteTransaction): Promise<OrderView>;
   /** Step 2 of an online order, run after step 1 committed; null for an external order (its answer is step 1's). */
   afterCommit(order: OrderView): AfterCommit<OnlineOrderView> | null;
 }
@@ -47,13 +47,13 @@ export interface OrderPlacement {
 export function orderPlacement(placing: OrderPlacing, actor: Actor, input: CreateOrderInput, origin: string): OrderPlacement {
   const timeoutMs = placing.paymentTimeoutMs ?? DEFAULT_PAYMENT_TIMEOUT_MS;
   return {
-    commit: (tx) => {
+    commit: async (tx) => {
       const options = { payments: placing.payments, origin, ...(tx ? { tx } : {}) };
-      return placing.commands ? placing.commands.createOrder(actor, input, options) : createOrder(placing.engine, actor, input, options);
+      return placing.commands ? await placing.commands.createOrder(actor, input, options) : await createOrder(placing.engine, actor, input, options);
     },
     afterCommit: (order) =>
       input.payment === 'online'
-        ? { marker: pendingMarker(order.id), run: () => openOnlinePayment(placing.engine, placing.payments, order.id, origin, timeoutMs) }
+        ? { marker: pendingMarker(order.id), run: async () => await openOnlinePayment(placing.engine, placing.payments, order.id, origin, timeoutMs) }
         : null,
   };
 }
@@ -61,5 +61,5 @@ export function orderPlacement(placing: OrderPlacing, actor: Actor, input: Creat
 /** Both steps of an online order, one after the other (tools, tests): the answer with its `payment_link`. */
 export async function placeOnlineOrder(placing: OrderPlacing, actor: Actor, input: CreateOrderInput & { payment: 'online' }, origin: string): Promise<OnlineOrderView> {
   const placement = orderPlacement(placing, actor, input, origin);
-  return placement.afterCommit(placement.commit())!.run();
+  return placement.afterCommit(await placement.commit())!.run();
 }

@@ -8,9 +8,9 @@ import { isTestWorld, type Actor } from '../../domain/actor.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
 
-export function getOrder(engine: Engine, actor: Actor, orderId: string): OrderView {
-  const restaurant = restaurantOf(engine, actor);
-  const order = engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+export async function getOrder(engine: Engine, actor: Actor, orderId: string): Promise<OrderView> {
+  const restaurant = await restaurantOf(engine, actor);
+  const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
   if (!order) throw notFound(`order ${orderId} not found`);
   return toOrderView(order, restaurant.time_zone);
 }
@@ -22,9 +22,9 @@ export interface OrderPage {
 }
 
 /** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
-export function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPage {
-  const { restaurant, filter, limit } = listFilter(engine, actor, query);
-  const rows = engine.stores.orders.list(filter);
+export async function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<OrderPage> {
+  const { restaurant, filter, limit } = await listFilter(engine, actor, query);
+  const rows = await engine.stores.orders.list(filter);
   const { page, has_more, next_cursor } = pageOf(rows, limit);
   return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
 }
@@ -39,19 +39,19 @@ export interface OrderPageKeys {
 }
 
 /** The same page as listOrders() (same checks, same refusals), its orders' ids only. */
-export function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): OrderPageKeys {
-  const { restaurant, filter, limit } = listFilter(engine, actor, query);
-  const { page, has_more, next_cursor } = pageOf(engine.stores.orders.listKeys(filter), limit);
+export async function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<OrderPageKeys> {
+  const { restaurant, filter, limit } = await listFilter(engine, actor, query);
+  const { page, has_more, next_cursor } = pageOf(await engine.stores.orders.listKeys(filter), limit);
   return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
 }
 
-function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): { restaurant: RestaurantRow; filter: OrderListFilter; limit: number } {
-  const restaurant = restaurantOf(engine, actor);
+async function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<{ restaurant: RestaurantRow; filter: OrderListFilter; limit: number }> {
+  const restaurant = await restaurantOf(engine, actor);
   const limit = query.limit ?? 20;
   const from = readInstant(query.from, 'from', restaurant.time_zone);
   const to = readInstant(query.to, 'to', restaurant.time_zone);
   const locationId = query.location_id?.toLowerCase();
-  if (locationId !== undefined && !engine.stores.locations.get(restaurant.id, locationId)) {
+  if (locationId !== undefined && !await engine.stores.locations.get(restaurant.id, locationId)) {
     throw invalidRequest(`location_id: unknown location ${query.location_id}`);
   }
   const filter: OrderListFilter = {
@@ -103,10 +103,11 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
  * possibly any order); returns its removal. For caches of order views (http/order-responses.ts).
  */
 export function onOrderWrite(engine: Engine, listener: OrderWriteListener): () => void {
-  return engine.stores.orders.onWrite(listener);
+  // A listener in this process, told of this connection's writes: no storage call.
+  return engine.sqliteStores.orders.onWrite(listener);
 }
 
 /** The ids of the restaurant's orders managed by a POS integration. */
-export function managedOrderIds(engine: Engine, restaurantId: string): string[] {
-  return engine.read(() => engine.stores.orders.managedIds(restaurantId));
+export async function managedOrderIds(engine: Engine, restaurantId: string): Promise<string[]> {
+  return await engine.read(async () => await engine.stores.orders.managedIds(restaurantId));
 }

@@ -1,3 +1,4 @@
+import { findInOrder } from '../../../shared/in-order.ts';
 import type { Engine } from '../../engine.ts';
 import { locationOpenState } from '../locations/location-status.ts';
 
@@ -6,15 +7,16 @@ import { locationOpenState } from '../locations/location-status.ts';
  * with no stock to track and no modifier to choose (the demo's POS-managed order, demo/seed-demo.ts).
  * Null when the restaurant has neither.
  */
-export function simpleOrderTarget(engine: Engine, restaurantId: string): { locationId: string; productId: string } | null {
-  return engine.read(() => {
-    const restaurant = engine.stores.restaurants.get(restaurantId);
+export async function simpleOrderTarget(engine: Engine, restaurantId: string): Promise<{ locationId: string; productId: string } | null> {
+  return await engine.read(async () => {
+    const restaurant = await engine.stores.restaurants.get(restaurantId);
     if (!restaurant) return null;
     const now = engine.clock.now();
-    const location = engine.stores.locations.list(restaurantId).find((l) => locationOpenState(engine, restaurant, l, now).openNow);
-    const product = engine.stores.catalogue
-      .menu(restaurantId)
-      .products.find((p) => p.track_stock === 0 && !engine.stores.catalogue.modifierGroups(p.id).some((g) => g.required === 1 || g.min > 0));
+    const location = await findInOrder(await engine.stores.locations.list(restaurantId), async (l) => (await locationOpenState(engine, restaurant, l, now)).openNow);
+    const product = await findInOrder(
+      (await engine.stores.catalogue.menu(restaurantId)).products,
+      async (p) => p.track_stock === 0 && !(await engine.stores.catalogue.modifierGroups(p.id)).some((g) => g.required === 1 || g.min > 0),
+    );
     return location && product ? { locationId: location.id, productId: product.id } : null;
   });
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { invalidRequest } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import {
   ONLINE_PAYMENT_METHODS,
   PAYMENT_RESULTS,
@@ -51,27 +51,27 @@ function checkConfirmation(confirmation: PaymentConfirmation): void {
  * the session was paid or closed (expired, cancelled), changes nothing: an order is never revived.
  * Returns null for an unknown session.
  */
-export function confirmPayment(engine: Engine, confirmation: PaymentConfirmation): PaymentOutcome | null {
+export async function confirmPayment(engine: Engine, confirmation: PaymentConfirmation, tx?: WriteTransaction): Promise<PaymentOutcome | null> {
   checkConfirmation(confirmation);
-  return engine.transaction(() => {
+  return await engine.within(tx, async () => {
     const now = engine.clock.now();
-    const session = engine.stores.paymentSessions.get(confirmation.session_id);
+    const session = await engine.stores.paymentSessions.get(confirmation.session_id);
     if (!session) return null;
-    const order = engine.stores.orders.getById(session.order_id);
+    const order = await engine.stores.orders.getById(session.order_id);
     if (!order) return null;
     const state = stateOf(session, order);
     if (state.kind !== 'open') return { session, order, state, changed: false };
 
     if (confirmation.result !== 'success') {
-      engine.stores.paymentSessions.recordResult(session.id, confirmation.result, now);
-      const after = engine.stores.paymentSessions.get(session.id)!;
+      await engine.stores.paymentSessions.recordResult(session.id, confirmation.result, now);
+      const after = (await engine.stores.paymentSessions.get(session.id))!;
       return { session: after, order, state: { kind: 'open', lastResult: confirmation.result }, changed: true };
     }
     const method = confirmation.method!;
-    engine.stores.paymentSessions.markPaid(session.id, method, now);
+    await engine.stores.paymentSessions.markPaid(session.id, method, now);
     const target = order.scheduled_for !== null ? 'programado' : 'recibido';
-    const paid = applyTransition(engine, order, target, { paid: 1, payment_method: method });
-    const after = engine.stores.paymentSessions.get(session.id)!;
+    const paid = await applyTransition(engine, order, target, { paid: 1, payment_method: method });
+    const after = (await engine.stores.paymentSessions.get(session.id))!;
     return { session: after, order: paid, state: { kind: 'paid', method }, changed: true };
   });
 }
@@ -95,14 +95,14 @@ export interface PaymentSessionView {
 }
 
 /** Reads a payment session for its page; null for an unknown one. */
-export function readPaymentSession(engine: Engine, sessionId: string): PaymentSessionView | null {
-  const session = engine.stores.paymentSessions.get(sessionId);
+export async function readPaymentSession(engine: Engine, sessionId: string): Promise<PaymentSessionView | null> {
+  const session = await engine.stores.paymentSessions.get(sessionId);
   if (!session) return null;
-  const order = engine.stores.orders.getById(session.order_id);
+  const order = await engine.stores.orders.getById(session.order_id);
   if (!order) return null;
-  const restaurant = engine.stores.restaurants.get(order.restaurant_id);
+  const restaurant = await engine.stores.restaurants.get(order.restaurant_id);
   if (!restaurant) return null;
-  const location = order.location_id === null ? undefined : engine.stores.locations.get(restaurant.id, order.location_id);
+  const location = order.location_id === null ? undefined : await engine.stores.locations.get(restaurant.id, order.location_id);
   const payBefore = DateTime.fromMillis(order.created_at, { zone: restaurant.time_zone })
     .plus({ minutes: restaurant.payment_timeout_minutes })
     .toFormat('HH:mm');

@@ -42,10 +42,10 @@ export async function openOnlinePayment(
   origin: string,
   timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
 ): Promise<OnlineOrderView> {
-  const order = engine.stores.orders.getById(orderId);
-  const session = engine.stores.paymentSessions.openingOfOrder(orderId);
+  const order = await engine.stores.orders.getById(orderId);
+  const session = await engine.stores.paymentSessions.openingOfOrder(orderId);
   if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
-  const restaurantRow = engine.stores.restaurants.get(order.restaurant_id);
+  const restaurantRow = await engine.stores.restaurants.get(order.restaurant_id);
   const provider = paymentProviderFor(payments, order.restaurant_id, worldOf(order.test));
   let paymentUrl: string;
   try {
@@ -59,18 +59,18 @@ export async function openOnlinePayment(
     }
     paymentUrl = opened.payment_url;
   } catch (error) {
-    withdrawOnlineOrder(engine, orderId);
+    await withdrawOnlineOrder(engine, orderId);
     throw unavailable(`the payment provider could not open a session (${errorText(error)})`);
   }
-  return engine.transaction(() => {
-    const current = engine.stores.orders.getById(orderId);
-    if (!current || !engine.stores.paymentSessions.markOpened(session.id, engine.clock.now())) {
+  return await engine.transaction(async () => {
+    const current = await engine.stores.orders.getById(orderId);
+    if (!current || !await engine.stores.paymentSessions.markOpened(session.id, engine.clock.now())) {
       throw unavailable('the order was withdrawn while its payment was being opened');
     }
-    const restaurant = engine.stores.restaurants.get(current.restaurant_id)!;
-    const promise = keptPromiseView(engine, current.id, restaurant.time_zone, engine.clock.now());
+    const restaurant = (await engine.stores.restaurants.get(current.restaurant_id))!;
+    const promise = await keptPromiseView(engine, current.id, restaurant.time_zone, engine.clock.now());
     const view = toOrderView(current, restaurant.time_zone);
-    engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
+    await engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
     return { ...view, ...(promise ? { promise } : {}), payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }
@@ -113,21 +113,21 @@ function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant:
  * number stays used. Also forgets an Idempotency-Key still waiting on it, so the key can be
  * retried. Does nothing to an order whose session was opened.
  */
-export function withdrawOnlineOrder(engine: Engine, orderId: string): boolean {
-  return engine.transaction(() => {
-    const order = engine.stores.orders.getById(orderId);
-    if (!order || !engine.stores.paymentSessions.openingOfOrder(orderId)) return false;
+export async function withdrawOnlineOrder(engine: Engine, orderId: string): Promise<boolean> {
+  return await engine.transaction(async () => {
+    const order = await engine.stores.orders.getById(orderId);
+    if (!order || !await engine.stores.paymentSessions.openingOfOrder(orderId)) return false;
     const now = engine.clock.now();
-    if (order.stock_taken === 1) restoreStock(engine, order, now);
-    engine.stores.paymentSessions.deleteOfOrder(orderId);
-    engine.stores.orders.delete(orderId);
-    engine.stores.idempotency.removePending(pendingMarker(orderId));
+    if (order.stock_taken === 1) await restoreStock(engine, order, now);
+    await engine.stores.paymentSessions.deleteOfOrder(orderId);
+    await engine.stores.orders.delete(orderId);
+    await engine.stores.idempotency.removePending(pendingMarker(orderId));
     return true;
   });
 }
 
 /** Online orders whose provider was asked before the engine stopped, and never answered. */
-export function staleOnlinePaymentOpenings(engine: Engine, limit = 100): string[] {
+export async function staleOnlinePaymentOpenings(engine: Engine, limit = 100): Promise<string[]> {
   const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
-  return engine.stores.paymentSessions.staleOpenings(cutoff, limit);
+  return await engine.stores.paymentSessions.staleOpenings(cutoff, limit);
 }

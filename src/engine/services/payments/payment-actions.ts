@@ -1,7 +1,8 @@
+import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { DateTime } from 'luxon';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import { paymentMatchesOrder, type ProviderPayment, type ProviderRefund } from '../../domain/payments.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import { paymentProviderFor, type PaymentProvider, type PaymentProviders } from '../../payments/payment-provider.ts';
 import type { PaymentActionRow } from '../../store/payment-actions-store.ts';
 import { PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
@@ -43,12 +44,12 @@ function refundIdempotencyKey(provider: string, paymentId: string): string {
  * intent to read it, in one transaction. A check already waiting is left as it is; one under way
  * is done again once it ends; one done is done again (the payment may have changed since).
  */
-export function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string): void {
-  engine.transaction(() => {
+export async function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string, tx?: WriteTransaction): Promise<void> {
+  await engine.within(tx, async () => {
     const now = engine.clock.now();
-    const existing = engine.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
+    const existing = await engine.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
     if (!existing) {
-      engine.stores.paymentActions.insert({
+      await engine.stores.paymentActions.insert({
         restaurant_id: restaurantId,
         provider,
         kind: 'check',
@@ -62,10 +63,10 @@ export function requestPaymentCheck(engine: Engine, restaurantId: string, provid
       return;
     }
     if (existing.status === 'pending') {
-      engine.stores.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
+      await engine.stores.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
       return;
     }
-    engine.stores.paymentActions.update(
+    await engine.stores.paymentActions.update(
       existing.id,
       { status: 'pending', requested: existing.requested + 1, attempts: 0, next_at: now, last_error: null },
       now,
@@ -88,9 +89,9 @@ function quietWindow(now: number): [openedBy: number, openedAfter: number] {
  * and of which no payment was ever read: their notification may have been lost. Each is searched
  * once, whatever became of the order (a payment found for an expired one is refunded).
  */
-export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
+export async function quietPaymentSessions(engine: Engine, limit = 100): Promise<string[]> {
   const window = quietWindow(engine.clock.now());
-  return PAYMENT_PROVIDER_NAMES.flatMap((provider) => engine.stores.paymentActions.quietSessions(provider, ...window, limit))
+  return (await flatMapInOrder(PAYMENT_PROVIDER_NAMES, async (provider) => await engine.stores.paymentActions.quietSessions(provider, ...window, limit)))
     .slice(0, limit)
     .map((r) => r.order_id);
 }
@@ -99,17 +100,17 @@ export function quietPaymentSessions(engine: Engine, limit = 100): string[] {
  * Writes the intent to search an order's payments at its provider (reconciliation of a missed
  * notification), once per order, in one transaction. Returns false when not (or no longer) due.
  */
-export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
-  return engine.transaction(() => {
+export async function requestPaymentSearch(engine: Engine, orderId: string): Promise<boolean> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
     const window = quietWindow(now);
     let quiet: { restaurant_id: string; provider: string } | undefined;
     for (const provider of PAYMENT_PROVIDER_NAMES) {
-      const row = engine.stores.paymentActions.quietSessions(provider, ...window, 1_000).find((r) => r.order_id === orderId);
+      const row = (await engine.stores.paymentActions.quietSessions(provider, ...window, 1_000)).find((r) => r.order_id === orderId);
       if (row) quiet = { restaurant_id: row.restaurant_id, provider };
     }
     if (!quiet) return false;
-    engine.stores.paymentActions.insert({
+    await engine.stores.paymentActions.insert({
       restaurant_id: quiet.restaurant_id,
       provider: quiet.provider,
       kind: 'search',
@@ -125,35 +126,35 @@ export function requestPaymentSearch(engine: Engine, orderId: string): boolean {
 }
 
 /** Payment actions due now: reads to make, refunds to make or retry. */
-export function duePaymentActions(engine: Engine, limit = 100): number[] {
-  return engine.stores.paymentActions.due(engine.clock.now(), limit);
+export async function duePaymentActions(engine: Engine, limit = 100): Promise<number[]> {
+  return await engine.stores.paymentActions.due(engine.clock.now(), limit);
 }
 
 type Claimed = { row: PaymentActionRow; provider: PaymentProvider };
 
-function failOrRetry(engine: Engine, row: PaymentActionRow, attempts: number, error: string): void {
+async function failOrRetry(engine: Engine, row: PaymentActionRow, attempts: number, error: string): Promise<void> {
   const now = engine.clock.now();
   if (attempts >= MAX_PAYMENT_ACTION_ATTEMPTS) {
-    engine.stores.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
+    await engine.stores.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
   } else {
-    engine.stores.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
+    await engine.stores.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
   }
 }
 
 /** Takes one due action for one call, in its own transaction, leasing it; null when there is nothing to call. */
-function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: number): Claimed | null {
-  return engine.transaction(() => {
+async function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: number): Promise<Claimed | null> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const row = engine.stores.paymentActions.get(id);
+    const row = await engine.stores.paymentActions.get(id);
     if (!row || row.status !== 'pending' || row.next_at === null || row.next_at > now) return null;
     const provider = paymentProviderFor(payments, row.restaurant_id, 'live');
     const able = row.kind === 'check' ? provider?.getPayment : row.kind === 'refund' ? provider?.refund : provider?.searchPayments;
     if (!provider || provider.name !== row.provider || !able) {
-      failOrRetry(engine, row, row.attempts + 1, `payment provider "${row.provider}" is not configured for restaurant ${row.restaurant_id}`);
+      await failOrRetry(engine, row, row.attempts + 1, `payment provider "${row.provider}" is not configured for restaurant ${row.restaurant_id}`);
       return null;
     }
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
-    engine.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
+    await engine.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
     return { row: { ...row, attempts: row.attempts + 1 }, provider };
   });
 }
@@ -168,7 +169,7 @@ export async function performPaymentAction(
   id: number,
   timeoutMs = DEFAULT_PAYMENT_ACTION_TIMEOUT_MS,
 ): Promise<PaymentActionRow | null> {
-  const claimed = claimPaymentAction(engine, payments, id);
+  const claimed = await claimPaymentAction(engine, payments, id);
   if (!claimed) return null;
   const { row, provider } = claimed;
   const what = `payment provider "${provider.name}"`;
@@ -181,16 +182,16 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    engine.transaction(() => {
+    await engine.transaction(async (tx) => {
       const now = engine.clock.now();
       if ('error' in answer) {
-        failOrRetry(engine, row, row.attempts, answer.error);
+        await failOrRetry(engine, row, row.attempts, answer.error);
         return;
       }
       // Each payment found is read and applied like a notified one (the search's own answer decides nothing).
       const found = answer.filter((payment) => payment.external_reference === row.payment_id);
-      for (const payment of found) requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id);
-      engine.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
+      for (const payment of found) await requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id, tx);
+      await engine.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
     });
   } else if (row.kind === 'check') {
     let answer: ProviderPayment | { error: string };
@@ -199,7 +200,7 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    recordCheck(engine, row, answer);
+    await recordCheck(engine, row, answer);
   } else {
     let answer: ProviderRefund | { error: string };
     try {
@@ -209,38 +210,38 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    engine.transaction(() => {
+    await engine.transaction(async () => {
       const now = engine.clock.now();
       if ('error' in answer) {
-        failOrRetry(engine, row, row.attempts, answer.error);
+        await failOrRetry(engine, row, row.attempts, answer.error);
         return;
       }
-      const current = engine.stores.paymentActions.get(row.id);
+      const current = await engine.stores.paymentActions.get(row.id);
       if (!current || current.status !== 'pending') return;
-      engine.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
-      recordRefundOnOrder(engine, row);
+      await engine.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
+      await recordRefundOnOrder(engine, row);
     });
   }
-  return engine.stores.paymentActions.get(row.id) ?? null;
+  return await engine.stores.paymentActions.get(row.id) ?? null;
 }
 
-function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): void {
-  engine.transaction(() => {
+async function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): Promise<void> {
+  await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = engine.stores.paymentActions.get(claimed.id);
+    const row = await engine.stores.paymentActions.get(claimed.id);
     if (!row) return;
     if ('error' in answer) {
-      failOrRetry(engine, row, claimed.attempts, answer.error);
+      await failOrRetry(engine, row, claimed.attempts, answer.error);
       return;
     }
-    const applied = applyProviderPayment(engine, row, answer, now);
+    const applied = await applyProviderPayment(engine, row, answer, now, tx);
     if (applied.retry) {
-      engine.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
+      await engine.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
       return;
     }
     // Asked for again while the provider was being read: read it again, it may have changed.
     const again = row.requested !== claimed.requested;
-    engine.stores.paymentActions.update(
+    await engine.stores.paymentActions.update(
       row.id,
       {
         status: again ? 'pending' : 'done',
@@ -263,13 +264,13 @@ interface Applied {
 }
 
 /** Inside the record's transaction: what the provider's payment means for its order. */
-function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number): Applied {
+async function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number, tx: WriteTransaction): Promise<Applied> {
   if (payment.id !== action.payment_id) return { outcome: `ignored: the provider answered payment ${payment.id}`, orderId: null };
-  const order = payment.external_reference === null ? undefined : engine.stores.orders.getById(payment.external_reference);
+  const order = payment.external_reference === null ? undefined : await engine.stores.orders.getById(payment.external_reference);
   if (!order || order.restaurant_id !== action.restaurant_id || order.test === 1) {
     return { outcome: 'ignored: not an online order of this restaurant', orderId: null };
   }
-  const session = engine.stores.paymentSessions.latestOfOrder(order.id);
+  const session = await engine.stores.paymentSessions.latestOfOrder(order.id);
   if (!session || session.provider !== action.provider) return { outcome: 'ignored: the order is not paid with this provider', orderId: order.id };
   if (session.opening === 1) return { outcome: 'waiting: the payment page is still being opened', orderId: order.id, retry: true };
 
@@ -277,24 +278,24 @@ function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment:
     case 'approved': {
       if (session.provider_payment_id === payment.id) return { outcome: 'confirmed', orderId: order.id };
       if (!paymentMatchesOrder(payment, order.total)) {
-        requestRefund(engine, action, payment, order.id, now);
-        if (session.status === 'open') engine.stores.paymentSessions.recordResult(session.id, 'failed', now);
+        await requestRefund(engine, action, payment, order.id, now);
+        if (session.status === 'open') await engine.stores.paymentSessions.recordResult(session.id, 'failed', now);
         return {
           outcome: `refund_requested: ${payment.amount} ${payment.currency} paid for an order of ${order.total} CLP`,
           orderId: order.id,
         };
       }
-      const confirmed = confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' });
+      const confirmed = await confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' }, tx);
       if (confirmed?.changed && confirmed.state.kind === 'paid') {
-        engine.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
+        await engine.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
         return { outcome: 'confirmed', orderId: order.id };
       }
-      requestRefund(engine, action, payment, order.id, now);
+      await requestRefund(engine, action, payment, order.id, now);
       const why = session.status === 'paid' ? 'the order was already paid' : `the order is ${order.status}`;
       return { outcome: `refund_requested: ${why}`, orderId: order.id };
     }
     case 'rejected': {
-      const recorded = confirmPayment(engine, { session_id: session.id, result: 'failed', method: null });
+      const recorded = await confirmPayment(engine, { session_id: session.id, result: 'failed', method: null }, tx);
       return { outcome: recorded?.changed ? 'rejected' : 'rejected: changed nothing', orderId: order.id };
     }
     case 'pending':
@@ -307,9 +308,9 @@ function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment:
 }
 
 /** The refund intent of an approved payment that cannot pay its order: one per payment, ever. */
-function requestRefund(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, orderId: string, now: number): void {
-  if (engine.stores.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
-  engine.stores.paymentActions.insert({
+async function requestRefund(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, orderId: string, now: number): Promise<void> {
+  if (await engine.stores.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
+  await engine.stores.paymentActions.insert({
     restaurant_id: action.restaurant_id,
     provider: action.provider,
     kind: 'refund',
@@ -327,14 +328,14 @@ function requestRefund(engine: Engine, action: PaymentActionRow, payment: Provid
  * with its `order.updated` event, which the feed and the kitchen screen carry). Runs once per
  * refund row: the row is `done` from then on.
  */
-function recordRefundOnOrder(engine: Engine, refund: PaymentActionRow): void {
+async function recordRefundOnOrder(engine: Engine, refund: PaymentActionRow): Promise<void> {
   if (refund.order_id === null || refund.amount === null) return;
-  const order = engine.stores.orders.getById(refund.order_id);
+  const order = await engine.stores.orders.getById(refund.order_id);
   if (!order) return;
-  applyOrderChanges(engine, order, { refunded: order.refunded + refund.amount });
+  await applyOrderChanges(engine, order, { refunded: order.refunded + refund.amount });
 }
 
 /** An order's payment actions (reads and refunds), for the records and the tests. */
-export function paymentActionsOfOrder(engine: Engine, orderId: string): PaymentActionRow[] {
-  return engine.stores.paymentActions.listOfOrder(orderId);
+export async function paymentActionsOfOrder(engine: Engine, orderId: string): Promise<PaymentActionRow[]> {
+  return await engine.stores.paymentActions.listOfOrder(orderId);
 }

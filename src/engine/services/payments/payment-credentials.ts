@@ -43,10 +43,10 @@ export function knownPaymentProvider(provider: string): PaymentProviderEntry {
   return entry;
 }
 
-function viewOf(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
-  const row = engine.stores.paymentCredentials.get(restaurantId, provider);
+async function viewOf(engine: Engine, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
+  const row = await engine.stores.paymentCredentials.get(restaurantId, provider);
   if (!row) return null;
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   const at = (ms: number) => DateTime.fromMillis(ms, { zone: restaurant?.time_zone ?? 'UTC' }).toISO({ suppressMilliseconds: true })!;
   return {
     restaurant_id: row.restaurant_id,
@@ -82,17 +82,17 @@ export function checkPaymentCredentials(
 }
 
 /** Sets (or replaces) a restaurant's credentials with a provider for its live world, in one transaction. */
-export function setPaymentCredentials(
+export async function setPaymentCredentials(
   engine: Engine,
   restaurantId: string,
   provider: string,
   input: { accessToken: string; webhookSecret: string; apiBase?: string | undefined },
-): PaymentCredentialsView {
+): Promise<PaymentCredentialsView> {
   const { accessToken, webhookSecret, apiBase } = checkPaymentCredentials(provider, input);
-  return engine.transaction(() => {
-    if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+  return await engine.transaction(async () => {
+    if (!await engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
-    engine.stores.paymentCredentials.set({
+    await engine.stores.paymentCredentials.set({
       restaurant_id: restaurantId,
       provider,
       access_token: accessToken,
@@ -101,22 +101,26 @@ export function setPaymentCredentials(
       created_at: now,
       updated_at: now,
     });
-    return viewOf(engine, restaurantId, provider)!;
+    return (await viewOf(engine, restaurantId, provider))!;
   });
 }
 
-export function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string): PaymentCredentialsView | null {
+export async function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
   knownPaymentProvider(provider);
-  if (!engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
-  return viewOf(engine, restaurantId, provider);
+  if (!await engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+  return await viewOf(engine, restaurantId, provider);
 }
 
-export function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): boolean {
+export async function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): Promise<boolean> {
   knownPaymentProvider(provider);
-  return engine.transaction(() => engine.stores.paymentCredentials.remove(restaurantId, provider));
+  return await engine.transaction(async () => await engine.stores.paymentCredentials.remove(restaurantId, provider));
 }
 
-/** The credentials `npm run payments` keeps in the database, read on every use (a change is seen by the next one). */
+/**
+ * The credentials `npm run payments` keeps in the database, read on every use (a change is seen by
+ * the next one). Synchronous, from the SQLite store (PaymentCredentialsSource is asked inside order
+ * writes, from the payment providers' registry): on PostgreSQL this source becomes async (issue 34).
+ */
 export function storedPaymentCredentials(engine: Engine): PaymentCredentialsSource {
-  return databasePaymentCredentials(engine.stores.paymentCredentials);
+  return databasePaymentCredentials(engine.sqliteStores.paymentCredentials);
 }

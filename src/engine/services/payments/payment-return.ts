@@ -10,10 +10,10 @@ export type ProviderReturn = 'success' | 'failure' | 'pending';
  * longer waiting for payment, is cancelled; else pending, or failed when the provider said failure.
  * Null for an unknown session, or a sandbox one (it has no return page).
  */
-export function paymentReturn(engine: Engine, sessionId: string, told: ProviderReturn): { returnUrl: string; orderId: string; payment: ReturnResult } | null {
-  return engine.read(() => {
-    const session = engine.stores.paymentSessions.get(sessionId);
-    const order = session ? engine.stores.orders.getById(session.order_id) : undefined;
+export async function paymentReturn(engine: Engine, sessionId: string, told: ProviderReturn): Promise<{ returnUrl: string; orderId: string; payment: ReturnResult } | null> {
+  return await engine.read(async () => {
+    const session = await engine.stores.paymentSessions.get(sessionId);
+    const order = session ? await engine.stores.orders.getById(session.order_id) : undefined;
     if (!session || !order || session.provider === 'sandbox') return null;
     let payment: ReturnResult;
     if (session.status === 'paid') payment = 'success';

@@ -65,9 +65,9 @@ function itemLines(order: OrderRow, settings: KitchenSettings, stations: readonl
 }
 
 /** The ticket of `order` for a printer serving `stations` ([] = all), or null when none of its items is theirs. */
-export function orderDocument(engine: Engine, order: OrderRow, stations: readonly string[], kind: 'ticket' | 'bag'): TicketDocument | null {
-  const restaurant = engine.stores.restaurants.get(order.restaurant_id)!;
-  const settings = readKitchenSettings(engine, order.restaurant_id);
+export async function orderDocument(engine: Engine, order: OrderRow, stations: readonly string[], kind: 'ticket' | 'bag'): Promise<TicketDocument | null> {
+  const restaurant = (await engine.stores.restaurants.get(order.restaurant_id))!;
+  const settings = await readKitchenSettings(engine, order.restaurant_id);
   const { lines } = itemLines(order, settings, kind === 'bag' ? [] : stations);
   if (lines.length === 0) return null;
   const zone = restaurant.time_zone;
@@ -89,9 +89,9 @@ export function orderDocument(engine: Engine, order: OrderRow, stations: readonl
   };
 }
 
-function writeJob(engine: Engine, printer: PrinterRow, order: OrderRow | null, kind: PrintJobKind, doc: TicketDocument, now: number, held = false, reprint = false): string {
+async function writeJob(engine: Engine, printer: PrinterRow, order: OrderRow | null, kind: PrintJobKind, doc: TicketDocument, now: number, held = false, reprint = false): Promise<string> {
   const id = randomUUID();
-  engine.stores.printJobs.insert({
+  await engine.stores.printJobs.insert({
     id,
     restaurant_id: printer.restaurant_id,
     printer_id: printer.id,
@@ -114,24 +114,24 @@ const printsWhen = (printer: PrinterRow, when: string): boolean => parseJsonList
  * that prints on arrival and serves one of its stations; a fallback printer's ticket is held until
  * the jobs runner sees whether its stations' screens are live. Call inside the order's transaction.
  */
-export function queueArrivalTickets(engine: Engine, order: OrderRow, now: number): void {
-  for (const printer of engine.stores.printers.list(order.restaurant_id)) {
+export async function queueArrivalTickets(engine: Engine, order: OrderRow, now: number): Promise<void> {
+  for (const printer of await engine.stores.printers.list(order.restaurant_id)) {
     const arrival = printsWhen(printer, 'arrival');
     const fallback = printsWhen(printer, 'fallback');
     if (!arrival && !fallback) continue;
-    const doc = orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
+    const doc = await orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
     if (!doc) continue;
-    writeJob(engine, printer, order, arrival ? 'ticket' : 'fallback', doc, now, !arrival);
+    await writeJob(engine, printer, order, arrival ? 'ticket' : 'fallback', doc, now, !arrival);
   }
 }
 
 /** Expo bumped a delivery to listo: a bag label at each printer that prints them. Inside its transaction. */
-export function queueBagLabels(engine: Engine, order: OrderRow, now: number): void {
+export async function queueBagLabels(engine: Engine, order: OrderRow, now: number): Promise<void> {
   if (order.type !== 'delivery') return;
-  for (const printer of engine.stores.printers.list(order.restaurant_id)) {
+  for (const printer of await engine.stores.printers.list(order.restaurant_id)) {
     if (!printsWhen(printer, 'bag')) continue;
-    const doc = orderDocument(engine, order, [], 'bag');
-    if (doc) writeJob(engine, printer, order, 'bag', doc, now);
+    const doc = await orderDocument(engine, order, [], 'bag');
+    if (doc) await writeJob(engine, printer, order, 'bag', doc, now);
   }
 }
 
@@ -146,33 +146,33 @@ const IN_THE_KITCHEN: ReadonlySet<OrderRow['status']> = new Set(['recibido', 'pr
  * when a delivery this replica knew reaches listo upstream. What was printed here already (an
  * order seen before, a bump made on this replica, then mirrored back) prints nothing more.
  */
-export function queueMirroredPrints(engine: Engine, before: OrderRow | undefined, after: OrderRow, now: number): void {
+export async function queueMirroredPrints(engine: Engine, before: OrderRow | undefined, after: OrderRow, now: number): Promise<void> {
   const arrives = IN_THE_KITCHEN.has(after.status) && (before === undefined || before.status === 'pendiente_pago');
   const ready = after.type === 'delivery' && after.status === 'listo' && before !== undefined && before.status !== 'listo';
   if (!arrives && !ready) return;
-  const earlier = engine.stores.printJobs.ofOrder(after.id);
-  if (arrives && !earlier.some((j) => j.kind !== 'bag')) queueArrivalTickets(engine, after, now);
-  if (ready && !earlier.some((j) => j.kind === 'bag')) queueBagLabels(engine, after, now);
+  const earlier = await engine.stores.printJobs.ofOrder(after.id);
+  if (arrives && !earlier.some((j) => j.kind !== 'bag')) await queueArrivalTickets(engine, after, now);
+  if (ready && !earlier.some((j) => j.kind === 'bag')) await queueBagLabels(engine, after, now);
 }
 
 /**
  * Reimprimir: the order's ticket again, marked REIMPRESIÓN, at every printer that printed (or
  * was to print) one for it; with none, at every arrival or fallback printer serving its items.
  */
-export function queueReprint(engine: Engine, restaurantId: string, orderId: string): { queued: number } {
-  return engine.transaction(() => {
-    const order = engine.stores.orders.getById(orderId);
+export async function queueReprint(engine: Engine, restaurantId: string, orderId: string): Promise<{ queued: number }> {
+  return await engine.transaction(async () => {
+    const order = await engine.stores.orders.getById(orderId);
     if (!order || order.restaurant_id !== restaurantId) throw new ApiError('not_found', `order ${orderId} not found`);
     const now = engine.clock.now();
-    const earlier = new Set(engine.stores.printJobs.ofOrder(order.id).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
-    const printers = engine.stores.printers.list(restaurantId).filter((p) =>
+    const earlier = new Set((await engine.stores.printJobs.ofOrder(order.id)).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
+    const printers = (await engine.stores.printers.list(restaurantId)).filter((p) =>
       earlier.size > 0 ? earlier.has(p.id) : printsWhen(p, 'arrival') || printsWhen(p, 'fallback'),
     );
     let queued = 0;
     for (const printer of printers) {
-      const doc = orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
+      const doc = await orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
       if (!doc) continue;
-      writeJob(engine, printer, order, 'reprint', doc, now, false, true);
+      await writeJob(engine, printer, order, 'reprint', doc, now, false, true);
       queued++;
     }
     if (queued === 0) throw new ApiError('invalid_request', 'no printer prints this order\'s items: add one in Ajustes → Impresoras');
@@ -184,11 +184,11 @@ export function queueReprint(engine: Engine, restaurantId: string, orderId: stri
  * Jobs left `sending` by a process that stopped mid-send (kill -9, power cut): queued again at
  * once, marked as reprints. Run when the jobs runner starts, before any send of its own.
  */
-export function requeueCutJobs(engine: Engine): number {
-  return engine.transaction(() => {
+export async function requeueCutJobs(engine: Engine): Promise<number> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const cut = engine.stores.printJobs.sending();
-    for (const job of cut) engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
+    const cut = await engine.stores.printJobs.sending();
+    for (const job of cut) await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
     return cut.length;
   });
 }
@@ -199,28 +199,28 @@ export function requeueCutJobs(engine: Engine): number {
  * stations has had none for the printer's fallback seconds (counted from the engine's start at
  * most). A screen showing every station counts for each; a printer of every station needs one.
  */
-export function settleFallbackJobs(engine: Engine): void {
-  const held = engine.stores.printJobs.held();
+export async function settleFallbackJobs(engine: Engine): Promise<void> {
+  const held = await engine.stores.printJobs.held();
   if (held.length === 0) return;
-  engine.transaction(() => {
+  await engine.transaction(async () => {
     const now = engine.clock.now();
     for (const job of held) {
-      const printer = engine.stores.printers.get(job.printer_id);
+      const printer = await engine.stores.printers.get(job.printer_id);
       if (!printer || printer.removed_at !== null) continue;
       const lastLive = engine.screenPresence.lastLive(job.restaurant_id, parseJsonList(printer.stations));
       if (lastLive !== null && lastLive > job.created_at) {
-        engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
+        await engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
         continue;
       }
       const goneSince = Math.max(lastLive ?? engine.startedAt, engine.startedAt);
-      if (now - goneSince >= printer.fallback_seconds * 1000) engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
+      if (now - goneSince >= printer.fallback_seconds * 1000) await engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
     }
   });
 }
 
 /** Printers with a job to send now or later. */
-export function printersWithJobs(engine: Engine): string[] {
-  return engine.stores.printJobs.printersToServe();
+export async function printersWithJobs(engine: Engine): Promise<string[]> {
+  return await engine.stores.printJobs.printersToServe();
 }
 
 export interface ClaimedJob {
@@ -230,18 +230,18 @@ export interface ClaimedJob {
 }
 
 /** The printer's next job if it is due: marked `sending` (the crash marker) in its own transaction. */
-export function claimNextJob(engine: Engine, printerId: string): ClaimedJob | null {
-  return engine.transaction(() => {
+export async function claimNextJob(engine: Engine, printerId: string): Promise<ClaimedJob | null> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
-    const printer = engine.stores.printers.get(printerId);
-    const job = engine.stores.printJobs.head(printerId);
+    const printer = await engine.stores.printers.get(printerId);
+    const job = await engine.stores.printJobs.head(printerId);
     if (!printer || !job || job.status !== 'queued') return null;
     if (printer.removed_at !== null) {
-      engine.stores.printJobs.dropOpenOf(printer.id, now);
+      await engine.stores.printJobs.dropOpenOf(printer.id, now);
       return null;
     }
     if (job.next_attempt_at !== null && job.next_attempt_at > now) return null;
-    engine.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
+    await engine.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
     return { job: { ...job, attempts: job.attempts + 1 }, printer, document: JSON.parse(job.document) as TicketDocument };
   });
 }
@@ -254,27 +254,27 @@ export type SendOutcome =
  * Records a send's outcome: printed; or queued again with backoff and the printer's state; or, once
  * its ticket has left SET_ASIDE_AFTER_FAILED_SENDS times without the printer confirming it, set aside.
  */
-export function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): 'printed' | 'retry' | 'set_aside' {
-  return engine.transaction(() => {
+export async function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): Promise<'printed' | 'retry' | 'set_aside'> {
+  return await engine.transaction(async () => {
     const now = engine.clock.now();
     const { job, printer } = claimed;
     if (outcome.ok) {
-      engine.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
-      if (printer.state !== 'ok' || printer.state_detail !== null) engine.stores.printers.setState(printer.id, 'ok', null, now);
+      await engine.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
+      if (printer.state !== 'ok' || printer.state_detail !== null) await engine.stores.printers.setState(printer.id, 'ok', null, now);
       return 'printed';
     }
-    engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
+    await engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
     if (!outcome.mayHavePrinted) {
-      engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+      await engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
       return 'retry';
     }
     // Part of it may be on paper already: the next try says REIMPRESIÓN.
     const failedSends = job.failed_sends + 1;
     if (failedSends >= SET_ASIDE_AFTER_FAILED_SENDS) {
-      engine.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
+      await engine.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
       return 'set_aside';
     }
-    engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+    await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
     return 'retry';
   });
 }
@@ -283,12 +283,12 @@ export function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOut
  * Reintentar: the printer's jobs set aside are queued again (marked REIMPRESIÓN, their count of
  * failed sends back to zero), ahead of the later ones as they were. Returns how many.
  */
-export function retrySetAsideJobs(engine: Engine, restaurantId: string, printerIdOrName: string): { printer: string; retried: number } {
-  return engine.transaction(() => {
-    const printer = findPrinter(engine, restaurantId, printerIdOrName);
+export async function retrySetAsideJobs(engine: Engine, restaurantId: string, printerIdOrName: string): Promise<{ printer: string; retried: number }> {
+  return await engine.transaction(async () => {
+    const printer = await findPrinter(engine, restaurantId, printerIdOrName);
     const now = engine.clock.now();
-    const jobs = engine.stores.printJobs.setAsideOf(printer.id);
-    for (const job of jobs) engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: 0, next_attempt_at: now }, now);
+    const jobs = await engine.stores.printJobs.setAsideOf(printer.id);
+    for (const job of jobs) await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: 0, next_attempt_at: now }, now);
     return { printer: printer.name, retried: jobs.length };
   });
 }
@@ -302,6 +302,6 @@ export const PRINT_JOB_PURGE_BATCH = 500;
  * Purges finished jobs (printed, dropped) older than the retention, oldest first, at most
  * `limit`; a job still to print (queued, sending, held) is never touched. Returns how many.
  */
-export function purgeFinishedPrintJobs(engine: Engine, limit = PRINT_JOB_PURGE_BATCH): number {
-  return engine.transaction(() => engine.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
+export async function purgeFinishedPrintJobs(engine: Engine, limit = PRINT_JOB_PURGE_BATCH): Promise<number> {
+  return await engine.transaction(async () => await engine.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
 }

@@ -21,19 +21,19 @@ export interface MirroredRestaurant {
   timeZone: string;
 }
 
-export function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): void {
-  engine.stores.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
+export async function mirrorRestaurant(engine: Engine, restaurant: MirroredRestaurant): Promise<void> {
+  await engine.stores.mirror.upsertRestaurant(restaurant.id, restaurant.name, restaurant.registerMode, restaurant.timeZone, engine.clock.now());
 }
 
-export function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number): void {
-  const timeZone = restaurantTimeZone(engine, restaurantId);
+export async function mirrorLocation(engine: Engine, restaurantId: string, view: LocationStatusView, position: number): Promise<void> {
+  const timeZone = await restaurantTimeZone(engine, restaurantId);
   const known: KnownLocationStatus = {
     open_now: view.open_now,
     reason: view.reason,
     next_opening_at: view.next_opening_at === null ? null : parseInstant(view.next_opening_at, timeZone),
   };
-  const before = engine.stores.mirror.location(view.location_id);
-  engine.stores.mirror.upsertLocation(view.location_id, restaurantId, view.name, view.address, view.is_active, position, JSON.stringify(known));
+  const before = await engine.stores.mirror.location(view.location_id);
+  await engine.stores.mirror.upsertLocation(view.location_id, restaurantId, view.name, view.address, view.is_active, position, JSON.stringify(known));
   const changed =
     !before ||
     before.known_status !== JSON.stringify(known) ||
@@ -43,7 +43,7 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
   if (changed) {
     // The local feed reports the status, never the upstream's sandbox marker.
     const { simulated: _simulated, ...status } = view as LocationStatusView & { simulated?: boolean };
-    engine.stores.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
+    await engine.stores.events.append(restaurantId, 'both', 'location.updated', engine.clock.now(), status);
   }
 }
 
@@ -51,12 +51,12 @@ export function mirrorLocation(engine: Engine, restaurantId: string, view: Locat
  * The upstream's menu as the local catalogue. Products the menu no longer shows become inactive;
  * `tracked` says which products have stock (the menu does not tell).
  */
-export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: MenuView, tracked: Set<string>): void {
-  engine.stores.mirror.deactivateCatalogue(restaurantId);
-  menu.categories.forEach((category, categoryPosition) => {
-    engine.stores.mirror.upsertCategory(category.id, restaurantId, category.name, category.description, categoryPosition);
-    category.products.forEach((product, productPosition) => {
-      engine.stores.mirror.upsertProduct({
+export async function mirrorCatalogue(engine: Engine, restaurantId: string, menu: MenuView, tracked: Set<string>): Promise<void> {
+  await engine.stores.mirror.deactivateCatalogue(restaurantId);
+  for (const [categoryPosition, category] of menu.categories.entries()) {
+    await engine.stores.mirror.upsertCategory(category.id, restaurantId, category.name, category.description, categoryPosition);
+    for (const [productPosition, product] of category.products.entries()) {
+      await engine.stores.mirror.upsertProduct({
         id: product.id,
         restaurant_id: restaurantId,
         category_id: category.id,
@@ -69,51 +69,51 @@ export function mirrorCatalogue(engine: Engine, restaurantId: string, menu: Menu
         track_stock: tracked.has(product.id) ? 1 : 0,
         position: productPosition,
       });
-      engine.stores.mirror.replaceModifiers(product.id, product.modifier_groups);
-    });
-  });
+      await engine.stores.mirror.replaceModifiers(product.id, product.modifier_groups);
+    }
+  }
 }
 
 /**
  * Absolute quantities the upstream reports. Products with a local write not yet pushed keep the
  * local value: the push will bring the upstream in line, and its event will confirm it.
  */
-export function mirrorStock(
+export async function mirrorStock(
   engine: Engine,
   restaurantId: string,
   locationId: string,
   items: { product_id: string; quantity: number }[],
   options: { force?: boolean } = {},
-): void {
-  if (!engine.stores.locations.get(restaurantId, locationId)) return;
+): Promise<void> {
+  if (!await engine.stores.locations.get(restaurantId, locationId)) return;
   // A local write not yet pushed stands, unless the upstream's quantity won a conflict (`force`).
-  const pending = options.force ? new Set<string>() : engine.stores.sync.productsWithPendingStock(locationId);
+  const pending = options.force ? new Set<string>() : await engine.stores.sync.productsWithPendingStock(locationId);
   const changed: string[] = [];
   for (const item of items) {
-    if (pending.has(item.product_id) || !engine.stores.catalogue.product(restaurantId, item.product_id)) continue;
-    if (engine.stores.stock.quantity(locationId, item.product_id) === item.quantity) continue;
-    engine.stores.stock.set(locationId, item.product_id, item.quantity);
+    if (pending.has(item.product_id) || !await engine.stores.catalogue.product(restaurantId, item.product_id)) continue;
+    if (await engine.stores.stock.quantity(locationId, item.product_id) === item.quantity) continue;
+    await engine.stores.stock.set(locationId, item.product_id, item.quantity);
     changed.push(item.product_id);
   }
-  if (changed.length > 0) recordStockChange(engine, restaurantId, locationId, changed, engine.clock.now());
+  if (changed.length > 0) await recordStockChange(engine, restaurantId, locationId, changed, engine.clock.now());
 }
 
 /** Upstream orders in the world the replica mirrors (its platform key's). */
-export function mirrorOrder(
+export async function mirrorOrder(
   engine: Engine,
   restaurantId: string,
   world: World,
   view: OrderView,
   eventType: 'order.created' | 'order.updated',
   options: { force?: boolean } = {},
-): void {
+): Promise<void> {
   // A local change not yet pushed would be undone by an older upstream state: the push decides,
   // unless the upstream just refused that change (then its state wins: `force`).
-  if (!options.force && engine.stores.sync.hasPendingForOrder(view.id)) return;
-  const restaurant = engine.stores.restaurants.get(restaurantId);
+  if (!options.force && await engine.stores.sync.hasPendingForOrder(view.id)) return;
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
   if (!restaurant) return;
   const zone = restaurant.time_zone;
-  const existing = engine.stores.orders.getById(view.id);
+  const existing = await engine.stores.orders.getById(view.id);
   // A feed page read before this replica's own push landed can arrive after it: a view in an earlier
   // state is older (no transition goes back) and never replaces the one kept. Times are not compared:
   // the two clocks may disagree. The upstream's refusal and the divergence check's healing force it.
@@ -125,7 +125,7 @@ export function mirrorOrder(
     number: view.number,
     status: view.status,
     type: view.type,
-    location_id: view.location_id !== null && engine.stores.locations.get(restaurantId, view.location_id) ? view.location_id : null,
+    location_id: view.location_id !== null && await engine.stores.locations.get(restaurantId, view.location_id) ? view.location_id : null,
     customer_name: view.customer.name,
     customer_phone: view.customer.phone,
     customer_email: view.customer.email,
@@ -151,10 +151,10 @@ export function mirrorOrder(
     updated_at: parseInstant(view.updated_at, zone) ?? engine.clock.now(),
   };
   if (existing && JSON.stringify(toOrderView(existing, zone)) === JSON.stringify(toOrderView(row, zone))) return;
-  engine.stores.orders.upsert(row);
-  engine.stores.events.append(restaurantId, world, existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
+  await engine.stores.orders.upsert(row);
+  await engine.stores.events.append(restaurantId, world, existing ? 'order.updated' : eventType, engine.clock.now(), toOrderView(row, zone));
   // The restaurant's printers are this replica's: an order reaching its kitchen from upstream prints here.
-  queueMirroredPrints(engine, existing, row, engine.clock.now());
+  await queueMirroredPrints(engine, existing, row, engine.clock.now());
 }
 
 /**
@@ -162,9 +162,9 @@ export function mirrorOrder(
  * today's exception (schedule mode) is what the upstream will apply, so the local status follows
  * at once. The upstream's next report replaces this guess.
  */
-export function setKnownLocationOpen(engine: Engine, restaurantId: string, locationId: string, open: boolean): void {
-  const restaurant = engine.stores.restaurants.get(restaurantId);
-  const location = engine.stores.locations.get(restaurantId, locationId);
+export async function setKnownLocationOpen(engine: Engine, restaurantId: string, locationId: string, open: boolean): Promise<void> {
+  const restaurant = await engine.stores.restaurants.get(restaurantId);
+  const location = await engine.stores.locations.get(restaurantId, locationId);
   if (!restaurant || !location || location.known_status === null) return;
   const known = JSON.parse(location.known_status) as KnownLocationStatus;
   if (location.is_active !== 1) return;
@@ -172,7 +172,7 @@ export function setKnownLocationOpen(engine: Engine, restaurantId: string, locat
   const next: KnownLocationStatus = open
     ? { open_now: true, reason: manual ? 'caja_abierta' : 'dentro_del_horario', next_opening_at: null }
     : { open_now: false, reason: manual ? 'caja_cerrada' : 'fuera_del_horario', next_opening_at: manual ? null : known.next_opening_at };
-  engine.stores.mirror.setKnownStatus(locationId, JSON.stringify(next));
+  await engine.stores.mirror.setKnownStatus(locationId, JSON.stringify(next));
 }
 
 /**

@@ -26,41 +26,41 @@ export interface AppliedPage {
  * own orders is still on its way up may be that very order under its upstream id: the page stops
  * there until the pusher has renamed it, so no order is ever duplicated.
  */
-export function applyFeedPage(engine: Engine, restaurantId: string, world: World, page: FeedPage): AppliedPage {
-  return engine.transaction(() => {
+export async function applyFeedPage(engine: Engine, restaurantId: string, world: World, page: FeedPage): Promise<AppliedPage> {
+  return await engine.transaction(async () => {
     let applied = 0;
-    let cursor = engine.stores.sync.state(SYNC_KEYS.cursor);
+    let cursor = await engine.stores.sync.state(SYNC_KEYS.cursor);
     let lastCreatedAt: string | null = null;
     for (const event of page.data) {
       if (event.type === 'order.created' || event.type === 'order.updated') {
         const order = event.data as OrderView;
-        if (!engine.stores.orders.getById(order.id) && engine.stores.sync.hasPendingCreates()) {
-          saveCursor(engine, cursor);
+        if (!await engine.stores.orders.getById(order.id) && await engine.stores.sync.hasPendingCreates()) {
+          await saveCursor(engine, cursor);
           return { applied, held: true, lagMs: lag(engine, lastCreatedAt) };
         }
-        mirrorOrder(engine, restaurantId, world, order, event.type);
+        await mirrorOrder(engine, restaurantId, world, order, event.type);
       } else if (event.type === 'stock.updated') {
         const data = event.data as { location_id: string; items: { product_id: string; quantity: number }[] };
-        mirrorStock(engine, restaurantId, data.location_id, data.items);
+        await mirrorStock(engine, restaurantId, data.location_id, data.items);
       } else if (event.type === 'location.updated') {
         const status = event.data as LocationStatusView;
-        if (!engine.stores.sync.hasPendingOpenClose(status.location_id)) {
-          const position = engine.stores.locations.list(restaurantId).length;
-          mirrorLocation(engine, restaurantId, status, position);
+        if (!await engine.stores.sync.hasPendingOpenClose(status.location_id)) {
+          const position = (await engine.stores.locations.list(restaurantId)).length;
+          await mirrorLocation(engine, restaurantId, status, position);
         }
       }
       applied++;
       cursor = event.id;
       lastCreatedAt = event.created_at;
     }
-    saveCursor(engine, page.data.length === applied ? page.next_cursor : cursor);
-    engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+    await saveCursor(engine, page.data.length === applied ? page.next_cursor : cursor);
+    await engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
     return { applied, held: false, lagMs: lag(engine, lastCreatedAt) };
   });
 }
 
-function saveCursor(engine: Engine, cursor: string | undefined): void {
-  if (cursor !== undefined) engine.stores.sync.setState(SYNC_KEYS.cursor, cursor);
+async function saveCursor(engine: Engine, cursor: string | undefined): Promise<void> {
+  if (cursor !== undefined) await engine.stores.sync.setState(SYNC_KEYS.cursor, cursor);
 }
 
 function lag(engine: Engine, createdAt: string | null): number | null {
@@ -76,8 +76,8 @@ export interface KitchenPullResult {
 }
 
 /** The upstream's change-feed position the replica has applied (its `ev_` cursor). */
-function mainFeedSeq(engine: Engine): number {
-  const cursor = engine.stores.sync.state(SYNC_KEYS.cursor);
+async function mainFeedSeq(engine: Engine): Promise<number> {
+  const cursor = await engine.stores.sync.state(SYNC_KEYS.cursor);
   const match = cursor === undefined ? null : /^ev_(\d+)$/.exec(cursor);
   return match ? Number(match[1]) : 0;
 }
@@ -88,25 +88,25 @@ function mainFeedSeq(engine: Engine): number {
  * of an order not here yet waits for the main feed when that feed is behind it, and is skipped when
  * the order will never come (finished before this replica's first pull).
  */
-export function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): KitchenPullResult {
-  return engine.transaction(() => {
-    const stored = engine.stores.kitchenData.settings(restaurantId)?.settings;
-    if (stored !== JSON.stringify(page.settings)) writeKitchenSettings(engine, restaurantId, page.settings);
-    let cursor = Number(engine.stores.sync.state(KITCHEN_CURSOR) ?? 0);
+export async function applyItemFeedPage(engine: Engine, restaurantId: string, page: ItemFeedPage): Promise<KitchenPullResult> {
+  return await engine.transaction(async () => {
+    const stored = (await engine.stores.kitchenData.settings(restaurantId))?.settings;
+    if (stored !== JSON.stringify(page.settings)) await writeKitchenSettings(engine, restaurantId, page.settings);
+    let cursor = Number(await engine.stores.sync.state(KITCHEN_CURSOR) ?? 0);
     let applied = 0;
-    const caughtUpTo = mainFeedSeq(engine);
+    const caughtUpTo = await mainFeedSeq(engine);
     for (const entry of page.data) {
-      const orderId = engine.stores.orders.getById(entry.order_id) ? entry.order_id : (engine.stores.sync.upstreamIdOf(entry.order_id) ?? entry.order_id);
-      if (!engine.stores.orders.getById(orderId) && entry.seq > caughtUpTo) {
-        engine.stores.sync.setState(KITCHEN_CURSOR, String(cursor));
+      const orderId = await engine.stores.orders.getById(entry.order_id) ? entry.order_id : (await engine.stores.sync.upstreamIdOf(entry.order_id) ?? entry.order_id);
+      if (!await engine.stores.orders.getById(orderId) && entry.seq > caughtUpTo) {
+        await engine.stores.sync.setState(KITCHEN_CURSOR, String(cursor));
         return { applied, held: true };
       }
-      if (!engine.stores.kitchenData.hasPendingItemPush(orderId, entry.item_index)) {
-        if (mirrorItemState(engine, orderId, entry.item_index, entry.done)) applied++;
+      if (!await engine.stores.kitchenData.hasPendingItemPush(orderId, entry.item_index)) {
+        if (await mirrorItemState(engine, orderId, entry.item_index, entry.done)) applied++;
       }
       cursor = entry.seq;
     }
-    engine.stores.sync.setState(KITCHEN_CURSOR, String(Math.max(cursor, page.next_cursor)));
+    await engine.stores.sync.setState(KITCHEN_CURSOR, String(Math.max(cursor, page.next_cursor)));
     return { applied, held: false };
   });
 }

@@ -1,6 +1,7 @@
 // A replica's use cases for its outbox (the durable queue of local changes the sync door pushes
 // upstream) and for the conflicts a refused push leaves. The door (src/sync) sends and reads over
 // the network, outside any transaction; each answer is put in place here in one transaction.
+import { mapInOrder } from '../../../shared/in-order.ts';
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '../../engine.ts';
 import type { OutboxKind, OutboxRow, UnresolvedConflict } from '../../store/sync-store.ts';
@@ -26,23 +27,23 @@ export interface UpstreamAnswer {
 }
 
 /** Appends a local change to the outbox; called inside the transaction of the change it carries. */
-export function queueForUpstream(engine: Engine, kind: OutboxKind, payload: unknown, refs: { orderId?: string; locationId?: string }): void {
-  engine.stores.sync.append(randomUUID(), kind, payload, refs, engine.clock.now());
+export async function queueForUpstream(engine: Engine, kind: OutboxKind, payload: unknown, refs: { orderId?: string; locationId?: string }): Promise<void> {
+  await engine.stores.sync.append(randomUUID(), kind, payload, refs, engine.clock.now());
 }
 
 /** Each product's quantity at a location before a stock write replaces it (pushed with it). */
-export function stockBefore(engine: Engine, locationId: string, productIds: readonly string[]): { product_id: string; quantity: number }[] {
-  return productIds.map((productId) => ({ product_id: productId, quantity: engine.stores.stock.quantity(locationId, productId) }));
+export async function stockBefore(engine: Engine, locationId: string, productIds: readonly string[]): Promise<{ product_id: string; quantity: number }[]> {
+  return await mapInOrder(productIds, async (productId) => ({ product_id: productId, quantity: await engine.stores.stock.quantity(locationId, productId) }));
 }
 
 /** The first changes waiting to be pushed, oldest first. */
-export function outboxHead(engine: Engine, limit: number): OutboxRow[] {
-  return engine.stores.sync.firstToPush(limit);
+export async function outboxHead(engine: Engine, limit: number): Promise<OutboxRow[]> {
+  return await engine.stores.sync.firstToPush(limit);
 }
 
 /** A push that got no answer it can use: counted and kept pending (sent again with the same key). */
-export function recordFailedPush(engine: Engine, seq: number, reason: string): void {
-  engine.transaction(() => engine.stores.sync.failedAttempt(seq, reason));
+export async function recordFailedPush(engine: Engine, seq: number, reason: string): Promise<void> {
+  await engine.transaction(async () => await engine.stores.sync.failedAttempt(seq, reason));
 }
 
 /**
@@ -50,11 +51,11 @@ export function recordFailedPush(engine: Engine, seq: number, reason: string): v
  * after it with retries (resolveDueConflicts in src/sync). A refused new order has nothing to read:
  * it is cancelled here at once.
  */
-export function recordRefusal(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, refusal: UpstreamRefusal): void {
-  engine.transaction(() => {
+export async function recordRefusal(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, refusal: UpstreamRefusal): Promise<void> {
+  await engine.transaction(async () => {
     const nothingToRead = row.kind === 'create_order';
-    engine.stores.sync.conflict(row, refusal, null, engine.clock.now(), nothingToRead);
-    if (nothingToRead) resolveInFavourOfUpstream(engine, identity, row, null);
+    await engine.stores.sync.conflict(row, refusal, null, engine.clock.now(), nothingToRead);
+    if (nothingToRead) await resolveInFavourOfUpstream(engine, identity, row, null);
   });
 }
 
@@ -62,17 +63,17 @@ export function recordRefusal(engine: Engine, identity: ReplicaIdentity, row: Ou
  * Products of a stock write the upstream changed meanwhile: a conflict is recorded for them and the
  * upstream's quantities stand here; the write is closed (nothing left) or narrowed to the rest.
  */
-export function recordStockClash(
+export async function recordStockClash(
   engine: Engine,
   identity: ReplicaIdentity,
   row: OutboxRow & { location_id: string },
   clash: { localChange: string; refusal: UpstreamRefusal; upstreamState: unknown; upstream: { product_id: string; quantity: number }[]; rest: string | null },
-): void {
-  engine.transaction(() => {
-    engine.stores.sync.recordConflict(row, clash.localChange, clash.refusal, clash.upstreamState, engine.clock.now());
-    mirrorStock(engine, identity.restaurantId, row.location_id, clash.upstream, { force: true });
-    if (clash.rest === null) engine.stores.sync.closeAsConflict(row.seq, clash.refusal);
-    else engine.stores.sync.rewritePayload(row.seq, clash.rest);
+): Promise<void> {
+  await engine.transaction(async () => {
+    await engine.stores.sync.recordConflict(row, clash.localChange, clash.refusal, clash.upstreamState, engine.clock.now());
+    await mirrorStock(engine, identity.restaurantId, row.location_id, clash.upstream, { force: true });
+    if (clash.rest === null) await engine.stores.sync.closeAsConflict(row.seq, clash.refusal);
+    else await engine.stores.sync.rewritePayload(row.seq, clash.rest);
   });
 }
 
@@ -81,14 +82,16 @@ export function recordStockClash(
  * changes). Should one of them fail to apply, each is recorded alone so that only that one is left
  * pending (and retried); returns the changes left so, with why.
  */
-export function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers: readonly UpstreamAnswer[]): { row: OutboxRow; error: unknown }[] {
-  const recordOne = (answer: UpstreamAnswer) => {
-    engine.stores.sync.sent(answer.row.seq, engine.clock.now());
-    acknowledge(engine, identity, answer.row, answer.response.body);
+export async function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers: readonly UpstreamAnswer[]): Promise<{ row: OutboxRow; error: unknown }[]> {
+  const recordOne = async (answer: UpstreamAnswer) => {
+    await engine.stores.sync.sent(answer.row.seq, engine.clock.now());
+    await acknowledge(engine, identity, answer.row, answer.response.body);
   };
   if (answers.length === 0) return [];
   try {
-    engine.transaction(() => answers.forEach(recordOne));
+    await engine.transaction(async () => {
+      for (const answer of answers) await recordOne(answer);
+    });
     return [];
   } catch (error) {
     if (answers.length === 1) return [{ row: answers[0]!.row, error }];
@@ -96,7 +99,7 @@ export function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers
   const failed: { row: OutboxRow; error: unknown }[] = [];
   for (const answer of answers) {
     try {
-      engine.transaction(() => recordOne(answer));
+      await engine.transaction(async () => await recordOne(answer));
     } catch (error) {
       failed.push({ row: answer.row, error });
     }
@@ -104,62 +107,62 @@ export function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers
   return failed;
 }
 
-function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): void {
+async function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): Promise<void> {
   if (row.kind === 'create_order') {
     const upstream = body as OrderView;
     const localId = row.order_id!;
     if (localId !== upstream.id) {
-      engine.stores.orders.rename(localId, upstream.id, upstream.number);
-      engine.stores.sync.alias(localId, upstream.id);
+      await engine.stores.orders.rename(localId, upstream.id, upstream.number);
+      await engine.stores.sync.alias(localId, upstream.id);
     }
-    mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated');
   } else if (row.kind === 'transition_order') {
-    mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated');
   } else if (row.kind === 'set_location_open') {
-    mirrorLocation(engine, identity.restaurantId, body as LocationStatusView, 0);
+    await mirrorLocation(engine, identity.restaurantId, body as LocationStatusView, 0);
   }
 }
 
 /** The refused changes whose upstream state is due to be read (an intent, retried on its backoff). */
-export function dueConflicts(engine: Engine): UnresolvedConflict[] {
-  return engine.stores.sync.dueConflicts(engine.clock.now());
+export async function dueConflicts(engine: Engine): Promise<UnresolvedConflict[]> {
+  return await engine.stores.sync.dueConflicts(engine.clock.now());
 }
 
 /** The upstream's state read for a refused change, put in its place, and the conflict marked resolved. */
-export function resolveConflict(engine: Engine, identity: ReplicaIdentity, conflict: UnresolvedConflict, upstreamState: unknown): void {
+export async function resolveConflict(engine: Engine, identity: ReplicaIdentity, conflict: UnresolvedConflict, upstreamState: unknown): Promise<void> {
   const row = { kind: conflict.outbox_kind, order_id: conflict.outbox_order_id, location_id: conflict.outbox_location_id };
-  engine.transaction(() => {
-    resolveInFavourOfUpstream(engine, identity, row, upstreamState);
-    engine.stores.sync.resolved(conflict.id, upstreamState, engine.clock.now());
+  await engine.transaction(async () => {
+    await resolveInFavourOfUpstream(engine, identity, row, upstreamState);
+    await engine.stores.sync.resolved(conflict.id, upstreamState, engine.clock.now());
   });
 }
 
 /** The upstream's state could not be read: tried again at `nextAttemptAt` (engine clock). */
-export function rescheduleConflict(engine: Engine, conflictId: number, error: string, nextAttemptAt: number): void {
-  engine.transaction(() => engine.stores.sync.resolveFailed(conflictId, error, nextAttemptAt));
+export async function rescheduleConflict(engine: Engine, conflictId: number, error: string, nextAttemptAt: number): Promise<void> {
+  await engine.transaction(async () => await engine.stores.sync.resolveFailed(conflictId, error, nextAttemptAt));
 }
 
-function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): void {
+async function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): Promise<void> {
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
-    const order = row.order_id ? engine.stores.orders.getById(row.order_id) : undefined;
-    if (order && order.status !== 'cancelado' && order.status !== 'entregado') applyTransition(engine, order, 'cancelado');
+    const order = row.order_id ? await engine.stores.orders.getById(row.order_id) : undefined;
+    if (order && order.status !== 'cancelado' && order.status !== 'entregado') await applyTransition(engine, order, 'cancelado');
     return;
   }
   if (row.kind === 'transition_order' && upstreamState) {
-    mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true });
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true });
     return;
   }
   if (row.kind === 'set_stock' && upstreamState && row.location_id) {
-    mirrorStock(engine, identity.restaurantId, row.location_id, (upstreamState as { data: StockEntryView[] }).data, { force: true });
+    await mirrorStock(engine, identity.restaurantId, row.location_id, (upstreamState as { data: StockEntryView[] }).data, { force: true });
     return;
   }
   if (row.kind === 'set_item_done' && upstreamState && row.order_id) {
-    mirrorItemStates(engine, row.order_id, upstreamState as OrderItemStates);
+    await mirrorItemStates(engine, row.order_id, upstreamState as OrderItemStates);
     return;
   }
   if (row.kind === 'set_location_open' && upstreamState) {
     const list = upstreamState as { data: LocationStatusView[] };
-    for (const status of list.data) mirrorLocation(engine, identity.restaurantId, status, 0);
+    for (const status of list.data) await mirrorLocation(engine, identity.restaurantId, status, 0);
   }
 }

@@ -21,60 +21,60 @@ export interface UpstreamCatalogue {
 }
 
 /** The restaurant the key mirrors, its upstream and write permission, and the key itself (local clients may use it too). */
-export function recordReplicaIdentity(
+export async function recordReplicaIdentity(
   engine: Engine,
   input: { identity: ReplicaIdentity; upstream: string; apiKey: string; registerMode: LocationsView['register_mode'] },
-): void {
+): Promise<void> {
   const { restaurantId, canWrite } = input.identity;
-  engine.transaction(() => {
-    mirrorRestaurant(engine, {
+  await engine.transaction(async (tx) => {
+    await mirrorRestaurant(engine, {
       id: restaurantId,
       name: `Restaurante de ${new URL(input.upstream).host}`,
       registerMode: input.registerMode,
       timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
     });
-    engine.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
-    engine.stores.sync.setState(SYNC_KEYS.upstream, input.upstream);
-    engine.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
-    registerExternalApiKey(engine, { restaurantId, key: input.apiKey, write: canWrite, label: 'clave de la plataforma' });
+    await engine.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
+    await engine.stores.sync.setState(SYNC_KEYS.upstream, input.upstream);
+    await engine.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
+    await registerExternalApiKey(engine, { restaurantId, key: input.apiKey, write: canWrite, label: 'clave de la plataforma' }, tx);
   });
 }
 
 /** The first pull: catalogue, recent and active orders and the feed's cursor read before them, in one transaction. */
-export function applySnapshot(engine: Engine, identity: ReplicaIdentity, snapshot: { catalogue: UpstreamCatalogue; orders: OrderView[]; cursor: string }): void {
-  engine.transaction(() => {
-    applyCatalogueIn(engine, identity, snapshot.catalogue);
-    for (const order of snapshot.orders) mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created');
-    engine.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
-    engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+export async function applySnapshot(engine: Engine, identity: ReplicaIdentity, snapshot: { catalogue: UpstreamCatalogue; orders: OrderView[]; cursor: string }): Promise<void> {
+  await engine.transaction(async () => {
+    await applyCatalogueIn(engine, identity, snapshot.catalogue);
+    for (const order of snapshot.orders) await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created');
+    await engine.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
+    await engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
   });
 }
 
 /** Later connections: the catalogue, locations and stock again (the feed carries no menu changes). */
-export function applyCatalogue(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): void {
-  engine.transaction(() => applyCatalogueIn(engine, identity, catalogue));
+export async function applyCatalogue(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): Promise<void> {
+  await engine.transaction(async () => await applyCatalogueIn(engine, identity, catalogue));
 }
 
-function applyCatalogueIn(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): void {
+async function applyCatalogueIn(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): Promise<void> {
   const tracked = new Set<string>();
   for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
-  mirrorLocationsIn(engine, identity.restaurantId, catalogue.locations.data);
-  mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);
-  for (const [locationId, entries] of catalogue.stock) mirrorStock(engine, identity.restaurantId, locationId, entries);
+  await mirrorLocationsIn(engine, identity.restaurantId, catalogue.locations.data);
+  await mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);
+  for (const [locationId, entries] of catalogue.stock) await mirrorStock(engine, identity.restaurantId, locationId, entries);
 }
 
 /** The locations' live status (schedules live upstream); a local open/close not pushed yet stands. */
-export function applyLocationStatuses(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): void {
-  engine.transaction(() => mirrorLocationsIn(engine, restaurantId, statuses));
+export async function applyLocationStatuses(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): Promise<void> {
+  await engine.transaction(async () => await mirrorLocationsIn(engine, restaurantId, statuses));
 }
 
-function mirrorLocationsIn(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): void {
-  statuses.forEach((status, position) => {
-    if (!engine.stores.sync.hasPendingOpenClose(status.location_id)) mirrorLocation(engine, restaurantId, status, position);
-  });
+async function mirrorLocationsIn(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): Promise<void> {
+  for (const [position, status] of statuses.entries()) {
+    if (!await engine.stores.sync.hasPendingOpenClose(status.location_id)) await mirrorLocation(engine, restaurantId, status, position);
+  }
 }
 
 /** An online-payment order the upstream created (with its payment session), mirrored here as it is. */
-export function mirrorForwardedOrder(engine: Engine, identity: ReplicaIdentity, order: OrderView): void {
-  engine.transaction(() => mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }));
+export async function mirrorForwardedOrder(engine: Engine, identity: ReplicaIdentity, order: OrderView): Promise<void> {
+  await engine.transaction(async () => await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }));
 }

@@ -15,8 +15,8 @@ export const SYNC_KEYS = {
 /** The position in the upstream's item feed (`/sync/kitchen/items`) applied here. */
 export const KITCHEN_CURSOR = 'kitchen_items_cursor';
 
-export function replicaState(engine: Engine, key: string): string | undefined {
-  return engine.stores.sync.state(key);
+export async function replicaState(engine: Engine, key: string): Promise<string | undefined> {
+  return await engine.stores.sync.state(key);
 }
 
 /** Who a replica's platform key is: the restaurant it mirrors, its world, whether it may write. */
@@ -27,36 +27,36 @@ export interface ReplicaIdentity {
 }
 
 /** The restaurant this file mirrors and whether its first pull is stored (starting offline needs both). */
-export function storedReplicaIdentity(engine: Engine): { restaurantId: string; canWrite: boolean } | null {
-  return engine.read(() => {
-    const restaurantId = engine.stores.sync.state(SYNC_KEYS.restaurantId);
-    if (!restaurantId || engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) return null;
-    return { restaurantId, canWrite: engine.stores.sync.state(SYNC_KEYS.canWrite) === '1' };
+export async function storedReplicaIdentity(engine: Engine): Promise<{ restaurantId: string; canWrite: boolean } | null> {
+  return await engine.read(async () => {
+    const restaurantId = await engine.stores.sync.state(SYNC_KEYS.restaurantId);
+    if (!restaurantId || await engine.stores.sync.state(SYNC_KEYS.cursor) === undefined) return null;
+    return { restaurantId, canWrite: await engine.stores.sync.state(SYNC_KEYS.canWrite) === '1' };
   });
 }
 
 /** The locations of the restaurant this file already mirrors (none before the first connection). */
-export function mirroredLocationIds(engine: Engine): string[] {
-  return engine.read(() => {
-    const mirrored = engine.stores.sync.state(SYNC_KEYS.restaurantId);
-    return mirrored === undefined ? [] : engine.stores.locations.list(mirrored).map((location) => location.id);
+export async function mirroredLocationIds(engine: Engine): Promise<string[]> {
+  return await engine.read(async () => {
+    const mirrored = await engine.stores.sync.state(SYNC_KEYS.restaurantId);
+    return mirrored === undefined ? [] : (await engine.stores.locations.list(mirrored)).map((location) => location.id);
   });
 }
 
 /** Whether a change queued locally is still waiting to be pushed upstream. */
-export function hasChangesToPush(engine: Engine): boolean {
-  return engine.stores.sync.firstToPush(1).length > 0;
+export async function hasChangesToPush(engine: Engine): Promise<boolean> {
+  return (await engine.stores.sync.firstToPush(1)).length > 0;
 }
 
 /** What the replica's status shows of its outbox and conflicts, read at one commit. */
-export function replicaOutboxState(engine: Engine) {
-  return engine.read(() => {
-    const lastPull = engine.stores.sync.state(SYNC_KEYS.lastPullAt);
+export async function replicaOutboxState(engine: Engine) {
+  return await engine.read(async () => {
+    const lastPull = await engine.stores.sync.state(SYNC_KEYS.lastPullAt);
     return {
       lastPullAt: lastPull === undefined ? null : Number(lastPull),
-      pending: engine.stores.sync.pending(),
-      conflicts: engine.stores.sync.conflicts(),
-      unresolved: engine.stores.sync.unresolvedConflicts(),
+      pending: await engine.stores.sync.pending(),
+      conflicts: await engine.stores.sync.conflicts(),
+      unresolved: await engine.stores.sync.unresolvedConflicts(),
     };
   });
 }

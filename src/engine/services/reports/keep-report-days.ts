@@ -1,3 +1,4 @@
+import { flatMapInOrder } from '../../../shared/in-order.ts';
 // Informes (issue 33): the jobs runner stores each closed day's report inputs (kitchen-report-days.ts)
 // once the day is over, so that the first report over a long range reads stored days instead of
 // computing each from the log while the manager waits (bench row 12: 89 days in 6–97 s on the
@@ -15,19 +16,19 @@ import { keepClosedDays } from './kitchen-report-days.ts';
  * activity skipped. Returns how many it stored, and whether the budget ran out (more may be waiting).
  * A sandbox's test days are stored by the first report that covers them, as before.
  */
-export function keepRecentReportDays(engine: Engine, budget: number): { stored: number; more: boolean } {
-  const scopes = engine.read(() =>
-    listRestaurants(engine).flatMap(({ id }) => {
-      const zone = restaurantTimeZone(engine, id);
+export async function keepRecentReportDays(engine: Engine, budget: number): Promise<{ stored: number; more: boolean }> {
+  const scopes = await engine.read(async () =>
+    (await flatMapInOrder((await listRestaurants(engine)), async ({ id }) => {
+      const zone = await restaurantTimeZone(engine, id);
       const today = DateTime.fromMillis(engine.clock.now(), { zone }).startOf('day');
       const fromDay = today.minus({ days: MAX_REPORT_DAYS }).toISODate()!;
       const toDay = today.minus({ days: 1 }).toISODate()!;
-      return engine.stores.locations.list(id).map((location) => ({ restaurant_id: id, location_id: location.id, test: 0, zone, from_day: fromDay, to_day: toDay }));
-    }),
+      return (await engine.stores.locations.list(id)).map((location) => ({ restaurant_id: id, location_id: location.id, test: 0, zone, from_day: fromDay, to_day: toDay }));
+    })),
   );
   let stored = 0;
   for (const scope of scopes) {
-    stored += keepClosedDays(engine, scope, budget - stored, true);
+    stored += await keepClosedDays(engine, scope, budget - stored, true);
     if (stored >= budget) return { stored, more: true };
   }
   return { stored, more: false };

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 // The replay of a past service (issue 33): a location's day read once, in one read transaction, as a
 // timeline the Informes screen scrubs (shared/kitchen-replay.ts gives the state at any instant): the
 // orders' states from their events, the item timing log as lines in cook lanes
@@ -23,11 +24,11 @@ const MAX_STATE_ROWS = 100_000;
 const STATUSES: ReadonlySet<string> = new Set(ORDER_STATUSES);
 
 /** Reads the location's service on the query's day (one read transaction). */
-export function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenReplayQuery): KitchenReplay {
-  return engine.read(() => {
-    const restaurant = restaurantOf(engine, actor);
+export async function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenReplayQuery): Promise<KitchenReplay> {
+  return await engine.read(async () => {
+    const restaurant = await restaurantOf(engine, actor);
     const locationId = query.location_id.toLowerCase();
-    if (!engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
+    if (!await engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
     const zone = restaurant.time_zone;
     const day = DateTime.fromISO(query.day, { zone });
     if (!day.isValid) throw invalidRequest('day must be a date that exists (YYYY-MM-DD)');
@@ -36,8 +37,8 @@ export function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenRe
     const world = actor.world === 'test' ? 'test' : 'live';
     const store = engine.stores.kitchenReplay;
 
-    const states = store.orderStates(restaurant.id, world, locationId, from - LOOK_BEFORE_MS, to, MAX_STATE_ROWS);
-    const rows = store.log(restaurant.id, locationId, world === 'test' ? 1 : 0, from - LOOK_BEFORE_MS, to, MAX_LOG_ROWS);
+    const states = await store.orderStates(restaurant.id, world, locationId, from - LOOK_BEFORE_MS, to, MAX_STATE_ROWS);
+    const rows = await store.log(restaurant.id, locationId, world === 'test' ? 1 : 0, from - LOOK_BEFORE_MS, to, MAX_LOG_ROWS);
 
     const orders: ReplayOrder[] = [];
     const indexOf = new Map<string, number>();
@@ -54,18 +55,17 @@ export function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenRe
       if (order.states[order.states.length - 1]?.[1] !== row.status) order.states.push([row.at, row.status as OrderStatus]);
     }
     for (const order of orders) order.ready_at = order.states.find(([, s]) => s === 'listo')?.[0] ?? null;
-    for (const promise of store.promises(orders.map((o) => o.id))) {
+    for (const promise of await store.promises(orders.map((o) => o.id))) {
       const order = orders[indexOf.get(promise.order_id)!]!;
       order.promised_ready_at = promise.promised_ready_at;
       if (promise.ready_at !== null) order.ready_at = promise.ready_at;
     }
 
-    const settings = readKitchenSettings(engine, restaurant.id);
-    const cooks = cooksOnShift(engine, restaurant.id, settings);
-    const product = (id: string | null) => (id === null ? '' : (engine.stores.catalogue.product(restaurant.id, id)?.name ?? id));
-    const lines = replayLines(rows, cooks)
-      .filter((l) => indexOf.has(l.order_id))
-      .map(({ order_id, product_id, ...line }) => ({ ...line, order: indexOf.get(order_id)!, product: product(product_id) }));
+    const settings = await readKitchenSettings(engine, restaurant.id);
+    const cooks = await cooksOnShift(engine, restaurant.id, settings);
+    const product = async (id: string | null) => (id === null ? '' : ((await engine.stores.catalogue.product(restaurant.id, id))?.name ?? id));
+    const lines = (await mapInOrder(replayLines(rows, cooks)
+      .filter((l) => indexOf.has(l.order_id)), async ({ order_id, product_id, ...line }) => ({ ...line, order: indexOf.get(order_id)!, product: await product(product_id) })));
     const stationIds = new Set(lines.map((l) => l.station_id));
     const stations = settings.stations
       .filter((s) => stationIds.has(s.id))

@@ -1,3 +1,4 @@
+import { filterInOrder, mapInOrder } from '../../../shared/in-order.ts';
 // Informes' long ranges (issue 33): a report reads each day of its period as a summary of the
 // tickets fired that day (domain/kitchen-report/day-summary.ts). A closed day's summary is stored the
 // first time a report covers it (keepClosedDays, one short write transaction per day, so the
@@ -58,8 +59,8 @@ function cooksText(cooks: ReadonlyMap<string, number>): string {
   return JSON.stringify([...cooks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function stationCooks(engine: Engine, restaurantId: string): ReadonlyMap<string, number> {
-  return cooksOnShift(engine, restaurantId, readKitchenSettings(engine, restaurantId));
+async function stationCooks(engine: Engine, restaurantId: string): Promise<ReadonlyMap<string, number>> {
+  return await cooksOnShift(engine, restaurantId, await readKitchenSettings(engine, restaurantId));
 }
 
 /** Whether a stored day holds what would be computed now: the same zone, cooks and stored form. */
@@ -67,10 +68,10 @@ const usable = (row: { time_zone: string; cooks: string; format: number }, scope
   row.time_zone === scope.zone && row.cooks === cooks && row.format === DAY_SUMMARY_FORMAT;
 
 /** A day summarized from the log as it is now (its span: the day, LOOK_BEFORE_MS before, LOOK_AFTER_MS after) and its promises. */
-function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): DaySummary {
+async function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): Promise<DaySummary> {
   const reports = engine.stores.kitchenReports;
-  const rows = reports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
-  const promises = reports.promises(scope.location_id, scope.test, day.from, day.to, MAX_DAY_LOG_ROWS);
+  const rows = await reports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
+  const promises = await reports.promises(scope.location_id, scope.test, day.from, day.to, MAX_DAY_LOG_ROWS);
   return summarizeDay(rows, cookSamples(rows, cooks), promises, day);
 }
 
@@ -78,18 +79,18 @@ function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks
  * Each day of the scope, read from its stored summary where one was computed with the same cooks and
  * zone, else from the log. Runs inside the caller's read transaction.
  */
-export function daySummaries(engine: Engine, scope: DaysScope): DayColumns[] {
-  const cooks = stationCooks(engine, scope.restaurant_id);
+export async function daySummaries(engine: Engine, scope: DaysScope): Promise<DayColumns[]> {
+  const cooks = await stationCooks(engine, scope.restaurant_id);
   const current = cooksText(cooks);
   const stored = new Map(
-    engine.stores.kitchenReportDays
-      .get(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day)
+    (await engine.stores.kitchenReportDays
+      .get(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
       .filter((row) => usable(row, scope, current))
       .map((row) => [row.day, row.summary]),
   );
-  return localDays(scope).map((day) => {
+  return await mapInOrder(localDays(scope), async (day) => {
     const text = stored.get(day.day);
-    return (text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(summarizeFromLog(engine, scope, day, cooks));
+    return (text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(await summarizeFromLog(engine, scope, day, cooks));
   });
 }
 
@@ -101,29 +102,30 @@ export function daySummaries(engine: Engine, scope: DaysScope): DayColumns[] {
  * day. Returns how many it stored. Does nothing while writes are refused, or when called inside
  * another transaction (the report then reads those days from the log).
  */
-export function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): number {
+export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): Promise<number> {
   if (engine.writesRefused || engine.db.inTransaction) return 0;
-  const missing = engine.read(() => {
-    const current = cooksText(stationCooks(engine, scope.restaurant_id));
+  const missing = await engine.read(async () => {
+    const current = cooksText(await stationCooks(engine, scope.restaurant_id));
     const kept = new Set(
-      engine.stores.kitchenReportDays
-        .stored(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day)
+      (await engine.stores.kitchenReportDays
+        .stored(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
         .filter((row) => usable(row, scope, current))
         .map((row) => row.day),
     );
     const now = engine.clock.now();
     const reports = engine.stores.kitchenReports;
-    return localDays(scope).filter(
-      (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || reports.active(scope.restaurant_id, scope.location_id, day.from, day.to)),
+    return await filterInOrder(
+      localDays(scope),
+      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, day.from, day.to))),
     );
   });
   let stored = 0;
   for (const day of missing.slice(0, Math.max(0, limit))) {
-    engine.transaction((tx) => {
+    await engine.transaction(async (tx) => {
       const now = tx.clock.now();
       if (day.to + LOOK_AFTER_MS > now) return;
-      const cooks = stationCooks(engine, scope.restaurant_id);
-      tx.stores.kitchenReportDays.put({
+      const cooks = await stationCooks(engine, scope.restaurant_id);
+      await tx.stores.kitchenReportDays.put({
         restaurant_id: scope.restaurant_id,
         location_id: scope.location_id,
         test: scope.test,
@@ -133,7 +135,7 @@ export function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAY
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
         format: DAY_SUMMARY_FORMAT,
-        summary: encodeDayColumns(dayColumns(summarizeFromLog(engine, scope, day, cooks))),
+        summary: encodeDayColumns(dayColumns(await summarizeFromLog(engine, scope, day, cooks))),
         computed_at: now,
       });
       stored += 1;

@@ -13,16 +13,16 @@ import { computeKitchenReport, preparePeriod, type ReportBasis } from './kitchen
 export const MAX_LOG_EXPORT_DAYS = 31;
 
 /** One table of the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
-export function readKitchenReportTable(engine: Engine, actor: Actor, query: KitchenReportQuery, table: ReportTable): TableRows {
-  const period = preparePeriod(engine, actor, query);
-  return engine.read(() => {
+export async function readKitchenReportTable(engine: Engine, actor: Actor, query: KitchenReportQuery, table: ReportTable): Promise<TableRows> {
+  const period = await preparePeriod(engine, actor, query);
+  return await engine.read(async () => {
     if (table === 'item_timings' && period.to - period.from > MAX_LOG_EXPORT_DAYS * 86_400_000 + 3_600_000) {
       throw invalidRequest(`the item timing log is exported ${MAX_LOG_EXPORT_DAYS} days at a time at most`);
     }
-    const { report, basis } = computeKitchenReport(engine, actor, period);
-    if (table === 'tickets') return ticketRows(basis);
-    if (table === 'promises') return promiseRows(basis);
-    if (table === 'item_timings') return logRows(basis);
+    const { report, basis } = await computeKitchenReport(engine, actor, period);
+    if (table === 'tickets') return await ticketRows(basis);
+    if (table === 'promises') return await promiseRows(basis);
+    if (table === 'item_timings') return await logRows(basis);
     return figureTable(report, table);
   });
 }
@@ -30,9 +30,9 @@ export function readKitchenReportTable(engine: Engine, actor: Actor, query: Kitc
 const instant = (ms: number | null, zone: string) => (ms === null ? null : formatInstant(ms, zone));
 
 /** One row per ticket fired in the period: its times (ISO and epoch ms), stations (id=ms of its last line done there) and why it is left out. */
-function ticketRows(basis: ReportBasis): TableRows {
+async function ticketRows(basis: ReportBasis): Promise<TableRows> {
   const zone = basis.period.zone;
-  const numbers = basis.numbers(basis.tickets.map((t) => t.order_id));
+  const numbers = await basis.numbers(basis.tickets.map((t) => t.order_id));
   return {
     columns: ['order_id', 'number', 'channel', 'fired_at', 'ready_at', 'cancelled_at', 'fired_ms', 'ready_ms', 'seconds', 'lines', 'stations', 'excluded'],
     rows: basis.tickets.map((t) => [
@@ -53,11 +53,11 @@ function ticketRows(basis: ReportBasis): TableRows {
 }
 
 /** One row per order given a promise in the period. */
-function promiseRows(basis: ReportBasis): TableRows {
+async function promiseRows(basis: ReportBasis): Promise<TableRows> {
   const zone = basis.period.zone;
   return {
     columns: ['order_id', 'number', 'channel', 'created_at', 'expected_ready_at', 'promised_ready_at', 'ready_at', 'created_ms', 'promised_ms', 'ready_ms', 'kept', 'lateness_seconds'],
-    rows: basis.promises().map((p) => {
+    rows: (await basis.promises()).map((p) => {
       const record = { ...p, stations: [] };
       return [
         p.order_id,
@@ -78,10 +78,10 @@ function promiseRows(basis: ReportBasis): TableRows {
 }
 
 /** The item timing log of the period, as it is kept (append-only; `device`: an API key's id, `kitchen` or `engine`). */
-function logRows(basis: ReportBasis): TableRows {
+async function logRows(basis: ReportBasis): Promise<TableRows> {
   const zone = basis.period.zone;
-  const log = basis.fullLog();
-  const numbers = basis.numbers(log.map((r) => r.order_id));
+  const log = await basis.fullLog();
+  const numbers = await basis.numbers(log.map((r) => r.order_id));
   return {
     columns: ['seq', 'order_id', 'number', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at', 'at_ms'],
     rows: log.map((r) => [r.seq, r.order_id, numbers.get(r.order_id) ?? '', r.item_index, r.kind, r.source, r.station_id, r.product_id, r.quantity, r.channel, r.device, instant(r.at, zone), r.at]),

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 // Informes (issue 33): how the kitchen did at one location over a day or a range, read in one read
 // transaction from each day's summary of the item timing log and the promises
 // (services/reports/kitchen-report-days.ts), the orders and busy mode's events. The rules live in domain/kitchen-report/ (one module
@@ -41,19 +42,19 @@ export interface ReportPeriod {
 export interface ReportBasis {
   period: ReportPeriod;
   /** The period's log rows with every column (the log's export), read on first call (inside the report's read transaction). */
-  fullLog: () => ItemTimingRow[];
+  fullLog: () => Promise<ItemTimingRow[]>;
   tickets: Ticket[];
   /** The period's promises with their order numbers, read on first call (inside the report's read transaction). */
-  promises: () => ReportPromiseRow[];
+  promises: () => Promise<ReportPromiseRow[]>;
   /** Order numbers of the orders given, read inside the report's read transaction. */
-  numbers: (orderIds: readonly string[]) => Map<string, string>;
+  numbers: (orderIds: readonly string[]) => Promise<Map<string, string>>;
 }
 
 /** The period of a query, in the restaurant's zone; refused when it is not a range of 1 to MAX_REPORT_DAYS days. */
-export function reportPeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): ReportPeriod {
-  const restaurant = restaurantOf(engine, actor);
+export async function reportPeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<ReportPeriod> {
+  const restaurant = await restaurantOf(engine, actor);
   const locationId = query.location_id.toLowerCase();
-  if (!engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
+  if (!await engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
   const zone = restaurant.time_zone;
   const first = DateTime.fromISO(query.from, { zone });
   const last = DateTime.fromISO(query.to ?? query.from, { zone });
@@ -101,26 +102,26 @@ function daysScope(period: ReportPeriod, restaurantId: string, actor: Actor): Da
  * Resolves the query's period and stores the summaries of its closed days not stored yet (short
  * write transactions of their own, before the report's read). Returns the period.
  */
-export function preparePeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): ReportPeriod {
-  const { period, scope } = engine.read(() => {
-    const period = reportPeriod(engine, actor, query);
-    return { period, scope: daysScope(period, restaurantOf(engine, actor).id, actor) };
+export async function preparePeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<ReportPeriod> {
+  const { period, scope } = await engine.read(async () => {
+    const period = await reportPeriod(engine, actor, query);
+    return { period, scope: daysScope(period, (await restaurantOf(engine, actor)).id, actor) };
   });
-  keepClosedDays(engine, scope);
+  await keepClosedDays(engine, scope);
   return period;
 }
 
 /** Reads and computes the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
-export function readKitchenReport(engine: Engine, actor: Actor, query: KitchenReportQuery): KitchenReport {
-  const period = preparePeriod(engine, actor, query);
-  return engine.read(() => computeKitchenReport(engine, actor, period).report);
+export async function readKitchenReport(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<KitchenReport> {
+  const period = await preparePeriod(engine, actor, query);
+  return await engine.read(async () => (await computeKitchenReport(engine, actor, period)).report);
 }
 
 /** The learned median of one unit per station and product, where learned from enough samples (by `station\u001fproduct`). */
-function learnedMedians(engine: Engine, restaurantId: string): Map<string, number> {
+async function learnedMedians(engine: Engine, restaurantId: string): Promise<Map<string, number>> {
   return new Map(
-    engine.stores.kitchenTimings
-      .prepStats(restaurantId)
+    (await engine.stores.kitchenTimings
+      .prepStats(restaurantId))
       .filter((s) => s.samples >= MIN_LEARNED_SAMPLES)
       .map((s) => [`${s.station_id}\u001f${s.product_id}`, s.median_seconds]),
   );
@@ -131,29 +132,29 @@ function learnedMedians(engine: Engine, restaurantId: string): Map<string, numbe
  * their lines' cook samples and which bumps cannot be true (against the learned median where
  * learned, else the typed time), their recalls. Read from the days' summaries, inside the caller's read.
  */
-export function judgePeriod(engine: Engine, actor: Actor, period: ReportPeriod, cancelledAt: ReadonlyMap<string, number>): JudgedDays {
-  const restaurant = restaurantOf(engine, actor);
-  const settings = readKitchenSettings(engine, restaurant.id);
-  const learned = learnedMedians(engine, restaurant.id);
+export async function judgePeriod(engine: Engine, actor: Actor, period: ReportPeriod, cancelledAt: ReadonlyMap<string, number>): Promise<JudgedDays> {
+  const restaurant = await restaurantOf(engine, actor);
+  const settings = await readKitchenSettings(engine, restaurant.id);
+  const learned = await learnedMedians(engine, restaurant.id);
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  return judgeDays(daySummaries(engine, daysScope(period, restaurant.id, actor)), reference, cancelledAt, engine.clock.now());
+  return judgeDays(await daySummaries(engine, daysScope(period, restaurant.id, actor)), reference, cancelledAt, engine.clock.now());
 }
 
 /** The report and what it was computed from (the exports list its tickets and promises). */
-export function computeKitchenReport(engine: Engine, actor: Actor, period: ReportPeriod): { report: KitchenReport; basis: ReportBasis } {
-  const restaurant = restaurantOf(engine, actor);
+export async function computeKitchenReport(engine: Engine, actor: Actor, period: ReportPeriod): Promise<{ report: KitchenReport; basis: ReportBasis }> {
+  const restaurant = await restaurantOf(engine, actor);
   const zone = period.zone;
   const at = (ms: number) => formatInstant(ms, zone);
   const now = engine.clock.now();
-  const settings = readKitchenSettings(engine, restaurant.id);
+  const settings = await readKitchenSettings(engine, restaurant.id);
   const test = actor.world === 'test' ? 1 : 0;
   const reports = engine.stores.kitchenReports;
-  const cancelledRows = reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
+  const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
 
   const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
-  const judged = judgePeriod(engine, actor, period, cancelledAt);
-  const learned = learnedMedians(engine, restaurant.id);
+  const judged = await judgePeriod(engine, actor, period, cancelledAt);
+  const learned = await learnedMedians(engine, restaurant.id);
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const tickets = judged.tickets;
   const ticketOf = new Map(tickets.map((t) => [t.order_id, t]));
@@ -171,7 +172,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
   const withExcludedBump = new Set(excludedBumps.map(({ s }) => s.order_id));
   const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !withExcludedBump.has(t.order_id));
   const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
-  const numbers = engine.stores.kitchenReports.numbers([
+  const numbers = await engine.stores.kitchenReports.numbers([
     ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
   ]);
   const stationName = new Map(settings.stations.map((s) => [s.id, s.name]));
@@ -202,7 +203,7 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
     })),
   ];
 
-  const busy = busyRefusalsIn(busyStretches(engine, restaurant.id, period), engine.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
+  const busy = busyRefusalsIn(await busyStretches(engine, restaurant.id, period), await engine.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
   const report: KitchenReport = {
     location_id: period.location_id,
     from: period.from_day,
@@ -219,11 +220,10 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
     },
     rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
     heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
-    items: itemTimes(
-      samples,
-      typed,
-      (station, product) => learned.get(`${station}\u001f${product}`) ?? null,
-    ).map((item) => ({ ...item, product_name: engine.stores.catalogue.product(restaurant.id, item.product_id)?.name ?? item.product_id })),
+    items: await mapInOrder(
+      itemTimes(samples, typed, (station, product) => learned.get(`${station}\u001f${product}`) ?? null),
+      async (item) => ({ ...item, product_name: (await engine.stores.catalogue.product(restaurant.id, item.product_id))?.name ?? item.product_id }),
+    ),
     promises: promiseReport(records, settings.promise_quantile ?? 0.9, hourOf),
     busy: busy.stretches.map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
     busy_refusals: { refused: busy.refused, list: busy.listed.slice(0, MAX_LISTED).map((r) => ({ ...r, at: at(r.at) })), list_truncated: busy.truncated || busy.listed.length > MAX_LISTED },
@@ -236,21 +236,21 @@ export function computeKitchenReport(engine: Engine, actor: Actor, period: Repor
       list_truncated: listed.length > MAX_LISTED,
     },
   };
-  const fullLog = () => engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
-  const numbersOf = (orderIds: readonly string[]) => engine.stores.kitchenReports.numbers([...new Set(orderIds)]);
-  const promises = () => reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
+  const fullLog = async () => await engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
+  const numbersOf = async (orderIds: readonly string[]) => await engine.stores.kitchenReports.numbers([...new Set(orderIds)]);
+  const promises = async () => await reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
   return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
 }
 
 /** Busy mode's paused stretches at the location from its `location.updated` events. */
-function busyStretches(engine: Engine, restaurantId: string, period: ReportPeriod) {
+async function busyStretches(engine: Engine, restaurantId: string, period: ReportPeriod) {
   const changeOf = (row: { created_at: number; data: string }): BusyChange | null => {
     const data = JSON.parse(row.data) as { location_id?: string; kitchen_busy?: { paused: boolean; reason: string; wait_minutes: number } };
     if (data.location_id !== period.location_id || !data.kitchen_busy) return null;
     return { at: row.created_at, paused: data.kitchen_busy.paused, reason: data.kitchen_busy.reason, wait_minutes: data.kitchen_busy.wait_minutes };
   };
   const reports = engine.stores.kitchenReports;
-  const before = reports.locationUpdatesBefore(restaurantId, period.from, 200).map(changeOf).find((c) => c !== null) ?? null;
-  const changes = reports.locationUpdates(restaurantId, period.from, period.to, MAX_ORDERS).map(changeOf).filter((c): c is BusyChange => c !== null);
+  const before = (await reports.locationUpdatesBefore(restaurantId, period.from, 200)).map(changeOf).find((c) => c !== null) ?? null;
+  const changes = (await reports.locationUpdates(restaurantId, period.from, period.to, MAX_ORDERS)).map(changeOf).filter((c): c is BusyChange => c !== null);
   return busyTimeline(changes, before, period.from);
 }

@@ -1,3 +1,4 @@
+import { mapInOrder } from '../../../shared/in-order.ts';
 // The use case of the restaurant file: validates it (restaurant-config/, pure) and writes the
 // restaurant, its locations (with schedule exceptions and initial stock) and its catalogue in one
 // transaction, so a refused file leaves no trace. A service like any other: the rows go through
@@ -40,49 +41,49 @@ export interface ImportedRestaurant {
  * Throws RestaurantConfigError when the file is invalid or one of its ids is already in the
  * database (a restaurant is imported once; there is no update through this path).
  */
-export function importRestaurant(engine: Engine, json: unknown, tx?: WriteTransaction): ImportedRestaurant {
+export async function importRestaurant(engine: Engine, json: unknown, tx?: WriteTransaction): Promise<ImportedRestaurant> {
   const validation = validateRestaurantConfig(json);
   if (!validation.ok) throw new RestaurantConfigError(validation.errors);
   const config = validation.config;
   // Engine.transaction is IMMEDIATE: the write lock is taken before the id checks, so no other writer slips in between.
-  return engine.within(tx, (tx) => {
+  return await engine.within(tx, async (tx) => {
     const rows = tx.stores.restaurantImport;
-    const taken = idsAlreadyInDatabase(rows, config);
+    const taken = await idsAlreadyInDatabase(rows, config);
     if (taken.length > 0) throw new RestaurantConfigError(taken);
-    return writeRestaurant(rows, config, tx.clock.now());
+    return await writeRestaurant(rows, config, tx.clock.now());
   });
 }
 
-function idsAlreadyInDatabase(rows: RestaurantImportStore, config: RestaurantConfig): RestaurantConfigProblem[] {
+async function idsAlreadyInDatabase(rows: RestaurantImportStore, config: RestaurantConfig): Promise<RestaurantConfigProblem[]> {
   const problems: RestaurantConfigProblem[] = [];
-  const check = (table: ImportedTable, id: string | undefined, what: string, ...steps: (string | number)[]) => {
+  const check = async (table: ImportedTable, id: string | undefined, what: string, ...steps: (string | number)[]) => {
     if (id === undefined) return;
-    if (rows.taken(table, id)) problems.push({ path: jsonPath(...steps, 'id'), message: `${what} with id "${id}" already exists in the database` });
+    if (await rows.taken(table, id)) problems.push({ path: jsonPath(...steps, 'id'), message: `${what} with id "${id}" already exists in the database` });
   };
-  if (config.id !== undefined && rows.taken('restaurants', config.id)) {
+  if (config.id !== undefined && await rows.taken('restaurants', config.id)) {
     // Its locations and catalogue are then taken too; one line says it all.
     return [{ path: '$.id', message: `a restaurant with id "${config.id}" was already imported; importing a restaurant again is refused` }];
   }
-  config.locations.forEach((location, l) => check('locations', location.id, 'a location', 'locations', l));
-  config.catalogue.categories.forEach((category, c) => {
-    check('categories', category.id, 'a category', 'catalogue', 'categories', c);
-    category.products.forEach((product, p) => {
+  for (const [l, location] of config.locations.entries()) await check('locations', location.id, 'a location', 'locations', l);
+  for (const [c, category] of config.catalogue.categories.entries()) {
+    await check('categories', category.id, 'a category', 'catalogue', 'categories', c);
+    for (const [p, product] of category.products.entries()) {
       const productSteps = ['catalogue', 'categories', c, 'products', p] as const;
-      check('products', product.id, 'a product', ...productSteps);
-      product.modifier_groups.forEach((group, g) => {
-        check('modifier_groups', group.id, 'a modifier group', ...productSteps, 'modifier_groups', g);
-        group.options.forEach((option, o) => {
-          check('modifier_options', option.id, 'a modifier option', ...productSteps, 'modifier_groups', g, 'options', o);
-        });
-      });
-    });
-  });
+      await check('products', product.id, 'a product', ...productSteps);
+      for (const [g, group] of product.modifier_groups.entries()) {
+        await check('modifier_groups', group.id, 'a modifier group', ...productSteps, 'modifier_groups', g);
+        for (const [o, option] of group.options.entries()) {
+          await check('modifier_options', option.id, 'a modifier option', ...productSteps, 'modifier_groups', g, 'options', o);
+        }
+      }
+    }
+  }
   return problems;
 }
 
-function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, now: number): ImportedRestaurant {
+async function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, now: number): Promise<ImportedRestaurant> {
   const restaurantId = config.id ?? randomUUID();
-  rows.insertRestaurant({
+  await rows.insertRestaurant({
     id: restaurantId,
     name: config.name,
     register_mode: config.register_mode,
@@ -94,13 +95,13 @@ function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, 
   });
 
   const productIds: Record<string, string> = {};
-  config.catalogue.categories.forEach((category, categoryPosition) => {
+  for (const [categoryPosition, category] of config.catalogue.categories.entries()) {
     const categoryId = category.id ?? randomUUID();
-    rows.insertCategory(categoryId, restaurantId, category.name, category.description ?? null, bit(category.active), categoryPosition);
-    category.products.forEach((product, productPosition) => {
+    await rows.insertCategory(categoryId, restaurantId, category.name, category.description ?? null, bit(category.active), categoryPosition);
+    for (const [productPosition, product] of category.products.entries()) {
       const productId = product.id ?? randomUUID();
       productIds[product.slug] = productId;
-      rows.insertProduct({
+      await rows.insertProduct({
         id: productId,
         restaurant_id: restaurantId,
         category_id: categoryId,
@@ -114,19 +115,19 @@ function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, 
         track_stock: bit(product.track_stock),
         position: productPosition,
       });
-      product.modifier_groups.forEach((group, groupPosition) => {
+      for (const [groupPosition, group] of product.modifier_groups.entries()) {
         const groupId = group.id ?? randomUUID();
-        rows.insertModifierGroup(groupId, productId, group.name, bit(group.required), group.min, group.max, groupPosition);
-        group.options.forEach((option, optionPosition) => {
-          rows.insertModifierOption(option.id ?? randomUUID(), groupId, option.name, option.price, optionPosition);
-        });
-      });
-    });
-  });
+        await rows.insertModifierGroup(groupId, productId, group.name, bit(group.required), group.min, group.max, groupPosition);
+        for (const [optionPosition, option] of group.options.entries()) {
+          await rows.insertModifierOption(option.id ?? randomUUID(), groupId, option.name, option.price, optionPosition);
+        }
+      }
+    }
+  }
 
-  const locationIds = config.locations.map((location, position) => {
+  const locationIds = (await mapInOrder(config.locations, async (location, position) => {
     const locationId = location.id ?? randomUUID();
-    rows.insertLocation({
+    await rows.insertLocation({
       id: locationId,
       restaurant_id: restaurantId,
       name: location.name,
@@ -141,17 +142,17 @@ function writeRestaurant(rows: RestaurantImportStore, config: RestaurantConfig, 
       position,
     });
     for (const exception of location.exceptions ?? []) {
-      rows.insertException(locationId, exception.date, bit(exception.closed), JSON.stringify(exception.hours), exception.label ?? null);
+      await rows.insertException(locationId, exception.date, bit(exception.closed), JSON.stringify(exception.hours), exception.label ?? null);
     }
     // The validator has checked that every slug here names a product with track_stock.
     for (const [slug, quantity] of Object.entries(location.stock ?? {})) {
       const productId = productIds[slug];
-      if (productId !== undefined) rows.insertStock(locationId, productId, quantity);
+      if (productId !== undefined) await rows.insertStock(locationId, productId, quantity);
     }
     return locationId;
-  });
+  }));
 
-  rows.insertKitchenSettings(restaurantId, JSON.stringify(resolveKitchenSettings(config, productIds)), now);
+  await rows.insertKitchenSettings(restaurantId, JSON.stringify(resolveKitchenSettings(config, productIds)), now);
   return { restaurantId, locationIds, productIds };
 }
 

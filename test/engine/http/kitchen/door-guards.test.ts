@@ -48,7 +48,7 @@ describe('kitchen door guards (served engine)', () => {
   let other: string;
   let origin: string;
 
-  const pairDevice = () => `comanda_device=${pairWithCode(server.engine, createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin }).code).token}`;
+  const pairDevice = async () => `comanda_device=${(await pairWithCode(server.engine, (await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin })).code)).token}`;
   /** A kitchen call as the tablet's page makes it: its cookie, same-origin. */
   const kitchenCall = (channel: string, body: unknown, headers: Record<string, string> = {}, as = cookie) =>
     postJson(port, `/kitchen/api/${channel}`, body, { headers: { cookie: as, origin, 'sec-fetch-site': 'same-origin', ...headers } });
@@ -59,9 +59,9 @@ describe('kitchen door guards (served engine)', () => {
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, kitchen: { hostNames: ['cocina.local'] } });
     port = server.port;
     origin = `http://127.0.0.1:${port}`;
-    demo = seedDemo(server.engine, server.providers.payments);
-    cookie = pairDevice();
-    other = pairDevice();
+    demo = await seedDemo(server.engine, server.providers.payments);
+    cookie = await pairDevice();
+    other = await pairDevice();
   });
   after(async () => {
     await server?.close();
@@ -74,9 +74,9 @@ describe('kitchen door guards (served engine)', () => {
     const orderId = created.body.id as string;
     const mark = (done: boolean, as = cookie) => kitchenCall('items:set-done', { order_id: orderId, item_index: 0, done }, {}, as);
     assert.equal((await mark(true)).status, 200);
-    const seq = server.engine.stores.events.lastSeq();
+    const seq = await server.engine.stores.events.lastSeq();
     for (let i = 0; i < 5; i++) assert.equal((await mark(true)).status, 200);
-    assert.equal(server.engine.stores.events.lastSeq(), seq, 'marking a marked item again writes no event');
+    assert.equal(await server.engine.stores.events.lastSeq(), seq, 'marking a marked item again writes no event');
 
     // The burst: 6 calls spent above; 14 more pass, the 21st is refused with Retry-After.
     const statuses: number[] = [];

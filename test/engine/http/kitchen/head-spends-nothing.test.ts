@@ -23,7 +23,7 @@ describe('HEAD spends no one-time link', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-head-'));
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, kitchen: { admin: { sessions, current: () => null } } });
-    demo = seedDemo(server.engine, server.providers.payments);
+    demo = await seedDemo(server.engine, server.providers.payments);
   });
   after(async () => {
     await server?.close();
@@ -45,7 +45,7 @@ describe('HEAD spends no one-time link', () => {
   });
 
   test('a pairing URL: HEAD, then the GET pairs', async () => {
-    const path = pathOf(createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin }).pairing_url);
+    const path = pathOf((await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin })).pairing_url);
     const head = await rawRequest(server.port, { method: 'HEAD', path });
     assert.equal(head.status, 200);
     assert.equal(head.headers['set-cookie'], undefined);

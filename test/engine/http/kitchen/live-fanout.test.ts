@@ -37,7 +37,7 @@ describe('live fan-out with bounds (served engine)', () => {
   let stats: () => LiveStreamStats;
   const open: Stream[] = [];
 
-  const pairDevice = () => `comanda_device=${pairWithCode(server.engine, createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin }).code).token}`;
+  const pairDevice = async () => `comanda_device=${(await pairWithCode(server.engine, (await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin })).code)).token}`;
   const openStream = (cookie: string, options: { lastEventId?: number; paused?: boolean } = {}) =>
     new Promise<Stream>((resolve, reject) => {
       const request = httpRequest({
@@ -69,9 +69,9 @@ describe('live fan-out with bounds (served engine)', () => {
   let orderId: string;
   let done = false;
   /** One kitchen event (an item toggled), written as the board's tap would. */
-  const toggle = () => {
+  const toggle = async () => {
     done = !done;
-    setItemDone(server.engine, kitchenActor(demo[0]!.id, 'live'), orderId, 0, done);
+    await setItemDone(server.engine, kitchenActor(demo[0]!.id, 'live'), orderId, 0, done);
   };
 
   before(async () => {
@@ -82,7 +82,7 @@ describe('live fan-out with bounds (served engine)', () => {
       rateLimits: GENEROUS_LIMITS,
       kitchen: { heartbeatMs: 60_000, liveLimits: { perViewer: 3, total: 8, maxBufferedBytes: 64 * 1024 }, observeLive: (s) => (stats = s) },
     });
-    demo = seedDemo(server.engine, server.providers.payments);
+    demo = await seedDemo(server.engine, server.providers.payments);
     const items = Array.from({ length: 30 }, () => ({ product_id: R1.products.empanadaQueso, quantity: 1, notes: 'sin cebolla, bien cocida, cortada en cuatro'.repeat(3) }));
     const created = await callApi(server.baseUrl, demo[0]!.keys.live_write, 'POST', '/orders', { body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Fan-out' }, items } });
     assert.equal(created.status, 201, created.text);
@@ -95,7 +95,7 @@ describe('live fan-out with bounds (served engine)', () => {
   });
 
   test('a device keeps at most 3 streams: a fourth ends its oldest; past 8 in all, a new one is refused with 503', async () => {
-    const device = pairDevice();
+    const device = await pairDevice();
     const first = await openStream(device);
     const second = await openStream(device);
     const third = await openStream(device);
@@ -106,9 +106,9 @@ describe('live fan-out with bounds (served engine)', () => {
     assert.equal(second.ended || third.ended, false);
     assert.equal(stats().open, 3);
     // Five more from other screens: 8 in all.
-    for (let i = 0; i < 5; i++) assert.equal((await openStream(pairDevice())).status, 200);
+    for (let i = 0; i < 5; i++) assert.equal((await openStream(await pairDevice())).status, 200);
     assert.equal(stats().open, 8);
-    const refused = await openStream(pairDevice());
+    const refused = await openStream(await pairDevice());
     assert.equal(refused.status, 503);
     await eventually(() => refused.ended, 'the refusal read');
     const body = JSON.parse(refused.body);
@@ -123,10 +123,10 @@ describe('live fan-out with bounds (served engine)', () => {
 
   test('each message is serialised once, whatever the number of streams', async () => {
     const streams: Stream[] = [];
-    for (let i = 0; i < 6; i++) streams.push(await openStream(pairDevice()));
+    for (let i = 0; i < 6; i++) streams.push(await openStream(await pairDevice()));
     const before = stats().serialised;
-    const seq = server.engine.stores.events.lastSeq();
-    toggle();
+    const seq = await server.engine.stores.events.lastSeq();
+    await toggle();
     await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event');
     assert.equal(stats().serialised - before, 1, 'one serialisation for six streams');
     for (const stream of streams) stream.request.destroy();
@@ -134,18 +134,18 @@ describe('live fan-out with bounds (served engine)', () => {
   });
 
   test('a stream that does not read is closed past its backlog bound; reopened from its last id, it misses nothing', async () => {
-    const device = pairDevice();
-    const start = server.engine.stores.events.lastSeq();
+    const device = await pairDevice();
+    const start = await server.engine.stores.events.lastSeq();
     const reader = await openStream(device);
     const laggard = await openStream(device, { paused: true });
     const laggardsBefore = stats().laggards;
     // Toggles until the laggard's backlog passes 64 KiB beyond what the sockets hold (bounded: 20,000).
     for (let i = 0; i < 20_000 && stats().laggards === laggardsBefore; i++) {
-      toggle();
+      await toggle();
       if (i % 50 === 49) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await eventually(() => stats().laggards > laggardsBefore, 'the laggard closed');
-    const last = server.engine.stores.events.lastSeq();
+    const last = await server.engine.stores.events.lastSeq();
     await eventually(() => reader.ids().at(-1) === last, 'the reading stream has everything');
     // The laggard reads what had reached it, and finds its stream ended.
     laggard.response.resume();

@@ -26,8 +26,8 @@ let cookie: string;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'comanda-live-shutdown-'));
   server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, kitchen: { heartbeatMs: 60_000 } });
-  const demo = seedDemo(server.engine, server.providers.payments);
-  cookie = `comanda_device=${pairWithCode(server.engine, createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin }).code).token}`;
+  const demo = await seedDemo(server.engine, server.providers.payments);
+  cookie = `comanda_device=${(await pairWithCode(server.engine, (await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin })).code)).token}`;
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -52,7 +52,7 @@ test('a stream asked for once the streams were closed is refused (503 engine_clo
   // The race the flake hit, made certain: the request reaches the stream only after closeAll.
   const app = Fastify();
   const streams = liveStreams({ engine: server.engine, heartbeatMs: 60_000, connectionStatus: () => STANDALONE_STATUS });
-  app.get('/live', (request, reply) => streams.open(request, reply, { restaurantId: R1.id, owner: 'test', stillAllowed: () => true }));
+  app.get('/live', async (request, reply) => await streams.open(request, reply, { restaurantId: R1.id, owner: 'test', stillAllowed: () => true }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const opened = await openStream(new Agent(), port, '/live');

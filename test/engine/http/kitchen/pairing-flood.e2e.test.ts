@@ -37,14 +37,14 @@ describe('pairing under a flood (served engine, 30,000 source addresses)', () =>
     clock = new ManualClock(DEMO_NOW);
     server = await startEngineServer({ database: join(dir, 'engine.db'), clock, rateLimits: GENEROUS_LIMITS, kitchen: {} });
     port = server.port;
-    demo = seedDemo(server.engine, server.providers.payments);
+    demo = await seedDemo(server.engine, server.providers.payments);
   });
   after(async () => {
     await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const offer = (): PairingCode => createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin });
+  const offer = async (): Promise<PairingCode> => await createPairingCode(server.engine, { restaurantId: demo[0]!.id, origin: server.origin });
   const pathOf = (o: PairingCode) => {
     const url = new URL(o.pairing_url);
     return `${url.pathname}${url.search}`;
@@ -64,9 +64,9 @@ describe('pairing under a flood (served engine, 30,000 source addresses)', () =>
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     assert.ok((statuses.get(429) ?? 0) > 0, `the flood reached the shared bucket and drained it: ${JSON.stringify([...statuses])}`);
     // Typed codes from a new address share the drained bucket: the limit still holds for what can be guessed.
-    assert.equal((await postJson(port, '/kitchen/pair', { code: offer().code }, { localAddress: freshAddress() })).status, 429);
+    assert.equal((await postJson(port, '/kitchen/pair', { code: (await offer()).code }, { localAddress: freshAddress() })).status, 429);
 
-    const qr = offer();
+    const qr = await offer();
     const paired = await rawRequest(port, { method: 'GET', path: pathOf(qr), localAddress: freshAddress() });
     assert.equal(paired.status, 303);
     assert.equal(paired.headers.location, './', 'paired, landing on the board');

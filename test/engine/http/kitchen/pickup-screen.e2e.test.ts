@@ -26,7 +26,7 @@ after(async () => {
 
 async function pairPickup(viewport: { width: number; height: number }): Promise<Page> {
   const { page } = await kitchen.tablet(viewport);
-  const offer = createPairingCode(kitchen.server.engine, { restaurantId: R1.id, origin: kitchen.origin, role: 'pickup' });
+  const offer = await createPairingCode(kitchen.server.engine, { restaurantId: R1.id, origin: kitchen.origin, role: 'pickup' });
   await page.goto(offer.pairing_url);
   await page.waitForSelector('[data-testid="pickup-screen"]');
   return page;
@@ -212,8 +212,8 @@ test('a crowded counter: ~24 numbers in mixed states, every one whole and readab
 });
 
 test('first names only when the restaurant turns them on: the first word of the name, nothing else of the customer', async (t) => {
-  t.after(() => updatePickupScreenSettings(kitchen.server.engine, R1.id, DEFAULT_PICKUP_SCREEN_SETTINGS));
-  updatePickupScreenSettings(kitchen.server.engine, R1.id, { show_first_name: true });
+  t.after(async () => await updatePickupScreenSettings(kitchen.server.engine, R1.id, DEFAULT_PICKUP_SCREEN_SETTINGS));
+  await updatePickupScreenSettings(kitchen.server.engine, R1.id, { show_first_name: true });
   const page = await pairPickup({ width: 1920, height: 1080 });
   const order = await createPickup('María José Pérez Soto', { phone: '+56 9 1234 5678', email: 'maria.perez@example.cl' });
   const li = page.locator(`[data-pickup-number="${order.number}"]`);
@@ -232,14 +232,14 @@ test('first names only when the restaurant turns them on: the first word of the 
   await page.screenshot({ path: resolve(SCREENS, 'landscape-1920x1080-first-names.png') });
 
   // Turned off again: the next read carries no names.
-  updatePickupScreenSettings(kitchen.server.engine, R1.id, { show_first_name: false });
+  await updatePickupScreenSettings(kitchen.server.engine, R1.id, { show_first_name: false });
   await move(order.id, 'en_preparacion');
   await li.locator('.pickup-name', { hasText: 'María' }).waitFor({ state: 'detached' });
   assert.doesNotMatch((await page.textContent('[data-testid="pickup-screen"]')) ?? '', /María/);
 });
 
 test('deliveries only when the restaurant adds them; in English when it says so', async (t) => {
-  t.after(() => updatePickupScreenSettings(kitchen.server.engine, R1.id, DEFAULT_PICKUP_SCREEN_SETTINGS));
+  t.after(async () => await updatePickupScreenSettings(kitchen.server.engine, R1.id, DEFAULT_PICKUP_SCREEN_SETTINGS));
   const delivery = await createDelivery('Zoe');
   const page = await pairPickup({ width: 1920, height: 1080 });
   const pickup = await createPickup('Ignacio');
@@ -248,7 +248,7 @@ test('deliveries only when the restaurant adds them; in English when it says so'
   assert.match((await page.textContent('[data-testid="pickup-screen"]')) ?? '', /Preparando.*¡Listo para retirar!/s);
   assert.equal(await page.getAttribute('[data-testid="pickup-screen"]', 'lang'), 'es-CL');
 
-  updatePickupScreenSettings(kitchen.server.engine, R1.id, { order_types: 'pickup_and_delivery', language: 'en' });
+  await updatePickupScreenSettings(kitchen.server.engine, R1.id, { order_types: 'pickup_and_delivery', language: 'en' });
   await move(pickup.id, 'en_preparacion');
   await page.waitForSelector(`[data-pickup-number="${delivery.number}"][data-state="preparing"]`);
   const text = (await page.textContent('[data-testid="pickup-screen"]')) ?? '';

@@ -25,10 +25,10 @@ after(async () => {
 });
 
 test('paper out shows in the board\'s status strip; Reimprimir on a ticket prints it again once paper is back', async () => {
-  addPrinter(kitchen.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, stations: ['cocina'], when: ['arrival'] });
+  await addPrinter(kitchen.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, stations: ['cocina'], when: ['arrival'] });
   printer.behaviour = 'paper-out';
   const { page } = await kitchen.tablet({ width: 1280, height: 800 });
-  await page.goto(kitchen.pairingUrl());
+  await page.goto(await kitchen.pairingUrl());
   await page.waitForSelector('[data-testid="status-bar"]');
   const created = await kitchen.call('POST', '/orders', {
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Tomás' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },
@@ -55,7 +55,7 @@ test('a ticket the printer never confirms is set aside: the strip says so, and i
   // Takes the paper question, then drops the line as the ticket arrives: never a confirmation.
   printer.behaviour = 'close-early';
   const { page } = await kitchen.tablet({ width: 1280, height: 800 });
-  await page.goto(kitchen.pairingUrl());
+  await page.goto(await kitchen.pairingUrl());
   await page.waitForSelector('[data-testid="status-bar"]');
   const created = await kitchen.call('POST', '/orders', {
     body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Inés' }, items: [{ product_id: R1.products.cazuela, quantity: 1 }] },

@@ -28,7 +28,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'comanda-same-site-'));
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   server = await startEngineServer({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS, logger, kitchen: {} });
-  seedDemo(server.engine, server.providers.payments);
+  await seedDemo(server.engine, server.providers.payments);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   // The other page: another local app on another port.
   other = createServer((_request, response) => {
@@ -54,7 +54,7 @@ const statusesOf = (path: string) => {
 test('a page at another port of this machine gets the paired cookie sent, and every kitchen call of it refused', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const offer = createPairingCode(server.engine, { restaurantId: server.engine.stores.restaurants.list()[0]!.id, origin: server.origin });
+  const offer = await createPairingCode(server.engine, { restaurantId: (await server.engine.stores.restaurants.list())[0]!.id, origin: server.origin });
   await page.goto(offer.pairing_url);
   const cookie = (await context.cookies()).find((c) => c.name === 'comanda_device');
   assert.ok(cookie, 'paired');

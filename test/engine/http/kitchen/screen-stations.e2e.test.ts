@@ -38,7 +38,7 @@ describe('a tablet says which station it shows (Chromium, served engine)', () =>
   };
 
   test('expo counts for every station; picking the plancha reopens the stream for the plancha alone; back to expo, every station again', async () => {
-    await page.goto(k.pairingUrl());
+    await page.goto(await k.pairingUrl());
     await page.locator('[data-testid="board"]').waitFor();
     await liveAt([]);
 

@@ -23,9 +23,9 @@ export interface ServedKitchen {
   origin: string;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   /** A fresh pairing URL for the restaurant, as the desktop's "Añadir una pantalla" makes one. */
-  pairingUrl(restaurantId?: string): string;
+  pairingUrl(restaurantId?: string): Promise<string>;
   /** A fresh pairing offer: its URL (with its secret) and the six digits typed by hand. */
-  pairingOffer(restaurantId?: string): { pairing_url: string; code: string };
+  pairingOffer(restaurantId?: string): Promise<{ pairing_url: string; code: string }>;
   /** A new browser context: one more tablet (portrait 800×1280 unless told). */
   tablet(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }>;
   /** Stops the engine (the tablets stay open). */
@@ -52,7 +52,7 @@ export async function startServedKitchen(
   };
   let server = await startEngineServer({ database, clock, rateLimits: GENEROUS_LIMITS, kitchen });
   const port = server.port;
-  const demo = seedDemo(server.engine, server.providers.payments);
+  const demo = await seedDemo(server.engine, server.providers.payments);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   let running = true;
@@ -63,8 +63,8 @@ export async function startServedKitchen(
     browser,
     origin: server.origin,
     call: (method, path, callOptions) => callApi(server.baseUrl, demo[0]!.keys.live_write, method, path, callOptions),
-    pairingUrl: (restaurantId = demo[0]!.id) => createPairingCode(server.engine, { restaurantId, origin: server.origin }).pairing_url,
-    pairingOffer: (restaurantId = demo[0]!.id) => createPairingCode(server.engine, { restaurantId, origin: server.origin }),
+    pairingUrl: async (restaurantId = demo[0]!.id) => (await createPairingCode(server.engine, { restaurantId, origin: server.origin })).pairing_url,
+    pairingOffer: async (restaurantId = demo[0]!.id) => await createPairingCode(server.engine, { restaurantId, origin: server.origin }),
     async tablet(viewport = { width: 800, height: 1280 }) {
       const context = await browser.newContext({ viewport, locale: 'es-CL', timezoneId: 'America/Santiago', hasTouch: true });
       contexts.push(context);

@@ -56,7 +56,7 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
     assert.match(response!.headers()['content-security-policy'] ?? '', /default-src 'none'.*frame-ancestors 'none'/);
     await a.locator('[data-testid="pairing-required"]').waitFor();
 
-    const url = k.pairingUrl();
+    const url = await k.pairingUrl();
     assert.match(url, new RegExp(`^${k.origin}/kitchen/pair\\?secret=cmpair_[\\w-]{43}$`));
     await a.goto(url);
     await a.locator('[data-testid="board"]').waitFor();
@@ -74,11 +74,11 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
   });
 
   test('an expired pairing URL is refused; a fresh one typed as six digits pairs', async () => {
-    const expired = k.pairingUrl();
+    const expired = await k.pairingUrl();
     k.clock.advance(PAIRING_CODE_TTL_MS + 1000);
     await b.goto(expired);
     await b.locator('[data-testid="pairing-error"]').waitFor();
-    const fresh = k.pairingOffer().code;
+    const fresh = (await k.pairingOffer()).code;
     await b.locator('[data-testid="pairing-code"]').fill(fresh);
     await b.locator('[data-testid="pairing-submit"]').click();
     await b.locator('[data-testid="board"]').waitFor();
@@ -128,11 +128,11 @@ describe('kitchen screens on browser tablets (Chromium, served engine)', () => {
   });
 
   test('a revoked tablet drops to the pairing page; the other keeps its board', async () => {
-    const devices = k.server.engine.stores.kitchenDevices.listForRestaurant(R1.id).filter((d) => d.revoked_at === null);
+    const devices = (await k.server.engine.stores.kitchenDevices.listForRestaurant(R1.id)).filter((d) => d.revoked_at === null);
     assert.equal(devices.length, 2);
     const newest = devices.sort((x, y) => x.paired_at - y.paired_at)[1]!; // b paired second
     const { revokeKitchenDevice } = await import('../../../../src/engine/services/kitchen/kitchen-devices.ts');
-    revokeKitchenDevice(k.server.engine, R1.id, newest.id);
+    await revokeKitchenDevice(k.server.engine, R1.id, newest.id);
     await b.locator('[data-testid="pairing-required"]').waitFor({ timeout: 5000 });
     assert.match(await b.locator('[data-testid="pairing-error"]').innerText(), /desvinculada/);
     assert.equal(await a.locator('[data-testid="board"]').count(), 1);

@@ -113,9 +113,9 @@ function input(dropoff: LatLng | null, subtotal = 10000, locationId = LOCATION_I
   };
 }
 
-function quoteAt(location: Omit<LocationFixture, 'id'>, dropoff: LatLng | null, options: { subtotal?: number; subsidies?: ShippingSubsidyRule[] } = {}) {
+async function quoteAt(location: Omit<LocationFixture, 'id'>, dropoff: LatLng | null, options: { subtotal?: number; subsidies?: ShippingSubsidyRule[] } = {}) {
   const engine = setup([{ id: LOCATION_ID, ...location }], options.subsidies);
-  return quoteDelivery(engine, actor, input(dropoff, options.subtotal), defaultCouriers());
+  return await quoteDelivery(engine, actor, input(dropoff, options.subtotal), defaultCouriers());
 }
 
 const UNAVAILABLE = { available: false, provider: null, fee: 0, fee_original: 0, fee_subsidy: 0, currency: 'CLP', duration_minutes: 0 };
@@ -326,7 +326,7 @@ describe('the location', () => {
       { id: otherLocation, restaurantId: OTHER_RESTAURANT_ID, delivery: { own: OWN_RADIUS_3KM } },
     ]);
     await assert.rejects(
-      () => quoteDelivery(engine, actor, input(northBy(1), 10000, otherLocation), defaultCouriers()),
+      async () => await quoteDelivery(engine, actor, input(northBy(1), 10000, otherLocation), defaultCouriers()),
       (error: unknown) =>
         error instanceof ApiError &&
         error.code === 'invalid_request' &&
@@ -338,7 +338,7 @@ describe('the location', () => {
   test('an unknown location is 400', async () => {
     const engine = setup([{ id: LOCATION_ID, delivery: {} }]);
     await assert.rejects(
-      () => quoteDelivery(engine, actor, input(northBy(1), 10000, '1c0ffee0-0000-4000-8000-0000000000aa'), defaultCouriers()),
+      async () => await quoteDelivery(engine, actor, input(northBy(1), 10000, '1c0ffee0-0000-4000-8000-0000000000aa'), defaultCouriers()),
       (error: unknown) => error instanceof ApiError && error.status === 400,
     );
   });

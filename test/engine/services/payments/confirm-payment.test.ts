@@ -22,10 +22,10 @@ const actor: Actor = { restaurantId: R1.id, world: 'test', canWrite: true, keyId
 describe('confirmPayment (what every provider confirmation goes through)', () => {
   let dir: string;
   let engine: Engine;
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-confirm-'));
     engine = new Engine({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW) });
-    importDemoRestaurants(engine, payments);
+    await importDemoRestaurants(engine, payments);
   });
   after(() => {
     engine.close();
@@ -49,7 +49,7 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
 
   test('opening a session records it in the store with the preselection', async () => {
     const order = await online();
-    const session = engine.stores.paymentSessions.get(order.payment_link!.session_id)!;
+    const session = (await engine.stores.paymentSessions.get(order.payment_link!.session_id))!;
     assert.equal(session.order_id, order.id);
     assert.equal(session.provider, 'sandbox');
     assert.equal(session.status, 'open');
@@ -65,39 +65,39 @@ describe('confirmPayment (what every provider confirmation goes through)', () =>
       [{ session_id: id, result: 'success', method: 'efectivo' as never }, /method must be one of/],
     ];
     for (const [confirmation, message] of bad) {
-      assert.throws(() => confirmPayment(engine, confirmation), (error: Error & { code?: string }) => error.code === 'invalid_request' && message.test(error.message));
+      await assert.rejects(async () => await confirmPayment(engine, confirmation), (error: Error & { code?: string }) => error.code === 'invalid_request' && message.test(error.message));
     }
-    assert.equal(engine.stores.orders.getById(order.id)!.status, 'pendiente_pago');
-    assert.equal(confirmPayment(engine, { session_id: 'ps_test_unknown', result: 'success', method: 'tarjeta' }), null);
+    assert.equal((await engine.stores.orders.getById(order.id))!.status, 'pendiente_pago');
+    assert.equal(await confirmPayment(engine, { session_id: 'ps_test_unknown', result: 'success', method: 'tarjeta' }), null);
   });
 
   test('success pays once; its outcome and the page view agree', async () => {
     const order = await online();
     const id = order.payment_link!.session_id;
-    const first = confirmPayment(engine, { session_id: id, result: 'success', method: 'apple_pay' })!;
+    const first = (await confirmPayment(engine, { session_id: id, result: 'success', method: 'apple_pay' }))!;
     assert.equal(first.changed, true);
     assert.deepEqual(first.state, { kind: 'paid', method: 'apple_pay' });
     assert.equal(first.order.status, 'recibido');
     assert.equal(first.order.paid, 1);
-    const again = confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' })!;
+    const again = (await confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' }))!;
     assert.equal(again.changed, false);
-    assert.equal(engine.stores.orders.getById(order.id)!.payment_method, 'apple_pay', 'the first confirmation stands');
-    assert.deepEqual(readPaymentSession(engine, id)!.state, { kind: 'paid', method: 'apple_pay' });
+    assert.equal((await engine.stores.orders.getById(order.id))!.payment_method, 'apple_pay', 'the first confirmation stands');
+    assert.deepEqual((await readPaymentSession(engine, id))!.state, { kind: 'paid', method: 'apple_pay' });
     // Paid: cancelling later does not reopen or close the paid session.
-    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
-    assert.equal(engine.stores.paymentSessions.get(id)!.status, 'paid');
+    await transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
+    assert.equal((await engine.stores.paymentSessions.get(id))!.status, 'paid');
   });
 
   test('a cancelled order closes its session; nothing revives it', async () => {
     const order = await online();
     const id = order.payment_link!.session_id;
-    transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
-    assert.equal(engine.stores.paymentSessions.get(id)!.closed_reason, 'cancelled');
-    const late = confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' })!;
+    await transitionOrder(engine, actor, order.id, 'cancelado', defaultCouriers());
+    assert.equal((await engine.stores.paymentSessions.get(id))!.closed_reason, 'cancelled');
+    const late = (await confirmPayment(engine, { session_id: id, result: 'success', method: 'tarjeta' }))!;
     assert.deepEqual(late.state, { kind: 'closed', reason: 'cancelled' });
     assert.equal(late.changed, false);
-    assert.equal(engine.stores.orders.getById(order.id)!.status, 'cancelado');
-    assert.equal(engine.stores.orders.getById(order.id)!.paid, 0);
+    assert.equal((await engine.stores.orders.getById(order.id))!.status, 'cancelado');
+    assert.equal((await engine.stores.orders.getById(order.id))!.paid, 0);
   });
 
   test('return_url keeps its own query and fragment', async () => {

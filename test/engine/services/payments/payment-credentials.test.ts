@@ -18,30 +18,30 @@ import { DEMO_NOW } from '../../../support/engine-under-test.ts';
 describe('setPaymentCredentials: the registry is the one list of providers', () => {
   let dir: string;
   let engine: Engine;
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'comanda-credentials-'));
     engine = new Engine({ database: join(dir, 'engine.db'), clock: new ManualClock(DEMO_NOW) });
-    importDemoRestaurants(engine, { live: null, test: sandboxSimulator });
+    await importDemoRestaurants(engine, { live: null, test: sandboxSimulator });
   });
-  after(() => {
-    engine.close();
+  after(async () => {
+    await engine.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a name the registry does not know is refused, with or without an API base, and nothing is kept', () => {
+  test('a name the registry does not know is refused, with or without an API base, and nothing is kept', async () => {
     const secrets = { accessToken: 'APP_USR-token-0000', webhookSecret: 'whsec-0000' };
     for (const apiBase of [undefined, 'https://api.example.com']) {
-      assert.throws(
-        () => setPaymentCredentials(engine, R1.id, 'otro', { ...secrets, apiBase }),
+      await assert.rejects(
+        async () => await setPaymentCredentials(engine, R1.id, 'otro', { ...secrets, apiBase }),
         (error: unknown) => error instanceof ApiError && error.code === 'invalid_request' && /mercadopago/.test(error.message),
       );
     }
-    assert.equal(engine.stores.paymentCredentials.get(R1.id, 'otro'), undefined);
+    assert.equal(await engine.stores.paymentCredentials.get(R1.id, 'otro'), undefined);
   });
 
-  test('a name it knows is kept under that name', () => {
-    const view = setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: 'APP_USR-token-1234', webhookSecret: 'whsec-5678' });
+  test('a name it knows is kept under that name', async () => {
+    const view = await setPaymentCredentials(engine, R1.id, 'mercadopago', { accessToken: 'APP_USR-token-1234', webhookSecret: 'whsec-5678' });
     assert.equal(view.provider, 'mercadopago');
-    assert.equal(showPaymentCredentials(engine, R1.id, 'mercadopago')?.access_token_set, true);
+    assert.equal((await showPaymentCredentials(engine, R1.id, 'mercadopago'))?.access_token_set, true);
   });
 });

@@ -26,11 +26,11 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
     await t.stop();
   });
   beforeEach(async () => {
-    for (const p of listPrinters(t.server.engine, R1.id)) removePrinter(t.server.engine, R1.id, p.id);
+    for (const p of await listPrinters(t.server.engine, R1.id)) await removePrinter(t.server.engine, R1.id, p.id);
     await printer?.stop();
     printer = await new StandInPrinter().start();
   });
-  const added = () => addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
+  const added = async () => await addPrinter(t.server.engine, R1.id, { name: 'Cocina', host: '127.0.0.1', port: printer.port, width_mm: 80, when: ['arrival'] });
 
   test('the network printer says it was connected when the send fails on its deadline', async () => {
     printer.behaviour = 'stall';
@@ -45,7 +45,7 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   });
 
   test('connected, then no answer: silent, and not said to be unreachable', async () => {
-    const entry = added();
+    const entry = await added();
     printer.behaviour = 'stall';
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.equal(result.printed, false);
@@ -56,7 +56,7 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   });
 
   test('nothing listening: not silent', async () => {
-    const entry = added();
+    const entry = await added();
     await printer.switchOff();
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.equal(result.printed, false);
@@ -65,7 +65,7 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   });
 
   test('a web server on the port (issue 29): not printed, not silent, what it answered reported', async () => {
-    const entry = added();
+    const entry = await added();
     printer.behaviour = 'http';
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.deepEqual([result.printed, result.silent, result.failure, result.printer.state], [false, false, 'not_a_printer', 'unreachable']);
@@ -74,7 +74,7 @@ describe('Imprimir prueba: a printer that is not there, one that never answers, 
   });
 
   test('a printer that answers prints the page: not silent', async () => {
-    const entry = added();
+    const entry = await added();
     const result = await printTestPage(t.server.engine, networkPrinter, R1.id, entry.id, DEADLINE_MS);
     assert.deepEqual([result.printed, result.silent, result.printer.state], [true, false, 'ok']);
     assert.deepEqual([result.failure, result.reply, result.reply_bytes], [null, '12 12', 2], 'exactly the two paper answers came back');

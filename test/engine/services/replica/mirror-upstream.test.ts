@@ -27,14 +27,14 @@ test('a view of an order in an earlier state changes nothing; the same state app
   await engine.call('PATCH', `/orders/${id}`, { body: { status: 'listo' } });
   const core = engine.server.engine;
 
-  mirrorOrder(core, R1.id, 'live', older, 'order.updated');
+  await mirrorOrder(core, R1.id, 'live', older, 'order.updated');
   assert.equal(await status(id), 'listo', 'an earlier state never comes back');
 
   const later = { ...older, status: 'listo' as const, notes: 'nota del upstream' };
-  mirrorOrder(core, R1.id, 'live', later, 'order.updated');
+  await mirrorOrder(core, R1.id, 'live', later, 'order.updated');
   assert.equal(((await engine.call('GET', `/orders/${id}`)).body as OrderView).notes, 'nota del upstream', 'the same state is applied (clocks are not compared)');
 
-  mirrorOrder(core, R1.id, 'live', older, 'order.updated', { force: true });
+  await mirrorOrder(core, R1.id, 'live', older, 'order.updated', { force: true });
   assert.equal(await status(id), 'en_preparacion', "the upstream's refusal (force) still wins");
 });
 
@@ -47,14 +47,14 @@ test('a refund mirrored from the upstream keeps its amount, whether the upstream
   const core = engine.server.engine;
   const payment = async () => ((await engine.call('GET', `/orders/${view.id}`)).body as OrderView).payment;
 
-  mirrorOrder(core, R1.id, 'live', { ...view, payment: { ...view.payment, refunded: true, amount_refunded: 1200 } }, 'order.updated');
+  await mirrorOrder(core, R1.id, 'live', { ...view, payment: { ...view.payment, refunded: true, amount_refunded: 1200 } }, 'order.updated');
   assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: true, amount_refunded: 1200 });
 
   const olderUpstream = { ...view, payment: { method: 'efectivo', paid: false, refunded: 1500 } } as unknown as OrderView;
-  mirrorOrder(core, R1.id, 'live', olderUpstream, 'order.updated');
+  await mirrorOrder(core, R1.id, 'live', olderUpstream, 'order.updated');
   assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: true, amount_refunded: 1500 });
 
   const beforeRefunds = { ...view, payment: { method: 'efectivo', paid: false } } as unknown as OrderView;
-  mirrorOrder(core, R1.id, 'live', beforeRefunds, 'order.updated');
+  await mirrorOrder(core, R1.id, 'live', beforeRefunds, 'order.updated');
   assert.deepEqual(await payment(), { method: 'efectivo', paid: false, refunded: false, amount_refunded: 0 });
 });

@@ -23,7 +23,7 @@ let pos: string;
 let burger: string;
 before(async () => {
   engine = await startEngineUnderTest({ seed: false });
-  const imported = importRestaurant(engine.server.engine, {
+  const imported = await importRestaurant(engine.server.engine, {
     id: RESTAURANT,
     name: 'La Plancha Ocupada',
     register_mode: 'manual',
@@ -33,13 +33,13 @@ before(async () => {
     busy_mode: { threshold_minutes: 30, after_minutes: 3, margin_minutes: 10, max_pauses_per_hour: 2 },
   });
   burger = imported.productIds.burger!;
-  const key = (label: string, kind: 'store_front' | 'pos') => {
-    const created = createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
-    setKeyChannelKind(engine.server.engine, created.record.id, kind);
+  const key = async (label: string, kind: 'store_front' | 'pos') => {
+    const created = await createApiKey(engine.server.engine, { restaurantId: RESTAURANT, world: 'live', write: true, label });
+    await setKeyChannelKind(engine.server.engine, created.record.id, kind);
     return created.key;
   };
-  storeFront = key('tienda web', 'store_front');
-  pos = key('caja', 'pos');
+  storeFront = await key('tienda web', 'store_front');
+  pos = await key('caja', 'pos');
 });
 after(async () => {
   await engine?.stop();
@@ -51,7 +51,7 @@ const day = { location_id: LOCATION, from: '2026-11-21' };
 
 test('the orders busy mode refused are counted per stretch and listed, in the report and its export', async () => {
   const core = engine.server.engine;
-  setBusyOverride(core, manager, LOCATION, 'pause');
+  await setBusyOverride(core, manager, LOCATION, 'pause');
   // 8 store-front orders in one minute (a flood of retries, each refused), then 2 in the next; a POS's goes through.
   for (let i = 0; i < 8; i++) {
     engine.clock.advance(5 * SECOND);
@@ -65,11 +65,11 @@ test('the orders busy mode refused are counted per stretch and listed, in the re
   // Written by the jobs runner (the next tick; a move of the clock runs it at once).
   await engine.server.jobs.runDue();
   engine.clock.advance(60 * SECOND);
-  setBusyOverride(core, manager, LOCATION, 'resume');
+  await setBusyOverride(core, manager, LOCATION, 'resume');
   assert.equal((await order(storeFront)).status, 201, 'resumed: taken, and not counted');
   await engine.server.jobs.runDue();
 
-  const report = readKitchenReport(core, manager, day);
+  const report = await readKitchenReport(core, manager, day);
   assert.equal(report.busy.length, 1);
   assert.equal(report.busy[0]!.refused, 10);
   assert.equal(report.busy_refusals.refused, 10);
@@ -85,9 +85,9 @@ test('the orders busy mode refused are counted per stretch and listed, in the re
   );
   assert.equal(report.busy_refusals.list_truncated, true, 'the first minute had 8, 5 listed');
 
-  const table = readKitchenReportTable(core, manager, day, 'busy_refusals');
+  const table = await readKitchenReportTable(core, manager, day, 'busy_refusals');
   assert.deepEqual(table.columns, ['at', 'channel', 'type', 'lines', 'total']);
   assert.equal(table.rows.length, 7);
-  const busyTable = readKitchenReportTable(core, manager, day, 'busy');
+  const busyTable = await readKitchenReportTable(core, manager, day, 'busy');
   assert.equal(busyTable.rows[0]![4], 10);
 });

@@ -41,20 +41,20 @@ after(async () => {
 });
 
 /** The figures' inputs as the report computed them before day summaries: from the log over the whole range at once. */
-function fromWholeLog(core: Engine, period: ReportPeriod) {
-  const settings = readKitchenSettings(core, R1.id);
+async function fromWholeLog(core: Engine, period: ReportPeriod) {
+  const settings = await readKitchenSettings(core, R1.id);
   const reports = core.stores.kitchenReports;
-  const rows = reports.log(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-  const cancelledAt = new Map(reports.cancelled(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to, 500_000).map((r) => [r.id, r.updated_at]));
+  const rows = await reports.log(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
+  const cancelledAt = new Map((await reports.cancelled(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to, 500_000)).map((r) => [r.id, r.updated_at]));
   const learned = new Map(
-    core.stores.kitchenTimings
-      .prepStats(R1.id)
+    (await core.stores.kitchenTimings
+      .prepStats(R1.id))
       .filter((s) => s.samples >= MIN_LEARNED_SAMPLES)
       .map((s) => [`${s.station_id}\u001f${s.product_id}`, s.median_seconds]),
   );
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  const samples = cookSamples(rows, cooksOnShift(core, R1.id, settings));
+  const samples = cookSamples(rows, await cooksOnShift(core, R1.id, settings));
   const verdicts = classifySamples(samples, reference);
   const lineVerdicts = new Map<string, Implausible | null>();
   samples.forEach((s, i) => lineVerdicts.set(lineKey(s.order_id!, s.item_index!), verdicts[i]!));
@@ -66,7 +66,7 @@ function fromWholeLog(core: Engine, period: ReportPeriod) {
     .filter((r) => r.kind === 'recalled' && inPeriod.has(r.order_id))
     .map((r) => ({ order_id: r.order_id, at: r.at }))
     .filter((r) => !seen.has(`${r.order_id}@${r.at}`) && seen.add(`${r.order_id}@${r.at}`));
-  const promises = reports.promises(period.location_id, 0, period.from, period.to, 500_000).map((p) => ({
+  const promises = (await reports.promises(period.location_id, 0, period.from, period.to, 500_000)).map((p) => ({
     order_id: p.order_id,
     channel: p.channel,
     created_at: p.created_at,
@@ -77,11 +77,11 @@ function fromWholeLog(core: Engine, period: ReportPeriod) {
   return { tickets, samples: kept.map(({ s }) => s), verdicts: kept.map(({ v }) => v), recalls, promises, cancelledAt };
 }
 
-function assertSameAsWholeLog(core: Engine, query: typeof RANGE, label: string) {
-  core.read(() => {
-    const period = reportPeriod(core, manager, query);
-    const expected = fromWholeLog(core, period);
-    const actual = judgePeriod(core, manager, period, expected.cancelledAt);
+async function assertSameAsWholeLog(core: Engine, query: typeof RANGE, label: string) {
+  await core.read(async () => {
+    const period = await reportPeriod(core, manager, query);
+    const expected = await fromWholeLog(core, period);
+    const actual = await judgePeriod(core, manager, period, expected.cancelledAt);
     assert.deepEqual(actual.tickets, expected.tickets, `${label}: tickets`);
     const inLogOrder = logOrder(actual.samples);
     assert.deepEqual(
@@ -149,10 +149,10 @@ test('closed days read from their summaries give the figures of the whole log; a
   // Every day closed (its last ticket's 2 hours after midnight are over).
   engine.clock.set(DateTime.fromISO('2026-11-30T03:00:00', { zone: ZONE }).toMillis());
 
-  assertSameAsWholeLog(core, RANGE, 'range, from the log');
-  for (const day of DAYS) assertSameAsWholeLog(core, { ...RANGE, from: day, to: day }, `${day}, from the log`);
-  const period = core.read(() => reportPeriod(core, manager, RANGE));
-  const fromLog = core.read(() => computeKitchenReport(core, manager, period).report);
+  await assertSameAsWholeLog(core, RANGE, 'range, from the log');
+  for (const day of DAYS) await assertSameAsWholeLog(core, { ...RANGE, from: day, to: day }, `${day}, from the log`);
+  const period = await core.read(async () => await reportPeriod(core, manager, RANGE));
+  const fromLog = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
   // 10 tickets a day, and one of the demo's own orders on the 21st (never bumped): A, B and K are counted.
   assert.deepEqual(fromLog.tickets, { fired: 31, counted: 9, open: 4, cancelled: 3, left_out: 19 });
   assert.deepEqual(fromLog.excluded.bumps, { mass_bump: 12, too_fast: 3, left_open: 0 });
@@ -161,22 +161,22 @@ test('closed days read from their summaries give the figures of the whole log; a
   assert.deepEqual(storedDays(core), []);
 
   // The first report stores the 17 closed days; it and the next one equal the figures read from the log.
-  const first = readKitchenReport(core, manager, RANGE);
+  const first = await readKitchenReport(core, manager, RANGE);
   assert.equal(storedDays(core).length, 17);
   assert.deepEqual(first, fromLog);
   assert.equal(first.items.find((i) => i.product_id === R1.products.completo)?.count, 9);
-  assert.deepEqual(readKitchenReport(core, manager, RANGE), fromLog);
-  assertSameAsWholeLog(core, RANGE, 'range, from the summaries');
-  for (const day of DAYS) assertSameAsWholeLog(core, { ...RANGE, from: day, to: day }, `${day}, from its summary`);
+  assert.deepEqual(await readKitchenReport(core, manager, RANGE), fromLog);
+  await assertSameAsWholeLog(core, RANGE, 'range, from the summaries');
+  for (const day of DAYS) await assertSameAsWholeLog(core, { ...RANGE, from: day, to: day }, `${day}, from its summary`);
 
   // The summaries are what is read: an emptied one shows (its cooks and zone still match)...
   const kept = core.db.prepare("SELECT summary FROM kitchen_report_days WHERE day = '2026-11-21'").get() as { summary: string };
   const empty = encodeDayColumns(dayColumns({ tickets: [], samples: [], recalls: [], promises: [] }));
   core.db.prepare("UPDATE kitchen_report_days SET summary = ? WHERE day = '2026-11-21'").run(empty);
-  assert.equal(readKitchenReport(core, manager, RANGE).tickets.fired, 31 - 11);
+  assert.equal((await readKitchenReport(core, manager, RANGE)).tickets.fired, 31 - 11);
   // ...and one computed with other cooks is not used, but computed again and stored.
   core.db.prepare("UPDATE kitchen_report_days SET cooks = '[]' WHERE day = '2026-11-21'").run();
-  assert.deepEqual(readKitchenReport(core, manager, RANGE), fromLog);
+  assert.deepEqual(await readKitchenReport(core, manager, RANGE), fromLog);
   assert.equal((core.db.prepare("SELECT summary FROM kitchen_report_days WHERE day = '2026-11-21'").get() as { summary: string }).summary, kept.summary);
 
   // A bump synced late into the 21st (H, left open on the screen, bumped at 21:20 by a tablet that
@@ -188,23 +188,23 @@ test('closed days read from their summaries give the figures of the whole log; a
     storedDays(core).filter((day) => day >= '2026-11-20' && day <= '2026-11-22'),
     ['2026-11-20', '2026-11-22'],
   );
-  assertSameAsWholeLog(core, RANGE, 'range, after the late bump');
-  const fromLogAfter = core.read(() => computeKitchenReport(core, manager, period).report);
+  await assertSameAsWholeLog(core, RANGE, 'range, after the late bump');
+  const fromLogAfter = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
   assert.equal(fromLogAfter.excluded.tickets_left_open, 3);
   assert.deepEqual(fromLogAfter.excluded.bumps, { mass_bump: 12, too_fast: 3, left_open: 1 });
-  const again = readKitchenReport(core, manager, RANGE);
+  const again = await readKitchenReport(core, manager, RANGE);
   assert.equal(storedDays(core).length, 17);
   assert.deepEqual(again, fromLogAfter);
-  assertSameAsWholeLog(core, RANGE, 'range, the late day stored again');
+  await assertSameAsWholeLog(core, RANGE, 'range, the late day stored again');
 
   // The 28th's H, left open, moved to listo now: its promise (made on the 28th) is kept late, and
   // that day's summary deleted.
   await kitchen.ok('orders:transition', { order_id: orders.H2.id, target: 'listo' });
   assert.ok(!storedDays(core).includes('2026-11-28'));
-  assertSameAsWholeLog(core, RANGE, 'range, after a late promise');
-  const fromLogLast = core.read(() => computeKitchenReport(core, manager, period).report);
+  await assertSameAsWholeLog(core, RANGE, 'range, after a late promise');
+  const fromLogLast = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
   assert.notDeepEqual(fromLogLast.promises, fromLogAfter.promises);
-  assert.deepEqual(readKitchenReport(core, manager, RANGE), fromLogLast);
+  assert.deepEqual(await readKitchenReport(core, manager, RANGE), fromLogLast);
   assert.ok(storedDays(core).includes('2026-11-28'));
 });
 

@@ -32,12 +32,12 @@ before(async () => {
   const clock = new ManualClock(serviceStart(profile, 0) - 3_600_000);
   const generous = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
   server = await startEngineServer({ database: join(dir, 'sim.db'), clock, logger: false, rateLimits: { perKey: generous, unauthenticated: generous } });
-  const imported = importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
+  const imported = await importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
   const keys: Record<string, string> = {};
   for (const channel of profile.channels) {
-    const created = createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
+    const created = await createApiKey(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', write: true, label: channel.label });
     keys[channel.label] = created.key;
-    setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
+    await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
   }
   context = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys };
 });
@@ -49,7 +49,7 @@ after(async () => {
 test('the promise report of a simulated rush equals the simulator\'s own record, to the second', async () => {
   const served = await simulateService(context, profile, 1001, 0);
   const day = DateTime.fromMillis(serviceStart(profile, 0), { zone: profile.time_zone }).toISODate()!;
-  const report = readKitchenReport(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', canWrite: false, keyId: 'manager' }, { location_id: context.locationId, from: day });
+  const report = await readKitchenReport(server.engine, { restaurantId: RESTAURANT_ID, world: 'live', canWrite: false, keyId: 'manager' }, { location_id: context.locationId, from: day });
 
   const taken = served.orders.filter((o) => o.refused === null && o.promised_ready_at !== null);
   const ready = taken.filter((o) => o.ready_at !== null);

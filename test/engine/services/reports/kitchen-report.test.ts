@@ -71,7 +71,7 @@ test('a rush with known times gives the exact figures, and the implausible bumps
   // I is still open three hours after it fired: left open.
   at(180);
 
-  const report = readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: DAY });
+  const report = await readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: DAY });
   assert.equal(report.slot_minutes, 15);
   assert.equal(report.rush.length, 96, 'a day of 15-minute slots');
   assert.deepEqual(report.tickets, { fired: 10, counted: 3, open: 1, cancelled: 1, left_out: 6 });
@@ -139,15 +139,15 @@ test('a rush with known times gives the exact figures, and the implausible bumps
   assert.deepEqual(report.promises.by_hour.map((h) => h.key), ['20']);
 });
 
-test('a day with nothing is empty, not an error; a location of another restaurant is not found; a range is capped', () => {
-  const empty = readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-10-01' });
+test('a day with nothing is empty, not an error; a location of another restaurant is not found; a range is capped', async () => {
+  const empty = await readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-10-01' });
   assert.equal(empty.tickets.fired, 0);
   assert.ok(empty.rush.every((s) => s.finished === 0 && s.in_progress === 0));
   assert.deepEqual(empty.heatmap, []);
-  assert.throws(() => readKitchenReport(engine.server.engine, manager, { location_id: '21000000-0000-4000-8000-000000000001', from: DAY }), /not found/);
-  assert.throws(() => readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-01-01', to: '2026-06-01' }), /at most 92 days/);
-  assert.throws(() => readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: DAY, to: '2026-11-01' }), /not be before/);
-  const week = readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-11-22', to: DAY });
+  await assert.rejects(async () => await readKitchenReport(engine.server.engine, manager, { location_id: '21000000-0000-4000-8000-000000000001', from: DAY }), /not found/);
+  await assert.rejects(async () => await readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-01-01', to: '2026-06-01' }), /at most 92 days/);
+  await assert.rejects(async () => await readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: DAY, to: '2026-11-01' }), /not be before/);
+  const week = await readKitchenReport(engine.server.engine, manager, { location_id: R1.openLocation, from: '2026-11-22', to: DAY });
   assert.equal(week.slot_minutes, 60);
   assert.equal(week.rush.length, 7 * 24);
 });

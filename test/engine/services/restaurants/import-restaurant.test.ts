@@ -35,8 +35,8 @@ function readDemo(file: string): any {
 function withEngine(t: { after: (fn: () => void) => void }): Engine {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-restaurant-config-'));
   const engine = new Engine({ database: openDatabase(join(dir, 'comanda.db')), clock });
-  t.after(() => {
-    engine.close();
+  t.after(async () => {
+    await engine.close();
     rmSync(dir, { recursive: true, force: true });
   });
   return engine;
@@ -52,10 +52,10 @@ function assertEveryTableEmpty(db: Database): void {
 
 const clock = new ManualClock('2026-11-21T12:00:00-03:00');
 
-test('demo restaurant 1 imports with the expected rows', (t) => {
-  const engine = withEngine(t);
+test('demo restaurant 1 imports with the expected rows', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
-  const imported = importRestaurant(engine, readDemo('restaurant-1.json'));
+  const imported = await importRestaurant(engine, readDemo('restaurant-1.json'));
 
   assert.equal(imported.restaurantId, R1);
   assert.deepEqual(imported.locationIds, [R1_OPEN_LOCATION, R1_COURIER_LOCATION, R1_INACTIVE_LOCATION]);
@@ -141,10 +141,10 @@ test('demo restaurant 1 imports with the expected rows', (t) => {
   ]);
 });
 
-test('demo restaurant 2 imports with its schedules, exception and polygon', (t) => {
-  const engine = withEngine(t);
+test('demo restaurant 2 imports with its schedules, exception and polygon', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
-  const imported = importRestaurant(engine, readDemo('restaurant-2.json'));
+  const imported = await importRestaurant(engine, readDemo('restaurant-2.json'));
   assert.equal(imported.restaurantId, R2);
   assert.equal(imported.locationIds[0], R2_POLYGON_LOCATION);
 
@@ -167,25 +167,25 @@ test('demo restaurant 2 imports with its schedules, exception and polygon', (t) 
   ]);
 });
 
-test('both demo restaurants live side by side in one database', (t) => {
-  const engine = withEngine(t);
+test('both demo restaurants live side by side in one database', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
-  importRestaurant(engine, readDemo('restaurant-1.json'));
-  importRestaurant(engine, readDemo('restaurant-2.json'));
+  await importRestaurant(engine, readDemo('restaurant-1.json'));
+  await importRestaurant(engine, readDemo('restaurant-2.json'));
   assert.equal(count(db, 'restaurants'), 2);
   // The same slug in two restaurants is fine.
   assert.equal(count(db, 'products', 'slug = ?', 'bebida-lata'), 2);
 });
 
-test('ids absent from the file are generated as lowercase uuids', (t) => {
-  const engine = withEngine(t);
+test('ids absent from the file are generated as lowercase uuids', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
   const json = readDemo('restaurant-1.json');
   delete json.id;
   delete json.locations[0].id;
   delete json.catalogue.categories[1].products[0].id;
   delete json.catalogue.categories[1].products[0].modifier_groups[0].options[2].id;
-  const imported = importRestaurant(engine, json);
+  const imported = await importRestaurant(engine, json);
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   assert.match(imported.restaurantId, uuid);
   assert.match(imported.locationIds[0]!, uuid);
@@ -194,16 +194,16 @@ test('ids absent from the file are generated as lowercase uuids', (t) => {
   assert.equal(count(db, 'modifier_options'), 7);
 });
 
-test('an invalid file throws RestaurantConfigError listing every problem, and writes nothing', (t) => {
-  const engine = withEngine(t);
+test('an invalid file throws RestaurantConfigError listing every problem, and writes nothing', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
   const json = readDemo('restaurant-1.json');
   json.time_zone = 'Chile/Ñuñoa';
   // The last thing in the file: the inactive category's only product.
   json.catalogue.categories[4].products[0].slug = 'empanada-pino';
   json.locations[2].stock.humitas = -1;
-  assert.throws(
-    () => importRestaurant(engine, json),
+  await assert.rejects(
+    async () => await importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path), ['$.locations[2].stock.humitas']);
@@ -212,8 +212,8 @@ test('an invalid file throws RestaurantConfigError listing every problem, and wr
     },
   );
   json.locations[2].stock.humitas = 1;
-  assert.throws(
-    () => importRestaurant(engine, json),
+  await assert.rejects(
+    async () => await importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path).sort(), ['$.catalogue.categories[4].products[0].slug', '$.time_zone']);
@@ -223,25 +223,25 @@ test('an invalid file throws RestaurantConfigError listing every problem, and wr
   assertEveryTableEmpty(db);
 });
 
-test('all or nothing: a failure while writing the last rows leaves every table empty', (t) => {
-  const engine = withEngine(t);
+test('all or nothing: a failure while writing the last rows leaves every table empty', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
   // Stock rows are written last; make the very last one fail inside the database.
   db.exec(`CREATE TEMP TRIGGER fail_last_stock BEFORE INSERT ON stock
            WHEN NEW.location_id = '${R1_INACTIVE_LOCATION}' AND NEW.product_id = '13000000-0000-4000-8000-000000000009'
            BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`);
-  assert.throws(() => importRestaurant(engine, readDemo('restaurant-1.json')), /disk on fire/);
+  await assert.rejects(async () => await importRestaurant(engine, readDemo('restaurant-1.json')), /disk on fire/);
   assertEveryTableEmpty(db);
 });
 
-test('a restaurant id that already exists is refused, and the first import stays intact', (t) => {
-  const engine = withEngine(t);
+test('a restaurant id that already exists is refused, and the first import stays intact', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
-  importRestaurant(engine, readDemo('restaurant-1.json'));
+  await importRestaurant(engine, readDemo('restaurant-1.json'));
   const json = readDemo('restaurant-1.json');
   json.name = 'Otra Picada';
-  assert.throws(
-    () => importRestaurant(engine, json),
+  await assert.rejects(
+    async () => await importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors.map((e) => e.path), ['$.id']);
@@ -254,14 +254,14 @@ test('a restaurant id that already exists is refused, and the first import stays
   assert.equal(count(db, 'products'), 13);
 });
 
-test('an id used by another restaurant\'s row is refused with its path', (t) => {
-  const engine = withEngine(t);
+test('an id used by another restaurant\'s row is refused with its path', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
-  importRestaurant(engine, readDemo('restaurant-1.json'));
+  await importRestaurant(engine, readDemo('restaurant-1.json'));
   const json = readDemo('restaurant-2.json');
   json.catalogue.categories[0].products[1].modifier_groups[0].options[0].id = '15000000-0000-4000-8000-000000000001';
-  assert.throws(
-    () => importRestaurant(engine, json),
+  await assert.rejects(
+    async () => await importRestaurant(engine, json),
     (error: unknown) => {
       assert.ok(error instanceof RestaurantConfigError);
       assert.deepEqual(error.errors, [
@@ -276,32 +276,32 @@ test('an id used by another restaurant\'s row is refused with its path', (t) => 
   assert.equal(count(db, 'restaurants'), 1);
 });
 
-test('a file found damaged: the import is refused as storage_damaged and writes nothing', (t) => {
-  const engine = withEngine(t);
+test('a file found damaged: the import is refused as storage_damaged and writes nothing', async (t) => {
+  const engine = await withEngine(t);
   engine.refuseWrites('the database file failed its integrity check');
-  assert.throws(
-    () => importRestaurant(engine, readDemo('restaurant-1.json')),
+  await assert.rejects(
+    async () => await importRestaurant(engine, readDemo('restaurant-1.json')),
     (error: unknown) => error instanceof ApiError && error.code === 'storage_damaged',
   );
   assertEveryTableEmpty(engine.db);
 });
 
-test('a full disk during the import: retried once, then refused as storage_full with nothing written; imported once space is back', (t) => {
-  const engine = withEngine(t);
+test('a full disk during the import: retried once, then refused as storage_full with nothing written; imported once space is back', async (t) => {
+  const engine = await withEngine(t);
   const db = engine.db;
   // The database may not grow by a page: the import's first page beyond it is SQLITE_FULL, as on a full disk.
   // First the free pages a migration's rebuilt table left (0022) go, so the import has none to fill.
   db.exec('VACUUM');
   const pages = Number(db.pragma('page_count', { simple: true }));
   db.pragma(`max_page_count = ${pages}`);
-  assert.throws(
-    () => importRestaurant(engine, readDemo('restaurant-1.json')),
+  await assert.rejects(
+    async () => await importRestaurant(engine, readDemo('restaurant-1.json')),
     (error: unknown) => error instanceof ApiError && error.code === 'storage_full',
   );
   assert.equal(engine.storageFull, true, 'the app is told the disk is full');
   assertEveryTableEmpty(db);
   db.pragma('max_page_count = 1073741823');
-  const imported = importRestaurant(engine, readDemo('restaurant-1.json'));
+  const imported = await importRestaurant(engine, readDemo('restaurant-1.json'));
   assert.equal(imported.restaurantId, R1);
   assert.equal(engine.storageFull, false, 'a write that succeeds clears it');
   assert.equal(count(db, 'products', 'restaurant_id = ?', R1), 13);

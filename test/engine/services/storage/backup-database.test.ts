@@ -69,21 +69,21 @@ test(`a backup taken while orders are being written restores to a sound engine w
   const restored = new Engine({ database: out, clock: new ManualClock(DEMO_NOW) });
   try {
     assert.equal(restored.db.pragma('integrity_check', { simple: true }), 'ok');
-    for (const id of before) assert.ok(restored.stores.orders.getById(id), `order ${id} committed before the backup is missing`);
+    for (const id of before) assert.ok(await restored.stores.orders.getById(id), `order ${id} committed before the backup is missing`);
     new InvariantChecker(restored.db).check({ full: true });
     const inCopy = restored.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;
     const live = t.server.engine.db.prepare('SELECT COUNT(*) FROM orders').pluck().get() as number;
     assert.ok(inCopy >= before.length + 1 && inCopy <= live, `${inCopy} orders in the copy, ${live} live`);
     console.log(`[hardening] backup${pagesPerStep ? ` in steps of ${pagesPerStep} pages` : ''}: ${result.pages} pages in ${result.durationMs} ms while ${duringBackup} orders were written; ${before.length} orders committed before it all restored`);
   } finally {
-    restored.close();
+    await restored.close();
   }
 
   // And it serves: the restored engine answers the API and takes new orders.
   const server = await startEngineServer({ database: out, clock: new ManualClock(DEMO_NOW), rateLimits: GENEROUS_LIMITS });
   try {
     const { createApiKey } = await import('../../../../src/engine/services/keys/api-keys.ts');
-    const key = createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true }).key;
+    const key = (await createApiKey(server.engine, { restaurantId: R1.id, world: 'live', write: true })).key;
     const read = await fetch(`${server.baseUrl}/orders/${before[0]}`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(read.status, 200);
     const created = await fetch(`${server.baseUrl}/orders`, {
@@ -105,7 +105,7 @@ test('a new backup replaces an old one only once it is complete', async () => {
   assert.equal(result.file, out);
   const copy = new Engine({ database: out });
   assert.equal(copy.db.pragma('integrity_check', { simple: true }), 'ok');
-  copy.close();
+  await copy.close();
 });
 
 test('the database itself, a missing folder and an in-memory engine are refused', async () => {
@@ -114,6 +114,6 @@ test('the database itself, a missing folder and an in-memory engine are refused'
   await assert.rejects(backupDatabase(t.server.engine, join(dir, 'no-such-folder', 'x.db')), BackupError);
   const memory = new Engine({ database: ':memory:' });
   await assert.rejects(backupDatabase(memory, join(dir, 'memory.db')), BackupError);
-  memory.close();
+  await memory.close();
   assert.equal(existsSync(join(dir, 'memory.db')), false);
 });
