@@ -52,7 +52,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     engine.db.prepare('UPDATE stock SET quantity = 1000000').run();
     const actor = kitchenActor(R1.id, 'live');
     // One day: 200 orders over lunch (12:00–15:00), 300 over dinner (19:00–23:00).
-    const steps: { at: number; run: () => void }[] = [];
+    const steps: { at: number; run: () => Promise<unknown> }[] = [];
     const ids: string[] = [];
     for (let i = 0; i < ORDERS_PER_DAY; i++) {
       const at = i < 200 ? open + Math.floor((i / 200) * 180 * MIN) : open + 7 * 60 * MIN + Math.floor(((i - 200) / 300) * 240 * MIN);
@@ -68,15 +68,16 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
       body.items.forEach((_, line) => {
         const done = at + (3 + ((i * 7 + line * 11) % 16)) * MIN + ((i * 13 + line) % 60) * 1000;
         last = Math.max(last, done);
-        steps.push({ at: done, run: () => void setItemDone(engine, actor, ids[i]!, line, true) });
+        steps.push({ at: done, run: () => setItemDone(engine, actor, ids[i]!, line, true) });
       });
-      steps.push({ at: last + 1000, run: () => void transitionOrder(engine, actor, ids[i]!, 'listo', server.providers.couriers) });
+      steps.push({ at: last + 1000, run: () => transitionOrder(engine, actor, ids[i]!, 'listo', server.providers.couriers) });
     }
     steps.sort((a, b) => a.at - b.at);
     const generated = performance.now();
     for (const step of steps) {
       if (step.at > clock.now()) clock.set(step.at);
-      step.run();
+      // Each step in turn: an item is struck only once its order exists (the services are async).
+      await step.run();
     }
     context.log(`  one service of ${ORDERS_PER_DAY} orders in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
     // The jobs stop here: the closed days are stored below, timed (the runner would store them a day per tick).
