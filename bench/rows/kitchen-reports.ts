@@ -7,7 +7,8 @@
 // the bare reads of the same rows (the days' summaries, the open day's log and promises, the cancellations).
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { DateTime } from 'luxon';
 import { ManualClock } from '../../src/engine/clock.ts';
@@ -52,7 +53,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     engine.db.prepare('UPDATE stock SET quantity = 1000000').run();
     const actor = kitchenActor(R1.id, 'live');
     // One day: 200 orders over lunch (12:00–15:00), 300 over dinner (19:00–23:00).
-    const steps: { at: number; run: () => void }[] = [];
+    const steps: { at: number; run: () => Promise<unknown> }[] = [];
     const ids: string[] = [];
     for (let i = 0; i < ORDERS_PER_DAY; i++) {
       const at = i < 200 ? open + Math.floor((i / 200) * 180 * MIN) : open + 7 * 60 * MIN + Math.floor(((i - 200) / 300) * 240 * MIN);
@@ -68,15 +69,15 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
       body.items.forEach((_, line) => {
         const done = at + (3 + ((i * 7 + line * 11) % 16)) * MIN + ((i * 13 + line) % 60) * 1000;
         last = Math.max(last, done);
-        steps.push({ at: done, run: () => void setItemDone(engine, actor, ids[i]!, line, true) });
+        steps.push({ at: done, run: () => setItemDone(engine, actor, ids[i]!, line, true) });
       });
-      steps.push({ at: last + 1000, run: () => void transitionOrder(engine, actor, ids[i]!, 'listo', server.providers.couriers) });
+      steps.push({ at: last + 1000, run: () => transitionOrder(engine, actor, ids[i]!, 'listo', server.providers.couriers) });
     }
     steps.sort((a, b) => a.at - b.at);
     const generated = performance.now();
     for (const step of steps) {
       if (step.at > clock.now()) clock.set(step.at);
-      step.run();
+      await step.run();
     }
     context.log(`  one service of ${ORDERS_PER_DAY} orders in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
     // The jobs stop here: the closed days are stored below, timed (the runner would store them a day per tick).
@@ -151,6 +152,18 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
           (value) => ({ text: '≤ 1000 ms', met: value <= 1000 }),
         ),
       );
+    }
+    if (context.profileDir) {
+      // --profile: one more 90-day report under the inspector's CPU profiler (this row runs in the bench's own process).
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      await readKitchenReport(engine, actor, { location_id: R1.openLocation, from: views[views.length - 1]!.from, to: LAST_DAY });
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(context.profileDir, { recursive: true });
+      writeFileSync(join(context.profileDir, 'kitchen-reports-90-days.cpuprofile'), JSON.stringify(profile));
     }
     return figures;
   } finally {
