@@ -1,7 +1,7 @@
 import { filterInOrder } from '../../../shared/in-order.ts';
 // Informes' long ranges (issue 33): a report reads each day of its period as a summary of the
 // tickets fired that day (domain/kitchen-report/day-summary.ts). A closed day's summary is stored the
-// first time a report covers it (keepClosedDays, one short write transaction per day, so the
+// by the jobs runner once it closes, in each world (keep-report-days.ts), or else the first time a report covers it (keepClosedDays, one short write transaction per day, so the
 // kitchen's writes never wait long behind it) and read back after; today, and a day whose stored
 // summary is missing or was computed with other cooks or another time zone, is summarized from the
 // log on the spot, inside the report's read.
@@ -119,7 +119,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
     const reports = engine.stores.kitchenReports;
     return await filterInOrder(
       localDays(scope),
-      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, day.from, day.to))),
+      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, scope.test, day.from, day.to))),
     );
   });
   let stored = 0;
