@@ -7,7 +7,8 @@
 // the bare reads of the same rows (the days' summaries, the open day's log and promises, the cancellations).
 import type { Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { DateTime } from 'luxon';
 import { ManualClock } from '../../src/engine/clock.ts';
@@ -76,7 +77,6 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     const generated = performance.now();
     for (const step of steps) {
       if (step.at > clock.now()) clock.set(step.at);
-      // Each step in turn: an item is struck only once its order exists (the services are async).
       await step.run();
     }
     context.log(`  one service of ${ORDERS_PER_DAY} orders in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
@@ -152,6 +152,18 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
           (value) => ({ text: '≤ 1000 ms', met: value <= 1000 }),
         ),
       );
+    }
+    if (context.profileDir) {
+      // --profile: one more 90-day report under the inspector's CPU profiler (this row runs in the bench's own process).
+      const session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+      await readKitchenReport(engine, actor, { location_id: R1.openLocation, from: views[views.length - 1]!.from, to: LAST_DAY });
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(context.profileDir, { recursive: true });
+      writeFileSync(join(context.profileDir, 'kitchen-reports-90-days.cpuprofile'), JSON.stringify(profile));
     }
     return figures;
   } finally {

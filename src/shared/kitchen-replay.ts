@@ -148,3 +148,52 @@ export function replayFrame(replay: KitchenReplay, at: number, window: number): 
   }
   return { at, columns, stations: [...stations.values()], queue };
 }
+
+/**
+ * Whether two frames' boards draw the same (the same cards in each column, each as late and as
+ * ready): while playing, the board changes only when an order moves, is ready or passes its
+ * promise, a few times a minute of service, so a frame that draws the same board keeps the one
+ * already drawn (the screen skips it: at 60× a frame is one second of service).
+ */
+export function sameBoard(a: Record<ReplayColumn, BoardCard[]>, b: Record<ReplayColumn, BoardCard[]>, aAt: number, bAt: number): boolean {
+  for (const column of REPLAY_COLUMNS) {
+    const x = a[column];
+    const y = b[column];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) {
+      const p = x[i]!;
+      const q = y[i]!;
+      if (p.order !== q.order || p.late !== q.late || p.since !== q.since || shownReady(p, aAt) !== shownReady(q, bAt)) return false;
+    }
+  }
+  return true;
+}
+
+/** A card's ready time once the instant reached it, else null. */
+export const shownReady = (card: BoardCard, at: number): number | null => (card.ready_at !== null && card.ready_at <= at ? card.ready_at : null);
+
+/** A lane bar as drawn on the lanes' own time axis: it ends at its done time, or runs on past the instant while cooking. */
+export interface SteadyBar {
+  lane: number;
+  product: string;
+  number: string;
+  from: number;
+  /** Null while cooking at the frame's instant. */
+  done: number | null;
+}
+
+/** The bars of a station's frame as they are drawn on a time axis that slides (they change only when a line starts, ends or leaves the window). */
+export function steadyBars(station: StationFrame): SteadyBar[] {
+  return station.bars.map((bar) => ({ lane: bar.lane, product: bar.product, number: bar.number, from: bar.from, done: bar.cooking ? null : bar.to }));
+}
+
+/** Whether two lists of steady bars are the same bars. */
+export function sameBars(a: readonly SteadyBar[], b: readonly SteadyBar[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    const q = b[i]!;
+    if (p.lane !== q.lane || p.number !== q.number || p.from !== q.from || p.done !== q.done || p.product !== q.product) return false;
+  }
+  return true;
+}

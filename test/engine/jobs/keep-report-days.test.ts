@@ -79,3 +79,29 @@ test('a backlog of closed days is stored a day per tick, oldest first', async ()
   await engine.server.jobs.runDue();
   assert.deepEqual(storedDays(core), ['2026-11-19', '2026-11-21', '2026-11-22']);
 });
+
+test("the sandbox's closed days are stored by the jobs too, in their own world: a live report never reads them", async () => {
+  const core = engine.server.engine;
+  const sandbox: Actor = { ...manager, world: 'test' };
+  const worlds = (day: string) => (core.db.prepare('SELECT test FROM kitchen_report_days WHERE day = ? ORDER BY test').all(day) as { test: number }[]).map((r) => r.test);
+  // The 24th: two sandbox orders (an integration's test orders) and nothing live.
+  for (let i = 0; i < 2; i++) {
+    engine.clock.set(at('2026-11-24T13:00:00') + i * MIN);
+    await placeOrder(engine, { items: [completo] }, engine.demo[0]!.keys.test_write);
+  }
+  // Once the 24th is closed, the passes store it for the sandbox, and no live day for it (a pass a tick while days wait).
+  engine.clock.set(at('2026-11-25T03:00:00'));
+  await engine.server.jobs.databaseJobs();
+  for (let pass = 0; pass < 10 && worlds('2026-11-24').length === 0; pass++) await engine.server.jobs.runDue();
+  assert.deepEqual(worlds('2026-11-24'), [1], 'stored once, in the sandbox');
+  const range = { location_id: R1.openLocation, from: '2026-11-24', to: '2026-11-24' };
+  const live = await readKitchenReport(core, manager, range);
+  assert.equal(live.tickets.fired, 0, 'the live report has none of the sandbox orders');
+  const stored = await readKitchenReport(core, sandbox, range);
+  assert.equal(stored.tickets.fired, 2);
+  // The stored day gives what the log gives.
+  await engine.server.jobs.databaseJobs();
+  core.db.prepare('DELETE FROM kitchen_report_days').run();
+  const fromLog = await core.read(async () => (await computeKitchenReport(core, sandbox, await reportPeriod(core, sandbox, range))).report);
+  assert.deepEqual({ ...stored, generated_at: '' }, { ...fromLog, generated_at: '' });
+});

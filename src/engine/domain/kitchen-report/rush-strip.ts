@@ -21,13 +21,13 @@ export interface RushSlot {
   in_progress: number | null;
 }
 
-/** How many of the ascending `values` are below `limit`. */
-function countBelow(values: readonly number[], limit: number): number {
+/** How many of the ascending `values` are below `limit` (at or below it with `orAt`). */
+function countBelow(values: ArrayLike<number>, limit: number, orAt = false): number {
   let low = 0;
   let high = values.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if (values[mid]! < limit) low = mid + 1;
+    if (values[mid]! < limit || (orAt && values[mid] === limit)) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -35,30 +35,38 @@ function countBelow(values: readonly number[], limit: number): number {
 
 /**
  * The strip over consecutive slots given by their `boundaries` (ascending instants: slot i is
- * [boundaries[i], boundaries[i + 1])), so a day's slots follow the local clock. O((tickets + slots) log tickets).
+ * [boundaries[i], boundaries[i + 1])), so a day's slots follow the local clock. O(tickets log
+ * tickets): each counted ticket's time goes to its slot by a binary search over the boundaries, and
+ * the instants are sorted as typed arrays (a 90-day range has ~45,000 tickets; sorting their objects
+ * by a comparator cost more than the rest of the strip).
  */
 export function rushStrip(tickets: readonly Ticket[], boundaries: readonly number[], now: number): RushSlot[] {
-  const counted = countedTickets(tickets).sort((a, b) => a.ready_at - b.ready_at);
-  const readyTimes = counted.map((t) => t.ready_at);
-  const fired = tickets.map((t) => t.fired_at).sort((a, b) => a - b);
-  const ended = tickets
-    .map((t) => t.ready_at ?? t.cancelled_at)
-    .filter((e): e is number => e !== null)
-    .sort((a, b) => a - b);
-  const slots: RushSlot[] = [];
-  for (let i = 0; i + 1 < boundaries.length; i++) {
+  const slotTimes: number[][] = Array.from({ length: Math.max(0, boundaries.length - 1) }, () => []);
+  for (const t of countedTickets(tickets)) {
+    const slot = countBelow(boundaries, t.ready_at, true) - 1;
+    if (slot >= 0 && slot < slotTimes.length) slotTimes[slot]!.push(t.seconds);
+  }
+  const fired = Float64Array.from(tickets, (t) => t.fired_at).sort();
+  let ends = 0;
+  for (const t of tickets) if ((t.ready_at ?? t.cancelled_at) !== null) ends++;
+  const ended = new Float64Array(ends);
+  ends = 0;
+  for (const t of tickets) {
+    const end = t.ready_at ?? t.cancelled_at;
+    if (end !== null) ended[ends++] = end;
+  }
+  ended.sort();
+  return slotTimes.map((times, i) => {
     const start = boundaries[i]!;
     const end = boundaries[i + 1]!;
-    const times = counted.slice(countBelow(readyTimes, start), countBelow(readyTimes, end)).map((t) => t.seconds);
     const [p50, p90] = quantiles(times, [0.5, 0.9]);
-    slots.push({
+    return {
       start,
       end,
       finished: times.length,
       p50_seconds: times.length ? Math.round(p50!) : null,
       p90_seconds: times.length ? Math.round(p90!) : null,
       in_progress: start >= now ? null : countBelow(fired, Math.min(end, now)) - countBelow(ended, Math.min(end, now)),
-    });
-  }
-  return slots;
+    };
+  });
 }

@@ -12,9 +12,11 @@ import { keepClosedDays } from './kitchen-report-days.ts';
 
 /**
  * Stores up to `budget` closed days not stored yet (or stored with other cooks or another zone),
- * among the last MAX_REPORT_DAYS days of every location's live orders, oldest first, days without
- * activity skipped. Returns how many it stored, and whether the budget ran out (more may be waiting).
- * A sandbox's test days are stored by the first report that covers them, as before.
+ * among the last MAX_REPORT_DAYS days of every location, oldest first, days without activity in
+ * that world skipped: the live orders' days, then the sandbox's test orders' days. A manager who
+ * tries Informes in the sandbox (training, an integration's test orders) gets a long range as fast
+ * as a live one, and a day of only test orders is never stored as an empty live day, nor the reverse.
+ * Returns how many it stored, and whether the budget ran out (more may be waiting).
  */
 export async function keepRecentReportDays(engine: Engine, budget: number): Promise<{ stored: number; more: boolean }> {
   const scopes = await engine.read(async () =>
@@ -23,7 +25,8 @@ export async function keepRecentReportDays(engine: Engine, budget: number): Prom
       const today = DateTime.fromMillis(engine.clock.now(), { zone }).startOf('day');
       const fromDay = today.minus({ days: MAX_REPORT_DAYS }).toISODate()!;
       const toDay = today.minus({ days: 1 }).toISODate()!;
-      return (await engine.stores.locations.list(id)).map((location) => ({ restaurant_id: id, location_id: location.id, test: 0, zone, from_day: fromDay, to_day: toDay }));
+      const locations = await engine.stores.locations.list(id);
+      return [0, 1].flatMap((test) => locations.map((location) => ({ restaurant_id: id, location_id: location.id, test, zone, from_day: fromDay, to_day: toDay })));
     })),
   );
   let stored = 0;

@@ -19,6 +19,7 @@ import { formatInstant } from '../../domain/time.ts';
 import type { Engine } from '../../engine.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import type { ReportPromiseRow } from '../../store/kitchen-reports-store.ts';
+import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { readKitchenSettings } from '../kitchen/kitchen-settings.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
 import { daySummaries, keepClosedDays, LOOK_BEFORE_MS, type DaysScope } from './kitchen-report-days.ts';
@@ -132,13 +133,19 @@ async function learnedMedians(engine: Engine, restaurantId: string): Promise<Map
  * their lines' cook samples and which bumps cannot be true (against the learned median where
  * learned, else the typed time), their recalls. Read from the days' summaries, inside the caller's read.
  */
-export async function judgePeriod(engine: Engine, actor: Actor, period: ReportPeriod, cancelledAt: ReadonlyMap<string, number>): Promise<JudgedDays> {
-  const restaurant = await restaurantOf(engine, actor);
-  const settings = await readKitchenSettings(engine, restaurant.id);
-  const learned = await learnedMedians(engine, restaurant.id);
+export async function judgePeriod(
+  engine: Engine,
+  actor: Actor,
+  period: ReportPeriod,
+  cancelledAt: ReadonlyMap<string, number>,
+  known?: { restaurantId: string; settings: KitchenSettings; learned: ReadonlyMap<string, number> },
+): Promise<JudgedDays> {
+  const restaurantId = known?.restaurantId ?? (await restaurantOf(engine, actor)).id;
+  const settings = known?.settings ?? (await readKitchenSettings(engine, restaurantId));
+  const learned = known?.learned ?? (await learnedMedians(engine, restaurantId));
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  return judgeDays(await daySummaries(engine, daysScope(period, restaurant.id, actor)), reference, cancelledAt, engine.clock.now());
+  return judgeDays(await daySummaries(engine, daysScope(period, restaurantId, actor)), reference, cancelledAt, engine.clock.now());
 }
 
 /** The report and what it was computed from (the exports list its tickets and promises). */
@@ -153,24 +160,36 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
   const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
 
   const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
-  const judged = await judgePeriod(engine, actor, period, cancelledAt);
   const learned = await learnedMedians(engine, restaurant.id);
+  const judged = await judgePeriod(engine, actor, period, cancelledAt, { restaurantId: restaurant.id, settings, learned });
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const tickets = judged.tickets;
   const ticketOf = new Map(tickets.map((t) => [t.order_id, t]));
   const recalls = judged.recalls;
   const samples = judged.samples;
+  // The bumps left out, counted by reason, listed in the log's order; a sample object is built only
+  // for those listed (a 90-day report can leave out ~25,000 bumps and lists MAX_LISTED).
   const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
   const excludedIndexes: number[] = [];
+  const ticketWithExcludedBump = new Uint8Array(tickets.length);
   for (let i = 0; i < samples.length; i++) {
     const reason = verdictReason(samples.verdict[i]!);
     if (reason === null) continue;
     bumpCounts[reason] += 1;
     excludedIndexes.push(i);
+    ticketWithExcludedBump[samples.ticket[i]!] = 1;
   }
-  const excludedBumps = logOrder(samples, excludedIndexes).map((i) => ({ s: sampleRow(judged, i), v: verdictReason(samples.verdict[i]!)! }));
-  const withExcludedBump = new Set(excludedBumps.map(({ s }) => s.order_id));
-  const openTickets = tickets.filter((t) => t.excluded === 'left_open' && !withExcludedBump.has(t.order_id));
+  const excludedBumps = logOrder(samples, excludedIndexes)
+    .slice(0, MAX_LISTED)
+    .map((i) => ({ s: sampleRow(judged, i), v: verdictReason(samples.verdict[i]!)! }));
+  const openTickets = tickets.filter((t, i) => t.excluded === 'left_open' && ticketWithExcludedBump[i] === 0);
+  const ticketCounts = { fired: tickets.length, counted: 0, open: 0, cancelled: 0, left_out: 0 };
+  for (const t of tickets) {
+    if (t.cancelled_at !== null) ticketCounts.cancelled += 1;
+    else if (t.excluded !== null) ticketCounts.left_out += 1;
+    if (t.cancelled_at === null && t.ready_at === null) ticketCounts.open += 1;
+    if (t.cancelled_at === null && t.excluded === null && t.ready_at !== null) ticketCounts.counted += 1;
+  }
   const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
   const numbers = await engine.stores.kitchenReports.numbers([
     ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
@@ -191,7 +210,7 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
       seconds: Math.round(s.seconds),
       at: s.done_at,
     })),
-    ...openTickets.map((t) => ({
+    ...openTickets.slice(0, Math.max(0, MAX_LISTED - excludedBumps.length)).map((t) => ({
       order_id: t.order_id,
       number: '',
       item_index: null,
@@ -211,13 +230,7 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
     time_zone: zone,
     generated_at: at(now),
     slot_minutes: slots.minutes,
-    tickets: {
-      fired: tickets.length,
-      counted: tickets.filter((t) => t.excluded === null && t.ready_at !== null && t.cancelled_at === null).length,
-      open: tickets.filter((t) => t.ready_at === null && t.cancelled_at === null).length,
-      cancelled: tickets.filter((t) => t.cancelled_at !== null).length,
-      left_out: tickets.filter((t) => t.excluded !== null && t.cancelled_at === null).length,
-    },
+    tickets: ticketCounts,
     rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
     heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
     items: await mapInOrder(
@@ -232,8 +245,8 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
     excluded: {
       bumps: bumpCounts,
       tickets_left_open: openTickets.length,
-      list: listed.slice(0, MAX_LISTED).map((e) => ({ ...e, number: numbers.get(e.order_id) ?? '', at: at(e.at) })),
-      list_truncated: listed.length > MAX_LISTED,
+      list: listed.map((e) => ({ ...e, number: numbers.get(e.order_id) ?? '', at: at(e.at) })),
+      list_truncated: excludedIndexes.length + openTickets.length > MAX_LISTED,
     },
   };
   const fullLog = async () => await engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
