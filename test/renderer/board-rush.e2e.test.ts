@@ -47,6 +47,9 @@ describe('the board at a rush: 45 orders on every screen (Chromium over HTTP, se
       if (viewport.name === 'landscape') assert.ok(measure.aboveFirstRow <= 100, `1280×800: ${measure.aboveFirstRow} px above the first ticket row, want ≤ 100`);
       assert.ok(measure.minCoverage >= 0.85, `${viewport.name}: a column in view is ${(measure.minCoverage * 100).toFixed(0)}% full while its lane hides tickets`);
       assert.deepEqual(await cutText(page), [], `${viewport.name}: text cut without an ellipsis`);
+      // The lanes' tabs (paged lanes: the phone) read their names whole: "Nuevos", never "Nuev…".
+      const cutTabs = await page.locator('[data-testid="column-tab"] .column-tab-name').evaluateAll((names) => names.filter((name) => name.scrollWidth > name.clientWidth + 1).map((name) => name.textContent));
+      assert.deepEqual(cutTabs, [], `${viewport.name}: a lane tab's name is cut`);
       assert.deepEqual(englishIn(await page.locator('[data-testid="app"]').innerText()), [], `${viewport.name}: English words on the Spanish board`);
       // Every lane says its name and, when it hides some, how many and which page.
       for (const lane of await page.locator('.lanes .lane:not(.collapsed)').all()) {
