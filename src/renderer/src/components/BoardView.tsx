@@ -58,13 +58,7 @@ function learn(key: string, height: number): void {
  */
 const measuredElements = new WeakMap<Element, string>();
 const heightsCache = new WeakMap<ShownTicket, { key: string; measured: object | null; version: number; learned: number; heights: TicketHeights }>();
-/** Each block's signature, made once per block (blocks are kept per version of their ticket): the measuring pass after every commit asks for each drawn block's. */
-const signatures = new WeakMap<TicketBlock, string>();
-function blockSignature(block: TicketBlock): string {
-  let signature = signatures.get(block);
-  if (signature === undefined) signatures.set(block, (signature = `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`));
-  return signature;
-}
+const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
 
 /**
