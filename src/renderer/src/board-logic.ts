@@ -264,13 +264,6 @@ export interface TicketBlock {
   lines: number;
   /** Its own padding and borders, px. */
   extra: number;
-  /**
-   * What two blocks drawn alike share (the same words, modifiers and marks), when that alone sets
-   * the block's height at one card width: the board plans a ticket not drawn yet on what a block
-   * alike measured on another ticket (a rush repeats its menu), so a ticket coming into view is
-   * rarely planned again once drawn.
-   */
-  alike?: string;
 }
 
 export interface TicketBlockOptions {
@@ -285,19 +278,15 @@ export interface TicketBlockOptions {
 export function ticketBlocks(ticket: ShownTicket, options: TicketBlockOptions): TicketBlock[] {
   const { order, kitchen } = ticket;
   const blocks: TicketBlock[] = [];
-  if (options.showState) blocks.push({ kind: 'state', texts: [], lines: 1, extra: 2, alike: 'state' });
+  if (options.showState) blocks.push({ kind: 'state', texts: [], lines: 1, extra: 2 });
   // The order's own note (an allergy above all) comes before the items: it is about all of them.
-  if (order.notes) blocks.push({ kind: 'order-note', texts: [`Nota del pedido: ${order.notes}`], lines: 0, extra: 8, alike: `note\u0000${order.notes}` });
+  if (order.notes) blocks.push({ kind: 'order-note', texts: [`Nota del pedido: ${order.notes}`], lines: 0, extra: 8 });
   const items = options.stationId === null ? kitchen.items : kitchen.items.filter((i) => i.station_id === options.stationId);
   for (const item of items) {
-    const texts = [`${item.quantity}× ${item.name}${item.held_until === undefined ? '' : HELD_NOTE_ESTIMATE}`, ...(item.notes ? [`⚠ ${item.notes}`] : [])];
-    // A cancelled ticket's items are not strike targets (a lower row): not alike a live one's.
-    const marks = `${order.status === 'cancelado' ? 'x' : ''}`;
-    const modifiers = item.modifiers.map((m) => `${m.allergen ? '!' : ''}${m.name ?? m.group}`).join('\u0001');
-    blocks.push({ kind: 'item', index: item.index, texts, lines: item.modifiers.length, extra: 4, alike: `item\u0000${marks}\u0000${texts.join('\u0001')}\u0000${modifiers}` });
+    blocks.push({ kind: 'item', index: item.index, texts: [`${item.quantity}× ${item.name}${item.held_until === undefined ? '' : HELD_NOTE_ESTIMATE}`, ...(item.notes ? [`⚠ ${item.notes}`] : [])], lines: item.modifiers.length, extra: 4 });
   }
   const when = (order.scheduled_for ? 1 : 0) + (kitchen.countdown ? 1 : 0);
-  if (when > 0) blocks.push({ kind: 'when', texts: [], lines: when, extra: 2, alike: `when\u0000${when}` });
+  if (when > 0) blocks.push({ kind: 'when', texts: [], lines: when, extra: 2 });
   // Who moves a managed order is said in its header, where its bump would be (TicketCard.tsx).
   if (options.stationId === null) {
     // Who, where and how it is paid, beside the ticket's own buttons (cancel, reprint): one block.
@@ -307,10 +296,7 @@ export function ticketBlocks(ticket: ShownTicket, options: TicketBlockOptions): 
     if (kitchen.payment.paid || kitchen.payment.collect !== null || kitchen.payment.refunded > 0) facts += 1;
     // The stations' progress too: at a rush each item's own strike says it; the details sheet lists it.
     if (options.withStations && kitchen.stations.length > 0 && !options.compact) facts += 1;
-    const extra = options.actions && facts < 3 ? 52 - facts * 18 : 4;
-    // Its text never wraps (one line each, ellipsized): its lines and the buttons beside it (by the
-    // state: a cancel button or not) make its height.
-    blocks.push({ kind: 'facts', texts: [], lines: facts, extra, alike: `facts\u0000${facts}\u0000${extra}\u0000${options.actions}\u0000${ticket.shownStatus}\u0000${order.delivery ? 'd' : ''}` });
+    blocks.push({ kind: 'facts', texts: [], lines: facts, extra: options.actions && facts < 3 ? 52 - facts * 18 : 4 });
   } else if (options.actions) {
     blocks.push({ kind: 'foot', texts: [], lines: 0, extra: 52 });
   }

@@ -27,39 +27,21 @@ const ESTIMATES_PER_TICKET = 4;
  * estimate at that card width, and outlive a new version of the order whose blocks read the same
  * (a move confirmed by the engine does not make the board measure, and shift, again).
  */
-const measuredCache = new Map<string, { width: string; blocks: Map<string, number>; version: number }>();
-/**
- * What drawn blocks measured, for the tickets not drawn yet, at one card width and type, by blocks
- * drawn alike (TicketBlock.alike: the same words, modifiers and buttons). A ticket a change brings
- * into view is then planned at its real height, mostly (a rush repeats its menu), and the board is
- * not planned and drawn a second time before the frame: a block measured otherwise plans it again,
- * as before. Bounded: emptied past what a rush's menu fills.
- */
-const learnedHeights = new Map<string, number>();
-const LEARNED_LIMIT = 4000;
-/** Counts what learnedHeights learned: the heights of tickets not measured are made again. */
-let learnedVersion = 0;
-const alikeKey = (widthKey: string, alike: string) => `${widthKey}\u0002${alike}`;
-function learn(key: string, height: number): void {
-  if (learnedHeights.get(key) === height) return;
-  if (learnedHeights.size >= LEARNED_LIMIT) learnedHeights.clear();
-  learnedHeights.set(key, height);
-  learnedVersion++;
-}
+const measuredCache = new Map<string, { width: number; blocks: Map<string, number>; version: number }>();
 /**
  * Each ticket's heights at the card width, from its measured blocks, while neither they nor the
  * ticket changed: a plan asks for every ticket's, and building each block's signature for it, 500
  * tickets on every change, was a tenth of the change's work.
  */
-/**
- * What each drawn block element was last measured at (type, shape and card width): an element
- * React kept with content already measured is not read again, so a commit that draws no new block
- * forces no layout of its own (the browser lays it out once, to paint).
- */
-const measuredElements = new WeakMap<Element, string>();
-const heightsCache = new WeakMap<ShownTicket, { key: string; measured: object | null; version: number; learned: number; heights: TicketHeights }>();
+const heightsCache = new WeakMap<ShownTicket, { key: string; measured: object; version: number; heights: TicketHeights }>();
 const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
+/**
+ * What each drawn block element was last measured as (card width, type size, signature): an element
+ * React kept with the same content is not read again, so a commit that draws no new block forces no
+ * layout of its own (the browser lays it out once, to paint).
+ */
+const measuredElements = new WeakMap<Element, string>();
 
 /**
  * The element's inner size, followed as it changes (the element comes and goes: a callback ref).
@@ -110,10 +92,6 @@ interface DrawnBoard {
   lanes: DrawnLane[];
   /** What shaped the tickets' blocks (density, station, layout): a frozen board of another shape is let go. */
   shape: string;
-  /** Each planned ticket's heights as the plan took them (absent where nothing was planned). */
-  planned?: ReadonlyMap<string, TicketHeights>;
-  /** The blocks' type, shape and card width the plan is for: measurements are kept under it. */
-  widthKey?: string;
 }
 
 export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void }) {
@@ -210,33 +188,16 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       page,
     });
     const head = headHeight(metrics.fontSize);
-    const widthKey = `${estimateKey}:${plan.cardWidth}`;
-    /** What the plan takes each ticket's blocks to be: the drawn cards are measured against it. */
-    const planned = new Map<string, TicketHeights>();
     const heightsAt = (x: ShownTicket): TicketHeights => {
-      const found = measuredCache.get(x.order.id);
-      const measured = found && found.width === widthKey ? found : null;
+      const guess = estimate(x, plan.cardWidth);
+      const measured = measuredCache.get(x.order.id);
+      if (!measured || measured.width !== plan.cardWidth) return guess;
+      const key = `${estimateKey}:${plan.cardWidth}`;
       const known = heightsCache.get(x);
-      let heights: TicketHeights;
-      // A ticket measured whole does not depend on what was learned elsewhere.
-      const learned = measured !== null && measured.blocks.size >= blocksOf(x).length ? -1 : learnedVersion;
-      if (known && known.key === widthKey && known.measured === measured && known.version === (measured?.version ?? 0) && known.learned === learned) heights = known.heights;
-      else {
-        // Each block as measured on this ticket, else as blocks like it measured elsewhere, else estimated.
-        const guess = estimate(x, plan.cardWidth);
-        const blocks = blocksOf(x);
-        heights = {
-          head,
-          blocks: guess.blocks.map((h, i) => {
-            const block = blocks[i]!;
-            const own = measured?.blocks.get(blockSignature(block));
-            if (own !== undefined) return own;
-            return (block.alike === undefined ? undefined : learnedHeights.get(alikeKey(widthKey, block.alike))) ?? h;
-          }),
-        };
-        heightsCache.set(x, { key: widthKey, measured, version: measured?.version ?? 0, learned, heights });
-      }
-      planned.set(x.order.id, heights);
+      if (known && known.key === key && known.measured === measured && known.version === measured.version) return known.heights;
+      const blocks = blocksOf(x);
+      const heights = { head, blocks: guess.blocks.map((h, i) => measured.blocks.get(blockSignature(blocks[i]!)) ?? h) };
+      heightsCache.set(x, { key, measured, version: measured.version, heights });
       return heights;
     };
     const lanes = laneTickets.map((lane, index): DrawnLane => {
@@ -253,7 +214,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       });
       return { id: lane.id, plan: lanePlan, view, count: lane.tickets.length, columns, inView: inView.map((x) => x.order.id) };
     });
-    return { plan, lanes, shape: blockKey, planned, widthKey };
+    return { plan, lanes, shape: blockKey };
     // measuredVersion: measured blocks came in (measuredCache is read, not watched).
   }, [layout, flow, blockKey, blocksOf, metrics.fontSize, metrics.minCardWidth, metrics.gap, size.width, bodyHeight, page, starts, reveal, measuredVersion]);
 
@@ -293,37 +254,31 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
 
   // Drawn blocks are measured; where they differ from what was planned, the plan is made again
   // (before the frame is painted: useLayoutEffect), so a fragment always holds what it shows.
-  // A block already measured on its ticket at this width is not read again: a commit that draws
-  // only known blocks forces no layout of its own (the browser lays it out once, to paint).
   const boardRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (drawn !== live || !boardRef.current || live.widthKey === undefined) return;
-    const widthKey = live.widthKey;
+    if (drawn !== live || !boardRef.current) return;
+    const width = live.plan.cardWidth;
     let changed = false;
     for (const element of boardRef.current.querySelectorAll<HTMLElement>('.lanes article[data-order-id]')) {
       const ticket = byId.get(element.dataset.orderId!);
       if (!ticket) continue;
       const blocks = blocksOf(ticket);
-      const planned = live.planned?.get(ticket.order.id);
       let entry = measuredCache.get(ticket.order.id);
-      if (!entry || entry.width !== widthKey) measuredCache.set(ticket.order.id, (entry = { width: widthKey, blocks: new Map(), version: 0 }));
+      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map(), version: 0 }));
       for (const drawn of element.querySelectorAll<HTMLElement>('[data-block]')) {
-        const at = Number(drawn.dataset.block);
-        const block = blocks[at];
+        const block = blocks[Number(drawn.dataset.block)];
         if (!block) continue;
         const signature = blockSignature(block);
-        if (measuredElements.get(drawn) === widthKey && entry.blocks.has(signature)) continue;
-        measuredElements.set(drawn, widthKey);
+        const seen = `${blockKey}:${width}:${metrics.fontSize}:${signature}`;
+        if (measuredElements.get(drawn) === seen && entry.blocks.has(signature)) continue;
+        measuredElements.set(drawn, seen);
         const height = Math.ceil(drawn.getBoundingClientRect().height);
         const known = entry.blocks.get(signature);
         if (known === undefined || Math.abs(known - height) > 1) {
           entry.blocks.set(signature, height);
           entry.version++;
+          changed = true;
         }
-        if (block.alike !== undefined) learn(alikeKey(widthKey, block.alike), height);
-        // Planned again only where the drawing differs from what the plan took it to be.
-        const took = planned?.blocks[at];
-        if (took === undefined || Math.abs(took - height) > 1) changed = true;
       }
     }
     // Bounded: orders that left the board are forgotten.
