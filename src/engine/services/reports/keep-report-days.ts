@@ -17,13 +17,13 @@ import { keepClosedDays } from './kitchen-report-days.ts';
  * A sandbox's test days are stored by the first report that covers them, as before.
  */
 export async function keepRecentReportDays(engine: Engine, budget: number): Promise<{ stored: number; more: boolean }> {
-  const scopes = await engine.read(async () =>
-    (await flatMapInOrder((await listRestaurants(engine)), async ({ id }) => {
-      const zone = await restaurantTimeZone(engine, id);
+  const scopes = await engine.read(async (tx) =>
+    (await flatMapInOrder((await listRestaurants(engine, tx)), async ({ id }) => {
+      const zone = await restaurantTimeZone(engine, id, tx);
       const today = DateTime.fromMillis(engine.clock.now(), { zone }).startOf('day');
       const fromDay = today.minus({ days: MAX_REPORT_DAYS }).toISODate()!;
       const toDay = today.minus({ days: 1 }).toISODate()!;
-      return (await engine.stores.locations.list(id)).map((location) => ({ restaurant_id: id, location_id: location.id, test: 0, zone, from_day: fromDay, to_day: toDay }));
+      return (await tx.stores.locations.list(id)).map((location) => ({ restaurant_id: id, location_id: location.id, test: 0, zone, from_day: fromDay, to_day: toDay }));
     })),
   );
   let stored = 0;
