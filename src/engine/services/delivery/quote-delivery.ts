@@ -8,7 +8,7 @@ import type { LatLng } from '../../domain/geo.ts';
 import { formatInstant } from '../../domain/time.ts';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import type { CourierQuote } from '../../couriers/courier-provider.ts';
-import type { Engine, ReadTransaction } from '../../engine.ts';
+import type { Engine } from '../../engine.ts';
 import { DEFAULT_COURIER_TIMEOUT_MS } from './courier-dispatch.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
@@ -47,50 +47,51 @@ export async function quoteDelivery(
   actor: Actor,
   input: QuoteInput,
   couriers: CourierRegistry,
-  timeoutMs = DEFAULT_COURIER_TIMEOUT_MS, callerTx?: ReadTransaction,
+  timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
 ): Promise<Quote> {
-  return await engine.readWithin(callerTx, async (tx) => {
+  // Its reads in one read transaction of its own, over before any courier is asked.
+  const { restaurant, location } = await engine.read(async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const location = await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
-    if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
-    const now = engine.clock.now();
-    const expires = quoteExpiry(now, restaurant.time_zone);
-    const unavailable = (message: string): Quote => unavailableQuote(message, expires);
-    const available = (provider: string, feeOriginal: number, durationMinutes: number, message: string): Quote => ({
-      available: true,
-      provider,
-      ...applySubsidies(subsidyRulesOf(restaurant), input.subtotal, feeOriginal),
-      currency: 'CLP',
-      duration_minutes: durationMinutes,
-      expires,
-      message,
-    });
-
-    if (location.is_active !== 1) {
-      return unavailable(`La sucursal ${location.name} está desactivada y no recibe pedidos.`);
-    }
-    const settings = parseDeliverySettings(location.delivery);
-    const dropoff = coordinatesOf(input.dropoff.latitude, input.dropoff.longitude);
-
-    let ownFailure: OwnFailure | null = null;
-    if (settings.own?.enabled) {
-      if (!dropoff) {
-        ownFailure = 'dropoff_without_coordinates';
-      } else {
-        const own = ownDeliveryQuote(settings.own, coordinatesOf(location.latitude, location.longitude), dropoff);
-        if (own.covered) return available(OWN_DELIVERY_PROVIDER, own.fee_original, own.duration_minutes, 'Despacho propio');
-        // 'disabled' cannot happen here: enabled was checked above.
-        ownFailure = own.reason === 'disabled' ? null : own.reason;
-      }
-    }
-
-    const courierResult = await firstCourierQuote(settings, couriers, location, input, now, timeoutMs);
-    if ('quote' in courierResult) {
-      const { name, label, quote } = courierResult;
-      return available(name, quote.fee, quote.duration_minutes, label);
-    }
-    return unavailable(unavailableMessage(settings.own?.enabled === true, ownFailure, courierResult.failure, dropoff !== null));
+    return { restaurant, location: await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase()) };
   });
+  if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
+  const now = engine.clock.now();
+  const expires = quoteExpiry(now, restaurant.time_zone);
+  const unavailable = (message: string): Quote => unavailableQuote(message, expires);
+  const available = (provider: string, feeOriginal: number, durationMinutes: number, message: string): Quote => ({
+    available: true,
+    provider,
+    ...applySubsidies(subsidyRulesOf(restaurant), input.subtotal, feeOriginal),
+    currency: 'CLP',
+    duration_minutes: durationMinutes,
+    expires,
+    message,
+  });
+
+  if (location.is_active !== 1) {
+    return unavailable(`La sucursal ${location.name} está desactivada y no recibe pedidos.`);
+  }
+  const settings = parseDeliverySettings(location.delivery);
+  const dropoff = coordinatesOf(input.dropoff.latitude, input.dropoff.longitude);
+
+  let ownFailure: OwnFailure | null = null;
+  if (settings.own?.enabled) {
+    if (!dropoff) {
+      ownFailure = 'dropoff_without_coordinates';
+    } else {
+      const own = ownDeliveryQuote(settings.own, coordinatesOf(location.latitude, location.longitude), dropoff);
+      if (own.covered) return available(OWN_DELIVERY_PROVIDER, own.fee_original, own.duration_minutes, 'Despacho propio');
+      // 'disabled' cannot happen here: enabled was checked above.
+      ownFailure = own.reason === 'disabled' ? null : own.reason;
+    }
+  }
+
+  const courierResult = await firstCourierQuote(settings, couriers, location, input, now, timeoutMs);
+  if ('quote' in courierResult) {
+    const { name, label, quote } = courierResult;
+    return available(name, quote.fee, quote.duration_minutes, label);
+  }
+  return unavailable(unavailableMessage(settings.own?.enabled === true, ownFailure, courierResult.failure, dropoff !== null));
 }
 
 function coordinatesOf(latitude: number | null | undefined, longitude: number | null | undefined): LatLng | null {

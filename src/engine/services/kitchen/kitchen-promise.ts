@@ -81,7 +81,8 @@ export async function cooksOnShift(
   engine: Engine,
   restaurantId: string,
   settings: KitchenSettings,
-  overrides?: readonly { station_id: string; cooks: number }[], callerTx?: ReadTransaction,
+  overrides?: readonly { station_id: string; cooks: number }[],
+  callerTx?: ReadTransaction,
 ): Promise<Map<string, number>> {
   return await engine.readWithin(callerTx, async (tx) => {
     const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));

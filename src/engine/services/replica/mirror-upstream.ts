@@ -105,7 +105,8 @@ export async function mirrorOrder(
   world: World,
   view: OrderView,
   eventType: 'order.created' | 'order.updated',
-  options: { force?: boolean } = {}, callerTx?: WriteTransaction,
+  options: { force?: boolean } = {},
+  callerTx?: WriteTransaction,
 ): Promise<void> {
   return await engine.within(callerTx, async (tx) => {
     // A local change not yet pushed would be undone by an older upstream state: the push decides,
