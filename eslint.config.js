@@ -11,6 +11,9 @@ const layer = (files, forbidden, message) => ({
 const STORES_ONLY_IN_SERVICES =
   'doors reach data only through services (docs/architecture.md): call a use case in src/engine/services, never engine.stores';
 
+const TX_STORES_IN_SERVICES =
+  'services take their stores from the transaction (tx.stores), never engine.stores: on PostgreSQL that is another connection, outside it';
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-artifacts/**', 'bench-results/**', '.tmp/**'] },
   ...tseslint.configs.recommended,
@@ -45,6 +48,24 @@ export default tseslint.config(
         'error',
         { selector: "MemberExpression[property.name='stores']", message: STORES_ONLY_IN_SERVICES },
         { selector: "ObjectPattern > Property[key.name='stores']", message: STORES_ONLY_IN_SERVICES },
+      ],
+    },
+  },
+  // Issue 34: inside a transaction the services read and write through its handle (`tx.stores`):
+  // on PostgreSQL `engine.stores` would be another connection, outside the transaction (the stock
+  // take, the order number and the event would each commit alone). So services never name it; a
+  // read outside any transaction opens one (`engine.read`), and a use case that may run inside
+  // another's takes the caller's `tx` last (`engine.within` / `engine.readWithin`).
+  {
+    files: ['src/engine/services/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='engine'][property.name='stores'], MemberExpression[object.property.name='engine'][property.name='stores']",
+          message: TX_STORES_IN_SERVICES,
+        },
+        { selector: "VariableDeclarator[init.name='engine'] > ObjectPattern > Property[key.name='stores']", message: TX_STORES_IN_SERVICES },
       ],
     },
   },

@@ -33,16 +33,16 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
       }
       return await committed(async (tx) => {
         const order = await local.createOrder(actor, input, { ...options, tx });
-        if (ourWorld(order)) await queueForUpstream(engine, 'create_order', input, { orderId: order.id });
+        if (ourWorld(order)) await queueForUpstream(engine, 'create_order', input, { orderId: order.id }, tx);
         return order;
       }, options.tx);
     },
     async transitionOrder(actor, orderId, target, outer) {
       return await committed(async (tx) => {
-        const before = await getOrder(engine, actor, orderId);
+        const before = await getOrder(engine, actor, orderId, tx);
         const order = await local.transitionOrder(actor, orderId, target, tx);
         if (ourWorld(order) && before.status !== order.status) {
-          await queueForUpstream(engine, 'transition_order', { status: target }, { orderId: order.id });
+          await queueForUpstream(engine, 'transition_order', { status: target }, { orderId: order.id }, tx);
         }
         return order;
       }, outer);
@@ -51,10 +51,10 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
       return await committed(async (tx) => {
         const locationId = input.location_id.toLowerCase();
         // What each write replaced travels with it: the pusher tells a concurrent upstream change from ours.
-        const replaced = await stockBefore(engine, locationId, input.items.map((item) => item.product_id.toLowerCase()));
+        const replaced = await stockBefore(engine, locationId, input.items.map((item) => item.product_id.toLowerCase()), tx);
         const result = await local.setStock(actor, input, tx);
         if (!result.simulated) {
-          await queueForUpstream(engine, 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId });
+          await queueForUpstream(engine, 'set_stock', { location_id: locationId, items: result.data, replaced }, { locationId }, tx);
         }
         return result;
       }, outer);
@@ -65,17 +65,17 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
         // Pushed like stock: the platform's menu and its orders must see the dish gone too.
         if (!result.simulated) {
           const items = input.items.map((item) => ({ kind: item.kind, id: item.id.toLowerCase(), sold_out: item.sold_out }));
-          await queueForUpstream(engine, 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id });
+          await queueForUpstream(engine, 'set_sold_out', { location_id: result.location_id, items }, { locationId: result.location_id }, tx);
         }
         return result;
       }, outer);
     },
     async setLocationOpen(actor, locationId, open, outer) {
       return await committed(async (tx) => {
-        if (actor.world === 'live') await setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open);
+        if (actor.world === 'live') await setKnownLocationOpen(engine, actor.restaurantId, locationId.toLowerCase(), open, tx);
         const result = await local.setLocationOpen(actor, locationId, open, tx);
         if (!result.simulated) {
-          await queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id });
+          await queueForUpstream(engine, 'set_location_open', { open }, { locationId: result.location_id }, tx);
         }
         return result;
       }, outer);
@@ -85,7 +85,7 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
         const result = await local.recallOrder(actor, orderId, until, tx);
         // Pushed like item marks: the upstream shows it too, and accepts bumps on it.
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          await queueForUpstream(engine, 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id });
+          await queueForUpstream(engine, 'recall_order', { recalled_until: result.recalled_until }, { orderId: result.order.id }, tx);
         }
         return result;
       }, outer);
@@ -94,7 +94,7 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
       return await committed(async (tx) => {
         const result = await local.setItemDone(actor, orderId, itemIndex, done, tx);
         if (result.changed && ourWorld({ test: result.order.test === 1 })) {
-          await queueForUpstream(engine, 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id });
+          await queueForUpstream(engine, 'set_item_done', { item_index: itemIndex, done }, { orderId: result.order.id }, tx);
         }
         return result;
       }, outer);

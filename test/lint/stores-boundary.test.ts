@@ -1,5 +1,6 @@
 // The boundary "doors reach data only through services" is kept by a lint rule (eslint.config.js):
-// a door that reads `engine.stores` fails `npm run lint`; services and the store itself may.
+// a door that reads `engine.stores` fails `npm run lint`; the store and the engine itself may. Issue
+// 34: services take their stores from the transaction (`tx.stores`), never `engine.stores`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
@@ -42,10 +43,40 @@ test('engine.stores in a door fails the lint, read directly or destructured', as
   }
 });
 
-test('services, the store and the engine itself may use the stores', async () => {
-  for (const allowed of ['src/engine/services/new-use-case.ts', 'src/engine/store/new-store.ts', 'src/engine/engine.ts']) {
+test('the store and the engine itself may use the stores', async () => {
+  for (const allowed of ['src/engine/store/new-store.ts', 'src/engine/engine.ts']) {
     assert.deepEqual(await storeMessages(allowed), [], allowed);
   }
+});
+
+test('a service takes its stores from tx, never from engine (read directly, from a field, or destructured)', async () => {
+  const service = `import type { Engine, ReadTransaction } from '../engine.ts';
+export async function count(engine: Engine): Promise<number> {
+  return (await engine.stores.restaurants.list()).length;
+}
+export async function destructured(engine: Engine): Promise<number> {
+  const { stores } = engine;
+  return (await stores.restaurants.list()).length;
+}
+export class Holder {
+  constructor(private readonly engine: Engine) {}
+  async count(): Promise<number> {
+    return (await this.engine.stores.restaurants.list()).length;
+  }
+}
+export async function fromTx(engine: Engine, tx: ReadTransaction): Promise<number> {
+  return (await tx.stores.restaurants.list()).length + engine.clock.now();
+}
+`;
+  const messages = await storeMessages('src/engine/services/new-use-case.ts', service);
+  assert.deepEqual(messages.map((m) => m.line), [3, 6, 12]);
+  for (const m of messages) assert.match(m.message, /tx\.stores/);
+});
+
+test('the services as they are hold no engine.stores', async () => {
+  const results = await eslint.lintFiles(['src/engine/services']);
+  const found = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${r.filePath}:${m.line}`));
+  assert.deepEqual(found, []);
 });
 
 test('the doors as they are hold no engine.stores', async () => {

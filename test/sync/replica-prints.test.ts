@@ -65,7 +65,7 @@ describe('a replica prints what reaches its kitchen from upstream', () => {
     // Mirrored again by hand, forced, as the divergence check's healing does: nothing more.
     const view = (await up('GET', `/orders/${order.id}`)).body;
     const engine = sys.replica.server.engine;
-    await engine.transaction(async () => await mirrorOrder(engine, sys.replica.replica.identity.restaurantId, 'live', { ...view, updated_at: new Date(Date.parse(view.updated_at) + 1000).toISOString() }, 'order.created', { force: true }));
+    await engine.transaction(async (tx) => await mirrorOrder(engine, sys.replica.replica.identity.restaurantId, 'live', { ...view, updated_at: new Date(Date.parse(view.updated_at) + 1000).toISOString() }, 'order.created', { force: true }, tx));
     await sys.replica.server.jobs.runDue();
     assert.deepEqual(await jobsOf(order.id), ['ticket:printed']);
     assert.equal(ticketsFor(kitchen, order.number).length, 1);

@@ -108,13 +108,13 @@ export class OrderResponses {
       const kept = zone === undefined ? undefined : this.find(id, actor.restaurantId, test, zone);
       if (kept) return reply.type(JSON_TYPE).send(kept);
     }
-    const bytes = await this.engine.read(async () => {
+    const bytes = await this.engine.read(async (tx) => {
       this.engine.dataVersion.check();
-      const restaurant = await restaurantOf(this.engine, actor);
+      const restaurant = await restaurantOf(this.engine, actor, tx);
       if (keepable) this.keepZone(restaurant.id, restaurant.time_zone);
       const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
       if (kept) return kept;
-      const view = await getOrder(this.engine, actor, id);
+      const view = await getOrder(this.engine, actor, id, tx);
       const written = ownBytes(routeSerializer(reply)(view));
       if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
       return written;
@@ -131,9 +131,9 @@ export class OrderResponses {
       const page = this.pages.get(pageKey);
       if (page) return reply.type(JSON_TYPE).send(page);
     }
-    const bytes = await this.engine.read(async () => {
+    const bytes = await this.engine.read(async (tx) => {
       this.engine.dataVersion.check();
-      const keys = await listOrderKeys(this.engine, actor, query);
+      const keys = await listOrderKeys(this.engine, actor, query, tx);
       const { restaurant, test } = keys;
       const parts: Buffer[] = [];
       for (const id of keys.ids) {
@@ -145,7 +145,7 @@ export class OrderResponses {
         // Some order is not kept: the page's orders are read in full, in this same transaction.
         parts.length = 0;
         const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
-        for (const view of (await listOrders(this.engine, actor, query)).data) {
+        for (const view of (await listOrders(this.engine, actor, query, tx)).data) {
           const written = ownBytes(serializeOrder(view));
           if (keepable) this.keep(view.id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
           parts.push(written);

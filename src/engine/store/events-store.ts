@@ -49,7 +49,11 @@ export class EventsStore {
     return this.after.all(restaurantId, afterSeq, world, limit);
   }
 
-  lastSeq(): number {
+  /**
+   * A "from now" cursor. Here the file's highest seq, whichever restaurant is named: one numbering
+   * for the whole file. On PostgreSQL the feed is numbered per restaurant, so callers name it.
+   */
+  lastSeq(_restaurantId?: string): number {
     return this.last.get()?.seq ?? 0;
   }
 

@@ -108,8 +108,8 @@ describe('order reads from kept response bytes', () => {
     await assertSameAnswers('jobs');
     // a replica's mirror of its upstream: the same updated_at, another delivery state
     const mirrored = JSON.parse((await read(uncachedUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView;
-    await t.server.engine.transaction(async () =>
-      await mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated'),
+    await t.server.engine.transaction(async (tx) =>
+      await mirrorOrder(t.server.engine, R1.id, 'live', { ...mirrored, customer: { ...mirrored.customer, name: 'Renombrada' } }, 'order.updated', undefined, tx),
     );
     assert.equal((JSON.parse((await read(t.baseUrl, `/orders/${plain.id}`, keys().live_read)).text) as OrderView).customer.name, 'Renombrada');
     await assertSameAnswers('mirror');

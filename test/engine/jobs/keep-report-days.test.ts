@@ -60,7 +60,7 @@ test('the jobs store each closed day with activity once it closes, a day per tic
   // A pass that finds nothing more to store ends the backlog: no pass runs again before the interval.
   await engine.server.jobs.runDue();
   core.db.prepare('DELETE FROM kitchen_report_days').run();
-  const fromLog = await core.read(async () => (await computeKitchenReport(core, manager, await reportPeriod(core, manager, range))).report);
+  const fromLog = await core.read(async (tx) => (await computeKitchenReport(core, manager, await reportPeriod(core, manager, range, tx), tx)).report);
   assert.deepEqual(stored, fromLog);
 });
 

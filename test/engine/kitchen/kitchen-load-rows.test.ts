@@ -57,7 +57,7 @@ test('kept while nothing is written, read again after a write here or a commit e
 
 test('kept rows give the load of a later moment exactly: lines past the horizon are left out', async () => {
   const now = engine.clock.now();
-  const load = async (at: number) => await engine.server.engine.read(async () => await readKitchenLoad(engine.server.engine, R1.id, R1.openLocation, at, 'live'));
+  const load = async (at: number) => await engine.server.engine.read(async (tx) => await readKitchenLoad(engine.server.engine, R1.id, R1.openLocation, at, 'live', undefined, tx));
   const atNow = await load(now);
   assert.ok(atNow.fired.length > 0, 'lines are open');
   assert.deepEqual((await load(now + 60_000)).fired, atNow.fired, 'a minute later: the same lines');

@@ -47,7 +47,7 @@ export function registerKitchenSyncRoutes(app: ApiServer, context: HttpContext):
           if (error instanceof KitchenError) throw new ApiError('state_conflict', error.message);
           throw error;
         }
-        return await readOrderItemStates(engine, actor, request.params.order_id);
+        return await readOrderItemStates(engine, actor, request.params.order_id, tx);
       }),
   );
 

@@ -2,7 +2,7 @@
 // own writes, as on SQLite (where one store serves the process); on the platform a key written on
 // another node reaches a node's caches through the storage port's change signal
 // (storage/change-count.ts), not through this count.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { ApiKeyRow, ApiKeysStore } from '../../store/api-keys-store.ts';
 import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

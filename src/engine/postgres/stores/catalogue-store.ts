@@ -1,6 +1,6 @@
 // Issue 34: CatalogueStore (store/catalogue-store.ts) on PostgreSQL. `orderable` is 0 or 1 as on
 // SQLite (there `p.active AND c.active`; PostgreSQL has no AND of integers, so a CASE says it).
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { CatalogueStore, CategoryRow, ModifierGroupRow, ModifierOptionRow, ProductRow } from '../../store/catalogue-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -2,7 +2,7 @@
 // the due deliveries as on SQLite; with several nodes, a node claims them instead through the
 // storage port (`claimJobs('courier', …)`, a lease and FOR UPDATE SKIP LOCKED), so two
 // nodes never work the same delivery.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { CourierDeliveriesStore, CourierDeliveryChanges, CourierDeliveryRow } from '../../store/courier-deliveries-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -1,6 +1,6 @@
 // Issue 34: DueOrdersStore (store/due-orders-store.ts) on PostgreSQL. Ties by id byte by byte
 // (COLLATE "C"), as SQLite's BINARY.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { DueOrdersStore } from '../../store/due-orders-store.ts';
 import { rowsOf, type PostgresQueryable } from './queryable.ts';
 

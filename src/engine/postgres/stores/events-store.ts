@@ -8,7 +8,7 @@
 // prevent. So here it needs the restaurant (`lastSeq(restaurantId)`), and refuses to answer without.
 import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld, type EventsStore } from '../../store/events-store.ts';
 import type { World } from '../../../shared/world.ts';
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL } from '../clock-sql.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

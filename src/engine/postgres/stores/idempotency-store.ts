@@ -2,7 +2,7 @@
 // a key first through the storage port (RestaurantWrite.claimIdempotencyKey); this store is the
 // rest: reading an answer, saving one, forgetting and purging.
 import { PENDING_STATUS } from '../../domain/idempotency-record.ts';
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { IdempotencyStore, StoredResponse } from '../../store/idempotency-store.ts';
 import { changesOf, firstRow, type PostgresQueryable } from './queryable.ts';
 

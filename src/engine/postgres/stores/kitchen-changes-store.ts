@@ -1,5 +1,5 @@
 // Issue 34: KitchenChangesStore (store/kitchen-changes-store.ts) on PostgreSQL.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { KitchenChangesStore } from '../../store/kitchen-changes-store.ts';
 import { changesOf, firstRow, type PostgresQueryable } from './queryable.ts';
 

@@ -1,5 +1,5 @@
 // Issue 34: LocationBusyStore (store/location-busy-store.ts) on PostgreSQL.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { BusyStateRow, LocationBusyStore } from '../../store/location-busy-store.ts';
 import { firstRow, type PostgresQueryable } from './queryable.ts';
 

@@ -1,5 +1,5 @@
 // Issue 34: LocationsStore (store/locations-store.ts) on PostgreSQL.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { LocationExceptionRow, LocationRow, LocationsStore } from '../../store/locations-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -1,7 +1,7 @@
 // Issue 34: MailOutboxStore (store/mail-outbox-store.ts) on PostgreSQL. `due` and `claim` behave as
 // on SQLite; with several nodes, a node claims its mails through the storage port instead
 // (`claimDueMail`: FOR UPDATE SKIP LOCKED and a lease), so no two nodes send the same mail.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { MailOutboxStore, MailRow, NewMail } from '../../store/mail-outbox-store.ts';
 import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -6,7 +6,7 @@
 //   where SQLite needs `defer_foreign_keys` until the commit;
 // - the write listeners (`onWrite`) hear this store's writes, in this process: on the platform
 //   another node's writes reach a node's caches through the storage port's change signal.
-import type { AsyncStoreWithLocal } from '../../storage/async-store.ts';
+import type { AsyncStoreWithLocal } from '../../store/async-store.ts';
 import type {
   OrderChanges, OrderListFilter, OrderListKey, OrderRow, OrderWriteListener, OrdersStore,
 } from '../../store/orders-store.ts';

@@ -2,7 +2,7 @@
 // actions as on SQLite; with several nodes, a node claims them through the storage port instead
 // (`claimJobs('payment', …)`: a lease and FOR UPDATE SKIP LOCKED). `quietSessions` orders by the
 // session's creation only, as on SQLite: sessions of the same millisecond come in no promised order.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type {
   NewPaymentAction, PaymentActionChanges, PaymentActionKind, PaymentActionRow, PaymentActionsStore,
 } from '../../store/payment-actions-store.ts';

@@ -1,6 +1,6 @@
 // Issue 34: PaymentCredentialsStore (store/payment-credentials-store.ts) on PostgreSQL. Never logged,
 // never answered: a failed statement's error carries no parameter values (pg does not put them in it).
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { PaymentCredentialsRow, PaymentCredentialsStore } from '../../store/payment-credentials-store.ts';
 import { changesOf, firstRow, type PostgresQueryable } from './queryable.ts';
 

@@ -2,7 +2,7 @@
 // session are broken by id byte by byte (COLLATE "C"), as SQLite's BINARY; `staleOpenings` orders by
 // creation only, as on SQLite, so sessions created at the same millisecond come in no promised order
 // on either database.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type {
   NewPaymentSession, PaymentClosedReason, PaymentResult, PaymentSessionRow, PaymentSessionsStore,
 } from '../../store/payment-sessions-store.ts';

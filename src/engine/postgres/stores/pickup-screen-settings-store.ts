@@ -1,5 +1,5 @@
 // Issue 34: PickupScreenSettingsStore (store/pickup-screen-settings-store.ts) on PostgreSQL.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { PickupScreenSettingsRow, PickupScreenSettingsStore } from '../../store/pickup-screen-settings-store.ts';
 import { firstRow, type PostgresQueryable } from './queryable.ts';
 

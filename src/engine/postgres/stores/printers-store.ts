@@ -1,6 +1,6 @@
 // Issue 34: PrintersStore (store/printers-store.ts) on PostgreSQL. Printers of the same creation time
 // are ordered by name byte by byte (COLLATE "C"), as SQLite's BINARY.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { PrinterRow, PrinterState, PrintersStore } from '../../store/printers-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -2,7 +2,7 @@
 // live in the restaurant's clock row (restaurant_clocks), not in `restaurants`: a row reads them
 // from there (1 and 1 before its first order), and a number is taken from there (clock-sql.ts,
 // shared with the storage port), so numbering holds the row to the commit, gapless.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { RestaurantRow, RestaurantsStore } from '../../store/restaurants-store.ts';
 import { TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from '../clock-sql.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';

@@ -1,5 +1,5 @@
 // Issue 34: SoldOutStore (store/sold-out-store.ts) on PostgreSQL.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { SoldOutKind, SoldOutRow, SoldOutStore } from '../../store/sold-out-store.ts';
 import { rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -1,7 +1,7 @@
 // Issue 34: StockStore (store/stock-store.ts) on PostgreSQL. The take stays conditional
 // (`quantity >= n`): under READ COMMITTED PostgreSQL re-checks the condition on the newest version
 // of a row another transaction changed, so concurrent takes never drive it below zero.
-import type { AsyncStore } from '../../storage/async-store.ts';
+import type { AsyncStore } from '../../store/async-store.ts';
 import type { StockStore } from '../../store/stock-store.ts';
 import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { courierFor, type CourierRegistry } from '../../couriers/courier-registry.ts';
 import type { CourierProvider } from '../../couriers/courier-provider.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { CourierDeliveryRow } from '../../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../../store/orders-store.ts';
 
@@ -54,8 +54,8 @@ export const noAdapterMessage = (provider: string) => `no courier adapter named 
  * The order's delivery is `pendiente` (dispatch requested) meanwhile. A provider this engine has
  * no adapter for fails at once (`fallido`, retried with backoff): nothing outside is asked for that.
  */
-export async function requestCourierDispatch(engine: Engine, couriers: CourierRegistry, order: OrderRow, now: number): Promise<OrderChanges> {
-  const existing = await engine.stores.courierDeliveries.get(order.id);
+export async function requestCourierDispatch(engine: Engine, tx: WriteTransaction, couriers: CourierRegistry, order: OrderRow, now: number): Promise<OrderChanges> {
+  const existing = await tx.stores.courierDeliveries.get(order.id);
   // Already requested or on its way (a repeated call): nothing to do.
   if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
   const provider = order.delivery_provider!;
@@ -71,8 +71,8 @@ export async function requestCourierDispatch(engine: Engine, couriers: CourierRe
         last_error: noAdapterMessage(provider),
         dispatched_at: null,
       };
-  if (existing) await engine.stores.courierDeliveries.update(order.id, fields, now);
-  else await engine.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
+  if (existing) await tx.stores.courierDeliveries.update(order.id, fields, now);
+  else await tx.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
   return { delivery_status: fields.status, delivery_tracking_url: null };
 }
 
@@ -82,8 +82,8 @@ export async function requestCourierDispatch(engine: Engine, couriers: CourierRe
  * (requested, failed, or with its dispatch under way) needs nobody told now; a dispatch that
  * answers after this is called off by the runner when it records it.
  */
-export async function requestCourierCancellation(engine: Engine, order: OrderRow, now: number): Promise<void> {
-  const row = await engine.stores.courierDeliveries.get(order.id);
+export async function requestCourierCancellation(engine: Engine, tx: WriteTransaction, order: OrderRow, now: number): Promise<void> {
+  const row = await tx.stores.courierDeliveries.get(order.id);
   if (!row || row.status === 'entregado' || row.status === 'cancelado') return;
-  await engine.stores.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
+  await tx.stores.courierDeliveries.update(order.id, { status: 'cancelado', next_check_at: row.delivery_id === null ? null : now }, now);
 }

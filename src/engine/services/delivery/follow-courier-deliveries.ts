@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { canTransition } from '../../../shared/order-states.ts';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import type { CourierProvider, CourierStatus, CourierTracking } from '../../couriers/courier-provider.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { CourierRegistry } from '../../couriers/courier-registry.ts';
 import type { CourierDeliveryRow } from '../../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../../store/orders-store.ts';
@@ -31,8 +31,10 @@ const CALL_LEASE_MINUTES = 5;
 export { DEFAULT_COURIER_TIMEOUT_MS };
 
 /** Orders whose courier delivery is due now: a dispatch to perform or retry, a status check, a cancellation. */
-export async function dueCourierDeliveries(engine: Engine, limit = 100): Promise<string[]> {
-  return await engine.stores.courierDeliveries.due(engine.clock.now(), limit);
+export async function dueCourierDeliveries(engine: Engine, limit = 100, callerTx?: ReadTransaction): Promise<string[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.courierDeliveries.due(engine.clock.now(), limit);
+  });
 }
 
 type CourierWork =
@@ -46,13 +48,13 @@ type CourierWork =
  * dispatch attempt. Null when nothing is to be asked (not due, finished, or settled here).
  */
 async function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): Promise<CourierWork | null> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await engine.stores.courierDeliveries.get(orderId);
+    const row = await tx.stores.courierDeliveries.get(orderId);
     if (!row || row.next_check_at === null || row.next_check_at > now) return null;
-    const order = await engine.stores.orders.getById(orderId);
+    const order = await tx.stores.orders.getById(orderId);
     const done = async (lastError: string | null = row.last_error) => {
-      await engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
+      await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
       return null;
     };
     if (!order) return await done();
@@ -61,7 +63,7 @@ async function claimCourierWork(engine: Engine, couriers: CourierRegistry, order
     if (row.status === 'cancelado' || order.status === 'cancelado') {
       if (row.delivery_id === null) return await done();
       if (!courier) return await done(`cancelling with the courier failed: ${noAdapterMessage(row.provider)}`);
-      await engine.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
+      await tx.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
       return { kind: 'cancel', courier, order, row: { ...row, delivery_id: row.delivery_id } };
     }
     if (row.delivery_id === null) {
@@ -69,22 +71,22 @@ async function claimCourierWork(engine: Engine, couriers: CourierRegistry, order
       if (order.status !== 'listo') return await done(`dispatch abandoned: the order went to ${order.status} first`);
       if (!courier) {
         const attempts = row.attempts + 1;
-        await engine.stores.courierDeliveries.update(
+        await tx.stores.courierDeliveries.update(
           orderId,
           { status: DISPATCH_FAILED, attempts, next_check_at: dispatchRetryAt(now, attempts), last_error: noAdapterMessage(row.provider) },
           now,
         );
         return null;
       }
-      await engine.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
+      await tx.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
       return { kind: 'dispatch', courier, order, row: { ...row, attempts: row.attempts + 1 } };
     }
     if (!courier) {
-      await engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
+      await tx.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
       return null;
     }
     if (row.dispatched_at === null) return await done('the delivery was never dispatched');
-    await engine.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
+    await tx.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
     return { kind: 'track', courier, order, row: { ...row, delivery_id: row.delivery_id, dispatched_at: row.dispatched_at } };
   });
 }
@@ -110,7 +112,8 @@ export async function followCourierDelivery(
   const what = `courier "${work.row.provider}"`;
   switch (work.kind) {
     case 'dispatch': {
-      const location = work.order.location_id === null ? undefined : await engine.stores.locations.get(work.order.restaurant_id, work.order.location_id);
+      const locationId = work.order.location_id;
+      const location = locationId === null ? undefined : await engine.read(async (tx) => await tx.stores.locations.get(work.order.restaurant_id, locationId));
       let outcome: { deliveryId: string; trackingUrl: string | null } | { error: string };
       try {
         const dispatch = await callWithTimeout(`${what} (dispatch)`, timeoutMs, (signal) =>
@@ -158,11 +161,11 @@ export async function followCourierDelivery(
       } catch (error) {
         lastError = `cancelling with the courier failed: ${errorText(error)}`;
       }
-      await engine.transaction(async () => {
+      await engine.transaction(async (tx) => {
         const now = engine.clock.now();
         // A refusal is final (the parcel was picked up); a failure to reach the courier is retried.
         const retry = lastError !== null && lastError.startsWith('cancelling with the courier failed');
-        await engine.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
+        await tx.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
       });
       return;
     }
@@ -175,28 +178,28 @@ async function recordDispatch(
   attempts: number,
   outcome: { deliveryId: string; trackingUrl: string | null } | { error: string },
 ): Promise<void> {
-  await engine.transaction(async () => {
+  await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await engine.stores.courierDeliveries.get(orderId);
-    const order = await engine.stores.orders.getById(orderId);
+    const row = await tx.stores.courierDeliveries.get(orderId);
+    const order = await tx.stores.orders.getById(orderId);
     if (!row || !order) return;
     const offTheTable = row.status === 'cancelado' || order.status !== 'listo';
     if ('error' in outcome) {
       if (offTheTable) {
-        await engine.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
+        await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
         return;
       }
-      await engine.stores.courierDeliveries.update(
+      await tx.stores.courierDeliveries.update(
         orderId,
         { status: DISPATCH_FAILED, delivery_id: null, tracking_url: null, next_check_at: dispatchRetryAt(now, attempts), last_error: outcome.error },
         now,
       );
-      await applyOrderChanges(engine, order, { delivery_status: DISPATCH_FAILED, delivery_tracking_url: null });
+      await applyOrderChanges(engine, tx, order, { delivery_status: DISPATCH_FAILED, delivery_tracking_url: null });
       return;
     }
     if (offTheTable) {
       // Cancelled, or taken by the kitchen's own rider, while the courier was booking: call it off.
-      await engine.stores.courierDeliveries.update(
+      await tx.stores.courierDeliveries.update(
         orderId,
         {
           status: 'cancelado',
@@ -210,7 +213,7 @@ async function recordDispatch(
       );
       return;
     }
-    await engine.stores.courierDeliveries.update(
+    await tx.stores.courierDeliveries.update(
       orderId,
       {
         status: 'pendiente',
@@ -223,20 +226,20 @@ async function recordDispatch(
       },
       now,
     );
-    const updated = await applyOrderChanges(engine, order, { delivery_status: 'pendiente', delivery_tracking_url: outcome.trackingUrl });
-    await refreshReadyMail(engine, updated, now);
+    const updated = await applyOrderChanges(engine, tx, order, { delivery_status: 'pendiente', delivery_tracking_url: outcome.trackingUrl });
+    await refreshReadyMail(engine, tx, updated, now);
   });
 }
 
 async function recordTracking(engine: Engine, orderId: string, deliveryId: string, tracking: CourierTracking | { error: string }): Promise<void> {
-  await engine.transaction(async () => {
+  await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await engine.stores.courierDeliveries.get(orderId);
-    const order = await engine.stores.orders.getById(orderId);
+    const row = await tx.stores.courierDeliveries.get(orderId);
+    const order = await tx.stores.orders.getById(orderId);
     // Cancelled meanwhile: the cancellation's own work takes over.
     if (!row || !order || row.delivery_id !== deliveryId || row.status === 'cancelado' || order.status === 'cancelado') return;
     if ('error' in tracking) {
-      await engine.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
+      await tx.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
       return;
     }
     const status = tracking.status;
@@ -248,18 +251,18 @@ async function recordTracking(engine: Engine, orderId: string, deliveryId: strin
       : typeof nextUpdate === 'number' && nextUpdate > now
         ? Math.min(nextUpdate, pollAt)
         : pollAt;
-    await engine.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
+    await tx.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
 
     const delivery: OrderChanges = { delivery_status: status, delivery_tracking_url: trackingUrl };
     let current = order;
     // A pickup puts the order on its way; a delivery seen without the pickup first makes both steps.
     if ((status === 'en_camino' || status === 'entregado') && current.status === 'listo' && canTransition('listo', current.type, 'en_reparto')) {
-      current = await applyTransition(engine, current, 'en_reparto', { ...delivery, delivery_status: 'en_camino' });
+      current = await applyTransition(engine, tx, current, 'en_reparto', { ...delivery, delivery_status: 'en_camino' });
     }
     if (status === 'entregado' && current.status === 'en_reparto') {
-      await applyTransition(engine, current, 'entregado', delivery);
+      await applyTransition(engine, tx, current, 'entregado', delivery);
       return;
     }
-    await applyOrderChanges(engine, current, delivery);
+    await applyOrderChanges(engine, tx, current, delivery);
   });
 }

@@ -49,8 +49,11 @@ export async function quoteDelivery(
   couriers: CourierRegistry,
   timeoutMs = DEFAULT_COURIER_TIMEOUT_MS,
 ): Promise<Quote> {
-  const restaurant = await restaurantOf(engine, actor);
-  const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+  // Its reads in one read transaction of its own, over before any courier is asked.
+  const { restaurant, location } = await engine.read(async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    return { restaurant, location: await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase()) };
+  });
   if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
   const now = engine.clock.now();
   const expires = quoteExpiry(now, restaurant.time_zone);

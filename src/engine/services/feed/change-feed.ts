@@ -3,7 +3,7 @@ import { invalidRequest } from '../../domain/errors.ts';
 
 export type EventType = (typeof EVENT_TYPES)[number];
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
 
@@ -40,9 +40,9 @@ function decodeFeedCursor(cursor: string): number {
 }
 
 /** One page of the change feed after the cursor, oldest first. No cursor means "from now". */
-async function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: number): Promise<FeedPage> {
-  const restaurant = await restaurantOf(engine, actor);
-  const rows = await engine.stores.events.list(restaurant.id, actor.world, afterSeq, limit + 1);
+async function readFeed(engine: Engine, tx: ReadTransaction, actor: Actor, afterSeq: number, limit: number): Promise<FeedPage> {
+  const restaurant = await restaurantOf(engine, actor, tx);
+  const rows = await tx.stores.events.list(restaurant.id, actor.world, afterSeq, limit + 1);
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
   const lastSeq = page.length > 0 ? page[page.length - 1]!.seq : afterSeq;
@@ -64,18 +64,20 @@ async function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: n
  * of this restaurant (or until `signal` aborts, e.g. the client went away).
  */
 export async function pollFeed(engine: Engine, actor: Actor, query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
-  const afterSeq = query.after === undefined ? await engine.stores.events.lastSeq() : decodeFeedCursor(query.after);
+  // Each read in a read transaction of its own: the waits between them hold none.
+  const read = async (afterSeq: number) => await engine.read(async (tx) => await readFeed(engine, tx, actor, afterSeq, limit));
+  const afterSeq = query.after === undefined ? await engine.read(async (tx) => await tx.stores.events.lastSeq(actor.restaurantId)) : decodeFeedCursor(query.after);
   const limit = query.limit ?? 100;
   const waitMs = (query.wait ?? 0) * 1000;
-  const first = await readFeed(engine, actor, afterSeq, limit);
+  const first = await read(afterSeq);
   if (first.data.length > 0 || waitMs === 0) return first;
   const deadline = Date.now() + waitMs;
   for (;;) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0 || signal?.aborted) return await readFeed(engine, actor, afterSeq, limit);
+    if (remaining <= 0 || signal?.aborted) return await read(afterSeq);
     await engine.notifier.waitForChange(actor.restaurantId, remaining, signal);
     // A commit may carry only events of the other world: read, and keep waiting if still empty.
-    const page = await readFeed(engine, actor, afterSeq, limit);
+    const page = await read(afterSeq);
     if (page.data.length > 0) return page;
   }
 }

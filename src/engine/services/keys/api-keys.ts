@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { generateApiKey, parseApiKey } from '../../domain/api-key-format.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
-import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { ApiKeyRow } from '../../store/api-keys-store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { World } from '../../../shared/world.ts';
@@ -44,15 +44,15 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
 
 /** Issues a key; the secret is returned here once and only its salted hash is kept. */
 export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?: WriteTransaction): Promise<{ key: string; record: ApiKeyView }> {
-  const restaurant = await engine.stores.restaurants.get(input.restaurantId);
+  const restaurant = await engine.readWithin(tx, async (read) => await read.stores.restaurants.get(input.restaurantId));
   if (!restaurant) throw invalidRequest(`unknown restaurant ${input.restaurantId}`);
   const label = input.label?.trim() || null;
   if (label !== null && label.length > 100) throw invalidRequest('label must be at most 100 characters');
-  return await engine.within(tx, async () => {
+  return await engine.within(tx, async (tx) => {
     for (;;) {
       const key = generateApiKey(input.world);
       const lookup = parseApiKey(key)!.lookup;
-      if (await engine.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
+      if (await tx.stores.apiKeys.findByLookup(lookup)) continue; // 62^12 makes this all but impossible
       const salt = randomBytes(16);
       const row = {
         id: randomUUID(),
@@ -66,7 +66,7 @@ export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?
         last4: key.slice(-4),
         created_at: engine.clock.now(),
       };
-      await engine.stores.apiKeys.insert(row);
+      await tx.stores.apiKeys.insert(row);
       return { key, record: toView({ ...row, last_used_at: null, revoked_at: null }, restaurant.time_zone) };
     }
   });
@@ -76,13 +76,14 @@ export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?
  * The actor a presented key stands for, or null for a missing, malformed, unknown or revoked key.
  * Writes nothing: the use is noted in memory and written later (Engine.flushKeyUses).
  */
-export async function authenticate(engine: Engine, presented: string): Promise<Actor | null> {
+export async function authenticate(engine: Engine, presented: string, callerTx?: ReadTransaction): Promise<Actor | null> {
+  // A key verified before answers from memory, without opening a read.
   const known = knownActor(engine, presented);
   if (known) return known;
   const keyWrites = engine.sqliteStores.apiKeys.writeCount;
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
-  const row = await engine.stores.apiKeys.findByLookup(parsed.lookup);
+  const row = await engine.readWithin(callerTx, async (tx) => await tx.stores.apiKeys.findByLookup(parsed.lookup));
   if (!row) {
     // Spend the same work as a real check so timing does not tell which lookups exist.
     hashKey(randomBytes(16), presented);
@@ -116,18 +117,22 @@ function withPendingUse(engine: Engine, row: ApiKeyRow): ApiKeyRow {
   return pending !== undefined && (row.last_used_at === null || pending > row.last_used_at) ? { ...row, last_used_at: pending } : row;
 }
 
-export async function listApiKeys(engine: Engine, restaurantId: string): Promise<ApiKeyView[]> {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
-  if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
-  return (await engine.stores.apiKeys.listForRestaurant(restaurantId)).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
+export async function listApiKeys(engine: Engine, restaurantId: string, callerTx?: ReadTransaction): Promise<ApiKeyView[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await tx.stores.restaurants.get(restaurantId);
+    if (!restaurant) throw invalidRequest(`unknown restaurant ${restaurantId}`);
+    return (await tx.stores.apiKeys.listForRestaurant(restaurantId)).map((row) => toView(withPendingUse(engine, row), restaurant.time_zone));
+  });
 }
 
-export async function revokeApiKey(engine: Engine, restaurantId: string, keyId: string): Promise<ApiKeyView> {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
-  const row = await engine.stores.apiKeys.find(restaurantId, keyId);
-  if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
-  await engine.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
-  return toView(withPendingUse(engine, (await engine.stores.apiKeys.find(restaurantId, keyId))!), restaurant.time_zone);
+export async function revokeApiKey(engine: Engine, restaurantId: string, keyId: string, callerTx?: WriteTransaction): Promise<ApiKeyView> {
+  return await engine.within(callerTx, async (tx) => {
+    const restaurant = await tx.stores.restaurants.get(restaurantId);
+    const row = await tx.stores.apiKeys.find(restaurantId, keyId);
+    if (!restaurant || !row) throw notFound(`API key ${keyId} not found`);
+    await tx.stores.apiKeys.revoke(restaurantId, keyId, engine.clock.now());
+    return toView(withPendingUse(engine, (await tx.stores.apiKeys.find(restaurantId, keyId))!), restaurant.time_zone);
+  });
 }
 
 
@@ -142,17 +147,17 @@ export async function registerExternalApiKey(
 ): Promise<void> {
   const parsed = parseApiKey(input.key);
   if (!parsed) throw invalidRequest('not an API key');
-  await engine.within(tx, async () => {
-    const existing = await engine.stores.apiKeys.findByLookup(parsed.lookup);
+  await engine.within(tx, async (tx) => {
+    const existing = await tx.stores.apiKeys.findByLookup(parsed.lookup);
     if (existing) {
       if (!timingSafeEqual(hashKey(existing.salt, input.key), existing.hash) || existing.restaurant_id !== input.restaurantId) {
         throw new Error('another key with the same lookup is already registered here');
       }
-      await engine.stores.apiKeys.setWrite(existing.id, input.write);
+      await tx.stores.apiKeys.setWrite(existing.id, input.write);
       return;
     }
     const salt = randomBytes(16);
-    await engine.stores.apiKeys.insert({
+    await tx.stores.apiKeys.insert({
       id: randomUUID(),
       restaurant_id: input.restaurantId,
       lookup: parsed.lookup,

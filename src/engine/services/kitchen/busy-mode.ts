@@ -15,7 +15,7 @@ import {
   type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { PrepLine } from '../../domain/prep-times.ts';
@@ -27,21 +27,23 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 
 export type KitchenBusyView = NonNullable<Static<typeof LocationStatus>['kitchen_busy']>;
 
-export async function readBusyState(engine: Engine, locationId: string): Promise<BusyState> {
-  const row = await engine.stores.locationBusy.state(locationId);
-  if (!row) return NOT_BUSY;
-  return {
-    paused: row.paused === 1,
-    changed_at: row.changed_at,
-    above_since: row.above_since,
-    wait_minutes: row.wait_minutes,
-    recent_pauses: JSON.parse(row.recent_pauses) as number[],
-    override: row.override,
-  };
+export async function readBusyState(engine: Engine, locationId: string, callerTx?: ReadTransaction): Promise<BusyState> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const row = await tx.stores.locationBusy.state(locationId);
+    if (!row) return NOT_BUSY;
+    return {
+      paused: row.paused === 1,
+      changed_at: row.changed_at,
+      above_since: row.above_since,
+      wait_minutes: row.wait_minutes,
+      recent_pauses: JSON.parse(row.recent_pauses) as number[],
+      override: row.override,
+    };
+  });
 }
 
-async function writeBusyState(engine: Engine, locationId: string, state: BusyState): Promise<void> {
-  await engine.stores.locationBusy.setState({
+async function writeBusyState(engine: Engine, tx: WriteTransaction, locationId: string, state: BusyState): Promise<void> {
+  await tx.stores.locationBusy.setState({
     location_id: locationId,
     paused: state.paused ? 1 : 0,
     changed_at: state.changed_at,
@@ -64,12 +66,12 @@ export function kitchenBusyView(state: BusyState, settings: BusyModeSettings | u
   };
 }
 
-async function announce(engine: Engine, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): Promise<void> {
+async function announce(engine: Engine, tx: WriteTransaction, restaurant: RestaurantRow, location: LocationRow, state: BusyState, settings: BusyModeSettings | undefined, now: number): Promise<void> {
   const view = {
-    ...toLocationStatusView(location, await locationOpenState(engine, restaurant, location, now), restaurant.time_zone),
+    ...toLocationStatusView(location, await locationOpenState(engine, tx, restaurant, location, now), restaurant.time_zone),
     kitchen_busy: kitchenBusyView(state, settings, restaurant.time_zone)!,
   };
-  await engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
+  await tx.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
 }
 
 const sameState = (a: BusyState, b: BusyState) =>
@@ -87,22 +89,25 @@ const sameState = (a: BusyState, b: BusyState) =>
  * one that would is written in its own transaction, from its state read again there.
  */
 export async function evaluateBusyMode(engine: Engine, restaurantId: string): Promise<('paused' | 'resumed' | null)[]> {
-  const settings = (await readKitchenSettings(engine, restaurantId)).busy_mode;
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+  const { settings, restaurant, locations } = await engine.read(async (tx) => ({
+    settings: (await readKitchenSettings(engine, restaurantId, tx)).busy_mode,
+    restaurant: await tx.stores.restaurants.get(restaurantId),
+    locations: await tx.stores.locations.list(restaurantId),
+  }));
   if (!settings || !restaurant) return [];
-  const next = async (location: LocationRow, now: number) => {
-    const current = await readBusyState(engine, location.id);
-    const wait = currentWait(await readKitchenLoad(engine, restaurantId, location.id, now, 'live')).wait_minutes;
+  const next = async (tx: ReadTransaction, location: LocationRow, now: number) => {
+    const current = await readBusyState(engine, location.id, tx);
+    const wait = currentWait(await readKitchenLoad(engine, restaurantId, location.id, now, 'live', undefined, tx)).wait_minutes;
     return { current, ...nextBusyState(current, wait, now, settings) };
   };
-  return (await mapInOrder((await engine.stores.locations.list(restaurantId)), async (location) => {
-    const seen = await engine.read(async () => await next(location, engine.clock.now()));
+  return (await mapInOrder(locations, async (location) => {
+    const seen = await engine.read(async (tx) => await next(tx, location, engine.clock.now()));
     if (sameState(seen.current, seen.state)) return null;
-    return await engine.transaction(async () => {
+    return await engine.transaction(async (tx) => {
       const now = engine.clock.now();
-      const { state, change } = await next(location, now);
-      await writeBusyState(engine, location.id, state);
-      if (change) await announce(engine, restaurant, location, state, settings, now);
+      const { state, change } = await next(tx, location, now);
+      await writeBusyState(engine, tx, location.id, state);
+      if (change) await announce(engine, tx, restaurant, location, state, settings, now);
       return change;
     });
   }));
@@ -116,7 +121,7 @@ export async function evaluateBusyMode(engine: Engine, restaurantId: string): Pr
  * neither are never refused.
  */
 export async function refuseWhenBusy(
-  engine: Engine,
+  engine: Engine, tx: WriteTransaction,
   actor: Actor,
   restaurant: RestaurantRow,
   location: LocationRow,
@@ -126,13 +131,13 @@ export async function refuseWhenBusy(
   order?: { type: string; lines: number; total: number },
 ): Promise<void> {
   if (managedBy !== undefined) return;
-  const state = await readBusyState(engine, location.id);
-  if (!state.paused || await engine.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
-  const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
+  const state = await readBusyState(engine, location.id, tx);
+  if (!state.paused || await tx.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
+  const settings = (await readKitchenSettings(engine, restaurant.id, tx)).busy_mode;
   let orderWait: number | null = null;
   const ownWait = async () => {
     const now = engine.clock.now();
-    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test), undefined, tx);
     orderWait = Math.max(0, Math.ceil((promiseFor(load, lines).promised_ready_at - now) / 60_000));
     return orderWait;
   };
@@ -145,31 +150,31 @@ export async function refuseWhenBusy(
       ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
   // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
-  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, actor, undefined), ...order });
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, tx, actor, undefined), ...order });
   throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 
 /** The manager's override from the hub: pause or resume now, or `auto` to give it back to the kitchen's wait. */
 export async function setBusyOverride(engine: Engine, actor: Actor, locationId: string, override: BusyOverride | 'auto'): Promise<KitchenBusyView> {
   requireWrite(actor);
-  return await engine.transaction(async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const location = await engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+  return await engine.transaction(async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const location = await tx.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
-    const settings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
+    const settings = (await readKitchenSettings(engine, restaurant.id, tx)).busy_mode;
     const now = engine.clock.now();
-    const before = await readBusyState(engine, location.id);
+    const before = await readBusyState(engine, location.id, tx);
     const wanted = override === 'auto' ? null : override;
     const paused = wanted === null ? before.paused && settings !== undefined : wanted === 'pause';
     // changed_at is set by any override, so the location shows busy mode from then on, paused or not.
     const state: BusyState = { ...before, override: wanted, paused, changed_at: paused !== before.paused || before.changed_at === 0 ? now : before.changed_at };
-    await writeBusyState(engine, location.id, state);
-    if (paused !== before.paused || wanted !== before.override) await announce(engine, restaurant, location, state, settings, now);
+    await writeBusyState(engine, tx, location.id, state);
+    if (paused !== before.paused || wanted !== before.override) await announce(engine, tx, restaurant, location, state, settings, now);
     return kitchenBusyView(state, settings, restaurant.time_zone)!;
   });
 }
 
 /** Marks an API key as a store front's or a POS's (keys CLI, the simulator). */
 export async function setKeyChannelKind(engine: Engine, apiKeyId: string, kind: 'store_front' | 'pos', tx?: WriteTransaction): Promise<void> {
-  await engine.within(tx, async () => await engine.stores.locationBusy.setKeyKind(apiKeyId, kind));
+  await engine.within(tx, async (tx) => await tx.stores.locationBusy.setKeyKind(apiKeyId, kind));
 }

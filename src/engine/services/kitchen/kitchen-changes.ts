@@ -11,13 +11,13 @@ export async function applyKitchenChangeOnce<T>(engine: Engine, restaurantId: st
   if (changeId === undefined) return await apply();
   const hash = createHash('sha256').update(JSON.stringify(request)).digest('hex');
   return await engine.transaction(async (tx) => {
-    const known = await engine.stores.kitchenChanges.get(restaurantId, changeId);
+    const known = await tx.stores.kitchenChanges.get(restaurantId, changeId);
     if (known) {
       if (known.request_hash !== hash) throw new ApiError('state_conflict', `change ${changeId} was already used for another change`);
       return null;
     }
     const result = await apply(tx);
-    await engine.stores.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
+    await tx.stores.kitchenChanges.save(restaurantId, changeId, hash, engine.clock.now());
     return result;
   });
 }

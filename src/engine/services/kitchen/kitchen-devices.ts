@@ -12,7 +12,7 @@ import { KITCHEN_PATH, SCREEN_ROLES, type ScreenRole } from '../../../shared/scr
 import { ApiError, invalidRequest, notFound } from '../../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
 import { fullAt, spend, type RateLimitDecision, type RateLimitSettings } from '../../domain/token-bucket.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { KitchenDeviceRow, PairingCodeRow } from '../../store/kitchen-devices-store.ts';
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
@@ -71,8 +71,8 @@ function toEntry(row: KitchenDeviceRow, zone: string): KitchenDeviceEntry {
   };
 }
 
-async function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+async function restaurantOf(engine: Engine, restaurantId: string, tx: ReadTransaction) {
+  const restaurant = await tx.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
@@ -91,7 +91,7 @@ export async function createPairingCode(
 ): Promise<PairingCode> {
   const role = input.role ?? 'kitchen';
   if (!SCREEN_ROLES.includes(role as ScreenRole)) throw invalidRequest(`role: ${SCREEN_ROLES.join(' or ')}, not ${JSON.stringify(role)}`);
-  const restaurant = await restaurantOf(engine, input.restaurantId);
+  const restaurant = await engine.read(async (tx) => await restaurantOf(engine, input.restaurantId, tx));
   let origin: URL;
   try {
     origin = new URL(input.origin);
@@ -104,12 +104,12 @@ export async function createPairingCode(
   const now = engine.clock.now();
   const expires = now + PAIRING_CODE_TTL_MS;
   const secret = `${PAIRING_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const code = await engine.transaction(async () => {
+  const code = await engine.transaction(async (tx) => {
     for (;;) {
       const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
       // Two live codes never share digits, so a code names one restaurant.
-      if (await engine.stores.kitchenDevices.findLiveCode(digits, now)) continue;
-      await engine.stores.kitchenDevices.insertPairingCode({
+      if (await tx.stores.kitchenDevices.findLiveCode(digits, now)) continue;
+      await tx.stores.kitchenDevices.insertPairingCode({
         id: randomUUID(),
         restaurant_id: restaurant.id,
         code: digits,
@@ -133,13 +133,13 @@ const refusedPairing = () => new ApiError('unauthorized', 'pairing code unknown,
  * them); the PAIRING_FAILURE_CAP-th within the window voids that restaurant's live codes.
  */
 export async function pairWithCode(engine: Engine, code: string): Promise<PairedDevice> {
-  const outcome = await engine.transaction(async () => {
+  const outcome = await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const pairing = CODE_PATTERN.test(code) ? await engine.stores.kitchenDevices.findLiveCode(code, now) : undefined;
-    if (pairing) return await createDevice(engine, pairing, now);
-    for (const restaurantId of await engine.stores.kitchenDevices.restaurantsWithLiveCodes(now)) {
-      const failures = await engine.stores.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
-      if (failures >= PAIRING_FAILURE_CAP) await engine.stores.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
+    const pairing = CODE_PATTERN.test(code) ? await tx.stores.kitchenDevices.findLiveCode(code, now) : undefined;
+    if (pairing) return await createDevice(engine, tx, pairing, now);
+    for (const restaurantId of await tx.stores.kitchenDevices.restaurantsWithLiveCodes(now)) {
+      const failures = await tx.stores.kitchenDevices.countFailure(restaurantId, now, now - PAIRING_FAILURE_WINDOW_MS);
+      if (failures >= PAIRING_FAILURE_CAP) await tx.stores.kitchenDevices.voidLiveCodes(restaurantId, now, failures);
     }
     return null;
   });
@@ -152,21 +152,23 @@ export async function pairWithSecret(engine: Engine, secret: string): Promise<Pa
   if (!SECRET_PATTERN.test(secret)) throw refusedPairing();
   // Not limited per address: a miss is a read, so a flood of made-up secrets never takes the writer.
   const digest = digestSecret(secret);
-  if (!await engine.read(async () => await engine.stores.kitchenDevices.findLiveSecret(digest, engine.clock.now()))) throw refusedPairing();
-  return await engine.transaction(async () => {
+  if (!await engine.read(async (tx) => await tx.stores.kitchenDevices.findLiveSecret(digest, engine.clock.now()))) throw refusedPairing();
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const pairing = await engine.stores.kitchenDevices.findLiveSecret(digest, now);
+    const pairing = await tx.stores.kitchenDevices.findLiveSecret(digest, now);
     if (!pairing) throw refusedPairing();
-    return await createDevice(engine, pairing, now);
+    return await createDevice(engine, tx, pairing, now);
   });
 }
 
 /** When a restaurant's six-digit codes were last voided by wrong tries (ISO, its zone), within the last day. */
-export async function pairingLockout(engine: Engine, restaurantId: string): Promise<{ voided_at: string; failed_attempts: number } | null> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  const row = await engine.stores.kitchenDevices.lockout(restaurantId);
-  // Said for a day: long enough for the manager to see it, not a notice forever.
-  return row && engine.clock.now() - row.voided_at < LOCKOUT_SHOWN_MS ? { voided_at: formatInstant(row.voided_at, restaurant.time_zone), failed_attempts: row.failures } : null;
+export async function pairingLockout(engine: Engine, restaurantId: string, callerTx?: ReadTransaction): Promise<{ voided_at: string; failed_attempts: number } | null> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const row = await tx.stores.kitchenDevices.lockout(restaurantId);
+    // Said for a day: long enough for the manager to see it, not a notice forever.
+    return row && engine.clock.now() - row.voided_at < LOCKOUT_SHOWN_MS ? { voided_at: formatInstant(row.voided_at, restaurant.time_zone), failed_attempts: row.failures } : null;
+  });
 }
 
 /**
@@ -175,8 +177,8 @@ export async function pairingLockout(engine: Engine, restaurantId: string): Prom
  * addresses, new ones share one bucket (no one's bucket is ever evicted before it is full again).
  */
 export async function takePairingAttempt(engine: Engine, address: string, settings: RateLimitSettings = DEFAULT_PAIRING_LIMITS): Promise<RateLimitDecision> {
-  return await engine.transaction(async () => {
-    const store = engine.stores.kitchenDevices;
+  return await engine.transaction(async (tx) => {
+    const store = tx.stores.kitchenDevices;
     const now = engine.clock.now();
     await store.prunePairingBuckets(now, 4);
     let key = address;
@@ -192,65 +194,73 @@ export async function takePairingAttempt(engine: Engine, address: string, settin
 }
 
 /** Inside the caller's transaction: the device an offer creates, the offer spent. */
-async function createDevice(engine: Engine, pairing: PairingCodeRow, now: number): Promise<PairedDevice> {
-  const restaurant = await restaurantOf(engine, pairing.restaurant_id);
+async function createDevice(engine: Engine, tx: WriteTransaction, pairing: PairingCodeRow, now: number): Promise<PairedDevice> {
+  const restaurant = await restaurantOf(engine, pairing.restaurant_id, tx);
   for (;;) {
     const token = randomBytes(32).toString('base64url');
     const lookup = token.slice(0, LOOKUP_LENGTH);
-    if (await engine.stores.kitchenDevices.findByLookup(lookup)) continue;
+    if (await tx.stores.kitchenDevices.findByLookup(lookup)) continue;
     const salt = randomBytes(16);
     const row = {
       id: randomUUID(),
       restaurant_id: restaurant.id,
-      name: pairing.device_name ?? `Pantalla ${await engine.stores.kitchenDevices.count(restaurant.id) + 1}`,
+      name: pairing.device_name ?? `Pantalla ${await tx.stores.kitchenDevices.count(restaurant.id) + 1}`,
       lookup,
       salt,
       hash: hashToken(salt, token),
       paired_at: now,
       role: pairing.device_role,
     };
-    await engine.stores.kitchenDevices.insert(row);
-    if (!await engine.stores.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
+    await tx.stores.kitchenDevices.insert(row);
+    if (!await tx.stores.kitchenDevices.markCodeUsed(pairing.id, now, row.id)) throw refusedPairing();
     return { token, restaurantId: restaurant.id, device: toEntry({ ...row, last_seen_at: null, revoked_at: null }, restaurant.time_zone) };
   }
 }
 
 /** The device a presented token stands for, or null for a malformed, unknown or revoked one. */
-export async function authenticateDevice(engine: Engine, token: string): Promise<DeviceIdentity | null> {
-  if (!TOKEN_PATTERN.test(token)) return null;
-  const row = await engine.stores.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
-  if (!row) {
-    hashToken(randomBytes(16), token);
-    return null;
-  }
-  if (!timingSafeEqual(hashToken(row.salt, token), row.hash) || row.revoked_at !== null) return null;
-  await touchDevice(engine, row.id, row.last_seen_at);
-  return { deviceId: row.id, restaurantId: row.restaurant_id, role: row.role };
+export async function authenticateDevice(engine: Engine, token: string, callerTx?: WriteTransaction): Promise<DeviceIdentity | null> {
+  return await engine.within(callerTx, async (tx) => {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    const row = await tx.stores.kitchenDevices.findByLookup(token.slice(0, LOOKUP_LENGTH));
+    if (!row) {
+      hashToken(randomBytes(16), token);
+      return null;
+    }
+    if (!timingSafeEqual(hashToken(row.salt, token), row.hash) || row.revoked_at !== null) return null;
+    await touchDevice(engine, tx, row.id, row.last_seen_at);
+    return { deviceId: row.id, restaurantId: row.restaurant_id, role: row.role };
+  });
 }
 
 /** Notes that a screen was seen now, at most every 30 s. */
-async function touchDevice(engine: Engine, deviceId: string, lastSeenAt: number | null): Promise<void> {
+async function touchDevice(engine: Engine, tx: WriteTransaction, deviceId: string, lastSeenAt: number | null): Promise<void> {
   const now = engine.clock.now();
-  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await engine.stores.kitchenDevices.touch(deviceId, now);
+  if (lastSeenAt === null || now - lastSeenAt >= LAST_SEEN_RESOLUTION_MS) await tx.stores.kitchenDevices.touch(deviceId, now);
 }
 
 /** Whether a screen is still paired (checked before every live message); notes the sighting. */
-export async function deviceStillPaired(engine: Engine, deviceId: string): Promise<boolean> {
-  const sighting = await engine.stores.kitchenDevices.sighting(deviceId);
-  if (!sighting || sighting.revoked_at !== null) return false;
-  await touchDevice(engine, deviceId, sighting.last_seen_at);
-  return true;
+export async function deviceStillPaired(engine: Engine, deviceId: string, callerTx?: WriteTransaction): Promise<boolean> {
+  return await engine.within(callerTx, async (tx) => {
+    const sighting = await tx.stores.kitchenDevices.sighting(deviceId);
+    if (!sighting || sighting.revoked_at !== null) return false;
+    await touchDevice(engine, tx, deviceId, sighting.last_seen_at);
+    return true;
+  });
 }
 
-export async function listKitchenDevices(engine: Engine, restaurantId: string): Promise<KitchenDeviceEntry[]> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  return (await engine.stores.kitchenDevices.listForRestaurant(restaurantId)).map((row) => toEntry(row, restaurant.time_zone));
+export async function listKitchenDevices(engine: Engine, restaurantId: string, callerTx?: ReadTransaction): Promise<KitchenDeviceEntry[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    return (await tx.stores.kitchenDevices.listForRestaurant(restaurantId)).map((row) => toEntry(row, restaurant.time_zone));
+  });
 }
 
-export async function revokeKitchenDevice(engine: Engine, restaurantId: string, deviceId: string): Promise<KitchenDeviceEntry> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  const id = deviceId.toLowerCase();
-  if (!await engine.stores.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
-  await engine.stores.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
-  return toEntry((await engine.stores.kitchenDevices.find(restaurantId, id))!, restaurant.time_zone);
+export async function revokeKitchenDevice(engine: Engine, restaurantId: string, deviceId: string, callerTx?: WriteTransaction): Promise<KitchenDeviceEntry> {
+  return await engine.within(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const id = deviceId.toLowerCase();
+    if (!await tx.stores.kitchenDevices.find(restaurantId, id)) throw notFound(`kitchen screen ${deviceId} not found`);
+    await tx.stores.kitchenDevices.revoke(restaurantId, id, engine.clock.now());
+    return toEntry((await tx.stores.kitchenDevices.find(restaurantId, id))!, restaurant.time_zone);
+  });
 }

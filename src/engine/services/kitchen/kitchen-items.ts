@@ -23,21 +23,21 @@ export interface ItemDoneResult {
  */
 export async function setItemDone(engine: Engine, actor: Actor, orderId: string, itemIndex: number, done: boolean, tx?: WriteTransaction): Promise<ItemDoneResult> {
   requireWrite(actor);
-  return await engine.within(tx, async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  return await engine.within(tx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     const lines = (JSON.parse(order.items) as unknown[]).length;
     if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
-    const before = (await engine.stores.kitchenData.itemState(order.id, itemIndex))?.done === 1;
+    const before = (await tx.stores.kitchenData.itemState(order.id, itemIndex))?.done === 1;
     if (before === done) return { order, item_index: itemIndex, done, changed: false };
     const now = engine.clock.now();
-    if (isTerminal(order.status) && (await engine.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
+    if (isTerminal(order.status) && (await tx.stores.kitchenData.recalledUntil(order.id) ?? 0) <= now) {
       throw new KitchenError('ticket_finished', `order ${order.number} is ${order.status}; recall it to change its items`);
     }
-    await engine.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
-    await logItemDone(engine, order, itemIndex, done, actor.keyId, now);
-    await engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
+    await tx.stores.kitchenData.setItemState(order.id, itemIndex, done, now);
+    await logItemDone(engine, tx, order, itemIndex, done, actor.keyId, now);
+    await tx.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.item, now, {
       order_id: order.id,
       item_index: itemIndex,
       done,

@@ -15,7 +15,7 @@ import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type Hel
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { HeldItemRow, PromiseOutcome } from '../../store/kitchen-timings-store.ts';
@@ -82,10 +82,13 @@ export async function cooksOnShift(
   restaurantId: string,
   settings: KitchenSettings,
   overrides?: readonly { station_id: string; cooks: number }[],
+  callerTx?: ReadTransaction,
 ): Promise<Map<string, number>> {
-  const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
-  for (const row of overrides ?? (await engine.stores.kitchenTimings.stationCooks(restaurantId))) cooks.set(row.station_id, row.cooks);
-  return cooks;
+  return await engine.readWithin(callerTx, async (tx) => {
+    const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
+    for (const row of overrides ?? (await tx.stores.kitchenTimings.stationCooks(restaurantId))) cooks.set(row.station_id, row.cooks);
+    return cooks;
+  });
 }
 
 const lineSeconds = (settings: KitchenSettings, learned: Map<string, LearnedPrep>, row: { station_id: string; product_id: string | null; quantity: number }) =>
@@ -111,20 +114,20 @@ function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived
 }
 
 /** Reads what a promise needs of the location, as kitchenLoadRows keeps it (the open lines from `now` minus the horizon). */
-async function readLoadRows(engine: Engine, restaurantId: string, locationId: string, now: number, world: World): Promise<KitchenLoadRows> {
-  const settings = await readKitchenSettings(engine, restaurantId);
-  const station_cooks = await engine.stores.kitchenTimings.stationCooks(restaurantId);
-  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks);
-  const open = await engine.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
-  const held = await engine.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
+async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: string, locationId: string, now: number, world: World): Promise<KitchenLoadRows> {
+  const settings = await readKitchenSettings(engine, restaurantId, tx);
+  const station_cooks = await tx.stores.kitchenTimings.stationCooks(restaurantId);
+  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks, tx);
+  const open = await tx.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const held = await tx.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
   const last_done = new Map<string, number[]>();
   for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
-    last_done.set(station, await engine.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+    last_done.set(station, await tx.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
   }
   return {
     read_at: now,
     settings,
-    prep_stats: (await engine.stores.kitchenTimings.prepStats(restaurantId)).map((row) => ({
+    prep_stats: (await tx.stores.kitchenTimings.prepStats(restaurantId)).map((row) => ({
       station_id: row.station_id,
       product_id: row.product_id,
       learned: { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples },
@@ -133,7 +136,7 @@ async function readLoadRows(engine: Engine, restaurantId: string, locationId: st
     open,
     held,
     last_done,
-    outcomes: await engine.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+    outcomes: await tx.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
   };
 }
 
@@ -143,37 +146,39 @@ async function readLoadRows(engine: Engine, restaurantId: string, locationId: st
  * behind a new order), or all of them (`'all'`, what the jobs decide). The rows are read once per
  * kitchen change (kitchenLoadRows); only the moment's part is done per call: O(open lines).
  */
-export async function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due'): Promise<KitchenLoad> {
-  let rows = await kitchenLoadRows(engine, locationId, world, now, async () => await readLoadRows(engine, restaurantId, locationId, now, world));
-  // Kept rows cut at MAX_OPEN_LINES may leave out lines a read now would take: read again.
-  if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = await readLoadRows(engine, restaurantId, locationId, now, world);
-  const { settings } = rows;
-  const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
-  const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
-  // The open lines are oldest fired first: those past the horizon since they were read are a prefix.
-  const since = now - OPEN_LINE_HORIZON_MS;
-  let past = 0;
-  while (past < openLines.length && openLines[past]!.fired_at < since) past++;
-  const fired = past === 0 ? openLines : openLines.slice(past);
-  // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
-  const heldRows = held === 'all' ? rows.held : rows.held.filter((row) => row.fire_at <= now);
-  const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
-  const open = [
-    ...fired,
-    ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
-  ];
-  return {
-    now,
-    settings,
-    learned,
-    cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks),
-    open,
-    fired,
-    held: heldLines,
-    freed: rows.last_done,
-    quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
-    outcomes: rows.outcomes,
-  };
+export async function readKitchenLoad(engine: Engine, restaurantId: string, locationId: string, now: number, world: World, held: 'due' | 'all' = 'due', callerTx?: ReadTransaction): Promise<KitchenLoad> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    let rows = await kitchenLoadRows(engine, locationId, world, now, async () => await readLoadRows(engine, tx, restaurantId, locationId, now, world));
+    // Kept rows cut at MAX_OPEN_LINES may leave out lines a read now would take: read again.
+    if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = await readLoadRows(engine, tx, restaurantId, locationId, now, world);
+    const { settings } = rows;
+    const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
+    const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
+    // The open lines are oldest fired first: those past the horizon since they were read are a prefix.
+    const since = now - OPEN_LINE_HORIZON_MS;
+    let past = 0;
+    while (past < openLines.length && openLines[past]!.fired_at < since) past++;
+    const fired = past === 0 ? openLines : openLines.slice(past);
+    // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
+    const heldRows = held === 'all' ? rows.held : rows.held.filter((row) => row.fire_at <= now);
+    const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
+    const open = [
+      ...fired,
+      ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
+    ];
+    return {
+      now,
+      settings,
+      learned,
+      cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks, tx),
+      open,
+      fired,
+      held: heldLines,
+      freed: rows.last_done,
+      quantile: settings.promise_quantile ?? DEFAULT_PROMISE_QUANTILE,
+      outcomes: rows.outcomes,
+    };
+  });
 }
 
 /** The lines to schedule for order lines: each one's station and its expected and p90 seconds. */
@@ -220,14 +225,14 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
  * the one the customer chose. Returns the promise for the order's answer, and the location's held
  * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
-export async function promiseAndFire(engine: Engine, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
+export async function promiseAndFire(engine: Engine, tx: WriteTransaction, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
   let view: PromiseView | null = null;
   let holds: HoldPlan[] = [];
   let held: HeldDecision[] = [];
   if (order.scheduled_for === null) {
-    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1));
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1), undefined, tx);
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
-    await engine.stores.kitchenTimings.putOrderPromise({
+    await tx.stores.kitchenTimings.putOrderPromise({
       order_id: order.id,
       restaurant_id: restaurant.id,
       location_id: location.id,
@@ -255,19 +260,19 @@ export async function promiseAndFire(engine: Engine, restaurant: RestaurantRow, 
       held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
     }
   }
-  if (order.status === 'recibido') await logOrderFired(engine, order, device, now, holds);
+  if (order.status === 'recibido') await logOrderFired(engine, tx, order, device, now, holds);
   return { view, held };
 }
 
 /** The promise an order has now (made at its creation, or moved later since), as the API answers it at `now`; null when it has none. */
-export async function keptPromiseView(engine: Engine, orderId: string, timeZone: string, now: number): Promise<PromiseView | null> {
-  const made = await engine.stores.kitchenTimings.orderPromise(orderId);
+export async function keptPromiseView(engine: Engine, tx: WriteTransaction, orderId: string, timeZone: string, now: number): Promise<PromiseView | null> {
+  const made = await tx.stores.kitchenTimings.orderPromise(orderId);
   if (!made) return null;
   // Its current promise: the last time it was moved later (services/kitchen/promise-slips.ts), else the one made.
-  const moved = (await engine.stores.kitchenTimings.promiseUpdates(orderId)).at(-1);
+  const moved = (await tx.stores.kitchenTimings.promiseUpdates(orderId)).at(-1);
   const kept = moved ? { ...made, expected_ready_at: moved.expected_ready_at, promised_ready_at: moved.promised_ready_at } : made;
-  const settings = await readKitchenSettings(engine, kept.restaurant_id);
-  const outcomes = await engine.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
+  const settings = await readKitchenSettings(engine, kept.restaurant_id, tx);
+  const outcomes = await tx.stores.kitchenTimings.outcomes(kept.location_id, CALIBRATION_WINDOW);
   return {
     expected_ready_at: formatInstant(kept.expected_ready_at, timeZone),
     promised_ready_at: formatInstant(kept.promised_ready_at, timeZone),

@@ -1,7 +1,7 @@
 // The item timing log (issue 32): what happened to each order line in the kitchen and when, written
 // in the transaction of the change that caused it, and the lines open per location derived from it.
 // Everything here is called inside the caller's transaction.
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { ItemTimingKind } from '../../store/kitchen-timings-store.ts';
 import type { HoldPlan } from '../../domain/finish-together.ts';
@@ -13,9 +13,9 @@ import type { OrderItemView } from '../orders/order-view.ts';
 /** The device written for what the engine did by itself (a payment confirmed, a scheduled release). */
 export const ENGINE_DEVICE = 'engine';
 
-async function lineFacts(engine: Engine, order: OrderRow) {
-  const settings = await readKitchenSettings(engine, order.restaurant_id);
-  const channel = await engine.stores.kitchenData.channel(order.id);
+async function lineFacts(engine: Engine, tx: WriteTransaction, order: OrderRow) {
+  const settings = await readKitchenSettings(engine, order.restaurant_id, tx);
+  const channel = await tx.stores.kitchenData.channel(order.id);
   const lines = JSON.parse(order.items) as OrderItemView[];
   return lines.map((line, index) => ({
     index,
@@ -27,8 +27,8 @@ async function lineFacts(engine: Engine, order: OrderRow) {
 }
 
 /** Appends the line's row to the log; returns its seq (a line it opens keeps it as its place in its station's queue). */
-async function write(engine: Engine, order: OrderRow, line: Awaited<ReturnType<typeof lineFacts>>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): Promise<number> {
-  return await engine.stores.kitchenTimings.log({
+async function write(engine: Engine, tx: WriteTransaction, order: OrderRow, line: Awaited<ReturnType<typeof lineFacts>>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): Promise<number> {
+  return await tx.stores.kitchenTimings.log({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
     location_id: order.location_id,
@@ -49,14 +49,14 @@ async function write(engine: Engine, order: OrderRow, line: Awaited<ReturnType<t
  * names (held back to finish with the order's slowest line: logged `held`, kept in
  * `kitchen_held_items` until `logHeldLineFired`).
  */
-export async function logOrderFired(engine: Engine, order: OrderRow, device: string, at: number, holds: readonly HoldPlan[] = []): Promise<void> {
+export async function logOrderFired(engine: Engine, tx: WriteTransaction, order: OrderRow, device: string, at: number, holds: readonly HoldPlan[] = []): Promise<void> {
   if (order.location_id === null) return;
   const held = new Map(holds.map((h) => [h.index, h]));
-  for (const line of await lineFacts(engine, order)) {
+  for (const line of await lineFacts(engine, tx, order)) {
     const hold = held.get(line.index);
     if (hold && line.station_id !== null) {
-      await write(engine, order, line, 'held', null, device, at);
-      await engine.stores.kitchenTimings.hold({
+      await write(engine, tx, order, line, 'held', null, device, at);
+      await tx.stores.kitchenTimings.hold({
         order_id: order.id,
         item_index: line.index,
         location_id: order.location_id,
@@ -70,8 +70,8 @@ export async function logOrderFired(engine: Engine, order: OrderRow, device: str
       });
       continue;
     }
-    const seq = await write(engine, order, line, 'fired', null, device, at);
-    await engine.stores.kitchenTimings.open({
+    const seq = await write(engine, tx, order, line, 'fired', null, device, at);
+    await tx.stores.kitchenTimings.open({
       order_id: order.id,
       item_index: line.index,
       location_id: order.location_id,
@@ -90,12 +90,12 @@ export async function logOrderFired(engine: Engine, order: OrderRow, device: str
  * A held line fires (the jobs, by the engine): logged `fired`, open at its station from now, and a
  * kitchen item event so that every screen draws it as an ordinary line again.
  */
-export async function logHeldLineFired(engine: Engine, order: OrderRow, itemIndex: number, at: number): Promise<void> {
-  const line = (await lineFacts(engine, order))[itemIndex];
+export async function logHeldLineFired(engine: Engine, tx: WriteTransaction, order: OrderRow, itemIndex: number, at: number): Promise<void> {
+  const line = (await lineFacts(engine, tx, order))[itemIndex];
   if (!line || order.location_id === null) return;
-  await engine.stores.kitchenTimings.unhold(order.id, itemIndex);
-  const seq = await write(engine, order, line, 'fired', null, ENGINE_DEVICE, at);
-  await engine.stores.kitchenTimings.open({
+  await tx.stores.kitchenTimings.unhold(order.id, itemIndex);
+  const seq = await write(engine, tx, order, line, 'fired', null, ENGINE_DEVICE, at);
+  await tx.stores.kitchenTimings.open({
     order_id: order.id,
     item_index: itemIndex,
     location_id: order.location_id,
@@ -107,29 +107,29 @@ export async function logHeldLineFired(engine: Engine, order: OrderRow, itemInde
     started_at: null,
     fire_seq: seq,
   });
-  await engine.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
+  await tx.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
 }
 
 /** The ticket moved to en_preparacion: its open lines are known started (source `ticket`). */
-export async function logTicketStarted(engine: Engine, order: OrderRow, device: string, at: number): Promise<void> {
-  const open = new Set((await engine.stores.kitchenTimings.openOf(order.id)).filter((o) => o.started_at === null).map((o) => o.item_index));
-  for (const line of await lineFacts(engine, order)) if (open.has(line.index)) await write(engine, order, line, 'started', 'ticket', device, at);
-  await engine.stores.kitchenTimings.start(order.id, at);
+export async function logTicketStarted(engine: Engine, tx: WriteTransaction, order: OrderRow, device: string, at: number): Promise<void> {
+  const open = new Set((await tx.stores.kitchenTimings.openOf(order.id)).filter((o) => o.started_at === null).map((o) => o.item_index));
+  for (const line of await lineFacts(engine, tx, order)) if (open.has(line.index)) await write(engine, tx, order, line, 'started', 'ticket', device, at);
+  await tx.stores.kitchenTimings.start(order.id, at);
 }
 
 /** A line bumped done (or un-bumped) by itself. */
-export async function logItemDone(engine: Engine, order: OrderRow, itemIndex: number, done: boolean, device: string, at: number): Promise<void> {
-  const line = (await lineFacts(engine, order))[itemIndex];
+export async function logItemDone(engine: Engine, tx: WriteTransaction, order: OrderRow, itemIndex: number, done: boolean, device: string, at: number): Promise<void> {
+  const line = (await lineFacts(engine, tx, order))[itemIndex];
   if (!line) return;
-  const seq = await write(engine, order, line, done ? 'done' : 'undone', 'item', device, at);
+  const seq = await write(engine, tx, order, line, done ? 'done' : 'undone', 'item', device, at);
   // A held line bumped from its "en espera" mark is done without ever firing.
   if (done) {
-    await engine.stores.kitchenTimings.close(order.id, itemIndex);
-    await engine.stores.kitchenTimings.unhold(order.id, itemIndex);
+    await tx.stores.kitchenTimings.close(order.id, itemIndex);
+    await tx.stores.kitchenTimings.unhold(order.id, itemIndex);
   }
   else if (order.location_id !== null && (order.status === 'recibido' || order.status === 'en_preparacion')) {
     // Back on the station: open again from now, as started (the cook goes on with it).
-    await engine.stores.kitchenTimings.open({
+    await tx.stores.kitchenTimings.open({
       order_id: order.id,
       item_index: itemIndex,
       location_id: order.location_id,
@@ -150,25 +150,25 @@ export async function logItemDone(engine: Engine, order: OrderRow, itemIndex: nu
  * listo does every line still open (source `ticket`) and marks its promise kept or not, cancelado
  * takes its lines off the stations.
  */
-export async function logTransition(engine: Engine, order: OrderRow, target: OrderRow['status'], device: string, at: number): Promise<void> {
+export async function logTransition(engine: Engine, tx: WriteTransaction, order: OrderRow, target: OrderRow['status'], device: string, at: number): Promise<void> {
   const reachesKitchen = (order.status === 'pendiente_pago' || order.status === 'programado') && (target === 'recibido' || target === 'en_preparacion');
-  if (reachesKitchen) await logOrderFired(engine, order, device, at);
-  if (target === 'en_preparacion') await logTicketStarted(engine, order, device, at);
+  if (reachesKitchen) await logOrderFired(engine, tx, order, device, at);
+  if (target === 'en_preparacion') await logTicketStarted(engine, tx, order, device, at);
   if (target === 'listo') {
-    const open = new Set((await engine.stores.kitchenTimings.openOf(order.id)).map((o) => o.item_index));
-    for (const held of await engine.stores.kitchenTimings.heldOf(order.id)) open.add(held.item_index);
-    for (const line of await lineFacts(engine, order)) if (open.has(line.index)) await write(engine, order, line, 'done', 'ticket', device, at);
-    await engine.stores.kitchenTimings.closeOrder(order.id);
-    await engine.stores.kitchenTimings.unholdOrder(order.id);
-    await engine.stores.kitchenTimings.markReady(order.id, at);
+    const open = new Set((await tx.stores.kitchenTimings.openOf(order.id)).map((o) => o.item_index));
+    for (const held of await tx.stores.kitchenTimings.heldOf(order.id)) open.add(held.item_index);
+    for (const line of await lineFacts(engine, tx, order)) if (open.has(line.index)) await write(engine, tx, order, line, 'done', 'ticket', device, at);
+    await tx.stores.kitchenTimings.closeOrder(order.id);
+    await tx.stores.kitchenTimings.unholdOrder(order.id);
+    await tx.stores.kitchenTimings.markReady(order.id, at);
   }
   if (target === 'cancelado' || target === 'entregado' || target === 'en_reparto') {
-    await engine.stores.kitchenTimings.closeOrder(order.id);
-    await engine.stores.kitchenTimings.unholdOrder(order.id);
+    await tx.stores.kitchenTimings.closeOrder(order.id);
+    await tx.stores.kitchenTimings.unholdOrder(order.id);
   }
 }
 
 /** A finished ticket recalled to the screens: each line's `recalled`. */
-export async function logRecalled(engine: Engine, order: OrderRow, device: string, at: number): Promise<void> {
-  for (const line of await lineFacts(engine, order)) await write(engine, order, line, 'recalled', null, device, at);
+export async function logRecalled(engine: Engine, tx: WriteTransaction, order: OrderRow, device: string, at: number): Promise<void> {
+  for (const line of await lineFacts(engine, tx, order)) await write(engine, tx, order, line, 'recalled', null, device, at);
 }

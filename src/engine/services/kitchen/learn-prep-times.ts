@@ -5,7 +5,7 @@
 // have started earlier). Waiting is left out that way; implausible bumps are left out by the domain.
 import { DateTime } from 'luxon';
 import { DEFAULT_PREP_SECONDS, learnPrepTimes, type CookSample, type Implausible } from '../../domain/prep-times.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import { cooksOnShift } from './kitchen-promise.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
@@ -61,8 +61,10 @@ export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'it
 }
 
 /** Whether the restaurant's item timing log has grown since `since` (engine ms): a quiet one is not learned again. */
-export async function timingsLoggedAfter(engine: Engine, restaurantId: string, since: number): Promise<boolean> {
-  return await engine.stores.kitchenTimings.loggedAfter(restaurantId, since);
+export async function timingsLoggedAfter(engine: Engine, restaurantId: string, since: number, callerTx?: ReadTransaction): Promise<boolean> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.kitchenTimings.loggedAfter(restaurantId, since);
+  });
 }
 
 /**
@@ -70,14 +72,14 @@ export async function timingsLoggedAfter(engine: Engine, restaurantId: string, s
  * table, in one transaction. Run by the jobs every few minutes of engine time (jobs/start-jobs.ts).
  */
 export async function learnRestaurantPrepTimes(engine: Engine, restaurantId: string): Promise<LearningResult> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const since = DateTime.fromMillis(now).minus({ days: LEARNING_DAYS }).toMillis();
-    const settings = await readKitchenSettings(engine, restaurantId);
-    const samples = cookSamples(await engine.stores.kitchenTimings.logFrom(restaurantId, since, MAX_LOG_ROWS), await cooksOnShift(engine, restaurantId, settings));
+    const settings = await readKitchenSettings(engine, restaurantId, tx);
+    const samples = cookSamples(await tx.stores.kitchenTimings.logFrom(restaurantId, since, MAX_LOG_ROWS), await cooksOnShift(engine, restaurantId, settings, undefined, tx));
     const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
     const { learned, excluded } = learnPrepTimes(samples, typed);
-    await engine.stores.kitchenTimings.replacePrepStats(
+    await tx.stores.kitchenTimings.replacePrepStats(
       restaurantId,
       [...learned.values()].map((l) => ({
         restaurant_id: restaurantId,
@@ -96,16 +98,18 @@ export async function learnRestaurantPrepTimes(engine: Engine, restaurantId: str
 }
 
 /** Where the learned time drifts from the typed one by more than `share` (the manager's list to accept). */
-export async function prepTimeDrift(engine: Engine, restaurantId: string, share = 0.2): Promise<{ product_id: string; station_id: string; typed_seconds: number; learned_seconds: number; samples: number }[]> {
-  const settings = await readKitchenSettings(engine, restaurantId);
-  return (await engine.stores.kitchenTimings
-    .prepStats(restaurantId))
-    .map((s) => ({
-      product_id: s.product_id,
-      station_id: s.station_id,
-      typed_seconds: settings.prep?.product_seconds[s.product_id] ?? DEFAULT_PREP_SECONDS,
-      learned_seconds: s.median_seconds,
-      samples: s.samples,
-    }))
-    .filter((d) => Math.abs(d.learned_seconds - d.typed_seconds) > d.typed_seconds * share);
+export async function prepTimeDrift(engine: Engine, restaurantId: string, share = 0.2, callerTx?: ReadTransaction): Promise<{ product_id: string; station_id: string; typed_seconds: number; learned_seconds: number; samples: number }[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const settings = await readKitchenSettings(engine, restaurantId, tx);
+    return (await tx.stores.kitchenTimings
+      .prepStats(restaurantId))
+      .map((s) => ({
+        product_id: s.product_id,
+        station_id: s.station_id,
+        typed_seconds: settings.prep?.product_seconds[s.product_id] ?? DEFAULT_PREP_SECONDS,
+        learned_seconds: s.median_seconds,
+        samples: s.samples,
+      }))
+      .filter((d) => Math.abs(d.learned_seconds - d.typed_seconds) > d.typed_seconds * share);
+  });
 }

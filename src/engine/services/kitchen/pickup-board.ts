@@ -16,17 +16,17 @@ const PREPARING = new Set(['recibido', 'en_preparacion']);
 const byNumber = (a: string, b: string) => a.localeCompare(b, 'es', { numeric: true });
 
 export async function readPickupBoard(engine: Engine, restaurantId: string): Promise<PickupBoard> {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+  const restaurant = await engine.read(async (tx) => await tx.stores.restaurants.get(restaurantId));
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   const now = engine.clock.now();
-  const { shown, promises, settings } = await engine.read(async () => {
-    const settings = await readPickupScreenSettings(engine, restaurant.id);
-    const rows = await engine.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone));
+  const { shown, promises, settings } = await engine.read(async (tx) => {
+    const settings = await readPickupScreenSettings(engine, restaurant.id, tx);
+    const rows = await tx.stores.kitchen.currentOrders(restaurant.id, startOfLocalDay(now, restaurant.time_zone));
     const types = settings.order_types === 'pickup_and_delivery' ? new Set(['retiro', 'delivery']) : new Set(['retiro']);
     const shown = rows.filter((r) => types.has(r.type) && r.test === 0);
     // Issue 32: the time promised to each customer waiting (the last one, when it slipped).
     const preparingIds = shown.filter((r) => PREPARING.has(r.status)).map((r) => r.id);
-    const promises = new Map((await engine.stores.kitchenTimings.currentPromisesOf(preparingIds)).map((p) => [p.order_id, p.promised_ready_at]));
+    const promises = new Map((await tx.stores.kitchenTimings.currentPromisesOf(preparingIds)).map((p) => [p.order_id, p.promised_ready_at]));
     return { shown, promises, settings };
   });
   // Built field by field: nothing of the row reaches the screen unless named here.

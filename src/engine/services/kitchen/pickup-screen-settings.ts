@@ -10,7 +10,7 @@ import {
   type PickupScreenSettings,
 } from '../../../shared/screen-contract/pickup.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 
 /** What may change; an absent field keeps its value. */
 export interface PickupScreenSettingsPatch {
@@ -19,18 +19,20 @@ export interface PickupScreenSettingsPatch {
   language?: unknown;
 }
 
-async function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+async function restaurantOf(engine: Engine, restaurantId: string, tx: ReadTransaction) {
+  const restaurant = await tx.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
 
 /** The restaurant's settings, the defaults where it set none. Call inside a read or a transaction, or alone. */
-export async function readPickupScreenSettings(engine: Engine, restaurantId: string): Promise<PickupScreenSettings> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  const row = await engine.stores.pickupScreenSettings.get(restaurant.id);
-  if (!row) return { ...DEFAULT_PICKUP_SCREEN_SETTINGS };
-  return { show_first_name: row.show_first_name === 1, order_types: row.order_types, language: row.language };
+export async function readPickupScreenSettings(engine: Engine, restaurantId: string, callerTx?: ReadTransaction): Promise<PickupScreenSettings> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const row = await tx.stores.pickupScreenSettings.get(restaurant.id);
+    if (!row) return { ...DEFAULT_PICKUP_SCREEN_SETTINGS };
+    return { show_first_name: row.show_first_name === 1, order_types: row.order_types, language: row.language };
+  });
 }
 
 /** Checks a patch from outside against the settings in force; throws invalid_request naming the field. */
@@ -55,10 +57,10 @@ export function checkPickupScreenSettingsPatch(current: PickupScreenSettings, pa
 
 /** Applies a patch and answers the settings now in force. */
 export async function updatePickupScreenSettings(engine: Engine, restaurantId: string, patch: PickupScreenSettingsPatch): Promise<PickupScreenSettings> {
-  return await engine.transaction(async () => {
-    const restaurant = await restaurantOf(engine, restaurantId);
-    const next = checkPickupScreenSettingsPatch(await readPickupScreenSettings(engine, restaurant.id), patch);
-    await engine.stores.pickupScreenSettings.put({
+  return await engine.transaction(async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const next = checkPickupScreenSettingsPatch(await readPickupScreenSettings(engine, restaurant.id, tx), patch);
+    await tx.stores.pickupScreenSettings.put({
       restaurant_id: restaurant.id,
       show_first_name: next.show_first_name ? 1 : 0,
       order_types: next.order_types,

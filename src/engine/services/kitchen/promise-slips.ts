@@ -6,7 +6,7 @@ import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { promiseMargin, scheduleOrder } from '../../domain/kitchen-promise.ts';
 import { quantile } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import { worldOf } from '../../../shared/world.ts';
 import { MAX_OPEN_LINES, OPEN_LINE_HORIZON_MS, readKitchenLoad, type PromiseView } from './kitchen-promise.ts';
 import { toOrderView } from '../orders/order-view.ts';
@@ -20,8 +20,10 @@ export interface MovedPromiseView extends PromiseView {
 }
 
 /** Every location of every restaurant (the jobs ask each one; one with no open order costs one indexed read). */
-export async function locationsToFollow(engine: Engine): Promise<string[]> {
-  return await flatMapInOrder(await engine.stores.restaurants.list(), async (r) => (await engine.stores.locations.list(r.id)).map((l) => l.id));
+export async function locationsToFollow(engine: Engine, callerTx?: ReadTransaction): Promise<string[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await flatMapInOrder(await tx.stores.restaurants.list(), async (r) => (await tx.stores.locations.list(r.id)).map((l) => l.id));
+  });
 }
 
 interface Slip {
@@ -39,20 +41,20 @@ interface Slip {
  * with their new promise: the new expected time is the prediction, the promise that plus the margin
  * for what is left of the wait. Reads only.
  */
-async function slipsAt(engine: Engine, locationId: string, now: number): Promise<Slip[]> {
+async function slipsAt(engine: Engine, tx: ReadTransaction, locationId: string, now: number): Promise<Slip[]> {
   const slips: Slip[] = [];
-  const open = await engine.stores.kitchenTimings.openPromises(locationId, now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const open = await tx.stores.kitchenTimings.openPromises(locationId, now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
   if (open.length === 0) return slips;
-  const restaurantId = (await engine.stores.orders.getById(open[0]!.order_id))?.restaurant_id;
+  const restaurantId = (await tx.stores.orders.getById(open[0]!.order_id))?.restaurant_id;
   if (restaurantId === undefined) return slips;
   const heldTarget = new Map<string, number>();
-  for (const held of await engine.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES)) {
+  for (const held of await tx.stores.kitchenTimings.heldAtLocation(locationId, true, MAX_OPEN_LINES)) {
     heldTarget.set(held.order_id, Math.max(heldTarget.get(held.order_id) ?? held.target_ready_at, held.target_ready_at));
   }
   for (const test of [0, 1]) {
     const ofWorld = open.filter((o) => o.test === test);
     if (ofWorld.length === 0) continue;
-    const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test));
+    const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), undefined, tx);
     const predicted = scheduleOrder({ now, cooks: load.cooks, open: load.open, freed: load.freed, lines: [], watch_all: true }).orders_ready_at!;
     for (const promise of ofWorld) {
       const fired = predicted.get(promise.order_id);
@@ -79,12 +81,12 @@ async function slipsAt(engine: Engine, locationId: string, now: number): Promise
 }
 
 /** Moves the promises that slipped (slipsAt): an audit row and an `order.updated` carrying the new promise each. Inside a transaction. */
-export async function followPromiseSlipsIn(engine: Engine, locationId: string, now: number): Promise<number> {
-  const slips = await slipsAt(engine, locationId, now);
+export async function followPromiseSlipsIn(engine: Engine, tx: WriteTransaction, locationId: string, now: number): Promise<number> {
+  const slips = await slipsAt(engine, tx, locationId, now);
   for (const slip of slips) {
-    const order = (await engine.stores.orders.getById(slip.order_id))!;
-    const restaurant = (await engine.stores.restaurants.get(order.restaurant_id))!;
-    await engine.stores.kitchenTimings.updatePromise({
+    const order = (await tx.stores.orders.getById(slip.order_id))!;
+    const restaurant = (await tx.stores.restaurants.get(order.restaurant_id))!;
+    await tx.stores.kitchenTimings.updatePromise({
       order_id: order.id,
       at: now,
       previous_promised_ready_at: slip.previous,
@@ -99,7 +101,7 @@ export async function followPromiseSlipsIn(engine: Engine, locationId: string, n
       margin_basis: slip.margin_basis,
       previous_promised_ready_at: formatInstant(slip.previous, restaurant.time_zone),
     };
-    await engine.stores.events.append(restaurant.id, worldOf(order.test), 'order.updated', now, { ...toOrderView(order, restaurant.time_zone), promise: view });
+    await tx.stores.events.append(restaurant.id, worldOf(order.test), 'order.updated', now, { ...toOrderView(order, restaurant.time_zone), promise: view });
   }
   return slips.length;
 }
@@ -107,6 +109,6 @@ export async function followPromiseSlipsIn(engine: Engine, locationId: string, n
 /** The jobs' pass for one location, in one transaction. */
 export async function followPromiseSlips(engine: Engine, locationId: string): Promise<number> {
   // Read first: a tick where nothing slipped takes no write lock.
-  if ((await engine.read(async () => await slipsAt(engine, locationId, engine.clock.now()))).length === 0) return 0;
-  return await engine.transaction(async () => await followPromiseSlipsIn(engine, locationId, engine.clock.now()));
+  if ((await engine.read(async (tx) => await slipsAt(engine, tx, locationId, engine.clock.now()))).length === 0) return 0;
+  return await engine.transaction(async (tx) => await followPromiseSlipsIn(engine, tx, locationId, engine.clock.now()));
 }

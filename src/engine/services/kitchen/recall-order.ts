@@ -26,9 +26,9 @@ export interface RecallResult {
  */
 export async function recallOrder(engine: Engine, actor: Actor, orderId: string, until?: number, tx?: WriteTransaction): Promise<RecallResult> {
   requireWrite(actor);
-  return await engine.within(tx, async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+  return await engine.within(tx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (!isTerminal(order.status)) {
       throw new KitchenError('ticket_not_finished', `order ${order.number} is ${order.status}: it is still on the board`);
@@ -36,10 +36,10 @@ export async function recallOrder(engine: Engine, actor: Actor, orderId: string,
     const now = engine.clock.now();
     // `until`: the time the replica's kitchen chose, so both sides show the ticket for as long.
     const recalledUntil = until ?? DateTime.fromMillis(now).plus({ minutes: RECALL_MINUTES }).toMillis();
-    if ((await engine.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
-    await engine.stores.kitchenData.recall(order.id, now, recalledUntil);
-    await logRecalled(engine, order, actor.keyId, now);
-    await engine.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
+    if ((await tx.stores.kitchenData.recalledUntil(order.id) ?? 0) >= recalledUntil) return { order, recalled_until: recalledUntil, changed: false };
+    await tx.stores.kitchenData.recall(order.id, now, recalledUntil);
+    await logRecalled(engine, tx, order, actor.keyId, now);
+    await tx.stores.events.append(restaurant.id, worldOf(order.test), KITCHEN_EVENTS.recall, now, {
       order_id: order.id,
       recalled_until: recalledUntil,
     });

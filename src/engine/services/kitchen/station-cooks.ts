@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../domain/errors.ts';
 import type { Actor } from '../../domain/actor.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import { cooksOnShift } from './kitchen-promise.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -9,11 +9,13 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 export const MAX_STATION_COOKS = 50;
 
 /** The cooks on shift per station now: the hub's count where set, else the restaurant file's. */
-export async function readStationCooks(engine: Engine, actor: Actor): Promise<{ station_id: string; name: string; cooks: number }[]> {
-  const restaurant = await restaurantOf(engine, actor);
-  const settings = await readKitchenSettings(engine, restaurant.id);
-  const cooks = await cooksOnShift(engine, restaurant.id, settings);
-  return settings.stations.map((s) => ({ station_id: s.id, name: s.name, cooks: cooks.get(s.id) ?? 1 }));
+export async function readStationCooks(engine: Engine, actor: Actor, callerTx?: ReadTransaction): Promise<{ station_id: string; name: string; cooks: number }[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const settings = await readKitchenSettings(engine, restaurant.id, tx);
+    const cooks = await cooksOnShift(engine, restaurant.id, settings, undefined, tx);
+    return settings.stations.map((s) => ({ station_id: s.id, name: s.name, cooks: cooks.get(s.id) ?? 1 }));
+  });
 }
 
 /**
@@ -23,11 +25,11 @@ export async function readStationCooks(engine: Engine, actor: Actor): Promise<{ 
 export async function setStationCooks(engine: Engine, actor: Actor, stationId: string, cooks: number): Promise<{ station_id: string; cooks: number }> {
   requireWrite(actor);
   if (!Number.isInteger(cooks) || cooks < 1 || cooks > MAX_STATION_COOKS) throw invalidRequest(`cooks must be an integer from 1 to ${MAX_STATION_COOKS}`);
-  return await engine.transaction(async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const settings = await readKitchenSettings(engine, restaurant.id);
+  return await engine.transaction(async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const settings = await readKitchenSettings(engine, restaurant.id, tx);
     if (!settings.stations.some((s) => s.id === stationId)) throw invalidRequest(`station ${stationId} is not one of the restaurant's stations`);
-    await engine.stores.kitchenTimings.setStationCooks(restaurant.id, stationId, cooks, engine.clock.now());
+    await tx.stores.kitchenTimings.setStationCooks(restaurant.id, stationId, cooks, engine.clock.now());
     return { station_id: stationId, cooks };
   });
 }

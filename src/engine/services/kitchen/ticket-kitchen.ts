@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { shownOrderNumber } from '../../../shared/order-number.ts';
 import type { TicketCountdown, TicketItem, TicketKitchen } from '../../../shared/screen-contract/kitchen.ts';
 import { kitchenActions, stationProgress, suggestedTarget, ticketPayment } from '../../../shared/kitchen-ticket-rules.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { allergenKey, type KitchenSettings } from '../../domain/kitchen-settings.ts';
@@ -28,34 +28,34 @@ export interface TicketContext {
 }
 
 /** Facts read per order (one ticket, a few live events). */
-export function factsPerOrder(engine: Engine): KitchenFacts {
+export function factsPerOrder(engine: Engine, tx: ReadTransaction): KitchenFacts {
   return {
-    doneItems: async (orderId) => new Set((await engine.stores.kitchenData.itemStates(orderId)).filter((s) => s.done === 1).map((s) => s.item_index)),
-    recalledUntil: async (orderId) => await engine.stores.kitchenData.recalledUntil(orderId),
-    channel: async (orderId) => await engine.stores.kitchenData.channel(orderId),
-    heldItems: async (orderId) => new Map((await engine.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
-    promisedReadyAt: async (orderId) => (await engine.stores.kitchenTimings.currentPromisesOf([orderId]))[0]?.promised_ready_at ?? null,
+    doneItems: async (orderId) => new Set((await tx.stores.kitchenData.itemStates(orderId)).filter((s) => s.done === 1).map((s) => s.item_index)),
+    recalledUntil: async (orderId) => await tx.stores.kitchenData.recalledUntil(orderId),
+    channel: async (orderId) => await tx.stores.kitchenData.channel(orderId),
+    heldItems: async (orderId) => new Map((await tx.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
+    promisedReadyAt: async (orderId) => (await tx.stores.kitchenTimings.currentPromisesOf([orderId]))[0]?.promised_ready_at ?? null,
   };
 }
 
 /** Facts of many orders read in a few queries (a board snapshot of hundreds of tickets). */
-export async function factsOfOrders(engine: Engine, orderIds: readonly string[]): Promise<KitchenFacts> {
+export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderIds: readonly string[]): Promise<KitchenFacts> {
   const done = new Map<string, Set<number>>();
-  for (const row of await engine.stores.kitchenData.itemStatesOf(orderIds)) {
+  for (const row of await tx.stores.kitchenData.itemStatesOf(orderIds)) {
     if (row.done !== 1) continue;
     const set = done.get(row.order_id) ?? new Set<number>();
     set.add(row.item_index);
     done.set(row.order_id, set);
   }
-  const recalls = new Map((await engine.stores.kitchenData.recallsOf(orderIds)).map((r) => [r.order_id, r.recalled_until]));
-  const channels = new Map((await engine.stores.kitchenData.channelsOf(orderIds)).map((c) => [c.order_id, c.channel]));
+  const recalls = new Map((await tx.stores.kitchenData.recallsOf(orderIds)).map((r) => [r.order_id, r.recalled_until]));
+  const channels = new Map((await tx.stores.kitchenData.channelsOf(orderIds)).map((c) => [c.order_id, c.channel]));
   const held = new Map<string, Map<number, number>>();
-  for (const row of await engine.stores.kitchenTimings.heldOfOrders(orderIds)) {
+  for (const row of await tx.stores.kitchenTimings.heldOfOrders(orderIds)) {
     const lines = held.get(row.order_id) ?? new Map<number, number>();
     lines.set(row.item_index, row.fire_at);
     held.set(row.order_id, lines);
   }
-  const promises = new Map((await engine.stores.kitchenTimings.currentPromisesOf(orderIds)).map((p) => [p.order_id, p.promised_ready_at]));
+  const promises = new Map((await tx.stores.kitchenTimings.currentPromisesOf(orderIds)).map((p) => [p.order_id, p.promised_ready_at]));
   const none = new Set<number>();
   const noneHeld = new Map<number, number>();
   return {

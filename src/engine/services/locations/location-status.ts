@@ -7,7 +7,7 @@ import {
   type WeeklySchedule,
 } from '../../domain/location-schedule.ts';
 import { formatNullableInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { LocationExceptionRow, LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 
@@ -55,9 +55,9 @@ function exceptionWindow(now: number, zone: string): { from: string; to: string 
 }
 
 /** The exceptions that can matter at `now`: from yesterday (a range past midnight) to the next-opening horizon. */
-export async function exceptionsAround(engine: Engine, restaurant: RestaurantRow, location: LocationRow, now: number): Promise<ScheduleException[]> {
+export async function exceptionsAround(engine: Engine, tx: ReadTransaction, restaurant: RestaurantRow, location: LocationRow, now: number): Promise<ScheduleException[]> {
   const { from, to } = exceptionWindow(now, restaurant.time_zone);
-  return (await engine.stores.locations.exceptions(location.id, from, to)).map(toScheduleException);
+  return (await tx.stores.locations.exceptions(location.id, from, to)).map(toScheduleException);
 }
 
 export function toScheduleException(row: LocationExceptionRow): ScheduleException {
@@ -65,7 +65,7 @@ export function toScheduleException(row: LocationExceptionRow): ScheduleExceptio
 }
 
 export async function locationOpenState(
-  engine: Engine,
+  engine: Engine, tx: ReadTransaction,
   restaurant: RestaurantRow,
   location: LocationRow,
   now: number,
@@ -79,7 +79,7 @@ export async function locationOpenState(
   const zone = restaurant.time_zone;
   // Only a schedule-mode location that is active reads its exceptions (evaluateLocationStatus).
   const schedule = restaurant.register_mode === 'schedule' && location.is_active === 1;
-  const exceptions = overrides.exceptions ?? (schedule ? await exceptionsAround(engine, restaurant, location, now) : []);
+  const exceptions = overrides.exceptions ?? (schedule ? await exceptionsAround(engine, tx, restaurant, location, now) : []);
   return evaluateLocationStatus(
     {
       registerMode: restaurant.register_mode,

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { localDate } from '../../domain/location-schedule.ts';
 import { formatInstant } from '../../domain/time.ts';
 import { notFound } from '../../domain/errors.ts';
-import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from '../../domain/actor.ts';
@@ -25,23 +25,25 @@ export interface LocationsView {
   data: LocationStatusView[];
 }
 
-export async function listLocations(engine: Engine, actor: Actor): Promise<LocationsView> {
-  const restaurant = await restaurantOf(engine, actor);
-  const now = engine.clock.now();
-  const busySettings = (await readKitchenSettings(engine, restaurant.id)).busy_mode;
-  return {
-    register_mode: restaurant.register_mode,
-    checked_at: formatInstant(now, restaurant.time_zone),
-    data: (await mapInOrder((await engine.stores.locations
-      .list(restaurant.id)), async (l) => {
-        const busy = kitchenBusyView(await readBusyState(engine, l.id), busySettings, restaurant.time_zone);
-        return {
-          ...toLocationStatusView(l, await locationOpenState(engine, restaurant, l, now), restaurant.time_zone),
-          ...(busy ? { kitchen_busy: busy } : {}),
-          kitchen_wait_minutes: currentWait(await readKitchenLoad(engine, restaurant.id, l.id, now, actor.world)).wait_minutes,
-        };
-      })),
-  };
+export async function listLocations(engine: Engine, actor: Actor, callerTx?: ReadTransaction): Promise<LocationsView> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const now = engine.clock.now();
+    const busySettings = (await readKitchenSettings(engine, restaurant.id, tx)).busy_mode;
+    return {
+      register_mode: restaurant.register_mode,
+      checked_at: formatInstant(now, restaurant.time_zone),
+      data: (await mapInOrder((await tx.stores.locations
+        .list(restaurant.id)), async (l) => {
+          const busy = kitchenBusyView(await readBusyState(engine, l.id, tx), busySettings, restaurant.time_zone);
+          return {
+            ...toLocationStatusView(l, await locationOpenState(engine, tx, restaurant, l, now), restaurant.time_zone),
+            ...(busy ? { kitchen_busy: busy } : {}),
+            kitchen_wait_minutes: currentWait(await readKitchenLoad(engine, restaurant.id, l.id, now, actor.world, undefined, tx)).wait_minutes,
+          };
+        })),
+    };
+  });
 }
 
 const API_CLOSED_LABEL = 'cerrado vía API';
@@ -58,33 +60,33 @@ export type LocationStatusResult = LocationStatusView & { simulated?: boolean };
  */
 export async function setLocationOpen(engine: Engine, actor: Actor, locationId: string, open: boolean, tx?: WriteTransaction): Promise<LocationStatusResult> {
   requireWrite(actor);
-  return await engine.within(tx, async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const location = await engine.stores.locations.get(restaurant.id, locationId.toLowerCase());
+  return await engine.within(tx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const location = await tx.stores.locations.get(restaurant.id, locationId.toLowerCase());
     if (!location) throw notFound(`location ${locationId} not found`);
     const now = engine.clock.now();
     const simulated = isTestWorld(actor);
     if (simulated) {
-      const state = await locationOpenState(engine, restaurant, location, now, await simulatedOverrides(engine, restaurant, location, open, now));
+      const state = await locationOpenState(engine, tx, restaurant, location, now, await simulatedOverrides(engine, tx, restaurant, location, open, now));
       return { ...toLocationStatusView(location, state, restaurant.time_zone), simulated: true };
     }
     if (restaurant.register_mode === 'manual') {
-      await engine.stores.locations.setRegisterOpen(location.id, open);
+      await tx.stores.locations.setRegisterOpen(location.id, open);
     } else {
       const { today, yesterday } = daysAround(now, restaurant.time_zone);
-      await engine.stores.locations.clearExceptions(location.id, today);
-      await engine.stores.locations.clearApiExceptions(location.id, yesterday);
+      await tx.stores.locations.clearExceptions(location.id, today);
+      await tx.stores.locations.clearApiExceptions(location.id, yesterday);
       if (!open) {
-        await engine.stores.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
+        await tx.stores.locations.addClosedDay(location.id, today, API_CLOSED_LABEL);
         // Still open: yesterday's range past midnight is running; close its rest too.
-        if ((await locationOpenState(engine, restaurant, location, now)).openNow) {
-          await engine.stores.locations.addClosedDay(location.id, yesterday, API_CLOSED_LABEL);
+        if ((await locationOpenState(engine, tx, restaurant, location, now)).openNow) {
+          await tx.stores.locations.addClosedDay(location.id, yesterday, API_CLOSED_LABEL);
         }
       }
     }
-    const refreshed = (await engine.stores.locations.get(restaurant.id, location.id))!;
-    const view = toLocationStatusView(refreshed, await locationOpenState(engine, restaurant, refreshed, now), restaurant.time_zone);
-    await engine.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
+    const refreshed = (await tx.stores.locations.get(restaurant.id, location.id))!;
+    const view = toLocationStatusView(refreshed, await locationOpenState(engine, tx, restaurant, refreshed, now), restaurant.time_zone);
+    await tx.stores.events.append(restaurant.id, 'both', 'location.updated', now, view);
     return view;
   });
 }
@@ -97,12 +99,12 @@ function daysAround(now: number, zone: string): { today: string; yesterday: stri
 }
 
 /** What the location would look like after the write, without writing it (the same rules as above). */
-async function simulatedOverrides(engine: Engine, restaurant: RestaurantRow, location: LocationRow, open: boolean, now: number) {
+async function simulatedOverrides(engine: Engine, tx: WriteTransaction, restaurant: RestaurantRow, location: LocationRow, open: boolean, now: number) {
   if (restaurant.register_mode === 'manual') return { registerOpen: open };
   const { today, yesterday } = daysAround(now, restaurant.time_zone);
   const exceptions = [
-    ...(await exceptionsAround(engine, restaurant, location, now)).filter((e) => e.date !== today && e.date !== yesterday),
-    ...(await engine.stores.locations
+    ...(await exceptionsAround(engine, tx, restaurant, location, now)).filter((e) => e.date !== today && e.date !== yesterday),
+    ...(await tx.stores.locations
       .exceptions(location.id, yesterday, yesterday))
       .filter((row) => row.source !== 'api')
       .map(toScheduleException),
@@ -110,6 +112,6 @@ async function simulatedOverrides(engine: Engine, restaurant: RestaurantRow, loc
   if (open) return { exceptions };
   const closedDay = (date: string) => ({ date, closed: true, hours: [] });
   exceptions.push(closedDay(today));
-  if ((await locationOpenState(engine, restaurant, location, now, { exceptions })).openNow) exceptions.push(closedDay(yesterday));
+  if ((await locationOpenState(engine, tx, restaurant, location, now, { exceptions })).openNow) exceptions.push(closedDay(yesterday));
   return { exceptions };
 }

@@ -14,25 +14,25 @@ import { restaurantOf } from '../keys/restaurant-context.ts';
  * as an order's are (400 naming the line); stock and opening hours are not (the order says so).
  */
 export async function quoteReadyTime(engine: Engine, actor: Actor, input: ReadyTimeQuoteInput): Promise<PromiseView & { location_id: string }> {
-  return await engine.read(async () => {
-    const restaurant = await restaurantOf(engine, actor);
-    const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+  return await engine.read(async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const location = await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
     const lines: PrepLine[] = (await mapInOrder(input.items, async (item, index) => {
       const path = `items[${index}]`;
-      const product = await engine.stores.catalogue.product(restaurant.id, item.product_id.toLowerCase());
+      const product = await tx.stores.catalogue.product(restaurant.id, item.product_id.toLowerCase());
       if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
       if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
       const modifiers = chooseModifiers(
         product,
-        (await engine.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
-        await engine.stores.catalogue.modifierOptions(product.id),
+        (await tx.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
+        await tx.stores.catalogue.modifierOptions(product.id),
         (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
         path,
       );
       return { product_id: product.id, quantity: item.quantity, modifiers };
     }));
-    const load = await readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.world);
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, engine.clock.now(), actor.world, undefined, tx);
     return { location_id: location.id, ...toPromiseView(promiseFor(load, lines), load, restaurant.time_zone) };
   });
 }

@@ -45,11 +45,11 @@ export interface CreateOrderOptions {
  */
 export async function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): Promise<OrderView> {
   requireWrite(actor);
-  return await engine.within(options.tx, async () => {
-    const restaurant = await restaurantOf(engine, actor);
+  return await engine.within(options.tx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
     const test = isTestWorld(actor);
     const now = engine.clock.now();
-    const location = await engine.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
+    const location = await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
 
     // Field combinations (address for delivery, an https return_url for online, payment_method
@@ -58,19 +58,19 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     if (input.payment === 'online' && !isHttpsUrl(input.return_url ?? '')) throw invalidRequest('return_url must be an https URL');
     const scheduledFor = readScheduledFor(input, restaurant, location, now);
     // Every 400 is decided before any 409, so a malformed request is always told so first.
-    const items = await priceItems(engine, restaurant.id, input);
+    const items = await priceItems(engine, tx, restaurant.id, input);
     if (location.is_active !== 1) {
       throw new ApiError('location_inactive', `location ${location.id} (${location.name}) is deactivated`);
     }
-    if (!test && scheduledFor === null && !(await locationOpenState(engine, restaurant, location, now)).openNow) {
+    if (!test && scheduledFor === null && !(await locationOpenState(engine, tx, restaurant, location, now)).openNow) {
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
-    await takeStock(engine, restaurant, location, items, test, now);
+    await takeStock(engine, tx, restaurant, location, items, test, now);
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
     // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after
     // every 409; issue 33: what it was is noted for Informes.
-    await refuseWhenBusy(engine, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
+    await refuseWhenBusy(engine, tx, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
       type: input.type,
       lines: items.length,
       total: totals.total,
@@ -81,7 +81,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
       id: randomUUID(),
       restaurant_id: restaurant.id,
       test: test ? 1 : 0,
-      number: await engine.stores.restaurants.takeOrderNumber(restaurant.id, test),
+      number: await tx.stores.restaurants.takeOrderNumber(restaurant.id, test),
       status: online ? 'pendiente_pago' : scheduledFor !== null ? 'programado' : 'recibido',
       type: input.type,
       location_id: location.id,
@@ -105,12 +105,12 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
       created_at: now,
       updated_at: now,
     };
-    await engine.stores.orders.insert(row);
-    await engine.stores.kitchenData.setChannel(row.id, await orderChannel(engine, actor, options.managedBy));
+    await tx.stores.orders.insert(row);
+    await tx.stores.kitchenData.setChannel(row.id, await orderChannel(engine, tx, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
-    const { view: promise, held } = await promiseAndFire(engine, restaurant, location, row, actor.keyId, now);
+    const { view: promise, held } = await promiseAndFire(engine, tx, restaurant, location, row, actor.keyId, now);
     // Lines held to finish with other orders and due by now fire in this transaction (the jobs fire the rest when due).
-    await applyHeldDecisions(engine, held, now);
+    await applyHeldDecisions(engine, tx, held, now);
 
     if (online) {
       const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
@@ -118,7 +118,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
       // The session is written with the order; its provider is asked after this commit.
-      await engine.stores.paymentSessions.insert({
+      await tx.stores.paymentSessions.insert({
         id: `ps_${worldOf(test)}_${randomUUID().replaceAll('-', '')}`,
         order_id: row.id,
         provider: payments.name,
@@ -131,10 +131,10 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) await engine.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
+    if (!online) await tx.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
-    if (!online) await queueArrivalTickets(engine, row, now);
+    if (!online) await queueArrivalTickets(engine, tx, row, now);
     // The promise is this answer's (and its replay's), not the order's: its events and reads stay the order as it is.
     return promise ? { ...view, promise } : view;
   });
@@ -173,16 +173,16 @@ interface PricedItem {
   view: OrderItemView;
 }
 
-async function priceItems(engine: Engine, restaurantId: string, input: CreateOrderInput): Promise<PricedItem[]> {
+async function priceItems(engine: Engine, tx: WriteTransaction, restaurantId: string, input: CreateOrderInput): Promise<PricedItem[]> {
   return (await mapInOrder(input.items, async (item, index) => {
     const path = `items[${index}]`;
-    const product = await engine.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
+    const product = await tx.stores.catalogue.product(restaurantId, item.product_id.toLowerCase());
     if (!product) throw invalidRequest(`${path}.product_id: unknown product ${item.product_id}`);
     if (product.orderable !== 1) throw invalidRequest(`${path}.product_id: product ${product.id} (${product.name}) is not on sale`);
-    const productOptions = await engine.stores.catalogue.modifierOptions(product.id);
+    const productOptions = await tx.stores.catalogue.modifierOptions(product.id);
     const modifiers = chooseModifiers(
       product,
-      (await engine.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
+      (await tx.stores.catalogue.modifierGroups(product.id)).map((g) => ({ ...g, required: g.required === 1 })),
       productOptions,
       (item.modifier_option_ids ?? []).map((id) => id.toLowerCase()),
       path,
@@ -210,14 +210,14 @@ async function priceItems(engine: Engine, restaurantId: string, input: CreateOrd
 
 /** Checks every tracked product first, then takes: a refusal leaves stock as it was. */
 async function takeStock(
-  engine: Engine,
+  engine: Engine, tx: WriteTransaction,
   restaurant: RestaurantRow,
   location: LocationRow,
   items: PricedItem[],
   test: boolean,
   now: number,
 ): Promise<void> {
-  await refuseSoldOut(engine, location, items, now);
+  await refuseSoldOut(engine, tx, location, items, now);
   const needed = new Map<string, { name: string; quantity: number }>();
   for (const item of items) {
     if (!item.trackStock) continue;
@@ -226,7 +226,7 @@ async function takeStock(
     needed.set(item.productId, entry);
   }
   for (const [productId, { name, quantity }] of needed) {
-    const left = await engine.stores.stock.quantity(location.id, productId);
+    const left = await tx.stores.stock.quantity(location.id, productId);
     if (left < quantity) {
       throw new ApiError(
         'insufficient_stock',
@@ -236,16 +236,16 @@ async function takeStock(
   }
   if (test || needed.size === 0) return;
   for (const [productId, { quantity }] of needed) {
-    if (!await engine.stores.stock.tryTake(location.id, productId, quantity)) {
+    if (!await tx.stores.stock.tryTake(location.id, productId, quantity)) {
       throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);
     }
   }
-  await recordStockChange(engine, restaurant.id, location.id, [...needed.keys()], now);
+  await recordStockChange(engine, tx, restaurant.id, location.id, [...needed.keys()], now);
 }
 
 /** A dish or option switched "agotado" at the location is refused like missing stock (sandbox keys too). */
-async function refuseSoldOut(engine: Engine, location: LocationRow, items: PricedItem[], now: number): Promise<void> {
-  const soldOut = await soldOutAt(engine, location.id, now);
+async function refuseSoldOut(engine: Engine, tx: WriteTransaction, location: LocationRow, items: PricedItem[], now: number): Promise<void> {
+  const soldOut = await soldOutAt(engine, tx, location.id, now);
   if (soldOut.products.size === 0 && soldOut.options.size === 0) return;
   for (const item of items) {
     if (soldOut.products.has(item.productId)) {

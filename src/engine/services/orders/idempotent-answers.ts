@@ -38,7 +38,7 @@ export async function answerOnce(engine: Engine, request: KeyedRequest, answer: 
   const { apiKeyId, key, fingerprint } = request;
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const stored = await engine.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
+    const stored = await tx.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
     if (stored) {
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
@@ -51,11 +51,11 @@ export async function answerOnce(engine: Engine, request: KeyedRequest, answer: 
     const { status, body, pendingMarker } = await answer(tx);
     if (pendingMarker !== undefined) {
       // The answer comes after the commit: until then a retry is told to wait, never run twice.
-      await engine.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
+      await tx.stores.idempotency.save(apiKeyId, key, fingerprint, PENDING_STATUS, pendingMarker, now);
       return { status, body: '', replayed: false, pending: true };
     }
     const text = JSON.stringify(body);
-    await engine.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
+    await tx.stores.idempotency.save(apiKeyId, key, fingerprint, status, text, now);
     return { status, body: text, replayed: false };
   });
 }
@@ -63,11 +63,11 @@ export async function answerOnce(engine: Engine, request: KeyedRequest, answer: 
 /** The final answer of a write that was in flight: from now on it is what the key replays. */
 export async function settleAnswer(engine: Engine, request: KeyedRequest, status: number, body: unknown): Promise<KeptAnswer> {
   const text = JSON.stringify(body);
-  await engine.transaction(async () => await engine.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
+  await engine.transaction(async (tx) => await tx.stores.idempotency.save(request.apiKeyId, request.key, request.fingerprint, status, text, engine.clock.now()));
   return { status, body: text, replayed: false };
 }
 
 /** Forgets an in-flight key whose write ended in a 5xx after its commit: the key may be retried. */
 export async function forgetAnswer(engine: Engine, request: KeyedRequest): Promise<void> {
-  await engine.transaction(async () => await engine.stores.idempotency.remove(request.apiKeyId, request.key));
+  await engine.transaction(async (tx) => await tx.stores.idempotency.remove(request.apiKeyId, request.key));
 }

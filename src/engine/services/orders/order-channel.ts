@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { Actor } from '../../domain/actor.ts';
 
 /**
@@ -6,9 +6,9 @@ import type { Actor } from '../../domain/actor.ts';
  * the API key that created it (the integration's name), else the key's last four characters; a
  * door without a key (the kitchen, the jobs) is named by its fixed key name.
  */
-export async function orderChannel(engine: Engine, actor: Actor, managedBy: string | undefined): Promise<string> {
+export async function orderChannel(engine: Engine, tx: WriteTransaction, actor: Actor, managedBy: string | undefined): Promise<string> {
   if (managedBy !== undefined) return managedBy;
-  const key = await engine.stores.apiKeys.find(actor.restaurantId, actor.keyId);
+  const key = await tx.stores.apiKeys.find(actor.restaurantId, actor.keyId);
   if (!key) return actor.keyId;
   return key.label?.trim() || `API ····${key.last4}`;
 }

@@ -1,18 +1,20 @@
 import type { ListOrdersInput } from '../../../shared/schemas/orders.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { parseInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { OrderListFilter, OrderListKey, OrderWriteListener } from '../../store/orders-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { isTestWorld, type Actor } from '../../domain/actor.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
 
-export async function getOrder(engine: Engine, actor: Actor, orderId: string): Promise<OrderView> {
-  const restaurant = await restaurantOf(engine, actor);
-  const order = await engine.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
-  if (!order) throw notFound(`order ${orderId} not found`);
-  return toOrderView(order, restaurant.time_zone);
+export async function getOrder(engine: Engine, actor: Actor, orderId: string, callerTx?: ReadTransaction): Promise<OrderView> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    if (!order) throw notFound(`order ${orderId} not found`);
+    return toOrderView(order, restaurant.time_zone);
+  });
 }
 
 export interface OrderPage {
@@ -22,11 +24,13 @@ export interface OrderPage {
 }
 
 /** Newest first, keyset-paginated on (created_at, id): stable while orders keep arriving. */
-export async function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<OrderPage> {
-  const { restaurant, filter, limit } = await listFilter(engine, actor, query);
-  const rows = await engine.stores.orders.list(filter);
-  const { page, has_more, next_cursor } = pageOf(rows, limit);
-  return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
+export async function listOrders(engine: Engine, actor: Actor, query: ListOrdersInput, callerTx?: ReadTransaction): Promise<OrderPage> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const { restaurant, filter, limit } = await listFilter(engine, tx, actor, query);
+    const rows = await tx.stores.orders.list(filter);
+    const { page, has_more, next_cursor } = pageOf(rows, limit);
+    return { data: page.map((row) => toOrderView(row, restaurant.time_zone)), has_more, next_cursor };
+  });
 }
 
 /** The page listOrders() answers, as order ids only (read from the index), with its world. */
@@ -39,19 +43,21 @@ export interface OrderPageKeys {
 }
 
 /** The same page as listOrders() (same checks, same refusals), its orders' ids only. */
-export async function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<OrderPageKeys> {
-  const { restaurant, filter, limit } = await listFilter(engine, actor, query);
-  const { page, has_more, next_cursor } = pageOf(await engine.stores.orders.listKeys(filter), limit);
-  return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
+export async function listOrderKeys(engine: Engine, actor: Actor, query: ListOrdersInput, callerTx?: ReadTransaction): Promise<OrderPageKeys> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const { restaurant, filter, limit } = await listFilter(engine, tx, actor, query);
+    const { page, has_more, next_cursor } = pageOf(await tx.stores.orders.listKeys(filter), limit);
+    return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
+  });
 }
 
-async function listFilter(engine: Engine, actor: Actor, query: ListOrdersInput): Promise<{ restaurant: RestaurantRow; filter: OrderListFilter; limit: number }> {
-  const restaurant = await restaurantOf(engine, actor);
+async function listFilter(engine: Engine, tx: ReadTransaction, actor: Actor, query: ListOrdersInput): Promise<{ restaurant: RestaurantRow; filter: OrderListFilter; limit: number }> {
+  const restaurant = await restaurantOf(engine, actor, tx);
   const limit = query.limit ?? 20;
   const from = readInstant(query.from, 'from', restaurant.time_zone);
   const to = readInstant(query.to, 'to', restaurant.time_zone);
   const locationId = query.location_id?.toLowerCase();
-  if (locationId !== undefined && !await engine.stores.locations.get(restaurant.id, locationId)) {
+  if (locationId !== undefined && !await tx.stores.locations.get(restaurant.id, locationId)) {
     throw invalidRequest(`location_id: unknown location ${query.location_id}`);
   }
   const filter: OrderListFilter = {
@@ -109,5 +115,5 @@ export function onOrderWrite(engine: Engine, listener: OrderWriteListener): () =
 
 /** The ids of the restaurant's orders managed by a POS integration. */
 export async function managedOrderIds(engine: Engine, restaurantId: string): Promise<string[]> {
-  return await engine.read(async () => await engine.stores.orders.managedIds(restaurantId));
+  return await engine.read(async (tx) => await tx.stores.orders.managedIds(restaurantId));
 }

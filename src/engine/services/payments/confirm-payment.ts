@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { invalidRequest } from '../../domain/errors.ts';
-import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import {
   ONLINE_PAYMENT_METHODS,
   PAYMENT_RESULTS,
@@ -53,25 +53,25 @@ function checkConfirmation(confirmation: PaymentConfirmation): void {
  */
 export async function confirmPayment(engine: Engine, confirmation: PaymentConfirmation, tx?: WriteTransaction): Promise<PaymentOutcome | null> {
   checkConfirmation(confirmation);
-  return await engine.within(tx, async () => {
+  return await engine.within(tx, async (tx) => {
     const now = engine.clock.now();
-    const session = await engine.stores.paymentSessions.get(confirmation.session_id);
+    const session = await tx.stores.paymentSessions.get(confirmation.session_id);
     if (!session) return null;
-    const order = await engine.stores.orders.getById(session.order_id);
+    const order = await tx.stores.orders.getById(session.order_id);
     if (!order) return null;
     const state = stateOf(session, order);
     if (state.kind !== 'open') return { session, order, state, changed: false };
 
     if (confirmation.result !== 'success') {
-      await engine.stores.paymentSessions.recordResult(session.id, confirmation.result, now);
-      const after = (await engine.stores.paymentSessions.get(session.id))!;
+      await tx.stores.paymentSessions.recordResult(session.id, confirmation.result, now);
+      const after = (await tx.stores.paymentSessions.get(session.id))!;
       return { session: after, order, state: { kind: 'open', lastResult: confirmation.result }, changed: true };
     }
     const method = confirmation.method!;
-    await engine.stores.paymentSessions.markPaid(session.id, method, now);
+    await tx.stores.paymentSessions.markPaid(session.id, method, now);
     const target = order.scheduled_for !== null ? 'programado' : 'recibido';
-    const paid = await applyTransition(engine, order, target, { paid: 1, payment_method: method });
-    const after = (await engine.stores.paymentSessions.get(session.id))!;
+    const paid = await applyTransition(engine, tx, order, target, { paid: 1, payment_method: method });
+    const after = (await tx.stores.paymentSessions.get(session.id))!;
     return { session: after, order: paid, state: { kind: 'paid', method }, changed: true };
   });
 }
@@ -95,37 +95,39 @@ export interface PaymentSessionView {
 }
 
 /** Reads a payment session for its page; null for an unknown one. */
-export async function readPaymentSession(engine: Engine, sessionId: string): Promise<PaymentSessionView | null> {
-  const session = await engine.stores.paymentSessions.get(sessionId);
-  if (!session) return null;
-  const order = await engine.stores.orders.getById(session.order_id);
-  if (!order) return null;
-  const restaurant = await engine.stores.restaurants.get(order.restaurant_id);
-  if (!restaurant) return null;
-  const location = order.location_id === null ? undefined : await engine.stores.locations.get(restaurant.id, order.location_id);
-  const payBefore = DateTime.fromMillis(order.created_at, { zone: restaurant.time_zone })
-    .plus({ minutes: restaurant.payment_timeout_minutes })
-    .toFormat('HH:mm');
-  return {
-    session,
-    state: stateOf(session, order),
-    test: order.test === 1,
-    restaurantName: restaurant.name,
-    locationName: location?.name ?? null,
-    orderId: order.id,
-    orderNumber: order.number,
-    orderType: order.type,
-    items: (JSON.parse(order.items) as OrderItemView[]).map((item) => ({
-      name: item.name,
-      quantity: item.quantity,
-      unit_price: item.unit_price,
-      modifiers: item.modifiers.map((m) => m.name ?? '').filter((name) => name.length > 0),
-    })),
-    shippingFee: order.shipping_fee,
-    total: order.total,
-    payBefore,
-    paymentTimeoutMinutes: restaurant.payment_timeout_minutes,
-  };
+export async function readPaymentSession(engine: Engine, sessionId: string, callerTx?: ReadTransaction): Promise<PaymentSessionView | null> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const session = await tx.stores.paymentSessions.get(sessionId);
+    if (!session) return null;
+    const order = await tx.stores.orders.getById(session.order_id);
+    if (!order) return null;
+    const restaurant = await tx.stores.restaurants.get(order.restaurant_id);
+    if (!restaurant) return null;
+    const location = order.location_id === null ? undefined : await tx.stores.locations.get(restaurant.id, order.location_id);
+    const payBefore = DateTime.fromMillis(order.created_at, { zone: restaurant.time_zone })
+      .plus({ minutes: restaurant.payment_timeout_minutes })
+      .toFormat('HH:mm');
+    return {
+      session,
+      state: stateOf(session, order),
+      test: order.test === 1,
+      restaurantName: restaurant.name,
+      locationName: location?.name ?? null,
+      orderId: order.id,
+      orderNumber: order.number,
+      orderType: order.type,
+      items: (JSON.parse(order.items) as OrderItemView[]).map((item) => ({
+        name: item.name,
+        quantity: item.quantity,
+        unit_price: item.unit_price,
+        modifiers: item.modifiers.map((m) => m.name ?? '').filter((name) => name.length > 0),
+      })),
+      shippingFee: order.shipping_fee,
+      total: order.total,
+      payBefore,
+      paymentTimeoutMinutes: restaurant.payment_timeout_minutes,
+    };
+  });
 }
 
 /** `return_url` with `order_id` and `payment` (success, failed, pending or cancelled) added to its query. */

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import { ApiError } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import { paymentNotificationPath, paymentReturnPath } from '../../payments/payment-paths.ts';
 import { paymentProviderFor, type OpenSessionRequest, type PaymentLink, type PaymentProviders } from '../../payments/payment-provider.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
@@ -42,10 +42,11 @@ export async function openOnlinePayment(
   origin: string,
   timeoutMs = DEFAULT_PAYMENT_TIMEOUT_MS,
 ): Promise<OnlineOrderView> {
-  const order = await engine.stores.orders.getById(orderId);
-  const session = await engine.stores.paymentSessions.openingOfOrder(orderId);
+  const { order, session, restaurantRow } = await engine.read(async (tx) => {
+    const order = await tx.stores.orders.getById(orderId);
+    return { order, session: await tx.stores.paymentSessions.openingOfOrder(orderId), restaurantRow: order && await tx.stores.restaurants.get(order.restaurant_id) };
+  });
   if (!order || !session) throw unavailable('the order was withdrawn while its payment was being opened');
-  const restaurantRow = await engine.stores.restaurants.get(order.restaurant_id);
   const provider = paymentProviderFor(payments, order.restaurant_id, worldOf(order.test));
   let paymentUrl: string;
   try {
@@ -62,15 +63,15 @@ export async function openOnlinePayment(
     await withdrawOnlineOrder(engine, orderId);
     throw unavailable(`the payment provider could not open a session (${errorText(error)})`);
   }
-  return await engine.transaction(async () => {
-    const current = await engine.stores.orders.getById(orderId);
-    if (!current || !await engine.stores.paymentSessions.markOpened(session.id, engine.clock.now())) {
+  return await engine.transaction(async (tx) => {
+    const current = await tx.stores.orders.getById(orderId);
+    if (!current || !await tx.stores.paymentSessions.markOpened(session.id, engine.clock.now())) {
       throw unavailable('the order was withdrawn while its payment was being opened');
     }
-    const restaurant = (await engine.stores.restaurants.get(current.restaurant_id))!;
-    const promise = await keptPromiseView(engine, current.id, restaurant.time_zone, engine.clock.now());
+    const restaurant = (await tx.stores.restaurants.get(current.restaurant_id))!;
+    const promise = await keptPromiseView(engine, tx, current.id, restaurant.time_zone, engine.clock.now());
     const view = toOrderView(current, restaurant.time_zone);
-    await engine.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
+    await tx.stores.events.append(current.restaurant_id, worldOf(current.test), 'order.created', engine.clock.now(), view);
     return { ...view, ...(promise ? { promise } : {}), payment_link: { payment_url: paymentUrl, session_id: session.id } };
   });
 }
@@ -114,20 +115,22 @@ function sessionRequest(order: OrderRow, session: PaymentSessionRow, restaurant:
  * retried. Does nothing to an order whose session was opened.
  */
 export async function withdrawOnlineOrder(engine: Engine, orderId: string): Promise<boolean> {
-  return await engine.transaction(async () => {
-    const order = await engine.stores.orders.getById(orderId);
-    if (!order || !await engine.stores.paymentSessions.openingOfOrder(orderId)) return false;
+  return await engine.transaction(async (tx) => {
+    const order = await tx.stores.orders.getById(orderId);
+    if (!order || !await tx.stores.paymentSessions.openingOfOrder(orderId)) return false;
     const now = engine.clock.now();
-    if (order.stock_taken === 1) await restoreStock(engine, order, now);
-    await engine.stores.paymentSessions.deleteOfOrder(orderId);
-    await engine.stores.orders.delete(orderId);
-    await engine.stores.idempotency.removePending(pendingMarker(orderId));
+    if (order.stock_taken === 1) await restoreStock(engine, tx, order, now);
+    await tx.stores.paymentSessions.deleteOfOrder(orderId);
+    await tx.stores.orders.delete(orderId);
+    await tx.stores.idempotency.removePending(pendingMarker(orderId));
     return true;
   });
 }
 
 /** Online orders whose provider was asked before the engine stopped, and never answered. */
-export async function staleOnlinePaymentOpenings(engine: Engine, limit = 100): Promise<string[]> {
-  const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
-  return await engine.stores.paymentSessions.staleOpenings(cutoff, limit);
+export async function staleOnlinePaymentOpenings(engine: Engine, limit = 100, callerTx?: ReadTransaction): Promise<string[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const cutoff = DateTime.fromMillis(engine.clock.now()).minus({ minutes: STALE_OPENING_MINUTES }).toMillis();
+    return await tx.stores.paymentSessions.staleOpenings(cutoff, limit);
+  });
 }

@@ -2,7 +2,7 @@ import { flatMapInOrder } from '../../../shared/in-order.ts';
 import { DateTime } from 'luxon';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import { paymentMatchesOrder, type ProviderPayment, type ProviderRefund } from '../../domain/payments.ts';
-import type { Engine, WriteTransaction } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import { paymentProviderFor, type PaymentProvider, type PaymentProviders } from '../../payments/payment-provider.ts';
 import type { PaymentActionRow } from '../../store/payment-actions-store.ts';
 import { PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
@@ -45,11 +45,11 @@ function refundIdempotencyKey(provider: string, paymentId: string): string {
  * is done again once it ends; one done is done again (the payment may have changed since).
  */
 export async function requestPaymentCheck(engine: Engine, restaurantId: string, provider: string, paymentId: string, tx?: WriteTransaction): Promise<void> {
-  await engine.within(tx, async () => {
+  await engine.within(tx, async (tx) => {
     const now = engine.clock.now();
-    const existing = await engine.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
+    const existing = await tx.stores.paymentActions.find(restaurantId, provider, 'check', paymentId);
     if (!existing) {
-      await engine.stores.paymentActions.insert({
+      await tx.stores.paymentActions.insert({
         restaurant_id: restaurantId,
         provider,
         kind: 'check',
@@ -63,10 +63,10 @@ export async function requestPaymentCheck(engine: Engine, restaurantId: string, 
       return;
     }
     if (existing.status === 'pending') {
-      await engine.stores.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
+      await tx.stores.paymentActions.update(existing.id, { requested: existing.requested + 1 }, now);
       return;
     }
-    await engine.stores.paymentActions.update(
+    await tx.stores.paymentActions.update(
       existing.id,
       { status: 'pending', requested: existing.requested + 1, attempts: 0, next_at: now, last_error: null },
       now,
@@ -89,11 +89,13 @@ function quietWindow(now: number): [openedBy: number, openedAfter: number] {
  * and of which no payment was ever read: their notification may have been lost. Each is searched
  * once, whatever became of the order (a payment found for an expired one is refunded).
  */
-export async function quietPaymentSessions(engine: Engine, limit = 100): Promise<string[]> {
-  const window = quietWindow(engine.clock.now());
-  return (await flatMapInOrder(PAYMENT_PROVIDER_NAMES, async (provider) => await engine.stores.paymentActions.quietSessions(provider, ...window, limit)))
-    .slice(0, limit)
-    .map((r) => r.order_id);
+export async function quietPaymentSessions(engine: Engine, limit = 100, callerTx?: ReadTransaction): Promise<string[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const window = quietWindow(engine.clock.now());
+    return (await flatMapInOrder(PAYMENT_PROVIDER_NAMES, async (provider) => await tx.stores.paymentActions.quietSessions(provider, ...window, limit)))
+      .slice(0, limit)
+      .map((r) => r.order_id);
+  });
 }
 
 /**
@@ -101,16 +103,16 @@ export async function quietPaymentSessions(engine: Engine, limit = 100): Promise
  * notification), once per order, in one transaction. Returns false when not (or no longer) due.
  */
 export async function requestPaymentSearch(engine: Engine, orderId: string): Promise<boolean> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const window = quietWindow(now);
     let quiet: { restaurant_id: string; provider: string } | undefined;
     for (const provider of PAYMENT_PROVIDER_NAMES) {
-      const row = (await engine.stores.paymentActions.quietSessions(provider, ...window, 1_000)).find((r) => r.order_id === orderId);
+      const row = (await tx.stores.paymentActions.quietSessions(provider, ...window, 1_000)).find((r) => r.order_id === orderId);
       if (row) quiet = { restaurant_id: row.restaurant_id, provider };
     }
     if (!quiet) return false;
-    await engine.stores.paymentActions.insert({
+    await tx.stores.paymentActions.insert({
       restaurant_id: quiet.restaurant_id,
       provider: quiet.provider,
       kind: 'search',
@@ -126,35 +128,37 @@ export async function requestPaymentSearch(engine: Engine, orderId: string): Pro
 }
 
 /** Payment actions due now: reads to make, refunds to make or retry. */
-export async function duePaymentActions(engine: Engine, limit = 100): Promise<number[]> {
-  return await engine.stores.paymentActions.due(engine.clock.now(), limit);
+export async function duePaymentActions(engine: Engine, limit = 100, callerTx?: ReadTransaction): Promise<number[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.paymentActions.due(engine.clock.now(), limit);
+  });
 }
 
 type Claimed = { row: PaymentActionRow; provider: PaymentProvider };
 
-async function failOrRetry(engine: Engine, row: PaymentActionRow, attempts: number, error: string): Promise<void> {
+async function failOrRetry(engine: Engine, tx: WriteTransaction, row: PaymentActionRow, attempts: number, error: string): Promise<void> {
   const now = engine.clock.now();
   if (attempts >= MAX_PAYMENT_ACTION_ATTEMPTS) {
-    await engine.stores.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
+    await tx.stores.paymentActions.update(row.id, { status: 'failed', attempts, next_at: null, last_error: error }, now);
   } else {
-    await engine.stores.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
+    await tx.stores.paymentActions.update(row.id, { attempts, next_at: paymentActionRetryAt(now, attempts), last_error: error }, now);
   }
 }
 
 /** Takes one due action for one call, in its own transaction, leasing it; null when there is nothing to call. */
 async function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: number): Promise<Claimed | null> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await engine.stores.paymentActions.get(id);
+    const row = await tx.stores.paymentActions.get(id);
     if (!row || row.status !== 'pending' || row.next_at === null || row.next_at > now) return null;
     const provider = paymentProviderFor(payments, row.restaurant_id, 'live');
     const able = row.kind === 'check' ? provider?.getPayment : row.kind === 'refund' ? provider?.refund : provider?.searchPayments;
     if (!provider || provider.name !== row.provider || !able) {
-      await failOrRetry(engine, row, row.attempts + 1, `payment provider "${row.provider}" is not configured for restaurant ${row.restaurant_id}`);
+      await failOrRetry(engine, tx, row, row.attempts + 1, `payment provider "${row.provider}" is not configured for restaurant ${row.restaurant_id}`);
       return null;
     }
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
-    await engine.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
+    await tx.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
     return { row: { ...row, attempts: row.attempts + 1 }, provider };
   });
 }
@@ -185,13 +189,13 @@ export async function performPaymentAction(
     await engine.transaction(async (tx) => {
       const now = engine.clock.now();
       if ('error' in answer) {
-        await failOrRetry(engine, row, row.attempts, answer.error);
+        await failOrRetry(engine, tx, row, row.attempts, answer.error);
         return;
       }
       // Each payment found is read and applied like a notified one (the search's own answer decides nothing).
       const found = answer.filter((payment) => payment.external_reference === row.payment_id);
       for (const payment of found) await requestPaymentCheck(engine, row.restaurant_id, row.provider, payment.id, tx);
-      await engine.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
+      await tx.stores.paymentActions.update(row.id, { status: 'done', outcome: `found ${found.length} payment(s)`, next_at: null, last_error: null }, now);
     });
   } else if (row.kind === 'check') {
     let answer: ProviderPayment | { error: string };
@@ -210,38 +214,38 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    await engine.transaction(async () => {
+    await engine.transaction(async (tx) => {
       const now = engine.clock.now();
       if ('error' in answer) {
-        await failOrRetry(engine, row, row.attempts, answer.error);
+        await failOrRetry(engine, tx, row, row.attempts, answer.error);
         return;
       }
-      const current = await engine.stores.paymentActions.get(row.id);
+      const current = await tx.stores.paymentActions.get(row.id);
       if (!current || current.status !== 'pending') return;
-      await engine.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
-      await recordRefundOnOrder(engine, row);
+      await tx.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
+      await recordRefundOnOrder(engine, tx, row);
     });
   }
-  return await engine.stores.paymentActions.get(row.id) ?? null;
+  return await engine.read(async (tx) => await tx.stores.paymentActions.get(row.id)) ?? null;
 }
 
 async function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): Promise<void> {
   await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await engine.stores.paymentActions.get(claimed.id);
+    const row = await tx.stores.paymentActions.get(claimed.id);
     if (!row) return;
     if ('error' in answer) {
-      await failOrRetry(engine, row, claimed.attempts, answer.error);
+      await failOrRetry(engine, tx, row, claimed.attempts, answer.error);
       return;
     }
     const applied = await applyProviderPayment(engine, row, answer, now, tx);
     if (applied.retry) {
-      await engine.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
+      await tx.stores.paymentActions.update(row.id, { next_at: paymentActionRetryAt(now, 1), outcome: applied.outcome, order_id: applied.orderId }, now);
       return;
     }
     // Asked for again while the provider was being read: read it again, it may have changed.
     const again = row.requested !== claimed.requested;
-    await engine.stores.paymentActions.update(
+    await tx.stores.paymentActions.update(
       row.id,
       {
         status: again ? 'pending' : 'done',
@@ -266,11 +270,11 @@ interface Applied {
 /** Inside the record's transaction: what the provider's payment means for its order. */
 async function applyProviderPayment(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, now: number, tx: WriteTransaction): Promise<Applied> {
   if (payment.id !== action.payment_id) return { outcome: `ignored: the provider answered payment ${payment.id}`, orderId: null };
-  const order = payment.external_reference === null ? undefined : await engine.stores.orders.getById(payment.external_reference);
+  const order = payment.external_reference === null ? undefined : await tx.stores.orders.getById(payment.external_reference);
   if (!order || order.restaurant_id !== action.restaurant_id || order.test === 1) {
     return { outcome: 'ignored: not an online order of this restaurant', orderId: null };
   }
-  const session = await engine.stores.paymentSessions.latestOfOrder(order.id);
+  const session = await tx.stores.paymentSessions.latestOfOrder(order.id);
   if (!session || session.provider !== action.provider) return { outcome: 'ignored: the order is not paid with this provider', orderId: order.id };
   if (session.opening === 1) return { outcome: 'waiting: the payment page is still being opened', orderId: order.id, retry: true };
 
@@ -278,8 +282,8 @@ async function applyProviderPayment(engine: Engine, action: PaymentActionRow, pa
     case 'approved': {
       if (session.provider_payment_id === payment.id) return { outcome: 'confirmed', orderId: order.id };
       if (!paymentMatchesOrder(payment, order.total)) {
-        await requestRefund(engine, action, payment, order.id, now);
-        if (session.status === 'open') await engine.stores.paymentSessions.recordResult(session.id, 'failed', now);
+        await requestRefund(engine, tx, action, payment, order.id, now);
+        if (session.status === 'open') await tx.stores.paymentSessions.recordResult(session.id, 'failed', now);
         return {
           outcome: `refund_requested: ${payment.amount} ${payment.currency} paid for an order of ${order.total} CLP`,
           orderId: order.id,
@@ -287,10 +291,10 @@ async function applyProviderPayment(engine: Engine, action: PaymentActionRow, pa
       }
       const confirmed = await confirmPayment(engine, { session_id: session.id, result: 'success', method: payment.method ?? 'tarjeta' }, tx);
       if (confirmed?.changed && confirmed.state.kind === 'paid') {
-        await engine.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
+        await tx.stores.paymentSessions.setProviderPayment(session.id, payment.id, now);
         return { outcome: 'confirmed', orderId: order.id };
       }
-      await requestRefund(engine, action, payment, order.id, now);
+      await requestRefund(engine, tx, action, payment, order.id, now);
       const why = session.status === 'paid' ? 'the order was already paid' : `the order is ${order.status}`;
       return { outcome: `refund_requested: ${why}`, orderId: order.id };
     }
@@ -308,9 +312,9 @@ async function applyProviderPayment(engine: Engine, action: PaymentActionRow, pa
 }
 
 /** The refund intent of an approved payment that cannot pay its order: one per payment, ever. */
-async function requestRefund(engine: Engine, action: PaymentActionRow, payment: ProviderPayment, orderId: string, now: number): Promise<void> {
-  if (await engine.stores.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
-  await engine.stores.paymentActions.insert({
+async function requestRefund(engine: Engine, tx: WriteTransaction, action: PaymentActionRow, payment: ProviderPayment, orderId: string, now: number): Promise<void> {
+  if (await tx.stores.paymentActions.find(action.restaurant_id, action.provider, 'refund', payment.id)) return;
+  await tx.stores.paymentActions.insert({
     restaurant_id: action.restaurant_id,
     provider: action.provider,
     kind: 'refund',
@@ -328,14 +332,16 @@ async function requestRefund(engine: Engine, action: PaymentActionRow, payment: 
  * with its `order.updated` event, which the feed and the kitchen screen carry). Runs once per
  * refund row: the row is `done` from then on.
  */
-async function recordRefundOnOrder(engine: Engine, refund: PaymentActionRow): Promise<void> {
+async function recordRefundOnOrder(engine: Engine, tx: WriteTransaction, refund: PaymentActionRow): Promise<void> {
   if (refund.order_id === null || refund.amount === null) return;
-  const order = await engine.stores.orders.getById(refund.order_id);
+  const order = await tx.stores.orders.getById(refund.order_id);
   if (!order) return;
-  await applyOrderChanges(engine, order, { refunded: order.refunded + refund.amount });
+  await applyOrderChanges(engine, tx, order, { refunded: order.refunded + refund.amount });
 }
 
 /** An order's payment actions (reads and refunds), for the records and the tests. */
-export async function paymentActionsOfOrder(engine: Engine, orderId: string): Promise<PaymentActionRow[]> {
-  return await engine.stores.paymentActions.listOfOrder(orderId);
+export async function paymentActionsOfOrder(engine: Engine, orderId: string, callerTx?: ReadTransaction): Promise<PaymentActionRow[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.paymentActions.listOfOrder(orderId);
+  });
 }

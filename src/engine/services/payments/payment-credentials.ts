@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
 import type { PaymentProviderEntry } from '../../payments/payment-provider-registry.ts';
 import { databasePaymentCredentials, type PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
@@ -43,10 +43,10 @@ export function knownPaymentProvider(provider: string): PaymentProviderEntry {
   return entry;
 }
 
-async function viewOf(engine: Engine, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
-  const row = await engine.stores.paymentCredentials.get(restaurantId, provider);
+async function viewOf(engine: Engine, tx: ReadTransaction, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
+  const row = await tx.stores.paymentCredentials.get(restaurantId, provider);
   if (!row) return null;
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+  const restaurant = await tx.stores.restaurants.get(restaurantId);
   const at = (ms: number) => DateTime.fromMillis(ms, { zone: restaurant?.time_zone ?? 'UTC' }).toISO({ suppressMilliseconds: true })!;
   return {
     restaurant_id: row.restaurant_id,
@@ -89,10 +89,10 @@ export async function setPaymentCredentials(
   input: { accessToken: string; webhookSecret: string; apiBase?: string | undefined },
 ): Promise<PaymentCredentialsView> {
   const { accessToken, webhookSecret, apiBase } = checkPaymentCredentials(provider, input);
-  return await engine.transaction(async () => {
-    if (!await engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+  return await engine.transaction(async (tx) => {
+    if (!await tx.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
-    await engine.stores.paymentCredentials.set({
+    await tx.stores.paymentCredentials.set({
       restaurant_id: restaurantId,
       provider,
       access_token: accessToken,
@@ -101,19 +101,21 @@ export async function setPaymentCredentials(
       created_at: now,
       updated_at: now,
     });
-    return (await viewOf(engine, restaurantId, provider))!;
+    return (await viewOf(engine, tx, restaurantId, provider))!;
   });
 }
 
-export async function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
-  knownPaymentProvider(provider);
-  if (!await engine.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
-  return await viewOf(engine, restaurantId, provider);
+export async function showPaymentCredentials(engine: Engine, restaurantId: string, provider: string, callerTx?: ReadTransaction): Promise<PaymentCredentialsView | null> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    knownPaymentProvider(provider);
+    if (!await tx.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
+    return await viewOf(engine, tx, restaurantId, provider);
+  });
 }
 
 export async function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): Promise<boolean> {
   knownPaymentProvider(provider);
-  return await engine.transaction(async () => await engine.stores.paymentCredentials.remove(restaurantId, provider));
+  return await engine.transaction(async (tx) => await tx.stores.paymentCredentials.remove(restaurantId, provider));
 }
 
 /**

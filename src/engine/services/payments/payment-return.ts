@@ -11,9 +11,9 @@ export type ProviderReturn = 'success' | 'failure' | 'pending';
  * Null for an unknown session, or a sandbox one (it has no return page).
  */
 export async function paymentReturn(engine: Engine, sessionId: string, told: ProviderReturn): Promise<{ returnUrl: string; orderId: string; payment: ReturnResult } | null> {
-  return await engine.read(async () => {
-    const session = await engine.stores.paymentSessions.get(sessionId);
-    const order = session ? await engine.stores.orders.getById(session.order_id) : undefined;
+  return await engine.read(async (tx) => {
+    const session = await tx.stores.paymentSessions.get(sessionId);
+    const order = session ? await tx.stores.orders.getById(session.order_id) : undefined;
     if (!session || !order || session.provider === 'sandbox') return null;
     let payment: ReturnResult;
     if (session.status === 'paid') payment = 'success';

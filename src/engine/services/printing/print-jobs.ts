@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import { ApiError } from '../../domain/errors.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import { firstName, type PrintLine, type TicketDocument } from '../../printers/print-document.ts';
 import type { PrintJobKind, PrintJobRow } from '../../store/print-jobs-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
@@ -65,9 +65,9 @@ function itemLines(order: OrderRow, settings: KitchenSettings, stations: readonl
 }
 
 /** The ticket of `order` for a printer serving `stations` ([] = all), or null when none of its items is theirs. */
-export async function orderDocument(engine: Engine, order: OrderRow, stations: readonly string[], kind: 'ticket' | 'bag'): Promise<TicketDocument | null> {
-  const restaurant = (await engine.stores.restaurants.get(order.restaurant_id))!;
-  const settings = await readKitchenSettings(engine, order.restaurant_id);
+export async function orderDocument(engine: Engine, tx: WriteTransaction, order: OrderRow, stations: readonly string[], kind: 'ticket' | 'bag'): Promise<TicketDocument | null> {
+  const restaurant = (await tx.stores.restaurants.get(order.restaurant_id))!;
+  const settings = await readKitchenSettings(engine, order.restaurant_id, tx);
   const { lines } = itemLines(order, settings, kind === 'bag' ? [] : stations);
   if (lines.length === 0) return null;
   const zone = restaurant.time_zone;
@@ -89,9 +89,9 @@ export async function orderDocument(engine: Engine, order: OrderRow, stations: r
   };
 }
 
-async function writeJob(engine: Engine, printer: PrinterRow, order: OrderRow | null, kind: PrintJobKind, doc: TicketDocument, now: number, held = false, reprint = false): Promise<string> {
+async function writeJob(engine: Engine, tx: WriteTransaction, printer: PrinterRow, order: OrderRow | null, kind: PrintJobKind, doc: TicketDocument, now: number, held = false, reprint = false): Promise<string> {
   const id = randomUUID();
-  await engine.stores.printJobs.insert({
+  await tx.stores.printJobs.insert({
     id,
     restaurant_id: printer.restaurant_id,
     printer_id: printer.id,
@@ -114,24 +114,24 @@ const printsWhen = (printer: PrinterRow, when: string): boolean => parseJsonList
  * that prints on arrival and serves one of its stations; a fallback printer's ticket is held until
  * the jobs runner sees whether its stations' screens are live. Call inside the order's transaction.
  */
-export async function queueArrivalTickets(engine: Engine, order: OrderRow, now: number): Promise<void> {
-  for (const printer of await engine.stores.printers.list(order.restaurant_id)) {
+export async function queueArrivalTickets(engine: Engine, tx: WriteTransaction, order: OrderRow, now: number): Promise<void> {
+  for (const printer of await tx.stores.printers.list(order.restaurant_id)) {
     const arrival = printsWhen(printer, 'arrival');
     const fallback = printsWhen(printer, 'fallback');
     if (!arrival && !fallback) continue;
-    const doc = await orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
+    const doc = await orderDocument(engine, tx, order, parseJsonList(printer.stations), 'ticket');
     if (!doc) continue;
-    await writeJob(engine, printer, order, arrival ? 'ticket' : 'fallback', doc, now, !arrival);
+    await writeJob(engine, tx, printer, order, arrival ? 'ticket' : 'fallback', doc, now, !arrival);
   }
 }
 
 /** Expo bumped a delivery to listo: a bag label at each printer that prints them. Inside its transaction. */
-export async function queueBagLabels(engine: Engine, order: OrderRow, now: number): Promise<void> {
+export async function queueBagLabels(engine: Engine, tx: WriteTransaction, order: OrderRow, now: number): Promise<void> {
   if (order.type !== 'delivery') return;
-  for (const printer of await engine.stores.printers.list(order.restaurant_id)) {
+  for (const printer of await tx.stores.printers.list(order.restaurant_id)) {
     if (!printsWhen(printer, 'bag')) continue;
-    const doc = await orderDocument(engine, order, [], 'bag');
-    if (doc) await writeJob(engine, printer, order, 'bag', doc, now);
+    const doc = await orderDocument(engine, tx, order, [], 'bag');
+    if (doc) await writeJob(engine, tx, printer, order, 'bag', doc, now);
   }
 }
 
@@ -146,13 +146,13 @@ const IN_THE_KITCHEN: ReadonlySet<OrderRow['status']> = new Set(['recibido', 'pr
  * when a delivery this replica knew reaches listo upstream. What was printed here already (an
  * order seen before, a bump made on this replica, then mirrored back) prints nothing more.
  */
-export async function queueMirroredPrints(engine: Engine, before: OrderRow | undefined, after: OrderRow, now: number): Promise<void> {
+export async function queueMirroredPrints(engine: Engine, tx: WriteTransaction, before: OrderRow | undefined, after: OrderRow, now: number): Promise<void> {
   const arrives = IN_THE_KITCHEN.has(after.status) && (before === undefined || before.status === 'pendiente_pago');
   const ready = after.type === 'delivery' && after.status === 'listo' && before !== undefined && before.status !== 'listo';
   if (!arrives && !ready) return;
-  const earlier = await engine.stores.printJobs.ofOrder(after.id);
-  if (arrives && !earlier.some((j) => j.kind !== 'bag')) await queueArrivalTickets(engine, after, now);
-  if (ready && !earlier.some((j) => j.kind === 'bag')) await queueBagLabels(engine, after, now);
+  const earlier = await tx.stores.printJobs.ofOrder(after.id);
+  if (arrives && !earlier.some((j) => j.kind !== 'bag')) await queueArrivalTickets(engine, tx, after, now);
+  if (ready && !earlier.some((j) => j.kind === 'bag')) await queueBagLabels(engine, tx, after, now);
 }
 
 /**
@@ -160,19 +160,19 @@ export async function queueMirroredPrints(engine: Engine, before: OrderRow | und
  * was to print) one for it; with none, at every arrival or fallback printer serving its items.
  */
 export async function queueReprint(engine: Engine, restaurantId: string, orderId: string): Promise<{ queued: number }> {
-  return await engine.transaction(async () => {
-    const order = await engine.stores.orders.getById(orderId);
+  return await engine.transaction(async (tx) => {
+    const order = await tx.stores.orders.getById(orderId);
     if (!order || order.restaurant_id !== restaurantId) throw new ApiError('not_found', `order ${orderId} not found`);
     const now = engine.clock.now();
-    const earlier = new Set((await engine.stores.printJobs.ofOrder(order.id)).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
-    const printers = (await engine.stores.printers.list(restaurantId)).filter((p) =>
+    const earlier = new Set((await tx.stores.printJobs.ofOrder(order.id)).filter((j) => j.kind !== 'bag').map((j) => j.printer_id));
+    const printers = (await tx.stores.printers.list(restaurantId)).filter((p) =>
       earlier.size > 0 ? earlier.has(p.id) : printsWhen(p, 'arrival') || printsWhen(p, 'fallback'),
     );
     let queued = 0;
     for (const printer of printers) {
-      const doc = await orderDocument(engine, order, parseJsonList(printer.stations), 'ticket');
+      const doc = await orderDocument(engine, tx, order, parseJsonList(printer.stations), 'ticket');
       if (!doc) continue;
-      await writeJob(engine, printer, order, 'reprint', doc, now, false, true);
+      await writeJob(engine, tx, printer, order, 'reprint', doc, now, false, true);
       queued++;
     }
     if (queued === 0) throw new ApiError('invalid_request', 'no printer prints this order\'s items: add one in Ajustes → Impresoras');
@@ -185,10 +185,10 @@ export async function queueReprint(engine: Engine, restaurantId: string, orderId
  * once, marked as reprints. Run when the jobs runner starts, before any send of its own.
  */
 export async function requeueCutJobs(engine: Engine): Promise<number> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const cut = await engine.stores.printJobs.sending();
-    for (const job of cut) await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
+    const cut = await tx.stores.printJobs.sending();
+    for (const job of cut) await tx.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, next_attempt_at: now }, now);
     return cut.length;
   });
 }
@@ -200,27 +200,29 @@ export async function requeueCutJobs(engine: Engine): Promise<number> {
  * most). A screen showing every station counts for each; a printer of every station needs one.
  */
 export async function settleFallbackJobs(engine: Engine): Promise<void> {
-  const held = await engine.stores.printJobs.held();
+  const held = await engine.read(async (tx) => await tx.stores.printJobs.held());
   if (held.length === 0) return;
-  await engine.transaction(async () => {
+  await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     for (const job of held) {
-      const printer = await engine.stores.printers.get(job.printer_id);
+      const printer = await tx.stores.printers.get(job.printer_id);
       if (!printer || printer.removed_at !== null) continue;
       const lastLive = engine.screenPresence.lastLive(job.restaurant_id, parseJsonList(printer.stations));
       if (lastLive !== null && lastLive > job.created_at) {
-        await engine.stores.printJobs.update(job.id, { status: 'dropped' }, now);
+        await tx.stores.printJobs.update(job.id, { status: 'dropped' }, now);
         continue;
       }
       const goneSince = Math.max(lastLive ?? engine.startedAt, engine.startedAt);
-      if (now - goneSince >= printer.fallback_seconds * 1000) await engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
+      if (now - goneSince >= printer.fallback_seconds * 1000) await tx.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: now }, now);
     }
   });
 }
 
 /** Printers with a job to send now or later. */
-export async function printersWithJobs(engine: Engine): Promise<string[]> {
-  return await engine.stores.printJobs.printersToServe();
+export async function printersWithJobs(engine: Engine, callerTx?: ReadTransaction): Promise<string[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.printJobs.printersToServe();
+  });
 }
 
 export interface ClaimedJob {
@@ -231,17 +233,17 @@ export interface ClaimedJob {
 
 /** The printer's next job if it is due: marked `sending` (the crash marker) in its own transaction. */
 export async function claimNextJob(engine: Engine, printerId: string): Promise<ClaimedJob | null> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const printer = await engine.stores.printers.get(printerId);
-    const job = await engine.stores.printJobs.head(printerId);
+    const printer = await tx.stores.printers.get(printerId);
+    const job = await tx.stores.printJobs.head(printerId);
     if (!printer || !job || job.status !== 'queued') return null;
     if (printer.removed_at !== null) {
-      await engine.stores.printJobs.dropOpenOf(printer.id, now);
+      await tx.stores.printJobs.dropOpenOf(printer.id, now);
       return null;
     }
     if (job.next_attempt_at !== null && job.next_attempt_at > now) return null;
-    await engine.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
+    await tx.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
     return { job: { ...job, attempts: job.attempts + 1 }, printer, document: JSON.parse(job.document) as TicketDocument };
   });
 }
@@ -255,26 +257,26 @@ export type SendOutcome =
  * its ticket has left SET_ASIDE_AFTER_FAILED_SENDS times without the printer confirming it, set aside.
  */
 export async function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): Promise<'printed' | 'retry' | 'set_aside'> {
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const { job, printer } = claimed;
     if (outcome.ok) {
-      await engine.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
-      if (printer.state !== 'ok' || printer.state_detail !== null) await engine.stores.printers.setState(printer.id, 'ok', null, now);
+      await tx.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
+      if (printer.state !== 'ok' || printer.state_detail !== null) await tx.stores.printers.setState(printer.id, 'ok', null, now);
       return 'printed';
     }
-    await engine.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
+    await tx.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
     if (!outcome.mayHavePrinted) {
-      await engine.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+      await tx.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
       return 'retry';
     }
     // Part of it may be on paper already: the next try says REIMPRESIÓN.
     const failedSends = job.failed_sends + 1;
     if (failedSends >= SET_ASIDE_AFTER_FAILED_SENDS) {
-      await engine.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
+      await tx.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
       return 'set_aside';
     }
-    await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+    await tx.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
     return 'retry';
   });
 }
@@ -284,11 +286,11 @@ export async function recordSend(engine: Engine, claimed: ClaimedJob, outcome: S
  * failed sends back to zero), ahead of the later ones as they were. Returns how many.
  */
 export async function retrySetAsideJobs(engine: Engine, restaurantId: string, printerIdOrName: string): Promise<{ printer: string; retried: number }> {
-  return await engine.transaction(async () => {
-    const printer = await findPrinter(engine, restaurantId, printerIdOrName);
+  return await engine.transaction(async (tx) => {
+    const printer = await findPrinter(engine, tx, restaurantId, printerIdOrName);
     const now = engine.clock.now();
-    const jobs = await engine.stores.printJobs.setAsideOf(printer.id);
-    for (const job of jobs) await engine.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: 0, next_attempt_at: now }, now);
+    const jobs = await tx.stores.printJobs.setAsideOf(printer.id);
+    for (const job of jobs) await tx.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: 0, next_attempt_at: now }, now);
     return { printer: printer.name, retried: jobs.length };
   });
 }
@@ -303,5 +305,5 @@ export const PRINT_JOB_PURGE_BATCH = 500;
  * `limit`; a job still to print (queued, sending, held) is never touched. Returns how many.
  */
 export async function purgeFinishedPrintJobs(engine: Engine, limit = PRINT_JOB_PURGE_BATCH): Promise<number> {
-  return await engine.transaction(async () => await engine.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
+  return await engine.transaction(async (tx) => await tx.stores.printJobs.deleteFinishedBefore(engine.clock.now() - PRINT_JOB_RETENTION_MS, limit));
 }

@@ -40,8 +40,10 @@ export async function printTestPage(
   idOrName: string,
   timeoutMs = DEFAULT_PRINT_TIMEOUT_MS,
 ): Promise<TestPageResult> {
-  const printer = await findPrinter(engine, restaurantId, idOrName);
-  const zone = (await engine.stores.restaurants.get(restaurantId))!.time_zone;
+  const { printer, zone } = await engine.read(async (tx) => ({
+    printer: await findPrinter(engine, tx, restaurantId, idOrName),
+    zone: (await tx.stores.restaurants.get(restaurantId))!.time_zone,
+  }));
   const doc: TicketDocument = {
     kind: 'test', number: printer.name, test: false, type: null,
     time: DateTime.fromMillis(engine.clock.now(), { zone }).toFormat('dd-MM-yyyy HH:mm'),
@@ -64,7 +66,7 @@ export async function printTestPage(
   }
   // Took the connection and sent nothing back: not a printer that is switched off, nor one that answers wrong.
   const silent = failure === 'no_answer' && progress.replyBytes === 0;
-  await engine.transaction(async () => await engine.stores.printers.setState(printer.id, state, error, engine.clock.now()));
+  await engine.transaction(async (tx) => await tx.stores.printers.setState(printer.id, state, error, engine.clock.now()));
   const entry = (await listPrinters(engine, restaurantId)).find((p) => p.id === printer.id)!;
   return { printed: error === null, error, silent, failure, reply: hexBytes(progress.reply), reply_bytes: progress.replyBytes, printer: entry };
 }

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { PRINT_WHEN, type PrintStatus, type PrintWhen, type PrinterEntry } from '../../../shared/screen-contract/printers.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { formatNullableInstant } from '../../domain/time.ts';
-import type { Engine, ReadTransaction } from '../../engine.ts';
+import type { Engine, ReadTransaction, WriteTransaction } from '../../engine.ts';
 import { PRINTER_CODE_PAGES, type PrinterCodePage } from '../../printers/escpos-ticket.ts';
 import type { PrinterRow } from '../../store/printers-store.ts';
 import { readKitchenSettings } from '../kitchen/kitchen-settings.ts';
@@ -25,8 +25,8 @@ export interface PrinterInput {
   fallback_seconds?: number;
 }
 
-async function restaurantOf(engine: Engine, restaurantId: string) {
-  const restaurant = await engine.stores.restaurants.get(restaurantId);
+async function restaurantOf(engine: Engine, restaurantId: string, tx: ReadTransaction) {
+  const restaurant = await tx.stores.restaurants.get(restaurantId);
   if (!restaurant) throw notFound(`restaurant ${restaurantId} not found`);
   return restaurant;
 }
@@ -56,10 +56,10 @@ export function toPrinterEntry(engine: Engine, row: PrinterRow, zone: string, qu
 }
 
 /** Per printer, its jobs waiting to print (queued or being sent) and those set aside. */
-async function jobCounts(engine: Engine, restaurantId: string): Promise<{ waiting: Map<string, number>; setAside: Map<string, number> }> {
+async function jobCounts(engine: Engine, tx: ReadTransaction, restaurantId: string): Promise<{ waiting: Map<string, number>; setAside: Map<string, number> }> {
   const waiting = new Map<string, number>();
   const setAside = new Map<string, number>();
-  for (const count of await engine.stores.printJobs.openCounts(restaurantId)) {
+  for (const count of await tx.stores.printJobs.openCounts(restaurantId)) {
     if (count.status === 'held') continue;
     const into = count.status === 'set_aside' ? setAside : waiting;
     into.set(count.printer_id, (into.get(count.printer_id) ?? 0) + count.n);
@@ -69,17 +69,17 @@ async function jobCounts(engine: Engine, restaurantId: string): Promise<{ waitin
 
 /** The restaurant's printers with their state and how many jobs each has waiting. */
 export async function listPrinters(engine: Engine, restaurantId: string): Promise<PrinterEntry[]> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  return await engine.read(async () => {
-    const { waiting, setAside } = await jobCounts(engine, restaurant.id);
-    return (await engine.stores.printers
+  return await engine.read(async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const { waiting, setAside } = await jobCounts(engine, tx, restaurant.id);
+    return (await tx.stores.printers
       .list(restaurant.id))
       .map((row) => toPrinterEntry(engine, row, restaurant.time_zone, waiting.get(row.id) ?? 0, setAside.get(row.id) ?? 0));
   });
 }
 
 /** Checks a printer's settings from outside; throws invalid_request naming the field. */
-async function checkInput(engine: Engine, restaurantId: string, input: PrinterInput) {
+async function checkInput(engine: Engine, tx: WriteTransaction, restaurantId: string, input: PrinterInput) {
   const name = input.name?.trim() ?? '';
   if (name.length === 0 || name.length > 60) throw invalidRequest('name: 1 to 60 characters');
   const host = input.host?.trim() ?? '';
@@ -95,7 +95,7 @@ async function checkInput(engine: Engine, restaurantId: string, input: PrinterIn
   if (when.length === 0) throw invalidRequest(`when: at least one of ${PRINT_WHEN.join(', ')}`);
   const unknownWhen = when.filter((w) => !PRINT_WHEN.includes(w as PrintWhen));
   if (unknownWhen.length > 0) throw invalidRequest(`when: unknown ${unknownWhen.join(', ')} (use ${PRINT_WHEN.join(', ')})`);
-  const known = (await readKitchenSettings(engine, restaurantId)).stations.map((s) => s.id);
+  const known = (await readKitchenSettings(engine, restaurantId, tx)).stations.map((s) => s.id);
   const stations = [...new Set((input.stations ?? []).map((s) => s.trim()).filter((s) => s !== ''))];
   const unknownStations = stations.filter((s) => !known.includes(s));
   if (unknownStations.length > 0) {
@@ -109,10 +109,10 @@ async function checkInput(engine: Engine, restaurantId: string, input: PrinterIn
 }
 
 export async function addPrinter(engine: Engine, restaurantId: string, input: PrinterInput): Promise<PrinterEntry> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  const checked = await checkInput(engine, restaurant.id, input);
-  return await engine.transaction(async () => {
-    if (await engine.stores.printers.findByName(restaurant.id, checked.name)) throw invalidRequest(`name: a printer named ${JSON.stringify(checked.name)} exists already`);
+  return await engine.transaction(async (tx) => {
+    const restaurant = await restaurantOf(engine, restaurantId, tx);
+    const checked = await checkInput(engine, tx, restaurant.id, input);
+    if (await tx.stores.printers.findByName(restaurant.id, checked.name)) throw invalidRequest(`name: a printer named ${JSON.stringify(checked.name)} exists already`);
     const now = engine.clock.now();
     const row: PrinterRow = {
       id: randomUUID(),
@@ -132,36 +132,36 @@ export async function addPrinter(engine: Engine, restaurantId: string, input: Pr
       updated_at: now,
       removed_at: null,
     };
-    await engine.stores.printers.insert(row);
+    await tx.stores.printers.insert(row);
     return toPrinterEntry(engine, row, restaurant.time_zone, 0);
   });
 }
 
 /** The printer named by id or by name, in use. */
-export async function findPrinter(engine: Engine, restaurantId: string, idOrName: string): Promise<PrinterRow> {
-  const restaurant = await restaurantOf(engine, restaurantId);
-  const byId = await engine.stores.printers.get(idOrName);
-  const row = byId && byId.restaurant_id === restaurant.id && byId.removed_at === null ? byId : await engine.stores.printers.findByName(restaurant.id, idOrName);
+export async function findPrinter(engine: Engine, tx: ReadTransaction, restaurantId: string, idOrName: string): Promise<PrinterRow> {
+  const restaurant = await restaurantOf(engine, restaurantId, tx);
+  const byId = await tx.stores.printers.get(idOrName);
+  const row = byId && byId.restaurant_id === restaurant.id && byId.removed_at === null ? byId : await tx.stores.printers.findByName(restaurant.id, idOrName);
   if (!row) throw notFound(`printer ${idOrName} not found in restaurant ${restaurant.id}`);
   return row;
 }
 
 /** Removes a printer; its jobs not printed yet are dropped (they would never go anywhere). */
 export async function removePrinter(engine: Engine, restaurantId: string, idOrName: string): Promise<{ id: string; name: string; dropped_jobs: number }> {
-  return await engine.transaction(async () => {
-    const row = await findPrinter(engine, restaurantId, idOrName);
+  return await engine.transaction(async (tx) => {
+    const row = await findPrinter(engine, tx, restaurantId, idOrName);
     const now = engine.clock.now();
-    await engine.stores.printers.remove(row.id, now);
-    const dropped = await engine.stores.printJobs.dropOpenOf(row.id, now);
+    await tx.stores.printers.remove(row.id, now);
+    const dropped = await tx.stores.printJobs.dropOpenOf(row.id, now);
     return { id: row.id, name: row.name, dropped_jobs: dropped };
   });
 }
 
 /** What the board's status strip says about printing: each printer with jobs waiting or in trouble. */
 export async function printStatusOf(engine: Engine, restaurantId: string, tx?: ReadTransaction): Promise<PrintStatus[]> {
-  return await engine.readWithin(tx, async () => {
-    const { waiting, setAside } = await jobCounts(engine, restaurantId);
-    return (await engine.stores.printers
+  return await engine.readWithin(tx, async (tx) => {
+    const { waiting, setAside } = await jobCounts(engine, tx, restaurantId);
+    return (await tx.stores.printers
       .list(restaurantId))
       .map((p) => ({ printer_id: p.id, name: p.name, state: p.state, queued: waiting.get(p.id) ?? 0, set_aside: setAside.get(p.id) ?? 0 }))
       .filter((p) => p.queued > 0 || p.set_aside > 0 || p.state === 'unreachable' || p.state === 'paper_out');

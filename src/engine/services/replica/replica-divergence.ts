@@ -67,18 +67,18 @@ export interface ReplicaCursorKeys {
 
 /** In one read: the replica's side, `askAbout` being the upstream's active orders. */
 export async function readReplicaSide(engine: Engine, restaurantId: string, world: World, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): Promise<ReplicaSide> {
-  return await engine.read(async () => {
+  return await engine.read(async (tx) => {
     const activeOrderIds = (await flatMapInOrder(ACTIVE_STATUSES, async (status) =>
-      (await engine.stores.orders.list({ restaurantId, test: world === 'test', status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id)));
-    const queuedOrderIds = new Set(await filterInOrder([...activeOrderIds, ...askAbout], async (id) => await engine.stores.sync.hasPendingForOrder(id)));
+      (await tx.stores.orders.list({ restaurantId, test: world === 'test', status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id)));
+    const queuedOrderIds = new Set(await filterInOrder([...activeOrderIds, ...askAbout], async (id) => await tx.stores.sync.hasPendingForOrder(id)));
     return {
       activeOrderIds,
       queuedOrderIds,
-      queuedKitchenOrderIds: await engine.stores.sync.ordersWithPendingKitchenData(),
-      outboxEmpty: await engine.stores.sync.pending() === 0,
-      locationIds: (await engine.stores.locations.list(restaurantId)).map((location) => location.id),
-      feedCursor: await engine.stores.sync.state(cursorKeys.feed) ?? '',
-      kitchenCursor: await engine.stores.sync.state(cursorKeys.kitchen) ?? '0',
+      queuedKitchenOrderIds: await tx.stores.sync.ordersWithPendingKitchenData(),
+      outboxEmpty: await tx.stores.sync.pending() === 0,
+      locationIds: (await tx.stores.locations.list(restaurantId)).map((location) => location.id),
+      feedCursor: await tx.stores.sync.state(cursorKeys.feed) ?? '',
+      kitchenCursor: await tx.stores.sync.state(cursorKeys.kitchen) ?? '0',
     };
   });
 }
@@ -90,24 +90,24 @@ export async function readReplicaSide(engine: Engine, restaurantId: string, worl
  */
 export async function healDivergence(engine: Engine, restaurantId: string, world: World, upstream: UpstreamSide): Promise<DivergenceReport> {
   const test = world === 'test';
-  const zone = await restaurantTimeZone(engine, restaurantId);
-  return await engine.transaction(async () => {
+  return await engine.transaction(async (tx) => {
+    const zone = await restaurantTimeZone(engine, restaurantId, tx);
     let compared = 0;
     let diverged = 0;
     let healed = 0;
     // An order of ours may be upstream under its new id while its create's answer is still due.
-    const oursInFlight = await engine.stores.sync.hasPendingCreates();
+    const oursInFlight = await tx.stores.sync.hasPendingCreates();
     for (const [id, there] of upstream.orders) {
-      if (upstream.ordersInFlight.has(id) || await engine.stores.sync.hasPendingForOrder(id)) continue;
-      const local = await engine.stores.orders.get(restaurantId, test, id) ?? null;
+      if (upstream.ordersInFlight.has(id) || await tx.stores.sync.hasPendingForOrder(id)) continue;
+      const local = await tx.stores.orders.get(restaurantId, test, id) ?? null;
       if (local === null && oursInFlight) continue;
       compared++;
       if (sameState(local, there)) continue;
       diverged++;
       // The same difference found again (its healing did not take): recorded once.
-      const last = await engine.stores.sync.lastDivergenceOf(id);
+      const last = await tx.stores.sync.lastDivergenceOf(id);
       if (!last || !sameDifference(last, local, there)) {
-        await engine.stores.sync.divergence(
+        await tx.stores.sync.divergence(
           id,
           stateOf(local, zone),
           { code: 'diverged', message: 'the platform holds another state for this order (found by the periodic check); the platform state was put in place here' },
@@ -116,16 +116,16 @@ export async function healDivergence(engine: Engine, restaurantId: string, world
         );
       }
       if (there !== null) {
-        await mirrorOrder(engine, restaurantId, world, there, 'order.created', { force: true });
+        await mirrorOrder(engine, restaurantId, world, there, 'order.created', { force: true }, tx);
       } else if (local !== null && local.status !== 'cancelado' && local.status !== 'entregado') {
         // The upstream has no such order: it cannot stand here either. Cancelling gives back its stock.
-        await applyTransition(engine, local, 'cancelado');
+        await applyTransition(engine, tx, local, 'cancelado');
       }
-      if (sameState(await engine.stores.orders.get(restaurantId, test, id) ?? null, there)) healed++;
+      if (sameState(await tx.stores.orders.get(restaurantId, test, id) ?? null, there)) healed++;
     }
     for (const [id, there] of upstream.items) {
       if (upstream.ordersInFlight.has(id) || upstream.itemsInFlight.has(id)) continue;
-      const local = new Map((await engine.stores.kitchenData.itemStates(id)).map((state) => [state.item_index, state.done === 1]));
+      const local = new Map((await tx.stores.kitchenData.itemStates(id)).map((state) => [state.item_index, state.done === 1]));
       const marks = new Map(there.data.map((state) => [state.item_index, state.done]));
       const indexes = [...new Set([...local.keys(), ...marks.keys()])].sort((a, b) => a - b);
       const differing = indexes.filter((index) => (local.get(index) ?? false) !== (marks.get(index) ?? false));
@@ -133,9 +133,9 @@ export async function healDivergence(engine: Engine, restaurantId: string, world
       if (differing.length === 0) continue;
       diverged++;
       const here = { items: differing.map((index) => ({ item_index: index, done: local.get(index) ?? false })) };
-      const last = await engine.stores.sync.lastItemsDivergenceOf(id);
+      const last = await tx.stores.sync.lastItemsDivergenceOf(id);
       if (!last || last.local_change !== JSON.stringify(here)) {
-        await engine.stores.sync.itemsDivergence(
+        await tx.stores.sync.itemsDivergence(
           id,
           here,
           { code: 'diverged', message: "the platform holds other done marks for this order's items (found by the periodic check); its marks were put in place here" },
@@ -143,28 +143,28 @@ export async function healDivergence(engine: Engine, restaurantId: string, world
           engine.clock.now(),
         );
       }
-      await mirrorItemStates(engine, id, there);
-      if ((await engine.stores.kitchenData.itemStates(id)).every((state) => (state.done === 1) === (marks.get(state.item_index) ?? false))) healed++;
+      await mirrorItemStates(engine, tx, id, there);
+      if ((await tx.stores.kitchenData.itemStates(id)).every((state) => (state.done === 1) === (marks.get(state.item_index) ?? false))) healed++;
     }
     for (const [locationId, entries] of upstream.stock) {
       if (upstream.stockInFlight.has(locationId)) continue;
       const differing: { product_id: string; quantity: number; here: number }[] = [];
       for (const entry of entries) {
-        if (!await engine.stores.catalogue.product(restaurantId, entry.product_id)) continue;
+        if (!await tx.stores.catalogue.product(restaurantId, entry.product_id)) continue;
         compared++;
-        const here = await engine.stores.stock.quantity(locationId, entry.product_id);
+        const here = await tx.stores.stock.quantity(locationId, entry.product_id);
         if (here !== entry.quantity) differing.push({ product_id: entry.product_id, quantity: entry.quantity, here });
       }
       if (differing.length === 0) continue;
       diverged += differing.length;
-      await engine.stores.sync.stockDivergence(
+      await tx.stores.sync.stockDivergence(
         { location_id: locationId, items: differing.map((d) => ({ product_id: d.product_id, quantity: d.here })) },
         { code: 'diverged', message: 'the platform holds other stock quantities (found by the periodic check); its quantities were put in place here' },
         { location_id: locationId, items: differing.map((d) => ({ product_id: d.product_id, quantity: d.quantity })) },
         engine.clock.now(),
       );
-      await mirrorStock(engine, restaurantId, locationId, differing, { force: true });
-      healed += (await filterInOrder(differing, async (d) => await engine.stores.stock.quantity(locationId, d.product_id) === d.quantity)).length;
+      await mirrorStock(engine, tx, restaurantId, locationId, differing, { force: true });
+      healed += (await filterInOrder(differing, async (d) => await tx.stores.stock.quantity(locationId, d.product_id) === d.quantity)).length;
     }
     return { compared, diverged, healed, skipped: false };
   });

@@ -3,7 +3,7 @@
 // the network, outside any transaction; each answer is put in place here in one transaction.
 import { mapInOrder } from '../../../shared/in-order.ts';
 import { randomUUID } from 'node:crypto';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { OutboxKind, OutboxRow, UnresolvedConflict } from '../../store/sync-store.ts';
 import { mirrorItemStates, type OrderItemStates } from '../kitchen/kitchen-item-sync.ts';
 import type { LocationStatusView } from '../locations/location-status.ts';
@@ -27,23 +27,29 @@ export interface UpstreamAnswer {
 }
 
 /** Appends a local change to the outbox; called inside the transaction of the change it carries. */
-export async function queueForUpstream(engine: Engine, kind: OutboxKind, payload: unknown, refs: { orderId?: string; locationId?: string }): Promise<void> {
-  await engine.stores.sync.append(randomUUID(), kind, payload, refs, engine.clock.now());
+export async function queueForUpstream(engine: Engine, kind: OutboxKind, payload: unknown, refs: { orderId?: string; locationId?: string }, callerTx?: WriteTransaction): Promise<void> {
+  return await engine.within(callerTx, async (tx) => {
+    await tx.stores.sync.append(randomUUID(), kind, payload, refs, engine.clock.now());
+  });
 }
 
 /** Each product's quantity at a location before a stock write replaces it (pushed with it). */
-export async function stockBefore(engine: Engine, locationId: string, productIds: readonly string[]): Promise<{ product_id: string; quantity: number }[]> {
-  return await mapInOrder(productIds, async (productId) => ({ product_id: productId, quantity: await engine.stores.stock.quantity(locationId, productId) }));
+export async function stockBefore(engine: Engine, locationId: string, productIds: readonly string[], callerTx?: ReadTransaction): Promise<{ product_id: string; quantity: number }[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await mapInOrder(productIds, async (productId) => ({ product_id: productId, quantity: await tx.stores.stock.quantity(locationId, productId) }));
+  });
 }
 
 /** The first changes waiting to be pushed, oldest first. */
-export async function outboxHead(engine: Engine, limit: number): Promise<OutboxRow[]> {
-  return await engine.stores.sync.firstToPush(limit);
+export async function outboxHead(engine: Engine, limit: number, callerTx?: ReadTransaction): Promise<OutboxRow[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.sync.firstToPush(limit);
+  });
 }
 
 /** A push that got no answer it can use: counted and kept pending (sent again with the same key). */
 export async function recordFailedPush(engine: Engine, seq: number, reason: string): Promise<void> {
-  await engine.transaction(async () => await engine.stores.sync.failedAttempt(seq, reason));
+  await engine.transaction(async (tx) => await tx.stores.sync.failedAttempt(seq, reason));
 }
 
 /**
@@ -52,10 +58,10 @@ export async function recordFailedPush(engine: Engine, seq: number, reason: stri
  * it is cancelled here at once.
  */
 export async function recordRefusal(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, refusal: UpstreamRefusal): Promise<void> {
-  await engine.transaction(async () => {
+  await engine.transaction(async (tx) => {
     const nothingToRead = row.kind === 'create_order';
-    await engine.stores.sync.conflict(row, refusal, null, engine.clock.now(), nothingToRead);
-    if (nothingToRead) await resolveInFavourOfUpstream(engine, identity, row, null);
+    await tx.stores.sync.conflict(row, refusal, null, engine.clock.now(), nothingToRead);
+    if (nothingToRead) await resolveInFavourOfUpstream(engine, tx, identity, row, null);
   });
 }
 
@@ -69,11 +75,11 @@ export async function recordStockClash(
   row: OutboxRow & { location_id: string },
   clash: { localChange: string; refusal: UpstreamRefusal; upstreamState: unknown; upstream: { product_id: string; quantity: number }[]; rest: string | null },
 ): Promise<void> {
-  await engine.transaction(async () => {
-    await engine.stores.sync.recordConflict(row, clash.localChange, clash.refusal, clash.upstreamState, engine.clock.now());
-    await mirrorStock(engine, identity.restaurantId, row.location_id, clash.upstream, { force: true });
-    if (clash.rest === null) await engine.stores.sync.closeAsConflict(row.seq, clash.refusal);
-    else await engine.stores.sync.rewritePayload(row.seq, clash.rest);
+  await engine.transaction(async (tx) => {
+    await tx.stores.sync.recordConflict(row, clash.localChange, clash.refusal, clash.upstreamState, engine.clock.now());
+    await mirrorStock(engine, tx, identity.restaurantId, row.location_id, clash.upstream, { force: true });
+    if (clash.rest === null) await tx.stores.sync.closeAsConflict(row.seq, clash.refusal);
+    else await tx.stores.sync.rewritePayload(row.seq, clash.rest);
   });
 }
 
@@ -83,14 +89,14 @@ export async function recordStockClash(
  * pending (and retried); returns the changes left so, with why.
  */
 export async function recordAnswers(engine: Engine, identity: ReplicaIdentity, answers: readonly UpstreamAnswer[]): Promise<{ row: OutboxRow; error: unknown }[]> {
-  const recordOne = async (answer: UpstreamAnswer) => {
-    await engine.stores.sync.sent(answer.row.seq, engine.clock.now());
-    await acknowledge(engine, identity, answer.row, answer.response.body);
+  const recordOne = async (tx: WriteTransaction, answer: UpstreamAnswer) => {
+    await tx.stores.sync.sent(answer.row.seq, engine.clock.now());
+    await acknowledge(engine, tx, identity, answer.row, answer.response.body);
   };
   if (answers.length === 0) return [];
   try {
-    await engine.transaction(async () => {
-      for (const answer of answers) await recordOne(answer);
+    await engine.transaction(async (tx) => {
+      for (const answer of answers) await recordOne(tx, answer);
     });
     return [];
   } catch (error) {
@@ -99,7 +105,7 @@ export async function recordAnswers(engine: Engine, identity: ReplicaIdentity, a
   const failed: { row: OutboxRow; error: unknown }[] = [];
   for (const answer of answers) {
     try {
-      await engine.transaction(async () => await recordOne(answer));
+      await engine.transaction(async (tx) => await recordOne(tx, answer));
     } catch (error) {
       failed.push({ row: answer.row, error });
     }
@@ -107,62 +113,64 @@ export async function recordAnswers(engine: Engine, identity: ReplicaIdentity, a
   return failed;
 }
 
-async function acknowledge(engine: Engine, identity: ReplicaIdentity, row: OutboxRow, body: unknown): Promise<void> {
+async function acknowledge(engine: Engine, tx: WriteTransaction, identity: ReplicaIdentity, row: OutboxRow, body: unknown): Promise<void> {
   if (row.kind === 'create_order') {
     const upstream = body as OrderView;
     const localId = row.order_id!;
     if (localId !== upstream.id) {
-      await engine.stores.orders.rename(localId, upstream.id, upstream.number);
-      await engine.stores.sync.alias(localId, upstream.id);
+      await tx.stores.orders.rename(localId, upstream.id, upstream.number);
+      await tx.stores.sync.alias(localId, upstream.id);
     }
-    await mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstream, 'order.updated', undefined, tx);
   } else if (row.kind === 'transition_order') {
-    await mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated');
+    await mirrorOrder(engine, identity.restaurantId, identity.world, body as OrderView, 'order.updated', undefined, tx);
   } else if (row.kind === 'set_location_open') {
-    await mirrorLocation(engine, identity.restaurantId, body as LocationStatusView, 0);
+    await mirrorLocation(engine, tx, identity.restaurantId, body as LocationStatusView, 0);
   }
 }
 
 /** The refused changes whose upstream state is due to be read (an intent, retried on its backoff). */
-export async function dueConflicts(engine: Engine): Promise<UnresolvedConflict[]> {
-  return await engine.stores.sync.dueConflicts(engine.clock.now());
+export async function dueConflicts(engine: Engine, callerTx?: ReadTransaction): Promise<UnresolvedConflict[]> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    return await tx.stores.sync.dueConflicts(engine.clock.now());
+  });
 }
 
 /** The upstream's state read for a refused change, put in its place, and the conflict marked resolved. */
 export async function resolveConflict(engine: Engine, identity: ReplicaIdentity, conflict: UnresolvedConflict, upstreamState: unknown): Promise<void> {
   const row = { kind: conflict.outbox_kind, order_id: conflict.outbox_order_id, location_id: conflict.outbox_location_id };
-  await engine.transaction(async () => {
-    await resolveInFavourOfUpstream(engine, identity, row, upstreamState);
-    await engine.stores.sync.resolved(conflict.id, upstreamState, engine.clock.now());
+  await engine.transaction(async (tx) => {
+    await resolveInFavourOfUpstream(engine, tx, identity, row, upstreamState);
+    await tx.stores.sync.resolved(conflict.id, upstreamState, engine.clock.now());
   });
 }
 
 /** The upstream's state could not be read: tried again at `nextAttemptAt` (engine clock). */
 export async function rescheduleConflict(engine: Engine, conflictId: number, error: string, nextAttemptAt: number): Promise<void> {
-  await engine.transaction(async () => await engine.stores.sync.resolveFailed(conflictId, error, nextAttemptAt));
+  await engine.transaction(async (tx) => await tx.stores.sync.resolveFailed(conflictId, error, nextAttemptAt));
 }
 
-async function resolveInFavourOfUpstream(engine: Engine, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): Promise<void> {
+async function resolveInFavourOfUpstream(engine: Engine, tx: WriteTransaction, identity: ReplicaIdentity, row: Pick<OutboxRow, 'kind' | 'order_id' | 'location_id'>, upstreamState: unknown): Promise<void> {
   if (row.kind === 'create_order') {
     // The order does not exist upstream: it cannot stand here either. Cancelling gives back its stock.
-    const order = row.order_id ? await engine.stores.orders.getById(row.order_id) : undefined;
-    if (order && order.status !== 'cancelado' && order.status !== 'entregado') await applyTransition(engine, order, 'cancelado');
+    const order = row.order_id ? await tx.stores.orders.getById(row.order_id) : undefined;
+    if (order && order.status !== 'cancelado' && order.status !== 'entregado') await applyTransition(engine, tx, order, 'cancelado');
     return;
   }
   if (row.kind === 'transition_order' && upstreamState) {
-    await mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true });
+    await mirrorOrder(engine, identity.restaurantId, identity.world, upstreamState as OrderView, 'order.updated', { force: true }, tx);
     return;
   }
   if (row.kind === 'set_stock' && upstreamState && row.location_id) {
-    await mirrorStock(engine, identity.restaurantId, row.location_id, (upstreamState as { data: StockEntryView[] }).data, { force: true });
+    await mirrorStock(engine, tx, identity.restaurantId, row.location_id, (upstreamState as { data: StockEntryView[] }).data, { force: true });
     return;
   }
   if (row.kind === 'set_item_done' && upstreamState && row.order_id) {
-    await mirrorItemStates(engine, row.order_id, upstreamState as OrderItemStates);
+    await mirrorItemStates(engine, tx, row.order_id, upstreamState as OrderItemStates);
     return;
   }
   if (row.kind === 'set_location_open' && upstreamState) {
     const list = upstreamState as { data: LocationStatusView[] };
-    for (const status of list.data) await mirrorLocation(engine, identity.restaurantId, status, 0);
+    for (const status of list.data) await mirrorLocation(engine, tx, identity.restaurantId, status, 0);
   }
 }

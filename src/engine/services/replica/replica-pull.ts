@@ -3,7 +3,7 @@
 // forwarded up. The sync door (src/sync) makes the calls, outside any transaction; each of these
 // puts one answer in place in one transaction.
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, WriteTransaction } from '../../engine.ts';
 import { registerExternalApiKey } from '../keys/api-keys.ts';
 import type { LocationStatusView } from '../locations/location-status.ts';
 import type { LocationsView } from '../locations/locations.ts';
@@ -27,54 +27,54 @@ export async function recordReplicaIdentity(
 ): Promise<void> {
   const { restaurantId, canWrite } = input.identity;
   await engine.transaction(async (tx) => {
-    await mirrorRestaurant(engine, {
+    await mirrorRestaurant(engine, tx, {
       id: restaurantId,
       name: `Restaurante de ${new URL(input.upstream).host}`,
       registerMode: input.registerMode,
       timeZone: DEFAULT_TIME_ZONE, // the API does not say the upstream's zone
     });
-    await engine.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
-    await engine.stores.sync.setState(SYNC_KEYS.upstream, input.upstream);
-    await engine.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
+    await tx.stores.sync.setState(SYNC_KEYS.restaurantId, restaurantId);
+    await tx.stores.sync.setState(SYNC_KEYS.upstream, input.upstream);
+    await tx.stores.sync.setState(SYNC_KEYS.canWrite, canWrite ? '1' : '0');
     await registerExternalApiKey(engine, { restaurantId, key: input.apiKey, write: canWrite, label: 'clave de la plataforma' }, tx);
   });
 }
 
 /** The first pull: catalogue, recent and active orders and the feed's cursor read before them, in one transaction. */
 export async function applySnapshot(engine: Engine, identity: ReplicaIdentity, snapshot: { catalogue: UpstreamCatalogue; orders: OrderView[]; cursor: string }): Promise<void> {
-  await engine.transaction(async () => {
-    await applyCatalogueIn(engine, identity, snapshot.catalogue);
-    for (const order of snapshot.orders) await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created');
-    await engine.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
-    await engine.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
+  await engine.transaction(async (tx) => {
+    await applyCatalogueIn(engine, tx, identity, snapshot.catalogue);
+    for (const order of snapshot.orders) await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', undefined, tx);
+    await tx.stores.sync.setState(SYNC_KEYS.cursor, snapshot.cursor);
+    await tx.stores.sync.setState(SYNC_KEYS.lastPullAt, String(engine.clock.now()));
   });
 }
 
 /** Later connections: the catalogue, locations and stock again (the feed carries no menu changes). */
 export async function applyCatalogue(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): Promise<void> {
-  await engine.transaction(async () => await applyCatalogueIn(engine, identity, catalogue));
+  await engine.transaction(async (tx) => await applyCatalogueIn(engine, tx, identity, catalogue));
 }
 
-async function applyCatalogueIn(engine: Engine, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): Promise<void> {
+async function applyCatalogueIn(engine: Engine, tx: WriteTransaction, identity: ReplicaIdentity, catalogue: UpstreamCatalogue): Promise<void> {
   const tracked = new Set<string>();
   for (const entries of catalogue.stock.values()) for (const entry of entries) tracked.add(entry.product_id);
-  await mirrorLocationsIn(engine, identity.restaurantId, catalogue.locations.data);
-  await mirrorCatalogue(engine, identity.restaurantId, catalogue.menu, tracked);
-  for (const [locationId, entries] of catalogue.stock) await mirrorStock(engine, identity.restaurantId, locationId, entries);
+  await mirrorLocationsIn(engine, tx, identity.restaurantId, catalogue.locations.data);
+  await mirrorCatalogue(engine, tx, identity.restaurantId, catalogue.menu, tracked);
+  for (const [locationId, entries] of catalogue.stock) await mirrorStock(engine, tx, identity.restaurantId, locationId, entries);
 }
 
 /** The locations' live status (schedules live upstream); a local open/close not pushed yet stands. */
 export async function applyLocationStatuses(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): Promise<void> {
-  await engine.transaction(async () => await mirrorLocationsIn(engine, restaurantId, statuses));
+  await engine.transaction(async (tx) => await mirrorLocationsIn(engine, tx, restaurantId, statuses));
 }
 
-async function mirrorLocationsIn(engine: Engine, restaurantId: string, statuses: readonly LocationStatusView[]): Promise<void> {
+async function mirrorLocationsIn(engine: Engine, tx: WriteTransaction, restaurantId: string, statuses: readonly LocationStatusView[]): Promise<void> {
   for (const [position, status] of statuses.entries()) {
-    if (!await engine.stores.sync.hasPendingOpenClose(status.location_id)) await mirrorLocation(engine, restaurantId, status, position);
+    if (!await tx.stores.sync.hasPendingOpenClose(status.location_id)) await mirrorLocation(engine, tx, restaurantId, status, position);
   }
 }
 
 /** An online-payment order the upstream created (with its payment session), mirrored here as it is. */
 export async function mirrorForwardedOrder(engine: Engine, identity: ReplicaIdentity, order: OrderView): Promise<void> {
-  await engine.transaction(async () => await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }));
+  await engine.transaction(async (tx) => await mirrorOrder(engine, identity.restaurantId, identity.world, order, 'order.created', { force: true }, tx));
 }

@@ -19,13 +19,13 @@ import { keepClosedDays } from './kitchen-report-days.ts';
  * Returns how many it stored, and whether the budget ran out (more may be waiting).
  */
 export async function keepRecentReportDays(engine: Engine, budget: number): Promise<{ stored: number; more: boolean }> {
-  const scopes = await engine.read(async () =>
-    (await flatMapInOrder((await listRestaurants(engine)), async ({ id }) => {
-      const zone = await restaurantTimeZone(engine, id);
+  const scopes = await engine.read(async (tx) =>
+    (await flatMapInOrder((await listRestaurants(engine, tx)), async ({ id }) => {
+      const zone = await restaurantTimeZone(engine, id, tx);
       const today = DateTime.fromMillis(engine.clock.now(), { zone }).startOf('day');
       const fromDay = today.minus({ days: MAX_REPORT_DAYS }).toISODate()!;
       const toDay = today.minus({ days: 1 }).toISODate()!;
-      const locations = await engine.stores.locations.list(id);
+      const locations = await tx.stores.locations.list(id);
       return [0, 1].flatMap((test) => locations.map((location) => ({ restaurant_id: id, location_id: location.id, test, zone, from_day: fromDay, to_day: toDay })));
     })),
   );

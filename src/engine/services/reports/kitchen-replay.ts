@@ -25,17 +25,17 @@ const STATUSES: ReadonlySet<string> = new Set(ORDER_STATUSES);
 
 /** Reads the location's service on the query's day (one read transaction). */
 export async function readKitchenReplay(engine: Engine, actor: Actor, query: KitchenReplayQuery): Promise<KitchenReplay> {
-  return await engine.read(async () => {
-    const restaurant = await restaurantOf(engine, actor);
+  return await engine.read(async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
     const locationId = query.location_id.toLowerCase();
-    if (!await engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
+    if (!await tx.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
     const zone = restaurant.time_zone;
     const day = DateTime.fromISO(query.day, { zone });
     if (!day.isValid) throw invalidRequest('day must be a date that exists (YYYY-MM-DD)');
     const from = day.startOf('day').toMillis();
     const to = day.plus({ days: 1 }).startOf('day').toMillis();
     const world = actor.world === 'test' ? 'test' : 'live';
-    const store = engine.stores.kitchenReplay;
+    const store = tx.stores.kitchenReplay;
 
     const states = await store.orderStates(restaurant.id, world, locationId, from - LOOK_BEFORE_MS, to, MAX_STATE_ROWS);
     const rows = await store.log(restaurant.id, locationId, world === 'test' ? 1 : 0, from - LOOK_BEFORE_MS, to, MAX_LOG_ROWS);
@@ -61,9 +61,9 @@ export async function readKitchenReplay(engine: Engine, actor: Actor, query: Kit
       if (promise.ready_at !== null) order.ready_at = promise.ready_at;
     }
 
-    const settings = await readKitchenSettings(engine, restaurant.id);
-    const cooks = await cooksOnShift(engine, restaurant.id, settings);
-    const product = async (id: string | null) => (id === null ? '' : ((await engine.stores.catalogue.product(restaurant.id, id))?.name ?? id));
+    const settings = await readKitchenSettings(engine, restaurant.id, tx);
+    const cooks = await cooksOnShift(engine, restaurant.id, settings, undefined, tx);
+    const product = async (id: string | null) => (id === null ? '' : ((await tx.stores.catalogue.product(restaurant.id, id))?.name ?? id));
     const lines = (await mapInOrder(replayLines(rows, cooks)
       .filter((l) => indexOf.has(l.order_id)), async ({ order_id, product_id, ...line }) => ({ ...line, order: indexOf.get(order_id)!, product: await product(product_id) })));
     const stationIds = new Set(lines.map((l) => l.station_id));

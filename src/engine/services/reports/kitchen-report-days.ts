@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { DAY_SUMMARY_FORMAT, dayColumns, decodeDayColumns, encodeDayColumns, type DayColumns } from '../../domain/kitchen-report/day-columns.ts';
 import { summarizeDay, type DaySummary } from '../../domain/kitchen-report/day-summary.ts';
 import { LEFT_OPEN_TICKET_MS } from '../../domain/prep-times.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
 import { readKitchenSettings } from '../kitchen/kitchen-settings.ts';
 import { cookSamples } from '../kitchen/learn-prep-times.ts';
@@ -59,8 +59,8 @@ function cooksText(cooks: ReadonlyMap<string, number>): string {
   return JSON.stringify([...cooks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-async function stationCooks(engine: Engine, restaurantId: string): Promise<ReadonlyMap<string, number>> {
-  return await cooksOnShift(engine, restaurantId, await readKitchenSettings(engine, restaurantId));
+async function stationCooks(engine: Engine, tx: ReadTransaction, restaurantId: string): Promise<ReadonlyMap<string, number>> {
+  return await cooksOnShift(engine, restaurantId, await readKitchenSettings(engine, restaurantId, tx), undefined, tx);
 }
 
 /** Whether a stored day holds what would be computed now: the same zone, cooks and stored form. */
@@ -68,8 +68,8 @@ const usable = (row: { time_zone: string; cooks: string; format: number }, scope
   row.time_zone === scope.zone && row.cooks === cooks && row.format === DAY_SUMMARY_FORMAT;
 
 /** A day summarized from the log as it is now (its span: the day, LOOK_BEFORE_MS before, LOOK_AFTER_MS after) and its promises. */
-async function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): Promise<DaySummary> {
-  const reports = engine.stores.kitchenReports;
+async function summarizeFromLog(engine: Engine, tx: ReadTransaction, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): Promise<DaySummary> {
+  const reports = tx.stores.kitchenReports;
   const rows = await reports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
   const promises = await reports.promises(scope.location_id, scope.test, day.from, day.to, MAX_DAY_LOG_ROWS);
   return summarizeDay(rows, cookSamples(rows, cooks), promises, day);
@@ -79,11 +79,11 @@ async function summarizeFromLog(engine: Engine, scope: DaysScope, day: LocalDay,
  * Each day of the scope, read from its stored summary where one was computed with the same cooks and
  * zone, else from the log. Runs inside the caller's read transaction.
  */
-export async function daySummaries(engine: Engine, scope: DaysScope): Promise<DayColumns[]> {
-  const cooks = await stationCooks(engine, scope.restaurant_id);
+export async function daySummaries(engine: Engine, tx: ReadTransaction, scope: DaysScope): Promise<DayColumns[]> {
+  const cooks = await stationCooks(engine, tx, scope.restaurant_id);
   const current = cooksText(cooks);
   const stored = new Map(
-    (await engine.stores.kitchenReportDays
+    (await tx.stores.kitchenReportDays
       .get(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
       .filter((row) => usable(row, scope, current))
       .map((row) => [row.day, row.summary]),
@@ -92,7 +92,7 @@ export async function daySummaries(engine: Engine, scope: DaysScope): Promise<Da
   const days: DayColumns[] = [];
   for (const day of localDays(scope)) {
     const text = stored.get(day.day);
-    days.push((text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(await summarizeFromLog(engine, scope, day, cooks)));
+    days.push((text === undefined ? null : decodeDayColumns(text)) ?? dayColumns(await summarizeFromLog(engine, tx, scope, day, cooks)));
   }
   return days;
 }
@@ -107,16 +107,16 @@ export async function daySummaries(engine: Engine, scope: DaysScope): Promise<Da
  */
 export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): Promise<number> {
   if (engine.writesRefused || engine.db.inTransaction) return 0;
-  const missing = await engine.read(async () => {
-    const current = cooksText(await stationCooks(engine, scope.restaurant_id));
+  const missing = await engine.read(async (tx) => {
+    const current = cooksText(await stationCooks(engine, tx, scope.restaurant_id));
     const kept = new Set(
-      (await engine.stores.kitchenReportDays
+      (await tx.stores.kitchenReportDays
         .stored(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
         .filter((row) => usable(row, scope, current))
         .map((row) => row.day),
     );
     const now = engine.clock.now();
-    const reports = engine.stores.kitchenReports;
+    const reports = tx.stores.kitchenReports;
     return await filterInOrder(
       localDays(scope),
       async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, scope.test, day.from, day.to))),
@@ -127,7 +127,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
     await engine.transaction(async (tx) => {
       const now = tx.clock.now();
       if (day.to + LOOK_AFTER_MS > now) return;
-      const cooks = await stationCooks(engine, scope.restaurant_id);
+      const cooks = await stationCooks(engine, tx, scope.restaurant_id);
       await tx.stores.kitchenReportDays.put({
         restaurant_id: scope.restaurant_id,
         location_id: scope.location_id,
@@ -138,7 +138,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
         read_to: day.to + LOOK_AFTER_MS,
         cooks: cooksText(cooks),
         format: DAY_SUMMARY_FORMAT,
-        summary: encodeDayColumns(dayColumns(await summarizeFromLog(engine, scope, day, cooks))),
+        summary: encodeDayColumns(dayColumns(await summarizeFromLog(engine, tx, scope, day, cooks))),
         computed_at: now,
       });
       stored += 1;

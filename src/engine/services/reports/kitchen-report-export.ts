@@ -15,11 +15,11 @@ export const MAX_LOG_EXPORT_DAYS = 31;
 /** One table of the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
 export async function readKitchenReportTable(engine: Engine, actor: Actor, query: KitchenReportQuery, table: ReportTable): Promise<TableRows> {
   const period = await preparePeriod(engine, actor, query);
-  return await engine.read(async () => {
+  return await engine.read(async (tx) => {
     if (table === 'item_timings' && period.to - period.from > MAX_LOG_EXPORT_DAYS * 86_400_000 + 3_600_000) {
       throw invalidRequest(`the item timing log is exported ${MAX_LOG_EXPORT_DAYS} days at a time at most`);
     }
-    const { report, basis } = await computeKitchenReport(engine, actor, period);
+    const { report, basis } = await computeKitchenReport(engine, actor, period, tx);
     if (table === 'tickets') return await ticketRows(basis);
     if (table === 'promises') return await promiseRows(basis);
     if (table === 'item_timings') return await logRows(basis);

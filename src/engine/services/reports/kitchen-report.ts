@@ -16,7 +16,7 @@ import { stationHourHeatmap } from '../../domain/kitchen-report/station-heatmap.
 import type { Ticket } from '../../domain/kitchen-report/tickets.ts';
 import { DEFAULT_PREP_SECONDS, MIN_LEARNED_SAMPLES } from '../../domain/prep-times.ts';
 import { formatInstant } from '../../domain/time.ts';
-import type { Engine } from '../../engine.ts';
+import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import type { ReportPromiseRow } from '../../store/kitchen-reports-store.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
@@ -52,18 +52,20 @@ export interface ReportBasis {
 }
 
 /** The period of a query, in the restaurant's zone; refused when it is not a range of 1 to MAX_REPORT_DAYS days. */
-export async function reportPeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<ReportPeriod> {
-  const restaurant = await restaurantOf(engine, actor);
-  const locationId = query.location_id.toLowerCase();
-  if (!await engine.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
-  const zone = restaurant.time_zone;
-  const first = DateTime.fromISO(query.from, { zone });
-  const last = DateTime.fromISO(query.to ?? query.from, { zone });
-  if (!first.isValid || !last.isValid) throw invalidRequest('from and to must be dates that exist (YYYY-MM-DD)');
-  const days = Math.round(last.diff(first, 'days').days) + 1;
-  if (days < 1) throw invalidRequest('to must not be before from');
-  if (days > MAX_REPORT_DAYS) throw invalidRequest(`a report covers at most ${MAX_REPORT_DAYS} days`);
-  return { location_id: locationId, from_day: first.toISODate()!, to_day: last.toISODate()!, zone, from: first.startOf('day').toMillis(), to: last.plus({ days: 1 }).startOf('day').toMillis() };
+export async function reportPeriod(engine: Engine, actor: Actor, query: KitchenReportQuery, callerTx?: ReadTransaction): Promise<ReportPeriod> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const locationId = query.location_id.toLowerCase();
+    if (!await tx.stores.locations.get(restaurant.id, locationId)) throw notFound(`location ${query.location_id} not found`);
+    const zone = restaurant.time_zone;
+    const first = DateTime.fromISO(query.from, { zone });
+    const last = DateTime.fromISO(query.to ?? query.from, { zone });
+    if (!first.isValid || !last.isValid) throw invalidRequest('from and to must be dates that exist (YYYY-MM-DD)');
+    const days = Math.round(last.diff(first, 'days').days) + 1;
+    if (days < 1) throw invalidRequest('to must not be before from');
+    if (days > MAX_REPORT_DAYS) throw invalidRequest(`a report covers at most ${MAX_REPORT_DAYS} days`);
+    return { location_id: locationId, from_day: first.toISODate()!, to_day: last.toISODate()!, zone, from: first.startOf('day').toMillis(), to: last.plus({ days: 1 }).startOf('day').toMillis() };
+  });
 }
 
 /** The rush strip's slot boundaries, on the local clock: 15 minutes for up to 2 days, an hour up to 14, a day beyond. */
@@ -104,9 +106,9 @@ function daysScope(period: ReportPeriod, restaurantId: string, actor: Actor): Da
  * write transactions of their own, before the report's read). Returns the period.
  */
 export async function preparePeriod(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<ReportPeriod> {
-  const { period, scope } = await engine.read(async () => {
-    const period = await reportPeriod(engine, actor, query);
-    return { period, scope: daysScope(period, (await restaurantOf(engine, actor)).id, actor) };
+  const { period, scope } = await engine.read(async (tx) => {
+    const period = await reportPeriod(engine, actor, query, tx);
+    return { period, scope: daysScope(period, (await restaurantOf(engine, actor, tx)).id, actor) };
   });
   await keepClosedDays(engine, scope);
   return period;
@@ -115,13 +117,13 @@ export async function preparePeriod(engine: Engine, actor: Actor, query: Kitchen
 /** Reads and computes the location's report for the query's days (one read transaction, after storing its closed days' summaries). */
 export async function readKitchenReport(engine: Engine, actor: Actor, query: KitchenReportQuery): Promise<KitchenReport> {
   const period = await preparePeriod(engine, actor, query);
-  return await engine.read(async () => (await computeKitchenReport(engine, actor, period)).report);
+  return await engine.read(async (tx) => (await computeKitchenReport(engine, actor, period, tx)).report);
 }
 
 /** The learned median of one unit per station and product, where learned from enough samples (by `station\u001fproduct`). */
-async function learnedMedians(engine: Engine, restaurantId: string): Promise<Map<string, number>> {
+async function learnedMedians(engine: Engine, tx: ReadTransaction, restaurantId: string): Promise<Map<string, number>> {
   return new Map(
-    (await engine.stores.kitchenTimings
+    (await tx.stores.kitchenTimings
       .prepStats(restaurantId))
       .filter((s) => s.samples >= MIN_LEARNED_SAMPLES)
       .map((s) => [`${s.station_id}\u001f${s.product_id}`, s.median_seconds]),
@@ -138,131 +140,136 @@ export async function judgePeriod(
   actor: Actor,
   period: ReportPeriod,
   cancelledAt: ReadonlyMap<string, number>,
+  callerTx?: ReadTransaction,
   known?: { restaurantId: string; settings: KitchenSettings; learned: ReadonlyMap<string, number> },
 ): Promise<JudgedDays> {
-  const restaurantId = known?.restaurantId ?? (await restaurantOf(engine, actor)).id;
-  const settings = known?.settings ?? (await readKitchenSettings(engine, restaurantId));
-  const learned = known?.learned ?? (await learnedMedians(engine, restaurantId));
-  const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
-  const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  return judgeDays(await daySummaries(engine, daysScope(period, restaurantId, actor)), reference, cancelledAt, engine.clock.now());
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurantId = known?.restaurantId ?? (await restaurantOf(engine, actor, tx)).id;
+    const settings = known?.settings ?? (await readKitchenSettings(engine, restaurantId, tx));
+    const learned = known?.learned ?? (await learnedMedians(engine, tx, restaurantId));
+    const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
+    const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
+    return judgeDays(await daySummaries(engine, tx, daysScope(period, restaurantId, actor)), reference, cancelledAt, engine.clock.now());
+  });
 }
 
 /** The report and what it was computed from (the exports list its tickets and promises). */
-export async function computeKitchenReport(engine: Engine, actor: Actor, period: ReportPeriod): Promise<{ report: KitchenReport; basis: ReportBasis }> {
-  const restaurant = await restaurantOf(engine, actor);
-  const zone = period.zone;
-  const at = (ms: number) => formatInstant(ms, zone);
-  const now = engine.clock.now();
-  const settings = await readKitchenSettings(engine, restaurant.id);
-  const test = actor.world === 'test' ? 1 : 0;
-  const reports = engine.stores.kitchenReports;
-  const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
+export async function computeKitchenReport(engine: Engine, actor: Actor, period: ReportPeriod, callerTx?: ReadTransaction): Promise<{ report: KitchenReport; basis: ReportBasis }> {
+  return await engine.readWithin(callerTx, async (tx) => {
+    const restaurant = await restaurantOf(engine, actor, tx);
+    const zone = period.zone;
+    const at = (ms: number) => formatInstant(ms, zone);
+    const now = engine.clock.now();
+    const settings = await readKitchenSettings(engine, restaurant.id, tx);
+    const test = actor.world === 'test' ? 1 : 0;
+    const reports = tx.stores.kitchenReports;
+    const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
 
-  const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
-  const learned = await learnedMedians(engine, restaurant.id);
-  const judged = await judgePeriod(engine, actor, period, cancelledAt, { restaurantId: restaurant.id, settings, learned });
-  const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
-  const tickets = judged.tickets;
-  const ticketOf = new Map(tickets.map((t) => [t.order_id, t]));
-  const recalls = judged.recalls;
-  const samples = judged.samples;
-  // The bumps left out, counted by reason, listed in the log's order; a sample object is built only
-  // for those listed (a 90-day report can leave out ~25,000 bumps and lists MAX_LISTED).
-  const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
-  const excludedIndexes: number[] = [];
-  const ticketWithExcludedBump = new Uint8Array(tickets.length);
-  for (let i = 0; i < samples.length; i++) {
-    const reason = verdictReason(samples.verdict[i]!);
-    if (reason === null) continue;
-    bumpCounts[reason] += 1;
-    excludedIndexes.push(i);
-    ticketWithExcludedBump[samples.ticket[i]!] = 1;
-  }
-  const excludedBumps = logOrder(samples, excludedIndexes)
-    .slice(0, MAX_LISTED)
-    .map((i) => ({ s: sampleRow(judged, i), v: verdictReason(samples.verdict[i]!)! }));
-  const openTickets = tickets.filter((t, i) => t.excluded === 'left_open' && ticketWithExcludedBump[i] === 0);
-  const ticketCounts = { fired: tickets.length, counted: 0, open: 0, cancelled: 0, left_out: 0 };
-  for (const t of tickets) {
-    if (t.cancelled_at !== null) ticketCounts.cancelled += 1;
-    else if (t.excluded !== null) ticketCounts.left_out += 1;
-    if (t.cancelled_at === null && t.ready_at === null) ticketCounts.open += 1;
-    if (t.cancelled_at === null && t.excluded === null && t.ready_at !== null) ticketCounts.counted += 1;
-  }
-  const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
-  const numbers = await engine.stores.kitchenReports.numbers([
-    ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
-  ]);
-  const stationName = new Map(settings.stations.map((s) => [s.id, s.name]));
-  const hourOf = hourReader(zone);
-  const slots = slotBoundaries(period);
-  // The period's promises are this report's own objects: each is given its ticket's stations in place.
-  const records: PromiseRecord[] = judged.promises.map((p) => Object.assign(p, { stations: ticketOf.get(p.order_id)?.stations.keys() ?? [] }));
-  const listed = [
-    ...excludedBumps.map(({ s, v }) => ({
-      order_id: s.order_id,
-      number: '',
-      item_index: s.item_index,
-      station_id: s.station_id,
-      product_id: s.product_id,
-      reason: v,
-      seconds: Math.round(s.seconds),
-      at: s.done_at,
-    })),
-    ...openTickets.slice(0, Math.max(0, MAX_LISTED - excludedBumps.length)).map((t) => ({
-      order_id: t.order_id,
-      number: '',
-      item_index: null,
-      station_id: null,
-      product_id: null,
-      reason: 'left_open' as const,
-      seconds: Math.round(((t.ready_at ?? now) - t.fired_at) / 1000),
-      at: t.fired_at,
-    })),
-  ];
+    const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
+    const learned = await learnedMedians(engine, tx, restaurant.id);
+    const judged = await judgePeriod(engine, actor, period, cancelledAt, tx, { restaurantId: restaurant.id, settings, learned });
+    const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
+    const tickets = judged.tickets;
+    const ticketOf = new Map(tickets.map((t) => [t.order_id, t]));
+    const recalls = judged.recalls;
+    const samples = judged.samples;
+    // The bumps left out, counted by reason, listed in the log's order; a sample object is built only
+    // for those listed (a 90-day report can leave out ~25,000 bumps and lists MAX_LISTED).
+    const bumpCounts = { mass_bump: 0, too_fast: 0, left_open: 0 };
+    const excludedIndexes: number[] = [];
+    const ticketWithExcludedBump = new Uint8Array(tickets.length);
+    for (let i = 0; i < samples.length; i++) {
+      const reason = verdictReason(samples.verdict[i]!);
+      if (reason === null) continue;
+      bumpCounts[reason] += 1;
+      excludedIndexes.push(i);
+      ticketWithExcludedBump[samples.ticket[i]!] = 1;
+    }
+    const excludedBumps = logOrder(samples, excludedIndexes)
+      .slice(0, MAX_LISTED)
+      .map((i) => ({ s: sampleRow(judged, i), v: verdictReason(samples.verdict[i]!)! }));
+    const openTickets = tickets.filter((t, i) => t.excluded === 'left_open' && ticketWithExcludedBump[i] === 0);
+    const ticketCounts = { fired: tickets.length, counted: 0, open: 0, cancelled: 0, left_out: 0 };
+    for (const t of tickets) {
+      if (t.cancelled_at !== null) ticketCounts.cancelled += 1;
+      else if (t.excluded !== null) ticketCounts.left_out += 1;
+      if (t.cancelled_at === null && t.ready_at === null) ticketCounts.open += 1;
+      if (t.cancelled_at === null && t.excluded === null && t.ready_at !== null) ticketCounts.counted += 1;
+    }
+    const cancellations = cancelledRows.filter((r) => r.created_at >= period.from);
+    const numbers = await tx.stores.kitchenReports.numbers([
+      ...new Set([...recalls.map((r) => r.order_id), ...excludedBumps.slice(0, MAX_LISTED).map(({ s }) => s.order_id), ...openTickets.slice(0, MAX_LISTED).map((t) => t.order_id)]),
+    ]);
+    const stationName = new Map(settings.stations.map((s) => [s.id, s.name]));
+    const hourOf = hourReader(zone);
+    const slots = slotBoundaries(period);
+    // The period's promises are this report's own objects: each is given its ticket's stations in place.
+    const records: PromiseRecord[] = judged.promises.map((p) => Object.assign(p, { stations: ticketOf.get(p.order_id)?.stations.keys() ?? [] }));
+    const listed = [
+      ...excludedBumps.map(({ s, v }) => ({
+        order_id: s.order_id,
+        number: '',
+        item_index: s.item_index,
+        station_id: s.station_id,
+        product_id: s.product_id,
+        reason: v,
+        seconds: Math.round(s.seconds),
+        at: s.done_at,
+      })),
+      ...openTickets.slice(0, Math.max(0, MAX_LISTED - excludedBumps.length)).map((t) => ({
+        order_id: t.order_id,
+        number: '',
+        item_index: null,
+        station_id: null,
+        product_id: null,
+        reason: 'left_open' as const,
+        seconds: Math.round(((t.ready_at ?? now) - t.fired_at) / 1000),
+        at: t.fired_at,
+      })),
+    ];
 
-  const busy = busyRefusalsIn(await busyStretches(engine, restaurant.id, period), await engine.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
-  const report: KitchenReport = {
-    location_id: period.location_id,
-    from: period.from_day,
-    to: period.to_day,
-    time_zone: zone,
-    generated_at: at(now),
-    slot_minutes: slots.minutes,
-    tickets: ticketCounts,
-    rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
-    heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
-    items: await mapInOrder(
-      itemTimes(samples, typed, (station, product) => learned.get(`${station}\u001f${product}`) ?? null),
-      async (item) => ({ ...item, product_name: (await engine.stores.catalogue.product(restaurant.id, item.product_id))?.name ?? item.product_id }),
-    ),
-    promises: promiseReport(records, settings.promise_quantile ?? 0.9, hourOf),
-    busy: busy.stretches.map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
-    busy_refusals: { refused: busy.refused, list: busy.listed.slice(0, MAX_LISTED).map((r) => ({ ...r, at: at(r.at) })), list_truncated: busy.truncated || busy.listed.length > MAX_LISTED },
-    recalls: recalls.map((r) => ({ order_id: r.order_id, number: numbers.get(r.order_id) ?? '', at: at(r.at) })),
-    cancellations: cancellations.map((c) => ({ order_id: c.id, number: c.number, created_at: at(c.created_at), cancelled_at: at(c.updated_at), reached_kitchen: ticketOf.has(c.id) })),
-    excluded: {
-      bumps: bumpCounts,
-      tickets_left_open: openTickets.length,
-      list: listed.map((e) => ({ ...e, number: numbers.get(e.order_id) ?? '', at: at(e.at) })),
-      list_truncated: excludedIndexes.length + openTickets.length > MAX_LISTED,
-    },
-  };
-  const fullLog = async () => await engine.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
-  const numbersOf = async (orderIds: readonly string[]) => await engine.stores.kitchenReports.numbers([...new Set(orderIds)]);
-  const promises = async () => await reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
-  return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
+    const busy = busyRefusalsIn(await busyStretches(engine, tx, restaurant.id, period), await tx.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
+    const report: KitchenReport = {
+      location_id: period.location_id,
+      from: period.from_day,
+      to: period.to_day,
+      time_zone: zone,
+      generated_at: at(now),
+      slot_minutes: slots.minutes,
+      tickets: ticketCounts,
+      rush: rushStrip(tickets, slots.boundaries, now).map((s) => ({ ...s, start: at(s.start), end: at(s.end) })),
+      heatmap: stationHourHeatmap(tickets, hourOf).map((c) => ({ ...c, station_name: stationName.get(c.station_id) ?? c.station_id })),
+      items: await mapInOrder(
+        itemTimes(samples, typed, (station, product) => learned.get(`${station}\u001f${product}`) ?? null),
+        async (item) => ({ ...item, product_name: (await tx.stores.catalogue.product(restaurant.id, item.product_id))?.name ?? item.product_id }),
+      ),
+      promises: promiseReport(records, settings.promise_quantile ?? 0.9, hourOf),
+      busy: busy.stretches.map((b) => ({ ...b, from: at(b.from), to: b.to === null ? null : at(b.to) })),
+      busy_refusals: { refused: busy.refused, list: busy.listed.slice(0, MAX_LISTED).map((r) => ({ ...r, at: at(r.at) })), list_truncated: busy.truncated || busy.listed.length > MAX_LISTED },
+      recalls: recalls.map((r) => ({ order_id: r.order_id, number: numbers.get(r.order_id) ?? '', at: at(r.at) })),
+      cancellations: cancellations.map((c) => ({ order_id: c.id, number: c.number, created_at: at(c.created_at), cancelled_at: at(c.updated_at), reached_kitchen: ticketOf.has(c.id) })),
+      excluded: {
+        bumps: bumpCounts,
+        tickets_left_open: openTickets.length,
+        list: listed.map((e) => ({ ...e, number: numbers.get(e.order_id) ?? '', at: at(e.at) })),
+        list_truncated: excludedIndexes.length + openTickets.length > MAX_LISTED,
+      },
+    };
+    const fullLog = async () => await tx.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
+    const numbersOf = async (orderIds: readonly string[]) => await tx.stores.kitchenReports.numbers([...new Set(orderIds)]);
+    const promises = async () => await reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
+    return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
+  });
 }
 
 /** Busy mode's paused stretches at the location from its `location.updated` events. */
-async function busyStretches(engine: Engine, restaurantId: string, period: ReportPeriod) {
+async function busyStretches(engine: Engine, tx: ReadTransaction, restaurantId: string, period: ReportPeriod) {
   const changeOf = (row: { created_at: number; data: string }): BusyChange | null => {
     const data = JSON.parse(row.data) as { location_id?: string; kitchen_busy?: { paused: boolean; reason: string; wait_minutes: number } };
     if (data.location_id !== period.location_id || !data.kitchen_busy) return null;
     return { at: row.created_at, paused: data.kitchen_busy.paused, reason: data.kitchen_busy.reason, wait_minutes: data.kitchen_busy.wait_minutes };
   };
-  const reports = engine.stores.kitchenReports;
+  const reports = tx.stores.kitchenReports;
   const before = (await reports.locationUpdatesBefore(restaurantId, period.from, 200)).map(changeOf).find((c) => c !== null) ?? null;
   const changes = (await reports.locationUpdates(restaurantId, period.from, period.to, MAX_ORDERS)).map(changeOf).filter((c): c is BusyChange => c !== null);
   return busyTimeline(changes, before, period.from);

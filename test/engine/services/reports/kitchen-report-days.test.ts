@@ -20,7 +20,7 @@ import { cooksOnShift } from '../../../../src/engine/services/kitchen/kitchen-pr
 import { readKitchenSettings } from '../../../../src/engine/services/kitchen/kitchen-settings.ts';
 import { localDays } from '../../../../src/engine/services/reports/kitchen-report-days.ts';
 import type { Actor } from '../../../../src/engine/domain/actor.ts';
-import type { Engine } from '../../../../src/engine/engine.ts';
+import type { Engine, ReadTransaction } from '../../../../src/engine/engine.ts';
 
 const MIN = 60_000;
 const ZONE = 'America/Santiago';
@@ -41,8 +41,8 @@ after(async () => {
 });
 
 /** The figures' inputs as the report computed them before day summaries: from the log over the whole range at once. */
-async function fromWholeLog(core: Engine, period: ReportPeriod) {
-  const settings = await readKitchenSettings(core, R1.id);
+async function fromWholeLog(core: Engine, period: ReportPeriod, tx: ReadTransaction) {
+  const settings = await readKitchenSettings(core, R1.id, tx);
   const reports = core.stores.kitchenReports;
   const rows = await reports.log(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
   const cancelledAt = new Map((await reports.cancelled(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to, 500_000)).map((r) => [r.id, r.updated_at]));
@@ -54,7 +54,7 @@ async function fromWholeLog(core: Engine, period: ReportPeriod) {
   );
   const typed = (productId: string) => settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
   const reference = (productId: string) => learned.get(`${settings.product_stations[productId] ?? ''}\u001f${productId}`) ?? typed(productId);
-  const samples = cookSamples(rows, await cooksOnShift(core, R1.id, settings));
+  const samples = cookSamples(rows, await cooksOnShift(core, R1.id, settings, undefined, tx));
   const verdicts = classifySamples(samples, reference);
   const lineVerdicts = new Map<string, Implausible | null>();
   samples.forEach((s, i) => lineVerdicts.set(lineKey(s.order_id!, s.item_index!), verdicts[i]!));
@@ -78,10 +78,10 @@ async function fromWholeLog(core: Engine, period: ReportPeriod) {
 }
 
 async function assertSameAsWholeLog(core: Engine, query: typeof RANGE, label: string) {
-  await core.read(async () => {
-    const period = await reportPeriod(core, manager, query);
-    const expected = await fromWholeLog(core, period);
-    const actual = await judgePeriod(core, manager, period, expected.cancelledAt);
+  await core.read(async (tx) => {
+    const period = await reportPeriod(core, manager, query, tx);
+    const expected = await fromWholeLog(core, period, tx);
+    const actual = await judgePeriod(core, manager, period, expected.cancelledAt, tx);
     assert.deepEqual(actual.tickets, expected.tickets, `${label}: tickets`);
     const inLogOrder = logOrder(actual.samples);
     assert.deepEqual(
@@ -151,8 +151,8 @@ test('closed days read from their summaries give the figures of the whole log; a
 
   await assertSameAsWholeLog(core, RANGE, 'range, from the log');
   for (const day of DAYS) await assertSameAsWholeLog(core, { ...RANGE, from: day, to: day }, `${day}, from the log`);
-  const period = await core.read(async () => await reportPeriod(core, manager, RANGE));
-  const fromLog = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
+  const period = await core.read(async (tx) => await reportPeriod(core, manager, RANGE, tx));
+  const fromLog = await core.read(async (tx) => (await computeKitchenReport(core, manager, period, tx)).report);
   // 10 tickets a day, and one of the demo's own orders on the 21st (never bumped): A, B and K are counted.
   assert.deepEqual(fromLog.tickets, { fired: 31, counted: 9, open: 4, cancelled: 3, left_out: 19 });
   assert.deepEqual(fromLog.excluded.bumps, { mass_bump: 12, too_fast: 3, left_open: 0 });
@@ -189,7 +189,7 @@ test('closed days read from their summaries give the figures of the whole log; a
     ['2026-11-20', '2026-11-22'],
   );
   await assertSameAsWholeLog(core, RANGE, 'range, after the late bump');
-  const fromLogAfter = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
+  const fromLogAfter = await core.read(async (tx) => (await computeKitchenReport(core, manager, period, tx)).report);
   assert.equal(fromLogAfter.excluded.tickets_left_open, 3);
   assert.deepEqual(fromLogAfter.excluded.bumps, { mass_bump: 12, too_fast: 3, left_open: 1 });
   const again = await readKitchenReport(core, manager, RANGE);
@@ -202,7 +202,7 @@ test('closed days read from their summaries give the figures of the whole log; a
   await kitchen.ok('orders:transition', { order_id: orders.H2.id, target: 'listo' });
   assert.ok(!storedDays(core).includes('2026-11-28'));
   await assertSameAsWholeLog(core, RANGE, 'range, after a late promise');
-  const fromLogLast = await core.read(async () => (await computeKitchenReport(core, manager, period)).report);
+  const fromLogLast = await core.read(async (tx) => (await computeKitchenReport(core, manager, period, tx)).report);
   assert.notDeepEqual(fromLogLast.promises, fromLogAfter.promises);
   assert.deepEqual(await readKitchenReport(core, manager, RANGE), fromLogLast);
   assert.ok(storedDays(core).includes('2026-11-28'));

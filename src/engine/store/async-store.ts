@@ -1,5 +1,5 @@
 // Issue 34: the contract a store on another database keeps with its SQLite twin
-// (src/engine/store/*-store.ts), derived from the SQLite class so the two cannot drift: the same
+// (src/engine/store/*-store.ts), and the type the services see every store by (async-stores.ts), derived from the SQLite class so the two cannot drift: the same
 // public methods, the same arguments, each answering a Promise of the same value. A class written
 // as `implements AsyncStore<OrdersStore>` fails to compile when the SQLite store gains, loses or
 // changes a method. A field that is not a method (a counter such as `writeCount`) keeps its type.

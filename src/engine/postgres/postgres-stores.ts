@@ -1,0 +1,106 @@
+// Issue 34: the registry of the stores on PostgreSQL, one line per store: `tx.stores` of a PostgreSQL
+// transaction, every twin (stores/) built on that transaction's client, so every statement of the use
+// case runs in it. A store without a twin yet is there too, as a stand-in whose every method fails
+// with an error that names it: a use case that needs it stops on PostgreSQL, loudly, instead of
+// reading or writing somewhere else. A new twin replaces its `missing(…)` line.
+import type { AsyncStores } from '../async-stores.ts';
+import { PostgresApiKeysStore } from './stores/api-keys-store.ts';
+import { PostgresCatalogueStore } from './stores/catalogue-store.ts';
+import { PostgresCourierDeliveriesStore } from './stores/courier-deliveries-store.ts';
+import { PostgresDueOrdersStore } from './stores/due-orders-store.ts';
+import { PostgresEventsStore } from './stores/events-store.ts';
+import { PostgresIdempotencyStore } from './stores/idempotency-store.ts';
+import { PostgresKitchenChangesStore } from './stores/kitchen-changes-store.ts';
+import { PostgresLocationBusyStore } from './stores/location-busy-store.ts';
+import { PostgresLocationsStore } from './stores/locations-store.ts';
+import { PostgresMailOutboxStore } from './stores/mail-outbox-store.ts';
+import { PostgresOrdersStore } from './stores/orders-store.ts';
+import { PostgresPaymentActionsStore } from './stores/payment-actions-store.ts';
+import { PostgresPaymentCredentialsStore } from './stores/payment-credentials-store.ts';
+import { PostgresPaymentSessionsStore } from './stores/payment-sessions-store.ts';
+import { PostgresPickupScreenSettingsStore } from './stores/pickup-screen-settings-store.ts';
+import { PostgresPrintersStore } from './stores/printers-store.ts';
+import { PostgresRestaurantsStore } from './stores/restaurants-store.ts';
+import { PostgresSoldOutStore } from './stores/sold-out-store.ts';
+import { PostgresStockStore } from './stores/stock-store.ts';
+import type { PostgresQueryable } from './stores/queryable.ts';
+
+export interface PostgresStoresOptions {
+  /** A replica's own orders get provisional numbers ('L'), as on SQLite (Stores). */
+  orderNumberPrefix: string;
+  /** Told of each event written, so the open transaction keeps whom to wake once it commits. */
+  eventAppended: (restaurantId: string) => void;
+}
+
+type StoreName = keyof AsyncStores;
+type Build<K extends StoreName> = (db: PostgresQueryable, options: PostgresStoresOptions) => AsyncStores[K];
+
+/** A use case reached a store that has no PostgreSQL twin yet. */
+export class NoPostgresStore extends Error {
+  constructor(readonly store: string, method: string) {
+    super(`the ${store} store has no PostgreSQL implementation yet (src/engine/postgres/stores/): ${store}.${method} cannot run on PostgreSQL`);
+    this.name = 'NoPostgresStore';
+  }
+}
+
+const withoutTwin = new Set<StoreName>();
+
+/** The stand-in of a store without a twin: every method rejects with NoPostgresStore. */
+function missing<K extends StoreName>(store: K): Build<K> {
+  withoutTwin.add(store);
+  return () =>
+    new Proxy({}, {
+      get(_target, property) {
+        // Not a thenable (an `await` of the store itself), nor anything but a method call.
+        if (typeof property !== 'string' || property === 'then') return undefined;
+        return () => Promise.reject(new NoPostgresStore(store, property));
+      },
+    }) as AsyncStores[K];
+}
+
+/** Every store, by its name in `Stores` (stores.ts): a twin, or missing(…) until it has one. */
+const STORES: { readonly [K in StoreName]: Build<K> } = {
+  restaurants: (db, options) => new PostgresRestaurantsStore(db, options.orderNumberPrefix),
+  restaurantImport: missing('restaurantImport'),
+  locations: (db) => new PostgresLocationsStore(db),
+  catalogue: (db) => new PostgresCatalogueStore(db),
+  stock: (db) => new PostgresStockStore(db),
+  soldOut: (db) => new PostgresSoldOutStore(db),
+  orders: (db) => new PostgresOrdersStore(db),
+  apiKeys: (db) => new PostgresApiKeysStore(db),
+  events: (db, options) => new PostgresEventsStore(db, options.eventAppended),
+  idempotency: (db) => new PostgresIdempotencyStore(db),
+  sync: missing('sync'),
+  mirror: missing('mirror'),
+  kitchen: missing('kitchen'),
+  kitchenData: missing('kitchenData'),
+  paymentSessions: (db) => new PostgresPaymentSessionsStore(db),
+  paymentCredentials: (db) => new PostgresPaymentCredentialsStore(db),
+  paymentActions: (db) => new PostgresPaymentActionsStore(db),
+  courierDeliveries: (db) => new PostgresCourierDeliveriesStore(db),
+  mailOutbox: (db) => new PostgresMailOutboxStore(db),
+  dueOrders: (db) => new PostgresDueOrdersStore(db),
+  kitchenDevices: missing('kitchenDevices'),
+  kitchenChanges: (db) => new PostgresKitchenChangesStore(db),
+  printers: (db) => new PostgresPrintersStore(db),
+  printJobs: missing('printJobs'),
+  pickupScreenSettings: (db) => new PostgresPickupScreenSettingsStore(db),
+  kitchenTimings: missing('kitchenTimings'),
+  locationBusy: (db) => new PostgresLocationBusyStore(db),
+  kitchenReports: missing('kitchenReports'),
+  kitchenReportDays: missing('kitchenReportDays'),
+  busyRefusals: missing('busyRefusals'),
+  kitchenReplay: missing('kitchenReplay'),
+};
+
+/** The stores of one transaction (or, for a read on its own, of the pool), all on `db`. */
+export function postgresStores(db: PostgresQueryable, options: PostgresStoresOptions): AsyncStores {
+  const stores: Partial<Record<StoreName, unknown>> = {};
+  for (const name of Object.keys(STORES) as StoreName[]) stores[name] = STORES[name](db, options);
+  return stores as AsyncStores;
+}
+
+/** The stores still without a PostgreSQL twin: the use cases that need one cannot run on PostgreSQL yet. */
+export function storesWithoutTwin(): StoreName[] {
+  return [...withoutTwin];
+}

@@ -1,0 +1,62 @@
+// Issue 34: the registry of the PostgreSQL stores (postgres-stores.ts): every store of `Stores` is
+// there, each twin on the client it is given (so a transaction's statements run on its connection),
+// and a store without a twin fails with an error that names it, never silently.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { Stores } from '../../../src/engine/stores.ts';
+import { migrate } from '../../../src/engine/store/migrate.ts';
+import { NoPostgresStore, postgresStores, storesWithoutTwin } from '../../../src/engine/postgres/postgres-stores.ts';
+import type { PostgresQueryable } from '../../../src/engine/postgres/stores/queryable.ts';
+
+/** A client that records what it is asked and answers no rows. */
+function recordingClient(): { client: PostgresQueryable; asked: string[] } {
+  const asked: string[] = [];
+  const client = { query: (sql: string) => (asked.push(sql), Promise.resolve({ rows: [], rowCount: 0 })) } as unknown as PostgresQueryable;
+  return { client, asked };
+}
+
+test('the registry has every store of Stores, no more', () => {
+  const db = new Database(':memory:');
+  migrate(db);
+  const sqlite = Object.keys(new Stores(db, '')).sort();
+  db.close();
+  const { client } = recordingClient();
+  assert.deepEqual(Object.keys(postgresStores(client, { orderNumberPrefix: '', eventAppended: () => {} })).sort(), sqlite);
+});
+
+test("each twin runs its statements on the client it was built on (the transaction's)", async () => {
+  const first = recordingClient();
+  const second = recordingClient();
+  const options = { orderNumberPrefix: '', eventAppended: () => {} };
+  const stores = postgresStores(first.client, options);
+  postgresStores(second.client, options);
+  assert.equal(await stores.restaurants.get('r1'), undefined);
+  assert.equal(await stores.locations.get('r1', 'l1'), undefined);
+  assert.equal(first.asked.length, 2);
+  assert.equal(second.asked.length, 0);
+});
+
+test('a store without a twin fails with an error naming it, at the call', async () => {
+  const { client, asked } = recordingClient();
+  const stores = postgresStores(client, { orderNumberPrefix: '', eventAppended: () => {} });
+  assert.ok(storesWithoutTwin().includes('kitchenData'));
+  await assert.rejects(stores.kitchenData.setChannel('o1', 'pos'), (error: unknown) => {
+    assert.ok(error instanceof NoPostgresStore);
+    assert.equal(error.store, 'kitchenData');
+    assert.match(error.message, /kitchenData\.setChannel cannot run on PostgreSQL/);
+    return true;
+  });
+  assert.equal(asked.length, 0);
+  // Awaiting the stand-in itself is not a call: it is no thenable.
+  assert.equal(await Promise.resolve(stores.kitchen), stores.kitchen);
+});
+
+test('the stores without a twin are the stand-ins, and only they', () => {
+  const { client } = recordingClient();
+  const stores = postgresStores(client, { orderNumberPrefix: '', eventAppended: () => {} });
+  for (const [name, store] of Object.entries(stores)) {
+    const isTwin = (Object.getPrototypeOf(store) as object).constructor.name.startsWith('Postgres');
+    assert.equal(isTwin, !storesWithoutTwin().includes(name as never), name);
+  }
+});
