@@ -102,6 +102,6 @@ test("the sandbox's closed days are stored by the jobs too, in their own world: 
   // The stored day gives what the log gives.
   await engine.server.jobs.databaseJobs();
   core.db.prepare('DELETE FROM kitchen_report_days').run();
-  const fromLog = await core.read(async () => (await computeKitchenReport(core, sandbox, await reportPeriod(core, sandbox, range))).report);
+  const fromLog = await core.read(async (tx) => (await computeKitchenReport(core, sandbox, await reportPeriod(core, sandbox, range, tx), tx)).report);
   assert.deepEqual({ ...stored, generated_at: '' }, { ...fromLog, generated_at: '' });
 });
