@@ -64,7 +64,7 @@ async function readFeed(engine: Engine, actor: Actor, afterSeq: number, limit: n
  * of this restaurant (or until `signal` aborts, e.g. the client went away).
  */
 export async function pollFeed(engine: Engine, actor: Actor, query: FeedQuery, signal?: AbortSignal): Promise<FeedPage> {
-  const afterSeq = query.after === undefined ? await engine.stores.events.lastSeq() : decodeFeedCursor(query.after);
+  const afterSeq = query.after === undefined ? await engine.stores.events.lastSeq(actor.restaurantId) : decodeFeedCursor(query.after);
   const limit = query.limit ?? 100;
   const waitMs = (query.wait ?? 0) * 1000;
   const first = await readFeed(engine, actor, afterSeq, limit);

@@ -46,12 +46,12 @@ async function boardOrders(engine: Engine, restaurantId: string, dayStart: numbe
  * The first event sequence number whose time is at or after `since`, found by bisection on the
  * primary key (event times grow with their sequence), so a long history is never scanned.
  */
-async function firstSeqSince(engine: Engine, since: number): Promise<number> {
+async function firstSeqSince(engine: Engine, restaurantId: string, since: number): Promise<number> {
   let low = 0;
-  let high = await engine.stores.events.lastSeq() + 1;
+  let high = await engine.stores.events.lastSeq(restaurantId) + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const row = await engine.stores.kitchen.firstEventAtOrAfter(middle);
+    const row = await engine.stores.kitchen.firstEventAtOrAfter(restaurantId, middle);
     if (!row || row.created_at >= since) high = middle;
     else low = row.seq + 1;
   }
@@ -62,7 +62,7 @@ async function firstSeqSince(engine: Engine, since: number): Promise<number> {
 async function timingsSince(engine: Engine, restaurantId: string, since: number, orderIds: Set<string>): Promise<Map<string, TicketTiming>> {
   const timings = new Map<string, TicketTiming>();
   if (orderIds.size === 0) return timings;
-  for (const row of await engine.stores.kitchen.orderStatusEvents(restaurantId, await firstSeqSince(engine, since))) {
+  for (const row of await engine.stores.kitchen.orderStatusEvents(restaurantId, await firstSeqSince(engine, restaurantId, since))) {
     if (!orderIds.has(row.order_id)) continue;
     timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
   }
@@ -80,7 +80,7 @@ export async function readKitchenBoard(engine: Engine, restaurantId: string, rec
   const dayStart = startOfLocalDay(now, restaurant.time_zone);
   // Read in one read transaction so the orders and the cursor describe the same moment.
   return await engine.read(async (tx) => {
-    const cursor = await engine.stores.events.lastSeq();
+    const cursor = await engine.stores.events.lastSeq(restaurant.id);
     const rows = await boardOrders(engine, restaurant.id, dayStart, recallLimit, now);
     const context = await ticketContext(engine, restaurant.id, await factsOfOrders(engine, rows.map((r) => r.id)));
     const unfinished = rows.filter((r) => ACTIVE_STATUSES.includes(r.status) || r.created_at >= dayStart);
@@ -137,8 +137,8 @@ export async function readKitchenTicketById(engine: Engine, restaurantId: string
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 /** The change feed's position now: where a screen that starts from now starts. */
-export async function lastEventSeq(engine: Engine): Promise<number> {
-  return await engine.stores.events.lastSeq();
+export async function lastEventSeq(engine: Engine, restaurantId: string): Promise<number> {
+  return await engine.stores.events.lastSeq(restaurantId);
 }
 
 export async function readKitchenEvents(engine: Engine, restaurantId: string, afterSeq: number, limit = 500): Promise<KitchenEvent[]> {

@@ -51,7 +51,7 @@ export async function readOrderItemStates(engine: Engine, actor: Actor, orderId:
 async function readItemChanges(engine: Engine, restaurantId: string, actor: Actor, afterSeq: number, limit: number): Promise<{ data: ItemFeedEntry[]; nextCursor: number }> {
   // Read first: every event up to it is committed (writers take their seq in turn), so none below
   // it can appear after the query below.
-  const head = await engine.stores.events.lastSeq();
+  const head = await engine.stores.events.lastSeq(restaurantId);
   const rows = await engine.stores.kitchenData.itemEvents(restaurantId, actor.world, KITCHEN_EVENTS.item, afterSeq, limit);
   const data = rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.data) as { order_id: string; item_index: number; done: boolean }) }));
   const lastRead = data.length > 0 ? data[data.length - 1]!.seq : afterSeq;
