@@ -7,6 +7,8 @@ import { catalogueStoreContract } from './catalogue-store.contract.ts';
 import { courierDeliveriesStoreContract } from './courier-deliveries-store.contract.ts';
 import { eventsStoreContract } from './events-store.contract.ts';
 import { idempotencyStoreContract } from './idempotency-store.contract.ts';
+import { kitchenBoardStoreContract } from './kitchen-board-store.contract.ts';
+import { kitchenDataStoreContract } from './kitchen-data-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -40,5 +42,7 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['PaymentActionsStore', paymentActionsStoreContract],
   ['LocationBusyStore', locationBusyStoreContract],
   ['PrintersStore', printersStoreContract],
+  ['KitchenBoardStore', kitchenBoardStoreContract],
+  ['KitchenDataStore', kitchenDataStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];
