@@ -9,6 +9,9 @@ import { eventsStoreContract } from './events-store.contract.ts';
 import { idempotencyStoreContract } from './idempotency-store.contract.ts';
 import { kitchenBoardStoreContract } from './kitchen-board-store.contract.ts';
 import { kitchenDataStoreContract } from './kitchen-data-store.contract.ts';
+import { kitchenDevicesStoreContract } from './kitchen-devices-store.contract.ts';
+import { kitchenTimingsStoreContract } from './kitchen-timings-store.contract.ts';
+import { printJobsStoreContract } from './print-jobs-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -44,5 +47,8 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['PrintersStore', printersStoreContract],
   ['KitchenBoardStore', kitchenBoardStoreContract],
   ['KitchenDataStore', kitchenDataStoreContract],
+  ['KitchenDevicesStore', kitchenDevicesStoreContract],
+  ['KitchenTimingsStore', kitchenTimingsStoreContract],
+  ['PrintJobsStore', printJobsStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];
