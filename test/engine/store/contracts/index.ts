@@ -12,6 +12,8 @@ import { kitchenDataStoreContract } from './kitchen-data-store.contract.ts';
 import { kitchenDevicesStoreContract } from './kitchen-devices-store.contract.ts';
 import { kitchenTimingsStoreContract } from './kitchen-timings-store.contract.ts';
 import { printJobsStoreContract } from './print-jobs-store.contract.ts';
+import { mirrorStoreContract } from './mirror-store.contract.ts';
+import { syncStoreContract } from './sync-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -50,5 +52,7 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['KitchenDevicesStore', kitchenDevicesStoreContract],
   ['KitchenTimingsStore', kitchenTimingsStoreContract],
   ['PrintJobsStore', printJobsStoreContract],
+  ['SyncStore', syncStoreContract],
+  ['MirrorStore', mirrorStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

@@ -60,6 +60,10 @@ import { PostgresKitchenTimingsStore } from '../../../../src/engine/postgres/sto
 import { KitchenTimingsStore } from '../../../../src/engine/store/kitchen-timings-store.ts';
 import { PostgresPrintJobsStore } from '../../../../src/engine/postgres/stores/print-jobs-store.ts';
 import { PrintJobsStore } from '../../../../src/engine/store/print-jobs-store.ts';
+import { PostgresSyncStore } from '../../../../src/engine/postgres/stores/sync-store.ts';
+import { SyncStore } from '../../../../src/engine/store/sync-store.ts';
+import { PostgresMirrorStore } from '../../../../src/engine/postgres/stores/mirror-store.ts';
+import { MirrorStore } from '../../../../src/engine/store/mirror-store.ts';
 import { usePostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import type { Database } from 'better-sqlite3';
 
@@ -93,6 +97,8 @@ export interface StoresUnderTest {
   kitchenDevices: EitherStore<KitchenDevicesStore>;
   kitchenTimings: EitherStore<KitchenTimingsStore>;
   printJobs: EitherStore<PrintJobsStore>;
+  sync: EitherStore<SyncStore>;
+  mirror: EitherStore<MirrorStore>;
 }
 
 export interface StoreBackend {
@@ -140,6 +146,8 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     kitchenDevices: new KitchenDevicesStore(db),
     kitchenTimings: new KitchenTimingsStore(db),
     printJobs: new PrintJobsStore(db),
+    sync: new SyncStore(db),
+    mirror: new MirrorStore(db),
   };
 }
 
@@ -200,6 +208,8 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     kitchenDevices: new PostgresKitchenDevicesStore(db),
     kitchenTimings: new PostgresKitchenTimingsStore(db),
     printJobs: new PostgresPrintJobsStore(db),
+    sync: new PostgresSyncStore(db),
+    mirror: new PostgresMirrorStore(db),
   };
 }
 
