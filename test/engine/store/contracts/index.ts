@@ -14,6 +14,7 @@ import { kitchenTimingsStoreContract } from './kitchen-timings-store.contract.ts
 import { printJobsStoreContract } from './print-jobs-store.contract.ts';
 import { mirrorStoreContract } from './mirror-store.contract.ts';
 import { syncStoreContract } from './sync-store.contract.ts';
+import { busyRefusalsStoreContract, kitchenReplayStoreContract, kitchenReportDaysStoreContract } from './report-stores.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -54,5 +55,8 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['PrintJobsStore', printJobsStoreContract],
   ['SyncStore', syncStoreContract],
   ['MirrorStore', mirrorStoreContract],
+  ['KitchenReportDaysStore', kitchenReportDaysStoreContract],
+  ['BusyRefusalsStore', busyRefusalsStoreContract],
+  ['KitchenReplayStore', kitchenReplayStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

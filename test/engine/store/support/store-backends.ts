@@ -64,6 +64,12 @@ import { PostgresSyncStore } from '../../../../src/engine/postgres/stores/sync-s
 import { SyncStore } from '../../../../src/engine/store/sync-store.ts';
 import { PostgresMirrorStore } from '../../../../src/engine/postgres/stores/mirror-store.ts';
 import { MirrorStore } from '../../../../src/engine/store/mirror-store.ts';
+import { PostgresKitchenReportDaysStore } from '../../../../src/engine/postgres/stores/kitchen-report-days-store.ts';
+import { KitchenReportDaysStore } from '../../../../src/engine/store/kitchen-report-days-store.ts';
+import { PostgresBusyRefusalsStore } from '../../../../src/engine/postgres/stores/busy-refusals-store.ts';
+import { BusyRefusalsStore } from '../../../../src/engine/store/busy-refusals-store.ts';
+import { PostgresKitchenReplayStore } from '../../../../src/engine/postgres/stores/kitchen-replay-store.ts';
+import { KitchenReplayStore } from '../../../../src/engine/store/kitchen-replay-store.ts';
 import { usePostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import type { Database } from 'better-sqlite3';
 
@@ -99,6 +105,9 @@ export interface StoresUnderTest {
   printJobs: EitherStore<PrintJobsStore>;
   sync: EitherStore<SyncStore>;
   mirror: EitherStore<MirrorStore>;
+  kitchenReportDays: EitherStore<KitchenReportDaysStore>;
+  busyRefusals: EitherStore<BusyRefusalsStore>;
+  kitchenReplay: EitherStore<KitchenReplayStore>;
 }
 
 export interface StoreBackend {
@@ -148,6 +157,9 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     printJobs: new PrintJobsStore(db),
     sync: new SyncStore(db),
     mirror: new MirrorStore(db),
+    kitchenReportDays: new KitchenReportDaysStore(db),
+    busyRefusals: new BusyRefusalsStore(db),
+    kitchenReplay: new KitchenReplayStore(db),
   };
 }
 
@@ -210,6 +222,9 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     printJobs: new PostgresPrintJobsStore(db),
     sync: new PostgresSyncStore(db),
     mirror: new PostgresMirrorStore(db),
+    kitchenReportDays: new PostgresKitchenReportDaysStore(db),
+    busyRefusals: new PostgresBusyRefusalsStore(db),
+    kitchenReplay: new PostgresKitchenReplayStore(db),
   };
 }
 
