@@ -13,7 +13,7 @@ import { answerRefusalOnce, installIdempotencyFingerprint } from './idempotency.
 import { SWAGGER_OPTIONS } from './openapi/document.ts';
 import { apiLogger } from './request-log.ts';
 import { buildSerializerOnFirstUse, validateOnFirstUse } from './compile-on-first-use.ts';
-import { illFormedTextIn, nulTextIn } from './unicode-text.ts';
+import { illFormedTextIn } from './unicode-text.ts';
 import { TokenBucketLimiter, type RateLimitSettings } from './rate-limiter.ts';
 import { registerCatalogueRoutes } from './routes/catalogue.ts';
 import { registerEventRoutes } from './routes/events.ts';
@@ -98,8 +98,6 @@ function installBodyParsers(app: ApiServer): void {
       if (error) return done(error, undefined);
       const illFormed = illFormedTextIn(body as string, parsed);
       if (illFormed !== null) return done(invalidRequest(`${illFormed} holds text that is not valid Unicode (a lone surrogate)`), undefined);
-      const nul = nulTextIn(body as string, parsed);
-      if (nul !== null) return done(invalidRequest(`${nul} holds a NUL character (U+0000), which no text may hold`), undefined);
       done(null, parsed);
     });
   });
@@ -107,18 +105,6 @@ function installBodyParsers(app: ApiServer): void {
     if (takesNoBody(request)) return done(null, undefined);
     request.bodyText = body as string;
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(), undefined);
-  });
-}
-
-/**
- * A path or query string holding a NUL (`%00`) is refused before any route reads it: an id or a
- * filter with one would fail the platform's PostgreSQL (which refuses NUL in text) with a 500 where
- * the hub's SQLite looked it up (issue 34). Bodies are checked by their parser; Node refuses NUL in
- * headers.
- */
-function refuseNulInAddresses(app: ApiServer): void {
-  app.addHook('onRequest', async (request) => {
-    if (/%00/.test(request.url)) throw invalidRequest('the address holds a NUL character (%00), which no text may hold');
   });
 }
 
@@ -161,7 +147,6 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
 
   installErrorReplies(app, async (request, reply, refusal) => await answerRefusalOnce(options.engine, request, reply, refusal));
   installBodyParsers(app);
-  refuseNulInAddresses(app);
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   const clock: Clock = options.engine.clock;
   installAuthentication(app, options.engine, {

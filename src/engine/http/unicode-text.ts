@@ -4,41 +4,25 @@ import { fieldPath } from './validation-messages.ts';
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** A JSON escape of U+0000: the only way a NUL can get into a parsed body (JSON refuses it raw). */
-const NUL_ESCAPE = /\\u0000/;
-
 /**
  * Where a parsed JSON body holds text that is not valid Unicode (a lone surrogate, written as a
  * `\ud800` escape), as a field path (`customer.name`); null when all its text is valid. Such text
  * cannot be stored as it came (SQLite keeps UTF-8, which turns it into U+FFFD), so the answer, the
- * change feed and the stored order would disagree.
+ * change feed and the stored order would disagree. Iterative: a body may nest deep.
  */
 export function illFormedTextIn(rawBody: string, parsed: unknown): string | null {
-  return SURROGATE_ESCAPE.test(rawBody) ? textWhere(parsed, (text) => LONE_SURROGATE.test(text)) : null;
-}
-
-/**
- * Where a parsed JSON body holds a NUL (U+0000), as a field path; null when none does. PostgreSQL
- * refuses NUL in text (the platform would fail the write where the hub stored it), so no text the
- * API takes may hold one, on either database (issue 34).
- */
-export function nulTextIn(rawBody: string, parsed: unknown): string | null {
-  return NUL_ESCAPE.test(rawBody) ? textWhere(parsed, (text) => text.includes('\u0000')) : null;
-}
-
-/** The path of the first string (value or key) `bad` finds in a parsed body. Iterative: a body may nest deep. */
-function textWhere(parsed: unknown, bad: (text: string) => boolean): string | null {
+  if (!SURROGATE_ESCAPE.test(rawBody)) return null;
   const stack: { value: unknown; path: string }[] = [{ value: parsed, path: '' }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (bad(value)) return fieldPath(path, 'body');
+      if (LONE_SURROGATE.test(value)) return fieldPath(path, 'body');
     } else if (Array.isArray(value)) {
       value.forEach((item: unknown, index) => stack.push({ value: item, path: `${path}/${index}` }));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
         const child = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-        if (bad(key)) return fieldPath(path, 'body');
+        if (LONE_SURROGATE.test(key)) return fieldPath(path, 'body');
         stack.push({ value: item, path: child });
       }
     }
