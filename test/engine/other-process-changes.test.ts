@@ -77,7 +77,7 @@ describe('changes committed by another process', () => {
         pushed,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            async () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${await here.engine.stores.events.lastSeq()}, data_version ${here.engine.dataVersion.read()}`)),
+            async () => reject(new Error(`no push within 20 s: feed cursor ${feed.cursor}, last event here ${await here.engine.stores.events.lastSeq(R1.id)}, data_version ${here.engine.dataVersion.read()}`)),
             20_000,
           );
         }),

@@ -99,7 +99,7 @@ describe('Engine.transaction hands its transaction to the work', () => {
       }),
     );
     assert.deepEqual(woken, []);
-    assert.equal(await engine.stores.events.lastSeq(), 0, 'the event was rolled back');
+    assert.equal(await engine.stores.events.lastSeq(RESTAURANT), 0, 'the event was rolled back');
     await engine.transaction(async (tx) => assert.deepEqual(tx.committedNotifications(), []));
     assert.deepEqual(woken, []);
     engine.close();
@@ -124,7 +124,7 @@ describe('Engine.transaction hands its transaction to the work', () => {
         }),
       );
     });
-    assert.equal(await engine.stores.events.lastSeq(), 1, 'the caller’s event stands, the savepoint’s is gone');
+    assert.equal(await engine.stores.events.lastSeq(RESTAURANT), 1, 'the caller’s event stands, the savepoint’s is gone');
     assert.deepEqual(woken, [RESTAURANT]);
     engine.close();
   });
@@ -171,7 +171,7 @@ describe('Engine.transaction hands its transaction to the work', () => {
       }),
       TransactionEscaped,
     );
-    assert.equal(await engine.stores.events.lastSeq(), 0, 'the write was rolled back');
+    assert.equal(await engine.stores.events.lastSeq(RESTAURANT), 0, 'the write was rolled back');
     engine.close();
   });
 });

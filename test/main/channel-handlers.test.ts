@@ -55,7 +55,7 @@ describe('IPC handlers on a real engine', () => {
     const sandbox = await placeOrder(engine, { customer: { name: 'Sandbox' } }, keys.test_write);
     const board = await ipc.ok('board:snapshot', {});
     assert.equal(board.restaurant.id, R1.id);
-    assert.equal(board.cursor, await engine.server.engine.stores.events.lastSeq());
+    assert.equal(board.cursor, await engine.server.engine.stores.events.lastSeq(R1.id));
     assert.equal(board.now, engine.clock.now());
     const byId = new Map(board.tickets.map((t) => [t.order.id, t]));
     assert.equal(byId.get(live.id)?.order.test, false);

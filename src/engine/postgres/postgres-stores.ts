@@ -23,6 +23,16 @@ import { PostgresPrintersStore } from './stores/printers-store.ts';
 import { PostgresRestaurantsStore } from './stores/restaurants-store.ts';
 import { PostgresSoldOutStore } from './stores/sold-out-store.ts';
 import { PostgresStockStore } from './stores/stock-store.ts';
+import { PostgresBusyRefusalsStore } from './stores/busy-refusals-store.ts';
+import { PostgresKitchenBoardStore } from './stores/kitchen-board-store.ts';
+import { PostgresKitchenDataStore } from './stores/kitchen-data-store.ts';
+import { PostgresKitchenDevicesStore } from './stores/kitchen-devices-store.ts';
+import { PostgresKitchenReplayStore } from './stores/kitchen-replay-store.ts';
+import { PostgresKitchenReportDaysStore } from './stores/kitchen-report-days-store.ts';
+import { PostgresKitchenTimingsStore } from './stores/kitchen-timings-store.ts';
+import { PostgresMirrorStore } from './stores/mirror-store.ts';
+import { PostgresPrintJobsStore } from './stores/print-jobs-store.ts';
+import { PostgresSyncStore } from './stores/sync-store.ts';
 import type { PostgresQueryable } from './stores/queryable.ts';
 
 export interface PostgresStoresOptions {
@@ -70,27 +80,27 @@ const STORES: { readonly [K in StoreName]: Build<K> } = {
   apiKeys: (db) => new PostgresApiKeysStore(db),
   events: (db, options) => new PostgresEventsStore(db, options.eventAppended),
   idempotency: (db) => new PostgresIdempotencyStore(db),
-  sync: missing('sync'),
-  mirror: missing('mirror'),
-  kitchen: missing('kitchen'),
-  kitchenData: missing('kitchenData'),
+  sync: (db) => new PostgresSyncStore(db),
+  mirror: (db) => new PostgresMirrorStore(db),
+  kitchen: (db) => new PostgresKitchenBoardStore(db),
+  kitchenData: (db) => new PostgresKitchenDataStore(db),
   paymentSessions: (db) => new PostgresPaymentSessionsStore(db),
   paymentCredentials: (db) => new PostgresPaymentCredentialsStore(db),
   paymentActions: (db) => new PostgresPaymentActionsStore(db),
   courierDeliveries: (db) => new PostgresCourierDeliveriesStore(db),
   mailOutbox: (db) => new PostgresMailOutboxStore(db),
   dueOrders: (db) => new PostgresDueOrdersStore(db),
-  kitchenDevices: missing('kitchenDevices'),
+  kitchenDevices: (db) => new PostgresKitchenDevicesStore(db),
   kitchenChanges: (db) => new PostgresKitchenChangesStore(db),
   printers: (db) => new PostgresPrintersStore(db),
-  printJobs: missing('printJobs'),
+  printJobs: (db) => new PostgresPrintJobsStore(db),
   pickupScreenSettings: (db) => new PostgresPickupScreenSettingsStore(db),
-  kitchenTimings: missing('kitchenTimings'),
+  kitchenTimings: (db) => new PostgresKitchenTimingsStore(db),
   locationBusy: (db) => new PostgresLocationBusyStore(db),
   kitchenReports: missing('kitchenReports'),
-  kitchenReportDays: missing('kitchenReportDays'),
-  busyRefusals: missing('busyRefusals'),
-  kitchenReplay: missing('kitchenReplay'),
+  kitchenReportDays: (db) => new PostgresKitchenReportDaysStore(db),
+  busyRefusals: (db) => new PostgresBusyRefusalsStore(db),
+  kitchenReplay: (db) => new PostgresKitchenReplayStore(db),
 };
 
 /** The stores of one transaction (or, for a read on its own, of the pool), all on `db`. */

@@ -46,7 +46,7 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<LiveFeed>
     pickup: false,
     stations: options.stations ?? null,
     // A backlog after `after` is pushed at once, in batches, as the hub catches a sink up.
-    cursor: options.after ?? (await hub.lastSeq()),
+    cursor: options.after ?? (await hub.lastSeq(restaurantId)),
     // The window is the app's own: nothing can unpair it.
     stillAllowed: () => true,
     deliver: (message) => options.send(message.push),

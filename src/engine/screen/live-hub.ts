@@ -57,8 +57,8 @@ export interface LiveHub {
   heartbeat(restaurantId: string): Promise<void>;
   /** The sink's screen now shows `stations`: noted at once, and on every heartbeat after. */
   showStations(sink: LiveSink, stations: readonly string[] | null): void;
-  /** The feed's position now: a cursor a sink may start from. */
-  lastSeq(): Promise<number>;
+  /** The restaurant's feed position now: a cursor its sinks may start from. */
+  lastSeq(restaurantId: string): Promise<number>;
   /** Drops every sink, without telling them (their owners end them). */
   stop(): void;
 }
@@ -202,7 +202,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     channel.timer.unref?.();
     channels.set(restaurantId, channel);
     void inTurn(channel, async () => {
-      channel.cursor = await lastEventSeq(engine);
+      channel.cursor = await lastEventSeq(engine, restaurantId);
     });
     return channel;
   };
@@ -261,7 +261,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       sink.stations = stations;
       if (engine.db.open && channels.get(sink.restaurantId)?.sinks.has(sink)) notePresence(sink);
     },
-    lastSeq: async () => await lastEventSeq(engine),
+    lastSeq: async (restaurantId) => await lastEventSeq(engine, restaurantId),
     stop() {
       for (const channel of [...channels.values()]) for (const sink of [...channel.sinks]) drop(channel, sink);
     },

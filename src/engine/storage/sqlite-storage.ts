@@ -95,8 +95,8 @@ export class SqliteStorage implements StoragePort {
     return this.lock.hold(async () => this.apiKeys.findByLookup(lookup));
   }
 
-  lastFeedSeq(): Promise<number> {
-    return this.lock.hold(async () => this.events.lastSeq());
+  lastFeedSeq(restaurantId: string): Promise<number> {
+    return this.lock.hold(async () => this.events.lastSeq(restaurantId));
   }
 
   waitForChange(restaurantId: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {

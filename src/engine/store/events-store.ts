@@ -21,7 +21,7 @@ export interface EventRow {
 export class EventsStore {
   private readonly insertStatement: Statement<[string, EventWorld, string, number, string]>;
   private readonly after: Statement<[string, number, string, number], EventRow>;
-  private readonly last: Statement<[], { seq: number | null }>;
+  private readonly last: Statement<[string], { seq: number | null }>;
   /** `appended`: told of each event's restaurant (the Engine wakes its feed once the write commits). */
   constructor(
     db: Database,
@@ -35,7 +35,8 @@ export class EventsStore {
        WHERE restaurant_id = ${bound()} AND seq > ${bound()} AND world IN (${bound()}, 'both')
        AND type NOT LIKE '${KITCHEN_EVENT_PREFIX}%' ORDER BY seq LIMIT ?`,
     );
-    this.last = db.prepare('SELECT MAX(seq) AS seq FROM events');
+    // Through events_by_restaurant (restaurant_id, seq): one index step, however long the history.
+    this.last = db.prepare('SELECT MAX(seq) AS seq FROM events WHERE restaurant_id = ?');
   }
 
   /** Appends an event; call inside the transaction of the change it reports. */
@@ -50,11 +51,12 @@ export class EventsStore {
   }
 
   /**
-   * A "from now" cursor. Here the file's highest seq, whichever restaurant is named: one numbering
-   * for the whole file. On PostgreSQL the feed is numbered per restaurant, so callers name it.
+   * The restaurant's last event (0 before its first): a "from now" cursor for its feed. Per
+   * restaurant on both databases: on PostgreSQL each restaurant's feed is numbered on its own
+   * (postgres/stores/events-store.ts), and one meaning serves both.
    */
-  lastSeq(_restaurantId?: string): number {
-    return this.last.get()?.seq ?? 0;
+  lastSeq(restaurantId: string): number {
+    return this.last.get(restaurantId)?.seq ?? 0;
   }
 
 }

@@ -27,7 +27,7 @@ const ORDER_EVENT_TYPES = ['order.created', 'order.updated'] as const;
 export class KitchenBoardStore {
   private readonly current: Statement<unknown[], OrderRow>;
   private readonly recall: Statement<[string, number], OrderRow>;
-  private readonly eventAtOrAfter: Statement<[number], { seq: number; created_at: number }>;
+  private readonly eventAtOrAfter: Statement<[string, number], { seq: number; created_at: number }>;
   private readonly orderEventsSince: Statement<unknown[], OrderStatusEventRow>;
   private readonly eventsAfter: Statement<[string, number, number], KitchenEventRow>;
 
@@ -40,7 +40,7 @@ export class KitchenBoardStore {
       `SELECT * FROM orders WHERE restaurant_id = ? AND status IN ('entregado', 'cancelado')
        ORDER BY updated_at DESC, id DESC LIMIT ?`,
     );
-    this.eventAtOrAfter = db.prepare('SELECT seq, created_at FROM events WHERE seq >= ? ORDER BY seq LIMIT 1');
+    this.eventAtOrAfter = db.prepare('SELECT seq, created_at FROM events WHERE restaurant_id = ? AND seq >= ? ORDER BY seq LIMIT 1');
     this.orderEventsSince = db.prepare(
       `SELECT created_at, json_extract(data, '$.id') AS order_id, json_extract(data, '$.status') AS status
        FROM events WHERE restaurant_id = ? AND seq >= ? AND type IN (${placeholders(ORDER_EVENT_TYPES.length)})
@@ -60,8 +60,9 @@ export class KitchenBoardStore {
     return this.recall.all(restaurantId, limit);
   }
 
-  firstEventAtOrAfter(seq: number): { seq: number; created_at: number } | undefined {
-    return this.eventAtOrAfter.get(seq);
+  /** The restaurant's first event from `seq` on (its feed is numbered per restaurant on PostgreSQL). */
+  firstEventAtOrAfter(restaurantId: string, seq: number): { seq: number; created_at: number } | undefined {
+    return this.eventAtOrAfter.get(restaurantId, seq);
   }
 
   /** Each order event's order id and status from `fromSeq` on, oldest first. */

@@ -76,7 +76,7 @@ describe('kitchen board read service', () => {
   });
 
   test('events of both worlds, oldest first, after a position', async () => {
-    const cursor = await engine.server.engine.stores.events.lastSeq();
+    const cursor = await engine.server.engine.stores.events.lastSeq(R1.id);
     await placeOrder(engine, {}, engine.demo[0]!.keys.test_write);
     const events = await readKitchenEvents(engine.server.engine, R1.id, cursor);
     assert.deepEqual(events.map((e) => e.type), ['order.created']);

@@ -98,7 +98,7 @@ describe('live feed to the kitchen screen', () => {
   test('large backlogs are sent in batches', async () => {
     feed.stop();
     const small: LivePush[] = [];
-    const start = await engine.server.engine.stores.events.lastSeq();
+    const start = await engine.server.engine.stores.events.lastSeq(R1.id);
     for (let i = 0; i < 5; i++) await placeOrder(engine, { items: [{ product_id: R1.products.cazuela, quantity: 1 }] });
     const batched = await startLiveFeed({ engine: engine.server.engine, restaurantId: R1.id, send: (p) => small.push(p), connectionStatus: () => STANDALONE_STATUS, after: start, batch: 2 });
     await batched.flush();

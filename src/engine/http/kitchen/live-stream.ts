@@ -153,7 +153,7 @@ export function liveStreams(options: LiveStreamOptions): LiveStreams {
       // The browser's own reconnect says Last-Event-ID; a stream reopened by the page says ?after=.
       const resumeFrom = request.headers['last-event-id'] ?? (request.query as Record<string, unknown> | undefined)?.after;
       const lastEventId = typeof resumeFrom === 'string' && resumeFrom !== '' ? Number(resumeFrom) : Number.NaN;
-      const now = await hub.lastSeq();
+      const now = await hub.lastSeq(viewer.restaurantId);
       // Resume after what the browser last saw, if it is a position of this database's feed.
       const after = Number.isSafeInteger(lastEventId) && lastEventId >= 0 && lastEventId <= now ? lastEventId : now;
       reply.hijack();

@@ -7,6 +7,7 @@ import heldItemsPromiseUpdates from './0004-held-items-promise-updates.ts';
 import reportDays from './0005-report-days.ts';
 import busyRefusals from './0006-busy-refusals.ts';
 import issue31WorldAndProviders from './0007-issue31-world-and-providers.ts';
+import issue34ReportDaysTriggers from './0008-issue34-report-days-triggers.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 5, name: 'report-days (SQLite 0020)', sql: reportDays },
   { version: 6, name: 'busy-refusals (SQLite 0021, issue 33)', sql: busyRefusals },
   { version: 7, name: 'issue31-world-and-providers (SQLite 0022, issue 31)', sql: issue31WorldAndProviders },
+  { version: 8, name: 'issue34-report-days-triggers (SQLite 0020\'s triggers, issue 34)', sql: issue34ReportDaysTriggers },
 ];

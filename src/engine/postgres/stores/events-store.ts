@@ -2,10 +2,8 @@
 // restaurant's clock row (clock-sql.ts, shared with the storage port): gapless and in commit order
 // per restaurant, where SQLite's is one rowid for the whole file. Cursors keep their format.
 //
-// `lastSeq()` takes no restaurant on SQLite: there the file's highest seq is a "from now" cursor for
-// every restaurant. On PostgreSQL the sequences are per restaurant, and the highest of all would be
-// a cursor past events another restaurant has not written yet: the skip this design exists to
-// prevent. So here it needs the restaurant (`lastSeq(restaurantId)`), and refuses to answer without.
+// `lastSeq(restaurantId)` is the restaurant's last event, on both databases: the highest seq of all
+// restaurants would be a cursor past events another restaurant has not written yet here.
 import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld, type EventsStore } from '../../store/events-store.ts';
 import type { World } from '../../../shared/world.ts';
 import type { AsyncStore } from '../../store/async-store.ts';
@@ -36,10 +34,7 @@ export class PostgresEventsStore implements AsyncStore<EventsStore> {
   }
 
   /** The restaurant's last event (0 before its first): a "from now" cursor for its feed. */
-  async lastSeq(restaurantId?: string): Promise<number> {
-    if (restaurantId === undefined) {
-      throw new Error('on PostgreSQL the feed is numbered per restaurant: lastSeq needs the restaurant (a cursor of all restaurants would skip events)');
-    }
+  async lastSeq(restaurantId: string): Promise<number> {
     return (await firstRow<{ last_event_seq: number }>(this.db, LAST_EVENT_SEQ_SQL, [restaurantId]))?.last_event_seq ?? 0;
   }
 }

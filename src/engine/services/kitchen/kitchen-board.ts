@@ -46,12 +46,12 @@ async function boardOrders(engine: Engine, tx: ReadTransaction, restaurantId: st
  * The first event sequence number whose time is at or after `since`, found by bisection on the
  * primary key (event times grow with their sequence), so a long history is never scanned.
  */
-async function firstSeqSince(engine: Engine, tx: ReadTransaction, since: number): Promise<number> {
+async function firstSeqSince(engine: Engine, tx: ReadTransaction, restaurantId: string, since: number): Promise<number> {
   let low = 0;
-  let high = await tx.stores.events.lastSeq() + 1;
+  let high = await tx.stores.events.lastSeq(restaurantId) + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const row = await tx.stores.kitchen.firstEventAtOrAfter(middle);
+    const row = await tx.stores.kitchen.firstEventAtOrAfter(restaurantId, middle);
     if (!row || row.created_at >= since) high = middle;
     else low = row.seq + 1;
   }
@@ -62,7 +62,7 @@ async function firstSeqSince(engine: Engine, tx: ReadTransaction, since: number)
 async function timingsSince(engine: Engine, tx: ReadTransaction, restaurantId: string, since: number, orderIds: Set<string>): Promise<Map<string, TicketTiming>> {
   const timings = new Map<string, TicketTiming>();
   if (orderIds.size === 0) return timings;
-  for (const row of await tx.stores.kitchen.orderStatusEvents(restaurantId, await firstSeqSince(engine, tx, since))) {
+  for (const row of await tx.stores.kitchen.orderStatusEvents(restaurantId, await firstSeqSince(engine, tx, restaurantId, since))) {
     if (!orderIds.has(row.order_id)) continue;
     timings.set(row.order_id, foldTiming(timings.get(row.order_id), row.status, row.created_at));
   }
@@ -141,9 +141,9 @@ export async function readKitchenTicketById(engine: Engine, restaurantId: string
 
 /** The restaurant's changes after `afterSeq`, both worlds, oldest first. */
 /** The change feed's position now: where a screen that starts from now starts. */
-export async function lastEventSeq(engine: Engine, callerTx?: ReadTransaction): Promise<number> {
+export async function lastEventSeq(engine: Engine, restaurantId: string, callerTx?: ReadTransaction): Promise<number> {
   return await engine.readWithin(callerTx, async (tx) => {
-    return await tx.stores.events.lastSeq();
+    return await tx.stores.events.lastSeq(restaurantId);
   });
 }
 

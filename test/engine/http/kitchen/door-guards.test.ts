@@ -74,9 +74,9 @@ describe('kitchen door guards (served engine)', () => {
     const orderId = created.body.id as string;
     const mark = (done: boolean, as = cookie) => kitchenCall('items:set-done', { order_id: orderId, item_index: 0, done }, {}, as);
     assert.equal((await mark(true)).status, 200);
-    const seq = await server.engine.stores.events.lastSeq();
+    const seq = await server.engine.stores.events.lastSeq(demo[0]!.id);
     for (let i = 0; i < 5; i++) assert.equal((await mark(true)).status, 200);
-    assert.equal(await server.engine.stores.events.lastSeq(), seq, 'marking a marked item again writes no event');
+    assert.equal(await server.engine.stores.events.lastSeq(demo[0]!.id), seq, 'marking a marked item again writes no event');
 
     // The burst: 6 calls spent above; 14 more pass, the 21st is refused with Retry-After.
     const statuses: number[] = [];

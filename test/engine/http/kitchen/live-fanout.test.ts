@@ -125,7 +125,7 @@ describe('live fan-out with bounds (served engine)', () => {
     const streams: Stream[] = [];
     for (let i = 0; i < 6; i++) streams.push(await openStream(await pairDevice()));
     const before = stats().serialised;
-    const seq = await server.engine.stores.events.lastSeq();
+    const seq = await server.engine.stores.events.lastSeq(demo[0]!.id);
     await toggle();
     await eventually(() => streams.every((s) => s.ids().includes(seq + 1)), 'every stream got the event');
     assert.equal(stats().serialised - before, 1, 'one serialisation for six streams');
@@ -135,7 +135,7 @@ describe('live fan-out with bounds (served engine)', () => {
 
   test('a stream that does not read is closed past its backlog bound; reopened from its last id, it misses nothing', async () => {
     const device = await pairDevice();
-    const start = await server.engine.stores.events.lastSeq();
+    const start = await server.engine.stores.events.lastSeq(demo[0]!.id);
     const reader = await openStream(device);
     const laggard = await openStream(device, { paused: true });
     const laggardsBefore = stats().laggards;
@@ -145,7 +145,7 @@ describe('live fan-out with bounds (served engine)', () => {
       if (i % 50 === 49) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await eventually(() => stats().laggards > laggardsBefore, 'the laggard closed');
-    const last = await server.engine.stores.events.lastSeq();
+    const last = await server.engine.stores.events.lastSeq(demo[0]!.id);
     await eventually(() => reader.ids().at(-1) === last, 'the reading stream has everything');
     // The laggard reads what had reached it, and finds its stream ended.
     laggard.response.resume();

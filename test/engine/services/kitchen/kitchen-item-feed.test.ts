@@ -30,7 +30,7 @@ test('the cursor passes the events read, not only the last item change; no item 
   await handlersFor(engine).ok('items:set-done', { order_id: bumped.id, item_index: 0, done: true });
   // Other events after the bump: new orders, a transition.
   for (let i = 0; i < 3; i++) await placeOrder(engine, { customer: { name: `Después ${i}` } });
-  const head = await engine.server.engine.stores.events.lastSeq();
+  const head = await engine.server.engine.stores.events.lastSeq(R1.id);
 
   const first = await feed(0);
   assert.deepEqual(first.data.map((e) => [e.order_id, e.item_index, e.done]), [[bumped.id, 0, true]]);
@@ -45,13 +45,13 @@ test('the cursor passes the events read, not only the last item change; no item 
   await handlersFor(engine).ok('items:set-done', { order_id: later.id, item_index: 0, done: true });
   const woken = await waiting;
   assert.deepEqual(woken.data.map((e) => [e.order_id, e.item_index, e.done]), [[later.id, 0, true]]);
-  assert.equal(woken.next_cursor, await engine.server.engine.stores.events.lastSeq());
+  assert.equal(woken.next_cursor, await engine.server.engine.stores.events.lastSeq(R1.id));
   assert.ok(woken.data[0]!.seq > head);
 });
 
 test('a full page continues from its last entry', async () => {
   const order = (await placeOrder(engine, { items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }, { product_id: R1.products.bebidaLata, quantity: 1 }] })) as { id: string };
-  const before = await engine.server.engine.stores.events.lastSeq();
+  const before = await engine.server.engine.stores.events.lastSeq(R1.id);
   for (const index of [0, 1]) {
     await handlersFor(engine).ok('items:set-done', { order_id: order.id, item_index: index, done: true });
   }

@@ -7,6 +7,14 @@ import { catalogueStoreContract } from './catalogue-store.contract.ts';
 import { courierDeliveriesStoreContract } from './courier-deliveries-store.contract.ts';
 import { eventsStoreContract } from './events-store.contract.ts';
 import { idempotencyStoreContract } from './idempotency-store.contract.ts';
+import { kitchenBoardStoreContract } from './kitchen-board-store.contract.ts';
+import { kitchenDataStoreContract } from './kitchen-data-store.contract.ts';
+import { kitchenDevicesStoreContract } from './kitchen-devices-store.contract.ts';
+import { kitchenTimingsStoreContract } from './kitchen-timings-store.contract.ts';
+import { printJobsStoreContract } from './print-jobs-store.contract.ts';
+import { mirrorStoreContract } from './mirror-store.contract.ts';
+import { syncStoreContract } from './sync-store.contract.ts';
+import { busyRefusalsStoreContract, kitchenReplayStoreContract, kitchenReportDaysStoreContract } from './report-stores.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -40,5 +48,15 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['PaymentActionsStore', paymentActionsStoreContract],
   ['LocationBusyStore', locationBusyStoreContract],
   ['PrintersStore', printersStoreContract],
+  ['KitchenBoardStore', kitchenBoardStoreContract],
+  ['KitchenDataStore', kitchenDataStoreContract],
+  ['KitchenDevicesStore', kitchenDevicesStoreContract],
+  ['KitchenTimingsStore', kitchenTimingsStoreContract],
+  ['PrintJobsStore', printJobsStoreContract],
+  ['SyncStore', syncStoreContract],
+  ['MirrorStore', mirrorStoreContract],
+  ['KitchenReportDaysStore', kitchenReportDaysStoreContract],
+  ['BusyRefusalsStore', busyRefusalsStoreContract],
+  ['KitchenReplayStore', kitchenReplayStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

@@ -50,6 +50,26 @@ import { OrdersStore } from '../../../../src/engine/store/orders-store.ts';
 import { RestaurantsStore } from '../../../../src/engine/store/restaurants-store.ts';
 import { SoldOutStore } from '../../../../src/engine/store/sold-out-store.ts';
 import { StockStore } from '../../../../src/engine/store/stock-store.ts';
+import { PostgresKitchenBoardStore } from '../../../../src/engine/postgres/stores/kitchen-board-store.ts';
+import { KitchenBoardStore } from '../../../../src/engine/store/kitchen-board-store.ts';
+import { PostgresKitchenDataStore } from '../../../../src/engine/postgres/stores/kitchen-data-store.ts';
+import { KitchenDataStore } from '../../../../src/engine/store/kitchen-data-store.ts';
+import { PostgresKitchenDevicesStore } from '../../../../src/engine/postgres/stores/kitchen-devices-store.ts';
+import { KitchenDevicesStore } from '../../../../src/engine/store/kitchen-devices-store.ts';
+import { PostgresKitchenTimingsStore } from '../../../../src/engine/postgres/stores/kitchen-timings-store.ts';
+import { KitchenTimingsStore } from '../../../../src/engine/store/kitchen-timings-store.ts';
+import { PostgresPrintJobsStore } from '../../../../src/engine/postgres/stores/print-jobs-store.ts';
+import { PrintJobsStore } from '../../../../src/engine/store/print-jobs-store.ts';
+import { PostgresSyncStore } from '../../../../src/engine/postgres/stores/sync-store.ts';
+import { SyncStore } from '../../../../src/engine/store/sync-store.ts';
+import { PostgresMirrorStore } from '../../../../src/engine/postgres/stores/mirror-store.ts';
+import { MirrorStore } from '../../../../src/engine/store/mirror-store.ts';
+import { PostgresKitchenReportDaysStore } from '../../../../src/engine/postgres/stores/kitchen-report-days-store.ts';
+import { KitchenReportDaysStore } from '../../../../src/engine/store/kitchen-report-days-store.ts';
+import { PostgresBusyRefusalsStore } from '../../../../src/engine/postgres/stores/busy-refusals-store.ts';
+import { BusyRefusalsStore } from '../../../../src/engine/store/busy-refusals-store.ts';
+import { PostgresKitchenReplayStore } from '../../../../src/engine/postgres/stores/kitchen-replay-store.ts';
+import { KitchenReplayStore } from '../../../../src/engine/store/kitchen-replay-store.ts';
 import { usePostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import type { Database } from 'better-sqlite3';
 
@@ -78,6 +98,16 @@ export interface StoresUnderTest {
   paymentActions: EitherStore<PaymentActionsStore>;
   locationBusy: EitherStore<LocationBusyStore>;
   printers: EitherStore<PrintersStore>;
+  kitchenBoard: EitherStore<KitchenBoardStore>;
+  kitchenData: EitherStore<KitchenDataStore>;
+  kitchenDevices: EitherStore<KitchenDevicesStore>;
+  kitchenTimings: EitherStore<KitchenTimingsStore>;
+  printJobs: EitherStore<PrintJobsStore>;
+  sync: EitherStore<SyncStore>;
+  mirror: EitherStore<MirrorStore>;
+  kitchenReportDays: EitherStore<KitchenReportDaysStore>;
+  busyRefusals: EitherStore<BusyRefusalsStore>;
+  kitchenReplay: EitherStore<KitchenReplayStore>;
 }
 
 export interface StoreBackend {
@@ -120,6 +150,16 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     paymentActions: new PaymentActionsStore(db),
     locationBusy: new LocationBusyStore(db),
     printers: new PrintersStore(db),
+    kitchenBoard: new KitchenBoardStore(db),
+    kitchenData: new KitchenDataStore(db),
+    kitchenDevices: new KitchenDevicesStore(db),
+    kitchenTimings: new KitchenTimingsStore(db),
+    printJobs: new PrintJobsStore(db),
+    sync: new SyncStore(db),
+    mirror: new MirrorStore(db),
+    kitchenReportDays: new KitchenReportDaysStore(db),
+    busyRefusals: new BusyRefusalsStore(db),
+    kitchenReplay: new KitchenReplayStore(db),
   };
 }
 
@@ -175,6 +215,16 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     paymentActions: new PostgresPaymentActionsStore(db),
     locationBusy: new PostgresLocationBusyStore(db),
     printers: new PostgresPrintersStore(db),
+    kitchenBoard: new PostgresKitchenBoardStore(db),
+    kitchenData: new PostgresKitchenDataStore(db),
+    kitchenDevices: new PostgresKitchenDevicesStore(db),
+    kitchenTimings: new PostgresKitchenTimingsStore(db),
+    printJobs: new PostgresPrintJobsStore(db),
+    sync: new PostgresSyncStore(db),
+    mirror: new PostgresMirrorStore(db),
+    kitchenReportDays: new PostgresKitchenReportDaysStore(db),
+    busyRefusals: new PostgresBusyRefusalsStore(db),
+    kitchenReplay: new PostgresKitchenReplayStore(db),
   };
 }
 
