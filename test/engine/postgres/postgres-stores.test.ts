@@ -40,16 +40,16 @@ test("each twin runs its statements on the client it was built on (the transacti
 test('a store without a twin fails with an error naming it, at the call', async () => {
   const { client, asked } = recordingClient();
   const stores = postgresStores(client, { orderNumberPrefix: '', eventAppended: () => {} });
-  assert.ok(storesWithoutTwin().includes('kitchenData'));
-  await assert.rejects(stores.kitchenData.setChannel('o1', 'pos'), (error: unknown) => {
+  assert.ok(storesWithoutTwin().includes('kitchenReports'));
+  await assert.rejects(stores.kitchenReports.numbers(['o1']), (error: unknown) => {
     assert.ok(error instanceof NoPostgresStore);
-    assert.equal(error.store, 'kitchenData');
-    assert.match(error.message, /kitchenData\.setChannel cannot run on PostgreSQL/);
+    assert.equal(error.store, 'kitchenReports');
+    assert.match(error.message, /kitchenReports\.numbers cannot run on PostgreSQL/);
     return true;
   });
   assert.equal(asked.length, 0);
   // Awaiting the stand-in itself is not a call: it is no thenable.
-  assert.equal(await Promise.resolve(stores.kitchen), stores.kitchen);
+  assert.equal(await Promise.resolve(stores.kitchenReports), stores.kitchenReports);
 });
 
 test('the stores without a twin are the stand-ins, and only they', () => {
