@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { runTransaction } from '../../../src/engine/postgres/run-transaction.ts';
+import { FEED_CHANNEL, FeedListener, feedPayload } from '../../../src/engine/postgres/feed-listener.ts';
+import { createPostgresClient } from '../../../src/engine/postgres/postgres-pool.ts';
+import { postgresNodeHealth } from '../../../src/engine/postgres/postgres-health.ts';
 import { CommitOutcomeUnknown } from '../../../src/engine/storage-unavailable.ts';
 import { usePostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.ts';
 import { eventually } from '../../support/eventually.ts';
@@ -176,5 +179,64 @@ describe('runTransaction through an outage', () => {
       await admin.query('ALTER SYSTEM RESET synchronous_standby_names');
       await admin.query('SELECT pg_reload_conf()');
     }
+  });
+
+  test('the LISTEN connection comes back by itself after a cut and refused reconnections, and tells every waiter once', async () => {
+    const database = new URL(connectionString).pathname.slice(1);
+    // ALTER DATABASE … ALLOW_CONNECTIONS is refused from the database itself.
+    const maintenance = new pg.Client({ connectionString: connectionString.replace(/\/[^/]+$/, '/postgres') });
+    await maintenance.connect();
+    const heard: (string | null)[] = [];
+    const errors: string[] = [];
+    const listener = new FeedListener(
+      'node-b',
+      () => createPostgresClient({ connectionString, applicationName: 'listen-under-test', onError: () => {} }),
+      (restaurantId) => heard.push(restaurantId),
+      (error) => errors.push(error.message),
+      { firstMs: 20, maxMs: 200 },
+    );
+    await listener.start();
+    try {
+      await admin.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, feedPayload('node-a', 'r-1', 'feed')]);
+      await eventually(() => heard.includes('r-1'), 'the first notification');
+      // The leader goes away: the connection is cut and new ones are refused for a while.
+      await maintenance.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+      await maintenance.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'listen-under-test'");
+      await eventually(() => errors.length >= 3, 'three refused reconnections');
+      assert.equal(listener.isListening, false);
+      assert.equal(heard.includes(null), false, 'nobody told before it is back');
+      await maintenance.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+      await eventually(() => listener.isListening, 'LISTEN back');
+      assert.equal(listener.reconnections, 1);
+      assert.deepEqual(heard.filter((r) => r === null), [null], 'every waiter told once');
+      await admin.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, feedPayload('node-a', 'r-2', 'feed')]);
+      await eventually(() => heard.includes('r-2'), 'a notification after the reconnection');
+    } finally {
+      await maintenance.query(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+      await maintenance.end();
+      await listener.stop();
+    }
+  });
+
+  test('health on PostgreSQL: writable on the leader, not when the pool cannot connect, one probe a second at most', async () => {
+    const pool = poolWith();
+    const leader = postgresNodeHealth(pool, { nodeId: 'node-a' });
+    assert.deepEqual(await leader.canWrite(), { writable: true, reason: null });
+    assert.equal(leader.database, 'postgres');
+    const closed = new pg.Pool({ connectionString: connectionString.replace(/:\d+\//, ':1/'), connectionTimeoutMillis: 2_000 });
+    pools.push(closed);
+    const unreachable = postgresNodeHealth(closed, { timeoutMs: 5_000 });
+    assert.deepEqual(await unreachable.canWrite(), { writable: false, reason: 'the database cannot be reached' });
+    let now = 0;
+    const probes: number[] = [];
+    const counted = poolWith();
+    counted.on('acquire', () => probes.push(now));
+    const cached = postgresNodeHealth(counted, { now: () => now });
+    await Promise.all([cached.canWrite(), cached.canWrite(), cached.canWrite()]);
+    now = 999;
+    await cached.canWrite();
+    now = 1_000;
+    await cached.canWrite();
+    assert.deepEqual(probes, [0, 1_000], 'one probe for the three at once and the one within the second');
   });
 });
