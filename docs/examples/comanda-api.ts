@@ -276,6 +276,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which node answers and whether it can write
+         * @description No key needed. 200 when this node can write; 503 with `Retry-After` when it cannot (its database is out of reach, a standby during a failover, damaged or full). Checked at most once a second: answers within that second share one check.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -311,7 +331,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -387,7 +407,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "payment_unavailable" | "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "payment_unavailable" | "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -403,6 +423,18 @@ export interface components {
         };
         /** @description Who delivers: `propio` for own delivery, else a courier's lowercase name. */
         DeliveryProvider: ("propio" | "simulado") | string;
+        /** @description Every error of the API has this shape. */
+        Error: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "location_closed" | "location_inactive" | "insufficient_stock" | "illegal_transition" | "managed_by_integrator" | "state_conflict" | "rate_limited" | "payment_unavailable" | "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy" | "internal_error";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
         /** @description One change of the restaurant's feed, typed by `type`. */
         Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["StockUpdatedEvent"] | components["schemas"]["LocationUpdatedEvent"];
         EventPage: {
@@ -429,6 +461,91 @@ export interface components {
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
+        };
+        /** @description Unavailable now. */
+        GetKitchenReportTableUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        GetKitchenReportUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        GetMenuUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        GetOrderUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        GetSoldOutUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        GetStockUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        Health: {
+            /** @description The engine node that answered (its `--node-id`, or the machine's name). */
+            node_id: string;
+            /**
+             * @description The database this node runs on.
+             * @enum {unknown}
+             */
+            database: "sqlite" | "postgres";
+            /** @description Whether this node can write now (on PostgreSQL: its database is the leader and answered within 1 s). */
+            writable: boolean;
+            /** @description Why it cannot write; null when it can. */
+            reason: string | null;
         };
         /** @description Internal error. */
         InternalError: {
@@ -634,6 +751,42 @@ export interface components {
                 [key: string]: string | number | boolean | null;
             }[];
         };
+        /** @description Unavailable now. */
+        ListEventsUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        ListLocationsUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        ListOrdersUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
         Location: {
             /** Format: uuid */
             location_id: string;
@@ -756,7 +909,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -913,6 +1066,30 @@ export interface components {
             expires: string;
             message: string;
         };
+        /** @description Unavailable now. */
+        QuoteDeliveryUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
+        /** @description Unavailable now. */
+        QuoteReadyTimeUnavailable: {
+            error: {
+                /**
+                 * @description Machine-readable error code (docs/api-reference.md, Errors).
+                 * @enum {unknown}
+                 */
+                code: "storage_unavailable";
+                /** @description What went wrong, for a person; it names the field or the product. Never internals. */
+                message: string;
+            };
+        };
         QuoteRequest: {
             /**
              * Format: uuid
@@ -1029,7 +1206,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -1071,7 +1248,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -1156,7 +1333,7 @@ export interface components {
                  * @description Machine-readable error code (docs/api-reference.md, Errors).
                  * @enum {unknown}
                  */
-                code: "storage_full" | "storage_damaged" | "kitchen_busy";
+                code: "storage_full" | "storage_damaged" | "storage_unavailable" | "kitchen_busy";
                 /** @description What went wrong, for a person; it names the field or the product. Never internals. */
                 message: string;
             };
@@ -1278,6 +1455,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListOrdersUnavailable"];
                 };
             };
         };
@@ -1412,7 +1606,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -1421,7 +1615,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1529,6 +1723,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOrderUnavailable"];
                 };
             };
         };
@@ -1683,7 +1894,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -1692,7 +1903,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1787,6 +1998,23 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetMenuUnavailable"];
+                };
+            };
         };
     };
     getStock: {
@@ -1872,6 +2100,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetStockUnavailable"];
                 };
             };
         };
@@ -2006,7 +2251,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -2015,7 +2260,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2108,6 +2353,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetSoldOutUnavailable"];
                 };
             };
         };
@@ -2242,7 +2504,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -2251,7 +2513,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2362,6 +2624,23 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteDeliveryUnavailable"];
+                };
+            };
         };
     };
     listLocations: {
@@ -2444,6 +2723,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListLocationsUnavailable"];
                 };
             };
         };
@@ -2594,7 +2890,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -2603,7 +2899,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2759,7 +3055,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
-            /** @description The engine cannot complete the request now; nothing was created or changed. */
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
             503: {
                 headers: {
                     /** @description The key's bucket size. */
@@ -2768,7 +3064,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the bucket is full again. */
                     "RateLimit-Reset"?: number;
-                    /** @description With `storage_full`: whole seconds before trying again. */
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2862,6 +3158,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteReadyTimeUnavailable"];
                 };
             };
         };
@@ -2968,6 +3281,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetKitchenReportUnavailable"];
                 };
             };
         };
@@ -3082,6 +3412,23 @@ export interface operations {
                     "application/json": components["schemas"]["InternalError"];
                 };
             };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetKitchenReportTableUnavailable"];
+                };
+            };
         };
     };
     listEvents: {
@@ -3173,6 +3520,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit's answer was lost with the database connection): send writes with a key, and the same key again. */
+            503: {
+                headers: {
+                    /** @description The key's bucket size. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Whole requests left after this one. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the bucket is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventsUnavailable"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This node can write. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A request that is not valid HTTP or cannot be routed, as on every path. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This node cannot write now; reads may still work. */
+            503: {
+                headers: {
+                    /** @description Whole seconds before checking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };

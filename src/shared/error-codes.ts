@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   payment_unavailable: 503,
   storage_full: 503,
   storage_damaged: 503,
+  /** The database cannot be reached or written just now (a failover under way, issue 35); with Retry-After. */
+  storage_unavailable: 503,
   /** Busy mode: the location takes no store front's orders for now (issue 32); with Retry-After. */
   kitchen_busy: 503,
   internal_error: 500,

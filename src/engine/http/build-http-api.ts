@@ -24,6 +24,8 @@ import { registerReadyTimeRoutes } from './routes/ready-time.ts';
 import { registerSandboxPayRoutes } from './routes/sandbox-pay.ts';
 import { registerPaymentNotificationRoutes } from './routes/payment-notifications.ts';
 import { registerSyncStatusRoute } from './routes/sync-status.ts';
+import { registerHealthRoute } from './routes/health.ts';
+import { sqliteNodeHealth } from '../node-health.ts';
 import { registerKitchenSyncRoutes } from './routes/sync-kitchen.ts';
 import { registerKitchenDoor, type KitchenDoorOptions } from './kitchen/kitchen-door.ts';
 
@@ -169,6 +171,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
       registerSandboxPayRoutes(api, options);
       registerPaymentNotificationRoutes(api, options);
       if (options.replica) registerSyncStatusRoute(api, options.replica, options.engine);
+      registerHealthRoute(api, options.health ?? sqliteNodeHealth(options.engine));
       registerKitchenSyncRoutes(api, options);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
     },

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorObject } from 'ajv';
 import { redactApiKeys } from '../domain/api-key-redaction.ts';
 import { ApiError } from '../domain/errors.ts';
+import { isStorageOutage, STORAGE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../storage-unavailable.ts';
 import { describeValidationErrors } from './validation-messages.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -52,6 +53,19 @@ function noSuchEndpoint(request: FastifyRequest): ApiError {
 
 const MAX_PATH_SHOWN = 200;
 
+/**
+ * The database out of reach or not taking writes (a failover: issue 35), whether the PostgreSQL layer
+ * spent its retry budget (StorageUnavailable) or a pool could not connect: 503 with Retry-After, never
+ * a 500. It is not kept as an Idempotency-Key's answer (it is no answer: the same request may pass
+ * later), and says nothing of the database beyond that.
+ */
+export function storageUnavailableReply(reply: FastifyReply): FastifyReply {
+  return sendApiError(
+    reply,
+    new ApiError('storage_unavailable', 'the database cannot be written just now (a failover may be under way); try again', STORAGE_UNAVAILABLE_RETRY_AFTER_SECONDS),
+  );
+}
+
 /** Answers a refusal the idempotency record must keep (http/idempotency.ts); false to answer it plainly. */
 export type RefusalRecorder = (request: FastifyRequest, reply: FastifyReply, refusal: ApiError) => Promise<boolean>;
 
@@ -61,6 +75,7 @@ export function installErrorReplies(app: FastifyInstance, recordRefusal: Refusal
       if (await recordRefusal(request, reply, refusal)) return reply;
     } catch (error) {
       if (error instanceof ApiError) return sendApiError(reply, error);
+      if (isStorageOutage(error)) return storageUnavailableReply(reply);
       throw error;
     }
     return sendApiError(reply, refusal);
@@ -69,6 +84,10 @@ export function installErrorReplies(app: FastifyInstance, recordRefusal: Refusal
     // An unknown route is 404 whatever came with it (no Content-Type on QUERY, a body that is not JSON).
     if (request.is404) return sendApiError(reply, noSuchEndpoint(request));
     if (error instanceof ApiError) return refuse(request, reply, error);
+    if (isStorageOutage(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return storageUnavailableReply(reply);
+    }
     const translated = fromFastifyError(error);
     // A body too large was never read: there is nothing to fingerprint, so nothing is stored.
     const unread = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413;

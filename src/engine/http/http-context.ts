@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Engine } from '../engine.ts';
+import type { NodeHealth } from '../node-health.ts';
 import type { Providers } from '../providers.ts';
 import type { EngineCommands } from '../services/engine-commands.ts';
 import type { Actor } from '../domain/actor.ts';
@@ -27,6 +28,8 @@ export interface HttpContext {
   publicOrigin?: string;
   /** Present when the engine is a replica of an upstream platform. */
   replica?: ReplicaDoor;
+  /** What GET /v1/health reports: this node and whether it can write (default: the SQLite engine's, named by the machine). */
+  health?: NodeHealth;
   /** false answers order reads without the kept response bytes (to compare with them); default true. */
   keepOrderResponses?: boolean;
 }

@@ -7,7 +7,25 @@
 import type pg from 'pg';
 
 export const FEED_CHANNEL = 'comanda_feed';
-const RECONNECT_AFTER_MS = 1_000;
+
+/**
+ * Issue 35: the pauses between attempts to get the LISTEN connection back (through HAProxy, which
+ * refuses or cuts connections until Patroni's new leader is up: 15–30 s): the first soon, each next
+ * doubled, at most maxMs, each with up to half of it added at random so the nodes do not all knock
+ * at once. After LISTEN is in place again the pauses start over.
+ */
+export interface ReconnectPauses {
+  firstMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RECONNECT_PAUSES: ReconnectPauses = { firstMs: 250, maxMs: 4_000 };
+
+/** The pause before the `attempt`-th reconnection (1-based). */
+export function reconnectPause(pauses: ReconnectPauses, attempt: number, random = Math.random): number {
+  const grown = Math.min(pauses.maxMs, pauses.firstMs * 2 ** (attempt - 1));
+  return grown + random() * grown * 0.5;
+}
 
 /** What a commit changed: its restaurant's feed (events, and so data too) or only data (a key revoked, a setting). */
 export type CommitKind = 'feed' | 'data';
@@ -32,6 +50,11 @@ export class FeedListener {
   private client: pg.Client | null = null;
   private stopped = false;
   private retry: NodeJS.Timeout | null = null;
+  /** Failed attempts since LISTEN was last in place (the next pause grows with it). */
+  private failures = 0;
+  private listening = false;
+  /** How many times LISTEN came back after a loss (for tests and the node's status). */
+  reconnections = 0;
 
   constructor(
     private readonly nodeId: string,
@@ -39,7 +62,13 @@ export class FeedListener {
     /** A commit of another node; null: which ones were missed is unknown (the connection came back). */
     private readonly heard: (restaurantId: string | null, kind: CommitKind) => void,
     private readonly onError: (error: Error) => void,
+    private readonly pauses: ReconnectPauses = DEFAULT_RECONNECT_PAUSES,
   ) {}
+
+  /** Whether LISTEN is in place now (false while the connection is being got back). */
+  get isListening(): boolean {
+    return this.listening;
+  }
 
   /** Resolves once LISTEN is in place (a node's wake-ups work from then on). */
   async start(): Promise<void> {
@@ -55,19 +84,32 @@ export class FeedListener {
     client.on('end', () => this.lost(client, null));
     await client.connect();
     await client.query(`LISTEN ${FEED_CHANNEL}`);
+    if (this.client === client && !this.stopped) {
+      this.listening = true;
+      this.failures = 0;
+    }
   }
 
   private lost(client: pg.Client, error: Error | null): void {
     if (this.client !== client || this.stopped) return;
     if (error) this.onError(error);
     this.client = null;
+    this.listening = false;
     client.end().catch(() => {});
+    this.failures += 1;
     this.retry = setTimeout(() => {
       this.retry = null;
+      if (this.stopped) return;
       this.start()
-        .then(() => this.heard(null, 'feed')) // what was committed meanwhile: every waiter looks again
+        .then(() => {
+          if (this.stopped) return;
+          this.reconnections += 1;
+          // What was committed meanwhile is unknown: every waiter looks again and every cache drops, once.
+          this.heard(null, 'feed');
+        })
+        // A failed start's client is this.client (or already handled by its 'end'): lost() runs once for it.
         .catch((startError: Error) => this.lost(this.client ?? client, startError));
-    }, RECONNECT_AFTER_MS);
+    }, reconnectPause(this.pauses, this.failures));
   }
 
   async stop(): Promise<void> {

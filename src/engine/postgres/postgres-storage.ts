@@ -119,15 +119,17 @@ export class PostgresStorage implements StoragePort {
   }
 
   async write<T>(restaurantId: string, work: (tx: RestaurantWrite) => Promise<T>): Promise<T> {
+    let keyed = false; // issue 35: a write that claimed its Idempotency-Key may rerun after a COMMIT of unknown outcome
     const { result, appended } = await runTransaction(this.pool, async (client) => {
       // Not awaited before the work: on the pipelining connection the work's statements go out
       // behind it and run after it, so the clock row is still taken first, a round trip sooner.
       const clock = client.query(SQL.takeClock, [restaurantId]);
       let appended = false;
       const tx = this.restaurantWrite(client, restaurantId, () => (appended = true));
-      const [, result] = await Promise.all([clock, work(tx)]);
+      const claim = tx.claimIdempotencyKey;
+      const [, result] = await Promise.all([clock, work({ ...tx, claimIdempotencyKey: (request) => ((keyed = true), claim(request)) })]);
       return { result, appended: () => appended };
-    });
+    }, { rerunAfterUnknownCommit: () => keyed });
     this.announce(restaurantId, appended() ? 'feed' : 'data');
     return result;
   }

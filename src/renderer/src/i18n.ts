@@ -35,6 +35,8 @@ const REFUSALS: Record<RefusalCode, TextKey> = {
   payment_unavailable: 'refusal.payment_unavailable',
   storage_full: 'refusal.storage_full',
   storage_damaged: 'refusal.storage_damaged',
+  // The platform's database switching over: the tap is tried again, as when the engine is out of reach.
+  storage_unavailable: 'refusal.unreachable',
   // Only store fronts' new orders meet it, never a kitchen's tap.
   kitchen_busy: 'refusal.internal_error',
   internal_error: 'refusal.internal_error',

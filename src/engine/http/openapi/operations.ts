@@ -165,6 +165,7 @@ export const TAGS = [
   { name: 'locations', description: 'Locations, open and closed.' },
   { name: 'events', description: 'The change feed.' },
   { name: 'reports', description: 'How the kitchen did: the Informes figures and their exports.' },
+  { name: 'health', description: 'Which engine node answers and whether it can write (no key).' },
 ];
 
 const integer = (description: string, required: boolean) => ({ type: 'integer', minimum: 0, description, 'x-required': required });
@@ -259,17 +260,21 @@ export function operation(id: OperationId, success: Record<number, ResponseSpec>
     rateLimitHeaders(false),
   );
   // Every 503 code of error-codes.ts except payment_unavailable applies to any operation that
-  // writes; payment_unavailable only where the operation names it.
+  // writes; payment_unavailable only where the operation names it; storage_unavailable (the
+  // database out of reach, a failover) to every operation, reads too.
   const unavailable = codesWithStatus(503).filter(
-    (code) => (doc.unavailable as readonly ErrorCode[] | undefined)?.includes(code) || (code !== 'payment_unavailable' && doc.permission === 'write'),
+    (code) =>
+      (doc.unavailable as readonly ErrorCode[] | undefined)?.includes(code) ||
+      code === 'storage_unavailable' ||
+      (code !== 'payment_unavailable' && doc.permission === 'write'),
   );
   if (unavailable.length > 0) {
     responses[503] = response(
-      'The engine cannot complete the request now; nothing was created or changed.',
+      'The engine cannot complete the request now; nothing was created or changed, but for `storage_unavailable` on a write sent without `Idempotency-Key`, which may have been saved (its commit\'s answer was lost with the database connection): send writes with a key, and the same key again.',
       errorBody(`${PascalCase(id)}Unavailable`, unavailable, 'Unavailable now.'),
       {
         ...rateLimitHeaders(false),
-        'Retry-After': { ...integer('With `storage_full`: whole seconds before trying again.', false), minimum: 1 },
+        'Retry-After': { ...integer('With `storage_full`, `storage_unavailable` and `kitchen_busy`: whole seconds before trying again.', false), minimum: 1 },
       },
     );
   }

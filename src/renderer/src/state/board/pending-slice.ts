@@ -18,7 +18,7 @@ export const TAP_GUARD_MS = 700;
 export const RATE_LIMITED_RETRY_MS = 1000;
 
 /** Codes that mean "not now" rather than "no": the change waits and is sent again. */
-const RETRY_CODES = new Set(['engine_unreachable', 'internal_error', 'storage_full', 'rate_limited']);
+const RETRY_CODES = new Set(['engine_unreachable', 'internal_error', 'storage_full', 'storage_unavailable', 'rate_limited']);
 
 export const movesOf = (changes: PendingChange[] | undefined): PendingMove[] => (changes ?? []).filter((c): c is PendingMove => c.kind === 'move');
 
