@@ -272,6 +272,10 @@ export async function simulateService(context: SimulationContext, profile: Profi
       }
       await startLines(event.station, t);
     } else if (event.kind === 'tick') {
+      // The hub's jobs run every second: the pass this clock move started (busy mode among them) is
+      // over before the tick looks, as it would be a second later on a hub. Not awaited, a pass still
+      // under way for an earlier move left busy mode a move behind, and resumes looked minutes late.
+      await context.server.jobs.databaseJobs();
       await watchBusyMode(t);
       if (t < end || open > 0) events.push({ at: t + TICK_MS, kind: 'tick' });
     } else if (event.kind === 'bump') {
