@@ -569,7 +569,7 @@ export interface components {
              * @enum {unknown}
              */
             reason: "kitchen_wait" | "manager" | "none";
-            /** @description The wait busy mode last saw. */
+            /** @description The wait busy mode last saw: the kitchen's wait with the lines of the store fronts' orders it refused lately counted as if taken (the queue it would have if it took orders again now). */
             wait_minutes: number;
             retry_after_seconds: number | null;
         };

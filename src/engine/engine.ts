@@ -1,4 +1,5 @@
 import { RefusalTally } from './domain/busy-refusals.ts';
+import { RefusedDemand } from './domain/refused-demand.ts';
 import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
@@ -69,6 +70,8 @@ export class Engine {
   readonly verifiedKeys = new VerifiedKeys();
   /** Busy mode's refused orders not yet written (domain/busy-refusals.ts; a refusal's own transaction is undone). */
   readonly busyRefusals = new RefusalTally();
+  /** Busy mode's refused orders' lines lately, its projected queue (domain/refused-demand.ts; issue 32). */
+  readonly refusedDemand = new RefusedDemand();
   /** When each restaurant's kitchen screens were last live (fallback printing). */
   readonly screenPresence = new ScreenPresence();
   /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */

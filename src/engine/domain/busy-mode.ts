@@ -4,7 +4,8 @@
 // a manager's override from the hub wins until it is cleared. Paused by the wait, it refuses only
 // the store fronts' orders that would wait longer than the threshold themselves (their own promise):
 // a cart for a station with no queue is still taken, so a pause refuses the work the kitchen cannot
-// cook in time and not a share of all orders. Pure: services/kitchen/busy-mode.ts keeps it.
+// cook in time and not a share of all orders. It resumes by its projected queue: the wait with the
+// lines it refused lately counted as if taken (domain/refused-demand.ts). Pure: services/kitchen/busy-mode.ts keeps it.
 
 export interface BusyModeSettings {
   /** Pause when the promised wait is above this many minutes... */
@@ -80,6 +81,13 @@ export function refusesStoreFrontOrder(state: BusyState, settings: BusyModeSetti
   if (state.override === 'pause' || !settings) return true;
   return orderWaitMinutes() > settings.threshold_minutes;
 }
+
+/**
+ * How long a refused order's lines count in busy mode's projected queue (domain/refused-demand.ts):
+ * the threshold, the wait the kitchen promises to keep; demand refused longer ago than a whole
+ * promised wait would have been cooked by now.
+ */
+export const refusedDemandWindowMs = (settings: BusyModeSettings): number => settings.threshold_minutes * MIN;
 
 /** Retry-After for a refused order whose own wait is known: until it could be within the threshold, 1 to 30 minutes. */
 export function orderRetryAfterSeconds(orderWaitMinutes: number, settings: BusyModeSettings): number {

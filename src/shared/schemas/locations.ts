@@ -29,7 +29,7 @@ export const LocationStatus = named(
             reason: Type.Enum(['kitchen_wait', 'manager', 'none'], {
               description: '`kitchen_wait`: the promised wait stayed above the threshold; `manager`: paused or resumed from the hub; `none`: taking orders.',
             }),
-            wait_minutes: Type.Integer({ minimum: 0, description: 'The wait busy mode last saw.' }),
+            wait_minutes: Type.Integer({ minimum: 0, description: 'The wait busy mode last saw: the kitchen\'s wait with the lines of the store fronts\' orders it refused lately counted as if taken (the queue it would have if it took orders again now).' }),
             retry_after_seconds: Nullable(Type.Integer({ minimum: 0, description: 'While paused: when a store front may ask again.' })),
           },
           { description: 'Busy mode (issue 32): present where the restaurant file sets `busy_mode`, or a manager paused the location.' },

@@ -79,6 +79,11 @@ const fill = async (count: number) => {
   }
   return ids;
 };
+/** Moves the clock a minute at a time (the jobs evaluate busy mode on each move) until it resumes, 31 minutes at most (the refused lines' window is the threshold's 30). */
+const advanceUntilResumed = async () => {
+  await engine.advance(30_000);
+  for (let i = 0; i < 31 && (await paused()); i++) await engine.advance(MIN);
+};
 /** The cook catches up: every line open at the grill bumped done. */
 const drain = async () => {
   const open = engine.server.engine.db.prepare('SELECT order_id, item_index FROM kitchen_open_items WHERE location_id = ?').all(LOCATION) as { order_id: string; item_index: number }[];
@@ -111,7 +116,8 @@ test('busy: a store front is refused with Retry-After after 3 minutes above the 
   assert.equal(status.kitchen_busy.retry_after_seconds, retryAfter);
 
   await drain();
-  await engine.advance(30_000);
+  // The refused burger is work it would have again: it resumes once that, too, would be cooked.
+  await advanceUntilResumed();
   await eventually(async () => !await paused() || undefined, 'busy mode resumed on its own');
   assert.equal((await order(storeFront)).status, 201);
   assert.deepEqual((await busyEvents()).map((b) => b.paused), [true, false], 'the pause and the resume are events');
@@ -124,7 +130,7 @@ test('it cannot flap: a third pause within the hour is not taken; an hour later 
   await engine.advance(3 * MIN); // ...and 3 minutes later still
   await eventually(async () => await paused() || undefined, 'the second pause of the hour');
   await drain();
-  await engine.advance(30_000);
+  await advanceUntilResumed();
   await eventually(async () => !await paused() || undefined, 'the second resume');
 
   await fill(6);
@@ -157,4 +163,19 @@ test('a manager pauses and resumes from the hub; auto gives it back to the wait'
   const auto = await setBusyOverride(engine.server.engine, actor, LOCATION, 'auto');
   assert.equal(auto.reason, 'kitchen_wait', 'back to the wait: still above it, so still paused');
   assert.equal((await busyEvents()).at(-1)!.reason, 'kitchen_wait');
+});
+
+test('paused by the wait, it resumes when the queue it would have with the refused orders drains, not when refusing them kept the real one short', async () => {
+  assert.equal(await paused(), true, 'still paused by the wait (the previous test gave it back)');
+  for (let i = 0; i < 3; i++) assert.equal((await order(storeFront)).status, 503, 'a store front\'s burger behind the full grill is refused');
+  await drain();
+  await engine.advance(30_000);
+  assert.equal(await paused(), true, 'the grill is empty, but the three refused burgers (30 minutes at one cook) would fill it again: still paused');
+  const status = await location();
+  assert.ok(status.kitchen_busy.wait_minutes >= 20, `busy mode's wait counts the refused lines: ${status.kitchen_busy.wait_minutes}`);
+  assert.equal((await order(storeFront, juice)).status, 201, 'a cart the kitchen can still promise in time is taken meanwhile');
+  await drain();
+  await advanceUntilResumed();
+  await eventually(async () => !(await paused()) || undefined, 'resumed once the refused lines are cooked in the projection');
+  assert.equal((await order(storeFront)).status, 201);
 });

@@ -11,6 +11,7 @@ import {
   nextBusyState,
   orderRetryAfterSeconds,
   refusesStoreFrontOrder,
+  refusedDemandWindowMs,
   retryAfterSeconds,
   type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
@@ -19,7 +20,7 @@ import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts'
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { PrepLine } from '../../domain/prep-times.ts';
-import { currentWait, promiseFor, readKitchenLoad } from './kitchen-promise.ts';
+import { currentWait, promiseFor, readKitchenLoad, type KitchenPromise } from './kitchen-promise.ts';
 import { worldOf } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
@@ -83,6 +84,19 @@ const sameState = (a: BusyState, b: BusyState) =>
   a.recent_pauses.join() === b.recent_pauses.join();
 
 /**
+ * The wait busy mode goes by: the location's current wait (live orders), its queue weighed with the
+ * store fronts' lines it refused in the last threshold's minutes as if it had taken them
+ * (domain/refused-demand.ts): the queue it would have if it took orders again now.
+ */
+export async function busyWait(engine: Engine, restaurantId: string, locationId: string, now: number, settings: BusyModeSettings, callerTx?: ReadTransaction): Promise<number> {
+  const load = await readKitchenLoad(engine, restaurantId, locationId, now, 'live', undefined, callerTx);
+  const refused = engine.refusedDemand.recent(locationId, now, refusedDemandWindowMs(settings));
+  if (refused.length === 0) return currentWait(load).wait_minutes;
+  const projected = refused.map((line) => ({ station_id: line.station_id, fired_at: line.at, started_at: null, seconds: line.seconds }));
+  return currentWait({ ...load, open: [...load.open, ...projected] }).wait_minutes;
+}
+
+/**
  * Evaluates busy mode for every location of a restaurant with `busy_mode` (the jobs, every tick):
  * each one's current wait, the next state, and an event when it paused or resumed. Reads first: a
  * location whose state would not change is not written (a tick takes no write lock for nothing);
@@ -97,7 +111,7 @@ export async function evaluateBusyMode(engine: Engine, restaurantId: string): Pr
   if (!settings || !restaurant) return [];
   const next = async (tx: ReadTransaction, location: LocationRow, now: number) => {
     const current = await readBusyState(engine, location.id, tx);
-    const wait = currentWait(await readKitchenLoad(engine, restaurantId, location.id, now, 'live', undefined, tx)).wait_minutes;
+    const wait = await busyWait(engine, restaurantId, location.id, now, settings, tx);
     return { current, ...nextBusyState(current, wait, now, settings) };
   };
   return (await mapInOrder(locations, async (location) => {
@@ -135,10 +149,12 @@ export async function refuseWhenBusy(
   if (!state.paused || await tx.stores.locationBusy.keyKind(actor.keyId) !== 'store_front') return;
   const settings = (await readKitchenSettings(engine, restaurant.id, tx)).busy_mode;
   let orderWait: number | null = null;
+  let promised: KitchenPromise | null = null;
   const ownWait = async () => {
     const now = engine.clock.now();
     const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test), undefined, tx);
-    orderWait = Math.max(0, Math.ceil((promiseFor(load, lines).promised_ready_at - now) / 60_000));
+    promised = promiseFor(load, lines);
+    orderWait = Math.max(0, Math.ceil((promised.promised_ready_at - now) / 60_000));
     return orderWait;
   };
   // The order's own wait is read only where the rule asks for it (paused by the kitchen's wait).
@@ -149,6 +165,8 @@ export async function refuseWhenBusy(
     orderWait !== null
       ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
+  // Its lines are work the location would have again if it took orders again: busy mode's projected queue.
+  if (promised !== null && !test) engine.refusedDemand.note(location.id, engine.clock.now(), (promised as KitchenPromise).lines);
   // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
   if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, tx, actor, undefined), ...order });
   throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
