@@ -27,8 +27,10 @@ import { readKitchenReplay } from '../engine/services/reports/kitchen-replay.ts'
 import { readStationCooks, setStationCooks } from '../engine/services/kitchen/station-cooks.ts';
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
-import { checkPaymentCredentials, knownPaymentProvider } from '../engine/services/payments/payment-credentials.ts';
-import { NO_ONLINE_PAYMENTS, type OnlinePaymentsInfo } from '../shared/screen-contract/online-payments.ts';
+import { checkPaymentCredentials, knownPaymentProvider, offeredPaymentProviders } from '../engine/services/payments/payment-credentials.ts';
+import { PAYMENT_PROVIDER_ENTRIES } from '../engine/payments/payment-providers.ts';
+import type { PaymentProviderRegistry } from '../engine/payments/payment-provider-registry.ts';
+import type { OnlinePaymentsInfo } from '../shared/screen-contract/online-payments.ts';
 import type { HostPort, MailSettingsPort, OnlinePaymentsPort, PlatformKeyPort, SettingsPort } from './desktop-ports.ts';
 
 export interface DesktopHandlerDeps {
@@ -43,6 +45,8 @@ export interface DesktopHandlerDeps {
   mail?: MailSettingsPort;
   /** Absent where the host keeps no payment credentials (then only `npm run payments` sets them). */
   onlinePayments?: OnlinePaymentsPort;
+  /** The providers Ajustes → Pagos en línea offers and accepts: the engine's registry unless a test gives its own. */
+  paymentProviders?: PaymentProviderRegistry;
   host: HostPort;
   /** The settings the app started with: changing those that need a restart is reported. */
   bootSettings?: AppSettings;
@@ -80,9 +84,12 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     if (!deps.onlinePayments) throw new KitchenError('online_payments_unavailable', 'this app keeps no payment credentials');
     return deps.onlinePayments;
   };
+  const paymentProviders = deps.paymentProviders ?? PAYMENT_PROVIDER_ENTRIES;
   const onlinePaymentsView = (): OnlinePaymentsInfo => {
+    const providers = offeredPaymentProviders(paymentProviders);
     const kept = deps.onlinePayments?.info(restaurantId) ?? null;
-    return kept ? { ...NO_ONLINE_PAYMENTS, configured: true, ...kept } : NO_ONLINE_PAYMENTS;
+    if (kept) return { ...kept, providers, configured: true };
+    return { provider: providers[0]?.name ?? '', providers, configured: false, api_base: null, access_token_last4: null, webhook_secret_last4: null };
   };
 
   return {
@@ -175,7 +182,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     },
     'payments:get': () => onlinePaymentsView(),
     'payments:set': ({ provider, access_token, webhook_secret, api_base }) => {
-      const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base });
+      const credentials = checkPaymentCredentials(provider, { accessToken: access_token, webhookSecret: webhook_secret, apiBase: api_base }, paymentProviders);
       // Kept by the app (encrypted), read by the engine on its next order or webhook: nothing to restart.
       onlinePayments().save(restaurantId, { provider, credentials });
       return onlinePaymentsView();
@@ -184,7 +191,7 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
       const kept = deps.onlinePayments?.read(restaurantId) ?? null;
       if (!kept) return { result: 'not_configured', user_id: null, message: null };
       // The app keeps one account per restaurant, under its provider's name (app-handlers.ts).
-      const check = await knownPaymentProvider(kept.provider).checkConnection(kept.credentials);
+      const check = await knownPaymentProvider(kept.provider, paymentProviders).checkConnection(kept.credentials);
       return check.ok
         ? { result: 'ok', user_id: check.user_id, message: null }
         : { result: check.reason, user_id: null, message: check.error };

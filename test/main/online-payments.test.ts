@@ -14,6 +14,8 @@ import { STANDALONE_STATUS } from '../../src/engine/screen/live-hub.ts';
 import { memoryMail, memoryOnlinePayments, memoryPlatformKey, memorySettings } from './support/memory-ports.ts';
 import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 import { R1 } from '../support/demo-ids.ts';
+import { mercadoPagoEntry } from '../../src/engine/payments/mercadopago/mercadopago-entry.ts';
+import { paymentProviderRegistry, type PaymentProviderEntry } from '../../src/engine/payments/payment-provider-registry.ts';
 import { startTestEngine, type TestEngine } from '../engine/jobs/engine-with-jobs.ts';
 
 const ACCESS_TOKEN = 'APP_USR-5151515151515151-112620-0a0b0c0d0e0f10111213141516171819-424242';
@@ -97,7 +99,8 @@ async function ok<T>(answer: Promise<{ ok: true; value: T } | { ok: false; error
 
 test('set from the app → Probar conexión ok → a live online order gets its preference → Quitar → payment_unavailable; secrets never shown nor logged', async () => {
   const before = await ok(callScreenHandler(handlers, 'payments:get', {}));
-  assert.deepEqual(before, { provider: 'mercadopago', configured: false, api_base: null, access_token_last4: null, webhook_secret_last4: null });
+  const offered = [{ name: 'mercadopago', label: 'Mercado Pago', default_api_base: 'https://api.mercadopago.com' }];
+  assert.deepEqual(before, { provider: 'mercadopago', providers: offered, configured: false, api_base: null, access_token_last4: null, webhook_secret_last4: null });
   const untested = await ok(callScreenHandler(handlers, 'payments:test', {}));
   assert.equal(untested.result, 'not_configured');
   assert.equal((await placeOnlineOrder()).body.error?.code, 'payment_unavailable', 'no credentials: no live online payment');
@@ -110,7 +113,7 @@ test('set from the app → Probar conexión ok → a live online order gets its 
   const set = await ok(
     callScreenHandler(handlers, 'payments:set', { provider: 'mercadopago', access_token: ` ${ACCESS_TOKEN} `, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl }),
   );
-  assert.deepEqual(set, { provider: 'mercadopago', configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
+  assert.deepEqual(set, { provider: 'mercadopago', providers: offered, configured: true, api_base: mp.baseUrl, access_token_last4: '4242', webhook_secret_last4: '1c0b' });
   assert.deepEqual(onlinePayments.read(R1.id), { provider: 'mercadopago', credentials: { accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET, apiBase: mp.baseUrl } }, 'trimmed and kept, under its provider');
   assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined, 'the database file never holds them');
 
@@ -179,4 +182,48 @@ test('without protected storage the credentials are refused, never kept in clear
   }
   assert.equal(refusing.kept.size, 0);
   assert.equal(await t.server.engine.stores.paymentCredentials.get(R1.id, 'mercadopago'), undefined);
+});
+
+test('a provider added to the registry alone is offered, kept under its name and checked with its own client', async () => {
+  const checkedWith: string[] = [];
+  const pagoPlus: PaymentProviderEntry = {
+    name: 'pagoplus',
+    label: 'PagoPlus',
+    defaultApiBase: 'https://api.pagoplus.example',
+    create: () => ({ name: 'pagoplus', openSession: async () => ({ payment_url: 'https://pagoplus.example/pay' }) }),
+    checkConnection: async (credentials) => {
+      checkedWith.push(credentials.apiBase);
+      return { ok: true, user_id: 'pp-7' };
+    },
+    verifyWebhook: () => ({ kind: 'ignored' }),
+  };
+  const kept = memoryOnlinePayments();
+  const twoProviders = createScreenHandlers({
+    engine: t.server.engine,
+    commands: t.server.commands,
+    printers: t.server.providers.printers,
+    restaurantId: R1.id,
+    settings: memorySettings(),
+    platformKey: memoryPlatformKey(),
+    onlinePayments: kept,
+    paymentProviders: paymentProviderRegistry(mercadoPagoEntry, pagoPlus),
+    host: { appInfo: () => { throw new Error('unused'); }, connectionStatus: () => STANDALONE_STATUS, syncStatus: async () => null, backupFolder: () => null },
+  });
+  const offered = await ok(callScreenHandler(twoProviders, 'payments:get', {}));
+  assert.deepEqual(offered.providers, [
+    { name: 'mercadopago', label: 'Mercado Pago', default_api_base: 'https://api.mercadopago.com' },
+    { name: 'pagoplus', label: 'PagoPlus', default_api_base: 'https://api.pagoplus.example' },
+  ]);
+  assert.equal(offered.provider, 'mercadopago', 'none kept: the registry\'s first');
+
+  const unknown = await callScreenHandler(twoProviders, 'payments:set', { provider: 'paypal', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null });
+  assert.equal(unknown.ok, false);
+  if (!unknown.ok) assert.match(unknown.error.message, /one of: mercadopago, pagoplus/);
+
+  const set = await ok(callScreenHandler(twoProviders, 'payments:set', { provider: 'pagoplus', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: null }));
+  assert.equal(set.provider, 'pagoplus');
+  assert.equal(set.api_base, 'https://api.pagoplus.example', 'no API given: the provider\'s own');
+  assert.equal(kept.read(R1.id)?.provider, 'pagoplus');
+  assert.deepEqual(await ok(callScreenHandler(twoProviders, 'payments:test', {})), { result: 'ok', user_id: 'pp-7', message: null });
+  assert.deepEqual(checkedWith, ['https://api.pagoplus.example']);
 });

@@ -7,6 +7,8 @@ import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { eventually } from '../support/eventually.ts';
+import { mercadoPagoEntry } from '../../src/engine/payments/mercadopago/mercadopago-entry.ts';
+import { paymentProviderRegistry } from '../../src/engine/payments/payment-provider-registry.ts';
 
 const ACCESS_TOKEN = 'APP_USR-7373737373737373-112620-a1b2c3d4e5f60718293a4b5c6d7e8f90-424242';
 const WEBHOOK_SECRET = 'whsec-view-5d4c3b2a19080706';
@@ -29,6 +31,9 @@ describe('Ajustes → Pagos en línea (Chromium, real engine, Mercado Pago stand
     const info = k.page.locator('[data-testid="online-payments-info"]');
     await eventually(async () => (await info.getAttribute('data-configured')) === 'false', 'not configured yet');
     assert.match(await info.innerText(), /Sin cuenta de pagos/);
+    const select = k.page.locator('[data-testid="online-payments-provider"]');
+    assert.deepEqual(await select.locator('option').allInnerTexts(), ['Mercado Pago'], 'the registry\'s one provider');
+    assert.equal(await select.isDisabled(), true, 'nothing to choose between');
 
     await k.page.locator('[data-testid="mp-access-token"]').fill(ACCESS_TOKEN);
     await k.page.locator('[data-testid="mp-webhook-secret"]').fill(WEBHOOK_SECRET);
@@ -76,5 +81,45 @@ describe('Ajustes → Pagos en línea without protected storage (Chromium)', () 
     await error.waitFor();
     assert.match(await error.innerText(), /almacenamiento protegido/);
     assert.equal(k.onlinePayments.kept.size, 0);
+  });
+});
+
+describe('Ajustes → Pagos en línea lists what the registry offers (Chromium)', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    const pagoPlus = {
+      name: 'pagoplus',
+      label: 'PagoPlus',
+      defaultApiBase: 'https://api.pagoplus.example',
+      create: () => ({ name: 'pagoplus', openSession: async () => ({ payment_url: 'https://pagoplus.example/pay' }) }),
+      checkConnection: async () => ({ ok: true as const, user_id: 'pp-7' }),
+      verifyWebhook: () => ({ kind: 'ignored' as const }),
+    };
+    k = await startKitchenUnderTest({ paymentProviders: paymentProviderRegistry(mercadoPagoEntry, pagoPlus) });
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  test('a second provider in the registry is offered, chosen, kept under its name and named on screen', async () => {
+    await k.open('settings');
+    const select = k.page.locator('[data-testid="online-payments-provider"]');
+    await eventually(async () => (await select.locator('option').count()) === 2, 'both providers listed');
+    assert.deepEqual(await select.locator('option').allInnerTexts(), ['Mercado Pago', 'PagoPlus']);
+    await select.selectOption('pagoplus');
+    assert.equal(await k.page.locator('[data-testid="mp-api-base"]').getAttribute('placeholder'), 'https://api.pagoplus.example');
+    assert.match(await k.page.locator('[data-testid="online-payments"]').innerText(), /Clave de acceso de PagoPlus/);
+    await k.page.locator('[data-testid="mp-access-token"]').fill(ACCESS_TOKEN);
+    await k.page.locator('[data-testid="mp-webhook-secret"]').fill(WEBHOOK_SECRET);
+    await k.page.locator('[data-testid="save-online-payments"]').click();
+    const info = k.page.locator('[data-testid="online-payments-info"]');
+    await eventually(async () => (await info.getAttribute('data-configured')) === 'true', 'configured');
+    assert.match(await info.innerText(), /PagoPlus configurado · clave …4242 · secreto …0706 · https:\/\/api\.pagoplus\.example/);
+    assert.equal(k.onlinePayments.read(R1.id)?.provider, 'pagoplus');
+    assert.equal(await select.inputValue(), 'pagoplus', 'the kept account\'s provider is the one shown');
+    await k.page.locator('[data-testid="test-online-payments"]').click();
+    const check = k.page.locator('[data-testid="online-payments-check"]');
+    await check.waitFor();
+    assert.match(await check.innerText(), /Conexión correcta: cuenta pp-7/);
   });
 });

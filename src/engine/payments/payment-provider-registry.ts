@@ -26,12 +26,12 @@ export type WebhookVerdict =
 /**
  * One payment provider the engine can use for a restaurant's live world, by the name its
  * credentials, its sessions and its webhook path carry (`/v1/payments/notifications/{name}/…`).
- * Adding one is a folder under payments/ with its entry, its line in `PAYMENT_PROVIDER_ENTRIES`,
- * and its screen text (docs/architecture.md, "A payment provider").
+ * Adding one is a folder under payments/ with its entry and its line in `PAYMENT_PROVIDER_ENTRIES`:
+ * the settings screen lists the registry (docs/architecture.md, "A payment provider").
  */
 export interface PaymentProviderEntry {
   readonly name: string;
-  /** For logs and the CLI; the screens carry their own text. */
+  /** The provider's brand name, for logs, the CLI and the settings screen's list (a brand is not translated). */
   readonly label: string;
   /** The provider's public API, used when a restaurant gives none. */
   readonly defaultApiBase: string;

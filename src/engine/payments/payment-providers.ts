@@ -3,7 +3,7 @@ import { paymentProviderRegistry, type PaymentProviderEntry } from './payment-pr
 
 /**
  * Every payment provider this engine can use, by name. A new provider is its folder under
- * payments/ and one line here (and its screen text: shared/screen-contract/online-payments.ts and the locales).
+ * payments/ and one line here: the CLI, the webhook route and Ajustes → Pagos en línea read this list.
  */
 export const PAYMENT_PROVIDER_ENTRIES = paymentProviderRegistry(mercadoPagoEntry);
 

@@ -8,8 +8,7 @@ import { mercadoPagoEntry } from '../../../src/engine/payments/mercadopago/merca
 import { paymentProviderRegistry, type PaymentProviderEntry } from '../../../src/engine/payments/payment-provider-registry.ts';
 import type { PaymentProvider } from '../../../src/engine/payments/payment-provider.ts';
 import { PAYMENT_PROVIDER_NAMES, paymentProviderEntry } from '../../../src/engine/payments/payment-providers.ts';
-import { checkPaymentCredentials } from '../../../src/engine/services/payments/payment-credentials.ts';
-import { ONLINE_PAYMENT_PROVIDERS } from '../../../src/shared/screen-contract/online-payments.ts';
+import { checkPaymentCredentials, offeredPaymentProviders } from '../../../src/engine/services/payments/payment-credentials.ts';
 import { R1, R2 } from '../../support/demo-ids.ts';
 import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
 
@@ -31,10 +30,14 @@ function fakeEntry(name: string): PaymentProviderEntry & { created: string[] } {
 }
 
 describe('the payment providers registry', () => {
-  test('Mercado Pago is in it by its name, and the screen offers exactly the registry\'s providers', () => {
+  test('Mercado Pago is in it by its name, and the settings screen is offered exactly the registry\'s providers', () => {
     assert.equal(paymentProviderEntry('mercadopago'), mercadoPagoEntry);
     assert.equal(paymentProviderEntry('paypal'), undefined);
-    assert.deepEqual([...ONLINE_PAYMENT_PROVIDERS], [...PAYMENT_PROVIDER_NAMES]);
+    assert.deepEqual(offeredPaymentProviders().map((provider) => provider.name), [...PAYMENT_PROVIDER_NAMES]);
+    assert.deepEqual(offeredPaymentProviders(paymentProviderRegistry(fakeEntry('second'), mercadoPagoEntry)), [
+      { name: 'second', label: 'second', default_api_base: 'https://api.second.example' },
+      { name: 'mercadopago', label: 'Mercado Pago', default_api_base: 'https://api.mercadopago.com' },
+    ]);
   });
 
   test('credentials left without an API base get the provider\'s own; an unknown provider is refused', () => {

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { PaymentProviderRegistry } from '../../../src/engine/payments/payment-provider-registry.ts';
 import { createScreenHandlers } from '../../../src/main/channel-handlers.ts';
 import { dispatchScreenCall, type ScreenHandlers } from '../../../src/engine/screen/dispatch.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
@@ -60,6 +61,8 @@ export async function startKitchenUnderTest(
     heartbeatMs?: number;
     /** The page's bridge calls over loopback HTTP instead of Playwright's binding (bench row 5). */
     ipcOverHttp?: boolean;
+    /** The payment providers Ajustes → Pagos en línea offers: the engine's registry by default. */
+    paymentProviders?: PaymentProviderRegistry;
   } = {},
 ): Promise<KitchenUnderTest> {
   const engine = await startEngineUnderTest();
@@ -78,6 +81,7 @@ export async function startKitchenUnderTest(
     settings,
     platformKey,
     onlinePayments,
+    ...(options.paymentProviders ? { paymentProviders: options.paymentProviders } : {}),
     bootSettings: settings.read(),
     log: (error) => console.error('IPC handler error', error),
     host: {

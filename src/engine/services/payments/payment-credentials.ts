@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import type { Engine, ReadTransaction } from '../../engine.ts';
-import { paymentProviderEntry, PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
-import type { PaymentProviderEntry } from '../../payments/payment-provider-registry.ts';
+import { paymentProviderEntry, PAYMENT_PROVIDER_ENTRIES, PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
+import type { PaymentProviderEntry, PaymentProviderRegistry } from '../../payments/payment-provider-registry.ts';
 import { databasePaymentCredentials, type PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
 
 /** What may be shown of a restaurant's credentials: never the token nor the secret. */
@@ -37,10 +37,22 @@ function checkSecret(name: string, value: string): string {
 }
 
 /** The registry's entry for a provider's name, or invalid_request naming the ones there are. */
-export function knownPaymentProvider(provider: string): PaymentProviderEntry {
-  const entry = paymentProviderEntry(provider);
-  if (!entry) throw invalidRequest(`the provider must be one of: ${PAYMENT_PROVIDER_NAMES.join(', ')}`);
+export function knownPaymentProvider(provider: string, registry: PaymentProviderRegistry = PAYMENT_PROVIDER_ENTRIES): PaymentProviderEntry {
+  const entry = registry.get(provider);
+  if (!entry) throw invalidRequest(`the provider must be one of: ${[...registry.keys()].join(', ')}`);
   return entry;
+}
+
+/** A provider as a settings screen offers it: its name, its brand and its public API. */
+export interface OfferedPaymentProvider {
+  name: string;
+  label: string;
+  default_api_base: string;
+}
+
+/** Every provider a restaurant may choose, in the registry's order: a provider added there is offered with no other edit. */
+export function offeredPaymentProviders(registry: PaymentProviderRegistry = PAYMENT_PROVIDER_ENTRIES): OfferedPaymentProvider[] {
+  return [...registry.values()].map((entry) => ({ name: entry.name, label: entry.label, default_api_base: entry.defaultApiBase }));
 }
 
 async function viewOf(engine: Engine, tx: ReadTransaction, restaurantId: string, provider: string): Promise<PaymentCredentialsView | null> {
@@ -67,13 +79,14 @@ async function viewOf(engine: Engine, tx: ReadTransaction, restaurantId: string,
 export function checkPaymentCredentials(
   provider: string,
   input: { accessToken: string; webhookSecret: string; apiBase?: string | null | undefined },
+  registry: PaymentProviderRegistry = PAYMENT_PROVIDER_ENTRIES,
 ): {
   accessToken: string;
   webhookSecret: string;
   apiBase: string;
 } {
   // The registry is the one list of names (the table takes any since migration 0022): checked first, always.
-  const entry = knownPaymentProvider(provider);
+  const entry = knownPaymentProvider(provider, registry);
   return {
     accessToken: checkSecret('the access token', input.accessToken),
     webhookSecret: checkSecret('the webhook secret', input.webhookSecret),
