@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import type { LivePush } from '../../src/shared/screen-contract/kitchen.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { walLogState } from '../support/wal-log-state.ts';
 import { eventually } from '../support/eventually.ts';
+import { MercadoPagoStandIn } from '../support/mercadopago-stand-in.ts';
 import type { StandInCommand, StandInQuestion, StandInReport } from './support/stand-in-electron.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -212,5 +213,77 @@ describe('the built main process on a database it cannot use', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the built main process on a settings file written before issue 31\'s renames', () => {
+  // What a release before issue 31 wrote (settings-file.ts at 5865221^): the platform key's world
+  // under `mode`, the payment account without its provider (Mercado Pago's was the only one). The
+  // ciphers are the stand-in safeStorage's, so main decrypts them as it would its own.
+  const PLATFORM_KEY = 'cm_live_0123456789abcdefABCDEF0123456789';
+  const ACCESS_TOKEN = 'APP_USR-3131313131313131-112620-0a1b2c3d4e5f60718293a4b5c6d7e8f9-313131';
+  const WEBHOOK_SECRET = 'whsec-old-file-7e6d5c4b3a29';
+  const standInCipher = (text: string) => Buffer.from(`stand-in:${Buffer.from(text, 'utf8').toString('base64')}`).toString('base64');
+  let dataDir: string;
+  let main: BootedMain;
+  let mp: MercadoPagoStandIn;
+
+  before(async () => {
+    mp = await MercadoPagoStandIn.start(ACCESS_TOKEN);
+    dataDir = mkdtempSync(join(tmpdir(), 'comanda-main-old-settings-'));
+    const oldFile = {
+      settings: { restaurant_id: R1.id },
+      platformKey: { cipher: standInCipher(PLATFORM_KEY), label: 'Plataforma', mode: 'live', last4: PLATFORM_KEY.slice(-4) },
+      payments: {
+        [R1.id]: {
+          cipher: standInCipher(JSON.stringify({ accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET })),
+          api_base: mp.baseUrl,
+          access_token_last4: ACCESS_TOKEN.slice(-4),
+          webhook_secret_last4: WEBHOOK_SECRET.slice(-4),
+        },
+      },
+    };
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(oldFile, null, 2));
+    main = bootBuiltMain(dataDir);
+    await main.waitFor((r): r is Extract<StandInReport, { type: 'load' }> => r.type === 'load', 'a page load');
+  });
+  after(async () => {
+    if (main.child.exitCode === null) main.child.kill('SIGKILL');
+    await main.exited;
+    await mp.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the platform key kept under `mode` is read with its world', async () => {
+    const view = (await main.ask({ cmd: 'invoke', channel: 'settings:get', request: {} })) as { ok: boolean; value: { platform_key: unknown; settings: { restaurant_id: string } } };
+    assert.equal(view.ok, true, JSON.stringify(view));
+    assert.deepEqual(view.value.platform_key, { present: true, world: 'live', label: 'Plataforma', last4: PLATFORM_KEY.slice(-4) });
+    assert.equal(view.value.settings.restaurant_id, R1.id);
+  });
+
+  test('the payment account kept without a provider is Mercado Pago\'s: shown, decrypted and used with Probar conexión', async () => {
+    const info = (await main.ask({ cmd: 'invoke', channel: 'payments:get', request: {} })) as { ok: boolean; value: Record<string, unknown> };
+    assert.equal(info.ok, true, JSON.stringify(info));
+    assert.equal(info.value.provider, 'mercadopago');
+    assert.equal(info.value.configured, true);
+    assert.equal(info.value.api_base, mp.baseUrl);
+    assert.equal(info.value.access_token_last4, ACCESS_TOKEN.slice(-4));
+    assert.equal(info.value.webhook_secret_last4, WEBHOOK_SECRET.slice(-4));
+    const check = (await main.ask({ cmd: 'invoke', channel: 'payments:test', request: {} })) as { ok: boolean; value: unknown };
+    assert.deepEqual(check, { ok: true, value: { result: 'ok', user_id: '424242', message: null } });
+    assert.ok(mp.requests.includes('GET /users/me'), 'the decrypted token reached Mercado Pago');
+  });
+
+  test('saved again, the account is written under its provider\'s name; the key entry main did not touch stays as written', async () => {
+    const saved = (await main.ask({
+      cmd: 'invoke',
+      channel: 'payments:set',
+      request: { provider: 'mercadopago', access_token: ACCESS_TOKEN, webhook_secret: WEBHOOK_SECRET, api_base: mp.baseUrl },
+    })) as { ok: boolean };
+    assert.equal(saved.ok, true, JSON.stringify(saved));
+    const file = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { payments: Record<string, { provider?: string; cipher: string }>; platformKey: { mode?: string } };
+    assert.equal(file.payments[R1.id]?.provider, 'mercadopago');
+    assert.equal(file.payments[R1.id]?.cipher.includes(ACCESS_TOKEN), false, 'never in clear');
+    assert.equal(file.platformKey.mode, 'live', 'an entry main did not rewrite stays as it was');
   });
 });
