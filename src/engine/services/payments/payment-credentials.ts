@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import type { Engine, ReadTransaction } from '../../engine.ts';
-import { paymentProviderEntry, PAYMENT_PROVIDER_ENTRIES, PAYMENT_PROVIDER_NAMES } from '../../payments/payment-providers.ts';
+import { PAYMENT_PROVIDER_ENTRIES } from '../../payments/payment-providers.ts';
 import type { PaymentProviderEntry, PaymentProviderRegistry } from '../../payments/payment-provider-registry.ts';
 import { databasePaymentCredentials, type PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
 
