@@ -102,11 +102,13 @@ export async function daySummaries(engine: Engine, tx: ReadTransaction, scope: D
  * it, but a late bump, which deletes it) not stored yet, or stored with other cooks or another zone:
  * at most `limit`, oldest first, and with `activeOnly` only days the location logged something or made
  * a promise in (an empty day costs a report nothing to read from the log). One write transaction per
- * day. Returns how many it stored. Does nothing while writes are refused, or when called inside
- * another transaction (the report then reads those days from the log).
+ * day. Returns how many it stored. Does nothing while writes are refused (the report then reads
+ * those days from the log).
  */
 export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = MAX_DAYS_STORED_PER_READ, activeOnly = false): Promise<number> {
-  if (engine.writesRefused || engine.db.inTransaction) return 0;
+  // Called outside any transaction (a report before its read, the jobs): another use case's open
+  // transaction is no reason to skip, its reads and writes wait their turn on the lock.
+  if (engine.writesRefused) return 0;
   const missing = await engine.read(async (tx) => {
     const current = cooksText(await stationCooks(engine, tx, scope.restaurant_id));
     const kept = new Set(
