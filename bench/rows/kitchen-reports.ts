@@ -138,10 +138,10 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
         // day's log and promises, the cancellations; nothing computed.
         await engine.read(async () => {
           const reports = engine.stores.kitchenReports;
-          for (const day of await engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 0, period.from_day, period.to_day)) decodeDayColumns(day.summary);
-          await reports.log(R1.id, R1.openLocation, 0, period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-          await reports.promises(R1.openLocation, 0, period.to - DAY_MS, period.to, 500_000);
-          await reports.cancelled(R1.id, R1.openLocation, 0, period.from, period.to, 500_000);
+          for (const day of await engine.stores.kitchenReportDays.get(R1.id, R1.openLocation, 'live', period.from_day, period.to_day)) decodeDayColumns(day.summary);
+          await reports.log(R1.id, R1.openLocation, 'live', period.to - DAY_MS - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
+          await reports.promises(R1.openLocation, 'live', period.to - DAY_MS, period.to, 500_000);
+          await reports.cancelled(R1.id, R1.openLocation, 'live', period.from, period.to, 500_000);
         });
         ceiling.push(performance.now() - t1);
       }

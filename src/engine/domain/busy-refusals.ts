@@ -5,6 +5,7 @@
 // location, world and minute (a count), each listing its first REFUSALS_LISTED_PER_MINUTE orders;
 // at most MAX_PENDING_MINUTES entries wait to be written (beyond, a refusal is counted nowhere: the
 // writer has been failing for that long). Each note costs O(1). Pure.
+import { testColumn, type World } from '../../shared/world.ts';
 
 /** Orders listed per location and minute; the rest are counted. */
 export const REFUSALS_LISTED_PER_MINUTE = 5;
@@ -45,8 +46,9 @@ export class RefusalTally {
   private pending = new Map<string, RefusalMinute>();
 
   /** Notes one refused order. */
-  note(restaurantId: string, locationId: string, test: number, order: RefusedOrder): void {
+  note(restaurantId: string, locationId: string, world: World, order: RefusedOrder): void {
     const minute = minuteOf(order.at);
+    const test = testColumn(world);
     const key = `${locationId}\u001f${test}\u001f${minute}`;
     let entry = this.pending.get(key);
     if (!entry) {

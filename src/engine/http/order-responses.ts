@@ -3,7 +3,8 @@ import type { FastifyReply } from 'fastify';
 import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
 import type { Engine } from '../engine.ts';
-import { isTestWorld, type Actor } from '../domain/actor.ts';
+import type { Actor } from '../domain/actor.ts';
+import type { World } from '../../shared/world.ts';
 import type { OrderView } from '../services/orders/order-view.ts';
 import { getOrder, listOrderKeys, listOrders, onOrderWrite } from '../services/orders/read-orders.ts';
 import { restaurantOf } from '../services/keys/restaurant-context.ts';
@@ -41,7 +42,7 @@ const MAX_KEPT_PAGE_BYTES = 2 * 1024 * 1024;
 
 interface KeptOrder {
   restaurantId: string;
-  test: boolean;
+  world: World;
   /** The restaurant's time zone the times were written in. */
   timeZone: string;
   bytes: Buffer;
@@ -101,22 +102,22 @@ export class OrderResponses {
    */
   async sendOrder(reply: FastifyReply, actor: Actor, requestedId: string): Promise<FastifyReply> {
     const id = requestedId.toLowerCase();
-    const test = isTestWorld(actor);
+    const world = actor.world;
     const keepable = this.keepable();
     if (keepable) {
       const zone = this.zoneOf(actor.restaurantId);
-      const kept = zone === undefined ? undefined : this.find(id, actor.restaurantId, test, zone);
+      const kept = zone === undefined ? undefined : this.find(id, actor.restaurantId, world, zone);
       if (kept) return reply.type(JSON_TYPE).send(kept);
     }
     const bytes = await this.engine.read(async (tx) => {
       this.engine.dataVersion.check();
       const restaurant = await restaurantOf(this.engine, actor, tx);
       if (keepable) this.keepZone(restaurant.id, restaurant.time_zone);
-      const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
+      const kept = this.find(id, restaurant.id, world, restaurant.time_zone);
       if (kept) return kept;
       const view = await getOrder(this.engine, actor, id, tx);
       const written = ownBytes(routeSerializer(reply)(view));
-      if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
+      if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
       return written;
     });
     return reply.type(JSON_TYPE).send(bytes);
@@ -134,10 +135,10 @@ export class OrderResponses {
     const bytes = await this.engine.read(async (tx) => {
       this.engine.dataVersion.check();
       const keys = await listOrderKeys(this.engine, actor, query, tx);
-      const { restaurant, test } = keys;
+      const { restaurant, world } = keys;
       const parts: Buffer[] = [];
       for (const id of keys.ids) {
-        const kept = this.find(id, restaurant.id, test, restaurant.time_zone);
+        const kept = this.find(id, restaurant.id, world, restaurant.time_zone);
         if (!kept) break;
         parts.push(kept);
       }
@@ -147,7 +148,7 @@ export class OrderResponses {
         const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
         for (const view of (await listOrders(this.engine, actor, query, tx)).data) {
           const written = ownBytes(serializeOrder(view));
-          if (keepable) this.keep(view.id, { restaurantId: restaurant.id, test, timeZone: restaurant.time_zone, bytes: written });
+          if (keepable) this.keep(view.id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
           parts.push(written);
         }
       }
@@ -200,9 +201,9 @@ export class OrderResponses {
     if (this.zoneOf(restaurantId) !== zone) this.zones.set(restaurantId, zone);
   }
 
-  private find(id: string, restaurantId: string, test: boolean, timeZone: string): Buffer | undefined {
+  private find(id: string, restaurantId: string, world: World, timeZone: string): Buffer | undefined {
     const kept = this.kept.get(id);
-    if (!kept || kept.restaurantId !== restaurantId || kept.test !== test || kept.timeZone !== timeZone) return undefined;
+    if (!kept || kept.restaurantId !== restaurantId || kept.world !== world || kept.timeZone !== timeZone) return undefined;
     return kept.bytes;
   }
 

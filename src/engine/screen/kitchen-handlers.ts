@@ -17,7 +17,6 @@ import { orderItemDish, readSoldOutBoard } from '../services/menu/sold-out.ts';
 import { readPickupBoard } from '../services/kitchen/pickup-board.ts';
 import { queueReprint, retrySetAsideJobs } from '../services/printing/print-jobs.ts';
 import { orderOfRestaurant, requireWrite } from '../services/keys/restaurant-context.ts';
-import { worldOf } from '../../shared/world.ts';
 
 // The engine's views must stay assignable to the kitchen's types (a compile error otherwise).
 const _orderFits = (order: OrderView): KitchenOrder => order;
@@ -53,26 +52,26 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       // an API key of that world meets.
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
       const order = await applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, target }, async (tx) =>
-        await commands.transitionOrder(actor(worldOf(row.test)), row.id, target, tx),
+        await commands.transitionOrder(actor(row.world), row.id, target, tx),
       );
       return order ? await readKitchenTicket(engine, restaurantId, order) : await readKitchenTicketById(engine, restaurantId, row.id);
     },
     'items:set-done': async ({ order_id, item_index, done, change_id }) => {
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
       await applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, done }, async (tx) =>
-        await commands.setItemDone(actor(worldOf(row.test)), row.id, item_index, done, tx),
+        await commands.setItemDone(actor(row.world), row.id, item_index, done, tx),
       );
       return await readKitchenTicketById(engine, restaurantId, row.id);
     },
     'orders:recall': async ({ order_id }) => {
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
-      const result = await commands.recallOrder(actor(worldOf(row.test)), row.id);
+      const result = await commands.recallOrder(actor(row.world), row.id);
       return await readKitchenTicketById(engine, restaurantId, result.order.id);
     },
     'orders:reprint': async ({ order_id }) => {
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
       // The same permission as any change from this screen: the kitchen's actor in the order's world.
-      requireWrite(actor(worldOf(row.test)));
+      requireWrite(actor(row.world));
       return await queueReprint(engine, restaurantId, row.id);
     },
     'printers:retry': async ({ printer_id }) => {
@@ -90,8 +89,8 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
     },
     'items:set-sold-out': async ({ order_id, item_index, sold_out }) => {
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
-      const dish = await orderItemDish(engine, actor(worldOf(row.test)), row.id, item_index);
-      const { simulated } = await commands.setSoldOut(actor(worldOf(row.test)), {
+      const dish = await orderItemDish(engine, actor(row.world), row.id, item_index);
+      const { simulated } = await commands.setSoldOut(actor(row.world), {
         location_id: dish.location_id,
         items: [{ kind: 'product', id: dish.product_id, sold_out }],
       });

@@ -16,6 +16,7 @@ import { StockStore } from '../store/stock-store.ts';
 import { checkLease, claimSql, finishParams, finishSql, sqliteParams, type JobClaim, type JobOutcome, type JobQueue } from './job-queues.ts';
 import { ProcessLock } from '../process-lock.ts';
 import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from './storage-port.ts';
+import { worldOf } from '../../shared/world.ts';
 
 export class SqliteStorage implements StoragePort {
   readonly kind = 'sqlite';
@@ -77,7 +78,7 @@ export class SqliteStorage implements StoragePort {
         const { apiKeyId, key, requestHash, at } = claim.request;
         this.idempotency.save(apiKeyId, key, requestHash, status, body, at);
       },
-      takeOrderNumber: async (test) => this.restaurants.takeOrderNumber(restaurantId, test),
+      takeOrderNumber: async (test) => this.restaurants.takeOrderNumber(restaurantId, worldOf(test)),
       tryTakeStock: async (locationId, productId, amount) => this.stock.tryTake(locationId, productId, amount),
       insertOrder: async (row: OrderRow) => this.orders.insert(row),
       revokeApiKey: async (keyId, at) => this.apiKeys.revoke(restaurantId, keyId, at),

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { mergeRefusals, type RefusalMinute, type RefusedOrder } from '../domain/busy-refusals.ts';
+import { testColumn, type World } from '../../shared/world.ts';
 
 interface RefusalRow {
   restaurant_id: string;
@@ -33,8 +34,8 @@ export class BusyRefusalsStore {
   }
 
   /** The location's minutes with refusals in [from, to), by minute. */
-  between(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): RefusalMinute[] {
-    return this.range.all(restaurantId, locationId, test, from, to, limit).map(toMinute);
+  between(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): RefusalMinute[] {
+    return this.range.all(restaurantId, locationId, testColumn(world), from, to, limit).map(toMinute);
   }
 }
 

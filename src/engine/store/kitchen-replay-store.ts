@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ItemTimingRow } from './kitchen-timings-store.ts';
+import { testColumn, type World } from '../../shared/world.ts';
 
 /** An order's state as one of its events announced it. */
 export interface OrderStateRow {
@@ -42,8 +43,8 @@ export class KitchenReplayStore {
   }
 
   /** The location's log rows (of one world) with `at` in [from, to), by time then as written, at most `limit`. */
-  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
-    return this.logRange.all(restaurantId, from, to, locationId, test, limit);
+  log(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): ItemTimingRow[] {
+    return this.logRange.all(restaurantId, from, to, locationId, testColumn(world), limit);
   }
 
   /** The states the location's orders (of one world) were announced in during [from, to), oldest first, at most `limit`. */

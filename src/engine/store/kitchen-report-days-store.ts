@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { testColumn, type World } from '../../shared/world.ts';
 
 /** A closed day's report inputs as stored (issue 33; domain/kitchen-report/day-summary.ts reads `summary`). */
 export interface ReportDayRow {
@@ -36,13 +37,13 @@ export class KitchenReportDaysStore {
   }
 
   /** The location's stored days from `fromDay` to `toDay` (local dates, inclusive), by day. */
-  get(restaurantId: string, locationId: string, test: number, fromDay: string, toDay: string): ReportDayRow[] {
-    return this.range.all(restaurantId, locationId, test, fromDay, toDay);
+  get(restaurantId: string, locationId: string, world: World, fromDay: string, toDay: string): ReportDayRow[] {
+    return this.range.all(restaurantId, locationId, testColumn(world), fromDay, toDay);
   }
 
   /** Which of those days are stored, and with what zone, cooks and format (without their summaries). */
-  stored(restaurantId: string, locationId: string, test: number, fromDay: string, toDay: string): { day: string; time_zone: string; cooks: string; format: number }[] {
-    return this.days.all(restaurantId, locationId, test, fromDay, toDay);
+  stored(restaurantId: string, locationId: string, world: World, fromDay: string, toDay: string): { day: string; time_zone: string; cooks: string; format: number }[] {
+    return this.days.all(restaurantId, locationId, testColumn(world), fromDay, toDay);
   }
 
   put(row: ReportDayRow): void {

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ItemTimingRow, OrderPromiseRow } from './kitchen-timings-store.ts';
+import { testColumn, type World } from '../../shared/world.ts';
 
 /** What a report reads of a log row: the columns its figures are computed from (fewer columns, far fewer bytes to build per row over a long range). */
 export type ReportLogRow = Pick<ItemTimingRow, 'seq' | 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'channel' | 'at'>;
@@ -74,23 +75,23 @@ export class KitchenReportsStore {
   }
 
   /** The location's log rows (of one world) with `at` in [from, to), by time then as written (the index's order), at most `limit`. */
-  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ReportLogRow[] {
-    return this.logRange.all(restaurantId, from, to, locationId, test, limit);
+  log(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): ReportLogRow[] {
+    return this.logRange.all(restaurantId, from, to, locationId, testColumn(world), limit);
   }
 
   /** The same rows as `log`, every column (the log's export). */
-  fullLog(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ItemTimingRow[] {
-    return this.fullLogRange.all(restaurantId, from, to, locationId, test, limit);
+  fullLog(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): ItemTimingRow[] {
+    return this.fullLogRange.all(restaurantId, from, to, locationId, testColumn(world), limit);
   }
 
   /** The location's promises (live orders) made in [from, to), at most `limit`. */
-  promises(locationId: string, test: number, from: number, to: number, limit: number): ReportPromiseRow[] {
-    return this.promisesRange.all(locationId, from, to, test, limit);
+  promises(locationId: string, world: World, from: number, to: number, limit: number): ReportPromiseRow[] {
+    return this.promisesRange.all(locationId, from, to, testColumn(world), limit);
   }
 
   /** The location's live orders created in [from, to) and cancelled (updated_at: when, for a cancelled order). */
-  cancelled(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): ReportOrderRow[] {
-    return this.cancelledRange.all(restaurantId, test, locationId, from, to, limit);
+  cancelled(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): ReportOrderRow[] {
+    return this.cancelledRange.all(restaurantId, testColumn(world), locationId, from, to, limit);
   }
 
   /** Order numbers by id. */
@@ -108,8 +109,9 @@ export class KitchenReportsStore {
     return this.updatesBefore.all(restaurantId, at, limit);
   }
 
-  /** Whether the location logged anything or made a promise in [from, to) for an order of one world (test: 1, the sandbox's; 0, live). */
-  active(restaurantId: string, locationId: string, test: number, from: number, to: number): boolean {
+  /** Whether the location logged anything or made a promise in [from, to) for an order of one world. */
+  active(restaurantId: string, locationId: string, world: World, from: number, to: number): boolean {
+    const test = testColumn(world);
     return this.activity.get(restaurantId, from, to, locationId, test, locationId, from, to, test)!.active === 1;
   }
 }

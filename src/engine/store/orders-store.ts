@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { DeliveryStatus, PaymentMethod } from '../../shared/order.ts';
 import type { OrderStatus, OrderType } from '../../shared/order-states.ts';
 import { bound } from './bound.ts';
+import { testColumn, type World } from '../../shared/world.ts';
 
 export interface OrderRow {
   id: string;
@@ -40,7 +41,7 @@ export interface OrderRow {
 
 export interface OrderListFilter {
   restaurantId: string;
-  test: boolean;
+  world: World;
   status?: OrderStatus;
   locationId?: string;
   from?: number;
@@ -167,8 +168,8 @@ export class OrdersStore {
       .all() as { table: string; column: string }[];
   }
 
-  get(restaurantId: string, test: boolean, id: string): OrderRow | undefined {
-    return this.byId.get({ id, restaurantId, test: test ? 1 : 0 });
+  get(restaurantId: string, world: World, id: string): OrderRow | undefined {
+    return this.byId.get({ id, restaurantId, test: testColumn(world) });
   }
 
   /** For jobs that act on an order found by id alone (payment confirmation, couriers). */
@@ -200,7 +201,7 @@ export class OrdersStore {
 
   private listQuery(columns: string, filter: OrderListFilter): { sql: string; params: unknown[] } {
     const where = [`restaurant_id = ${bound()}`, `test = ${bound()}`];
-    const params: unknown[] = [filter.restaurantId, filter.test ? 1 : 0];
+    const params: unknown[] = [filter.restaurantId, testColumn(filter.world)];
     if (filter.status !== undefined) {
       where.push(`status = ${bound()}`);
       params.push(filter.status);

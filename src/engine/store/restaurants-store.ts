@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { RegisterMode } from '../domain/location-schedule.ts';
+import type { World } from '../../shared/world.ts';
 
 export interface RestaurantRow {
   id: string;
@@ -48,7 +49,8 @@ export class RestaurantsStore {
   }
 
   /** The next order number of a world; call inside the transaction that inserts the order. */
-  takeOrderNumber(id: string, test: boolean): string {
+  takeOrderNumber(id: string, world: World): string {
+    const test = world === 'test';
     const row = (test ? this.takeTestNumber : this.takeLiveNumber).get(id);
     if (!row) throw new Error(`restaurant ${id} vanished while numbering an order`);
     return `${test ? 'T' : ''}${this.provisionalPrefix}${row.n}`;

@@ -9,7 +9,7 @@ const refused = (at: number) => ({ at, channel: 'tienda web', type: 'retiro', li
 
 test('a flood of refusals in one minute is one entry: counted whole, its first 5 listed', () => {
   const tally = new RefusalTally();
-  for (let i = 0; i < 100_000; i++) tally.note('r', 'l', 0, refused(60_000 + (i % 60_000)));
+  for (let i = 0; i < 100_000; i++) tally.note('r', 'l', 'live', refused(60_000 + (i % 60_000)));
   const [entry, ...rest] = tally.take();
   assert.equal(rest.length, 0);
   assert.equal(entry!.refused, 100_000);
@@ -20,10 +20,10 @@ test('a flood of refusals in one minute is one entry: counted whole, its first 5
 
 test('entries waiting to be written are bounded; a failed write gives them back', () => {
   const tally = new RefusalTally();
-  for (let minute = 0; minute < MAX_PENDING_MINUTES + 500; minute++) tally.note('r', 'l', 0, refused(minute * 60_000));
+  for (let minute = 0; minute < MAX_PENDING_MINUTES + 500; minute++) tally.note('r', 'l', 'live', refused(minute * 60_000));
   const taken = tally.take();
   assert.equal(taken.length, MAX_PENDING_MINUTES);
-  tally.note('r', 'l', 0, refused(0));
+  tally.note('r', 'l', 'live', refused(0));
   tally.giveBack(taken);
   const again = tally.take();
   assert.equal(again.length, MAX_PENDING_MINUTES);

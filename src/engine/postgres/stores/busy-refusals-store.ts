@@ -8,6 +8,7 @@ import { mergeRefusals, type RefusalMinute, type RefusedOrder } from '../../doma
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { BusyRefusalsStore } from '../../store/busy-refusals-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 interface RefusalRow {
   restaurant_id: string;
@@ -36,8 +37,8 @@ export class PostgresBusyRefusalsStore implements AsyncStore<BusyRefusalsStore> 
     await this.db.query(SQL.upsert, [merged.restaurant_id, merged.location_id, merged.test, merged.minute, merged.refused, JSON.stringify(merged.listed)]);
   }
 
-  async between(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): Promise<RefusalMinute[]> {
-    return (await rowsOf<RefusalRow>(this.db, SQL.range, [restaurantId, locationId, test, from, to, limit])).map(toMinute);
+  async between(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): Promise<RefusalMinute[]> {
+    return (await rowsOf<RefusalRow>(this.db, SQL.range, [restaurantId, locationId, testColumn(world), from, to, limit])).map(toMinute);
   }
 }
 

@@ -5,6 +5,7 @@ import type { AsyncStore } from '../../store/async-store.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import type { KitchenReplayStore, OrderStateRow, ReplayPromiseRow } from '../../store/kitchen-replay-store.ts';
 import { rowsOf, type PostgresQueryable } from './queryable.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 const SQL = {
   logRange: `SELECT t.* FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
@@ -19,11 +20,11 @@ const SQL = {
 export class PostgresKitchenReplayStore implements AsyncStore<KitchenReplayStore> {
   constructor(private readonly db: PostgresQueryable) {}
 
-  log(restaurantId: string, locationId: string, test: number, from: number, to: number, limit: number): Promise<ItemTimingRow[]> {
-    return rowsOf<ItemTimingRow>(this.db, SQL.logRange, [restaurantId, from, to, locationId, test, limit]);
+  log(restaurantId: string, locationId: string, world: World, from: number, to: number, limit: number): Promise<ItemTimingRow[]> {
+    return rowsOf<ItemTimingRow>(this.db, SQL.logRange, [restaurantId, from, to, locationId, testColumn(world), limit]);
   }
 
-  orderStates(restaurantId: string, world: 'live' | 'test', locationId: string, from: number, to: number, limit: number): Promise<OrderStateRow[]> {
+  orderStates(restaurantId: string, world: World, locationId: string, from: number, to: number, limit: number): Promise<OrderStateRow[]> {
     return rowsOf<OrderStateRow>(this.db, SQL.statesRange, [restaurantId, world, from, to, locationId, limit]);
   }
 

@@ -5,6 +5,7 @@
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { KitchenReportDaysStore, ReportDayRow } from '../../store/kitchen-report-days-store.ts';
 import { rowsOf, type PostgresQueryable } from './queryable.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 const COLUMNS = [
   'restaurant_id', 'location_id', 'test', 'day', 'time_zone', 'read_from', 'read_to', 'cooks', 'format', 'summary', 'computed_at',
@@ -23,12 +24,12 @@ const SQL = {
 export class PostgresKitchenReportDaysStore implements AsyncStore<KitchenReportDaysStore> {
   constructor(private readonly db: PostgresQueryable) {}
 
-  get(restaurantId: string, locationId: string, test: number, fromDay: string, toDay: string): Promise<ReportDayRow[]> {
-    return rowsOf<ReportDayRow>(this.db, SQL.range, [restaurantId, locationId, test, fromDay, toDay]);
+  get(restaurantId: string, locationId: string, world: World, fromDay: string, toDay: string): Promise<ReportDayRow[]> {
+    return rowsOf<ReportDayRow>(this.db, SQL.range, [restaurantId, locationId, testColumn(world), fromDay, toDay]);
   }
 
-  stored(restaurantId: string, locationId: string, test: number, fromDay: string, toDay: string): Promise<{ day: string; time_zone: string; cooks: string; format: number }[]> {
-    return rowsOf<{ day: string; time_zone: string; cooks: string; format: number }>(this.db, SQL.days, [restaurantId, locationId, test, fromDay, toDay]);
+  stored(restaurantId: string, locationId: string, world: World, fromDay: string, toDay: string): Promise<{ day: string; time_zone: string; cooks: string; format: number }[]> {
+    return rowsOf<{ day: string; time_zone: string; cooks: string; format: number }>(this.db, SQL.days, [restaurantId, locationId, testColumn(world), fromDay, toDay]);
   }
 
   async put(row: ReportDayRow): Promise<void> {

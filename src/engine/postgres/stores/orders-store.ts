@@ -11,6 +11,7 @@ import type {
   OrderChanges, OrderListFilter, OrderListKey, OrderRow, OrderWriteListener, OrdersStore,
 } from '../../store/orders-store.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 const INSERT_COLUMNS = [
   'id', 'restaurant_id', 'test', 'number', 'status', 'type', 'location_id', 'customer_name', 'customer_phone',
@@ -97,8 +98,8 @@ export class PostgresOrdersStore implements AsyncStoreWithLocal<OrdersStore, 'on
     return rowsOf<{ table: string; column: string }>(this.db, SQL.references);
   }
 
-  get(restaurantId: string, test: boolean, id: string): Promise<OrderRow | undefined> {
-    return firstRow<OrderRow>(this.db, SQL.byId, [id, restaurantId, test ? 1 : 0]);
+  get(restaurantId: string, world: World, id: string): Promise<OrderRow | undefined> {
+    return firstRow<OrderRow>(this.db, SQL.byId, [id, restaurantId, testColumn(world)]);
   }
 
   getById(id: string): Promise<OrderRow | undefined> {
@@ -132,7 +133,7 @@ export class PostgresOrdersStore implements AsyncStoreWithLocal<OrdersStore, 'on
 function listQuery(columns: string, filter: OrderListFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  const where = [`restaurant_id = ${param(filter.restaurantId)}`, `test = ${param(filter.test ? 1 : 0)}`];
+  const where = [`restaurant_id = ${param(filter.restaurantId)}`, `test = ${param(testColumn(filter.world))}`];
   if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
   if (filter.locationId !== undefined) where.push(`location_id = ${param(filter.locationId)}`);
   if (filter.from !== undefined) where.push(`created_at >= ${param(filter.from)}`);

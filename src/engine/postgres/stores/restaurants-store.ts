@@ -6,6 +6,7 @@ import type { AsyncStore } from '../../store/async-store.ts';
 import type { RestaurantRow, RestaurantsStore } from '../../store/restaurants-store.ts';
 import { TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from '../clock-sql.ts';
 import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import type { World } from '../../../shared/world.ts';
 
 const ROW = `SELECT r.*, COALESCE(c.next_order_number, 1) AS next_order_number,
     COALESCE(c.next_test_order_number, 1) AS next_test_order_number
@@ -33,7 +34,8 @@ export class PostgresRestaurantsStore implements AsyncStore<RestaurantsStore> {
     return rowsOf<RestaurantRow>(this.db, SQL.all);
   }
 
-  async takeOrderNumber(id: string, test: boolean): Promise<string> {
+  async takeOrderNumber(id: string, world: World): Promise<string> {
+    const test = world === 'test';
     let row: { n: number } | undefined;
     try {
       row = await firstRow<{ n: number }>(this.db, test ? TAKE_TEST_NUMBER_SQL : TAKE_LIVE_NUMBER_SQL, [id]);

@@ -3,6 +3,7 @@ import { ApiError, notFound } from '../../domain/errors.ts';
 import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { Actor } from '../../domain/actor.ts';
+import { worldOf, type World } from '../../../shared/world.ts';
 
 export async function restaurantOf(engine: Engine, actor: Actor, callerTx?: ReadTransaction): Promise<RestaurantRow> {
   return await engine.readWithin(callerTx, async (tx) => {
@@ -38,13 +39,13 @@ export async function restaurantTimeZone(engine: Engine, restaurantId: string, c
 }
 
 /**
- * An order of this restaurant, by its id as a screen sent it (any case): its id and whether it is a
- * test order (its world). Another restaurant's order is as unknown as one that does not exist.
+ * An order of this restaurant, by its id as a screen sent it (any case): its id and its world.
+ * Another restaurant's order is as unknown as one that does not exist.
  */
-export async function orderOfRestaurant(engine: Engine, restaurantId: string, orderId: string, callerTx?: ReadTransaction): Promise<{ id: string; test: number }> {
+export async function orderOfRestaurant(engine: Engine, restaurantId: string, orderId: string, callerTx?: ReadTransaction): Promise<{ id: string; world: World }> {
   return await engine.readWithin(callerTx, async (tx) => {
     const row = await tx.stores.orders.getById(orderId.toLowerCase());
     if (!row || row.restaurant_id !== restaurantId) throw notFound(`order ${orderId} not found`);
-    return { id: row.id, test: row.test };
+    return { id: row.id, world: worldOf(row.test) };
   });
 }

@@ -21,7 +21,7 @@ import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { PrepLine } from '../../domain/prep-times.ts';
 import { currentWait, promiseFor, readKitchenLoad, type KitchenPromise } from './kitchen-promise.ts';
-import { worldOf } from '../../../shared/world.ts';
+import type { World } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -141,7 +141,7 @@ export async function refuseWhenBusy(
   location: LocationRow,
   managedBy: string | undefined,
   lines: readonly PrepLine[],
-  test: boolean,
+  world: World,
   order?: { type: string; lines: number; total: number },
 ): Promise<void> {
   if (managedBy !== undefined) return;
@@ -152,7 +152,7 @@ export async function refuseWhenBusy(
   let promised: KitchenPromise | null = null;
   const ownWait = async () => {
     const now = engine.clock.now();
-    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(test), undefined, tx);
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, world, undefined, tx);
     promised = promiseFor(load, lines);
     orderWait = Math.max(0, Math.ceil((promised.promised_ready_at - now) / 60_000));
     return orderWait;
@@ -166,9 +166,9 @@ export async function refuseWhenBusy(
       ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
   // Its lines are work the location would have again if it took orders again: busy mode's projected queue.
-  if (promised !== null && !test) engine.refusedDemand.note(location.id, engine.clock.now(), (promised as KitchenPromise).lines);
+  if (promised !== null && world === 'live') engine.refusedDemand.note(location.id, engine.clock.now(), (promised as KitchenPromise).lines);
   // Issue 33: noted for Informes outside this transaction, which the refusal undoes.
-  if (order) engine.busyRefusals.note(restaurant.id, location.id, actor.world === 'test' ? 1 : 0, { at: engine.clock.now(), channel: await orderChannel(engine, tx, actor, undefined), ...order });
+  if (order) engine.busyRefusals.note(restaurant.id, location.id, world, { at: engine.clock.now(), channel: await orderChannel(engine, tx, actor, undefined), ...order });
   throw new ApiError('kitchen_busy', `${location.name} ${why}; try again in ${Math.ceil(retry / 60)} minutes`, retry);
 }
 

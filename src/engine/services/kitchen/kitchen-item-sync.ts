@@ -1,6 +1,6 @@
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import { notFound } from '../../domain/errors.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
 import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
@@ -36,7 +36,7 @@ export interface ItemFeedPage {
 export async function readOrderItemStates(engine: Engine, actor: Actor, orderId: string, callerTx?: ReadTransaction): Promise<OrderItemStates> {
   return await engine.readWithin(callerTx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     return {
       order_id: order.id,

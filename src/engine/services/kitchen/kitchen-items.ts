@@ -2,7 +2,7 @@ import { isTerminal } from '../../../shared/order-states.ts';
 import { KitchenError, notFound } from '../../domain/errors.ts';
 import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
 import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
 import { logItemDone } from './kitchen-timing-log.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
@@ -25,7 +25,7 @@ export async function setItemDone(engine: Engine, actor: Actor, orderId: string,
   requireWrite(actor);
   return await engine.within(tx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     const lines = (JSON.parse(order.items) as unknown[]).length;
     if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);

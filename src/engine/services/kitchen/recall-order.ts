@@ -4,7 +4,7 @@ import { isTerminal } from '../../../shared/order-states.ts';
 import { KitchenError, notFound } from '../../domain/errors.ts';
 import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
 import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 import { KITCHEN_EVENTS } from '../../../shared/screen-contract/kitchen.ts';
 import { logRecalled } from './kitchen-timing-log.ts';
@@ -28,7 +28,7 @@ export async function recallOrder(engine: Engine, actor: Actor, orderId: string,
   requireWrite(actor);
   return await engine.within(tx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (!isTerminal(order.status)) {
       throw new KitchenError('ticket_not_finished', `order ${order.number} is ${order.status}: it is still on the board`);

@@ -10,7 +10,7 @@ import { paymentProviderFor, type PaymentProviders } from '../../payments/paymen
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
 import { deliveryProviderFor, parseDeliverySettings } from '../../domain/delivery-settings.ts';
 import { locationOpenState } from '../locations/location-status.ts';
 import { toOrderView, type OrderItemView, type OrderView } from './order-view.ts';
@@ -22,7 +22,7 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 import { recordStockChange } from '../menu/stock-events.ts';
 import { soldOutAt } from '../menu/sold-out.ts';
 import { queueArrivalTickets } from '../printing/print-jobs.ts';
-import { worldOf } from '../../../shared/world.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 const MAX_SCHEDULE_AHEAD_DAYS = 7;
 
@@ -47,7 +47,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
   requireWrite(actor);
   return await engine.within(options.tx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const test = isTestWorld(actor);
+    const world = actor.world;
     const now = engine.clock.now();
     const location = await tx.stores.locations.get(restaurant.id, input.location_id.toLowerCase());
     if (!location) throw invalidRequest(`location_id: unknown location ${input.location_id}`);
@@ -62,15 +62,15 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     if (location.is_active !== 1) {
       throw new ApiError('location_inactive', `location ${location.id} (${location.name}) is deactivated`);
     }
-    if (!test && scheduledFor === null && !(await locationOpenState(engine, tx, restaurant, location, now)).openNow) {
+    if (world === 'live' && scheduledFor === null && !(await locationOpenState(engine, tx, restaurant, location, now)).openNow) {
       throw new ApiError('location_closed', `location ${location.id} (${location.name}) is closed now`);
     }
-    await takeStock(engine, tx, restaurant, location, items, test, now);
+    await takeStock(engine, tx, restaurant, location, items, world, now);
     const shippingFee = input.type === 'retiro' ? 0 : (input.shipping_fee ?? 0);
     const totals = orderTotals(items, shippingFee);
     // Issue 32: a store front's order while the kitchen is paused (busy mode) is refused, 503 after
     // every 409; issue 33: what it was is noted for Informes.
-    await refuseWhenBusy(engine, tx, actor, restaurant, location, options.managedBy, items.map((i) => i.view), test, {
+    await refuseWhenBusy(engine, tx, actor, restaurant, location, options.managedBy, items.map((i) => i.view), world, {
       type: input.type,
       lines: items.length,
       total: totals.total,
@@ -80,8 +80,8 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     const row: OrderRow = {
       id: randomUUID(),
       restaurant_id: restaurant.id,
-      test: test ? 1 : 0,
-      number: await tx.stores.restaurants.takeOrderNumber(restaurant.id, test),
+      test: testColumn(world),
+      number: await tx.stores.restaurants.takeOrderNumber(restaurant.id, world),
       status: online ? 'pendiente_pago' : scheduledFor !== null ? 'programado' : 'recibido',
       type: input.type,
       location_id: location.id,
@@ -100,7 +100,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
       delivery_status: null,
       delivery_tracking_url: null,
       scheduled_for: scheduledFor,
-      stock_taken: test ? 0 : 1,
+      stock_taken: world === 'test' ? 0 : 1,
       managed_by: options.managedBy ?? null,
       created_at: now,
       updated_at: now,
@@ -113,13 +113,13 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     await applyHeldDecisions(engine, tx, held, now);
 
     if (online) {
-      const payments = paymentProviderFor(options.payments, restaurant.id, worldOf(test));
+      const payments = paymentProviderFor(options.payments, restaurant.id, world);
       if (!payments) {
         throw new ApiError('payment_unavailable', 'online payment is not available: no payment provider is configured');
       }
       // The session is written with the order; its provider is asked after this commit.
       await tx.stores.paymentSessions.insert({
-        id: `ps_${worldOf(test)}_${randomUUID().replaceAll('-', '')}`,
+        id: `ps_${world}_${randomUUID().replaceAll('-', '')}`,
         order_id: row.id,
         provider: payments.name,
         return_url: input.return_url!,
@@ -131,7 +131,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) await tx.stores.events.append(restaurant.id, worldOf(test), 'order.created', now, view);
+    if (!online) await tx.stores.events.append(restaurant.id, world, 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
     if (!online) await queueArrivalTickets(engine, tx, row, now);
@@ -214,7 +214,7 @@ async function takeStock(
   restaurant: RestaurantRow,
   location: LocationRow,
   items: PricedItem[],
-  test: boolean,
+  world: World,
   now: number,
 ): Promise<void> {
   await refuseSoldOut(engine, tx, location, items, now);
@@ -234,7 +234,7 @@ async function takeStock(
       );
     }
   }
-  if (test || needed.size === 0) return;
+  if (world === 'test' || needed.size === 0) return;
   for (const [productId, { quantity }] of needed) {
     if (!await tx.stores.stock.tryTake(location.id, productId, quantity)) {
       throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);

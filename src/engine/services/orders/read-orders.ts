@@ -4,14 +4,15 @@ import { parseInstant } from '../../domain/time.ts';
 import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { OrderListFilter, OrderListKey, OrderWriteListener } from '../../store/orders-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
+import type { World } from '../../../shared/world.ts';
 import { toOrderView, type OrderView } from './order-view.ts';
 import { restaurantOf } from '../keys/restaurant-context.ts';
 
 export async function getOrder(engine: Engine, actor: Actor, orderId: string, callerTx?: ReadTransaction): Promise<OrderView> {
   return await engine.readWithin(callerTx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     return toOrderView(order, restaurant.time_zone);
   });
@@ -36,7 +37,7 @@ export async function listOrders(engine: Engine, actor: Actor, query: ListOrders
 /** The page listOrders() answers, as order ids only (read from the index), with its world. */
 export interface OrderPageKeys {
   restaurant: RestaurantRow;
-  test: boolean;
+  world: World;
   ids: string[];
   has_more: boolean;
   next_cursor: string | null;
@@ -47,7 +48,7 @@ export async function listOrderKeys(engine: Engine, actor: Actor, query: ListOrd
   return await engine.readWithin(callerTx, async (tx) => {
     const { restaurant, filter, limit } = await listFilter(engine, tx, actor, query);
     const { page, has_more, next_cursor } = pageOf(await tx.stores.orders.listKeys(filter), limit);
-    return { restaurant, test: filter.test, ids: page.map((key) => key.id), has_more, next_cursor };
+    return { restaurant, world: actor.world, ids: page.map((key) => key.id), has_more, next_cursor };
   });
 }
 
@@ -62,7 +63,7 @@ async function listFilter(engine: Engine, tx: ReadTransaction, actor: Actor, que
   }
   const filter: OrderListFilter = {
     restaurantId: restaurant.id,
-    test: isTestWorld(actor),
+    world: actor.world,
     ...(query.status !== undefined ? { status: query.status } : {}),
     ...(locationId !== undefined ? { locationId } : {}),
     ...(from !== undefined ? { from } : {}),

@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../../domain/errors.ts';
 import type { Engine, WriteTransaction } from '../../engine.ts';
 import type { CourierRegistry } from '../../couriers/courier-registry.ts';
 import type { OrderChanges, OrderRow } from '../../store/orders-store.ts';
-import { isTestWorld, type Actor } from '../../domain/actor.ts';
+import type { Actor } from '../../domain/actor.ts';
 import { isCourierDelivery, OWN_DELIVERY_PROVIDER, requestCourierCancellation, requestCourierDispatch } from '../delivery/courier-dispatch.ts';
 import { queueReadyMail } from '../mail/mail-outbox.ts';
 import { ENGINE_DEVICE, logTransition } from '../kitchen/kitchen-timing-log.ts';
@@ -23,7 +23,7 @@ export async function transitionOrder(engine: Engine, actor: Actor, orderId: str
   requireWrite(actor);
   return await engine.within(tx, async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, isTestWorld(actor), orderId.toLowerCase());
+    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
     if (!order) throw notFound(`order ${orderId} not found`);
     if (order.managed_by !== null) {
       throw new ApiError('managed_by_integrator', `order ${order.number} is managed by the ${order.managed_by} integration and cannot be changed here`);

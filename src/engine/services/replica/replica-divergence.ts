@@ -69,7 +69,7 @@ export interface ReplicaCursorKeys {
 export async function readReplicaSide(engine: Engine, restaurantId: string, world: World, askAbout: Iterable<string>, cursorKeys: ReplicaCursorKeys): Promise<ReplicaSide> {
   return await engine.read(async (tx) => {
     const activeOrderIds = (await flatMapInOrder(ACTIVE_STATUSES, async (status) =>
-      (await tx.stores.orders.list({ restaurantId, test: world === 'test', status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id)));
+      (await tx.stores.orders.list({ restaurantId, world, status, limit: LOCAL_ACTIVE_LIMIT })).map((row) => row.id)));
     const queuedOrderIds = new Set(await filterInOrder([...activeOrderIds, ...askAbout], async (id) => await tx.stores.sync.hasPendingForOrder(id)));
     return {
       activeOrderIds,
@@ -89,7 +89,6 @@ export async function readReplicaSide(engine: Engine, restaurantId: string, worl
  * both sides kept. Orders in flight (an event after the cursor, a change of ours queued) are left out.
  */
 export async function healDivergence(engine: Engine, restaurantId: string, world: World, upstream: UpstreamSide): Promise<DivergenceReport> {
-  const test = world === 'test';
   return await engine.transaction(async (tx) => {
     const zone = await restaurantTimeZone(engine, restaurantId, tx);
     let compared = 0;
@@ -99,7 +98,7 @@ export async function healDivergence(engine: Engine, restaurantId: string, world
     const oursInFlight = await tx.stores.sync.hasPendingCreates();
     for (const [id, there] of upstream.orders) {
       if (upstream.ordersInFlight.has(id) || await tx.stores.sync.hasPendingForOrder(id)) continue;
-      const local = await tx.stores.orders.get(restaurantId, test, id) ?? null;
+      const local = await tx.stores.orders.get(restaurantId, world, id) ?? null;
       if (local === null && oursInFlight) continue;
       compared++;
       if (sameState(local, there)) continue;
@@ -121,7 +120,7 @@ export async function healDivergence(engine: Engine, restaurantId: string, world
         // The upstream has no such order: it cannot stand here either. Cancelling gives back its stock.
         await applyTransition(engine, tx, local, 'cancelado');
       }
-      if (sameState(await tx.stores.orders.get(restaurantId, test, id) ?? null, there)) healed++;
+      if (sameState(await tx.stores.orders.get(restaurantId, world, id) ?? null, there)) healed++;
     }
     for (const [id, there] of upstream.items) {
       if (upstream.ordersInFlight.has(id) || upstream.itemsInFlight.has(id)) continue;

@@ -9,6 +9,7 @@ import { MAX_REPORT_DAYS } from '../../../shared/schemas/kitchen-report.ts';
 import type { Engine } from '../../engine.ts';
 import { listRestaurants, restaurantTimeZone } from '../keys/restaurant-context.ts';
 import { keepClosedDays } from './kitchen-report-days.ts';
+import { WORLDS } from '../../../shared/world.ts';
 
 /**
  * Stores up to `budget` closed days not stored yet (or stored with other cooks or another zone),
@@ -26,7 +27,7 @@ export async function keepRecentReportDays(engine: Engine, budget: number): Prom
       const fromDay = today.minus({ days: MAX_REPORT_DAYS }).toISODate()!;
       const toDay = today.minus({ days: 1 }).toISODate()!;
       const locations = await tx.stores.locations.list(id);
-      return [0, 1].flatMap((test) => locations.map((location) => ({ restaurant_id: id, location_id: location.id, test, zone, from_day: fromDay, to_day: toDay })));
+      return WORLDS.flatMap((world) => locations.map((location) => ({ restaurant_id: id, location_id: location.id, world, zone, from_day: fromDay, to_day: toDay })));
     })),
   );
   let stored = 0;

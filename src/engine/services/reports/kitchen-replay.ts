@@ -34,11 +34,11 @@ export async function readKitchenReplay(engine: Engine, actor: Actor, query: Kit
     if (!day.isValid) throw invalidRequest('day must be a date that exists (YYYY-MM-DD)');
     const from = day.startOf('day').toMillis();
     const to = day.plus({ days: 1 }).startOf('day').toMillis();
-    const world = actor.world === 'test' ? 'test' : 'live';
+    const world = actor.world;
     const store = tx.stores.kitchenReplay;
 
     const states = await store.orderStates(restaurant.id, world, locationId, from - LOOK_BEFORE_MS, to, MAX_STATE_ROWS);
-    const rows = await store.log(restaurant.id, locationId, world === 'test' ? 1 : 0, from - LOOK_BEFORE_MS, to, MAX_LOG_ROWS);
+    const rows = await store.log(restaurant.id, locationId, world, from - LOOK_BEFORE_MS, to, MAX_LOG_ROWS);
 
     const orders: ReplayOrder[] = [];
     const indexOf = new Map<string, number>();

@@ -13,6 +13,7 @@ import type { Engine, ReadTransaction } from '../../engine.ts';
 import { cooksOnShift } from '../kitchen/kitchen-promise.ts';
 import { readKitchenSettings } from '../kitchen/kitchen-settings.ts';
 import { cookSamples } from '../kitchen/learn-prep-times.ts';
+import { testColumn, type World } from '../../../shared/world.ts';
 
 /** A day's log is read from this long before it (a station's cooks were busy with earlier lines)... */
 export const LOOK_BEFORE_MS = 2 * 3_600_000;
@@ -27,8 +28,7 @@ const MAX_DAYS_STORED_PER_READ = 92;
 export interface DaysScope {
   restaurant_id: string;
   location_id: string;
-  /** 1: a sandbox's test orders; 0: live ones. */
-  test: number;
+  world: World;
   zone: string;
   from_day: string;
   to_day: string;
@@ -70,8 +70,8 @@ const usable = (row: { time_zone: string; cooks: string; format: number }, scope
 /** A day summarized from the log as it is now (its span: the day, LOOK_BEFORE_MS before, LOOK_AFTER_MS after) and its promises. */
 async function summarizeFromLog(engine: Engine, tx: ReadTransaction, scope: DaysScope, day: LocalDay, cooks: ReadonlyMap<string, number>): Promise<DaySummary> {
   const reports = tx.stores.kitchenReports;
-  const rows = await reports.log(scope.restaurant_id, scope.location_id, scope.test, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
-  const promises = await reports.promises(scope.location_id, scope.test, day.from, day.to, MAX_DAY_LOG_ROWS);
+  const rows = await reports.log(scope.restaurant_id, scope.location_id, scope.world, day.from - LOOK_BEFORE_MS, day.to + LOOK_AFTER_MS, MAX_DAY_LOG_ROWS);
+  const promises = await reports.promises(scope.location_id, scope.world, day.from, day.to, MAX_DAY_LOG_ROWS);
   return summarizeDay(rows, cookSamples(rows, cooks), promises, day);
 }
 
@@ -84,7 +84,7 @@ export async function daySummaries(engine: Engine, tx: ReadTransaction, scope: D
   const current = cooksText(cooks);
   const stored = new Map(
     (await tx.stores.kitchenReportDays
-      .get(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
+      .get(scope.restaurant_id, scope.location_id, scope.world, scope.from_day, scope.to_day))
       .filter((row) => usable(row, scope, current))
       .map((row) => [row.day, row.summary]),
   );
@@ -113,7 +113,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
     const current = cooksText(await stationCooks(engine, tx, scope.restaurant_id));
     const kept = new Set(
       (await tx.stores.kitchenReportDays
-        .stored(scope.restaurant_id, scope.location_id, scope.test, scope.from_day, scope.to_day))
+        .stored(scope.restaurant_id, scope.location_id, scope.world, scope.from_day, scope.to_day))
         .filter((row) => usable(row, scope, current))
         .map((row) => row.day),
     );
@@ -121,7 +121,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
     const reports = tx.stores.kitchenReports;
     return await filterInOrder(
       localDays(scope),
-      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, scope.test, day.from, day.to))),
+      async (day) => !kept.has(day.day) && day.to + LOOK_AFTER_MS <= now && (!activeOnly || (await reports.active(scope.restaurant_id, scope.location_id, scope.world, day.from, day.to))),
     );
   });
   let stored = 0;
@@ -133,7 +133,7 @@ export async function keepClosedDays(engine: Engine, scope: DaysScope, limit = M
       await tx.stores.kitchenReportDays.put({
         restaurant_id: scope.restaurant_id,
         location_id: scope.location_id,
-        test: scope.test,
+        test: testColumn(scope.world),
         day: day.day,
         time_zone: scope.zone,
         read_from: day.from - LOOK_BEFORE_MS,

@@ -98,7 +98,7 @@ function hourReader(zone: string): (ms: number) => number {
 
 /** The days a period reads: the location's, in the actor's world. */
 function daysScope(period: ReportPeriod, restaurantId: string, actor: Actor): DaysScope {
-  return { restaurant_id: restaurantId, location_id: period.location_id, test: actor.world === 'test' ? 1 : 0, zone: period.zone, from_day: period.from_day, to_day: period.to_day };
+  return { restaurant_id: restaurantId, location_id: period.location_id, world: actor.world, zone: period.zone, from_day: period.from_day, to_day: period.to_day };
 }
 
 /**
@@ -161,9 +161,9 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
     const at = (ms: number) => formatInstant(ms, zone);
     const now = engine.clock.now();
     const settings = await readKitchenSettings(engine, restaurant.id, tx);
-    const test = actor.world === 'test' ? 1 : 0;
+    const world = actor.world;
     const reports = tx.stores.kitchenReports;
-    const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, test, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
+    const cancelledRows = await reports.cancelled(restaurant.id, period.location_id, world, period.from - LOOK_BEFORE_MS, period.to, MAX_ORDERS);
 
     const cancelledAt = new Map(cancelledRows.map((r) => [r.id, r.updated_at]));
     const learned = await learnedMedians(engine, tx, restaurant.id);
@@ -228,7 +228,7 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
       })),
     ];
 
-    const busy = busyRefusalsIn(await busyStretches(engine, tx, restaurant.id, period), await tx.stores.busyRefusals.between(restaurant.id, period.location_id, test, period.from, period.to, MAX_ORDERS));
+    const busy = busyRefusalsIn(await busyStretches(engine, tx, restaurant.id, period), await tx.stores.busyRefusals.between(restaurant.id, period.location_id, world, period.from, period.to, MAX_ORDERS));
     const report: KitchenReport = {
       location_id: period.location_id,
       from: period.from_day,
@@ -255,9 +255,9 @@ export async function computeKitchenReport(engine: Engine, actor: Actor, period:
         list_truncated: excludedIndexes.length + openTickets.length > MAX_LISTED,
       },
     };
-    const fullLog = async () => await tx.stores.kitchenReports.fullLog(restaurant.id, period.location_id, test, period.from, period.to, MAX_LOG_ROWS);
+    const fullLog = async () => await tx.stores.kitchenReports.fullLog(restaurant.id, period.location_id, world, period.from, period.to, MAX_LOG_ROWS);
     const numbersOf = async (orderIds: readonly string[]) => await tx.stores.kitchenReports.numbers([...new Set(orderIds)]);
-    const promises = async () => await reports.promises(period.location_id, test, period.from, period.to, MAX_ORDERS);
+    const promises = async () => await reports.promises(period.location_id, world, period.from, period.to, MAX_ORDERS);
     return { report, basis: { period, fullLog, tickets, promises, numbers: numbersOf } };
   });
 }

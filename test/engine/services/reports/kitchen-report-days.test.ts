@@ -44,8 +44,8 @@ after(async () => {
 async function fromWholeLog(core: Engine, period: ReportPeriod, tx: ReadTransaction) {
   const settings = await readKitchenSettings(core, R1.id, tx);
   const reports = core.stores.kitchenReports;
-  const rows = await reports.log(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
-  const cancelledAt = new Map((await reports.cancelled(R1.id, period.location_id, 0, period.from - 2 * 3_600_000, period.to, 500_000)).map((r) => [r.id, r.updated_at]));
+  const rows = await reports.log(R1.id, period.location_id, 'live', period.from - 2 * 3_600_000, period.to + 2 * 3_600_000, 3_000_000);
+  const cancelledAt = new Map((await reports.cancelled(R1.id, period.location_id, 'live', period.from - 2 * 3_600_000, period.to, 500_000)).map((r) => [r.id, r.updated_at]));
   const learned = new Map(
     (await core.stores.kitchenTimings
       .prepStats(R1.id))
@@ -66,7 +66,7 @@ async function fromWholeLog(core: Engine, period: ReportPeriod, tx: ReadTransact
     .filter((r) => r.kind === 'recalled' && inPeriod.has(r.order_id))
     .map((r) => ({ order_id: r.order_id, at: r.at }))
     .filter((r) => !seen.has(`${r.order_id}@${r.at}`) && seen.add(`${r.order_id}@${r.at}`));
-  const promises = (await reports.promises(period.location_id, 0, period.from, period.to, 500_000)).map((p) => ({
+  const promises = (await reports.promises(period.location_id, 'live', period.from, period.to, 500_000)).map((p) => ({
     order_id: p.order_id,
     channel: p.channel,
     created_at: p.created_at,

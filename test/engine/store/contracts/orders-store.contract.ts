@@ -28,17 +28,17 @@ export function ordersStoreContract(open: OpenBackend): void {
   test('an inserted order reads back as the same row: numbers as numbers, nulls as nulls, in its world only', async () => {
     const row = orderRow('o-read', { scheduled_for: AT + 3_600_000, customer_phone: '+56 9 1234 5678', paid: 2500 });
     await db.stores.orders.insert(row);
-    assert.deepEqual(await db.stores.orders.get(R1, false, 'o-read'), { ...row, local_number: null });
+    assert.deepEqual(await db.stores.orders.get(R1, 'live', 'o-read'), { ...row, local_number: null });
     assert.deepEqual(await db.stores.orders.getById('o-read'), { ...row, local_number: null });
-    assert.equal(await db.stores.orders.get(R1, true, 'o-read'), undefined);
-    assert.equal(await db.stores.orders.get(R2, false, 'o-read'), undefined);
+    assert.equal(await db.stores.orders.get(R1, 'test', 'o-read'), undefined);
+    assert.equal(await db.stores.orders.get(R2, 'live', 'o-read'), undefined);
     assert.equal(await db.stores.orders.getById('none'), undefined);
   });
 
   test('an order renamed on a replica still answers to its local id (its alias)', async () => {
     await db.stores.orders.insert(orderRow('o-upstream'));
     await db.exec("INSERT INTO order_id_aliases (local_id, upstream_id) VALUES ('o-local', 'o-upstream')");
-    assert.equal((await db.stores.orders.get(R1, false, 'o-local'))?.id, 'o-upstream');
+    assert.equal((await db.stores.orders.get(R1, 'live', 'o-local'))?.id, 'o-upstream');
   });
 
   test('the list is newest first, ties by id byte by byte (upper case before lower), paged by keyset', async () => {
@@ -46,7 +46,7 @@ export function ordersStoreContract(open: OpenBackend): void {
     for (const [id, createdAt] of [['L-a', t], ['L-B', t], ['L-c', t - 1], ['L-Z', t + 1], ['L-b', t]] as const) {
       await db.stores.orders.insert(orderRow(id, { restaurant_id: R2, location_id: null, created_at: createdAt }));
     }
-    const filter = { restaurantId: R2, test: false, limit: 10 };
+    const filter = { restaurantId: R2, world: 'live' as const, limit: 10 };
     const all = (await db.stores.orders.list(filter)).map((r) => r.id);
     assert.deepEqual(all, ['L-Z', 'L-b', 'L-a', 'L-B', 'L-c']);
     const keys = await db.stores.orders.listKeys(filter);
@@ -61,7 +61,7 @@ export function ordersStoreContract(open: OpenBackend): void {
   test('the list filters by status and location', async () => {
     await db.stores.orders.insert(orderRow('f-1', { status: 'listo', location_id: L2, created_at: AT + 5 }));
     await db.stores.orders.insert(orderRow('f-2', { status: 'listo', location_id: L1, created_at: AT + 6 }));
-    const ids = async (extra: object) => (await db.stores.orders.list({ restaurantId: R1, test: false, limit: 10, ...extra })).map((r) => r.id);
+    const ids = async (extra: object) => (await db.stores.orders.list({ restaurantId: R1, world: 'live', limit: 10, ...extra })).map((r) => r.id);
     assert.deepEqual(await ids({ status: 'listo' }), ['f-2', 'f-1']);
     assert.deepEqual(await ids({ status: 'listo', locationId: L2 }), ['f-1']);
     assert.deepEqual(await ids({ test: true }), []);

@@ -39,23 +39,23 @@ export function kitchenReportDaysStoreContract(open: OpenBackend): void {
     await kitchenReportDays.put(day('2026-11-01', 1000));
     await kitchenReportDays.put(day('2026-11-03', 3000, { test: 1 }));
     await kitchenReportDays.put(day('2026-11-02', 2000, { summary: '{"v":2}', format: 2, computed_at: 60 }));
-    assert.deepEqual(await kitchenReportDays.get(R1, L1, 0, '2026-11-01', '2026-11-30'), [day('2026-11-01', 1000), day('2026-11-02', 2000, { summary: '{"v":2}', format: 2, computed_at: 60 })]);
-    assert.deepEqual((await kitchenReportDays.get(R1, L1, 0, '2026-11-02', '2026-11-02')).map((d) => d.day), ['2026-11-02']);
-    assert.deepEqual(await kitchenReportDays.stored(R1, L1, 1, '2026-11-01', '2026-11-30'), [{ day: '2026-11-03', time_zone: 'America/Santiago', cooks: '{}', format: 1 }]);
-    assert.deepEqual(await kitchenReportDays.get(R1, L2, 0, '2026-11-01', '2026-11-30'), []);
+    assert.deepEqual(await kitchenReportDays.get(R1, L1, 'live', '2026-11-01', '2026-11-30'), [day('2026-11-01', 1000), day('2026-11-02', 2000, { summary: '{"v":2}', format: 2, computed_at: 60 })]);
+    assert.deepEqual((await kitchenReportDays.get(R1, L1, 'live', '2026-11-02', '2026-11-02')).map((d) => d.day), ['2026-11-02']);
+    assert.deepEqual(await kitchenReportDays.stored(R1, L1, 'test', '2026-11-01', '2026-11-30'), [{ day: '2026-11-03', time_zone: 'America/Santiago', cooks: '{}', format: 1 }]);
+    assert.deepEqual(await kitchenReportDays.get(R1, L2, 'live', '2026-11-01', '2026-11-30'), []);
   });
 
   test('a late log row inside a day\'s span deletes that day; a late promise or a moved one inside it too; rows outside leave it', async () => {
     const { kitchenReportDays, kitchenTimings } = db().stores;
     await kitchenTimings.log(timing('rd-1', 1500));
-    assert.deepEqual((await kitchenReportDays.get(R1, L1, 0, '2026-11-01', '2026-11-30')).map((d) => d.day), ['2026-11-02']);
+    assert.deepEqual((await kitchenReportDays.get(R1, L1, 'live', '2026-11-01', '2026-11-30')).map((d) => d.day), ['2026-11-02']);
     await kitchenTimings.log(timing('rd-1', 3000));
-    assert.deepEqual((await kitchenReportDays.get(R1, L1, 0, '2026-11-01', '2026-11-30')).map((d) => d.day), ['2026-11-02']);
+    assert.deepEqual((await kitchenReportDays.get(R1, L1, 'live', '2026-11-01', '2026-11-30')).map((d) => d.day), ['2026-11-02']);
     await kitchenTimings.putOrderPromise({ order_id: 'rd-1', restaurant_id: R1, location_id: L1, created_at: 2999, expected_ready_at: 9, promised_ready_at: 9, ready_at: null });
-    assert.deepEqual(await kitchenReportDays.get(R1, L1, 0, '2026-11-01', '2026-11-30'), []);
+    assert.deepEqual(await kitchenReportDays.get(R1, L1, 'live', '2026-11-01', '2026-11-30'), []);
     await kitchenReportDays.put(day('2026-11-03', 2500, { test: 0 }));
     await kitchenTimings.markReady('rd-1', 3500);
-    assert.deepEqual(await kitchenReportDays.get(R1, L1, 0, '2026-11-01', '2026-11-30'), [], 'a change of a promise created inside the span');
+    assert.deepEqual(await kitchenReportDays.get(R1, L1, 'live', '2026-11-01', '2026-11-30'), [], 'a change of a promise created inside the span');
   });
 }
 
@@ -73,11 +73,11 @@ export function busyRefusalsStoreContract(open: OpenBackend): void {
     await busyRefusals.add(minute(120_000, 3, [order(120_002)]));
     await busyRefusals.add(minute(120_000, 1, [], { test: 1 }));
     await busyRefusals.add(minute(120_000, 1, [], { restaurant_id: R2, location_id: 'l-3' }));
-    const read = await busyRefusals.between(R1, L1, 0, 0, 180_000, 10);
+    const read = await busyRefusals.between(R1, L1, 'live', 0, 180_000, 10);
     assert.deepEqual(read.map((m) => [m.minute, m.refused, m.listed.length]), [[60_000, 2, 1], [120_000, 4, 2]]);
-    assert.deepEqual((await busyRefusals.between(R1, L1, 0, 0, 120_000, 10)).map((m) => m.minute), [60_000]);
-    assert.deepEqual((await busyRefusals.between(R1, L1, 0, 0, 180_000, 1)).map((m) => m.minute), [60_000]);
-    assert.deepEqual((await busyRefusals.between(R1, L1, 1, 0, 180_000, 10)).map((m) => m.refused), [1]);
+    assert.deepEqual((await busyRefusals.between(R1, L1, 'live', 0, 120_000, 10)).map((m) => m.minute), [60_000]);
+    assert.deepEqual((await busyRefusals.between(R1, L1, 'live', 0, 180_000, 1)).map((m) => m.minute), [60_000]);
+    assert.deepEqual((await busyRefusals.between(R1, L1, 'test', 0, 180_000, 10)).map((m) => m.refused), [1]);
   });
 }
 
@@ -96,9 +96,9 @@ export function kitchenReplayStoreContract(open: OpenBackend): void {
     await kitchenTimings.log(timing('rp-test', 150));
     await kitchenTimings.log(timing('rp-1', 150, { location_id: L2 }));
     await kitchenTimings.log(timing('rp-1', 300));
-    assert.deepEqual((await kitchenReplay.log(R1, L1, 0, 100, 300, 10)).map((r) => r.seq), [b, c, a]);
-    assert.deepEqual((await kitchenReplay.log(R1, L1, 0, 100, 300, 2)).map((r) => r.seq), [b, c]);
-    assert.equal((await kitchenReplay.log(R1, L1, 1, 0, 1000, 10))[0]?.order_id, 'rp-test');
+    assert.deepEqual((await kitchenReplay.log(R1, L1, 'live', 100, 300, 10)).map((r) => r.seq), [b, c, a]);
+    assert.deepEqual((await kitchenReplay.log(R1, L1, 'live', 100, 300, 2)).map((r) => r.seq), [b, c]);
+    assert.equal((await kitchenReplay.log(R1, L1, 'test', 0, 1000, 10))[0]?.order_id, 'rp-test');
   });
 
   test('orders\' states from their events (one world, one location, a time range) oldest first; promises of many orders', async () => {

@@ -21,24 +21,24 @@ export function restaurantsStoreContract(open: OpenBackend): void {
   });
 
   test('order numbers count per world, gapless across a write rolled back', async () => {
-    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, false), '1');
-    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, false), '2');
-    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, true), 'T1');
-    assert.equal(await db.stores.restaurants.takeOrderNumber(R2, false), '1');
+    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, 'live'), '1');
+    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, 'live'), '2');
+    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, 'test'), 'T1');
+    assert.equal(await db.stores.restaurants.takeOrderNumber(R2, 'live'), '1');
     await assert.rejects(
       db.transaction(async (tx) => {
-        assert.equal(await tx.restaurants.takeOrderNumber(R1, false), '3');
+        assert.equal(await tx.restaurants.takeOrderNumber(R1, 'live'), '3');
         throw new Error('the order was refused');
       }),
       /refused/,
     );
-    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, false), '3');
+    assert.equal(await db.stores.restaurants.takeOrderNumber(R1, 'live'), '3');
     const row = await db.stores.restaurants.get(R1);
     assert.equal(row?.next_order_number, 4);
     assert.equal(row?.next_test_order_number, 2);
   });
 
   test('numbering an order of a restaurant that is not there fails', async () => {
-    await assert.rejects(Promise.resolve().then(() => db.stores.restaurants.takeOrderNumber('r-none', false)), /vanished/);
+    await assert.rejects(Promise.resolve().then(() => db.stores.restaurants.takeOrderNumber('r-none', 'live')), /vanished/);
   });
 }
