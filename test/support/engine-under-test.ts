@@ -74,10 +74,13 @@ export async function startEngineUnderTest(
 }
 
 /**
- * The tests' connections: an idle one is closed after 100 ms, long before the engine's 5 s keep-alive
- * ends it. On a busy machine a reused socket the server had just closed answered ECONNRESET.
+ * The tests' connections are never reused (pipelining 0: one request per connection). A reused idle
+ * socket races the engine's 5 s keep-alive: on a busy machine (load 30) a process stalled past it,
+ * the server's exact socket timeout closed the socket before undici's coarse timers retired it, and
+ * the next request on it failed with ECONNRESET (a 100 ms client keep-alive did not prevent it).
+ * The tests that are about keep-alive make their own connections.
  */
-const connections = new Agent({ keepAliveTimeout: 100, keepAliveMaxTimeout: 100 });
+const connections = new Agent({ pipelining: 0 });
 
 /**
  * One request to the API at `baseUrl` with a key (the default one, another, or none), JSON in and
