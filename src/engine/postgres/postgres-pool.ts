@@ -34,7 +34,7 @@ export const POSTGRES_TIMEOUTS = {
 
 /**
  * TCP keepalive on every connection: an idle pooled or LISTEN socket whose peer vanished is found by
- * the kernel (Node's libuv probes every second, 10 times, after this idle time) and dropped before a
+ * the kernel (its first probe after this idle time; the interval and count are libuv's) and dropped before a
  * use case takes it. Keepalive sends nothing while data is unacknowledged: a statement in flight is
  * bounded by query_timeout, a COMMIT by commit-watch.ts.
  */

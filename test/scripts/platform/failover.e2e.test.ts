@@ -6,6 +6,7 @@
 // its targets (≤ 5 s switchover, ≤ 30 s failover) are figures for docs/platform-failover.md.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { down, stillRunning } from '../../../scripts/platform/down.ts';
 import type { PlatformLayout } from '../../../scripts/platform/layout.ts';
@@ -81,7 +82,7 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
     const unavailableMs = longestGap(report.acknowledged, faultAt);
     const switchMs = switchGap(report.acknowledged, faultAt);
     const seconds = (ms: number | undefined) => (ms === undefined ? 'no switch' : `${(ms / 1000).toFixed(1)} s`);
-    const figure = `${label}: writes unavailable ${seconds(unavailableMs)} (longest time without an acknowledged write from the fault on; from the old leader's last to the new one's first: ${seconds(switchMs)}); acknowledged ${check.acknowledged}, lost ${check.lost.length}, duplicated ${check.duplicated.length}; retried ${JSON.stringify(Object.fromEntries(report.retried))}; wrong answers ${report.wrongAnswers.length}`;
+    const figure = `${label}: writes unavailable ${seconds(unavailableMs)} (longest time without an acknowledged write from the fault on; from the old leader's last to the new one's first: ${seconds(switchMs)}); acknowledged ${check.acknowledged}, lost ${check.lost.length}, duplicated ${check.duplicated.length}; retried ${JSON.stringify(Object.fromEntries(report.retried))}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     t.diagnostic(figure);
     console.log(`platform figure: ${figure}`);
     assert.deepEqual(report.wrongAnswers, [], 'the clients saw only errors they retry');
@@ -208,7 +209,7 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
       const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [SEED.location, SEED.product])).rows[0]!.quantity);
       const events = Number((await admin.query("SELECT count(*) AS n FROM events WHERE restaurant_id = $1 AND type = 'order.created'", [SEED.restaurant])).rows[0]!.n);
       const unavailableMs = longestGap(report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at, serverPort: 0 })), faultAt);
-      const figure = `storage-kill-9 (2 engine nodes, 6 order clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s (longest time without an acknowledged order from the kill on); acknowledged ${report.acknowledged.length} (${created.length} created, ${report.acknowledged.length - created.length} out of stock), lost ${lost.length}, keys doubled ${doubled.length}; 503 with Retry-After ${JSON.stringify(Object.fromEntries(report.unavailable))}; stock ${STOCK} → ${stock}; feeds read ${report.feeds.map((feed) => `${feed.node} ${feed.seqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; LISTEN connections counted ${listening.join(', ')}; wrong answers ${report.wrongAnswers.length}`;
+      const figure = `storage-kill-9 (2 engine nodes, 6 order clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s (longest time without an acknowledged order from the kill on); acknowledged ${report.acknowledged.length} (${created.length} created, ${report.acknowledged.length - created.length} out of stock), lost ${lost.length}, keys doubled ${doubled.length}; 503 with Retry-After ${JSON.stringify(Object.fromEntries(report.unavailable))}; stock ${STOCK} → ${stock}; feeds read ${report.feeds.map((feed) => `${feed.node} ${feed.seqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; LISTEN connections counted ${listening.join(', ')}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
       t.diagnostic(figure);
       console.log(`platform figure: ${figure}`);
       t.diagnostic(`leader killed ${leader}, now ${await currentLeader(layout)}`);
