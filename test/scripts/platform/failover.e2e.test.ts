@@ -4,9 +4,13 @@
 // none twice, the clients saw only errors they retry, and writes resumed. The unavailable window
 // (the longest time without an acknowledged write from the fault on) is printed, not asserted:
 // its targets (≤ 5 s switchover, ≤ 30 s failover) are figures for docs/platform-failover.md.
+// Then the storage's own load (support/engine-nodes-under-load.ts): two engine-node processes, each a
+// PostgresStorage through HAProxy, taking orders with Idempotency-Keys and stock and following the
+// feed, through a planned switchover and a kill -9 of the primary.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import type pg from 'pg';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { down, stillRunning } from '../../../scripts/platform/down.ts';
 import type { PlatformLayout } from '../../../scripts/platform/layout.ts';
@@ -15,8 +19,7 @@ import { up, writeConnection } from '../../../scripts/platform/up.ts';
 import { APP_DATABASE, APP_ROLE, type PlatformSecrets } from '../../../scripts/platform/configs.ts';
 import { migratePostgres } from '../../../src/engine/postgres/migrate-postgres.ts';
 import { createPostgresPool } from '../../../src/engine/postgres/postgres-pool.ts';
-import { startEngineNode, type EngineNode, type EngineNodeSeed } from './support/engine-node.ts';
-import { startStoreFronts } from './support/store-fronts.ts';
+import { engineNodesUnderLoad, STOCK, type EngineNodesOutcome } from './support/engine-nodes-under-load.ts';
 import { eventually } from '../../support/eventually.ts';
 import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, longestGap, prepareOrdersTable, startOrderWriters, switchGap } from '../../support/order-writers.ts';
@@ -31,17 +34,8 @@ const RECOVERY_TIMEOUT_MS = 150_000;
 let layout: PlatformLayout;
 let secrets: PlatformSecrets;
 
-/** The storage-level scenario's restaurant: one location, one tracked product, one API key. */
-const SEED: EngineNodeSeed = { restaurant: 'r-failover', location: 'l-failover', product: 'p-failover', apiKey: 'k-failover', at: Date.parse('2026-11-28T23:00:00Z') };
-const STOCK = 100_000;
-const SEED_SQL = `
-  INSERT INTO restaurants (id, name, register_mode, created_at) VALUES ('${SEED.restaurant}', 'Uno', 'manual', 0);
-  INSERT INTO locations (id, restaurant_id, name, address) VALUES ('${SEED.location}', '${SEED.restaurant}', 'Local', 'Calle 1');
-  INSERT INTO categories (id, restaurant_id, name) VALUES ('c-failover', '${SEED.restaurant}', 'Platos');
-  INSERT INTO products (id, restaurant_id, category_id, slug, name, price, track_stock) VALUES ('${SEED.product}', '${SEED.restaurant}', 'c-failover', 'completo', 'Completo', 2500, 1);
-  INSERT INTO stock (location_id, product_id, quantity) VALUES ('${SEED.location}', '${SEED.product}', ${STOCK});
-  INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
-    VALUES ('${SEED.apiKey}', '${SEED.restaurant}', 'lookup-failover', '\\x00'::bytea, '\\x00'::bytea, 'live', 1, 'abcd', 0);`;
+let admin: pg.Pool;
+let connectionString: string;
 
 /** Writes under load, the fault, writes again; then the acknowledged rows against the leader's table. */
 /**
@@ -101,9 +95,14 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     secrets = started.secrets;
     console.log(`platform figure: up (synchronous, template data directory) ready in ${(started.readyMs / 1000).toFixed(1)} s (template made now: ${(started.templateMs / 1000).toFixed(1)} s)`);
     await prepareOrdersTable(writeConnection(layout, secrets));
+    // The engine's schema, for the scenarios with engine nodes.
+    connectionString = `postgres://${APP_ROLE}:${encodeURIComponent(secrets.app)}@${layout.host}:${layout.haproxy.writePort}/${APP_DATABASE}`;
+    admin = createPostgresPool({ connectionString, max: 2, onError: () => {} });
+    await migratePostgres(admin);
   });
 
   after(async () => {
+    await admin?.end();
     if (!layout) return;
     // To read the logs of a failed run: COMANDA_KEEP_PLATFORM=1 keeps the layout running (then npm run platform -- down --dir …).
     if (process.env.COMANDA_KEEP_PLATFORM === '1') return console.log(`platform kept in ${layout.dir}`);
@@ -123,6 +122,18 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     const candidatePort = layout.nodes.find((node) => node.name === candidate)!.port;
     assert.ok(result.resumedOn.has(candidatePort), 'writes resumed on the candidate');
     assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
+  });
+
+  test('a planned switchover under two engine nodes (each a PostgresStorage through HAProxy): nothing lost, feeds whole, LISTEN back', { timeout: 300_000 }, async (t) => {
+    await wholeAgain(3);
+    const outcome = await engineNodesUnderLoad({
+      layout, admin, connectionString, label: 'storage-switchover', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
+      inject: async () => {
+        const members = await clusterMembers(layout);
+        await switchover(layout, leaderOf(members)!, syncStandbyOf(members)!);
+      },
+    });
+    assertNothingLost(t, outcome);
   });
 
   test('the etcd member beside the leader killed: writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
@@ -159,76 +170,35 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
   test('kill -9 of the primary under two engine nodes (each a PostgresStorage through HAProxy): every acknowledged order once, stock exact, each feed whole, LISTEN back', { timeout: 300_000 }, async (t) => {
     // The node the previous test killed stays down: two members, a leader and its synchronous standby.
     await wholeAgain(2);
-    const connectionString = `postgres://${APP_ROLE}:${encodeURIComponent(secrets.app)}@${layout.host}:${layout.haproxy.writePort}/${APP_DATABASE}`;
-    const admin = createPostgresPool({ connectionString, max: 2, onError: () => {} });
-    const nodes: EngineNode[] = [];
-    try {
-      await migratePostgres(admin);
-      await admin.query(SEED_SQL);
-      nodes.push(await startEngineNode(connectionString, 'node-a', SEED), await startEngineNode(connectionString, 'node-b', SEED));
-      const fronts = startStoreFronts({ nodes, clientsPerNode: 3, label: 'storage-kill-9', clock });
-      let report;
-      let faultAt = 0;
-      let leader: string | undefined;
-      try {
-        await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= WRITES_AROUND_THE_FAULT, timeoutMs: 60_000 });
+    let leader: string | undefined;
+    const outcome = await engineNodesUnderLoad({
+      layout, admin, connectionString, label: 'storage-kill-9', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
+      inject: async () => {
         leader = await currentLeader(layout);
         assert.ok(leader, 'a leader to kill');
-        faultAt = clock();
         killDatabaseNode(layout, leader);
-        await explainingFailure(layout, undefined, clock, () =>
-          eventually(() => fronts.acknowledged.filter((ack) => ack.at > faultAt).length, 'orders to resume after the fault', {
-            until: (count) => count >= WRITES_AROUND_THE_FAULT,
-            timeoutMs: RECOVERY_TIMEOUT_MS,
-          }),
-        );
-        await fronts.stopOrders();
-        const lastSeq = Number((await admin.query('SELECT last_event_seq FROM restaurant_clocks WHERE restaurant_id = $1', [SEED.restaurant])).rows[0]?.last_event_seq ?? 0);
-        await eventually(() => fronts.cursors(), 'each node\'s feed reader caught up', { until: (cursors) => [...cursors.values()].every((cursor) => cursor >= lastSeq), timeoutMs: 60_000 });
-      } finally {
-        report = await fronts.stop();
-      }
-      // Each node's LISTEN connection back on the new leader: the database counts both nodes.
-      const listening = await Promise.all(
-        nodes.map((node) =>
-          eventually(async () => ((await (await fetch(`${node.baseUrl}/nodes`)).json()) as { nodes: number }).nodes, `${node.nodeId} counting both LISTEN connections`, {
-            until: (count) => count === 2,
-            timeoutMs: 60_000,
-          }),
-        ),
-      );
-
-      const orders = (await admin.query<{ id: string; notes: string }>('SELECT id, notes FROM orders WHERE restaurant_id = $1', [SEED.restaurant])).rows;
-      const ordersByKey = new Map<string, string[]>();
-      for (const order of orders) ordersByKey.set(order.notes, [...(ordersByKey.get(order.notes) ?? []), order.id]);
-      const created = report.acknowledged.filter((ack) => ack.status === 201);
-      const lost = created.filter((ack) => !ordersByKey.get(ack.key)?.includes(ack.orderId!)).map((ack) => ack.key);
-      const doubled = [...ordersByKey].filter(([, ids]) => ids.length > 1).map(([key]) => key);
-      const acknowledgedKeys = new Set(report.acknowledged.map((ack) => ack.key));
-      const unanswered = [...ordersByKey.keys()].filter((key) => !acknowledgedKeys.has(key));
-      const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [SEED.location, SEED.product])).rows[0]!.quantity);
-      const events = Number((await admin.query("SELECT count(*) AS n FROM events WHERE restaurant_id = $1 AND type = 'order.created'", [SEED.restaurant])).rows[0]!.n);
-      const unavailableMs = longestGap(report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at, serverPort: 0 })), faultAt);
-      const figure = `storage-kill-9 (2 engine nodes, 6 order clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s (longest time without an acknowledged order from the kill on); acknowledged ${report.acknowledged.length} (${created.length} created, ${report.acknowledged.length - created.length} out of stock), lost ${lost.length}, keys doubled ${doubled.length}; 503 with Retry-After ${JSON.stringify(Object.fromEntries(report.unavailable))}; stock ${STOCK} → ${stock}; feeds read ${report.feeds.map((feed) => `${feed.node} ${feed.seqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; LISTEN connections counted ${listening.join(', ')}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
-      t.diagnostic(figure);
-      console.log(`platform figure: ${figure}`);
-      t.diagnostic(`leader killed ${leader}, now ${await currentLeader(layout)}`);
-
-      assert.deepEqual(report.wrongAnswers, [], 'only 201, 409 and 503 with Retry-After');
-      assert.deepEqual(lost, [], 'every order answered 201 is on the new leader');
-      assert.deepEqual(doubled, [], 'no key written twice');
-      assert.deepEqual(unanswered, [], 'every saved order was answered (a 503 was retried with its key until answered)');
-      assert.equal(orders.length, created.length, 'one order per 201');
-      assert.equal(stock, STOCK - created.length, 'stock is what it was less the orders taken');
-      assert.ok(stock >= 0, 'never oversold');
-      assert.equal(events, created.length, 'one event per order');
-      for (const feed of report.feeds) {
-        assert.deepEqual(feed.gaps, [], `${feed.node}'s feed missed no event`);
-        assert.deepEqual(feed.seqs, Array.from({ length: events }, (_, index) => index + 1), `${feed.node} read every event once, in order`);
-      }
-    } finally {
-      for (const node of nodes) await node.stop();
-      await admin.end();
-    }
+      },
+    });
+    t.diagnostic(`leader killed ${leader}, now ${await currentLeader(layout)}`);
+    assertNothingLost(t, outcome);
   });
 });
+
+/** What the engine nodes' scenario asserts after any fault. */
+function assertNothingLost(t: TestContext, outcome: EngineNodesOutcome): void {
+  t.diagnostic(outcome.figure);
+  console.log(`platform figure: ${outcome.figure}`);
+  assert.deepEqual(outcome.report.wrongAnswers, [], 'only 201, 409 and 503 with Retry-After');
+  assert.deepEqual(outcome.lost, [], 'every order answered 201 is on the leader, with the id it was answered with');
+  assert.deepEqual(outcome.doubled, [], 'no key written twice');
+  assert.deepEqual(outcome.unanswered, [], 'every saved order was answered (a 503 was retried with its key until answered)');
+  assert.equal(outcome.orders, outcome.created, 'one order per 201');
+  assert.equal(outcome.stock, STOCK - outcome.created, 'stock is what it was less the orders taken');
+  assert.ok(outcome.stock >= 0, 'never oversold');
+  assert.equal(outcome.events, outcome.created, 'one event per order');
+  for (const feed of outcome.report.feeds) {
+    assert.deepEqual(feed.gaps, [], `${feed.node}'s feed missed no event`);
+    assert.deepEqual(feed.seqs, Array.from({ length: outcome.events }, (_, index) => index + 1), `${feed.node} read every event once, in order`);
+  }
+  assert.deepEqual(outcome.listening, [2, 2], 'both LISTEN connections back');
+}
