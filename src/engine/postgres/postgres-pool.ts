@@ -20,16 +20,19 @@ export interface PostgresPoolOptions {
  * which commit-watch.ts covers) is what ends a statement sent into it, so it is kept short enough
  * for runTransaction to rerun the use case on a new connection within its 20 s budget, and longer
  * than the server's own bounds (statement_timeout, lock_timeout), so a statement that is merely slow
- * is ended by PostgreSQL with its own error first. The server ends the orphaned transaction by
- * idle_in_transaction_session_timeout, which frees its locks for the rerun.
+ * is ended by PostgreSQL with its own error first. The server ends the transaction a half-open
+ * connection orphaned by idle_in_transaction_session_timeout, which frees its locks (the restaurant's
+ * clock row among them) sooner than any waiter's lock_timeout: the rerun and the restaurant's other
+ * writes wait for it instead of failing with 55P03. A use case never idles inside its transaction
+ * (it awaits only its statements), so 4 s is generous; a session it ends is a lost connection, rerun.
  */
 export const POSTGRES_TIMEOUTS = {
   connectionTimeoutMillis: 5_000,
   idleTimeoutMillis: 30_000,
+  idle_in_transaction_session_timeout: 4_000,
+  lock_timeout: 5_000,
   statement_timeout: 6_000,
   query_timeout: 8_000,
-  lock_timeout: 5_000,
-  idle_in_transaction_session_timeout: 10_000,
 } as const;
 
 /**

@@ -20,7 +20,7 @@ import { usePostgresCluster, type PostgresCluster } from '../../support/postgres
  * The engine's bounds scaled down so the test is short; what is asserted is that the dead connection
  * is found and the rerun commits within the budget, not how fast (no figure is timed here).
  */
-const SHORT_BOUNDS = { query_timeout: 1_000, statement_timeout: 800, lock_timeout: 700, idle_in_transaction_session_timeout: 1_000 };
+const SHORT_BOUNDS = { idle_in_transaction_session_timeout: 500, lock_timeout: 1_500, statement_timeout: 1_800, query_timeout: 2_000 };
 const WATCH_TIMING = { afterMs: 300, everyMs: 300, probeTimeoutMs: 1_000 };
 
 describe('a half-open connection (the database vanished without a FIN or RST)', () => {
@@ -59,6 +59,8 @@ describe('a half-open connection (the database vanished without a FIN or RST)', 
     admin = new pg.Pool({ connectionString: direct, max: 2 });
     admin.on('error', () => {});
     await admin.query('CREATE TABLE rides (id text PRIMARY KEY, attempt integer NOT NULL)');
+    // A row every write takes first, as a restaurant's clock row: what an orphaned transaction holds.
+    await admin.query("CREATE TABLE turns (id text PRIMARY KEY, n integer NOT NULL); INSERT INTO turns VALUES ('r-1', 0)");
   });
   after(async () => {
     await admin.query('ALTER SYSTEM RESET synchronous_standby_names').catch(() => {});
@@ -71,24 +73,37 @@ describe('a half-open connection (the database vanished without a FIN or RST)', 
 
   const rows = async (id: string) => (await admin.query<{ attempt: number }>('SELECT attempt FROM rides WHERE id = $1', [id])).rows;
 
-  test('a statement sent into it: query_timeout ends it, the use case reruns on a new connection within the budget, saved once', async () => {
+  test('a statement sent into it: query_timeout ends it, the use case reruns on a new connection within the budget, saved once; another writer waits for the orphan\'s lock instead of failing', async () => {
     const { proxy, connectionString } = await throughProxy();
     const pool = poolOn(connectionString);
     const retried: string[] = [];
     let attempts = 0;
+    let other: Promise<unknown> | undefined;
     const started = performance.now();
     await runTransaction(
       pool,
       async (client) => {
         attempts += 1;
+        await client.query("UPDATE turns SET n = n + 1 WHERE id = 'r-1'");
         await client.query('INSERT INTO rides VALUES ($1, $2)', ['statement', attempts]);
-        if (attempts === 1) proxy.blackhole();
+        if (attempts === 1) {
+          proxy.blackhole();
+          // Another writer of the same "restaurant" on a healthy connection: it waits for the row the
+          // orphaned transaction holds until the server ends that transaction, within its lock_timeout.
+          other = runTransaction(poolOn(direct), async (healthy) => {
+            await healthy.query("UPDATE turns SET n = n + 1 WHERE id = 'r-1'");
+            await healthy.query("INSERT INTO rides VALUES ('other-writer', 1)");
+          }, { commitWatch: null });
+        }
         await client.query('SELECT 1');
       },
       { onRetry: (error) => retried.push((error as Error).message), commitWatch: recordingWatch(connectionString, []) },
     );
     const tookMs = performance.now() - started;
-    console.log(`half-open figure: a statement into a dead connection found and rerun in ${tookMs.toFixed(0)} ms (query_timeout ${SHORT_BOUNDS.query_timeout} ms)`);
+    await other;
+    assert.deepEqual(await rows('other-writer'), [{ attempt: 1 }], 'the other writer was not refused (55P03)');
+    assert.equal((await admin.query("SELECT n FROM turns WHERE id = 'r-1'")).rows[0].n, 2, 'the orphan\'s take rolled back, the rerun\'s and the other\'s kept');
+    console.log(`half-open figure: a statement into a dead connection found and rerun in ${tookMs.toFixed(0)} ms (query_timeout ${SHORT_BOUNDS.query_timeout} ms, idle in transaction ${SHORT_BOUNDS.idle_in_transaction_session_timeout} ms)`);
     assert.equal(attempts >= 2, true);
     assert.match(retried[0]!, /Query read timeout/);
     assert.ok(tookMs < DEFAULT_OUTAGE_RETRY.budgetMs, `within the budget (${tookMs} ms)`);
