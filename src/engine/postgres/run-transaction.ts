@@ -40,8 +40,8 @@ export interface OutageRetry {
 
 /**
  * Pauses at most 0.5 s (0.75 s with its random half): a planned switchover keeps writes away about
- * 3.5 s here, and with pauses of up to 1.5 s a use case first wrote up to 1.5 s after the new leader
- * took writes (storage-switchover: 4.1 and 5.4 s against the target of 5 s).
+ * 3.5 s here, and a use case's first write after it comes up to one pause late; the target is 5 s
+ * (figures in docs/platform-failover.md).
  */
 export const DEFAULT_OUTAGE_RETRY: OutageRetry = { budgetMs: 20_000, firstPauseMs: 50, maxPauseMs: 500 };
 
