@@ -82,7 +82,8 @@ export interface RunTransactionOptions {
 /** A pg.Pool keeps its settings (connection string, credentials): a watch connects with the same. */
 function defaultCommitWatch(pool: pg.Pool): CommitWatch | null {
   const settings = (pool as { options?: pg.ClientConfig }).options;
-  return settings ? commitWatchFor(settings) : null;
+  // pg-pool keeps a password given apart from the connection string as a non-enumerable property.
+  return settings ? commitWatchFor({ ...settings, password: settings.password }) : null;
 }
 
 /** Runs `work` between BEGIN and COMMIT (sent pipelined with its first statement); rolls back on error. */
