@@ -21,6 +21,19 @@ export interface ReconnectPauses {
 
 export const DEFAULT_RECONNECT_PAUSES: ReconnectPauses = { firstMs: 250, maxMs: 4_000 };
 
+/**
+ * Issue 35: the LISTEN connection only receives, so a database machine that vanished without a FIN
+ * or RST (power loss, a partition) would leave it waiting for ever, hearing nothing. Every `everyMs`
+ * it asks `SELECT 1`; no answer within `timeoutMs` (or an error) is a lost connection, got back as
+ * any other.
+ */
+export interface Heartbeat {
+  everyMs: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_HEARTBEAT: Heartbeat = { everyMs: 5_000, timeoutMs: 3_000 };
+
 /** The pause before the `attempt`-th reconnection (1-based). */
 export function reconnectPause(pauses: ReconnectPauses, attempt: number, random = Math.random): number {
   const grown = Math.min(pauses.maxMs, pauses.firstMs * 2 ** (attempt - 1));
@@ -53,6 +66,7 @@ export class FeedListener {
   /** Failed attempts since LISTEN was last in place (the next pause grows with it). */
   private failures = 0;
   private listening = false;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
   /** How many times LISTEN came back after a loss (for tests and the node's status). */
   reconnections = 0;
 
@@ -63,6 +77,7 @@ export class FeedListener {
     private readonly heard: (restaurantId: string | null, kind: CommitKind) => void,
     private readonly onError: (error: Error) => void,
     private readonly pauses: ReconnectPauses = DEFAULT_RECONNECT_PAUSES,
+    private readonly heartbeat: Heartbeat = DEFAULT_HEARTBEAT,
   ) {}
 
   /** Whether LISTEN is in place now (false while the connection is being got back). */
@@ -87,7 +102,21 @@ export class FeedListener {
     if (this.client === client && !this.stopped) {
       this.listening = true;
       this.failures = 0;
+      this.beat(client);
     }
+  }
+
+  /** The next heartbeat of this connection (none once it is lost or the listener stops). */
+  private beat(client: pg.Client): void {
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeatTimer = null;
+      if (this.client !== client || this.stopped) return;
+      const ping = { text: 'SELECT 1', query_timeout: this.heartbeat.timeoutMs } as pg.QueryConfig;
+      client.query(ping).then(
+        () => this.beat(client),
+        (error: Error) => this.lost(client, new Error(`the LISTEN connection did not answer its heartbeat: ${error.message}`)),
+      );
+    }, this.heartbeat.everyMs);
   }
 
   private lost(client: pg.Client, error: Error | null): void {
@@ -95,6 +124,8 @@ export class FeedListener {
     if (error) this.onError(error);
     this.client = null;
     this.listening = false;
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
+    this.heartbeatTimer = null;
     client.end().catch(() => {});
     this.failures += 1;
     this.retry = setTimeout(() => {
@@ -115,6 +146,7 @@ export class FeedListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.heartbeatTimer) clearTimeout(this.heartbeatTimer);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => {});

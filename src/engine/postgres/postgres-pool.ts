@@ -13,15 +13,35 @@ export interface PostgresPoolOptions {
   onError: (error: Error) => void;
 }
 
-/** A pool's and a client's limits: none waits on the network or a lock for ever. */
+/**
+ * A pool's and a client's limits: none waits on the network or a lock for ever. Issue 35: a database
+ * machine that vanishes without a FIN or RST (power loss, a partition) leaves a connection half-open,
+ * and only the client's own bounds find it: `query_timeout` (client-side, every statement but COMMIT,
+ * which commit-watch.ts covers) is what ends a statement sent into it, so it is kept short enough
+ * for runTransaction to rerun the use case on a new connection within its 20 s budget, and longer
+ * than the server's own bounds (statement_timeout, lock_timeout), so a statement that is merely slow
+ * is ended by PostgreSQL with its own error first. The server ends the transaction a half-open
+ * connection orphaned by idle_in_transaction_session_timeout, which frees its locks (the restaurant's
+ * clock row among them) sooner than any waiter's lock_timeout: the rerun and the restaurant's other
+ * writes wait for it instead of failing with 55P03. A use case never idles inside its transaction
+ * (it awaits only its statements), so 4 s is generous; a session it ends is a lost connection, rerun.
+ */
 export const POSTGRES_TIMEOUTS = {
   connectionTimeoutMillis: 5_000,
   idleTimeoutMillis: 30_000,
-  statement_timeout: 15_000,
-  query_timeout: 20_000,
-  lock_timeout: 10_000,
-  idle_in_transaction_session_timeout: 15_000,
+  idle_in_transaction_session_timeout: 4_000,
+  lock_timeout: 5_000,
+  statement_timeout: 6_000,
+  query_timeout: 8_000,
 } as const;
+
+/**
+ * TCP keepalive on every connection: an idle pooled or LISTEN socket whose peer vanished is found by
+ * the kernel (its first probe after this idle time; the interval and count are libuv's) and dropped before a
+ * use case takes it. Keepalive sends nothing while data is unacknowledged: a statement in flight is
+ * bounded by query_timeout, a COMMIT by commit-watch.ts.
+ */
+export const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 5_000 } as const;
 
 const INT8_OID = 20;
 
@@ -47,7 +67,7 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'comanda',
     types: ENGINE_TYPES,
-    keepAlive: true,
+    ...KEEPALIVE,
     pipeline: true,
     ...POSTGRES_TIMEOUTS,
   });
@@ -61,7 +81,7 @@ export function createPostgresClient(options: Omit<PostgresPoolOptions, 'max'>):
     connectionString: options.connectionString,
     application_name: options.applicationName ?? 'comanda',
     types: ENGINE_TYPES,
-    keepAlive: true,
+    ...KEEPALIVE,
     connectionTimeoutMillis: POSTGRES_TIMEOUTS.connectionTimeoutMillis,
     statement_timeout: POSTGRES_TIMEOUTS.statement_timeout,
     query_timeout: POSTGRES_TIMEOUTS.query_timeout,

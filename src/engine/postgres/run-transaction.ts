@@ -7,6 +7,7 @@
 // not commit, which is known everywhere but in COMMIT itself (below).
 import type pg from 'pg';
 import { CommitOutcomeUnknown, isStorageOutage, StorageUnavailable } from '../storage-unavailable.ts';
+import { commitWatchFor, SESSION_SQL, whileCommitting, type CommitWatch, type Session } from './commit-watch.ts';
 
 const CONFLICT_CODES = new Set(['40P01', '40001']);
 export const MAX_TRANSACTION_ATTEMPTS = 5;
@@ -37,7 +38,12 @@ export interface OutageRetry {
   maxPauseMs: number;
 }
 
-export const DEFAULT_OUTAGE_RETRY: OutageRetry = { budgetMs: 20_000, firstPauseMs: 50, maxPauseMs: 1_000 };
+/**
+ * Pauses at most 0.5 s (0.75 s with its random half): a planned switchover keeps writes away about
+ * 3.5 s here, and a use case's first write after it comes up to one pause late; the target is 5 s
+ * (figures in docs/platform-failover.md).
+ */
+export const DEFAULT_OUTAGE_RETRY: OutageRetry = { budgetMs: 20_000, firstPauseMs: 50, maxPauseMs: 500 };
 
 /**
  * The longest timer Node keeps (about 24.8 days): COMMIT's client-side timeout. The pool's
@@ -46,7 +52,8 @@ export const DEFAULT_OUTAGE_RETRY: OutageRetry = { budgetMs: 20_000, firstPauseM
  * write reported failed, and saved. `pg` takes a query's own `query_timeout` only when it is not 0, so
  * "none" is said as this. A COMMIT is never abandoned by
  * the client: it ends with PostgreSQL's answer or its connection's end (HAProxy cuts the sessions of a
- * node that stops leading, so a hung leader ends it too).
+ * node that stops leading, so a hung leader ends it too), or, on a half-open connection, once the
+ * database says nothing can be committing it any more (commit-watch.ts).
  */
 const COMMIT_QUERY_TIMEOUT_MS = 2_147_483_647;
 /** `pg` reads `query_timeout` from a query's config (client.js), which its types do not list. */
@@ -65,6 +72,18 @@ export interface RunTransactionOptions {
    * second run finds the key answered). Otherwise CommitOutcomeUnknown is thrown. Default: never.
    */
   rerunAfterUnknownCommit?: () => boolean;
+  /**
+   * What ends a COMMIT sent into a half-open connection (commit-watch.ts). Default: asked through a
+   * new connection with the pool's settings; null: none (a pool that is not pg's, in fast tests).
+   */
+  commitWatch?: CommitWatch | null;
+}
+
+/** A pg.Pool keeps its settings (connection string, credentials): a watch connects with the same. */
+function defaultCommitWatch(pool: pg.Pool): CommitWatch | null {
+  const settings = (pool as { options?: pg.ClientConfig }).options;
+  // pg-pool keeps a password given apart from the connection string as a non-enumerable property.
+  return settings ? commitWatchFor({ ...settings, password: settings.password }) : null;
 }
 
 /** Runs `work` between BEGIN and COMMIT (sent pipelined with its first statement); rolls back on error. */
@@ -77,12 +96,13 @@ export async function runTransaction<T>(
   const outage = options.outage ?? DEFAULT_OUTAGE_RETRY;
   const timer = options.timer ?? realRetryTimer;
   const deadline = timer.now() + outage.budgetMs;
+  const watch = options.commitWatch === undefined ? defaultCommitWatch(pool) : options.commitWatch;
   let conflicts = 0;
   let outages = 0;
   for (let attempt = 1; ; attempt += 1) {
     let pause: number;
     try {
-      return await attemptOnce(pool, work);
+      return await attemptOnce(pool, work, watch);
     } catch (error) {
       const failure = error instanceof AttemptFailure ? error : null;
       const cause = failure ? failure.cause : error;
@@ -118,7 +138,24 @@ class AttemptFailure extends Error {
   }
 }
 
-async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/** Each pooled connection's session, read once (before its first BEGIN, pipelined with it). */
+const sessions = new WeakMap<pg.PoolClient, Promise<Session | undefined>>();
+
+function sessionOf(client: pg.PoolClient): Promise<Session | undefined> {
+  let session = sessions.get(client);
+  if (!session) {
+    session = client.query<Session>(SESSION_SQL).then(({ rows }) => rows?.[0]);
+    sessions.set(client, session);
+  }
+  return session;
+}
+
+/** Ends a connection's socket (pg then fails its pending queries as a lost connection). */
+function cutConnection(client: pg.PoolClient): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
+async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, watch: CommitWatch | null): Promise<T> {
   const client = await pool.connect();
   // A connection that breaks while checked out fails its pending query too: that is where it is handled.
   const ignore = () => {};
@@ -128,8 +165,10 @@ async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
   let broken: Error | undefined;
   try {
     let result: T;
+    let session: Session | undefined;
     try {
-      [, result] = await Promise.all([client.query('BEGIN'), work(client)]);
+      // Sent before BEGIN (outside the transaction) on a connection's first use only.
+      [session, , result] = await Promise.all([watch ? sessionOf(client) : undefined, client.query('BEGIN'), work(client)]);
     } catch (error) {
       if (isStorageOutage(error)) broken = error as Error;
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
@@ -139,7 +178,9 @@ async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
     try {
       // statement_timeout cannot end it: PostgreSQL stops a statement's timer before it commits
       // (postgres.c, finish_xact_command), so the wait for the synchronous standby is never cancelled.
-      committed = await client.query(COMMIT_WITHOUT_CLIENT_TIMEOUT);
+      // A half-open connection is found by asking the database about the session (commit-watch.ts).
+      const commit = client.query(COMMIT_WITHOUT_CLIENT_TIMEOUT);
+      committed = watch && session ? await whileCommitting(commit, session, watch, () => cutConnection(client)) : await commit;
     } catch (error) {
       broken = error as Error;
       // Refused before it committed (a deadlock found at commit, a constraint checked then) is a

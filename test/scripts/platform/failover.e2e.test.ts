@@ -4,14 +4,22 @@
 // none twice, the clients saw only errors they retry, and writes resumed. The unavailable window
 // (the longest time without an acknowledged write from the fault on) is printed, not asserted:
 // its targets (≤ 5 s switchover, ≤ 30 s failover) are figures for docs/platform-failover.md.
+// Then the storage's own load (support/engine-nodes-under-load.ts): two engine-node processes, each a
+// PostgresStorage through HAProxy, taking orders with Idempotency-Keys and stock and following the
+// feed, through a planned switchover and a kill -9 of the primary.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import type pg from 'pg';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { down, stillRunning } from '../../../scripts/platform/down.ts';
 import type { PlatformLayout } from '../../../scripts/platform/layout.ts';
 import { clusterMembers, leaderOf, syncStandbyOf } from '../../../scripts/platform/patroni-rest.ts';
 import { up, writeConnection } from '../../../scripts/platform/up.ts';
-import type { PlatformSecrets } from '../../../scripts/platform/configs.ts';
+import { APP_DATABASE, APP_ROLE, type PlatformSecrets } from '../../../scripts/platform/configs.ts';
+import { migratePostgres } from '../../../src/engine/postgres/migrate-postgres.ts';
+import { createPostgresPool } from '../../../src/engine/postgres/postgres-pool.ts';
+import { engineNodesUnderLoad, STOCK, type EngineNodesOutcome } from './support/engine-nodes-under-load.ts';
 import { eventually } from '../../support/eventually.ts';
 import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, longestGap, prepareOrdersTable, startOrderWriters, switchGap } from '../../support/order-writers.ts';
@@ -26,18 +34,27 @@ const RECOVERY_TIMEOUT_MS = 150_000;
 let layout: PlatformLayout;
 let secrets: PlatformSecrets;
 
+let admin: pg.Pool;
+let connectionString: string;
+
 /** Writes under load, the fault, writes again; then the acknowledged rows against the leader's table. */
-async function underLoad(t: TestContext, label: string, inject: () => Promise<void>) {
-  // One fault at a time: the cluster is whole again (three members running, and Patroni has named a
-  // synchronous standby, which it does a few seconds after a switch) before the next one. A leader
-  // lost before that is a second fault: Patroni then promotes nobody, since no replica is known to
-  // hold every acknowledged commit (docs/platform-failover.md).
+/**
+ * One fault at a time: the cluster is whole again (`members` running, and Patroni has named a
+ * synchronous standby, which it does a few seconds after a switch) before the next one. A leader
+ * lost before that is a second fault: Patroni then promotes nobody, since no replica is known to
+ * hold every acknowledged commit (docs/platform-failover.md).
+ */
+async function wholeAgain(members: number) {
   await explainingFailure(layout, undefined, clock, () =>
-    eventually(() => clusterMembers(layout), 'three running members, a leader and a synchronous standby', {
-      until: (members) => members.length === 3 && members.every((member) => member.state === 'running' || member.state === 'streaming') && syncStandbyOf(members) !== undefined && leaderOf(members) !== undefined,
+    eventually(() => clusterMembers(layout), `${members} running members, a leader and a synchronous standby`, {
+      until: (found) => found.filter((member) => member.state === 'running' || member.state === 'streaming').length >= members && syncStandbyOf(found) !== undefined && leaderOf(found) !== undefined,
       timeoutMs: RECOVERY_TIMEOUT_MS,
     }),
   );
+}
+
+async function underLoad(t: TestContext, label: string, inject: () => Promise<void>) {
+  await wholeAgain(3);
   const writers = startOrderWriters({ connection: writeConnection(layout, secrets), clients: WRITERS, clock, label });
   try {
     await explainingFailure(layout, writers, clock, () =>
@@ -59,7 +76,7 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
     const unavailableMs = longestGap(report.acknowledged, faultAt);
     const switchMs = switchGap(report.acknowledged, faultAt);
     const seconds = (ms: number | undefined) => (ms === undefined ? 'no switch' : `${(ms / 1000).toFixed(1)} s`);
-    const figure = `${label}: writes unavailable ${seconds(unavailableMs)} (longest time without an acknowledged write from the fault on; from the old leader's last to the new one's first: ${seconds(switchMs)}); acknowledged ${check.acknowledged}, lost ${check.lost.length}, duplicated ${check.duplicated.length}; retried ${JSON.stringify(Object.fromEntries(report.retried))}; wrong answers ${report.wrongAnswers.length}`;
+    const figure = `${label}: writes unavailable ${seconds(unavailableMs)} (longest time without an acknowledged write from the fault on; from the old leader's last to the new one's first: ${seconds(switchMs)}); acknowledged ${check.acknowledged}, lost ${check.lost.length}, duplicated ${check.duplicated.length}; retried ${JSON.stringify(Object.fromEntries(report.retried))}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     t.diagnostic(figure);
     console.log(`platform figure: ${figure}`);
     assert.deepEqual(report.wrongAnswers, [], 'the clients saw only errors they retry');
@@ -78,9 +95,14 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     secrets = started.secrets;
     console.log(`platform figure: up (synchronous, template data directory) ready in ${(started.readyMs / 1000).toFixed(1)} s (template made now: ${(started.templateMs / 1000).toFixed(1)} s)`);
     await prepareOrdersTable(writeConnection(layout, secrets));
+    // The engine's schema, for the scenarios with engine nodes.
+    connectionString = `postgres://${APP_ROLE}:${encodeURIComponent(secrets.app)}@${layout.host}:${layout.haproxy.writePort}/${APP_DATABASE}`;
+    admin = createPostgresPool({ connectionString, max: 2, onError: () => {} });
+    await migratePostgres(admin);
   });
 
   after(async () => {
+    await admin?.end();
     if (!layout) return;
     // To read the logs of a failed run: COMANDA_KEEP_PLATFORM=1 keeps the layout running (then npm run platform -- down --dir …).
     if (process.env.COMANDA_KEEP_PLATFORM === '1') return console.log(`platform kept in ${layout.dir}`);
@@ -100,6 +122,18 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     const candidatePort = layout.nodes.find((node) => node.name === candidate)!.port;
     assert.ok(result.resumedOn.has(candidatePort), 'writes resumed on the candidate');
     assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
+  });
+
+  test('a planned switchover under two engine nodes (each a PostgresStorage through HAProxy): nothing lost, feeds whole, LISTEN back', { timeout: 300_000 }, async (t) => {
+    await wholeAgain(3);
+    const outcome = await engineNodesUnderLoad({
+      layout, admin, connectionString, label: 'storage-switchover', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
+      inject: async () => {
+        const members = await clusterMembers(layout);
+        await switchover(layout, leaderOf(members)!, syncStandbyOf(members)!);
+      },
+    });
+    assertNothingLost(t, outcome);
   });
 
   test('the etcd member beside the leader killed: writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
@@ -132,4 +166,39 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     const rows = await queryNode<{ standby: boolean }>(nodeConnection(layout, secrets, newLeader), 'SELECT pg_is_in_recovery() AS standby');
     assert.equal(rows[0]?.standby, false);
   });
+
+  test('kill -9 of the primary under two engine nodes (each a PostgresStorage through HAProxy): every acknowledged order once, stock exact, each feed whole, LISTEN back', { timeout: 300_000 }, async (t) => {
+    // The node the previous test killed stays down: two members, a leader and its synchronous standby.
+    await wholeAgain(2);
+    let leader: string | undefined;
+    const outcome = await engineNodesUnderLoad({
+      layout, admin, connectionString, label: 'storage-kill-9', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
+      inject: async () => {
+        leader = await currentLeader(layout);
+        assert.ok(leader, 'a leader to kill');
+        killDatabaseNode(layout, leader);
+      },
+    });
+    t.diagnostic(`leader killed ${leader}, now ${await currentLeader(layout)}`);
+    assertNothingLost(t, outcome);
+  });
 });
+
+/** What the engine nodes' scenario asserts after any fault. */
+function assertNothingLost(t: TestContext, outcome: EngineNodesOutcome): void {
+  t.diagnostic(outcome.figure);
+  console.log(`platform figure: ${outcome.figure}`);
+  assert.deepEqual(outcome.report.wrongAnswers, [], 'only 201, 409 and 503 with Retry-After');
+  assert.deepEqual(outcome.lost, [], 'every order answered 201 is on the leader, with the id it was answered with');
+  assert.deepEqual(outcome.doubled, [], 'no key written twice');
+  assert.deepEqual(outcome.unanswered, [], 'every saved order was answered (a 503 was retried with its key until answered)');
+  assert.equal(outcome.orders, outcome.created, 'one order per 201');
+  assert.equal(outcome.stock, STOCK - outcome.created, 'stock is what it was less the orders taken');
+  assert.ok(outcome.stock >= 0, 'never oversold');
+  assert.equal(outcome.events, outcome.created, 'one event per order');
+  for (const feed of outcome.report.feeds) {
+    assert.deepEqual(feed.gaps, [], `${feed.node}'s feed missed no event`);
+    assert.deepEqual(feed.seqs, Array.from({ length: outcome.events }, (_, index) => index + 1), `${feed.node} read every event once, in order`);
+  }
+  assert.deepEqual(outcome.listening, [2, 2], 'both LISTEN connections back');
+}
