@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ComandaBridge } from '../../src/shared/screen-contract/contract.ts';
 import type { BoardSnapshot, LivePush } from '../../src/shared/screen-contract/kitchen.ts';
-import { startEarlyBoard, takeEarlyBoard } from '../../src/renderer/src/early-board.ts';
+import { kitchenBase, startEarlyBoard, startEarlyBrowserBoard, takeEarlyBoard, takeEarlyBrowserBoard } from '../../src/renderer/src/early-board.ts';
 import { answerOf } from '../../src/renderer/src/api.ts';
 import { createBoardState } from '../../src/renderer/src/state/board-state.ts';
 import { deferred, FakeClock, ticket, order } from './state/fakes.ts';
@@ -87,4 +87,49 @@ test("the board's first load takes the early snapshot; a later load asks the eng
   await board.getState().load();
   assert.equal(asked, 1);
   assert.deepEqual(Object.keys(board.getState().tickets), []);
+});
+
+test("in a browser, the session and the board's snapshot are asked for at once, over the page's own door; taken once", async () => {
+  const sent: { url: string; init: RequestInit | undefined }[] = [];
+  const answers = new Map([
+    ['/kitchen/session', new Response('{"ok":true,"value":{"paired":true}}')],
+    ['/kitchen/api/board:snapshot', new Response('{"ok":true,"value":{}}')],
+  ]);
+  const fetcher = (async (url: string, init?: RequestInit) => {
+    sent.push({ url, init });
+    return answers.get(url)!;
+  }) as unknown as typeof fetch;
+  startEarlyBrowserBoard(kitchenBase({ href: 'https://hub.local:4750/kitchen/?pairing=refused' }), fetcher);
+  startEarlyBrowserBoard('/kitchen', fetcher);
+  assert.deepEqual(
+    sent.map((s) => [s.url, s.init?.method ?? 'GET', s.init?.body ?? null, s.init?.credentials, s.init?.cache]),
+    [
+      ['/kitchen/session', 'GET', null, 'same-origin', 'no-store'],
+      ['/kitchen/api/board:snapshot', 'POST', '{}', 'same-origin', 'no-store'],
+    ],
+    'both at once, once',
+  );
+  const early = takeEarlyBrowserBoard();
+  assert.ok(early);
+  assert.equal(takeEarlyBrowserBoard(), null, 'taken once');
+  assert.equal(await early.session, answers.get('/kitchen/session'));
+  assert.equal(await early.snapshot, answers.get('/kitchen/api/board:snapshot'));
+});
+
+test('a request the page sent early that fails is no unhandled rejection while nothing reads it', async () => {
+  const unhandled: unknown[] = [];
+  const note = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', note);
+  try {
+    startEarlyBrowserBoard('/kitchen', (async () => {
+      throw new TypeError('offline');
+    }) as unknown as typeof fetch);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(unhandled, []);
+    const early = takeEarlyBrowserBoard();
+    await assert.rejects(early!.snapshot, /offline/);
+  } finally {
+    process.off('unhandledRejection', note);
+  }
 });

@@ -15,7 +15,19 @@ export interface EarlyBoard {
   listen(listener: (push: LivePush) => void): () => void;
 }
 
+/**
+ * In a browser (a paired tablet, the manager's browser): the two requests the app makes first, sent
+ * as the page starts. The HTTP transport reads their answers as its own (transport/http-transport.ts).
+ */
+export interface EarlyBrowserStart {
+  /** `GET <base>/session`: what this browser is. */
+  session: Promise<Response>;
+  /** `POST <base>/api/board:snapshot`: the board, if this browser may read it (refused otherwise, and dropped). */
+  snapshot: Promise<Response>;
+}
+
 let early: EarlyBoard | null = null;
+let earlyBrowser: EarlyBrowserStart | null = null;
 
 /** Inside the desktop app (the preload's bridge is there): asks for the board at once and keeps the pushes meanwhile. */
 export function startEarlyBoard(bridge: ComandaBridge | undefined): void {
@@ -40,5 +52,39 @@ export function startEarlyBoard(bridge: ComandaBridge | undefined): void {
 export function takeEarlyBoard(): EarlyBoard | null {
   const taken = early;
   early = null;
+  return taken;
+}
+
+/** Where the kitchen's door lives for this page, e.g. '/kitchen' (the page is served at <base>/). */
+export function kitchenBase(location: { href: string }): string {
+  return new URL('./', location.href).pathname.replace(/\/$/, '');
+}
+
+/**
+ * In a browser (no bridge): asks what this browser is and for the board's snapshot at once, both
+ * before the app's script has run, as the window does. No live stream is opened here: the app opens
+ * it once the snapshot is in, resuming after the snapshot's cursor, so no change between the two is lost.
+ */
+export function startEarlyBrowserBoard(base: string, fetcher: typeof fetch = fetch): void {
+  if (earlyBrowser !== null) return;
+  earlyBrowser = {
+    session: fetcher(`${base}/session`, { credentials: 'same-origin', cache: 'no-store' }),
+    snapshot: fetcher(`${base}/api/board:snapshot`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    }),
+  };
+  // Read later, or never (an unpaired browser's refused snapshot): not an unhandled rejection meanwhile.
+  earlyBrowser.session.catch(() => {});
+  earlyBrowser.snapshot.catch(() => {});
+}
+
+/** The browser's early start, once. */
+export function takeEarlyBrowserBoard(): EarlyBrowserStart | null {
+  const taken = earlyBrowser;
+  earlyBrowser = null;
   return taken;
 }

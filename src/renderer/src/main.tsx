@@ -5,14 +5,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createStore } from 'zustand/vanilla';
-import type { ComandaBridge } from '../../shared/screen-contract/contract.ts';
-import type { LivePush } from '../../shared/screen-contract/kitchen.ts';
+import type { ComandaBridge, ScreenResult } from '../../shared/screen-contract/contract.ts';
+import type { BoardSnapshot, LivePush } from '../../shared/screen-contract/kitchen.ts';
 import { createBridge } from '../../preload/bridge.ts';
 import { answerOf, createApi } from './api.ts';
 import { Root, type PairingState } from './Root.tsx';
 import { AppContext, type ScreenStates, type ScreenMode } from './app-context.tsx';
 import { createBoardState } from './state/board-state.ts';
-import { takeEarlyBoard, type EarlyBoard } from './early-board.ts';
+import { kitchenBase, takeEarlyBoard, takeEarlyBrowserBoard, type EarlyBoard } from './early-board.ts';
 import { storagePending } from './state/board/pending-slice.ts';
 import { createDevicesState } from './state/devices-state.ts';
 import { createKeysState } from './state/keys-state.ts';
@@ -20,8 +20,12 @@ import { createLocationsState } from './state/locations-state.ts';
 import { browserStorage, createScreenPreferencesState } from './state/screen-preferences-state.ts';
 import { createSettingsState } from './state/settings-state.ts';
 import { createStockState } from './state/stock-state.ts';
-import { createHttpTransport } from './transport/http-transport.ts';
+import { createHttpTransport, type HttpTransport } from './transport/http-transport.ts';
 import { PickupScreen } from './views/PickupScreen.tsx';
+
+// When the app's script began to run: what the page asked for before it (start.ts) is timed against
+// this mark (test/renderer/tablet-early-start.e2e.test.ts, bench row 5's notes).
+performance.mark('comanda:app-script');
 
 const preferences = createScreenPreferencesState(browserStorage());
 const pairing = createStore<{ state: PairingState }>()(() => ({ state: 'checking' }));
@@ -67,6 +71,32 @@ function startStates(bridge: ComandaBridge, mode: ScreenMode, inBrowser: boolean
   return states;
 }
 
+/**
+ * A browser's early start (the snapshot asked for over HTTP as the page started) as the board takes
+ * it: the snapshot's answer, and the live stream opened once it is in, resuming after its cursor (a
+ * change made between the snapshot's read and the stream's opening still reaches the board).
+ */
+function earlyOverHttp(transport: HttpTransport, bridge: ComandaBridge, asked: Promise<Response>): EarlyBoard {
+  const snapshot = transport.answer(asked) as Promise<ScreenResult<BoardSnapshot>>;
+  return {
+    snapshot,
+    listen(listener) {
+      let unsubscribe: (() => void) | null = null;
+      let stopped = false;
+      void snapshot.then((answer) => {
+        if (stopped) return;
+        // Refused or unreachable: the stream starts where the engine is, and its first heartbeat loads the board.
+        if (answer.ok) transport.resumeAfter(answer.value.cursor);
+        unsubscribe = bridge.onLive(listener);
+      });
+      return () => {
+        stopped = true;
+        unsubscribe?.();
+      };
+    },
+  };
+}
+
 const root = createRoot(document.getElementById('root')!);
 const render = (states: ScreenStates | null) =>
   root.render(
@@ -81,13 +111,15 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
   pairing.setState({ state: 'paired' });
   render(startStates(window.comanda, 'desktop', false, takeEarlyBoard()));
 } else {
-  const base = new URL('./', window.location.href).pathname.replace(/\/$/, '');
+  const base = kitchenBase(window.location);
+  // What start.ts asked for as the page started: what this browser is, and the board.
+  const early = takeEarlyBrowserBoard();
   const transport = createHttpTransport({
     base,
     onUnpaired: () => pairing.setState((s) => ({ state: s.state === 'paired' ? 'revoked' : 'unpaired' })),
   });
   render(null);
-  void transport.session().then((session) => {
+  void transport.session(early?.session).then((session) => {
     if (session === 'unpaired') {
       pairing.setState({ state: 'unpaired' });
       return;
@@ -105,6 +137,7 @@ if (typeof window.comanda === 'object' && window.comanda !== null) {
     // Paired, or the engine is out of reach for now: the board starts and says how fresh it is.
     pairing.setState({ state: 'paired' });
     // The manager's browser gets the desktop's screens; a tablet the kitchen's.
-    render(startStates(createBridge(transport), session === 'admin' ? 'desktop' : 'tablet', true));
+    const bridge = createBridge(transport);
+    render(startStates(bridge, session === 'admin' ? 'desktop' : 'tablet', true, early ? earlyOverHttp(transport, bridge, early.snapshot) : null));
   });
 }

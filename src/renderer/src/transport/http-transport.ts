@@ -25,8 +25,18 @@ export interface HttpTransportOptions {
 export type BrowserSession = 'admin' | 'paired' | 'pickup' | 'unpaired';
 
 export interface HttpTransport extends BridgeTransport {
-  /** Asks what this browser is (network trouble counts as "unknown": null). */
-  session(): Promise<BrowserSession | null>;
+  /**
+   * Asks what this browser is (network trouble counts as "unknown": null); `asked`: the page's own
+   * request for it, already sent (early-board.ts), read here instead of asking again.
+   */
+  session(asked?: Promise<Response>): Promise<BrowserSession | null>;
+  /** A call's answer to a request the page sent before this transport existed (early-board.ts), read as `invoke` reads its own. */
+  answer(asked: Promise<Response>): Promise<ScreenResult<unknown>>;
+  /**
+   * The live stream, once opened, starts after this change-feed position (a snapshot read before the
+   * stream was open: what happened since its cursor still reaches the screen). Ignored once it is open.
+   */
+  resumeAfter(cursor: number): void;
   close(): void;
 }
 
@@ -52,9 +62,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     options.onUnpaired();
   };
 
-  const session = async (): Promise<BrowserSession | null> => {
+  const session = async (asked?: Promise<Response>): Promise<BrowserSession | null> => {
     try {
-      const response = await fetch(`${options.base}/session`, { credentials: 'same-origin', cache: 'no-store' });
+      const response = await (asked ?? fetch(`${options.base}/session`, { credentials: 'same-origin', cache: 'no-store' }));
       if (response.status === 401) return 'unpaired';
       if (!response.ok) return null;
       const body = (await response.json()) as { value?: { admin?: boolean; role?: string } };
@@ -104,35 +114,46 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     };
   };
 
+  /** A call's answer: the engine's result, a refusal, or the network's failure; an unpaired device drops to the pairing page. */
+  const answer = async (asked: Promise<Response>): Promise<ScreenResult<unknown>> => {
+    let response: Response;
+    try {
+      response = await asked;
+    } catch {
+      return failure('engine_unreachable', 'the kitchen server cannot be reached');
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      return failure('internal_error', `unexpected answer from the kitchen server (HTTP ${response.status})`);
+    }
+    const result = body as Partial<ScreenResult<unknown>> & { error?: ScreenFailure };
+    if (result.ok === true) return { ok: true, value: (result as { value: unknown }).value };
+    const error = result.error ?? { code: 'internal_error', message: `HTTP ${response.status}` };
+    if (error.code === DEVICE_UNPAIRED) dropToPairing();
+    return { ok: false, error };
+  };
+
   return {
     async invoke(channel: ScreenChannel, request: unknown): Promise<ScreenResult<unknown>> {
       if (!admin && !isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
       // A snapshot read before the stream is open could miss what happens in between: wait for it
       // (not forever: a board without live changes still beats no board).
       if (channel === 'board:snapshot' && opened) await Promise.race([opened, new Promise((r) => setTimeout(r, 3000))]);
-      let response: Response;
-      try {
-        response = await fetch(`${options.base}/api/${channel}`, {
+      return await answer(
+        fetch(`${options.base}/api/${channel}`, {
           method: 'POST',
           credentials: 'same-origin',
           cache: 'no-store',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(request ?? {}),
-        });
-      } catch {
-        return failure('engine_unreachable', 'the kitchen server cannot be reached');
-      }
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        return failure('internal_error', `unexpected answer from the kitchen server (HTTP ${response.status})`);
-      }
-      const result = body as Partial<ScreenResult<unknown>> & { error?: ScreenFailure };
-      if (result.ok === true) return { ok: true, value: (result as { value: unknown }).value };
-      const error = result.error ?? { code: 'internal_error', message: `HTTP ${response.status}` };
-      if (error.code === DEVICE_UNPAIRED) dropToPairing();
-      return { ok: false, error };
+        }),
+      );
+    },
+    answer,
+    resumeAfter(cursor) {
+      if (source === null && lastEventId === null) lastEventId = String(cursor);
     },
     subscribe(listener) {
       listeners.add(listener);
