@@ -31,7 +31,8 @@ function clock(ms: number, zone: string, language: Language): string {
   return format.format(ms);
 }
 
-export function ReplaySection({ location, day, text, language, stationName }: { location: string; day: string; text: InformesText; language: Language; stationName: (id: string) => string }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const ReplaySection = memo(function ReplaySection({ location, day, text, language, stationName }: { location: string; day: string; text: InformesText; language: Language; stationName: (id: string) => string }) {
   const { api } = useApp();
   const [replay, setReplay] = useState<KitchenReplay | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -145,7 +146,7 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
       {replay.truncated && <p className="muted">{text('list_truncated')}</p>}
     </div>
   );
-}
+});
 
 const ReplayBoard = memo(function ReplayBoard({ columns, text, zone, language, at }: { columns: ReturnType<typeof replayFrame>['columns']; text: InformesText; zone: string; language: Language; at: number }) {
   const shown = REPLAY_COLUMNS.filter((c) => c === 'recibido' || c === 'en_preparacion' || c === 'listo' || columns[c].length > 0);
