@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
+import { keepNames } from './support/rush.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
@@ -82,6 +83,28 @@ async function scrubTo(k: KitchenUnderTest, at: number): Promise<void> {
   await k.page.locator(`[data-testid="replay"][data-at="${at}"]`).waitFor();
 }
 
+/** Each station's lanes canvas: the bars it says it shows, and how many of its pixels have a bar's colour (done or cooking). */
+const barPixels = async (k: KitchenUnderTest) => {
+  await keepNames(k.page);
+  return k.page.locator('[data-testid="replay-lanes"]').evaluateAll((canvases) =>
+    (canvases as HTMLCanvasElement[]).map((canvas) => {
+      const style = getComputedStyle(canvas);
+      const probe = document.createElement('canvas').getContext('2d')!;
+      const rgb = (color: string) => {
+        probe.clearRect(0, 0, 1, 1);
+        probe.fillStyle = color;
+        probe.fillRect(0, 0, 1, 1);
+        return Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)).join(',');
+      };
+      const fills = new Set([rgb(style.getPropertyValue('--ready').trim()), rgb(style.getPropertyValue('--preparing').trim())]);
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let barPixels = 0;
+      for (let i = 0; i < data.length; i += 4) if (fills.has(`${data[i]},${data[i + 1]},${data[i + 2]}`)) barPixels++;
+      return { bars: Number(canvas.dataset['bars']), barPixels };
+    }),
+  );
+};
+
 const cardNumbers = (k: KitchenUnderTest, column: string) =>
   k.page.locator(`[data-testid="replay-column-${column}"] [data-testid="replay-card"]`).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-number')!));
 
@@ -112,7 +135,8 @@ describe('Informes replay (Chromium, real engine)', () => {
       assert.ok(preparing.length > 5 && ready.length > 5, `a busy instant (${preparing.length} preparing, ${ready.length} ready)`);
       assert.deepEqual((await cardNumbers(k, 'en_preparacion')).sort(), [...preparing].sort(), `en preparación at +${minutes} min`);
       assert.deepEqual((await cardNumbers(k, 'listo')).sort(), [...ready].sort(), `listos at +${minutes} min`);
-      assert.ok((await page.locator('[data-testid="replay-bar"]').count()) > 0, 'cooks have items in their lanes');
+      const lanes = await barPixels(k);
+      assert.ok(lanes.some((l) => l.bars > 0 && l.barPixels > 0), `cooks have items in their lanes, painted (${JSON.stringify(lanes)})`);
       assert.match(await page.locator('[data-testid="replay-card"]').first().innerText(), /prometido \d\d:\d\d/);
     }
     assert.equal(await page.locator('[data-testid="replay-clock"]').innerText(), '22:01:00');
