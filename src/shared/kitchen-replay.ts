@@ -172,32 +172,6 @@ export function sameBoard(a: Record<ReplayColumn, BoardCard[]>, b: Record<Replay
 /** A card's ready time once the instant reached it, else null. */
 export const shownReady = (card: BoardCard, at: number): number | null => (card.ready_at !== null && card.ready_at <= at ? card.ready_at : null);
 
-/** A lane bar as drawn on the lanes' own time axis: it ends at its done time, or runs on past the instant while cooking. */
-export interface SteadyBar {
-  lane: number;
-  product: string;
-  number: string;
-  from: number;
-  /** Null while cooking at the frame's instant. */
-  done: number | null;
-}
-
-/** The bars of a station's frame as they are drawn on a time axis that slides (they change only when a line starts, ends or leaves the window). */
-export function steadyBars(station: StationFrame): SteadyBar[] {
-  return station.bars.map((bar) => ({ lane: bar.lane, product: bar.product, number: bar.number, from: bar.from, done: bar.cooking ? null : bar.to }));
-}
-
-/** Whether two lists of steady bars are the same bars. */
-export function sameBars(a: readonly SteadyBar[], b: readonly SteadyBar[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const p = a[i]!;
-    const q = b[i]!;
-    if (p.lane !== q.lane || p.number !== q.number || p.from !== q.from || p.done !== q.done || p.product !== q.product) return false;
-  }
-  return true;
-}
-
 /** A station's bars read once from the replay: every line cooked in a lane, by start, to find those of any instant by binary search. */
 export interface StationLaneIndex {
   station_id: string;
