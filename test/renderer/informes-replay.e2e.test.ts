@@ -144,11 +144,16 @@ describe('Informes replay (Chromium, real engine)', () => {
     mkdirSync(SCREENS, { recursive: true });
     await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: join(SCREENS, 'informes-1920x1080-4-repeticion.png') });
-    await page.setViewportSize({ width: 820, height: 1180 });
-    await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: join(SCREENS, 'informes-820x1180-4-repeticion.png') });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 0, `nothing wider than the window at 820×1180 (${overflow} px over)`);
+    for (const { width, height } of [{ width: 1280, height: 800 }, { width: 820, height: 1180 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      // The lanes are painted again at the new width (and still show the instant's bars).
+      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="replay-lanes"]')].every((c) => Math.abs(c.width / devicePixelRatio - c.getBoundingClientRect().width) < 2)`);
+      assert.ok((await barPixels(k)).some((l) => l.barPixels > 0), `bars painted at ${width}×${height}`);
+      await page.screenshot({ path: join(SCREENS, `informes-${width}x${height}-4-repeticion.png`) });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `nothing wider than the window at ${width}×${height} (${overflow} px over)`);
+    }
     await page.setViewportSize({ width: 1920, height: 1080 });
   });
 
