@@ -172,28 +172,54 @@ export function sameBoard(a: Record<ReplayColumn, BoardCard[]>, b: Record<Replay
 /** A card's ready time once the instant reached it, else null. */
 export const shownReady = (card: BoardCard, at: number): number | null => (card.ready_at !== null && card.ready_at <= at ? card.ready_at : null);
 
-/** A lane bar as drawn on the lanes' own time axis: it ends at its done time, or runs on past the instant while cooking. */
-export interface SteadyBar {
-  lane: number;
-  product: string;
-  number: string;
-  from: number;
-  /** Null while cooking at the frame's instant. */
-  done: number | null;
+/** A station's bars read once from the replay: every line cooked in a lane, by start, to find those of any instant by binary search. */
+export interface StationLaneIndex {
+  station_id: string;
+  lanes: number;
+  /** Sorted by `from` (then lane). */
+  bars: { lane: number; product: string; number: string; from: number; done: number }[];
+  /** The longest bar (ms): a bar shown at `at` started at most this long before the window. */
+  longest: number;
 }
 
-/** The bars of a station's frame as they are drawn on a time axis that slides (they change only when a line starts, ends or leaves the window). */
-export function steadyBars(station: StationFrame): SteadyBar[] {
-  return station.bars.map((bar) => ({ lane: bar.lane, product: bar.product, number: bar.number, from: bar.from, done: bar.cooking ? null : bar.to }));
-}
-
-/** Whether two lists of steady bars are the same bars. */
-export function sameBars(a: readonly SteadyBar[], b: readonly SteadyBar[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const p = a[i]!;
-    const q = b[i]!;
-    if (p.lane !== q.lane || p.number !== q.number || p.from !== q.from || p.done !== q.done || p.product !== q.product) return false;
+/**
+ * Each station's lane bars indexed once per replay (what a frame drew by scanning every line): a
+ * frame played at 60× then finds its bars with a binary search and a walk over the window alone.
+ */
+export function laneIndex(replay: KitchenReplay): StationLaneIndex[] {
+  const stations = new Map<string, StationLaneIndex>(replay.stations.map((s) => [s.station_id, { station_id: s.station_id, lanes: s.lanes, bars: [], longest: 0 }]));
+  for (const line of replay.lines) {
+    const station = stations.get(line.station_id);
+    if (!station || line.lane === null || line.done_at === null) continue;
+    station.bars.push({ lane: line.lane, product: line.product, number: replay.orders[line.order]!.number, from: line.work_from, done: line.done_at });
+    station.longest = Math.max(station.longest, line.done_at - line.work_from);
   }
-  return true;
+  for (const station of stations.values()) station.bars.sort((a, b) => a.from - b.from || a.lane - b.lane);
+  return [...stations.values()];
+}
+
+/**
+ * The bars of a station at instant `at`, as replayFrame draws them (cooked in the `window` ms up to
+ * `at`; one still cooking ends at `at`), in the same order: lines that started by `at` and were done
+ * no earlier than `at - window`.
+ */
+export function barsAt(station: StationLaneIndex, at: number, window: number): LaneBar[] {
+  const { bars } = station;
+  // The first bar starting after `at`.
+  let low = 0;
+  let high = bars.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (bars[middle]!.from <= at) low = middle + 1;
+    else high = middle;
+  }
+  const earliest = at - window - station.longest;
+  const shown: LaneBar[] = [];
+  for (let i = low - 1; i >= 0 && bars[i]!.from >= earliest; i--) {
+    const bar = bars[i]!;
+    if (bar.done < at - window) continue;
+    const cooking = bar.done > at;
+    shown.push({ lane: bar.lane, product: bar.product, number: bar.number, from: bar.from, to: cooking ? at : bar.done, cooking });
+  }
+  return shown.reverse();
 }

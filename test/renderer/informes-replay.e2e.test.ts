@@ -5,11 +5,12 @@
 // docs/informes.md for the figure measured). Screenshots in docs/screens/informes/.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
+import { keepNames } from './support/rush.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
@@ -82,6 +83,28 @@ async function scrubTo(k: KitchenUnderTest, at: number): Promise<void> {
   await k.page.locator(`[data-testid="replay"][data-at="${at}"]`).waitFor();
 }
 
+/** Each station's lanes canvas: the bars it says it shows, and how many of its pixels have a bar's colour (done or cooking). */
+const barPixels = async (k: KitchenUnderTest) => {
+  await keepNames(k.page);
+  return k.page.locator('[data-testid="replay-lanes"]').evaluateAll((canvases) =>
+    (canvases as HTMLCanvasElement[]).map((canvas) => {
+      const style = getComputedStyle(canvas);
+      const probe = document.createElement('canvas').getContext('2d')!;
+      const rgb = (color: string) => {
+        probe.clearRect(0, 0, 1, 1);
+        probe.fillStyle = color;
+        probe.fillRect(0, 0, 1, 1);
+        return Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)).join(',');
+      };
+      const fills = new Set([rgb(style.getPropertyValue('--ready').trim()), rgb(style.getPropertyValue('--preparing').trim())]);
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let barPixels = 0;
+      for (let i = 0; i < data.length; i += 4) if (fills.has(`${data[i]},${data[i + 1]},${data[i + 2]}`)) barPixels++;
+      return { bars: Number(canvas.dataset['bars']), barPixels };
+    }),
+  );
+};
+
 const cardNumbers = (k: KitchenUnderTest, column: string) =>
   k.page.locator(`[data-testid="replay-column-${column}"] [data-testid="replay-card"]`).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-number')!));
 
@@ -112,7 +135,8 @@ describe('Informes replay (Chromium, real engine)', () => {
       assert.ok(preparing.length > 5 && ready.length > 5, `a busy instant (${preparing.length} preparing, ${ready.length} ready)`);
       assert.deepEqual((await cardNumbers(k, 'en_preparacion')).sort(), [...preparing].sort(), `en preparación at +${minutes} min`);
       assert.deepEqual((await cardNumbers(k, 'listo')).sort(), [...ready].sort(), `listos at +${minutes} min`);
-      assert.ok((await page.locator('[data-testid="replay-bar"]').count()) > 0, 'cooks have items in their lanes');
+      const lanes = await barPixels(k);
+      assert.ok(lanes.some((l) => l.bars > 0 && l.barPixels > 0), `cooks have items in their lanes, painted (${JSON.stringify(lanes)})`);
       assert.match(await page.locator('[data-testid="replay-card"]').first().innerText(), /prometido \d\d:\d\d/);
     }
     assert.equal(await page.locator('[data-testid="replay-clock"]').innerText(), '22:01:00');
@@ -120,50 +144,119 @@ describe('Informes replay (Chromium, real engine)', () => {
     mkdirSync(SCREENS, { recursive: true });
     await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: join(SCREENS, 'informes-1920x1080-4-repeticion.png') });
-    await page.setViewportSize({ width: 820, height: 1180 });
-    await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: join(SCREENS, 'informes-820x1180-4-repeticion.png') });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 0, `nothing wider than the window at 820×1180 (${overflow} px over)`);
+    for (const { width, height } of [{ width: 1280, height: 800 }, { width: 820, height: 1180 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize({ width, height });
+      await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      // The lanes are painted again at the new width (and still show the instant's bars).
+      await page.waitForFunction(`[...document.querySelectorAll('[data-testid="replay-lanes"]')].every((c) => Math.abs(c.width / devicePixelRatio - c.getBoundingClientRect().width) < 2)`);
+      assert.ok((await barPixels(k)).some((l) => l.barPixels > 0), `bars painted at ${width}×${height}`);
+      await page.screenshot({ path: join(SCREENS, `informes-${width}x${height}-4-repeticion.png`) });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `nothing wider than the window at ${width}×${height} (${overflow} px over)`);
+    }
     await page.setViewportSize({ width: 1920, height: 1080 });
   });
 
   test('played at 60×: the frames are recorded (figure reported, not asserted)', async (t) => {
-    const { page } = k;
-    await scrubTo(k, START);
-    // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
-    await page.evaluate(`(() => {
-      window.replayFrames = [];
-      window.replayLongTasks = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push(entry.duration); }).observe({ type: 'longtask' });
-      let last = performance.now();
-      const frame = (now) => { window.replayFrames.push(now - last); last = now; requestAnimationFrame(frame); };
-      requestAnimationFrame(frame);
-    })()`);
-    await page.locator('[data-testid="replay-play-60"]').click();
-    const playedFrom = Date.now();
-    // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.
-    await page.waitForFunction(
-      ({ seconds, since }) => document.querySelector('[data-testid="replay-pause"].btn-primary') !== null || Date.now() - since > seconds * 1000,
-      { seconds: PLAY_SECONDS, since: playedFrom },
-      { timeout: 0, polling: 1000 },
-    );
-    const { frames, longTasks, at } = await page.evaluate(() => {
-      const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[] };
-      return { frames: w.replayFrames.slice(1), longTasks: w.replayLongTasks, at: Number(document.querySelector('[data-testid="replay"]')!.getAttribute('data-at')) };
-    });
-    assert.ok(at > START + 10 * MIN, 'the instant moved');
-    const sorted = [...frames].sort((a, b) => a - b);
-    const figure = {
-      played_service_minutes: Math.round((at - START) / MIN),
-      frames: frames.length,
-      max_frame_ms: Math.round(sorted[sorted.length - 1]! * 10) / 10,
-      p99_frame_ms: Math.round(sorted[Math.floor(sorted.length * 0.99)]! * 10) / 10,
-      frames_over_50ms: frames.filter((f) => f > 50).length,
-      long_tasks: longTasks.length,
-      longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
-    };
+    const figure = await playAt60(k, 1);
     t.diagnostic(`replay at 60×: ${JSON.stringify(figure)}`);
     console.log(`replay at 60×: ${JSON.stringify(figure)}`);
   });
+
+  test('played at 60× with the CPU throttled 4×: the frames are recorded (figure reported, not asserted)', async (t) => {
+    const figure = await playAt60(k, 4);
+    t.diagnostic(`replay at 60×, CPU throttled 4×: ${JSON.stringify(figure)}`);
+    console.log(`replay at 60×, CPU throttled 4×: ${JSON.stringify(figure)}`);
+  });
 });
+
+/**
+ * Plays the replay at 60× from the service's start for PLAY_SECONDS of this machine (or to its end)
+ * with the CPU slowed `throttle` times (CDP), and returns the frames' gaps (requestAnimationFrame),
+ * the long tasks, and where the page's time went (CDP Performance metrics: script, style, layout).
+ * REPLAY_PROFILE=file.cpuprofile also writes the page's CPU profile of the play, REPLAY_TRACE=file.json
+ * its Chrome trace (devtools.timeline: open it in chrome://tracing or the Performance panel).
+ */
+async function playAt60(k: KitchenUnderTest, throttle: number) {
+  const { page } = k;
+  await scrubTo(k, START);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  const profile = process.env.REPLAY_PROFILE;
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
+  const trace = process.env.REPLAY_TRACE;
+  if (trace) await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz'] } });
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
+  await page.evaluate(`(() => {
+    window.replayFrames = [];
+    window.replayLongTasks = [];
+    window.replayObserver?.disconnect();
+    window.replayObserver = new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push(entry.duration); });
+    window.replayObserver.observe({ type: 'longtask' });
+    window.replayFrameRun = (window.replayFrameRun ?? 0) + 1;
+    const run = window.replayFrameRun;
+    let last = performance.now();
+    const frame = (now) => { if (run !== window.replayFrameRun) return; window.replayFrames.push(now - last); last = now; requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  })()`);
+  const before = await metrics();
+  await page.locator('[data-testid="replay-play-60"]').click();
+  const playedFrom = Date.now();
+  // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.
+  await page.waitForFunction(
+    ({ seconds, since }) => document.querySelector('[data-testid="replay-pause"].btn-primary') !== null || Date.now() - since > seconds * 1000,
+    { seconds: PLAY_SECONDS, since: playedFrom },
+    { timeout: 0, polling: 1000 },
+  );
+  await page.locator('[data-testid="replay-pause"]').click();
+  const after = await metrics();
+  const { frames, longTasks, at } = await page.evaluate(() => {
+    const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[]; replayFrameRun: number };
+    w.replayFrameRun++;
+    return { frames: w.replayFrames.slice(1), longTasks: w.replayLongTasks, at: Number(document.querySelector('[data-testid="replay"]')!.getAttribute('data-at')) };
+  });
+  if (profile) {
+    const { profile: cpu } = await cdp.send('Profiler.stop');
+    writeFileSync(profile.replace(/(\.cpuprofile)?$/, `-x${throttle}.cpuprofile`), JSON.stringify(cpu));
+  }
+  if (trace) {
+    const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)));
+    await cdp.send('Tracing.end');
+    const stream = await done;
+    const chunks: string[] = [];
+    for (let read = await cdp.send('IO.read', { handle: stream }); ; read = await cdp.send('IO.read', { handle: stream })) {
+      chunks.push(read.base64Encoded ? Buffer.from(read.data, 'base64').toString() : read.data);
+      if (read.eof) break;
+    }
+    await cdp.send('IO.close', { handle: stream });
+    writeFileSync(trace.replace(/(\.json)?$/, `-x${throttle}.json`), chunks.join(''));
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await cdp.detach();
+  assert.ok(at > START + 10 * MIN, 'the instant moved');
+  const sorted = [...frames].sort((a, b) => a - b);
+  const ms = (seconds: number) => Math.round(seconds * 1000);
+  const spent = (name: string) => ms((after[name] ?? 0) - (before[name] ?? 0));
+  return {
+    cpu_throttle: throttle,
+    played_service_minutes: Math.round((at - START) / MIN),
+    frames: frames.length,
+    max_frame_ms: Math.round(sorted[sorted.length - 1]! * 10) / 10,
+    p99_frame_ms: Math.round(sorted[Math.floor(sorted.length * 0.99)]! * 10) / 10,
+    median_frame_ms: Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10,
+    frames_over_50ms: frames.filter((f) => f > 50).length,
+    long_tasks: longTasks.length,
+    longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
+    // The page's main thread over the play (ms): all its tasks, and of them script, style and layout.
+    task_ms: spent('TaskDuration'),
+    script_ms: spent('ScriptDuration'),
+    style_ms: spent('RecalcStyleDuration'),
+    layout_ms: spent('LayoutDuration'),
+  };
+}

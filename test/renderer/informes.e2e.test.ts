@@ -18,6 +18,7 @@ const VIEWPORTS = [
   { width: 1920, height: 1080 },
   { width: 1280, height: 800 },
   { width: 820, height: 1180 },
+  { width: 390, height: 844 },
 ];
 const MIN = 60_000;
 const DAY = DEMO_NOW.slice(0, 10);
@@ -142,6 +143,13 @@ describe('Informes (Chromium, real engine)', () => {
       });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `nothing wider than the window at ${viewport.width}×${viewport.height} (${overflow} px over)`);
+      // No chart's words cut: every text of the SVG pictures lies inside its picture's drawing.
+      const cut = await page.evaluate(`[...document.querySelectorAll('.report-figure svg text')].filter((t) => {
+        const svg = t.ownerSVGElement, box = t.getBBox(), view = svg.viewBox.baseVal;
+        const [x0, y0, w, h] = view && view.width ? [view.x, view.y, view.width, view.height] : [0, 0, svg.width.baseVal.value, svg.height.baseVal.value];
+        return box.width > 0 && (box.x < x0 - 0.5 || box.y < y0 - 0.5 || box.x + box.width > x0 + w + 0.5 || box.y + box.height > y0 + h + 0.5);
+      }).map((t) => t.textContent)`);
+      assert.deepEqual(cut, [], `no chart text cut at ${viewport.width}×${viewport.height}`);
       // The page scrolls inside the window: a picture from the top, one at the promises and items, one at what is left out.
       const size = `${viewport.width}x${viewport.height}`;
       await page.locator('[data-testid="reports-view"]').evaluate((el) => el.scrollTo(0, 0));

@@ -1,9 +1,10 @@
-// The replay's steady frames (issue 33): while playing, a frame that draws the same board and bars
-// as the last one keeps them (the screen then skips redrawing them); anything that changes what is
-// drawn (an order moving, ready, late; a line starting, ending, leaving the window) does not.
+// The replay's frames (issue 33): while playing, an instant that draws the same board as the last one
+// keeps it (the screen then skips redrawing it); anything that changes the board (an order moving,
+// ready, late) does not. The lanes' bars of an instant, found by binary search over an index built
+// once, are exactly those a full frame finds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replayFrame, sameBars, sameBoard, steadyBars, type KitchenReplay } from '../../src/shared/kitchen-replay.ts';
+import { barsAt, laneIndex, replayFrame, sameBoard, type KitchenReplay, type LaneBar } from '../../src/shared/kitchen-replay.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 28, 23);
@@ -34,12 +35,12 @@ const boardsSame = (a: number, b: number) => {
   const y = frameAt(b);
   return sameBoard(x.frame.columns, y.frame.columns, x.at, y.at);
 };
-const barsOf = (minutes: number) => steadyBars(frameAt(minutes).frame.stations[0]!);
+const barsOf = (minutes: number) => barsAt(laneIndex(replay)[0]!, T0 + minutes * MIN, WINDOW);
 
-test('a second of service later with nothing happening draws the same board and bars', () => {
+test('a second of service later with nothing happening draws the same board; a bar still cooking ends at the instant', () => {
   assert.equal(boardsSame(2, 2 + 1 / 60), true);
-  assert.equal(sameBars(barsOf(2), barsOf(2 + 1 / 60)), true, 'a bar still cooking is the same bar as its instant moves');
-  assert.equal(frameAt(2).frame.stations[0]!.bars[0]!.to !== frameAt(2 + 1 / 60).frame.stations[0]!.bars[0]!.to, true, 'while its end in the frame moved');
+  assert.deepEqual(barsOf(2), [{ lane: 0, product: 'Completo', number: '1', from: T0 + MIN, to: T0 + 2 * MIN, cooking: true }]);
+  assert.equal(barsOf(2 + 1 / 60)[0]!.to, T0 + (2 + 1 / 60) * MIN);
 });
 
 test('an order arriving, passing its promise, being ready or leaving changes the board', () => {
@@ -50,9 +51,54 @@ test('an order arriving, passing its promise, being ready or leaving changes the
   assert.equal(boardsSame(11, 14), true);
 });
 
-test('a line ending or leaving the window changes the bars', () => {
-  assert.equal(sameBars(barsOf(9.9), barsOf(10)), false, 'the line is done');
-  assert.equal(sameBars(barsOf(20), barsOf(39.9)), true);
-  assert.equal(sameBars(barsOf(39.9), barsOf(40.1)), false, 'it left the 30-minute window');
+test('a line is done, then leaves the 30-minute window', () => {
+  assert.equal(barsOf(9.9)[0]!.cooking, true);
+  assert.deepEqual(barsOf(10), [{ lane: 0, product: 'Completo', number: '1', from: T0 + MIN, to: T0 + 10 * MIN, cooking: false }]);
+  assert.deepEqual(barsOf(39.9), barsOf(10));
   assert.deepEqual(barsOf(40.1), []);
+  assert.deepEqual(barsOf(0.5), [], 'not before a cook took it');
+});
+
+/** A busy service: 300 orders over 3 hours, 1-3 lines each over two stations, cooks of varied speed, some lines never done. */
+function busyService(): KitchenReplay {
+  const orders: KitchenReplay['orders'] = [];
+  const lines: KitchenReplay['lines'] = [];
+  for (let n = 0; n < 300; n++) {
+    const fired = T0 + n * 36_000;
+    orders.push({ id: `o${n}`, number: String(n + 1), states: [[fired, 'en_preparacion']], promised_ready_at: null, ready_at: null });
+    for (let line = 0; line < 1 + (n % 3); line++) {
+      const station = (n + line) % 2 === 0 ? 'plancha' : 'fríos';
+      const from = fired + ((n * 13 + line * 7) % 9) * MIN;
+      const never = (n * 31 + line) % 41 === 0;
+      // Some bars far longer than the window (a dish left on for an hour).
+      const took = (n % 47 === 0 ? 70 : 2 + ((n * 7 + line * 3) % 17)) * MIN + line * 1000;
+      lines.push({ order: n, station_id: station, product: `p${line}`, quantity: 1, fired_at: fired, work_from: from, done_at: never ? null : from + took, lane: never ? null : (n + line) % 4 });
+    }
+  }
+  return { ...replay, end: T0 + 4 * 60 * MIN, orders, lines, stations: [{ station_id: 'plancha', name: 'Plancha', lanes: 4 }, { station_id: 'fríos', name: 'Fríos', lanes: 4 }] };
+}
+
+test('the indexed bars of an instant (binary search) are exactly the bars a full frame finds, at every instant of a busy service', () => {
+  const busy = busyService();
+  const index = laneIndex(busy);
+  const key = (bars: readonly LaneBar[]) => bars.map((b) => `${b.from}|${b.lane}|${b.number}|${b.product}|${b.to}|${b.cooking}`).sort();
+  let compared = 0;
+  for (let at = busy.start - 5 * MIN; at <= busy.end; at += 17_000) {
+    const frame = replayFrame(busy, at, WINDOW);
+    for (const station of index) {
+      const expected = frame.stations.find((s) => s.station_id === station.station_id)!.bars;
+      assert.deepEqual(key(barsAt(station, at, WINDOW)), key(expected), `${station.station_id} at +${(at - busy.start) / MIN} min`);
+      compared += expected.length;
+    }
+  }
+  assert.ok(compared > 10_000, `many bars compared (${compared})`);
+});
+
+test('the indexed bars come oldest first, and a bar longer than the window is still found while it shows', () => {
+  const busy = busyService();
+  const [plancha] = laneIndex(busy);
+  const long = plancha!.bars.find((b) => b.done - b.from >= 70 * MIN)!;
+  const shown = barsAt(plancha!, long.from + 65 * MIN, WINDOW);
+  assert.ok(shown.some((b) => b.from === long.from && b.number === long.number && b.cooking), 'a bar started 65 minutes ago still cooking');
+  for (let i = 1; i < shown.length; i++) assert.ok(shown[i - 1]!.from <= shown[i]!.from);
 });

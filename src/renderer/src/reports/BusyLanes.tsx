@@ -1,5 +1,6 @@
 // Busy mode's timeline (issue 33): the period as one lane, each paused stretch a block on it, listed
 // below with its reason, the wait that caused it and the orders it refused; then those orders. A small SVG.
+import { memo } from 'react';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
 import type { InformesText } from './informes-text.ts';
@@ -8,7 +9,8 @@ import { formatMoney } from '../format.ts';
 
 const WIDTH = 900;
 
-export function BusyLanes({ report, text, language }: { report: KitchenReport; text: InformesText; language: Language }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const BusyLanes = memo(function BusyLanes({ report, text, language }: { report: KitchenReport; text: InformesText; language: Language }) {
   const refusals = report.busy_refusals;
   if (report.busy.length === 0 && refusals.refused === 0) return <p className="muted" data-testid="busy-none">{text('busy_none')}</p>;
   const start = Date.parse(report.rush[0]!.start);
@@ -55,4 +57,4 @@ export function BusyLanes({ report, text, language }: { report: KitchenReport; t
       {refusals.list_truncated && <p className="muted">{text('busy_refused_truncated')}</p>}
     </div>
   );
-}
+});

@@ -2,18 +2,18 @@
 // a manager reads at a glance, each stating its rule; and the export of the same figures. Loaded on
 // first use of the screen (views/ReportsView.tsx imports it lazily): the board never pays for it.
 import { DateField } from './DateField.tsx';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { csvText } from '../../../shared/csv.ts';
 import type { ReportTable } from '../../../shared/kitchen-report-tables.ts';
 import { REPORT_TABLE_NAMES } from '../../../shared/schemas/kitchen-report-query.ts';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import { errorMessage } from '../api.ts';
-import { useApp, useBoard, useEngineNow, useLanguage } from '../app-context.tsx';
+import { useApp, useBoard, useLanguage } from '../app-context.tsx';
 import { BusyLanes } from './BusyLanes.tsx';
 import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
-import { clockOf, formatDay, localDay, minutes } from './report-format.ts';
+import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
 import { RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
 import './informes.css';
@@ -31,6 +31,29 @@ function useWidth(): [(element: HTMLDivElement | null) => void, number] {
     return () => observer.disconnect();
   }, [element]);
   return [setElement, width];
+}
+
+/**
+ * The engine's local day (a test's or a replica's clock may not be this machine's), changing the
+ * screen only when the day does: the engine's clock offset moves with every heartbeat, and reading
+ * it drew every figure again each second (a 500-row list among them: long tasks of 300-500 ms that
+ * stalled the replay's frames).
+ */
+function useEngineDay(zone: string): string {
+  const { board } = useApp();
+  const dayNow = useCallback(() => localDay(Date.now() + board.getState().clockOffset, zone), [board, zone]);
+  const [day, setDay] = useState(dayNow);
+  useEffect(() => {
+    const follow = () => setDay(dayNow());
+    follow();
+    const timer = setInterval(follow, 60_000);
+    const unsubscribe = board.subscribe((state, before) => state.clockOffset !== before.clockOffset && follow());
+    return () => {
+      clearInterval(timer);
+      unsubscribe();
+    };
+  }, [board, dayNow]);
+  return day;
 }
 
 function Figure({ id, title, rule, children }: { id: string; title: string; rule?: string; children: React.ReactNode }) {
@@ -62,9 +85,7 @@ export default function InformesScreen() {
   const restaurant = useBoard((s) => s.restaurant);
   const stations = useBoard((s) => s.stations);
   const zone = restaurant?.time_zone ?? 'America/Santiago';
-  // The engine's clock (a test's or a replica's may not be this machine's): today is its day.
-  const now = useEngineNow(60_000);
-  const today = localDay(now, zone);
+  const today = useEngineDay(zone);
   const [locationId, setLocationId] = useState<string | null>(null);
   const [chosen, setPeriod] = useState<Period | null>(null);
   const period = chosen ?? { from: today, to: today };
@@ -92,11 +113,17 @@ export default function InformesScreen() {
 
   const quick: [InformesKey, Period][] = [
     ['today', { from: today, to: today }],
-    ['yesterday', { from: localDay(now, zone, 1), to: localDay(now, zone, 1) }],
-    ['last7', { from: localDay(now, zone, 6), to: today }],
-    ['last30', { from: localDay(now, zone, 29), to: today }],
+    ['yesterday', { from: daysBefore(today, 1), to: daysBefore(today, 1) }],
+    ['last7', { from: daysBefore(today, 6), to: today }],
+    ['last30', { from: daysBefore(today, 29), to: today }],
   ];
-  const stationName = (id: string) => stations.find((s) => s.id === id)?.name ?? report?.heatmap.find((c) => c.station_id === id)?.station_name ?? id;
+  // Kept between renders (the figures are memo'd: choosing an export table draws none of them again).
+  const stationName = useCallback((id: string) => stations.find((s) => s.id === id)?.name ?? report?.heatmap.find((c) => c.station_id === id)?.station_name ?? id, [stations, report]);
+  const recalls = useMemo(() => (report?.recalls ?? []).map((r) => ({ key: `${r.order_id}${r.at}`, number: r.number, at: r.at, note: '' })), [report]);
+  const cancellations = useMemo(
+    () => (report?.cancellations ?? []).map((c) => ({ key: c.order_id, number: c.number, at: c.cancelled_at, note: c.reached_kitchen ? text('reached_kitchen') : '' })),
+    [report, text],
+  );
   const exportAs = async (format: 'csv' | 'json') => {
     if (!location) return;
     try {
@@ -169,16 +196,10 @@ export default function InformesScreen() {
           </Figure>
           <div className="report-columns">
             <Figure id="recalls" title={`${text('recalls_title')} (${report.recalls.length})`} rule={text('recalls_rule')}>
-              <OrderList rows={report.recalls.map((r) => ({ key: `${r.order_id}${r.at}`, number: r.number, at: r.at, note: '' }))} text={text} zone={zone} language={language} many={report.from !== report.to} />
+              <OrderList rows={recalls} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
             <Figure id="cancellations" title={`${text('cancellations_title')} (${report.cancellations.length})`} rule={text('cancellations_rule')}>
-              <OrderList
-                rows={report.cancellations.map((c) => ({ key: c.order_id, number: c.number, at: c.cancelled_at, note: c.reached_kitchen ? text('reached_kitchen') : '' }))}
-                text={text}
-                zone={zone}
-                language={language}
-                many={report.from !== report.to}
-              />
+              <OrderList rows={cancellations} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
           </div>
           <Figure id="excluded" title={text('excluded_title')} rule={text('excluded_rule')}>
@@ -222,7 +243,7 @@ function slotName(slotMinutes: number, text: InformesText): string {
   return text('slot_minutes', { n: slotMinutes });
 }
 
-function ItemsTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
+const ItemsTable = memo(function ItemsTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
   if (report.items.length === 0) return <p className="muted">{text('none')}</p>;
   return (
     <div className="scroll-x">
@@ -256,9 +277,9 @@ function ItemsTable({ report, text, language, stationName }: { report: KitchenRe
       </table>
     </div>
   );
-}
+});
 
-function OrderList({ rows, text, zone, language, many }: { rows: { key: string; number: string; at: string; note: string }[]; text: InformesText; zone: string; language: Parameters<typeof minutes>[1]; many: boolean }) {
+const OrderList = memo(function OrderList({ rows, text, zone, language, many }: { rows: { key: string; number: string; at: string; note: string }[]; text: InformesText; zone: string; language: Parameters<typeof minutes>[1]; many: boolean }) {
   if (rows.length === 0) return <p className="muted">{text('none')}</p>;
   return (
     <ul className="report-list">
@@ -270,9 +291,9 @@ function OrderList({ rows, text, zone, language, many }: { rows: { key: string; 
       ))}
     </ul>
   );
-}
+});
 
-function ExcludedTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
+const ExcludedTable = memo(function ExcludedTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
   const list = report.excluded.list;
   if (list.length === 0) return <p className="muted">{text('none')}</p>;
   const product = (id: string | null) => (id === null ? '' : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
@@ -305,4 +326,4 @@ function ExcludedTable({ report, text, language, stationName }: { report: Kitche
       {report.excluded.list_truncated && <p className="muted">{text('list_truncated')}</p>}
     </div>
   );
-}
+});

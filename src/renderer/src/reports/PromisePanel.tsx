@@ -1,5 +1,6 @@
 // Promises (issue 33): the share kept against the share asked, the lateness histogram (a small SVG),
 // and the shares by channel, hour and station.
+import { memo } from 'react';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
 import type { InformesText } from './informes-text.ts';
@@ -60,7 +61,8 @@ function Shares({ title, rows, text, label }: { title: string; rows: KitchenRepo
   );
 }
 
-export function PromisePanel({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Language; stationName: (id: string) => string }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const PromisePanel = memo(function PromisePanel({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Language; stationName: (id: string) => string }) {
   const p = report.promises;
   return (
     <div className="promise-panel" data-testid="promises">
@@ -77,4 +79,4 @@ export function PromisePanel({ report, text, language, stationName }: { report: 
       </div>
     </div>
   );
-}
+});

@@ -1,22 +1,34 @@
 // The replay of a past service (issue 33): the day's timeline read once (reports:replay), then each
-// frame computed on the page (shared/kitchen-replay.ts): a scrubber with play at 1×, 10× and 60×, the
-// board at that instant, each station's cooks as lanes of the items they had (SVG), the queue, and
-// each order's promise beside when it was ready. Played, a frame redraws only what moved (the
-// clock, the lanes' slide, the queues): the board and each station's bars keep what was drawn until
-// an order moves or a line starts or ends (at 60× a frame is a second of service; redrawing every
-// card and bar each frame gave frames over 50 ms).
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { REPLAY_COLUMNS, replayFrame, sameBars, sameBoard, shownReady, steadyBars, type BoardCard, type KitchenReplay, type ReplayColumn, type SteadyBar } from '../../../shared/kitchen-replay.ts';
+// instant computed on the page (shared/kitchen-replay.ts): a scrubber with play at 1×, 10× and 60×,
+// the board at that instant, each station's cooks as lanes of the items they had, the queue, and
+// each order's promise beside when it was ready.
+//
+// Played, a frame is one second of service at 60×. Measured in Chromium (CDP trace), a frame that
+// went through React spent most of its time outside the script: laying the page out again, a hit
+// test for the resting mouse after each layout, painting and committing. So a frame only repaints the
+// lanes' canvases (no DOM change, so no layout), their bars found by a binary search over an index
+// built once (laneIndex, barsAt); React draws the clock, the scrubber, the queues and the board at
+// most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
+// scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { barsAt, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
 import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
 import type { InformesText } from './informes-text.ts';
+import { LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes } from './lane-layout.ts';
 
 const SPEEDS = [1, 10, 60] as const;
 /** The lanes show the last half hour up to the instant. */
 const LANE_WINDOW_MS = 30 * 60_000;
-const LANE_WIDTH = 600;
-const LANE_HEIGHT = 18;
+/** While playing, React draws the clock, the scrubber, the queues and the board at most this often (ms of this screen). */
+const SHOWN_EVERY_MS = 100;
+
+/** A bar's number, dark on the bars' light fills in both themes. */
+const BAR_LABEL_INK = '#111';
+
+/** Repaints a station's lanes at an instant (a frame's only work while playing). */
+type LanePainter = (at: number) => void;
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -31,14 +43,21 @@ function clock(ms: number, zone: string, language: Language): string {
   return format.format(ms);
 }
 
-export function ReplaySection({ location, day, text, language, stationName }: { location: string; day: string; text: InformesText; language: Language; stationName: (id: string) => string }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const ReplaySection = memo(function ReplaySection({ location, day, text, language, stationName }: { location: string; day: string; text: InformesText; language: Language; stationName: (id: string) => string }) {
   const { api } = useApp();
   const [replay, setReplay] = useState<KitchenReplay | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // `at` is the instant React last drew; atRef the instant itself (ahead of `at` while playing).
   const [at, setAt] = useState(0);
   const [speed, setSpeed] = useState<number>(0);
   const atRef = useRef(0);
-  atRef.current = at;
+  const painters = useRef(new Set<LanePainter>());
+  const moveTo = (instant: number) => {
+    atRef.current = instant;
+    setAt(instant);
+  };
+  const lanes = useMemo(() => (replay ? laneIndex(replay) : []), [replay]);
 
   useEffect(() => {
     let current = true;
@@ -50,7 +69,7 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
       .then((answer) => {
         if (!current) return;
         setReplay(answer);
-        setAt(answer.start);
+        moveTo(answer.start);
       })
       .catch((e: unknown) => current && setError(errorMessage(e)));
     return () => {
@@ -58,31 +77,39 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
     };
   }, [api, location, day]);
 
-  // Playing: the instant moves `speed` times as fast as this screen's clock, one step per frame.
+  // Playing: the instant moves `speed` times as fast as this screen's clock, one step per frame; each
+  // frame repaints the lanes, and React draws the rest every SHOWN_EVERY_MS (and where it stops).
   useEffect(() => {
     if (!replay || speed === 0) return;
     let last = performance.now();
+    let shown = last;
     let handle = requestAnimationFrame(function step(now) {
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
       last = now;
-      setAt(next);
-      if (next >= replay.end) setSpeed(0);
-      else handle = requestAnimationFrame(step);
+      atRef.current = next;
+      for (const paint of painters.current) paint(next);
+      if (next >= replay.end) {
+        setAt(next);
+        setSpeed(0);
+        return;
+      }
+      if (now - shown >= SHOWN_EVERY_MS) {
+        shown = now;
+        setAt(next);
+      }
+      handle = requestAnimationFrame(step);
     });
-    return () => cancelAnimationFrame(handle);
+    return () => {
+      cancelAnimationFrame(handle);
+      setAt(atRef.current);
+    };
   }, [replay, speed]);
 
   const frame = useMemo(() => (replay ? replayFrame(replay, at, LANE_WINDOW_MS) : null), [replay, at]);
-  // What was drawn last, kept while a frame would draw the same (sameBoard, sameBars).
-  const drawn = useRef<{ replay: KitchenReplay | null; board: { columns: Record<ReplayColumn, BoardCard[]>; at: number } | null; bars: Map<string, SteadyBar[]> }>({ replay: null, board: null, bars: new Map() });
-  if (drawn.current.replay !== replay) drawn.current = { replay, board: null, bars: new Map() };
+  // The board drawn last, kept while an instant would draw the same (sameBoard).
+  const drawn = useRef<{ replay: KitchenReplay | null; board: { columns: Record<ReplayColumn, BoardCard[]>; at: number } | null }>({ replay: null, board: null });
+  if (drawn.current.replay !== replay) drawn.current = { replay, board: null };
   if (frame && !(drawn.current.board && sameBoard(drawn.current.board.columns, frame.columns, drawn.current.board.at, at))) drawn.current.board = { columns: frame.columns, at };
-  const barsOf = (stationId: string, bars: SteadyBar[]) => {
-    const before = drawn.current.bars.get(stationId);
-    if (before && sameBars(before, bars)) return before;
-    drawn.current.bars.set(stationId, bars);
-    return bars;
-  };
   if (error) return <p className="notice notice-error" role="alert">{text('error', { message: error })}</p>;
   if (!replay || !frame) return <p className="muted">{text('loading')}</p>;
   if (replay.orders.length === 0) return <p className="muted" data-testid="replay-empty">{text('replay_empty')}</p>;
@@ -100,7 +127,7 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
             className={`btn ${speed === s ? 'btn-primary' : ''}`}
             data-testid={`replay-play-${s}`}
             onClick={() => {
-              if (atRef.current >= replay.end) setAt(replay.start);
+              if (atRef.current >= replay.end) moveTo(replay.start);
               setSpeed(s);
             }}
           >
@@ -116,7 +143,7 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
           max={replay.end}
           step={1000}
           value={at}
-          onChange={(e) => setAt(Number(e.target.value))}
+          onChange={(e) => moveTo(Number(e.target.value))}
         />
         <output className="replay-clock" data-testid="replay-clock">
           {clock(at, zone, language)}
@@ -127,25 +154,14 @@ export function ReplaySection({ location, day, text, language, stationName }: { 
       </p>
       <ReplayBoard columns={drawn.current.board!.columns} text={text} zone={zone} language={language} at={drawn.current.board!.at} />
       <div className="replay-stations">
-        {frame.stations.map((station) => (
-          <StationLanes
-            key={station.station_id}
-            stationId={station.station_id}
-            lanes={station.lanes}
-            queue={station.queue}
-            bars={barsOf(station.station_id, steadyBars(station))}
-            name={stationName(station.station_id)}
-            at={at}
-            start={replay.start}
-            end={replay.end}
-            text={text}
-          />
+        {frame.stations.map((station, i) => (
+          <StationLanes key={station.station_id} index={lanes[i]!} queue={station.queue} bars={station.bars.length} name={stationName(station.station_id)} at={at} painters={painters.current} text={text} />
         ))}
       </div>
       {replay.truncated && <p className="muted">{text('list_truncated')}</p>}
     </div>
   );
-}
+});
 
 const ReplayBoard = memo(function ReplayBoard({ columns, text, zone, language, at }: { columns: ReturnType<typeof replayFrame>['columns']; text: InformesText; zone: string; language: Language; at: number }) {
   const shown = REPLAY_COLUMNS.filter((c) => c === 'recibido' || c === 'en_preparacion' || c === 'listo' || columns[c].length > 0);
@@ -184,67 +200,89 @@ const ReplayCard = memo(function ReplayCard({ number, promised, ready, late, tex
   );
 });
 
-/** Milliseconds of service to the lanes' pixels (the window fills LANE_WIDTH). */
-const LANE_SCALE = LANE_WIDTH / LANE_WINDOW_MS;
-
 /**
- * A station's cook lanes: the bars sit on the lanes' own time axis (from the service's start) and
- * slide under a clip that shows the window up to the instant, so a frame moves one transform; a bar
- * still cooking runs on past the instant, where the clip ends it.
+ * A station's cook lanes on a canvas: "Cocinero N" and each lane, and the bars of the window up to
+ * the instant (barsAt, laneBoxes). Played, the loop calls its painter each frame; React draws it again
+ * only when the station or the shown instant changes. The canvas is as tall as the most lanes the
+ * day needed, so the page does not move while playing.
  */
-function StationLanes({ stationId, lanes: cooks, queue, bars, name, at, start, end, text }: { stationId: string; lanes: number; queue: number; bars: SteadyBar[]; name: string; at: number; start: number; end: number; text: InformesText }) {
-  const clip = useId();
-  const lanes = Math.max(cooks, ...bars.map((b) => b.lane + 1));
-  const height = lanes * (LANE_HEIGHT + 4);
+const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, painters, text }: { index: StationLaneIndex; queue: number; bars: number; name: string; at: number; painters: Set<LanePainter>; text: InformesText }) {
+  const canvas = useRef<HTMLCanvasElement | null>(null);
+  const paintRef = useRef<LanePainter | null>(null);
+  const lanes = useMemo(() => index.bars.reduce((most, bar) => Math.max(most, bar.lane + 1), index.lanes), [index]);
+  const height = lanes * (LANE_HEIGHT + LANE_GAP);
+  const atRef = useRef(at);
+  atRef.current = at;
+
+  useEffect(() => {
+    const element = canvas.current;
+    const context = element?.getContext('2d');
+    if (!element || !context) return;
+    let width = 0;
+    let colors = { lane: '', done: '', cooking: '', text: '' };
+    const labels = new Map<string, number>();
+    const measure = (label: string) => {
+      let w = labels.get(label);
+      if (w === undefined) {
+        w = context.measureText(label).width;
+        labels.set(label, w);
+      }
+      return w;
+    };
+    const paint: LanePainter = (instant) => {
+      if (width === 0) return;
+      const area = width - LANE_LABEL_WIDTH;
+      context.clearRect(0, 0, width, height);
+      context.textBaseline = 'middle';
+      for (let lane = 0; lane < lanes; lane++) {
+        const y = lane * (LANE_HEIGHT + LANE_GAP);
+        context.fillStyle = colors.text;
+        context.fillText(text('replay_cook', { n: lane + 1 }), 0, y + LANE_HEIGHT / 2, LANE_LABEL_WIDTH - 4);
+        context.fillStyle = colors.lane;
+        context.fillRect(LANE_LABEL_WIDTH, y, area, LANE_HEIGHT);
+      }
+      for (const box of laneBoxes(barsAt(index, instant, LANE_WINDOW_MS), instant, LANE_WINDOW_MS, area, measure)) {
+        context.fillStyle = box.cooking ? colors.cooking : colors.done;
+        context.fillRect(LANE_LABEL_WIDTH + box.x, box.y, box.width, LANE_HEIGHT);
+        if (box.label) {
+          context.fillStyle = BAR_LABEL_INK;
+          context.fillText(box.label.text, LANE_LABEL_WIDTH + box.label.x, box.y + LANE_HEIGHT / 2);
+        }
+      }
+    };
+    // Sized to its box in device pixels (sharp on any screen), its colours and font read from the page's CSS.
+    const resize = () => {
+      const scale = window.devicePixelRatio || 1;
+      width = element.clientWidth;
+      element.width = Math.round(width * scale);
+      element.height = Math.round(height * scale);
+      const style = getComputedStyle(element);
+      const color = (name: string) => style.getPropertyValue(name).trim();
+      colors = { lane: color('--surface-2'), done: color('--ready'), cooking: color('--preparing'), text: style.color };
+      context.setTransform(scale, 0, 0, scale, 0, 0);
+      context.font = `12px ${style.fontFamily}`;
+      labels.clear();
+      paint(atRef.current);
+    };
+    const observer = new ResizeObserver(resize);
+    observer.observe(element);
+    paintRef.current = paint;
+    painters.add(paint);
+    return () => {
+      observer.disconnect();
+      painters.delete(paint);
+      paintRef.current = null;
+    };
+  }, [index, lanes, height, painters, text]);
+
+  useEffect(() => paintRef.current?.(at), [at]);
+
   return (
-    <figure className="replay-station" data-testid="replay-station" data-station={stationId}>
+    <figure className="replay-station" data-testid="replay-station" data-station={index.station_id}>
       <figcaption>
         {name} · {text('replay_station_queue', { lines: queue })}
       </figcaption>
-      <svg viewBox={`0 0 ${LANE_WIDTH + 70} ${height}`} width="100%" role="img" aria-label={text('replay_lanes_of', { station: name })}>
-        <defs>
-          <clipPath id={clip}>
-            <rect x={70} y={0} width={LANE_WIDTH} height={height} />
-          </clipPath>
-        </defs>
-        {Array.from({ length: lanes }, (_, lane) => (
-          <g key={lane}>
-            <text x={0} y={lane * (LANE_HEIGHT + 4) + 13} className="lane-label">
-              {text('replay_cook', { n: lane + 1 })}
-            </text>
-            <rect x={70} y={lane * (LANE_HEIGHT + 4)} width={LANE_WIDTH} height={LANE_HEIGHT} className="lane-bg" />
-          </g>
-        ))}
-        <g clipPath={`url(#${clip})`}>
-          <g transform={`translate(${70 + LANE_WIDTH - (at - start) * LANE_SCALE} 0)`}>
-            <LaneBars bars={bars} start={start} end={end} />
-          </g>
-        </g>
-      </svg>
+      <canvas ref={canvas} className="replay-lanes" data-testid="replay-lanes" data-bars={bars} style={{ height }} role="img" aria-label={text('replay_lanes_of', { station: name })} />
     </figure>
-  );
-}
-
-/** The bars on the lanes' time axis; drawn again only when the bars change (memo: the same list is kept while they do not). */
-const LaneBars = memo(function LaneBars({ bars, start, end }: { bars: SteadyBar[]; start: number; end: number }) {
-  const x = (ms: number) => (ms - start) * LANE_SCALE;
-  return (
-    <>
-      {bars.map((bar) => {
-        // A bar still cooking runs past the service's end (so past any instant): the clip ends it at the instant.
-        const width = Math.max(2, x(bar.done ?? end) - x(bar.from) + (bar.done === null ? LANE_WIDTH : 0));
-        return (
-          <g key={`${bar.number}-${bar.from}-${bar.lane}`} data-testid="replay-bar" className={bar.done === null ? 'bar-cooking' : 'bar-done'}>
-            <rect x={x(bar.from)} y={bar.lane * (LANE_HEIGHT + 4)} width={width} height={LANE_HEIGHT} rx={3} />
-            <title>{`#${bar.number} ${bar.product}`}</title>
-            {width > 40 && (
-              <text x={x(bar.from) + 3} y={bar.lane * (LANE_HEIGHT + 4) + 13} className="bar-label">
-                #{bar.number}
-              </text>
-            )}
-          </g>
-        );
-      })}
-    </>
   );
 });

@@ -1,7 +1,7 @@
 // The rush strip (issue 33): tickets finished per slot as bars and orders in progress as a step
 // line on the left axis, the median and p90 ticket time as lines on the right axis (minutes), one
 // time axis in the restaurant's zone. uPlot, loaded with this screen only.
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
@@ -18,7 +18,8 @@ export function visibleSlots(rush: KitchenReport['rush']): KitchenReport['rush']
 
 const COLORS = { finished: '#3b8cff', in_progress: '#a3adba', p50: '#2fd16b', p90: '#ffb020' };
 
-export function RushChart({ report, text, width, language }: { report: KitchenReport; text: InformesText; width: number; language: Language }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const RushChart = memo(function RushChart({ report, text, width, language }: { report: KitchenReport; text: InformesText; width: number; language: Language }) {
   const holder = useRef<HTMLDivElement | null>(null);
   const chart = useRef<uPlot | null>(null);
 
@@ -69,4 +70,4 @@ export function RushChart({ report, text, width, language }: { report: KitchenRe
   }, [report, text, width, language]);
 
   return <div className="rush-chart" ref={holder} data-testid="rush-chart" />;
-}
+});

@@ -1,5 +1,6 @@
 // The station × hour heatmap (issue 33): one row per station, one column per local hour with
 // finished tickets, each cell the p90 station time, darker when slower. A small SVG: no library.
+import { memo } from 'react';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
 import type { InformesText } from './informes-text.ts';
@@ -10,7 +11,8 @@ const CELL_H = 40;
 const LABEL_W = 120;
 const HEAD_H = 26;
 
-export function StationHeatmap({ report, text, language }: { report: KitchenReport; text: InformesText; language: Language }) {
+/** Memo'd: drawn again only when its own props change (not when the screen around it does). */
+export const StationHeatmap = memo(function StationHeatmap({ report, text, language }: { report: KitchenReport; text: InformesText; language: Language }) {
   const cells = report.heatmap;
   if (cells.length === 0) return <p className="muted">{text('none')}</p>;
   const stations = [...new Map(cells.map((c) => [c.station_id, c.station_name])).entries()];
@@ -52,4 +54,4 @@ export function StationHeatmap({ report, text, language }: { report: KitchenRepo
       ))}
     </svg>
   );
-}
+});

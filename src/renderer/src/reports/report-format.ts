@@ -19,20 +19,40 @@ export function minutes(seconds: number | null, language: Language): string {
 /** A share 0–1 as a whole percentage. */
 export const percent = (share: number | null): string => (share === null ? '—' : String(Math.round(share * 100)));
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One formatter per locale and options, kept: building an Intl.DateTimeFormat costs far more than
+ * formatting with one (a list of 500 left-out bumps built 500 of them on every render).
+ */
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}\u001f${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 /** "21:30" (or "sáb 21 nov, 21:30" with the day) of an ISO instant, in the restaurant's zone. */
 export function clockOf(iso: string, timeZone: string, language: Language, withDay = false): string {
   const options: Intl.DateTimeFormatOptions = withDay
     ? { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hour12: false }
     : { timeZone, hour: '2-digit', minute: '2-digit', hour12: false };
-  return new Intl.DateTimeFormat(LOCALE_OF[language], options).format(new Date(iso));
+  return dateFormat(LOCALE_OF[language], options).format(new Date(iso));
 }
 
 /** The local date (YYYY-MM-DD) in `timeZone`, `daysBack` days before `now`. */
 export function localDay(now: number, timeZone: string, daysBack = 0): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
-  const [y, m, d] = parts.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d - daysBack));
-  return date.toISOString().slice(0, 10);
+  const day = dateFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(now));
+  return daysBefore(day, daysBack);
+}
+
+/** The calendar date (YYYY-MM-DD) `days` days before `day`. */
+export function daysBefore(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
 }
 
 /** A local date (YYYY-MM-DD) as the screen writes it: 28-11-2026 in Spanish (es-CL), 28/11/2026 in English (en-GB). */

@@ -1,0 +1,43 @@
+// Where a station's cook lanes draw their bars (issue 33's replay): the window up to the instant
+// fills the lane area, a bar is cut at its edges, and a bar's label starts where the bar shows. A bar
+// that started before the window's left edge used to keep its label at its hidden start, cut at the
+// edge ("#1" of "#142"); now its label starts at the edge, and shows only where it fits whole.
+import type { LaneBar } from '../../../shared/kitchen-replay.ts';
+
+export const LANE_HEIGHT = 18;
+export const LANE_GAP = 4;
+/** The space before the lanes for "Cocinero 1". */
+export const LANE_LABEL_WIDTH = 76;
+/** Room on each side of a bar's label. */
+const LABEL_PAD = 3;
+
+export interface LaneBox {
+  x: number;
+  y: number;
+  width: number;
+  cooking: boolean;
+  /** The order's number where it fits whole inside the visible bar, else null. */
+  label: { x: number; text: string } | null;
+}
+
+/**
+ * The boxes of an instant's bars on a lane area `width` px wide showing [at - window, at]; x is from
+ * the area's left edge. `measure` gives a label's width in px (the canvas's measureText).
+ */
+export function laneBoxes(bars: readonly LaneBar[], at: number, window: number, width: number, measure: (text: string) => number): LaneBox[] {
+  const left = at - window;
+  const scale = width / window;
+  return bars.map((bar) => {
+    const from = Math.max(0, (bar.from - left) * scale);
+    const to = Math.min(width, (bar.to - left) * scale);
+    const shown = Math.max(2, to - from);
+    const text = `#${bar.number}`;
+    return {
+      x: from,
+      y: bar.lane * (LANE_HEIGHT + LANE_GAP),
+      width: shown,
+      cooking: bar.cooking,
+      label: measure(text) + 2 * LABEL_PAD <= shown ? { x: from + LABEL_PAD, text } : null,
+    };
+  });
+}

@@ -1,0 +1,44 @@
+// The replay's cook lanes (issue 33): a bar that slid past the window's left edge is cut there and its
+// label starts at the edge, whole, instead of at the bar's hidden start (where it was cut: "#1" of
+// "#142"); a label shows only where it fits whole inside what is seen of its bar.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LaneBar } from '../../src/shared/kitchen-replay.ts';
+import { LANE_GAP, LANE_HEIGHT, laneBoxes } from '../../src/renderer/src/reports/lane-layout.ts';
+
+const MIN = 60_000;
+const WINDOW = 30 * MIN;
+const AT = 100 * MIN;
+/** 600 px for the 30 minutes: 20 px a minute. */
+const WIDTH = 600;
+/** 7 px a character, as a 12 px font about measures. */
+const measure = (text: string) => text.length * 7;
+const bar = (from: number, to: number, lane = 0, cooking = false): LaneBar => ({ lane, product: 'Completo', number: '142', from: from * MIN, to: to * MIN, cooking });
+
+test('a bar started before the window is cut at the left edge, its label at the edge', () => {
+  const [box] = laneBoxes([bar(60, 80)], AT, WINDOW, WIDTH, measure);
+  assert.equal(box!.x, 0);
+  assert.equal(box!.width, 10 * 20);
+  assert.deepEqual(box!.label, { x: 3, text: '#142' });
+});
+
+test('a label stays inside what is seen of its bar, or is not drawn', () => {
+  for (const [from, to] of [[60, 71.4], [69, 71.4], [80, 82], [99.5, 100], [75, 90], [95, 100]] as const) {
+    const [box] = laneBoxes([bar(from, to, 1, to === 100)], AT, WINDOW, WIDTH, measure);
+    assert.ok(box!.x >= 0 && box!.x + box!.width <= WIDTH, `the bar ${from}–${to} is within the lanes`);
+    assert.equal(box!.y, LANE_HEIGHT + LANE_GAP);
+    if (box!.label) {
+      assert.ok(box!.label.x >= box!.x, `label after the bar's seen start (${from}–${to})`);
+      assert.ok(box!.label.x + measure(box!.label.text) <= box!.x + box!.width, `label within the bar's seen end (${from}–${to})`);
+    }
+  }
+  // 1.4 minutes seen (28 px): "#142" (28 px + 6) does not fit, so no label; 2 minutes (40 px) it does.
+  assert.equal(laneBoxes([bar(60, 71.4)], AT, WINDOW, WIDTH, measure)[0]!.label, null);
+  assert.notEqual(laneBoxes([bar(60, 72)], AT, WINDOW, WIDTH, measure)[0]!.label, null);
+});
+
+test('a bar still cooking ends at the instant, the right edge', () => {
+  const [box] = laneBoxes([bar(90, 100, 0, true)], AT, WINDOW, WIDTH, measure);
+  assert.equal(box!.x + box!.width, WIDTH);
+  assert.equal(box!.cooking, true);
+});
