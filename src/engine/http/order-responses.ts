@@ -207,9 +207,13 @@ export class OrderResponses {
     return kept.bytes;
   }
 
-  /** Nothing read inside another transaction (a write) is kept: it may yet be rolled back. */
+  /**
+   * Nothing read inside a write transaction is kept: it may yet be rolled back. The engine's own
+   * notion, not the connection's: with async services the connection is in a transaction whenever
+   * another use case's read or write is open between two of its awaits, which is no reason to skip.
+   */
   private keepable(): boolean {
-    return !this.engine.db.inTransaction;
+    return !this.engine.inWriteTransaction;
   }
 
   private keep(id: string, order: KeptOrder): void {

@@ -1,5 +1,6 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { handlersFor } from '../screen/support.ts';
@@ -158,6 +159,46 @@ describe('order reads from kept response bytes', () => {
       await other.close();
     }
     assert.equal(await zoneOf(t.baseUrl), '-03:00');
+  });
+
+  /**
+   * Both requests written at once on one connection: the server parses them in one go, so the second
+   * is handled while the first one's read transaction is open between two of its awaits.
+   */
+  async function pipelined(paths: readonly string[], key: string): Promise<string> {
+    const { hostname, port, pathname } = new URL(t.baseUrl);
+    const socket = connect({ host: hostname, port: Number(port) });
+    const requests = paths.map((path, index) =>
+      `GET ${pathname}${path} HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer ${key}\r\n${index === paths.length - 1 ? 'connection: close\r\n' : ''}\r\n`,
+    );
+    socket.write(requests.join(''));
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  test("an order read while another read's transaction is open is kept all the same", async () => {
+    const create = async () => {
+      const res = await t.call('POST', '/orders', {
+        key: keys().live_write,
+        body: { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Rosa' }, items: [{ product_id: R1.products.completo, quantity: 1 }] },
+      });
+      assert.equal(res.status, 201, res.text);
+      return res.body.id as string;
+    };
+    // Neither is kept yet (and the write dropped the kept time zone): both requests read the database.
+    const [first, second] = [await create(), await create()];
+    const answers = await pipelined([`/orders/${first}`, `/orders/${second}`], keys().live_read);
+    assert.equal(answers.match(/HTTP\/1\.1 200/g)?.length, 2, answers);
+    const expected = await read(uncachedUrl, `/orders/${second}`, keys().live_read);
+    const db = t.server.engine.db;
+    db.prepare('UPDATE orders SET notes = ? WHERE id = ?').run('changed behind the store', second);
+    try {
+      // Kept bytes hide a change behind the store (see above): the second order's answer was kept.
+      assert.deepEqual(await read(t.baseUrl, `/orders/${second}`, keys().live_read), expected);
+    } finally {
+      db.prepare('UPDATE orders SET notes = NULL WHERE id = ?').run(second);
+    }
   });
 
   test('an unknown or foreign order is the same 404 both ways', async () => {
