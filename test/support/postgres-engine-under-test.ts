@@ -38,6 +38,8 @@ export interface PostgresEnginesOptions {
 }
 
 let databases = 0;
+/** Engine nodes running now, in this process. */
+let liveNodes = 0;
 /** The seeded templates, by time and seed, on the cluster this process holds for them (stopped at its exit). */
 let templates: { cluster: Promise<PostgresCluster>; byKey: Map<string, Promise<{ name: string; demo: DemoRestaurant[] }>> } | null = null;
 
@@ -116,9 +118,17 @@ export async function startPostgresEnginesUnderTest(options: PostgresEnginesOpti
   const connectionString = `postgres://postgres@${cluster.host}:${cluster.port}/${name}`;
   const nodes: EngineUnderTest[] = [];
   let running = options.nodes ?? 1;
+  liveNodes += running;
   const releaseOne = async () => {
     running -= 1;
+    liveNodes -= 1;
     if (running === 0) await cluster.release();
+    if (liveNodes === 0 && templates) {
+      // Nothing runs on the cluster any more: its templates go with it, so the process can end.
+      const held = templates.cluster;
+      templates = null;
+      await (await held).release();
+    }
   };
   for (let i = 0; i < (options.nodes ?? 1); i++) {
     const storage = await PostgresStorage.open({
