@@ -17,6 +17,7 @@ import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storag
 import { claimIdempotencyKey, SOME_RESTAURANT, takeClockRow, type PostgresStorage } from './postgres/postgres-storage.ts';
 import { postgresStores } from './postgres/postgres-stores.ts';
 import { runTransaction } from './postgres/run-transaction.ts';
+import { ConnectionGate } from './storage/connection-gate.ts';
 import type { PostgresQueryable } from './postgres/stores/queryable.ts';
 import type { OrderWriteListener } from './store/orders-store.ts';
 
@@ -106,6 +107,11 @@ export class Engine {
   /** The PostgreSQL node, when the engine runs on one (null on SQLite). */
   readonly postgres: PostgresStorage | null;
   private readonly sqlite: SqliteState | null;
+  /**
+   * PostgreSQL: the use cases holding a pooled connection at once, one fewer than the pool has (the
+   * last one is for the notifications after commits and lone reads); the rest wait in turn.
+   */
+  private readonly connections: ConnectionGate | null;
   /** The write transactions open now (one at most on SQLite: the lock; any number on PostgreSQL). */
   private openWrites = 0;
   /** Orders written by this engine's transactions (the PostgreSQL stores are built per transaction). */
@@ -125,6 +131,7 @@ export class Engine {
       this.sqlite = null;
       const storage = options.database.postgres;
       this.postgres = storage;
+      this.connections = new ConnectionGate(Math.max(1, storage.poolSize - 1));
       this.stores = this.postgresStoresOn(storage.pool, null);
       this.commits = new PostgresCommitSignal(storage);
       // Any node's commit (this one's at its commit, the others' by NOTIFY or the re-poll) wakes the
@@ -138,6 +145,7 @@ export class Engine {
     } else {
       this.kind = 'sqlite';
       this.postgres = null;
+      this.connections = null;
       const db =
         typeof options.database === 'string'
           ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
@@ -260,7 +268,7 @@ export class Engine {
     this.openWrites += 1;
     let result: T;
     try {
-      result = await runTransaction(
+      result = await this.connections!.through(async () => await runTransaction(
         storage.pool,
         async (client) => {
           // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
@@ -285,7 +293,7 @@ export class Engine {
           return value;
         },
         { rerunAfterUnknownCommit: () => keyed },
-      );
+      ));
     } finally {
       this.openWrites -= 1;
     }
@@ -344,7 +352,10 @@ export class Engine {
   async read<T>(work: TransactionWork<T, ReadTransaction>): Promise<T> {
     if (this.postgres) {
       // On a pooled connection of its own, side by side with this process's other transactions.
-      return await runTransaction(this.postgres.pool, async (client) => await work({ stores: this.postgresStoresOn(client, null), clock: this.clock }));
+      const pool = this.postgres.pool;
+      return await this.connections!.through(
+        async () => await runTransaction(pool, async (client) => await work({ stores: this.postgresStoresOn(client, null), clock: this.clock })),
+      );
     }
     const sqlite = this.sqlite!;
     return sqlite.lock.hold(async () => {

@@ -120,6 +120,8 @@ export class PostgresStorage implements StoragePort {
   private readonly listener: FeedListener;
   private readonly clockWatch: ClockWatch;
   private readonly rePollMs: number;
+  /** This node's pool's connections (`poolSize`, default 10). */
+  readonly poolSize: number;
   private closing: Promise<void> | null = null;
 
   private constructor(
@@ -127,6 +129,7 @@ export class PostgresStorage implements StoragePort {
     options: PostgresStorageOptions,
   ) {
     this.rePollMs = options.rePollMs ?? 1_000;
+    this.poolSize = options.poolSize ?? 10;
     this.listener = new FeedListener(
       this.nodeId,
       () => createPostgresClient({ connectionString: options.connectionString, applicationName: LISTEN_APPLICATION, onError: options.onError }),
@@ -138,7 +141,7 @@ export class PostgresStorage implements StoragePort {
 
   /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
   static async open(options: PostgresStorageOptions): Promise<PostgresStorage> {
-    const pool = createPostgresPool({ connectionString: options.connectionString, max: options.poolSize, onError: options.onError });
+    const pool = createPostgresPool({ connectionString: options.connectionString, max: options.poolSize ?? 10, onError: options.onError });
     const storage = new PostgresStorage(pool, options);
     try {
       await storage.listener.start();
