@@ -5,6 +5,7 @@ import { demoRushKey, startDemoRush } from '../engine/demo/demo-rush.ts';
 import { seedDemo } from '../engine/demo/seed-demo.ts';
 import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { startEngineServer } from '../host/start-engine-server.ts';
+import { isPostgresUrl, openPostgresEngine } from '../host/open-postgres-engine.ts';
 import { UpstreamRefusedKey } from '../sync/first-pull.ts';
 import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
 import { defaultDatabasePath } from '../engine/data-dir.ts';
@@ -16,7 +17,7 @@ import { createPairingCode } from '../engine/services/kitchen/kitchen-devices.ts
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
-const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo [--demo-rush [--demo-rush-pace N]]] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH | --database postgres://…] [--demo [--demo-rush [--demo-rush-pace N]]] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
@@ -24,6 +25,9 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH] [--demo
               addresses, localhost and its host name; repeat for more. Kitchen requests naming any
               other Host are refused (no DNS rebinding)
   --db PATH   SQLite file (default ${defaultDatabasePath()})
+  --database postgres://USER@HOST:PORT/NAME  serve the platform from PostgreSQL instead (docs/running-the-platform.md):
+              the schema is migrated first; several nodes on one database behave as one engine. The
+              password may come from PGPASSWORD; the URL is never printed
   --demo      seed the two demo restaurants on an empty database and print their keys and a
               kitchen_pairing_url each (open it in a tablet's browser: single use, 10 minutes)
   --demo-rush  with --demo: post the project's rush (docs/performance.md, "The rush") to the first
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         'kitchen-host': { type: 'string', multiple: true, default: [] },
         db: { type: 'string' },
+        database: { type: 'string' },
         demo: { type: 'boolean', default: false },
         'demo-rush': { type: 'boolean', default: false },
         'demo-rush-pace': { type: 'string', default: '12' },
@@ -111,8 +116,25 @@ async function main(): Promise<void> {
     await serveReplica(values.upstream, { database: values.db ?? defaultDatabasePath(), host: values.host, port, logger });
     return;
   }
+  const postgresUrl = values.database;
+  if (postgresUrl !== undefined) {
+    if (!isPostgresUrl(postgresUrl)) fail('--database takes a postgres:// URL (a SQLite file is --db PATH)');
+    if (values.db !== undefined) fail('--database and --db exclude each other: one database is served');
+    if (values.upstream !== undefined) fail('--database and --upstream exclude each other: a replica keeps its restaurant on SQLite');
+    if (values['share-file']) fail('--share-file is for a SQLite file; nodes on one PostgreSQL database share it by design');
+  }
+  let database: string | Awaited<ReturnType<typeof openPostgresEngine>>;
+  try {
+    database = postgresUrl !== undefined
+      ? await openPostgresEngine({ connectionString: postgresUrl, onError: (error) => logger.warn({ err: error.message }, 'PostgreSQL connection error') })
+      : values.db ?? defaultDatabasePath();
+  } catch (error) {
+    // pg's errors name neither the URL nor the password.
+    process.stderr.write(`comanda serve: cannot use the PostgreSQL database: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const server = await startEngineServer({
-    database: values.db ?? defaultDatabasePath(),
+    database,
     host: values.host,
     port,
     logger,

@@ -11,7 +11,15 @@ import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
 import { asyncStores, type AsyncStores } from './async-stores.ts';
 import { ProcessLock } from './process-lock.ts';
-import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionWork } from './transaction.ts';
+import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionConnection, type TransactionWork } from './transaction.ts';
+import { SqliteCommitSignal, PostgresCommitSignal, type CommitSignal } from './storage/commit-signal.ts';
+import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
+import { claimIdempotencyKey, SOME_RESTAURANT, takeClockRow, type PostgresStorage } from './postgres/postgres-storage.ts';
+import { postgresStores } from './postgres/postgres-stores.ts';
+import { runTransaction } from './postgres/run-transaction.ts';
+import { ConnectionGate } from './storage/connection-gate.ts';
+import type { PostgresQueryable } from './postgres/stores/queryable.ts';
+import type { OrderWriteListener } from './store/orders-store.ts';
 
 export type { ReadTransaction, WriteTransaction };
 
@@ -41,9 +49,25 @@ export function isDiskFull(error: unknown): boolean {
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_FULL_') || code === 'SQLITE_IOERR_SHMSIZE');
 }
 
+/**
+ * Issue 34: a PostgreSQL node (postgres/postgres-storage.ts: its pool, its LISTEN connection, its
+ * re-poll), its schema migrated (postgres/migrate-postgres.ts). The engine closes it with itself.
+ */
+export interface PostgresDatabase {
+  postgres: PostgresStorage;
+}
+
+/** What only an engine on SQLite has (its file, its connection) was asked of one on PostgreSQL. */
+export class SqliteOnly extends Error {
+  constructor(what: string) {
+    super(`${what} is SQLite's (a hub's file); this engine runs on PostgreSQL`);
+    this.name = 'SqliteOnly';
+  }
+}
+
 export interface EngineOptions {
-  /** A path to the SQLite file (or ':memory:'), or an open database. */
-  database: string | Database;
+  /** A path to the SQLite file (or ':memory:'), an open database, or a PostgreSQL node (issue 34). */
+  database: string | Database | PostgresDatabase;
   clock?: Clock;
   /**
    * `replica`: the engine mirrors a restaurant of an upstream platform. Its own orders get
@@ -54,18 +78,22 @@ export interface EngineOptions {
   quickCheckMaxBytes?: number;
 }
 
-/** The engine's state: one database, its stores (prepared once), the clock and the change notifier. */
+/**
+ * The engine's state: one database (a SQLite file, or a PostgreSQL node), its stores, the clock and
+ * the change notifier.
+ */
 export class Engine {
-  readonly db: Database;
   readonly clock: Clock;
   readonly notifier = new ChangeNotifier();
-  /** The SQLite gateways (stores.ts), built from `db`: synchronous, for the engine itself and tests. */
-  readonly sqliteStores: Stores;
-  /** The same stores as the services see them: every method answers a Promise (async-stores.ts). */
+  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * The same stores as the services see them: every method answers a Promise (async-stores.ts). On
+   * PostgreSQL, bound to the pool (each call its own statement outside any transaction).
+   */
   readonly stores: AsyncStores;
   readonly role: 'standalone' | 'replica';
-  /** Changes when another connection commits (store/data-version.ts). */
-  readonly dataVersion: DataVersion;
+  /** What the caches are kept right by: this engine's writes and every other connection's or node's commits. */
+  readonly commits: CommitSignal;
   /** API keys checked once, and their last uses not yet written (verified-keys.ts). */
   readonly verifiedKeys = new VerifiedKeys();
   /** Busy mode's refused orders not yet written (domain/busy-refusals.ts; a refusal's own transaction is undone). */
@@ -76,79 +104,218 @@ export class Engine {
   readonly screenPresence = new ScreenPresence();
   /** When this engine started (engine clock): fallback printing counts screens gone from here at most. */
   readonly startedAt: number;
-  /** The write transaction open now, if any (a handle, not a depth: see `transaction`). */
-  private open: WriteTransaction | null = null;
-  /** Held from BEGIN to COMMIT/ROLLBACK by every transaction and read: one at a time on the one connection. */
-  private readonly lock = new ProcessLock();
-  private readonly readHandle: ReadTransaction;
-  private readonly beginWrite: Statement;
-  private readonly commitWrite: Statement;
-  private readonly rollbackWrite: Statement;
-  private readonly beginRead: Statement;
-  private readonly commitRead: Statement;
-  private readonly rollbackRead: Statement;
+  /** The PostgreSQL node, when the engine runs on one (null on SQLite). */
+  readonly postgres: PostgresStorage | null;
+  private readonly sqlite: SqliteState | null;
+  /**
+   * PostgreSQL: the use cases holding a pooled connection at once, one fewer than the pool has (the
+   * last one is for the notifications after commits and lone reads); the rest wait in turn.
+   */
+  private readonly connections: ConnectionGate | null;
+  /** The write transactions open now (one at most on SQLite: the lock; any number on PostgreSQL). */
+  private openWrites = 0;
+  /** Orders written by this engine's transactions (the PostgreSQL stores are built per transaction). */
+  private readonly orderWriteListeners = new Set<OrderWriteListener>();
   private diskFull = false;
   private damaged: string | null = null;
+  private closed = false;
   private readonly commitListeners = new Set<() => void>();
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(options: EngineOptions) {
-    this.db =
-      typeof options.database === 'string'
-        ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
-        : options.database;
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.startedAt = this.clock.now();
-    this.sqliteStores = new Stores(this.db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
-    this.stores = asyncStores(this.sqliteStores);
-    this.readHandle = { stores: this.stores, clock: this.clock };
-    this.beginWrite = this.db.prepare('BEGIN IMMEDIATE');
-    this.commitWrite = this.db.prepare('COMMIT');
-    this.rollbackWrite = this.db.prepare('ROLLBACK');
-    this.beginRead = this.db.prepare('BEGIN DEFERRED');
-    this.commitRead = this.db.prepare('COMMIT');
-    this.rollbackRead = this.db.prepare('ROLLBACK');
-    this.dataVersion = new DataVersion(this.db);
-    this.dataVersion.onChange(() => this.verifiedKeys.clear());
+    if (isPostgres(options.database)) {
+      this.kind = 'postgres';
+      this.sqlite = null;
+      const storage = options.database.postgres;
+      this.postgres = storage;
+      this.connections = new ConnectionGate(Math.max(1, storage.poolSize - 1));
+      this.stores = this.postgresStoresOn(storage.pool, null);
+      this.commits = new PostgresCommitSignal(storage);
+      // Any node's commit (this one's at its commit, the others' by NOTIFY or the re-poll) wakes the
+      // restaurant's long-polls and live streams here; null: which ones is unknown (LISTEN came back).
+      this.unsubscribe.push(
+        storage.onChange((restaurantId) => {
+          if (restaurantId === null) this.notifier.notifyAll();
+          else if (restaurantId !== SOME_RESTAURANT) this.notifier.notify(restaurantId);
+        }),
+      );
+    } else {
+      this.kind = 'sqlite';
+      this.postgres = null;
+      this.connections = null;
+      const db =
+        typeof options.database === 'string'
+          ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
+          : options.database;
+      const sqliteStores = new Stores(db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
+      const stores = asyncStores(sqliteStores);
+      this.stores = stores;
+      const dataVersion = new DataVersion(db);
+      this.sqlite = {
+        db,
+        stores: sqliteStores,
+        dataVersion,
+        lock: new ProcessLock(),
+        open: null,
+        readHandle: { stores, clock: this.clock },
+        beginWrite: db.prepare('BEGIN IMMEDIATE'),
+        commitWrite: db.prepare('COMMIT'),
+        rollbackWrite: db.prepare('ROLLBACK'),
+        beginRead: db.prepare('BEGIN DEFERRED'),
+        commitRead: db.prepare('COMMIT'),
+        rollbackRead: db.prepare('ROLLBACK'),
+      };
+      this.commits = new SqliteCommitSignal(db, dataVersion, sqliteStores.apiKeys);
+      this.unsubscribe.push(sqliteStores.orders.onWrite((id) => this.orderWritten(id)));
+    }
+    // Another connection's or node's commit may have changed or revoked any key.
+    this.unsubscribe.push(this.commits.onChange(() => this.verifiedKeys.clear()));
+  }
+
+  /** The SQLite connection (a hub's file): the SQLite-only parts (backups, checkpoints, checks) use it. */
+  get db(): Database {
+    return this.sqliteState('the database file').db;
+  }
+
+  /** The SQLite gateways (stores.ts), built from `db`: synchronous, for the engine itself and tests. */
+  get sqliteStores(): Stores {
+    return this.sqliteState('the synchronous SQLite stores').stores;
+  }
+
+  /** Changes when another connection commits (store/data-version.ts). */
+  get dataVersion(): DataVersion {
+    return this.sqliteState('PRAGMA data_version').dataVersion;
+  }
+
+  /** Whether the engine still serves (not closed): background work stops once it is not. */
+  get isOpen(): boolean {
+    return this.sqlite ? this.sqlite.db.open : !this.closed;
+  }
+
+  private sqliteState(what: string): SqliteState {
+    if (!this.sqlite) throw new SqliteOnly(what);
+    return this.sqlite;
   }
 
   /**
-   * Runs `work` in one SQLite transaction (IMMEDIATE, so a write never upgrades a read lock and
-   * fails half-way), handing it the transaction: its stores, its clock, its pending notifications.
-   * Waiters on the change feed are woken only after the commit.
+   * Calls `listener` with an order's id each time this engine writes that order (null: possibly any
+   * order), in the write's transaction (before its commit); returns its removal. Another node's or
+   * process's commits reach caches through `commits` instead.
+   */
+  onOrderWrite(listener: OrderWriteListener): () => void {
+    this.orderWriteListeners.add(listener);
+    return () => this.orderWriteListeners.delete(listener);
+  }
+
+  private orderWritten(id: string | null): void {
+    for (const listener of this.orderWriteListeners) listener(id);
+  }
+
+  /**
+   * Runs `work` in one transaction, handing it the transaction: its stores, its clock, its pending
+   * notifications. Waiters on the change feed are woken only after the commit.
    *
-   * The process-wide lock is held from BEGIN to COMMIT (or ROLLBACK), in arrival order: while `work`
-   * awaits its stores no other transaction or read of this process runs on the connection. `work`
-   * awaits the database only: one still pending once the microtasks have run (a timer, the network,
-   * or a transaction opened inside it, which would wait for this one forever) is rolled back and
-   * refused with TransactionEscaped. A use case called inside another's takes the caller's handle
-   * (`within`, `tx.savepoint`), never calls this again.
+   * On SQLite (IMMEDIATE, so a write never upgrades a read lock and fails half-way) the process-wide
+   * lock is held from BEGIN to COMMIT (or ROLLBACK), in arrival order: while `work` awaits its stores
+   * no other transaction or read of this process runs on the connection. `work` awaits the database
+   * only: one still pending once the microtasks have run (a timer, the network, or a transaction
+   * opened inside it, which would wait for this one forever) is rolled back and refused with
+   * TransactionEscaped. A use case called inside another's takes the caller's handle (`within`,
+   * `tx.savepoint`), never calls this again.
+   *
+   * On PostgreSQL (issue 34) it runs on a pooled connection, READ COMMITTED, through runTransaction
+   * (rerun whole after a deadlock, a serialization failure or a failover); transactions of this
+   * process run side by side. After the commit every node is told (NOTIFY), so its waiters wake and
+   * its caches drop.
    */
   async transaction<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
-    return this.lock.hold(async () => {
+    if (this.postgres) return await this.postgresTransaction(this.postgres, work);
+    const sqlite = this.sqlite!;
+    return sqlite.lock.hold(async () => {
       // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
-      const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(work));
+      const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(sqlite, work));
       for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
       for (const listener of this.commitListeners) listener();
       return result;
     });
   }
 
-  private async attempt<T>(work: TransactionWork<T, WriteTransaction>): Promise<[T, WriteTransaction]> {
-    const tx = new WriteTransaction(this.stores, this.clock, this.db);
-    this.beginWrite.run();
-    this.open = tx;
+  private async attempt<T>(sqlite: SqliteState, work: TransactionWork<T, WriteTransaction>): Promise<[T, WriteTransaction]> {
+    const tx = new WriteTransaction(this.stores, this.clock, sqliteConnection(sqlite));
+    sqlite.beginWrite.run();
+    sqlite.open = tx;
+    this.openWrites += 1;
     try {
       const value = await guard(work(tx));
-      this.commitWrite.run();
+      sqlite.commitWrite.run();
       return [value, tx];
     } catch (error) {
-      if (this.db.inTransaction) this.rollbackWrite.run();
+      if (sqlite.db.inTransaction) sqlite.rollbackWrite.run();
       throw error;
     } finally {
-      this.open = null;
+      sqlite.open = null;
+      this.openWrites -= 1;
     }
+  }
+
+  private async postgresTransaction<T>(storage: PostgresStorage, work: TransactionWork<T, WriteTransaction>): Promise<T> {
+    let keyed = false; // issue 35: a write that claimed its Idempotency-Key may rerun after a COMMIT of unknown outcome
+    let committed!: WriteTransaction;
+    this.openWrites += 1;
+    let result: T;
+    try {
+      result = await this.connections!.through(async () => await runTransaction(
+        storage.pool,
+        async (client) => {
+          // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
+          const held = new Set<string>();
+          const connection: TransactionConnection = {
+            exec: async (sql) => void (await client.query(sql)),
+            canRollBack: () => true,
+            takeRestaurant: async (restaurantId) => {
+              if (held.has(restaurantId)) return;
+              held.add(restaurantId);
+              await takeClockRow(client, restaurantId);
+            },
+            claimIdempotencyKey: async (request) => {
+              keyed = true;
+              return await claimIdempotencyKey(client, request);
+            },
+            heldRestaurants: () => [...held],
+          };
+          const tx: WriteTransaction = new WriteTransaction(this.postgresStoresOn(client, (restaurantId) => tx.notify(restaurantId)), this.clock, connection);
+          const value = await work(tx);
+          committed = tx;
+          return value;
+        },
+        { rerunAfterUnknownCommit: () => keyed },
+      ));
+    } finally {
+      this.openWrites -= 1;
+    }
+    // After the commit: this node's waiters and caches at once, the other nodes' by NOTIFY.
+    const fed = committed.committedNotifications();
+    for (const restaurantId of fed) storage.announce(restaurantId, 'feed');
+    const dataOnly = committed.heldRestaurants().filter((restaurantId) => !fed.includes(restaurantId));
+    for (const restaurantId of dataOnly) storage.announce(restaurantId, 'data');
+    if (fed.length === 0 && dataOnly.length === 0) storage.announce(SOME_RESTAURANT, 'data');
+    for (const listener of this.commitListeners) listener();
+    return result;
+  }
+
+  /** The registry's twins on `db` (a transaction's client, or the pool for lone reads). */
+  private postgresStoresOn(db: PostgresQueryable, eventAppended: ((restaurantId: string) => void) | null): AsyncStores {
+    const stores = postgresStores(db, {
+      orderNumberPrefix: this.role === 'replica' ? 'L' : '',
+      // A lone write on the pool is committed at once: its restaurant is woken at once.
+      eventAppended: eventAppended ?? ((restaurantId) => this.postgres?.announce(restaurantId, 'feed')),
+    });
+    stores.orders.onWrite((id) => this.orderWritten(id));
+    return stores;
   }
 
   /**
@@ -164,7 +331,8 @@ export class Engine {
    * commits; outside one the row is already committed, so now.
    */
   private eventAppended(restaurantId: string): void {
-    if (this.open) this.open.notify(restaurantId);
+    const open = this.sqlite?.open;
+    if (open) open.notify(restaurantId);
     else this.notifier.notify(restaurantId);
   }
 
@@ -182,16 +350,24 @@ export class Engine {
    * through its `tx` instead (calling this there would wait for that write forever).
    */
   async read<T>(work: TransactionWork<T, ReadTransaction>): Promise<T> {
-    return this.lock.hold(async () => {
-      this.beginRead.run();
+    if (this.postgres) {
+      // On a pooled connection of its own, side by side with this process's other transactions.
+      const pool = this.postgres.pool;
+      return await this.connections!.through(
+        async () => await runTransaction(pool, async (client) => await work({ stores: this.postgresStoresOn(client, null), clock: this.clock })),
+      );
+    }
+    const sqlite = this.sqlite!;
+    return sqlite.lock.hold(async () => {
+      sqlite.beginRead.run();
       let result: T;
       try {
-        result = await guard(work(this.readHandle));
+        result = await guard(work(sqlite.readHandle));
       } catch (error) {
-        if (this.db.inTransaction) this.rollbackRead.run();
+        if (sqlite.db.inTransaction) sqlite.rollbackRead.run();
         throw error;
       }
-      this.commitRead.run();
+      sqlite.commitRead.run();
       return result;
     });
   }
@@ -211,7 +387,7 @@ export class Engine {
 
   /** Whether a write transaction is open now (what it has written may still be rolled back). */
   get inWriteTransaction(): boolean {
-    return this.open !== null;
+    return this.openWrites > 0;
   }
 
   /** Why writes are refused (a damaged file), or null. */
@@ -229,7 +405,7 @@ export class Engine {
    * app asks with every heartbeat), so the flag clears when space comes back even if nobody writes.
    */
   async recheckStorage(): Promise<boolean> {
-    if (!this.diskFull || !this.db.open) return this.diskFull;
+    if (!this.diskFull || !this.sqlite?.db.open) return this.diskFull;
     try {
       await this.transaction(async () => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
     } catch (error) {
@@ -253,6 +429,7 @@ export class Engine {
     } catch (error) {
       if (!isDiskFull(error)) throw error;
     }
+    if (!this.sqlite) throw new Error('unreachable: a full disk is SQLite\'s');
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch (error) {
@@ -306,15 +483,21 @@ export class Engine {
    * Closes the database, writing the key uses not yet written first. Synchronous (callers close in
    * `finally` blocks and exit handlers): it writes directly, unless a transaction is open, which
    * only a transaction that escaped its guard can leave; then those uses are lost, as with a crash.
+   * On PostgreSQL use `shutdown` (its writes are async); here the node is only stopped.
    */
   close(): void {
-    if (!this.db.open) return;
-    const open = this.lock.busy;
+    if (!this.sqlite) {
+      void this.shutdown();
+      return;
+    }
+    const { db, lock, stores } = this.sqlite;
+    if (!db.open) return;
+    const open = lock.busy;
     try {
       const pending = open ? [] : this.verifiedKeys.pending();
       if (pending.length > 0) {
-        this.db.transaction(() => {
-          for (const [keyId, at] of pending) this.sqliteStores.apiKeys.touch(keyId, at);
+        db.transaction(() => {
+          for (const [keyId, at] of pending) stores.apiKeys.touch(keyId, at);
         }).immediate();
       }
     } catch {
@@ -323,13 +506,77 @@ export class Engine {
     try {
       const refusals = open ? [] : this.busyRefusals.take();
       if (refusals.length > 0) {
-        this.db.transaction(() => {
-          for (const entry of refusals) this.sqliteStores.busyRefusals.add(entry);
+        db.transaction(() => {
+          for (const entry of refusals) stores.busyRefusals.add(entry);
         }).immediate();
       }
     } catch {
       // Likewise a refusal's record.
     }
-    this.db.close();
+    this.stop();
+    db.close();
   }
+
+  /** Closes the engine on either database: on PostgreSQL the key uses and refusals are written, then the node stops. */
+  async shutdown(): Promise<void> {
+    if (!this.postgres) {
+      this.close();
+      return;
+    }
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.flushKeyUses();
+      await this.flushBusyRefusals();
+    } catch {
+      // As on SQLite: lost, as with a crash.
+    }
+    this.stop();
+    await this.postgres.close();
+  }
+
+  private stop(): void {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.commits.stop();
+  }
+}
+
+/** The SQLite engine's connection and what it prepared on it. */
+interface SqliteState {
+  readonly db: Database;
+  readonly stores: Stores;
+  readonly dataVersion: DataVersion;
+  /** Held from BEGIN to COMMIT/ROLLBACK by every transaction and read: one at a time on the one connection. */
+  readonly lock: ProcessLock;
+  /** The write transaction open now, if any (a handle, not a depth: see `transaction`). */
+  open: WriteTransaction | null;
+  readonly readHandle: ReadTransaction;
+  readonly beginWrite: Statement;
+  readonly commitWrite: Statement;
+  readonly rollbackWrite: Statement;
+  readonly beginRead: Statement;
+  readonly commitRead: Statement;
+  readonly rollbackRead: Statement;
+}
+
+function isPostgres(database: EngineOptions['database']): database is PostgresDatabase {
+  return typeof database === 'object' && 'postgres' in database;
+}
+
+/**
+ * A SQLite write's connection: the process lock already orders every write, so the restaurant needs
+ * no row of its own, and a key's record is looked up (its answer saved with the work's).
+ */
+function sqliteConnection(sqlite: SqliteState): TransactionConnection {
+  return {
+    exec: async (sql) => void sqlite.db.exec(sql),
+    // A failure SQLite already rolled back whole (a full disk) left no savepoint to go back to.
+    canRollBack: () => sqlite.db.inTransaction,
+    takeRestaurant: async () => {},
+    claimIdempotencyKey: async (request: IdempotencyClaimRequest): Promise<IdempotencyClaim> => {
+      const stored = sqlite.stores.idempotency.get(request.apiKeyId, request.key, request.notOlderThan);
+      return stored ? { kind: 'answered', stored } : { kind: 'claimed', request };
+    },
+    heldRestaurants: () => [],
+  };
 }

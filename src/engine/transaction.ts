@@ -1,6 +1,6 @@
-import type { Database } from 'better-sqlite3';
 import type { Clock } from './clock.ts';
 import type { AsyncStores } from './async-stores.ts';
+import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
 
 /**
  * What a use case reads through: the stores, at one commit (Engine.read). The same stores as a
@@ -30,12 +30,27 @@ export class TransactionEscaped extends Error {
 }
 
 /**
+ * What a write transaction needs of its connection beyond the stores (engine.ts builds one per
+ * database): savepoints, the restaurant's clock row, an Idempotency-Key's claim.
+ */
+export interface TransactionConnection {
+  exec(sql: string): Promise<void>;
+  /** False when the database already rolled the whole transaction back (no savepoint is left). */
+  canRollBack(): boolean;
+  /** Takes the restaurant's clock row (PostgreSQL; held to the commit), once per transaction. */
+  takeRestaurant(restaurantId: string): Promise<void>;
+  claimIdempotencyKey(request: IdempotencyClaimRequest): Promise<IdempotencyClaim>;
+  /** The restaurants taken so far. */
+  heldRestaurants(): string[];
+}
+
+/**
  * One open write transaction, handed to the use case that runs in it (Engine.transaction): the
  * stores, the clock, and the state of this transaction alone, the restaurants whose change feed
  * wakes up once it commits. A use case called inside another's takes its handle instead of opening
  * one of its own; `savepoint` nests a part that may fail alone, said where it happens.
  *
- * This is the storage seam: another storage (issue 34) gives the same handle over its own
+ * This is the storage seam: on PostgreSQL (issue 34) the engine gives the same handle over a pooled
  * connection, and the services do not change.
  */
 export class WriteTransaction implements ReadTransaction {
@@ -45,8 +60,32 @@ export class WriteTransaction implements ReadTransaction {
   constructor(
     readonly stores: AsyncStores,
     readonly clock: Clock,
-    private readonly db: Database,
+    private readonly connection: TransactionConnection,
   ) {}
+
+  /**
+   * Takes the restaurant's clock row first (issue 34): on PostgreSQL the restaurant's writes then
+   * commit one after another, whichever node runs them, and every node's re-poll sees the row move.
+   * On SQLite the process lock already orders every write: nothing to do. Called first by a use case
+   * that knows its restaurant (an order, a keyed write); writes of several restaurants take them in id order.
+   */
+  async takeRestaurant(restaurantId: string): Promise<void> {
+    await this.connection.takeRestaurant(restaurantId);
+  }
+
+  /**
+   * An Idempotency-Key's record, claimed before the work (PostgreSQL: written now, so a second
+   * transaction with the key, on any node, waits for this one and reads its answer; SQLite: looked
+   * up, under the process lock). `answered`: the record of an earlier request under the key.
+   */
+  async claimIdempotencyKey(request: IdempotencyClaimRequest): Promise<IdempotencyClaim> {
+    return await this.connection.claimIdempotencyKey(request);
+  }
+
+  /** The restaurants whose clock rows this transaction holds. */
+  heldRestaurants(): string[] {
+    return this.connection.heldRestaurants();
+  }
 
   /** The restaurant's change feed (long-polls, live screens) is woken once this transaction commits. */
   notify(restaurantId: string): void {
@@ -59,14 +98,16 @@ export class WriteTransaction implements ReadTransaction {
    */
   async savepoint<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
     const name = `comanda_sp${++this.savepoints}`;
-    this.db.exec(`SAVEPOINT ${name}`);
+    await this.connection.exec(`SAVEPOINT ${name}`);
     try {
       const result = await work(this);
-      this.db.exec(`RELEASE ${name}`);
+      await this.connection.exec(`RELEASE ${name}`);
       return result;
     } catch (error) {
-      // A failure SQLite already rolled back whole (a full disk) left no savepoint to go back to.
-      if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      if (this.connection.canRollBack()) {
+        await this.connection.exec(`ROLLBACK TO ${name}`);
+        await this.connection.exec(`RELEASE ${name}`);
+      }
       throw error;
     } finally {
       this.savepoints--;

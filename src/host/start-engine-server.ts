@@ -18,11 +18,16 @@ import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts'
 import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
 import { checkIntegrityInBackground, lowSpaceRefusal, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
 import { MIN_FREE_BYTES_TO_START } from '../engine/domain/free-space.ts';
+import { postgresNodeHealth } from '../engine/postgres/postgres-health.ts';
 
 export interface EngineServerOptions {
   /** Refuse to start with less free beside the database (default 64 MB; tests on a tiny tmpfs say 0). */
   minFreeBytes?: number;
-  /** A path to the SQLite file, or an engine already opened on it (a replica opens its own). */
+  /**
+   * A path to the SQLite file, or an engine already opened on it (a replica opens its own) or on a
+   * PostgreSQL node (issue 34: no file, so no serving lock, free-space or file checks; several nodes
+   * serve one database).
+   */
   database: string | Engine;
   clock?: Clock;
   host?: string;
@@ -108,6 +113,7 @@ export async function startEngineServer(options: EngineServerOptions): Promise<E
   // Taken before the file is opened, so a second engine stops at once, before any check or write.
   // A replica takes it itself, before its first write (sync/start-replica-server.ts), and hands it over.
   if (options.servingLock) return await serveEngine(options, mailSender, options.servingLock, null);
+  if (options.database instanceof Engine && options.database.kind === 'postgres') return await serveEngine(options, mailSender, null, null);
   const databasePath = options.database instanceof Engine ? options.database.db.name : options.database;
   const servingLock =
     options.shareDatabase || databasePath === ':memory:' ? null : acquireServingLock(databasePath, options.servingAs ?? 'an engine');
@@ -155,6 +161,7 @@ async function serveEngine(
     engine,
     commands,
     providers,
+    ...(engine.postgres ? { health: postgresNodeHealth(engine.postgres.pool, { nodeId: engine.postgres.nodeId }) } : {}),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.replica ? { replica: options.replica } : {}),
@@ -175,13 +182,49 @@ async function serveEngine(
     ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
     ...(options.printTimeoutMs !== undefined ? { printTimeoutMs: options.printTimeoutMs } : {}),
   });
+  const baseUrl = `http://${shownHost}:${port}/v1`;
+  const file = engine.kind === 'sqlite' ? watchSqliteFile(engine, options, app) : null;
+  servingLock?.setBaseUrl(baseUrl);
+  let closed = false;
+  return {
+    engine,
+    commands,
+    app,
+    providers,
+    jobs,
+    configureMail(settings: SmtpSettings | null) {
+      jobs.setMailSender(settings ? createSmtpSender(settings) : null);
+    },
+    integrityChecked: file?.integrityChecked ?? Promise.resolve(null),
+    baseUrl,
+    origin: `http://${shownHost}:${port}`,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      file?.stopWatching();
+      await jobs.stop();
+      await app.close();
+      await file?.stopCheckpoints();
+      await engine.shutdown();
+      // Only now: closing it with a connection still open would drop SQLite's locks (store/wal-checkpointer.ts).
+      file?.closeDescriptor();
+      servingLock?.release();
+    },
+  };
+}
+
+/**
+ * What an engine on a SQLite file runs beside it: the watch for other processes' commits, the
+ * file's integrity check when it was too large to check before serving, and the WAL checkpointer.
+ */
+function watchSqliteFile(engine: Engine, options: EngineServerOptions, app: ApiServer) {
   // Commits made by other processes wake this engine's waiters too (its own wake them at once).
   const stopWatching = engine.dataVersion.onChange(() => engine.notifier.notifyAll());
   const watcher = setInterval(() => {
     if (engine.db.open) engine.dataVersion.check();
   }, options.externalChangesPollMs ?? 250);
   watcher.unref();
-  const baseUrl = `http://${shownHost}:${port}/v1`;
   // A file too large to check before serving is checked now, off the event loop; damaged, it
   // takes no more writes (503 storage_damaged) and says so in the log.
   const databaseFile = engine.db.name;
@@ -198,34 +241,18 @@ async function serveEngine(
   const syncDescriptor = databaseFile === ':memory:' || databaseFile === '' ? null : openSync(databaseFile, 'r+');
   const checkpointer = syncDescriptor === null ? null : startWalCheckpointer(engine.db, syncDescriptor);
   const stopWaking = checkpointer ? engine.onCommit(checkpointer.wake) : () => {};
-  servingLock?.setBaseUrl(baseUrl);
-  let closed = false;
   return {
-    engine,
-    commands,
-    app,
-    providers,
-    jobs,
-    configureMail(settings: SmtpSettings | null) {
-      jobs.setMailSender(settings ? createSmtpSender(settings) : null);
-    },
     integrityChecked,
-    baseUrl,
-    origin: `http://${shownHost}:${port}`,
-    port,
-    async close() {
-      if (closed) return;
-      closed = true;
+    stopWatching() {
       clearInterval(watcher);
       stopWatching();
-      await jobs.stop();
-      await app.close();
+    },
+    async stopCheckpoints() {
       stopWaking();
       await checkpointer?.stop();
-      engine.close();
-      // Only now: closing it with a connection still open would drop SQLite's locks (store/wal-checkpointer.ts).
+    },
+    closeDescriptor() {
       if (syncDescriptor !== null) closeSync(syncDescriptor);
-      servingLock?.release();
     },
   };
 }

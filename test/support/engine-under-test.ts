@@ -45,10 +45,18 @@ export interface CallResult {
   text: string;
 }
 
-/** A real engine on a real SQLite file and a real port, seeded with the demo restaurants. */
+/**
+ * A real engine on a real SQLite file and a real port, seeded with the demo restaurants; with
+ * COMANDA_TEST_DATABASE=postgres, on a PostgreSQL database of the tests' throwaway cluster instead
+ * (postgres-engine-under-test.ts; `dbPath` is then its connection string).
+ */
 export async function startEngineUnderTest(
   options: { now?: string; rateLimits?: RateLimits; seed?: boolean } = {},
 ): Promise<EngineUnderTest> {
+  if (process.env.COMANDA_TEST_DATABASE === 'postgres') {
+    const { startPostgresEnginesUnderTest } = await import('./postgres-engine-under-test.ts');
+    return (await startPostgresEnginesUnderTest(options))[0]!;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'comanda-test-'));
   const dbPath = join(dir, 'engine.db');
   const clock = new ManualClock(options.now ?? DEMO_NOW);

@@ -94,7 +94,8 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 
 /** The request under its key, as the idempotency service keeps it. */
 function keyedRequest(request: FastifyRequest, key: string, fingerprint: string): KeyedRequest {
-  return { apiKeyId: actorOf(request).keyId, key, fingerprint };
+  const actor = actorOf(request);
+  return { apiKeyId: actor.keyId, restaurantId: actor.restaurantId, key, fingerprint };
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import type { FastifyReply } from 'fastify';
 import type { ListOrdersInput } from '../../shared/schemas/orders.ts';
 import { Order } from '../../shared/schemas/orders.ts';
@@ -52,16 +51,17 @@ interface KeptOrder {
  * `GET /orders/{id}` and `GET /orders` answered from each order's response bytes, kept in memory
  * once the route's own serializer wrote them (so they are byte for byte what it writes; a test
  * checks it), and a list page assembled from them. Kept bytes are dropped when the order may have
- * changed: every write this connection makes to an order goes through OrdersStore, which tells
- * (onWrite), and another connection's commit shows in `PRAGMA data_version` (read by
- * authentication once per turn of the event loop, for the requests that turn reads, and again
- * first in a page's read transaction). An order read
- * through an alias (a replica's local id) is not kept.
+ * changed: every write this engine makes to an order goes through OrdersStore, which tells
+ * (Engine.onOrderWrite), and another connection's or node's commit shows in `engine.commits`
+ * (storage/commit-signal.ts: on SQLite `PRAGMA data_version`, read by authentication once per turn
+ * of the event loop and again first in a page's read transaction; on PostgreSQL every node's
+ * commits, told by NOTIFY or the re-poll). An order read through an alias (a replica's local id)
+ * is not kept, nor anything read while a commit came in (a read beside it on PostgreSQL).
  *
  * A kept order is sent without reading the database at all: the restaurant's time zone (the
  * times are written in it, and a missing restaurant must still refuse the key) is kept too, for
- * as long as this connection wrote nothing (SQLite's `total_changes()`, which counts every row
- * this connection changed and needs no lock to read) and no other connection committed. Whole
+ * as long as nothing was written (`engine.commits.version()`: on SQLite this connection's
+ * `total_changes()`, which needs no lock to read, and other connections' commits). Whole
  * list pages are kept under the same condition, by restaurant, world and query.
  */
 export class OrderResponses {
@@ -70,18 +70,16 @@ export class OrderResponses {
   /** Whole list pages by restaurant, world and query, while nothing at all was written. */
   private readonly pages = new Map<string, Buffer>();
   private pageBytes = 0;
-  private keptAtChanges = -1;
-  private readonly totalChanges: Statement<[], number>;
+  private keptAtChanges: string | number = -1;
   private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly engine: Engine,
     private readonly maxKept = MAX_KEPT_ORDERS,
   ) {
-    this.totalChanges = engine.db.prepare<[], number>('SELECT total_changes()').pluck();
     this.unsubscribe = [
       onOrderWrite(engine, (id) => (id === null ? this.kept.clear() : this.kept.delete(id))),
-      engine.dataVersion.onChange(() => {
+      engine.commits.onChange(() => {
         this.kept.clear();
         this.keptAtChanges = -1;
       }),
@@ -110,14 +108,17 @@ export class OrderResponses {
       if (kept) return reply.type(JSON_TYPE).send(kept);
     }
     const bytes = await this.engine.read(async (tx) => {
-      this.engine.dataVersion.check();
+      this.engine.commits.check();
+      const readAt = this.engine.commits.version();
       const restaurant = await restaurantOf(this.engine, actor, tx);
-      if (keepable) this.keepZone(restaurant.id, restaurant.time_zone);
+      if (keepable) this.keepZone(restaurant.id, restaurant.time_zone, readAt);
       const kept = this.find(id, restaurant.id, world, restaurant.time_zone);
       if (kept) return kept;
       const view = await getOrder(this.engine, actor, id, tx);
       const written = ownBytes(routeSerializer(reply)(view));
-      if (keepable && view.id === id) this.keep(id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
+      if (keepable && view.id === id && this.unchangedSince(readAt)) {
+        this.keep(id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
+      }
       return written;
     });
     return reply.type(JSON_TYPE).send(bytes);
@@ -133,7 +134,8 @@ export class OrderResponses {
       if (page) return reply.type(JSON_TYPE).send(page);
     }
     const bytes = await this.engine.read(async (tx) => {
-      this.engine.dataVersion.check();
+      this.engine.commits.check();
+      const readAt = this.engine.commits.version();
       const keys = await listOrderKeys(this.engine, actor, query, tx);
       const { restaurant, world } = keys;
       const parts: Buffer[] = [];
@@ -148,7 +150,7 @@ export class OrderResponses {
         const serializeOrder = reply.compileSerializationSchema(Order as unknown as Record<string, unknown>) as unknown as (view: OrderView) => string;
         for (const view of (await listOrders(this.engine, actor, query, tx)).data) {
           const written = ownBytes(serializeOrder(view));
-          if (keepable) this.keep(view.id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
+          if (keepable && this.unchangedSince(readAt)) this.keep(view.id, { restaurantId: restaurant.id, world, timeZone: restaurant.time_zone, bytes: written });
           parts.push(written);
         }
       }
@@ -163,15 +165,24 @@ export class OrderResponses {
       });
       pieces.push(Buffer.from(envelope.slice(open.length)));
       const page = Buffer.concat(pieces);
-      if (keepable) this.keepPage(pageKey, page);
+      if (keepable && this.unchangedSince(readAt)) this.keepPage(pageKey, page);
       return page;
     });
     return reply.type(JSON_TYPE).send(bytes);
   }
 
-  /** Forgets kept time zones and pages if this connection wrote anything since they were kept. */
+  /**
+   * Nothing was committed since `readAt` (taken when a read began): what it read may be kept. On
+   * SQLite the read holds the process lock, so only another process's commit can come between; on
+   * PostgreSQL any transaction of this node or another may commit while a read runs beside it.
+   */
+  private unchangedSince(readAt: string | number): boolean {
+    return this.engine.commits.version() === readAt;
+  }
+
+  /** Forgets kept time zones and pages if anything was written since they were kept. */
   private syncWithChanges(): void {
-    const changes = this.totalChanges.get()!;
+    const changes = this.engine.commits.version();
     if (changes === this.keptAtChanges) return;
     this.zones.clear();
     this.pages.clear();
@@ -179,7 +190,7 @@ export class OrderResponses {
     this.keptAtChanges = changes;
   }
 
-  /** The restaurant's time zone as last read, unless this connection wrote anything since. */
+  /** The restaurant's time zone as last read, unless anything was written since. */
   private zoneOf(restaurantId: string): string | undefined {
     this.syncWithChanges();
     return this.zones.get(restaurantId);
@@ -197,8 +208,8 @@ export class OrderResponses {
     this.pageBytes += page.length;
   }
 
-  private keepZone(restaurantId: string, zone: string): void {
-    if (this.zoneOf(restaurantId) !== zone) this.zones.set(restaurantId, zone);
+  private keepZone(restaurantId: string, zone: string, readAt: string | number): void {
+    if (this.zoneOf(restaurantId) !== zone && this.unchangedSince(readAt)) this.zones.set(restaurantId, zone);
   }
 
   private find(id: string, restaurantId: string, world: World, timeZone: string): Buffer | undefined {

@@ -141,7 +141,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   /** Expired idempotency answers and finished print jobs, once a minute of engine time (a replica keeps its own too). */
   const purgeIdempotencyKeys = async (): Promise<void> => {
     const now = engine.clock.now();
-    if (stopped || !engine.db.open || now - lastPurgeAt < QUARANTINE_MS) return;
+    if (stopped || !engine.isOpen || now - lastPurgeAt < QUARANTINE_MS) return;
     lastPurgeAt = now;
     try {
       await purgeExpiredIdempotencyKeys(engine);
@@ -165,7 +165,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
    */
   const learnPrepTimes = async (): Promise<void> => {
     const now = engine.clock.now();
-    if (!active || stopped || !engine.db.open || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
+    if (!active || stopped || !engine.isOpen || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
     lastLearningAt = now;
     for (const restaurant of await listRestaurants(engine)) {
       try {
@@ -181,7 +181,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
 
   /** Busy mode follows the kitchen's wait every tick (issue 32); a restaurant without it costs one read. */
   const followBusyMode = async (): Promise<void> => {
-    if (!active || stopped || !engine.db.open) return;
+    if (!active || stopped || !engine.isOpen) return;
     for (const restaurant of await listRestaurants(engine)) {
       try {
         await evaluateBusyMode(engine, restaurant.id);
@@ -199,7 +199,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
    */
   const keepReportDays = async (): Promise<void> => {
     const now = engine.clock.now();
-    if (!active || stopped || !engine.db.open || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
+    if (!active || stopped || !engine.isOpen || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
     lastReportDaysAt = now;
     try {
       reportDaysBacklog = (await keepRecentReportDays(engine, REPORT_DAYS_PER_TICK)).more;
@@ -212,7 +212,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   let keyUseFailing = false;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = async (): Promise<void> => {
-    if (stopped || !engine.db.open) return;
+    if (stopped || !engine.isOpen) return;
     try {
       await engine.flushKeyUses();
       // Issue 33: busy mode's refused orders, noted in memory (their transactions were undone).
@@ -231,7 +231,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
     await learnPrepTimes();
     await followBusyMode();
     await keepReportDays();
-    if (!active || stopped || !engine.db.open) return;
+    if (!active || stopped || !engine.isOpen) return;
     for (const job of DATABASE_JOBS) {
       let ids: string[];
       try {
@@ -270,8 +270,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
       return mailPass;
     }
     const current = sender;
-    if (!active || stopped || current === null || !engine.db.open) return Promise.resolve();
-    const shouldStop = () => stopped || sender !== current || !engine.db.open;
+    if (!active || stopped || current === null || !engine.isOpen) return Promise.resolve();
+    const shouldStop = () => stopped || sender !== current || !engine.isOpen;
     mailPass = (async () => {
       do {
         mailAgain = false;
@@ -291,8 +291,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   let courierPass: Promise<void> | null = null;
   const kickCouriers = serialPass(
     async () => {
-      if (!active || stopped || !engine.db.open) return;
-      await followDueCourierDeliveries(engine, providers.couriers, log, courierTimeoutMs, () => stopped || !engine.db.open);
+      if (!active || stopped || !engine.isOpen) return;
+      await followDueCourierDeliveries(engine, providers.couriers, log, courierTimeoutMs, () => stopped || !engine.isOpen);
     },
     (error) => log.error({ err: error, job: 'follow-courier-deliveries' }, 'courier pass failed'),
   );
@@ -310,8 +310,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   let paymentPass: Promise<void> | null = null;
   const kickPayments = serialPass(
     async () => {
-      if (!active || stopped || !engine.db.open) return;
-      await followDuePaymentActions(engine, payments, log, paymentTimeoutMs, () => stopped || !engine.db.open);
+      if (!active || stopped || !engine.isOpen) return;
+      await followDuePaymentActions(engine, payments, log, paymentTimeoutMs, () => stopped || !engine.isOpen);
     },
     (error) => log.error({ err: error, job: 'follow-payments' }, 'payment pass failed'),
   );
@@ -327,7 +327,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   const printTimeoutMs = options.printTimeoutMs ?? DEFAULT_PRINT_TIMEOUT_MS;
   // Printers are the restaurant's own, on its network: a replica (the restaurant's hub) prints what
   // reaches it, its upstream cannot. So printing runs whatever the role.
-  if (engine.db.open) {
+  if (engine.isOpen) {
     try {
       // Before any send of this process: a job still `sending` was cut off by the last one's end.
       const cut = await requeueCutJobs(engine);
@@ -337,8 +337,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
     }
   }
   // Each printer in a lane of its own: a printer slow or stuck on a ticket holds no other's.
-  const lanes = printLanes(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.db.open);
-  const trackedPrintPass = (): Promise<void> => (stopped || !engine.db.open ? Promise.resolve() : lanes.kick());
+  const lanes = printLanes(engine, providers.printers, log, printTimeoutMs, () => stopped || !engine.isOpen);
+  const trackedPrintPass = (): Promise<void> => (stopped || !engine.isOpen ? Promise.resolve() : lanes.kick());
 
   const runDue = async (): Promise<void> => {
     await runDatabaseJobs();

@@ -9,6 +9,13 @@
 export const TAKE_CLOCK_SQL = `INSERT INTO restaurant_clocks (restaurant_id) VALUES ($1)
   ON CONFLICT (restaurant_id) DO UPDATE SET restaurant_id = excluded.restaurant_id RETURNING last_event_seq`;
 
+/**
+ * TAKE_CLOCK_SQL for a restaurant that may not exist (the engine's use cases take it before they
+ * check it): an unknown one takes nothing, and the use case refuses it as it would anyway.
+ */
+export const TAKE_KNOWN_CLOCK_SQL = `INSERT INTO restaurant_clocks (restaurant_id) SELECT id FROM restaurants WHERE id = $1
+  ON CONFLICT (restaurant_id) DO UPDATE SET restaurant_id = excluded.restaurant_id`;
+
 /** The world's next order number ($1: restaurant); `n` is the number taken. */
 export const TAKE_LIVE_NUMBER_SQL = `INSERT INTO restaurant_clocks (restaurant_id, next_order_number) VALUES ($1, 2)
   ON CONFLICT (restaurant_id) DO UPDATE SET next_order_number = restaurant_clocks.next_order_number + 1

@@ -19,9 +19,10 @@ import type { StoredResponse } from '../store/idempotency-store.ts';
 import type { MailRow } from '../store/mail-outbox-store.ts';
 import type { OrderRow } from '../store/orders-store.ts';
 import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobOutcome, type JobQueue } from '../storage/job-queues.ts';
-import { CLAIMED_STATUS, type IdempotencyClaim, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
+import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
+import type { PostgresQueryable } from './stores/queryable.ts';
 import { ClockWatch } from './clock-watch.ts';
-import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL, TAKE_CLOCK_SQL, TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from './clock-sql.ts';
+import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL, TAKE_CLOCK_SQL, TAKE_KNOWN_CLOCK_SQL, TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from './clock-sql.ts';
 import { FEED_CHANNEL, FeedListener, feedPayload, type CommitKind } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
 import { READ_FEED_SQL } from './stores/events-store.ts';
@@ -79,6 +80,37 @@ const SQL = {
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
 };
 
+/**
+ * Claims an Idempotency-Key first, in the transaction of `client` (the port's writes and the Engine's,
+ * engine.ts): the key's row is written before the work, so a second transaction with the same key,
+ * on any node, waits for this one and then reads its answer, instead of both missing it and both
+ * doing the work.
+ */
+export async function claimIdempotencyKey(client: PostgresQueryable, request: IdempotencyClaimRequest): Promise<IdempotencyClaim> {
+  const { apiKeyId, key, requestHash, at, notOlderThan } = request;
+  const claimed = await client.query(SQL.claimKey, [apiKeyId, key, requestHash, CLAIMED_STATUS, at, notOlderThan]);
+  if (claimed.rowCount === 1) return { kind: 'claimed', request };
+  // Another transaction held the key: PostgreSQL waited for it to commit, so its answer is there.
+  const stored = await client.query<StoredResponse>(SQL.readKey, [apiKeyId, key]);
+  const row = stored.rows[0];
+  if (!row) throw new Error('an idempotency key vanished between its conflict and its read');
+  return { kind: 'answered', stored: row };
+}
+
+/**
+ * Takes the restaurant's clock row (held to the commit): its writes commit one after another, on
+ * every node. An unknown restaurant takes nothing (the use case refuses it).
+ */
+export async function takeClockRow(client: PostgresQueryable, restaurantId: string): Promise<void> {
+  await client.query(TAKE_KNOWN_CLOCK_SQL, [restaurantId]);
+}
+
+/**
+ * Said in a commit's notification when the commit's restaurant is not known (a write that touched
+ * no clock row and appended no event): every node's caches drop, no feed waiter wakes.
+ */
+export const SOME_RESTAURANT = '*';
+
 export class PostgresStorage implements StoragePort {
   readonly kind = 'postgres';
   /** Names this node in its notifications, so it skips its own (its waiters were woken at the commit). */
@@ -88,6 +120,8 @@ export class PostgresStorage implements StoragePort {
   private readonly listener: FeedListener;
   private readonly clockWatch: ClockWatch;
   private readonly rePollMs: number;
+  /** This node's pool's connections (`poolSize`, default 10). */
+  readonly poolSize: number;
   private closing: Promise<void> | null = null;
 
   private constructor(
@@ -95,6 +129,7 @@ export class PostgresStorage implements StoragePort {
     options: PostgresStorageOptions,
   ) {
     this.rePollMs = options.rePollMs ?? 1_000;
+    this.poolSize = options.poolSize ?? 10;
     this.listener = new FeedListener(
       this.nodeId,
       () => createPostgresClient({ connectionString: options.connectionString, applicationName: LISTEN_APPLICATION, onError: options.onError }),
@@ -106,7 +141,7 @@ export class PostgresStorage implements StoragePort {
 
   /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
   static async open(options: PostgresStorageOptions): Promise<PostgresStorage> {
-    const pool = createPostgresPool({ connectionString: options.connectionString, max: options.poolSize, onError: options.onError });
+    const pool = createPostgresPool({ connectionString: options.connectionString, max: options.poolSize ?? 10, onError: options.onError });
     const storage = new PostgresStorage(pool, options);
     try {
       await storage.listener.start();
@@ -137,16 +172,7 @@ export class PostgresStorage implements StoragePort {
   private restaurantWrite(client: pg.PoolClient, restaurantId: string, appended: () => void): RestaurantWrite {
     return {
       restaurantId,
-      claimIdempotencyKey: async (request): Promise<IdempotencyClaim> => {
-        const { apiKeyId, key, requestHash, at, notOlderThan } = request;
-        const claimed = await client.query(SQL.claimKey, [apiKeyId, key, requestHash, CLAIMED_STATUS, at, notOlderThan]);
-        if (claimed.rowCount === 1) return { kind: 'claimed', request };
-        // Another transaction held the key: PostgreSQL waited for it to commit, so its answer is there.
-        const stored = await client.query<StoredResponse>(SQL.readKey, [apiKeyId, key]);
-        const row = stored.rows[0];
-        if (!row) throw new Error('an idempotency key vanished between its conflict and its read');
-        return { kind: 'answered', stored: row };
-      },
+      claimIdempotencyKey: async (request) => await claimIdempotencyKey(client, request),
       recordAnswer: async (claim, status, body) => {
         await client.query(SQL.answer, [claim.request.apiKeyId, claim.request.key, status, body]);
       },
@@ -223,7 +249,7 @@ export class PostgresStorage implements StoragePort {
   }
 
   /** After the commit: this node's waiters and caches at once, the other nodes' through NOTIFY. */
-  private announce(restaurantId: string, kind: CommitKind): void {
+  announce(restaurantId: string, kind: CommitKind): void {
     this.wake(restaurantId, kind);
     this.pool.query(SQL.notify, [FEED_CHANNEL, feedPayload(this.nodeId, restaurantId, kind)]).catch(() => {
       // A lost notification only delays the other nodes' waiters until their re-poll.

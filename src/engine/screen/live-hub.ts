@@ -137,7 +137,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
       if (message.upTo !== null && sink.cursor >= message.upTo) continue;
       let ok = allowed.get(sink.owner);
       if (ok === undefined) {
-        ok = engine.db.open && (await sink.stillAllowed());
+        ok = engine.isOpen && (await sink.stillAllowed());
         allowed.set(sink.owner, ok);
       }
       if (!ok) {
@@ -153,7 +153,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
   const flush = (channel: Channel) => inTurn(channel, () => flushNow(channel));
   const flushNow = async (channel: Channel) => {
     channel.scheduled = false;
-    if (channel.sinks.size === 0 || !engine.db.open) return;
+    if (channel.sinks.size === 0 || !engine.isOpen) return;
     for (;;) {
       const events = await readKitchenEvents(engine, channel.restaurantId, channel.cursor, batch);
       if (events.length === 0) return;
@@ -174,7 +174,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
 
   const heartbeat = (channel: Channel) =>
     inTurn(channel, async () => {
-      if (!engine.db.open || channel.sinks.size === 0) return;
+      if (!engine.isOpen || channel.sinks.size === 0) return;
       // A kitchen screen hearing its heartbeats is live: no fallback printing for its stations.
       for (const sink of channel.sinks) notePresence(sink);
       await broadcast(channel, { push: await heartbeatPush(engine, channel.restaurantId, await options.connectionStatus(), heartbeatMs), upTo: null });
@@ -259,7 +259,7 @@ export function createLiveHub(options: LiveHubOptions): LiveHub {
     },
     showStations(sink, stations) {
       sink.stations = stations;
-      if (engine.db.open && channels.get(sink.restaurantId)?.sinks.has(sink)) notePresence(sink);
+      if (engine.isOpen && channels.get(sink.restaurantId)?.sinks.has(sink)) notePresence(sink);
     },
     lastSeq: async (restaurantId) => await lastEventSeq(engine, restaurantId),
     stop() {

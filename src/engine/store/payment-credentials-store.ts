@@ -15,6 +15,7 @@ export class PaymentCredentialsStore {
   private readonly upsertStatement: Statement;
   private readonly getStatement: Statement<[string, string], PaymentCredentialsRow>;
   private readonly removeStatement: Statement<[string, string]>;
+  private readonly ofRestaurantStatement: Statement<[string], PaymentCredentialsRow>;
 
   constructor(db: Database) {
     this.upsertStatement = db.prepare(
@@ -25,6 +26,7 @@ export class PaymentCredentialsStore {
     );
     this.getStatement = db.prepare('SELECT * FROM payment_credentials WHERE restaurant_id = ? AND provider = ?');
     this.removeStatement = db.prepare('DELETE FROM payment_credentials WHERE restaurant_id = ? AND provider = ?');
+    this.ofRestaurantStatement = db.prepare('SELECT * FROM payment_credentials WHERE restaurant_id = ? ORDER BY provider');
   }
 
   set(row: PaymentCredentialsRow): void {
@@ -33,6 +35,11 @@ export class PaymentCredentialsStore {
 
   get(restaurantId: string, provider: string): PaymentCredentialsRow | undefined {
     return this.getStatement.get(restaurantId, provider);
+  }
+
+  /** The restaurant's credentials with every provider (a platform node's copy in memory, issue 34). */
+  ofRestaurant(restaurantId: string): PaymentCredentialsRow[] {
+    return this.ofRestaurantStatement.all(restaurantId);
   }
 
   remove(restaurantId: string, provider: string): boolean {

@@ -2,7 +2,7 @@
 // never answered: a failed statement's error carries no parameter values (pg does not put them in it).
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { PaymentCredentialsRow, PaymentCredentialsStore } from '../../store/payment-credentials-store.ts';
-import { changesOf, firstRow, type PostgresQueryable } from './queryable.ts';
+import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 
 const SQL = {
   upsert: `INSERT INTO payment_credentials (restaurant_id, provider, access_token, webhook_secret, api_base, created_at, updated_at)
@@ -11,6 +11,7 @@ const SQL = {
       webhook_secret = excluded.webhook_secret, api_base = excluded.api_base, updated_at = excluded.updated_at`,
   get: 'SELECT * FROM payment_credentials WHERE restaurant_id = $1 AND provider = $2',
   remove: 'DELETE FROM payment_credentials WHERE restaurant_id = $1 AND provider = $2',
+  ofRestaurant: 'SELECT * FROM payment_credentials WHERE restaurant_id = $1 ORDER BY provider COLLATE "C"',
 };
 
 export class PostgresPaymentCredentialsStore implements AsyncStore<PaymentCredentialsStore> {
@@ -24,6 +25,10 @@ export class PostgresPaymentCredentialsStore implements AsyncStore<PaymentCreden
 
   get(restaurantId: string, provider: string): Promise<PaymentCredentialsRow | undefined> {
     return firstRow<PaymentCredentialsRow>(this.db, SQL.get, [restaurantId, provider]);
+  }
+
+  ofRestaurant(restaurantId: string): Promise<PaymentCredentialsRow[]> {
+    return rowsOf<PaymentCredentialsRow>(this.db, SQL.ofRestaurant, [restaurantId]);
   }
 
   async remove(restaurantId: string, provider: string): Promise<boolean> {

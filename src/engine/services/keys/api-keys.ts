@@ -80,7 +80,7 @@ export async function authenticate(engine: Engine, presented: string, callerTx?:
   // A key verified before answers from memory, without opening a read.
   const known = knownActor(engine, presented);
   if (known) return known;
-  const keyWrites = engine.sqliteStores.apiKeys.writeCount;
+  const keyWrites = engine.commits.keyWrites();
   const parsed = parseApiKey(presented);
   if (!parsed) return null;
   const row = await engine.readWithin(callerTx, async (tx) => await tx.stores.apiKeys.findByLookup(parsed.lookup));
@@ -102,10 +102,11 @@ export async function authenticate(engine: Engine, presented: string, callerTx?:
  * when it must be looked up (authenticate). Answers at once: the request goes on in the same task.
  */
 export function knownActor(engine: Engine, presented: string): Actor | undefined {
-  // Another connection's commit (the keys CLI revoking a key) drops what this process verified.
-  // Checked once per turn of the event loop: the requests of one turn share the check (data-version.ts).
-  engine.dataVersion.checkThisTurn();
-  const known = engine.verifiedKeys.get(presented, engine.sqliteStores.apiKeys.writeCount);
+  // Another connection's commit (the keys CLI revoking a key) drops what this process verified. On
+  // SQLite checked once per turn of the event loop: the requests of one turn share the check
+  // (data-version.ts); on PostgreSQL every node's commits are told (storage/commit-signal.ts).
+  engine.commits.checkThisTurn();
+  const known = engine.verifiedKeys.get(presented, engine.commits.keyWrites());
   if (!known) return undefined;
   engine.verifiedKeys.noteUse(known, engine.clock.now());
   return known.actor;

@@ -4,8 +4,16 @@ import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import { worldOf, type World } from '../../../shared/world.ts';
+import { WriteTransaction } from '../../transaction.ts';
 
+/**
+ * The actor's restaurant (refused when gone). Inside a write, its clock row is taken first (issue
+ * 34): on PostgreSQL the restaurant's writes then commit one after another on every node, and what
+ * the write reads after it is what the one before committed (two cancels of one order see each
+ * other, as under SQLite's lock).
+ */
 export async function restaurantOf(engine: Engine, actor: Actor, callerTx?: ReadTransaction): Promise<RestaurantRow> {
+  if (callerTx instanceof WriteTransaction) await callerTx.takeRestaurant(actor.restaurantId);
   return await engine.readWithin(callerTx, async (tx) => {
     const restaurant = await tx.stores.restaurants.get(actor.restaurantId);
     // A key whose restaurant is gone is as good as revoked.

@@ -3,7 +3,6 @@
 // read the same rows many times between two kitchen events. The rows are kept as read; what depends
 // on the moment (lines past the horizon, held lines due by now) is decided by readKitchenLoad at each
 // call, so a kept read serves any later `now` exactly.
-import type { Statement } from 'better-sqlite3';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import type { OpenLine } from '../../domain/kitchen-promise.ts';
 import type { LearnedPrep } from '../../domain/prep-times.ts';
@@ -32,12 +31,11 @@ export interface KitchenLoadRows {
 export type ReadKitchenLoadRows = () => Promise<KitchenLoadRows>;
 
 interface Kept {
-  version: string;
+  version: string | number;
   rows: KitchenLoadRows;
 }
 
 interface EngineCache {
-  totalChanges: Statement<[], number>;
   kept: Map<string, Kept>;
 }
 
@@ -54,14 +52,16 @@ export async function kitchenLoadRows(engine: Engine, locationId: string, world:
   if (engine.inWriteTransaction) return await read();
   let cache = caches.get(engine);
   if (!cache) {
-    cache = { totalChanges: engine.db.prepare<[], number>('SELECT total_changes()').pluck(), kept: new Map() };
+    cache = { kept: new Map() };
     caches.set(engine, cache);
   }
-  const version = `${engine.dataVersion.read()}:${cache.totalChanges.get()!}`;
+  engine.commits.check();
+  const version = engine.commits.version();
   const key = `${locationId}\u001f${world}`;
   const kept = cache.kept.get(key);
   if (kept && kept.version === version && now >= kept.rows.read_at) return kept.rows;
   const rows = await read();
-  cache.kept.set(key, { version, rows });
+  // A commit while it was read (another node's, on PostgreSQL) may not be in it: not kept.
+  if (engine.commits.version() === version) cache.kept.set(key, { version, rows });
   return rows;
 }

@@ -46,6 +46,8 @@ export interface CreateOrderOptions {
 export async function createOrder(engine: Engine, actor: Actor, input: CreateOrderInput, options: CreateOrderOptions): Promise<OrderView> {
   requireWrite(actor);
   return await engine.within(options.tx, async (tx) => {
+    // First (issue 34): on PostgreSQL the restaurant's orders commit one after another, on every node.
+    await tx.takeRestaurant(actor.restaurantId);
     const restaurant = await restaurantOf(engine, actor, tx);
     const world = actor.world;
     const now = engine.clock.now();

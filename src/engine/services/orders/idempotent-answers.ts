@@ -7,9 +7,10 @@ import { PENDING_STATUS } from '../../domain/idempotency-record.ts';
 import type { Engine, WriteTransaction } from '../../engine.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-retention.ts';
 
-/** One request under its key: which API key sent it, its Idempotency-Key, the hash of what it asked. */
+/** One request under its key: which API key sent it (of which restaurant), its Idempotency-Key, the hash of what it asked. */
 export interface KeyedRequest {
   apiKeyId: string;
+  restaurantId: string;
   key: string;
   fingerprint: string;
 }
@@ -32,14 +33,18 @@ export interface KeptAnswer {
 /**
  * In one transaction: the answer stored under the request's key (replayed, or 409 for another
  * request, or 409 while the first is still in flight), or else `answer()`'s, stored. `answer` runs
- * inside that transaction, so the write and its record commit together.
+ * inside that transaction, so the write and its record commit together. The restaurant is taken
+ * first and the key claimed before the work (issue 34): on PostgreSQL two nodes sent the same key
+ * at once both look it up, and the second waits for the first's commit and replays its answer.
  */
 export async function answerOnce(engine: Engine, request: KeyedRequest, answer: (tx: WriteTransaction) => Promise<FreshAnswer>): Promise<KeptAnswer> {
   const { apiKeyId, key, fingerprint } = request;
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const stored = await tx.stores.idempotency.get(apiKeyId, key, now - IDEMPOTENCY_WINDOW_MS);
-    if (stored) {
+    await tx.takeRestaurant(request.restaurantId);
+    const claim = await tx.claimIdempotencyKey({ apiKeyId, key, requestHash: fingerprint, at: now, notOlderThan: now - IDEMPOTENCY_WINDOW_MS });
+    if (claim.kind === 'answered') {
+      const stored = claim.stored;
       if (stored.request_hash !== fingerprint) {
         throw new ApiError('state_conflict', 'this Idempotency-Key was already used with a different request');
       }

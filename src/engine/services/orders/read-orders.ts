@@ -106,12 +106,13 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 }
 
 /**
- * Calls `listener` with an order's id each time that order is written on this connection (null:
- * possibly any order); returns its removal. For caches of order views (http/order-responses.ts).
+ * Calls `listener` with an order's id each time this engine writes that order (null: possibly any
+ * order); returns its removal. For caches of order views (http/order-responses.ts); other
+ * connections' and nodes' commits reach them through `engine.commits`.
  */
 export function onOrderWrite(engine: Engine, listener: OrderWriteListener): () => void {
-  // A listener in this process, told of this connection's writes: no storage call.
-  return engine.sqliteStores.orders.onWrite(listener);
+  // A listener in this process, told of this engine's writes: no storage call.
+  return engine.onOrderWrite(listener);
 }
 
 /** The ids of the restaurant's orders managed by a POS integration. */

@@ -4,6 +4,7 @@ import type { Engine, ReadTransaction } from '../../engine.ts';
 import { PAYMENT_PROVIDER_ENTRIES } from '../../payments/payment-providers.ts';
 import type { PaymentProviderEntry, PaymentProviderRegistry } from '../../payments/payment-provider-registry.ts';
 import { databasePaymentCredentials, type PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
+import { keptPaymentCredentials } from './kept-payment-credentials.ts';
 
 /** What may be shown of a restaurant's credentials: never the token nor the secret. */
 export interface PaymentCredentialsView {
@@ -103,6 +104,8 @@ export async function setPaymentCredentials(
 ): Promise<PaymentCredentialsView> {
   const { accessToken, webhookSecret, apiBase } = checkPaymentCredentials(provider, input);
   return await engine.transaction(async (tx) => {
+    // Taken first: every node's copy of the credentials (kept-payment-credentials.ts) reads this restaurant again.
+    await tx.takeRestaurant(restaurantId);
     if (!await tx.stores.restaurants.get(restaurantId)) throw notFound(`unknown restaurant ${restaurantId}`);
     const now = engine.clock.now();
     await tx.stores.paymentCredentials.set({
@@ -128,14 +131,19 @@ export async function showPaymentCredentials(engine: Engine, restaurantId: strin
 
 export async function removePaymentCredentials(engine: Engine, restaurantId: string, provider: string): Promise<boolean> {
   knownPaymentProvider(provider);
-  return await engine.transaction(async (tx) => await tx.stores.paymentCredentials.remove(restaurantId, provider));
+  return await engine.transaction(async (tx) => {
+    await tx.takeRestaurant(restaurantId);
+    return await tx.stores.paymentCredentials.remove(restaurantId, provider);
+  });
 }
 
 /**
  * The credentials `npm run payments` keeps in the database, read on every use (a change is seen by
- * the next one). Synchronous, from the SQLite store (PaymentCredentialsSource is asked inside order
- * writes, from the payment providers' registry): on PostgreSQL this source becomes async (issue 34).
+ * the next one). Synchronous (PaymentCredentialsSource is asked inside order writes, from the payment
+ * providers' registry): on SQLite from the store, on PostgreSQL from the node's copy in memory,
+ * kept right by every node's commits (kept-payment-credentials.ts).
  */
 export function storedPaymentCredentials(engine: Engine): PaymentCredentialsSource {
+  if (engine.kind === 'postgres') return keptPaymentCredentials(engine).source;
   return databasePaymentCredentials(engine.sqliteStores.paymentCredentials);
 }
