@@ -26,7 +26,7 @@ const E = {
   mail: '^src/engine/mail/',
   printers: '^src/engine/printers/',
   // The async storage port and its SQLite twin (issue 34); PostgreSQL's implementation, its pool,
-  // migrations and LISTEN connection. Nothing but tests uses them yet.
+  // migrations and LISTEN connection, which the Engine runs on when given a PostgreSQL database.
   storage: '^src/engine/storage/',
   postgres: '^src/engine/postgres/',
   services: '^src/engine/services/',
@@ -57,7 +57,11 @@ const may = [
   [E.domain, [E.shared]],
   [E.store, [E.domain, E.shared]],
   // The Engine holds the connection, the stores, the clock and the notifier; no provider lives on it.
-  [E.core, [E.store, E.domain, E.shared]],
+  // It runs on either database (issue 34): on PostgreSQL its transactions go through the storage
+  // port's pieces (the connection gate, the commit signal) and postgres/ (runTransaction, the
+  // stores' registry, the clock row and the key claim), as Actual's db/ sits behind its platform
+  // module. Services still see only `tx.stores`.
+  [E.core, [E.store, E.domain, E.shared, E.storage, E.postgres]],
   [E.adapters, [E.domain, E.shared]],
   [E.couriers, [E.domain, E.shared, E.adapters]],
   [E.mail, [E.domain, E.shared, E.adapters]],

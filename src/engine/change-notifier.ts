@@ -1,3 +1,9 @@
+/**
+ * Said in a commit's notification when the commit's restaurant is not known (a write that touched
+ * no clock row and appended no event): every node's caches drop, no feed waiter wakes.
+ */
+export const SOME_RESTAURANT = '*';
+
 /** Wakes whoever waits for a restaurant's change feed (long-polls, the app's live board) after a commit. */
 export class ChangeNotifier {
   private readonly waiters = new Map<string, Set<() => void>>();

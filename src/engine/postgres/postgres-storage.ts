@@ -105,11 +105,8 @@ export async function takeClockRow(client: PostgresQueryable, restaurantId: stri
   await client.query(TAKE_KNOWN_CLOCK_SQL, [restaurantId]);
 }
 
-/**
- * Said in a commit's notification when the commit's restaurant is not known (a write that touched
- * no clock row and appended no event): every node's caches drop, no feed waiter wakes.
- */
-export const SOME_RESTAURANT = '*';
+// The restaurant named in a commit's notification when it is not known (change-notifier.ts).
+export { SOME_RESTAURANT } from '../change-notifier.ts';
 
 export class PostgresStorage implements StoragePort {
   readonly kind = 'postgres';

@@ -8,7 +8,7 @@ import type { Engine } from '../../engine.ts';
 import type { PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
 import type { PaymentCredentialsRow } from '../../store/payment-credentials-store.ts';
 import { StorageUnavailable } from '../../storage-unavailable.ts';
-import { SOME_RESTAURANT } from '../../postgres/postgres-storage.ts';
+import { SOME_RESTAURANT } from '../../change-notifier.ts';
 
 const kept = new WeakMap<Engine, KeptPaymentCredentials>();
 
