@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { NO_NUL_PATTERN, NOT_BLANK_NO_NUL_PATTERN } from '../../shared/schemas/common.ts';
 
 /** `/items/2/quantity` → `items[2].quantity`. */
 export function fieldPath(instancePath: string, part: string): string {
@@ -59,7 +60,11 @@ function describeOne(error: ErrorObject, part: string): string {
     case 'enum':
       return `${path} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     case 'pattern':
-      if (error.params.pattern === '\\S') return `${path} must not be blank`;
+      if (error.params.pattern === NO_NUL_PATTERN) return `${path} must not hold a NUL character (U+0000)`;
+      if (error.params.pattern === NOT_BLANK_NO_NUL_PATTERN) {
+        // verbose: the refused value is at hand, to say which of the two rules it broke.
+        return typeof error.data === 'string' && error.data.includes('\u0000') ? `${path} must not hold a NUL character (U+0000)` : `${path} must not be blank`;
+      }
       return /uuid|\[0-9a-fA-F\]\{8\}/.test(String(error.params.pattern)) ? `${path} must be a UUID` : `${path} is badly formatted`;
     case 'format':
       if (error.params.format === 'uuid') return `${path} must be a UUID`;

@@ -1,8 +1,6 @@
 // Issue 34: the registry of the stores on PostgreSQL, one line per store: `tx.stores` of a PostgreSQL
 // transaction, every twin (stores/) built on that transaction's client, so every statement of the use
-// case runs in it. A store without a twin yet is there too, as a stand-in whose every method fails
-// with an error that names it: a use case that needs it stops on PostgreSQL, loudly, instead of
-// reading or writing somewhere else. A new twin replaces its `missing(…)` line.
+// case runs in it. Every store of `Stores` has its twin: the type below refuses a store left out.
 import type { AsyncStores } from '../async-stores.ts';
 import { PostgresApiKeysStore } from './stores/api-keys-store.ts';
 import { PostgresCatalogueStore } from './stores/catalogue-store.ts';
@@ -29,9 +27,11 @@ import { PostgresKitchenDataStore } from './stores/kitchen-data-store.ts';
 import { PostgresKitchenDevicesStore } from './stores/kitchen-devices-store.ts';
 import { PostgresKitchenReplayStore } from './stores/kitchen-replay-store.ts';
 import { PostgresKitchenReportDaysStore } from './stores/kitchen-report-days-store.ts';
+import { PostgresKitchenReportsStore } from './stores/kitchen-reports-store.ts';
 import { PostgresKitchenTimingsStore } from './stores/kitchen-timings-store.ts';
 import { PostgresMirrorStore } from './stores/mirror-store.ts';
 import { PostgresPrintJobsStore } from './stores/print-jobs-store.ts';
+import { PostgresRestaurantImportStore } from './stores/restaurant-import-store.ts';
 import { PostgresSyncStore } from './stores/sync-store.ts';
 import type { PostgresQueryable } from './stores/queryable.ts';
 
@@ -45,33 +45,10 @@ export interface PostgresStoresOptions {
 type StoreName = keyof AsyncStores;
 type Build<K extends StoreName> = (db: PostgresQueryable, options: PostgresStoresOptions) => AsyncStores[K];
 
-/** A use case reached a store that has no PostgreSQL twin yet. */
-export class NoPostgresStore extends Error {
-  constructor(readonly store: string, method: string) {
-    super(`the ${store} store has no PostgreSQL implementation yet (src/engine/postgres/stores/): ${store}.${method} cannot run on PostgreSQL`);
-    this.name = 'NoPostgresStore';
-  }
-}
-
-const withoutTwin = new Set<StoreName>();
-
-/** The stand-in of a store without a twin: every method rejects with NoPostgresStore. */
-function missing<K extends StoreName>(store: K): Build<K> {
-  withoutTwin.add(store);
-  return () =>
-    new Proxy({}, {
-      get(_target, property) {
-        // Not a thenable (an `await` of the store itself), nor anything but a method call.
-        if (typeof property !== 'string' || property === 'then') return undefined;
-        return () => Promise.reject(new NoPostgresStore(store, property));
-      },
-    }) as AsyncStores[K];
-}
-
-/** Every store, by its name in `Stores` (stores.ts): a twin, or missing(…) until it has one. */
+/** Every store, by its name in `Stores` (stores.ts), and its twin. */
 const STORES: { readonly [K in StoreName]: Build<K> } = {
   restaurants: (db, options) => new PostgresRestaurantsStore(db, options.orderNumberPrefix),
-  restaurantImport: missing('restaurantImport'),
+  restaurantImport: (db) => new PostgresRestaurantImportStore(db),
   locations: (db) => new PostgresLocationsStore(db),
   catalogue: (db) => new PostgresCatalogueStore(db),
   stock: (db) => new PostgresStockStore(db),
@@ -97,7 +74,7 @@ const STORES: { readonly [K in StoreName]: Build<K> } = {
   pickupScreenSettings: (db) => new PostgresPickupScreenSettingsStore(db),
   kitchenTimings: (db) => new PostgresKitchenTimingsStore(db),
   locationBusy: (db) => new PostgresLocationBusyStore(db),
-  kitchenReports: missing('kitchenReports'),
+  kitchenReports: (db) => new PostgresKitchenReportsStore(db),
   kitchenReportDays: (db) => new PostgresKitchenReportDaysStore(db),
   busyRefusals: (db) => new PostgresBusyRefusalsStore(db),
   kitchenReplay: (db) => new PostgresKitchenReplayStore(db),
@@ -110,7 +87,3 @@ export function postgresStores(db: PostgresQueryable, options: PostgresStoresOpt
   return stores as AsyncStores;
 }
 
-/** The stores still without a PostgreSQL twin: the use cases that need one cannot run on PostgreSQL yet. */
-export function storesWithoutTwin(): StoreName[] {
-  return [...withoutTwin];
-}

@@ -55,3 +55,20 @@ export const DateTimeIn = (name: string, description: string) =>
   });
 
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * Text a request may carry holds no NUL (U+0000): PostgreSQL refuses NUL in text where SQLite stores
+ * it, so the platform would fail a write the hub takes (issue 34). Every free text of a request is a
+ * `Text` or a `NotBlankText` (a string with a pattern or an enum of its own refuses NUL already), so
+ * the refusal is a 400 on both databases and the OpenAPI document says it. Linear patterns: no
+ * backtracking grows with the text.
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+/** Not blank (a character other than white space) and no NUL. */
+export const NOT_BLANK_NO_NUL_PATTERN = '^\\s*[^\\s\\u0000][^\\u0000]*$';
+
+/** Free text a request carries: any characters but NUL. */
+export const Text = (options: Type.TStringOptions = {}) => Type.String({ ...options, pattern: NO_NUL_PATTERN });
+
+/** Free text a request carries that must not be blank: a character other than white space, and no NUL. */
+export const NotBlankText = (options: Type.TStringOptions = {}) => Type.String({ ...options, pattern: NOT_BLANK_NO_NUL_PATTERN });

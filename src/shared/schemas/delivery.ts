@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { DateTimeOut, named, Nullable, Uuid } from './common.ts';
+import { DateTimeOut, named, Nullable, Text, Uuid } from './common.ts';
 
 /**
  * `delivery.status` (api-v1-decisions.md, Delivery), plus `fallido`: the engine's mark for a
@@ -33,13 +33,13 @@ export const QuoteBody = named(
   Type.Object({
     location_id: Uuid('The location that would deliver.'),
     dropoff: Type.Object({
-      address: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+      address: Type.Optional(Nullable(Text({ maxLength: 500 }))),
       latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90, description: 'Needed to validate own-delivery coverage.' }))),
       longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180, description: 'Needed to validate own-delivery coverage.' }))),
-      city: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-      street: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
-      state: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-      zip: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+      city: Type.Optional(Nullable(Text({ maxLength: 200 }))),
+      street: Type.Optional(Nullable(Text({ maxLength: 300 }))),
+      state: Type.Optional(Nullable(Text({ maxLength: 200 }))),
+      zip: Type.Optional(Nullable(Text({ maxLength: 20 }))),
     }),
     subtotal: Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'CLP; used for the shipping subsidies.' }),
   }),

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { ORDER_STATUSES, ORDER_TYPES, PATCH_TARGETS } from '../order-states.ts';
-import { DateTimeIn, DateTimeOut, named, Nullable, Uuid, UuidOut } from './common.ts';
+import { DateTimeIn, DateTimeOut, named, NotBlankText, Nullable, Text, Uuid, UuidOut } from './common.ts';
 import { DELIVERY_PROVIDER, DELIVERY_STATUSES } from './delivery.ts';
 
 /** How an order is paid: `efectivo` in person, the others online (api-v1-spec.md, Payment). */
@@ -14,7 +14,7 @@ const OrderItemInput = named(
   Type.Object({
     product_id: Uuid('A product id from GET /menu.'),
     quantity: Type.Integer({ minimum: 1, maximum: 999 }),
-    notes: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    notes: Type.Optional(Nullable(Text({ maxLength: 500 }))),
     modifier_option_ids: Type.Optional(
       Type.Array(Uuid(), {
         maxItems: 50,
@@ -107,13 +107,13 @@ export const CreateOrderBody = named(
       location_id: Uuid('The location, from GET /locations.'),
       type: Type.Enum([...ORDER_TYPES]),
       customer: Type.Object({
-        name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
-        phone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-        email: Type.Optional(Nullable(Type.String({ maxLength: 254, format: 'email' }))),
+        name: NotBlankText({ minLength: 1, maxLength: 200 }),
+        phone: Type.Optional(Nullable(Text({ maxLength: 50 }))),
+        email: Type.Optional(Nullable(Text({ maxLength: 254, format: 'email' }))),
       }),
       items: Type.Array(OrderItemInput, { minItems: 1, maxItems: 100 }),
-      address: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Required (not blank) when `type` is `delivery`; ignored for `retiro`.' }))),
-      notes: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+      address: Type.Optional(Nullable(Text({ maxLength: 500, description: 'Required (not blank) when `type` is `delivery`; ignored for `retiro`.' }))),
+      notes: Type.Optional(Nullable(Text({ maxLength: 1000 }))),
       // No `default` keywords: a generator reads a default as "always present" and would make these required.
       shipping_fee: Type.Optional(
         Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'CLP; the `fee` of POST /delivery/quote. Forced to 0 for `retiro`. Absent: 0.' }),
@@ -123,7 +123,7 @@ export const CreateOrderBody = named(
         Type.Enum([...PRESELECTABLE_PAYMENT_METHODS], { description: 'Only with `payment: online`: the method preselected on the payment page.' }),
       ),
       return_url: Type.Optional(
-        Type.String({
+        Text({
           maxLength: 2000,
           description:
             'Required with `payment: online`, an https URL. The customer comes back to it with the query parameters `order_id` and `payment` (`success`, `failed`, `pending` or `cancelled`; see the `paymentReturn` callback).',
@@ -156,7 +156,7 @@ export const ListOrdersQuery = Type.Object({
   from: Type.Optional(DateTimeIn('from', 'Created at or after (inclusive).')),
   to: Type.Optional(DateTimeIn('to', 'Created before (exclusive).')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'The `next_cursor` of the previous page, as it came.' })),
+  cursor: Type.Optional(Text({ minLength: 1, maxLength: 512, description: 'The `next_cursor` of the previous page, as it came.' })),
 });
 export type ListOrdersInput = Type.Static<typeof ListOrdersQuery>;
 

@@ -8,6 +8,7 @@ import reportDays from './0005-report-days.ts';
 import busyRefusals from './0006-busy-refusals.ts';
 import issue31WorldAndProviders from './0007-issue31-world-and-providers.ts';
 import issue34ReportDaysTriggers from './0008-issue34-report-days-triggers.ts';
+import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -30,4 +31,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 6, name: 'busy-refusals (SQLite 0021, issue 33)', sql: busyRefusals },
   { version: 7, name: 'issue31-world-and-providers (SQLite 0022, issue 31)', sql: issue31WorldAndProviders },
   { version: 8, name: 'issue34-report-days-triggers (SQLite 0020\'s triggers, issue 34)', sql: issue34ReportDaysTriggers },
+  { version: 9, name: 'issue34-pairing-bucket-tally (PostgreSQL only, issue 34)', sql: issue34PairingBucketTally },
 ];

@@ -6,9 +6,11 @@
 //   its wrong codes, so two nodes never both read the same tokens or both count four of five tries
 //   (a lock of a row would not do: the first try of an address has no row yet). Held to the commit;
 //   outside a transaction (a lone read) it is released at once and guards nothing;
-// - `pairingBucketCount` counts the rows (a process's counter, as SQLite's store keeps, would not
-//   see another node's buckets): bounded by the service's cap on buckets (MAX_PAIRING_BUCKETS), read
-//   only when an address has no bucket yet.
+// - `pairingBucketCount` reads the tally triggers keep (migration 0009: rows inserted less rows
+//   deleted), in O(1) whatever the number of buckets; a process's counter, as SQLite's store keeps,
+//   would not see another node's buckets. It locks the 'inserted' row to the commit, so the attempts
+//   that would add a bucket count one after another, across nodes: the service's cap on buckets
+//   (MAX_PAIRING_BUCKETS) holds exactly, where two nodes counting at once would both add one past it.
 import type { AsyncStore } from '../../store/async-store.ts';
 import type {
   KitchenDeviceRow, KitchenDevicesStore, PairingBucketRow, PairingCodeRow, PairingLockoutRow,
@@ -48,7 +50,8 @@ const SQL = {
   bucket: 'SELECT tokens, updated_at FROM kitchen_pairing_buckets WHERE address = $1',
   putBucket: `INSERT INTO kitchen_pairing_buckets (address, tokens, updated_at, full_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (address) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at, full_at = excluded.full_at`,
-  bucketCount: 'SELECT count(*) AS n FROM kitchen_pairing_buckets',
+  bucketCount: `WITH inserted AS (SELECT n FROM kitchen_pairing_bucket_tally WHERE kind = 'inserted' FOR UPDATE)
+    SELECT inserted.n - deleted.n AS n FROM inserted, kitchen_pairing_bucket_tally deleted WHERE deleted.kind = 'deleted'`,
   // SKIP LOCKED: a bucket another node is spending is not pruned under it.
   pruneBuckets: `DELETE FROM kitchen_pairing_buckets WHERE address IN (
     SELECT address FROM kitchen_pairing_buckets WHERE full_at <= $1 ORDER BY full_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,

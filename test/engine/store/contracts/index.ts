@@ -15,6 +15,8 @@ import { printJobsStoreContract } from './print-jobs-store.contract.ts';
 import { mirrorStoreContract } from './mirror-store.contract.ts';
 import { syncStoreContract } from './sync-store.contract.ts';
 import { busyRefusalsStoreContract, kitchenReplayStoreContract, kitchenReportDaysStoreContract } from './report-stores.contract.ts';
+import { kitchenReportsStoreContract } from './kitchen-reports-store.contract.ts';
+import { restaurantImportStoreContract } from './restaurant-import-store.contract.ts';
 import { locationsStoreContract } from './locations-store.contract.ts';
 import { mailOutboxStoreContract } from './mail-outbox-store.contract.ts';
 import { ordersStoreContract } from './orders-store.contract.ts';
@@ -58,5 +60,7 @@ export const STORE_CONTRACTS: readonly [string, (open: OpenBackend) => void][] =
   ['KitchenReportDaysStore', kitchenReportDaysStoreContract],
   ['BusyRefusalsStore', busyRefusalsStoreContract],
   ['KitchenReplayStore', kitchenReplayStoreContract],
+  ['KitchenReportsStore', kitchenReportsStoreContract],
+  ['RestaurantImportStore', restaurantImportStoreContract],
   ['Where the databases differ', whereDatabasesDifferContract],
 ];

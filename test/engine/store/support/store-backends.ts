@@ -70,6 +70,10 @@ import { PostgresBusyRefusalsStore } from '../../../../src/engine/postgres/store
 import { BusyRefusalsStore } from '../../../../src/engine/store/busy-refusals-store.ts';
 import { PostgresKitchenReplayStore } from '../../../../src/engine/postgres/stores/kitchen-replay-store.ts';
 import { KitchenReplayStore } from '../../../../src/engine/store/kitchen-replay-store.ts';
+import { PostgresKitchenReportsStore } from '../../../../src/engine/postgres/stores/kitchen-reports-store.ts';
+import { KitchenReportsStore } from '../../../../src/engine/store/kitchen-reports-store.ts';
+import { PostgresRestaurantImportStore } from '../../../../src/engine/postgres/stores/restaurant-import-store.ts';
+import { RestaurantImportStore } from '../../../../src/engine/store/restaurant-import-store.ts';
 import { usePostgresCluster, type PostgresCluster } from '../../../support/postgres-cluster.ts';
 import type { Database } from 'better-sqlite3';
 
@@ -108,6 +112,8 @@ export interface StoresUnderTest {
   kitchenReportDays: EitherStore<KitchenReportDaysStore>;
   busyRefusals: EitherStore<BusyRefusalsStore>;
   kitchenReplay: EitherStore<KitchenReplayStore>;
+  kitchenReports: EitherStore<KitchenReportsStore>;
+  restaurantImport: EitherStore<RestaurantImportStore>;
 }
 
 export interface StoreBackend {
@@ -160,6 +166,8 @@ function sqliteStores(db: Database, appended: string[]): StoresUnderTest {
     kitchenReportDays: new KitchenReportDaysStore(db),
     busyRefusals: new BusyRefusalsStore(db),
     kitchenReplay: new KitchenReplayStore(db),
+    kitchenReports: new KitchenReportsStore(db),
+    restaurantImport: new RestaurantImportStore(db),
   };
 }
 
@@ -225,6 +233,8 @@ function postgresStores(db: PostgresQueryable, appended: string[]): StoresUnderT
     kitchenReportDays: new PostgresKitchenReportDaysStore(db),
     busyRefusals: new PostgresBusyRefusalsStore(db),
     kitchenReplay: new PostgresKitchenReplayStore(db),
+    kitchenReports: new PostgresKitchenReportsStore(db),
+    restaurantImport: new PostgresRestaurantImportStore(db),
   };
 }
 
