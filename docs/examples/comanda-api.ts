@@ -436,7 +436,7 @@ export interface components {
             };
         };
         /** @description One change of the restaurant's feed, typed by `type`. */
-        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["StockUpdatedEvent"] | components["schemas"]["LocationUpdatedEvent"];
+        Event: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["StockUpdatedEvent"] | components["schemas"]["LocationUpdatedEvent"] | components["schemas"]["PrepTimeUpdatedEvent"];
         EventPage: {
             /** @description Oldest first, in commit order. */
             data: components["schemas"]["Event"][];
@@ -1036,6 +1036,29 @@ export interface components {
              * @enum {string}
              */
             type: "retiro";
+        };
+        /** @description A manager accepted the prep time the kitchen learned for a product (issue 32): promises use it from then on. */
+        PrepTimeUpdatedEvent: {
+            /** @description Also a cursor: `after=<id>` resumes after this event. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @constant */
+            type: "prep_time.updated";
+            data: {
+                /** Format: uuid */
+                product_id: string;
+                /** @description The station whose learned time was accepted. */
+                station_id: string;
+                /** @description The product's prep time from now on (seconds of one unit): the learned median. */
+                prep_seconds: number;
+                /** @description The prep time it replaces. */
+                previous_seconds: number;
+                /** @description Bumps the learned time comes from. */
+                samples: number;
+                /** Format: date-time */
+                accepted_at: string;
+            };
         };
         PromiseShare: {
             /** @description The channel, local hour (00–23) or station. */

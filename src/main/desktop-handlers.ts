@@ -25,6 +25,7 @@ import { readKitchenReport } from '../engine/services/reports/kitchen-report.ts'
 import { readKitchenReportTable } from '../engine/services/reports/kitchen-report-export.ts';
 import { readKitchenReplay } from '../engine/services/reports/kitchen-replay.ts';
 import { readStationCooks, setStationCooks } from '../engine/services/kitchen/station-cooks.ts';
+import { acceptLearnedPrepTime, readPrepTimeDrift } from '../engine/services/kitchen/accept-prep-time.ts';
 import { kitchenActor } from '../engine/screen/kitchen-handlers.ts';
 import { addPrinter, listPrinters, removePrinter } from '../engine/services/printing/printers.ts';
 import { checkPaymentCredentials, knownPaymentProvider, offeredPaymentProviders } from '../engine/services/payments/payment-credentials.ts';
@@ -135,6 +136,11 @@ export function createDesktopHandlers(deps: DesktopHandlerDeps): DesktopHandlers
     'reports:kitchen': async (query) => await readKitchenReport(engine, kitchenActor(restaurantId, 'live'), query),
     'reports:replay': async (query) => await readKitchenReplay(engine, kitchenActor(restaurantId, 'live'), query),
     'reports:table': async ({ table, ...query }) => await readKitchenReportTable(engine, kitchenActor(restaurantId, 'live'), query, table),
+    'prep-times:drift': async () => await readPrepTimeDrift(engine, kitchenActor(restaurantId, 'live')),
+    'prep-times:accept': async ({ product_id, station_id }) => {
+      await acceptLearnedPrepTime(engine, kitchenActor(restaurantId, 'live'), product_id, station_id);
+      return await readPrepTimeDrift(engine, kitchenActor(restaurantId, 'live'));
+    },
     'stations:cooks': async () => await readStationCooks(engine, kitchenActor(restaurantId, 'live')),
     'stations:set-cooks': async ({ station_id, cooks }) => {
       await setStationCooks(engine, kitchenActor(restaurantId, 'live'), station_id, cooks);

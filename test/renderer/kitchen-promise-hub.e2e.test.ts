@@ -9,6 +9,7 @@ import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './supp
 import { eventually } from '../support/eventually.ts';
 import { createApiKey } from '../../src/engine/services/keys/api-keys.ts';
 import { setKeyChannelKind } from '../../src/engine/services/kitchen/busy-mode.ts';
+import { readKitchenSettings } from '../../src/engine/services/kitchen/kitchen-settings.ts';
 
 describe('kitchen promises on the hub (Chromium, real engine)', () => {
   let k: KitchenUnderTest;
@@ -100,5 +101,23 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
     await k.page.locator('[data-testid="late-only-chip"]').click();
     await ticketOf(fresh.id).waitFor();
     assert.equal(await k.page.locator('[data-testid="late-only-chip"]').count(), 0);
+  });
+
+  test('the manager accepts a learned prep time with one tap', async () => {
+    // What the learning job would have found: the grill's completos take 7 minutes, not the 5 typed.
+    await k.engine.server.engine.stores.kitchenTimings.replacePrepStats(R1.id, [
+      { restaurant_id: R1.id, station_id: 'plancha', product_id: R1.products.completo, mean_seconds: 430, median_seconds: 420, p90_seconds: 540, samples: 24, excluded: 0, learned_at: k.engine.clock.now() },
+    ]);
+    await k.open('locations');
+    const row = k.page.locator(`[data-testid="prep-drift"] li[data-product-id="${R1.products.completo}"]`);
+    await row.waitFor();
+    assert.equal(await row.locator('[data-testid="drift-times"]').innerText(), 'escrito 5 min, aprendido 7 min (24 marcas)');
+    assert.equal(await row.locator('[data-testid="drift-accept"]').innerText(), 'Usar 7 min');
+    await row.scrollIntoViewIfNeeded();
+    console.log(`screenshot: ${await k.screenshot('locations-prep-drift')}`);
+    await row.locator('[data-testid="drift-accept"]').click();
+    await eventually(async () => (await row.count()) === 0 || undefined, 'the accepted product leaves the list');
+    const settings = await readKitchenSettings(k.engine.server.engine, R1.id);
+    assert.equal(settings.prep?.product_seconds[R1.products.completo], 420, 'the learned median is the prep time now');
   });
 });

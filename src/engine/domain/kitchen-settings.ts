@@ -1,5 +1,6 @@
 import type { KitchenStation } from '../../shared/screen-contract/kitchen.ts';
 import type { BusyModeSettings } from './busy-mode.ts';
+import type { CooksShift } from './cooks-schedule.ts';
 
 /**
  * The restaurant file's kitchen settings, resolved at import: each product's station (its own or its
@@ -17,6 +18,8 @@ export interface KitchenSettings {
   prep?: PrepSettings;
   /** Station id → cooks on shift by default (the hub's "+ / −" overrides it during service); absent: 1. */
   station_cooks?: Record<string, number>;
+  /** Station id → cooks on shift by the hour (domain/cooks-schedule.ts); absent: the default all day. */
+  station_cooks_by_hour?: Record<string, CooksShift[]>;
   /** The quantile of lateness the promise covers (0.5–0.99); absent: 0.9. */
   promise_quantile?: number;
   /** Busy mode for every location (issue 32); absent: never busy. */

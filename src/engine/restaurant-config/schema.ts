@@ -302,6 +302,23 @@ const StationSchema = Type.Object(
         description: 'Cooks on shift at this station by default (the hub\'s "+ / −" changes it during service); the promise schedules this many lines at once. Absent: 1.',
       }),
     ),
+    cooks_by_hour: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            from_hour: Type.Integer({ minimum: 0, maximum: 23, description: 'First hour of the shift, local to the restaurant (0–23).' }),
+            to_hour: Type.Integer({ minimum: 1, maximum: 24, description: 'Hour the shift ends, local (1–24, after from_hour): 15 ends at 15:00.' }),
+            cooks: Type.Integer({ minimum: 1, maximum: 50, description: 'Cooks on shift at this station in those hours.' }),
+          },
+          { additionalProperties: false, title: 'CooksShift' },
+        ),
+        {
+          maxItems: 24,
+          description:
+            'Cooks on shift by the hour, e.g. [{"from_hour": 12, "to_hour": 15, "cooks": 3}]; outside every shift, `cooks`. Shifts may not overlap; one that runs past midnight is written as two. The hub\'s "+ / −" holds until the schedule next changes the count.',
+        },
+      ),
+    ),
   },
   {
     additionalProperties: false,

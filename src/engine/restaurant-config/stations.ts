@@ -41,6 +41,11 @@ export function checkStations(config: RestaurantConfig, report: Report): void {
         } else categoryOwner.set(c, s);
       }
     });
+    (station.cooks_by_hour ?? []).forEach((shift, k) => {
+      if (shift.to_hour <= shift.from_hour) report(stationPath(s, 'cooks_by_hour', k, 'to_hour'), `a shift ends after it begins (from_hour ${shift.from_hour}); one past midnight is written as two`);
+      const overlapped = (station.cooks_by_hour ?? []).findIndex((other, j) => j < k && shift.from_hour < other.to_hour && other.from_hour < shift.to_hour);
+      if (overlapped >= 0) report(stationPath(s, 'cooks_by_hour', k), `overlaps $.stations[${s}].cooks_by_hour[${overlapped}]`);
+    });
     station.products.forEach((slug, k) => {
       if (!slugs.has(slug)) report(stationPath(s, 'products', k), `unknown product "${slug}" (the slug of a product of $.catalogue)`);
       const owner = productOwner.get(slug);
@@ -82,6 +87,9 @@ export function resolveKitchenSettings(config: RestaurantConfig, productIds: Rec
     allergy_words: config.allergy_words ?? [],
     prep: resolvePrepSettings(config, productIds),
     station_cooks: Object.fromEntries(stations.map((s) => [s.id, s.cooks ?? 1])),
+    ...(stations.some((s) => s.cooks_by_hour?.length)
+      ? { station_cooks_by_hour: Object.fromEntries(stations.filter((s) => s.cooks_by_hour?.length).map((s) => [s.id, s.cooks_by_hour!])) }
+      : {}),
     ...(config.promise_quantile === undefined ? {} : { promise_quantile: config.promise_quantile }),
     ...(config.busy_mode === undefined ? {} : { busy_mode: config.busy_mode }),
   };

@@ -119,7 +119,7 @@ export class KitchenTimingsStore {
   private readonly statsOf: Statement<[string], PrepStatRow>;
   private readonly dropStats: Statement<[string]>;
   private readonly putStat: Statement<PrepStatRow>;
-  private readonly cooksOf: Statement<[string], { station_id: string; cooks: number }>;
+  private readonly cooksOf: Statement<[string], { station_id: string; cooks: number; set_at: number }>;
   private readonly putCooks: Statement<[string, string, number, number]>;
   private readonly putPromise: Statement<OrderPromiseRow>;
   private readonly promiseOf: Statement<[string], OrderPromiseRow>;
@@ -168,7 +168,7 @@ export class KitchenTimingsStore {
       `INSERT INTO kitchen_prep_stats (restaurant_id, station_id, product_id, mean_seconds, median_seconds, p90_seconds, samples, excluded, learned_at)
        VALUES (@restaurant_id, @station_id, @product_id, @mean_seconds, @median_seconds, @p90_seconds, @samples, @excluded, @learned_at)`,
     );
-    this.cooksOf = db.prepare('SELECT station_id, cooks FROM kitchen_station_cooks WHERE restaurant_id = ?');
+    this.cooksOf = db.prepare('SELECT station_id, cooks, set_at FROM kitchen_station_cooks WHERE restaurant_id = ?');
     this.putCooks = db.prepare(
       `INSERT INTO kitchen_station_cooks (restaurant_id, station_id, cooks, set_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (restaurant_id, station_id) DO UPDATE SET cooks = excluded.cooks, set_at = excluded.set_at`,
@@ -331,7 +331,7 @@ export class KitchenTimingsStore {
     for (const row of rows) this.putStat.run(row);
   }
 
-  stationCooks(restaurantId: string): { station_id: string; cooks: number }[] {
+  stationCooks(restaurantId: string): { station_id: string; cooks: number; set_at: number }[] {
     return this.cooksOf.all(restaurantId);
   }
 

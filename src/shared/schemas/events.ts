@@ -3,7 +3,7 @@ import { DateTimeOut, named, UuidOut } from './common.ts';
 import { LocationStatus } from './locations.ts';
 import { Order } from './orders.ts';
 
-export const EVENT_TYPES = ['order.created', 'order.updated', 'stock.updated', 'location.updated'] as const;
+export const EVENT_TYPES = ['order.created', 'order.updated', 'stock.updated', 'location.updated', 'prep_time.updated'] as const;
 
 /** An event id, which is also a cursor: `ev_<n>`. */
 const EVENT_CURSOR_PATTERN = '^ev_(0|[1-9][0-9]{0,15})$';
@@ -34,6 +34,15 @@ const StockChange = Type.Object({
   items: Type.Array(Type.Object({ product_id: UuidOut(), quantity: Type.Integer({ description: 'The new absolute quantity.' }) })),
 });
 
+const PrepTimeChange = Type.Object({
+  product_id: UuidOut(),
+  station_id: Type.String({ description: 'The station whose learned time was accepted.' }),
+  prep_seconds: Type.Integer({ description: 'The product\'s prep time from now on (seconds of one unit): the learned median.' }),
+  previous_seconds: Type.Integer({ description: 'The prep time it replaces.' }),
+  samples: Type.Integer({ description: 'Bumps the learned time comes from.' }),
+  accepted_at: DateTimeOut(),
+});
+
 const OrderCreatedEvent = named(
   'OrderCreatedEvent',
   Type.Object({ ...eventFields, type: Type.Literal('order.created'), data: Order }, { description: 'A new order (never with `payment_link`).' }),
@@ -51,9 +60,14 @@ const LocationUpdatedEvent = named(
   Type.Object({ ...eventFields, type: Type.Literal('location.updated'), data: LocationStatus }, { description: 'A location was opened or closed.' }),
 );
 
+const PrepTimeUpdatedEvent = named(
+  'PrepTimeUpdatedEvent',
+  Type.Object({ ...eventFields, type: Type.Literal('prep_time.updated'), data: PrepTimeChange }, { description: 'A manager accepted the prep time the kitchen learned for a product (issue 32): promises use it from then on.' }),
+);
+
 const Event = named(
   'Event',
-  Type.Union([OrderCreatedEvent, OrderUpdatedEvent, StockUpdatedEvent, LocationUpdatedEvent], {
+  Type.Union([OrderCreatedEvent, OrderUpdatedEvent, StockUpdatedEvent, LocationUpdatedEvent, PrepTimeUpdatedEvent], {
     description: 'One change of the restaurant\'s feed, typed by `type`.',
     discriminator: { propertyName: 'type' },
   }),

@@ -17,6 +17,7 @@ import type {
   LocationsViewData,
   KitchenBusyEntry,
   StationCooksEntry,
+  PrepTimeDriftEntry,
   SetStockResultView,
   SoldOutBoardView,
   StockView,
@@ -139,6 +140,13 @@ export const CHANNELS = {
     'setStationCooks',
     Type.Object({ station_id: Type.String({ minLength: 1, maxLength: 50 }), cooks: Type.Integer({ minimum: 1, maximum: 50 }) }),
     answers<StationCooksEntry[]>(),
+  ),
+  // The manager's prep times (issue 32): where the learned time drifts from the typed one, and one tap to accept it.
+  'prep-times:drift': desktop('prepTimeDrift', Empty, answers<PrepTimeDriftEntry[]>()),
+  'prep-times:accept': desktop(
+    'acceptPrepTime',
+    Type.Object({ product_id: Uuid(), station_id: Type.String({ minLength: 1, maxLength: 50 }) }),
+    answers<PrepTimeDriftEntry[]>(),
   ),
   // Informes (issue 33): the kitchen report of a location over days, and one of its tables for "Exportar".
   'reports:kitchen': desktop('kitchenReport', KitchenReportQuery, answers<KitchenReport>()),

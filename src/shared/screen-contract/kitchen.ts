@@ -229,6 +229,17 @@ export interface StationCooksEntry {
   cooks: number;
 }
 
+/** A product whose learned prep time drifts from the typed one, as the hub's manager lists it (issue 32). */
+export interface PrepTimeDriftEntry {
+  product_id: string;
+  product_name: string;
+  station_id: string;
+  station_name: string;
+  typed_seconds: number;
+  learned_seconds: number;
+  samples: number;
+}
+
 export interface LocationsViewData {
   register_mode: 'manual' | 'schedule';
   checked_at: string;

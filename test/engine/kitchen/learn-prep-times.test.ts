@@ -7,6 +7,8 @@ import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
 import { learnRestaurantPrepTimes, prepTimeDrift } from '../../../src/engine/services/kitchen/learn-prep-times.ts';
+import { readKitchenSettings } from '../../../src/engine/services/kitchen/kitchen-settings.ts';
+import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
 
 let engine: EngineUnderTest;
 before(async () => {
@@ -59,4 +61,32 @@ test('the grill\'s completos take 7 minutes, not the 5 typed; a sweep of bumps i
   const quote = await engine.call('POST', '/ready-time-quotes', { body: { location_id: R1.openLocation, items: [completo] } });
   assert.equal(quote.status, 200, quote.text);
   assert.equal((DateTime.fromISO(quote.body.expected_ready_at).toMillis() - engine.clock.now()) / MIN, 7, 'the promise uses the learned time');
+});
+
+test('the manager accepts the learned time with one tap: the prep time is written, with an event, and leaves the list', async () => {
+  const hub = handlersFor(engine);
+  const listed = (await hub.ok('prep-times:drift', {})).find((d) => d.product_id === R1.products.completo);
+  assert.deepEqual(listed, {
+    product_id: R1.products.completo,
+    product_name: 'Completo italiano',
+    station_id: 'plancha',
+    station_name: 'Plancha',
+    typed_seconds: 5 * 60,
+    learned_seconds: 7 * 60,
+    samples: 10,
+  });
+  const feedFrom = (await engine.call('GET', '/events')).body.next_cursor as string;
+  const after = await hub.ok('prep-times:accept', { product_id: R1.products.completo, station_id: 'plancha' });
+  assert.equal(after.find((d) => d.product_id === R1.products.completo), undefined, 'accepted: it no longer drifts');
+  assert.equal((await readKitchenSettings(engine.server.engine, R1.id)).prep?.product_seconds[R1.products.completo], 7 * 60);
+  const events = (await engine.call('GET', `/events?after=${feedFrom}`)).body.data as { type: string; data: Record<string, unknown> }[];
+  const accepted = events.filter((e) => e.type === 'prep_time.updated');
+  assert.equal(accepted.length, 1);
+  assert.deepEqual({ ...accepted[0]!.data, accepted_at: undefined }, {
+    product_id: R1.products.completo, station_id: 'plancha', prep_seconds: 7 * 60, previous_seconds: 5 * 60, samples: 10, accepted_at: undefined,
+  });
+  // A product the kitchen has learned nothing of: nothing to accept.
+  const unknown = await callScreenHandler(hub.handlers, 'prep-times:accept', { product_id: R1.products.empanadaQueso, station_id: 'horno' });
+  assert.equal(unknown.ok, false);
+  assert.equal(!unknown.ok && unknown.error.code, 'not_found');
 });

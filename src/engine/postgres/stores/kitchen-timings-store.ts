@@ -61,7 +61,7 @@ const SQL = {
     SELECT ${STAT_COLUMNS.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(
       restaurant_id text, station_id text, product_id text, mean_seconds bigint, median_seconds bigint, p90_seconds bigint,
       samples bigint, excluded bigint, learned_at bigint)`,
-  cooksOf: 'SELECT station_id, cooks FROM kitchen_station_cooks WHERE restaurant_id = $1',
+  cooksOf: 'SELECT station_id, cooks, set_at FROM kitchen_station_cooks WHERE restaurant_id = $1',
   putCooks: `INSERT INTO kitchen_station_cooks (restaurant_id, station_id, cooks, set_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (restaurant_id, station_id) DO UPDATE SET cooks = excluded.cooks, set_at = excluded.set_at`,
   putPromise: `${insertInto('order_promises', PROMISE_COLUMNS)}
@@ -198,8 +198,8 @@ export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsSto
     if (rows.length > 0) await this.db.query(SQL.insertStats, [JSON.stringify(rows)]);
   }
 
-  stationCooks(restaurantId: string): Promise<{ station_id: string; cooks: number }[]> {
-    return rowsOf<{ station_id: string; cooks: number }>(this.db, SQL.cooksOf, [restaurantId]);
+  stationCooks(restaurantId: string): Promise<{ station_id: string; cooks: number; set_at: number }[]> {
+    return rowsOf<{ station_id: string; cooks: number; set_at: number }>(this.db, SQL.cooksOf, [restaurantId]);
   }
 
   async setStationCooks(restaurantId: string, stationId: string, cooks: number, at: number): Promise<void> {

@@ -15,7 +15,10 @@ export interface KitchenLoadRows {
   read_at: number;
   settings: KitchenSettings;
   prep_stats: { station_id: string; product_id: string; learned: LearnedPrep }[];
-  station_cooks: { station_id: string; cooks: number }[];
+  /** The hub's counts, with when each was set (domain/cooks-schedule.ts). */
+  station_cooks: { station_id: string; cooks: number; set_at: number }[];
+  /** The restaurant's zone, for the cooks' schedule by the hour. */
+  time_zone: string;
   /** Open lines fired since `read_at` minus the horizon, oldest fired first, at most `limit`. */
   open: OpenLineAtStation[];
   /** Every held line (at most `limit`), soonest to fire first. */

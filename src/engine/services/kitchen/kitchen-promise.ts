@@ -14,7 +14,8 @@ import {
 import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../../domain/finish-together.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
-import { formatInstant } from '../../domain/time.ts';
+import { DEFAULT_TIME_ZONE, formatInstant } from '../../domain/time.ts';
+import { cooksAt, type CooksOverride } from '../../domain/cooks-schedule.ts';
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
@@ -76,18 +77,25 @@ export type HeldDecision = LineDecision<HeldItemRow & HeldLine>;
 
 const learnedKey = (station: string, product: string) => `${station}\u001f${product}`;
 
-/** The cooks on shift per station: the hub's "+ / −" where set, else the restaurant file's default. */
+/**
+ * The cooks on shift per station at `now`: the hub's "+ / −" where set since the station's schedule
+ * last changed its count, else the restaurant file's schedule for the local hour, else its default
+ * (domain/cooks-schedule.ts). `timeZone` is the restaurant's (read when a schedule needs it and it is not given).
+ */
 export async function cooksOnShift(
   engine: Engine,
   restaurantId: string,
   settings: KitchenSettings,
-  overrides?: readonly { station_id: string; cooks: number }[],
+  overrides?: readonly CooksOverride[],
   callerTx?: ReadTransaction,
+  now: number = engine.clock.now(),
+  timeZone?: string,
 ): Promise<Map<string, number>> {
   return await engine.readWithin(callerTx, async (tx) => {
-    const cooks = new Map<string, number>(Object.entries(settings.station_cooks ?? {}));
-    for (const row of overrides ?? (await tx.stores.kitchenTimings.stationCooks(restaurantId))) cooks.set(row.station_id, row.cooks);
-    return cooks;
+    const hub = overrides ?? (await tx.stores.kitchenTimings.stationCooks(restaurantId));
+    const schedules = settings.station_cooks_by_hour ?? {};
+    const zone = Object.keys(schedules).length === 0 ? DEFAULT_TIME_ZONE : (timeZone ?? (await tx.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE);
+    return cooksAt(settings.station_cooks ?? {}, schedules, hub, now, zone);
   });
 }
 
@@ -117,7 +125,9 @@ function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived
 async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: string, locationId: string, now: number, world: World): Promise<KitchenLoadRows> {
   const settings = await readKitchenSettings(engine, restaurantId, tx);
   const station_cooks = await tx.stores.kitchenTimings.stationCooks(restaurantId);
-  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks, tx);
+  // The restaurant's zone only where a schedule by the hour needs it (each call reads the hour).
+  const time_zone = settings.station_cooks_by_hour === undefined ? DEFAULT_TIME_ZONE : ((await tx.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE);
+  const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks, tx, now, time_zone);
   const open = await tx.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
   const held = await tx.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
   const last_done = new Map<string, number[]>();
@@ -133,6 +143,7 @@ async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: s
       learned: { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples },
     })),
     station_cooks,
+    time_zone,
     open,
     held,
     last_done,
@@ -170,7 +181,7 @@ export async function readKitchenLoad(engine: Engine, restaurantId: string, loca
       now,
       settings,
       learned,
-      cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks, tx),
+      cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks, tx, now, rows.time_zone),
       open,
       fired,
       held: heldLines,

@@ -2,7 +2,7 @@
 // On the hub (the desktop's window) also the kitchen's wait and busy mode with the manager's
 // override, and the cooks on shift per station with "+ / −" (issue 32).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LivePush, LocationsViewData, StationCooksEntry, World } from '../../../shared/screen-contract/kitchen.ts';
+import type { LivePush, LocationsViewData, PrepTimeDriftEntry, StationCooksEntry, World } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { errorMessage } from '../api.ts';
 
@@ -19,12 +19,19 @@ export interface LocationsState {
   cooks: StationCooksEntry[] | null;
   loadCooks(): Promise<void>;
   setCooks(stationId: string, cooks: number): Promise<boolean>;
+  /** The products whose learned prep time drifts from the typed one; null until loaded (the hub only). */
+  drift: PrepTimeDriftEntry[] | null;
+  /** The product being accepted (its button waits), by product and station. */
+  accepting: string | null;
+  loadDrift(): Promise<void>;
+  /** One tap: the learned time becomes the product's prep time; the list comes back without it. */
+  acceptDrift(productId: string, stationId: string): Promise<boolean>;
   /** The manager's busy-mode override: pause or resume store fronts now, or give it back to the wait. */
   setBusy(locationId: string, mode: 'pause' | 'resume' | 'auto'): Promise<boolean>;
   receive(push: LivePush): void;
 }
 
-type HubApi = Pick<KitchenApi, 'listLocations' | 'setLocationOpen'> & Partial<Pick<KitchenApi, 'stationCooks' | 'setStationCooks' | 'setLocationBusy'>>;
+type HubApi = Pick<KitchenApi, 'listLocations' | 'setLocationOpen'> & Partial<Pick<KitchenApi, 'stationCooks' | 'setStationCooks' | 'setLocationBusy' | 'prepTimeDrift' | 'acceptPrepTime'>>;
 
 export type LocationsStateApi = StoreApi<LocationsState>;
 
@@ -36,6 +43,27 @@ export function createLocationsState(deps: { api: HubApi }): LocationsStateApi {
     error: null,
     simulated: {},
     cooks: null,
+    drift: null,
+    accepting: null,
+    async loadDrift() {
+      if (!deps.api.prepTimeDrift) return;
+      try {
+        set({ drift: await deps.api.prepTimeDrift({}) });
+      } catch (error) {
+        set({ error: errorMessage(error) });
+      }
+    },
+    async acceptDrift(productId, stationId) {
+      if (!deps.api.acceptPrepTime || get().accepting !== null) return false;
+      set({ accepting: `${productId}/${stationId}`, error: null });
+      try {
+        set({ drift: await deps.api.acceptPrepTime({ product_id: productId, station_id: stationId }), accepting: null });
+        return true;
+      } catch (error) {
+        set({ error: errorMessage(error), accepting: null });
+        return false;
+      }
+    },
     async loadCooks() {
       if (!deps.api.stationCooks) return;
       try {

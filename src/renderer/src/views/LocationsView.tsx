@@ -11,6 +11,8 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
   // The hub's own controls (busy override, cooks): desktop channels, which a tablet does not have.
   const hub = mode === 'desktop';
   const cooks = useLocations((s) => s.cooks);
+  const drift = useLocations((s) => s.drift);
+  const accepting = useLocations((s) => s.accepting);
   const view = useLocations((s) => s.view);
   const world = useLocations((s) => s.world);
   const busy = useLocations((s) => s.busy);
@@ -22,6 +24,7 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
   useEffect(() => {
     void locations.getState().load();
     if (hub) void locations.getState().loadCooks();
+    if (hub) void locations.getState().loadDrift();
   }, [locations, hub]);
 
   return (
@@ -160,6 +163,37 @@ export function LocationsView({ confirm }: { confirm(request: ConfirmRequest): v
           </ul>
         </section>
       )}
+      {hub && drift && drift.length > 0 && (
+        <section className="prep-drift" data-testid="prep-drift">
+          <h2>{t('locations.drift_title')}</h2>
+          <p className="muted">{t('locations.drift_help')}</p>
+          <ul>
+            {drift.map((d) => (
+              <li key={`${d.product_id}/${d.station_id}`} data-product-id={d.product_id}>
+                <span className="drift-product">{t('locations.drift_product', { product: d.product_name, station: d.station_name })}</span>
+                <span className="drift-times" data-testid="drift-times">
+                  {t('locations.drift_times', { typed: minutesText(d.typed_seconds), learned: minutesText(d.learned_seconds), samples: d.samples })}
+                </span>
+                <button
+                  type="button"
+                  className="btn"
+                  data-testid="drift-accept"
+                  disabled={accepting !== null}
+                  onClick={() => void locations.getState().acceptDrift(d.product_id, d.station_id)}
+                >
+                  {t('locations.drift_accept', { learned: minutesText(d.learned_seconds) })}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
+}
+
+/** Seconds as minutes with one decimal where it matters ("7", "7,5"): the kitchen thinks in minutes. */
+function minutesText(seconds: number): string {
+  const minutes = Math.round(seconds / 6) / 10;
+  return Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1).replace('.', ',');
 }

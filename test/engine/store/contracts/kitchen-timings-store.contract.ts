@@ -91,7 +91,7 @@ export function kitchenTimingsStoreContract(open: OpenBackend): void {
     await kitchenTimings.setStationCooks(R1, 'parrilla', 3, 20);
     await kitchenTimings.setStationCooks(R1, 'freidora', 1, 20);
     assert.deepEqual((await kitchenTimings.stationCooks(R1)).sort((a, b) => (a.station_id < b.station_id ? -1 : 1)), [
-      { station_id: 'freidora', cooks: 1 }, { station_id: 'parrilla', cooks: 3 },
+      { station_id: 'freidora', cooks: 1, set_at: 20 }, { station_id: 'parrilla', cooks: 3, set_at: 20 },
     ]);
   });
 
