@@ -8,8 +8,7 @@
 //   connection or process (`engine.db`, the keys CLI on the file) to test `PRAGMA data_version`;
 //   the PostgreSQL twin of that is tested with two nodes (two-nodes.e2e, two-nodes-http.e2e);
 // - health: it tests a SQLite node (its file damaged); PostgreSQL's is riding-outages.e2e;
-// - concurrency, idempotency: one test each reads the table through `engine.db`;
-// - reports: KitchenReportsStore has no PostgreSQL twin yet (NoPostgresStore).
+// - concurrency, idempotency: one test each reads the table through `engine.db`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -18,7 +17,7 @@ import { resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 const FILES = [
-  'auth-and-limits', 'compile-on-first-use', 'errors', 'events', 'locations', 'menu', 'openapi', 'orders', 'sold-out', 'stock',
+  'auth-and-limits', 'compile-on-first-use', 'errors', 'events', 'locations', 'menu', 'openapi', 'orders', 'reports', 'sold-out', 'stock',
 ].map((name) => `test/engine/http/${name}.test.ts`);
 
 function runOnPostgres(file: string): Promise<{ code: number | null; output: string }> {
