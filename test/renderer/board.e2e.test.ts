@@ -122,9 +122,15 @@ describe('kitchen board (Chromium, real engine)', () => {
     });
     const ticket = card(order.number);
     await ticket.waitFor({ timeout: 5000 });
-    assert.match(await cardText(order.number), /Av\. Irarrázaval 3100/);
-    assert.match(await cardText(order.number), /Repartidor: propio/);
-    assert.match(await cardText(order.number), /Tel\. \+56 9 1234 5678/);
+    // A ticket taller than its lane's room is drawn in parts ("1/2 →"); on a busy machine its next
+    // part is measured and drawn a frame or more after the first, so its text is awaited whole.
+    const whole = await eventually(async () => {
+      await k.page.clock.runFor(100);
+      return await cardText(order.number);
+    }, 'the ticket drawn whole', { until: (text) => /Av\. Irarrázaval 3100/.test(text) && /Tel\. \+56 9 1234 5678/.test(text) });
+    assert.match(whole, /Av\. Irarrázaval 3100/);
+    assert.match(whole, /Repartidor: propio/);
+    assert.match(whole, /Tel\. \+56 9 1234 5678/);
     assert.match(await k.page.locator(`.column article[data-number="${order.number}"] [data-testid="payment"]`).innerText(), /Cobrar \$\d/);
 
     await ticket.locator('[data-testid="bump"]').click();
