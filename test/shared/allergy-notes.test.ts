@@ -8,3 +8,17 @@ test('a note that mentions an allergy is told apart, whatever its case and accen
   assert.equal(mentionsAllergy('sin cilantro'), false);
   assert.equal(mentionsAllergy('sin cilantro', ['cilantro']), true);
 });
+
+test("a restaurant's own words are folded like the note, and each list is its own: one asked again, another with other words", () => {
+  const ours = ['Ají', '  pimentón  ', 'frutos secos', ''];
+  for (let i = 0; i < 2; i++) {
+    assert.equal(mentionsAllergy('SIN AJI', ours), true);
+    assert.equal(mentionsAllergy('nada de Pimentones', ours), true);
+    assert.equal(mentionsAllergy('sin frutos  secos!', ours), true);
+    assert.equal(mentionsAllergy('sin cebolla', ours), false);
+    assert.equal(mentionsAllergy('con maní', ours), true, 'the built-in words stay');
+  }
+  assert.equal(mentionsAllergy('sin cebolla', ['cebolla']), true);
+  assert.equal(mentionsAllergy('SIN AJI', ['cebolla']), false);
+  assert.equal(mentionsAllergy('sin nada', ['', '   ']), false, 'blank words match nothing');
+});
