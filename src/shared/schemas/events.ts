@@ -34,7 +34,8 @@ const StockChange = Type.Object({
   items: Type.Array(Type.Object({ product_id: UuidOut(), quantity: Type.Integer({ description: 'The new absolute quantity.' }) })),
 });
 
-const PrepTimeChange = Type.Object({
+/** What `prep_time.updated` carries (the service builds it with this type). */
+export const PrepTimeChange = Type.Object({
   product_id: UuidOut(),
   station_id: Type.String({ description: 'The station whose learned time was accepted.' }),
   prep_seconds: Type.Integer({ description: 'The product\'s prep time from now on (seconds of one unit): the learned median.' }),
@@ -81,3 +82,5 @@ export const EventPage = named(
     has_more: Type.Boolean(),
   }),
 );
+
+export type PrepTimeChange = Type.Static<typeof PrepTimeChange>;

@@ -12,16 +12,7 @@ import { requireWrite, restaurantOf } from '../keys/restaurant-context.ts';
 import { prepTimeDrift } from './learn-prep-times.ts';
 import type { PrepTimeDriftEntry } from '../../../shared/screen-contract/kitchen.ts';
 import { readKitchenSettings, writeKitchenSettings } from './kitchen-settings.ts';
-
-/** What `prep_time.updated` carries. */
-export interface PrepTimeUpdated {
-  product_id: string;
-  station_id: string;
-  prep_seconds: number;
-  previous_seconds: number;
-  samples: number;
-  accepted_at: string;
-}
+import type { PrepTimeChange } from '../../../shared/schemas/events.ts';
 
 /** The drift list with names, largest drift first (products no longer in the catalogue are left out). */
 export async function readPrepTimeDrift(engine: Engine, actor: Actor, callerTx?: ReadTransaction): Promise<PrepTimeDriftEntry[]> {
@@ -40,7 +31,7 @@ export async function readPrepTimeDrift(engine: Engine, actor: Actor, callerTx?:
 }
 
 /** One tap: the product's learned median at its station becomes its prep time. */
-export async function acceptLearnedPrepTime(engine: Engine, actor: Actor, productId: string, stationId: string): Promise<PrepTimeUpdated> {
+export async function acceptLearnedPrepTime(engine: Engine, actor: Actor, productId: string, stationId: string): Promise<PrepTimeChange> {
   requireWrite(actor);
   return await engine.transaction(async (tx) => {
     const restaurant = await restaurantOf(engine, actor, tx);
@@ -51,7 +42,7 @@ export async function acceptLearnedPrepTime(engine: Engine, actor: Actor, produc
     const previous = settings.prep?.product_seconds[productId] ?? DEFAULT_PREP_SECONDS;
     const prep = { product_seconds: { ...settings.prep?.product_seconds, [productId]: Math.round(learned.median_seconds) }, option_seconds: settings.prep?.option_seconds ?? {} };
     await writeKitchenSettings(engine, tx, restaurant.id, { ...settings, prep });
-    const event: PrepTimeUpdated = {
+    const event: PrepTimeChange = {
       product_id: productId,
       station_id: stationId,
       prep_seconds: Math.round(learned.median_seconds),
