@@ -32,7 +32,7 @@ function serveUntilExit(args: string[]): Promise<{ status: number | null; stdout
   });
 }
 
-// Each run starts Node and tsx: ~2 s quiet, many times that beside stress-ng; three of them.
+// Three serve children, each starting Node and tsx (7 s in all quiet on 2 cores, ten times that at load 30).
 test('a bad --smtp is refused at start with the reason', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t);
   for (const [args, message] of [
@@ -48,7 +48,7 @@ test('a bad --smtp is refused at start with the reason', { timeout: 180_000 }, a
   }
 });
 
-// A child serve --demo (Node, tsx, the demo seeded) on the real clock: ~5 s quiet, several times that loaded.
+// A serve --demo child (Node, tsx, the demo seeded) on the real clock: 5 s quiet, ten times that at load 30.
 test('serve --demo --smtp: a ready order mails its customer', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t);
   const smtp = await startSmtpTestServer();

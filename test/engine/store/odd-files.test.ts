@@ -36,7 +36,7 @@ function run(script: string, args: string[]): Promise<Outcome> {
 
 /**
  * Each test starts serve (or the keys CLI) two or three times, each a child starting Node and tsx
- * (~2 s quiet on 2 cores, ten times that at load 30): honest work past the fast tier's 60 s there.
+ * (3 to 6 s a test quiet on 2 cores, ten times that at load 30): honest work past the fast tier's 60 s there.
  */
 const CHILD_STARTS = { timeout: 240_000 };
 
