@@ -114,7 +114,8 @@ describe('npm run printers', () => {
     assert.deepEqual(JSON.parse((await printers(['list', '--restaurant', R1.id], db)).stdout), []);
   });
 
-  test('retry on a printer with nothing set aside queues nothing', async () => {
+  // Three CLI runs (~1 s each quiet, many times that loaded): it says how long they may take.
+  test('retry on a printer with nothing set aside queues nothing', { timeout: 180_000 }, async () => {
     const added = await printers(['add', '--restaurant', R1.id, '--name', 'Horno', '--host', '127.0.0.1', '--width', '80', '--when', 'arrival'], db);
     assert.equal(added.status, 0, added.stderr);
     const retried = await printers(['retry', '--restaurant', R1.id, '--name', 'Horno'], db);

@@ -58,7 +58,9 @@ function scenario(mode: World): void {
     await upstream.close();
   });
 
-  test('the replica killed with -9 in the middle of a push resumes without loss or duplicates', async () => {
+  // Sixty writes over HTTP, a replay through a slowed proxy and a second serve child (Node and tsx):
+  // 5 to 8 s quiet on 2 cores, ten times that at load 30, past the fast tier's 60 s.
+  test('the replica killed with -9 in the middle of a push resumes without loss or duplicates', { timeout: 240_000 }, async () => {
     const rep: Api = apiAt(() => replicaBase, key());
     const up: Api = apiAt(() => upstream.baseUrl, key());
     const status = async () => (await rep('GET', '/sync/status')).body;

@@ -14,8 +14,13 @@ import { startTestEngine, type TestEngine } from '../jobs/engine-with-jobs.ts';
 
 const ACCESS_TOKEN = 'APP_USR-4242424242424242-112120-faults';
 const WEBHOOK_SECRET = 'whsec-faults-7f3a9c1d2e4b';
-/** Real time the engine waits on Mercado Pago before it gives a call up (the stand-in hangs for ever). */
-const TIMEOUT_MS = 2000;
+/**
+ * Real time the engine waits on Mercado Pago before it gives a call up (the stand-in hangs for ever).
+ * Every call meant to succeed must answer within it too, and its retry is due only on the engine's
+ * clock: a call missing 2 s on a loaded machine (load 30) left an eventually() waiting for a payment
+ * that never came until the test timed out at 60 s. Each test waits it out once, for its hanging call.
+ */
+const TIMEOUT_MS = 6000;
 
 describe('Mercado Pago hanging or answering 5xx at each step, against the stand-in', () => {
   let t: TestEngine;

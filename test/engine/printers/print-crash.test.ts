@@ -32,7 +32,9 @@ async function jobsOf(orderId: string) {
   }
 }
 
-test('kill -9 of the engine mid-send: the job is printed again once, marked REIMPRESIÓN', async () => {
+// Two serve --demo children (Node, tsx, the demo seeded) and a send on the real clock: 7 s quiet on
+// 2 cores, ten times that at load 30, past the fast tier's 60 s.
+test('kill -9 of the engine mid-send: the job is printed again once, marked REIMPRESIÓN', { timeout: 240_000 }, async () => {
   await printer.start();
   running = await startHeadlessEngine(dbPath);
   const setup = new Engine({ database: dbPath });

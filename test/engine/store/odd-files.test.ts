@@ -34,6 +34,12 @@ function run(script: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
+/**
+ * Each test starts serve (or the keys CLI) two or three times, each a child starting Node and tsx
+ * (3 to 6 s a test quiet on 2 cores, ten times that at load 30): honest work past the fast tier's 60 s there.
+ */
+const CHILD_STARTS = { timeout: 240_000 };
+
 const serve = (dbPath: string) => run('src/cli/serve.ts', ['--port', '0', '--db', dbPath]);
 
 /** Every file under `folder`, with its bytes (null for a folder). */
@@ -116,7 +122,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     return { folder, file };
   };
 
-  test('--db a folder: one line (serve and the keys CLI), no -serving file beside it', async () => {
+  test('--db a folder: one line (serve and the keys CLI), no -serving file beside it', CHILD_STARTS, async () => {
     const { folder } = place('a-folder', false);
     const target = join(folder, 'data');
     mkdirSync(target);
@@ -128,7 +134,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     assert.deepEqual(snapshot(folder), before);
   });
 
-  test('a -wal beside it that is not a write-ahead log: refused like damage (the bytes-after-the-last-page check is not skipped)', async () => {
+  test('a -wal beside it that is not a write-ahead log: refused like damage (the bytes-after-the-last-page check is not skipped)', CHILD_STARTS, async () => {
     const { folder, file } = place('fake-wal');
     // Whole pages of garbage after the last one: refused by the file's own check, which a -wal beside it used to switch off.
     appendFileSync(file, Buffer.alloc(3 * 4096, 0x5a));
@@ -144,7 +150,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     assert.deepEqual(snapshot(intact.folder), intactBefore);
   });
 
-  test('an unwritable folder (chattr +i): one line naming the folder, for an existing file and a new one', async (t) => {
+  test('an unwritable folder (chattr +i): one line naming the folder, for an existing file and a new one', CHILD_STARTS, async (t) => {
     const { folder, file } = place('immutable-folder');
     try {
       execFileSync('chattr', ['+i', folder], { stdio: 'pipe' });
@@ -164,7 +170,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     }
   });
 
-  test('a read-only mount: one line saying so', async (t) => {
+  test('a read-only mount: one line saying so', CHILD_STARTS, async (t) => {
     const { folder } = place('read-only-mount', false);
     if (!mountTmpfs(t, folder, '8m')) return;
     try {
@@ -179,7 +185,7 @@ describe('odd files at start-up: one line, nothing left behind', () => {
     }
   });
 
-  test('a full disk at start: named as such (free MB, nothing to restore), for an intact file and a new one; nothing left behind', async (t) => {
+  test('a full disk at start: named as such (free MB, nothing to restore), for an intact file and a new one; nothing left behind', CHILD_STARTS, async (t) => {
     const { folder } = place('full-disk', false);
     if (!mountTmpfs(t, folder, '8m')) return;
     try {
