@@ -170,6 +170,16 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
     assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
     assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
+    // An empty day says so in each picture: no chart of axes only, no empty histogram or share tables, no "—" figures.
+    assert.equal(await page.locator('[data-testid="rush-chart"]').count(), 0, 'no rush chart of axes only');
+    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso en estos días.');
+    assert.equal(await page.locator('[data-testid="lateness-histogram"]').count(), 0, 'no histogram of empty bars');
+    assert.equal(await page.locator('[data-testid="promises"] table').count(), 0, 'no share tables of headers only');
+    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida en estos días.');
+    assert.doesNotMatch(await page.locator('[data-testid="figure-promises"]').innerText(), /—|NaN|undefined/);
+    assert.equal(await page.locator('[data-testid="figure-items"] .muted').innerText(), 'Ninguno.');
+    const words = await page.locator('[data-testid="reports-view"]').innerText();
+    assert.doesNotMatch(words, /NaN|undefined|null|Infinity/);
     // A date typed day first is a period from it; a month-first one is not taken.
     await page.locator('[data-testid="period-from"]').fill('11/28/2026');
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');
