@@ -100,8 +100,9 @@ describe('Informes (Chromium, real engine)', () => {
     const t = expected.tickets;
     assert.equal(
       await page.locator('[data-testid="tickets-summary"]').innerText(),
-      `${t.fired} comandas llegaron a cocina · ${t.counted} contadas · ${t.left_out} fuera por no ser creíbles · ${t.cancelled} anuladas · ${t.open} abiertas`,
+      `${t.fired} comandas llegaron a cocina · ${t.counted} contadas · ${t.left_out} fuera por no ser creíbles · 1 anulada · 1 abierta`,
     );
+    assert.deepEqual([t.cancelled, t.open], [1, 1], 'one cancelled, one open (the recalled ticket): the words agree with a count of one');
     await page.locator('[data-testid="rush-chart"] canvas').waitFor();
     assert.equal(await page.locator('[data-testid="heatmap-cell"]').count(), expected.heatmap.length);
     assert.equal(await page.locator('[data-testid="items-table"] tbody tr').count(), expected.items.length);
@@ -109,8 +110,9 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="promises-summary"]').innerText(), `${p.kept} de ${p.ready} pedidos listos a tiempo · ${p.not_ready} nunca listos (anulados o abiertos)`);
     assert.equal(
       await page.locator('[data-testid="excluded-counts"]').innerText(),
-      `${expected.excluded.bumps.mass_bump} barridas · ${expected.excluded.bumps.too_fast} demasiado rápidas · ${expected.excluded.bumps.left_open} platos abiertos · ${expected.excluded.tickets_left_open} comandas abiertas`,
+      `${expected.excluded.bumps.mass_bump} barridas · ${expected.excluded.bumps.too_fast} demasiado rápidas · ${expected.excluded.bumps.left_open} platos abiertos · 1 comanda abierta`,
     );
+    assert.equal(expected.excluded.tickets_left_open, 1);
     assert.equal(expected.excluded.bumps.mass_bump, 4, 'the sweep is left out');
     assert.equal(await page.locator('[data-testid="excluded-table"] tbody tr').count(), expected.excluded.list.length);
     for (const figure of ['rush', 'heatmap', 'items', 'busy', 'recalls', 'cancellations', 'excluded', 'export']) {
