@@ -115,6 +115,9 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(expected.excluded.tickets_left_open, 1);
     assert.equal(expected.excluded.bumps.mass_bump, 4, 'the sweep is left out');
     assert.equal(await page.locator('[data-testid="excluded-table"] tbody tr').count(), expected.excluded.list.length);
+    // The ticket left open (the recalled #1, open 150 minutes) is named as a whole ticket, not shown with blank item and station.
+    const wholeTicket = expected.excluded.list.find((e) => e.product_id === null)!;
+    assert.match(await page.locator('[data-testid="excluded-table"] tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^#${wholeTicket.number}$`) }) }).innerText(), /toda la comanda\s+quedó abierta/);
     for (const figure of ['rush', 'heatmap', 'items', 'busy', 'recalls', 'cancellations', 'excluded', 'export']) {
       const rule = page.locator(`[data-testid="figure-${figure}"] .figure-rule`);
       assert.ok((await rule.innerText()).length > 30, `${figure} states its rule`);
@@ -132,6 +135,14 @@ describe('Informes (Chromium, real engine)', () => {
     const api = await k.engine.call('GET', `/reports/kitchen/tickets?location_id=${R1.openLocation}&from=${DAY}`, { key: k.engine.demo[0]!.keys.live_read });
     assert.deepEqual(csv, parseCsv(api.text));
     assert.equal(csv.rows.length, t.fired);
+    // The same table as JSON from the screen: the same rows, each an object of the CSV's columns.
+    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-json"]').click()]);
+    assert.equal(json.suggestedFilename(), `comanda-tickets-${DAY}.json`);
+    const objects = JSON.parse(readFileSync((await json.path())!, 'utf8')) as Record<string, unknown>[];
+    assert.deepEqual(
+      objects.map((o) => csv.columns.map((c) => (o[c] === null ? '' : String(o[c])))),
+      csv.rows,
+    );
 
     mkdirSync(SCREENS, { recursive: true });
     for (const viewport of VIEWPORTS) {
@@ -182,6 +193,17 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="figure-items"] .muted').innerText(), 'Ninguno.');
     const words = await page.locator('[data-testid="reports-view"]').innerText();
     assert.doesNotMatch(words, /NaN|undefined|null|Infinity/);
+    // Another location: asked of the engine for that location (the service was at the open one).
+    await page.locator('[data-testid="period-today"]').click();
+    await page.locator(`[data-testid="report"][data-from="${DAY}"]`).waitFor();
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
+    const other = await page.locator('[data-testid="reports-location"] option').evaluateAll((options, open) => options.map((o) => (o as HTMLOptionElement).value).find((v) => v !== open)!, R1.openLocation);
+    await page.locator('[data-testid="reports-location"]').selectOption(other);
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina en estos días.' }).waitFor();
+    await page.locator('[data-testid="reports-location"]').selectOption(R1.openLocation);
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
+    await page.locator('[data-testid="period-yesterday"]').click();
+    await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
     // A date typed day first is a period from it; a month-first one is not taken.
     await page.locator('[data-testid="period-from"]').fill('11/28/2026');
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');

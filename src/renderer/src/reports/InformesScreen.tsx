@@ -302,7 +302,8 @@ const OrderList = memo(function OrderList({ rows, text, zone, language, many }: 
 const ExcludedTable = memo(function ExcludedTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
   const list = report.excluded.list;
   if (list.length === 0) return <p className="muted">{text('none')}</p>;
-  const product = (id: string | null) => (id === null ? '' : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
+  // A ticket left open is left out whole: it has no item or station of its own, and the row says so rather than leave two cells blank.
+  const product = (id: string | null) => (id === null ? text('whole_ticket') : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
   return (
     <div className="scroll-x">
       <table className="report-table" data-testid="excluded-table">
