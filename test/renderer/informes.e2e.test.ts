@@ -156,6 +156,18 @@ describe('Informes (Chromium, real engine)', () => {
       });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `nothing wider than the window at ${viewport.width}×${viewport.height} (${overflow} px over)`);
+      // The page scrolls inside its own view: no figure runs past that view's right edge either (its words would be cut).
+      const pastEdge = await page.evaluate(`(() => {
+        const view = document.querySelector('[data-testid="reports-view"]'), edge = view.getBoundingClientRect().left + view.clientWidth;
+        return [...document.querySelectorAll('.report-figure')].filter((f) => f.getBoundingClientRect().right > edge + 0.5).map((f) => f.dataset.testid);
+      })()`);
+      assert.deepEqual(pastEdge, [], `no figure past the page's edge at ${viewport.width}×${viewport.height}`);
+      // A picture wider than its card scrolls inside it (.scroll-x), not past the card's edge.
+      const pastCard = await page.evaluate(`[...document.querySelectorAll('.report-figure svg')].filter((svg) => {
+        const box = (svg.closest('.scroll-x') ?? svg.closest('.report-figure')).getBoundingClientRect();
+        return svg.getBoundingClientRect().right > box.right + 0.5 && !svg.closest('.scroll-x');
+      }).map((svg) => svg.getAttribute('data-testid') ?? svg.getAttribute('class'))`);
+      assert.deepEqual(pastCard, [], `no picture past its card at ${viewport.width}×${viewport.height}`);
       // No chart's words cut: every text of the SVG pictures lies inside its picture's drawing.
       const cut = await page.evaluate(`[...document.querySelectorAll('.report-figure svg text')].filter((t) => {
         const svg = t.ownerSVGElement, box = t.getBBox(), view = svg.viewBox.baseVal;

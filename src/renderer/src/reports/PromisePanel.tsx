@@ -91,7 +91,10 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
         {text('promises_summary', { kept: p.kept, ready: p.ready, not_ready: p.not_ready })}
       </p>
       <p>{text('lateness_p50', { value: minutes(p.lateness_p50_seconds, language), p90: minutes(p.lateness_p90_seconds, language) })}</p>
-      <Histogram bins={p.histogram} text={text} />
+      {/* Scrolls on its own on a narrow screen (a phone): its 14 bars are wider than the card. */}
+      <div className="scroll-x">
+        <Histogram bins={p.histogram} text={text} />
+      </div>
       <div className="shares-row">
         <Shares title={text('by_channel')} rows={p.by_channel} text={text} label={(k) => k || text('no_channel')} />
         <Shares title={text('by_hour')} rows={p.by_hour} text={text} label={(k) => `${k} h`} />
