@@ -100,8 +100,9 @@ describe('Informes (Chromium, real engine)', () => {
     const t = expected.tickets;
     assert.equal(
       await page.locator('[data-testid="tickets-summary"]').innerText(),
-      `${t.fired} comandas llegaron a cocina · ${t.counted} contadas · ${t.left_out} fuera por no ser creíbles · ${t.cancelled} anuladas · ${t.open} abiertas`,
+      `${t.fired} comandas llegaron a cocina · ${t.counted} contadas · ${t.left_out} fuera por no ser creíbles · 1 anulada · 1 abierta`,
     );
+    assert.deepEqual([t.cancelled, t.open], [1, 1], 'one cancelled, one open (the recalled ticket): the words agree with a count of one');
     await page.locator('[data-testid="rush-chart"] canvas').waitFor();
     assert.equal(await page.locator('[data-testid="heatmap-cell"]').count(), expected.heatmap.length);
     assert.equal(await page.locator('[data-testid="items-table"] tbody tr').count(), expected.items.length);
@@ -109,10 +110,14 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="promises-summary"]').innerText(), `${p.kept} de ${p.ready} pedidos listos a tiempo · ${p.not_ready} nunca listos (anulados o abiertos)`);
     assert.equal(
       await page.locator('[data-testid="excluded-counts"]').innerText(),
-      `${expected.excluded.bumps.mass_bump} barridas · ${expected.excluded.bumps.too_fast} demasiado rápidas · ${expected.excluded.bumps.left_open} platos abiertos · ${expected.excluded.tickets_left_open} comandas abiertas`,
+      `${expected.excluded.bumps.mass_bump} barridas · ${expected.excluded.bumps.too_fast} demasiado rápidas · ${expected.excluded.bumps.left_open} platos abiertos · 1 comanda abierta`,
     );
+    assert.equal(expected.excluded.tickets_left_open, 1);
     assert.equal(expected.excluded.bumps.mass_bump, 4, 'the sweep is left out');
     assert.equal(await page.locator('[data-testid="excluded-table"] tbody tr').count(), expected.excluded.list.length);
+    // The ticket left open (the recalled #1, open 150 minutes) is named as a whole ticket, not shown with blank item and station.
+    const wholeTicket = expected.excluded.list.find((e) => e.product_id === null)!;
+    assert.match(await page.locator('[data-testid="excluded-table"] tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^#${wholeTicket.number}$`) }) }).innerText(), /toda la comanda\s+quedó abierta/);
     for (const figure of ['rush', 'heatmap', 'items', 'busy', 'recalls', 'cancellations', 'excluded', 'export']) {
       const rule = page.locator(`[data-testid="figure-${figure}"] .figure-rule`);
       assert.ok((await rule.innerText()).length > 30, `${figure} states its rule`);
@@ -130,6 +135,14 @@ describe('Informes (Chromium, real engine)', () => {
     const api = await k.engine.call('GET', `/reports/kitchen/tickets?location_id=${R1.openLocation}&from=${DAY}`, { key: k.engine.demo[0]!.keys.live_read });
     assert.deepEqual(csv, parseCsv(api.text));
     assert.equal(csv.rows.length, t.fired);
+    // The same table as JSON from the screen: the same rows, each an object of the CSV's columns.
+    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-json"]').click()]);
+    assert.equal(json.suggestedFilename(), `comanda-tickets-${DAY}.json`);
+    const objects = JSON.parse(readFileSync((await json.path())!, 'utf8')) as Record<string, unknown>[];
+    assert.deepEqual(
+      objects.map((o) => csv.columns.map((c) => (o[c] === null ? '' : String(o[c])))),
+      csv.rows,
+    );
 
     mkdirSync(SCREENS, { recursive: true });
     for (const viewport of VIEWPORTS) {
@@ -143,6 +156,18 @@ describe('Informes (Chromium, real engine)', () => {
       });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `nothing wider than the window at ${viewport.width}×${viewport.height} (${overflow} px over)`);
+      // The page scrolls inside its own view: no figure runs past that view's right edge either (its words would be cut).
+      const pastEdge = await page.evaluate(`(() => {
+        const view = document.querySelector('[data-testid="reports-view"]'), edge = view.getBoundingClientRect().left + view.clientWidth;
+        return [...document.querySelectorAll('.report-figure')].filter((f) => f.getBoundingClientRect().right > edge + 0.5).map((f) => f.dataset.testid);
+      })()`);
+      assert.deepEqual(pastEdge, [], `no figure past the page's edge at ${viewport.width}×${viewport.height}`);
+      // A picture wider than its card scrolls inside it (.scroll-x), not past the card's edge.
+      const pastCard = await page.evaluate(`[...document.querySelectorAll('.report-figure svg')].filter((svg) => {
+        const box = (svg.closest('.scroll-x') ?? svg.closest('.report-figure')).getBoundingClientRect();
+        return svg.getBoundingClientRect().right > box.right + 0.5 && !svg.closest('.scroll-x');
+      }).map((svg) => svg.getAttribute('data-testid') ?? svg.getAttribute('class'))`);
+      assert.deepEqual(pastCard, [], `no picture past its card at ${viewport.width}×${viewport.height}`);
       // No chart's words cut: every text of the SVG pictures lies inside its picture's drawing.
       const cut = await page.evaluate(`[...document.querySelectorAll('.report-figure svg text')].filter((t) => {
         const svg = t.ownerSVGElement, box = t.getBBox(), view = svg.viewBox.baseVal;
@@ -170,6 +195,27 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
     assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
     assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
+    // An empty day says so in each picture: no chart of axes only, no empty histogram or share tables, no "—" figures.
+    assert.equal(await page.locator('[data-testid="rush-chart"]').count(), 0, 'no rush chart of axes only');
+    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso en estos días.');
+    assert.equal(await page.locator('[data-testid="lateness-histogram"]').count(), 0, 'no histogram of empty bars');
+    assert.equal(await page.locator('[data-testid="promises"] table').count(), 0, 'no share tables of headers only');
+    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida en estos días.');
+    assert.doesNotMatch(await page.locator('[data-testid="figure-promises"]').innerText(), /—|NaN|undefined/);
+    assert.equal(await page.locator('[data-testid="figure-items"] .muted').innerText(), 'Ninguno.');
+    const words = await page.locator('[data-testid="reports-view"]').innerText();
+    assert.doesNotMatch(words, /NaN|undefined|null|Infinity/);
+    // Another location: asked of the engine for that location (the service was at the open one).
+    await page.locator('[data-testid="period-today"]').click();
+    await page.locator(`[data-testid="report"][data-from="${DAY}"]`).waitFor();
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
+    const other = await page.locator('[data-testid="reports-location"] option').evaluateAll((options, open) => options.map((o) => (o as HTMLOptionElement).value).find((v) => v !== open)!, R1.openLocation);
+    await page.locator('[data-testid="reports-location"]').selectOption(other);
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina en estos días.' }).waitFor();
+    await page.locator('[data-testid="reports-location"]').selectOption(R1.openLocation);
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
+    await page.locator('[data-testid="period-yesterday"]').click();
+    await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
     // A date typed day first is a period from it; a month-first one is not taken.
     await page.locator('[data-testid="period-from"]').fill('11/28/2026');
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');

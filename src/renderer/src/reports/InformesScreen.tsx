@@ -14,7 +14,7 @@ import { informesText, type InformesKey, type InformesText } from './informes-te
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
-import { RushChart } from './RushChart.tsx';
+import { hasRush, RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
 import './informes.css';
 
@@ -174,9 +174,15 @@ export default function InformesScreen() {
             {report.tickets.fired === 0 ? text('empty') : text('tickets_summary', report.tickets)}
           </p>
           <Figure id="rush" title={text('rush_title')} rule={text('rush_rule', { slot: slotName(report.slot_minutes, text) })}>
-            <div ref={chartRef} className="chart-holder">
-              <RushChart report={report} text={text} width={chartWidth} language={language} />
-            </div>
+            {hasRush(report.rush) ? (
+              <div ref={chartRef} className="chart-holder">
+                <RushChart report={report} text={text} width={chartWidth} language={language} />
+              </div>
+            ) : (
+              <p className="muted" data-testid="rush-none">
+                {text('rush_none')}
+              </p>
+            )}
           </Figure>
           <div className="report-columns">
             <Figure id="heatmap" title={text('heatmap_title')} rule={text('heatmap_rule')}>
@@ -244,7 +250,7 @@ function slotName(slotMinutes: number, text: InformesText): string {
 }
 
 const ItemsTable = memo(function ItemsTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
-  if (report.items.length === 0) return <p className="muted">{text('none')}</p>;
+  if (report.items.length === 0) return <p className="muted">{text('none_items')}</p>;
   return (
     <div className="scroll-x">
       <table className="report-table" data-testid="items-table">
@@ -296,7 +302,8 @@ const OrderList = memo(function OrderList({ rows, text, zone, language, many }: 
 const ExcludedTable = memo(function ExcludedTable({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Parameters<typeof minutes>[1]; stationName: (id: string) => string }) {
   const list = report.excluded.list;
   if (list.length === 0) return <p className="muted">{text('none')}</p>;
-  const product = (id: string | null) => (id === null ? '' : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
+  // A ticket left open is left out whole: it has no item or station of its own, and the row says so rather than leave two cells blank.
+  const product = (id: string | null) => (id === null ? text('whole_ticket') : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
   return (
     <div className="scroll-x">
       <table className="report-table" data-testid="excluded-table">

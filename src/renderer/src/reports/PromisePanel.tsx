@@ -64,6 +64,26 @@ function Shares({ title, rows, text, label }: { title: string; rows: KitchenRepo
 /** Memo'd: drawn again only when its own props change (not when the screen around it does). */
 export const PromisePanel = memo(function PromisePanel({ report, text, language, stationName }: { report: KitchenReport; text: InformesText; language: Language; stationName: (id: string) => string }) {
   const p = report.promises;
+  // No order given a promise: the rule and a plain sentence, not "— %", an empty histogram and tables of headers only.
+  if (p.ready === 0 && p.not_ready === 0)
+    return (
+      <div className="promise-panel" data-testid="promises">
+        <p className="figure-rule">{text('promises_rule_none', { asked: percent(p.asked_quantile) })}</p>
+        <p className="muted" data-testid="promises-none">
+          {text('promises_none')}
+        </p>
+      </div>
+    );
+  // Promised orders, none ready yet: what is known (how many never ready), without lateness figures of nothing.
+  if (p.ready === 0)
+    return (
+      <div className="promise-panel" data-testid="promises">
+        <p className="figure-rule">{text('promises_rule_none', { asked: percent(p.asked_quantile) })}</p>
+        <p className="figure-big" data-testid="promises-summary">
+          {text('promises_summary', { kept: p.kept, ready: p.ready, not_ready: p.not_ready })}
+        </p>
+      </div>
+    );
   return (
     <div className="promise-panel" data-testid="promises">
       <p className="figure-rule">{text('promises_rule', { asked: percent(p.asked_quantile), got: percent(p.kept_share) })}</p>
@@ -71,7 +91,10 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
         {text('promises_summary', { kept: p.kept, ready: p.ready, not_ready: p.not_ready })}
       </p>
       <p>{text('lateness_p50', { value: minutes(p.lateness_p50_seconds, language), p90: minutes(p.lateness_p90_seconds, language) })}</p>
-      <Histogram bins={p.histogram} text={text} />
+      {/* Scrolls on its own on a narrow screen (a phone): its 14 bars are wider than the card. */}
+      <div className="scroll-x">
+        <Histogram bins={p.histogram} text={text} />
+      </div>
       <div className="shares-row">
         <Shares title={text('by_channel')} rows={p.by_channel} text={text} label={(k) => k || text('no_channel')} />
         <Shares title={text('by_hour')} rows={p.by_hour} text={text} label={(k) => `${k} h`} />

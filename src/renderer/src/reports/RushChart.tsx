@@ -9,6 +9,9 @@ import type { Language } from '../../../shared/locale.ts';
 import { LOCALE_OF } from '../../../shared/locale.ts';
 import type { InformesText } from './informes-text.ts';
 
+/** Whether any slot has a ticket finished or in progress: without one the strip would be axes only, and the page says so instead. */
+export const hasRush = (rush: KitchenReport['rush']): boolean => rush.some((s) => s.finished > 0 || (s.in_progress ?? 0) > 0);
+
 /** The slots drawn: from the one before the first with anything to the one after the last (a day's service, not its night). */
 export function visibleSlots(rush: KitchenReport['rush']): KitchenReport['rush'] {
   const busy = rush.map((s, i) => (s.finished > 0 || (s.in_progress ?? 0) > 0 ? i : -1)).filter((i) => i >= 0);

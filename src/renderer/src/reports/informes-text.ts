@@ -16,13 +16,14 @@ export const es = {
   loading: 'Calculando…',
   error: 'No se pudo calcular el informe: {message}',
   empty: 'Ningún pedido llegó a la cocina en estos días.',
-  tickets_summary: '{fired} comandas llegaron a cocina · {counted} contadas · {left_out} fuera por no ser creíbles · {cancelled} anuladas · {open} abiertas',
+  tickets_summary: '{fired|comanda llegó|comandas llegaron} a cocina · {counted|contada|contadas} · {left_out} fuera por no ser creíbles · {cancelled|anulada|anuladas} · {open|abierta|abiertas}',
   rush_title: 'La hora punta',
   rush_rule:
     'Barras: comandas terminadas en cada tramo de {slot}. Líneas: mediana (no el promedio) y percentil 90 del tiempo de comanda, desde que llegó a cocina hasta su último plato listo, de las comandas terminadas en el tramo; y pedidos en curso al final del tramo. No cuentan las anuladas ni las que quedaron fuera (abajo).',
   slot_minutes: '{n} minutos',
   slot_hour: 'una hora',
   slot_day: 'un día',
+  rush_none: 'Ninguna comanda terminó ni estuvo en curso en estos días.',
   series_finished: 'Terminadas',
   series_p50: 'Mediana (min)',
   series_p90: 'Percentil 90 (min)',
@@ -32,7 +33,7 @@ export const es = {
   heatmap_title: 'Estación por hora',
   heatmap_rule:
     'Percentil 90 del tiempo de cada estación: desde que la comanda llegó a cocina hasta su último plato de esa estación listo, por la hora en que se terminó. Cuanto más intenso el rojo, más lento. Solo comandas contadas.',
-  heatmap_cell: '{station}, {hour} h: percentil 90 {minutes} min ({tickets} comandas)',
+  heatmap_cell: '{station}, {hour} h: percentil 90 {minutes} min ({tickets|comanda|comandas})',
   items_title: 'Platos',
   items_rule:
     'Tiempo de cocción de una unidad: desde su inicio conocido (llegó a cocina, se empezó la comanda o se liberó un cocinero de su estación) hasta que se marcó listo. Mediana y percentil 90 exactos, de cada muestra del período (no de tramos); al lado, el tiempo escrito en la carta y el aprendido de la cocina (con 8 muestras o más).',
@@ -48,7 +49,9 @@ export const es = {
   promises_title: 'Promesas',
   promises_rule:
     'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos; se logró el {got} %. Histograma: minutos de atraso respecto de la promesa (negativo: antes).',
-  promises_summary: '{kept} de {ready} pedidos listos a tiempo · {not_ready} nunca listos (anulados o abiertos)',
+  promises_rule_none: 'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos.',
+  promises_none: 'Ningún pedido recibió una hora prometida en estos días.',
+  promises_summary: '{kept} de {ready|pedido listo|pedidos listos} a tiempo · {not_ready|nunca listo|nunca listos} (anulados o abiertos)',
   lateness_p50: 'Atraso mediano: {value} min · percentil 90: {p90} min',
   by_channel: 'Por canal',
   by_hour: 'Por hora',
@@ -56,14 +59,14 @@ export const es = {
   share_kept: 'A tiempo',
   ready_count: 'Listos',
   no_channel: '(sin canal)',
-  histogram_bin: '{from} a {to} min: {orders} pedidos',
+  histogram_bin: '{from} a {to} min: {orders|pedido|pedidos}',
   busy_title: 'Modo ocupado',
   busy_rule:
     'Tramos en que la sucursal pausó los pedidos de las tiendas en línea (la espera de cocina superó el umbral, o una pausa manual), con los pedidos que rechazó: se cuentan todos (cada reintento es un pedido más); de cada minuto se listan los 5 primeros.',
   busy_none: 'La sucursal no pausó pedidos en estos días.',
   busy_reason_kitchen_wait: 'espera de cocina',
   busy_reason_manager: 'pausa manual',
-  busy_stretch: '{from} a {to} · {reason} · espera {wait} min · {refused} rechazados',
+  busy_stretch: '{from} a {to} · {reason} · espera {wait} min · {refused|rechazado|rechazados}',
   busy_refused: 'Pedidos rechazados: {count}',
   busy_refused_order: '{at} · {channel} · {type} · {lines} líneas · {total}',
   busy_refused_truncated: 'Lista parcial (de cada minuto, los 5 primeros; hasta 500): el total es exacto.',
@@ -81,9 +84,11 @@ export const es = {
   reason_mass_bump: 'barrida',
   reason_too_fast: 'demasiado rápido',
   reason_left_open: 'quedó abierta',
-  excluded_counts: '{mass} barridas · {fast} demasiado rápidas · {open} platos abiertos · {tickets} comandas abiertas',
+  whole_ticket: 'toda la comanda',
+  excluded_counts: '{mass|barrida|barridas} · {fast|demasiado rápida|demasiado rápidas} · {open|plato abierto|platos abiertos} · {tickets|comanda abierta|comandas abiertas}',
   list_truncated: 'Se muestran las primeras 500.',
   none: 'Ninguna.',
+  none_items: 'Ninguno.',
   order: 'Pedido',
   at: 'Hora',
   reason: 'Motivo',
@@ -113,7 +118,7 @@ export const es = {
   replay_pause: 'Pausa',
   replay_play: '▶ {speed}×',
   replay_scrubber: 'Instante del servicio',
-  replay_queue: 'En cola: {lines} platos esperando cocinero',
+  replay_queue: 'En cola: {lines|plato esperando|platos esperando} cocinero',
   replay_station_queue: '{lines} en cola',
   replay_lanes_of: 'Cocineros de {station}',
   replay_cook: 'Cocinero {n}',
@@ -144,13 +149,14 @@ const en: Record<InformesKey, string> = {
   loading: 'Computing…',
   error: 'The report could not be computed: {message}',
   empty: 'No order reached the kitchen on these days.',
-  tickets_summary: '{fired} tickets reached the kitchen · {counted} counted · {left_out} left out as implausible · {cancelled} cancelled · {open} open',
+  tickets_summary: '{fired|ticket|tickets} reached the kitchen · {counted} counted · {left_out} left out as implausible · {cancelled} cancelled · {open} open',
   rush_title: 'The rush',
   rush_rule:
     'Bars: tickets finished in each {slot} slot. Lines: median (not the mean) and 90th percentile of the ticket time, from reaching the kitchen to its last item done, of the tickets finished in the slot; and orders in progress at the slot\'s end. Cancelled and left-out tickets (below) do not count.',
   slot_minutes: '{n}-minute',
   slot_hour: 'one-hour',
   slot_day: 'one-day',
+  rush_none: 'No ticket was finished or in progress on these days.',
   series_finished: 'Finished',
   series_p50: 'Median (min)',
   series_p90: '90th percentile (min)',
@@ -160,7 +166,7 @@ const en: Record<InformesKey, string> = {
   heatmap_title: 'Station by hour',
   heatmap_rule:
     '90th percentile of each station\'s time: from the ticket reaching the kitchen to its last item at that station done, by the hour it was done. The deeper the red, the slower. Counted tickets only.',
-  heatmap_cell: '{station}, {hour}h: 90th percentile {minutes} min ({tickets} tickets)',
+  heatmap_cell: '{station}, {hour}h: 90th percentile {minutes} min ({tickets|ticket|tickets})',
   items_title: 'Items',
   items_rule:
     'Cook time of one unit: from its known start (it reached the kitchen, the ticket was started, or a cook of its station became free) to its bump. Exact median and 90th percentile, from every sample of the period (not from buckets); beside them the time typed in the menu and the one learned from the kitchen (from 8 samples).',
@@ -176,7 +182,9 @@ const en: Record<InformesKey, string> = {
   promises_title: 'Promises',
   promises_rule:
     'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders; it covered {got}%. Histogram: minutes late against the promise (negative: early).',
-  promises_summary: '{kept} of {ready} ready orders on time · {not_ready} never ready (cancelled or open)',
+  promises_rule_none: 'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders.',
+  promises_none: 'No order was given a promised time on these days.',
+  promises_summary: '{kept} of {ready|ready order|ready orders} on time · {not_ready} never ready (cancelled or open)',
   lateness_p50: 'Median lateness: {value} min · 90th percentile: {p90} min',
   by_channel: 'By channel',
   by_hour: 'By hour',
@@ -184,7 +192,7 @@ const en: Record<InformesKey, string> = {
   share_kept: 'On time',
   ready_count: 'Ready',
   no_channel: '(no channel)',
-  histogram_bin: '{from} to {to} min: {orders} orders',
+  histogram_bin: '{from} to {to} min: {orders|order|orders}',
   busy_title: 'Busy mode',
   busy_rule:
     'Stretches in which the location paused online store orders (the kitchen\'s wait went over the threshold, or a manual pause), with the orders it refused: all are counted (each retry is one more); the first 5 of each minute are listed.',
@@ -209,9 +217,11 @@ const en: Record<InformesKey, string> = {
   reason_mass_bump: 'sweep',
   reason_too_fast: 'too fast',
   reason_left_open: 'left open',
-  excluded_counts: '{mass} sweeps · {fast} too fast · {open} items left open · {tickets} tickets left open',
+  whole_ticket: 'the whole ticket',
+  excluded_counts: '{mass|sweep|sweeps} · {fast} too fast · {open|item|items} left open · {tickets|ticket|tickets} left open',
   list_truncated: 'The first 500 are shown.',
   none: 'None.',
+  none_items: 'None.',
   order: 'Order',
   at: 'Time',
   reason: 'Reason',
@@ -241,7 +251,7 @@ const en: Record<InformesKey, string> = {
   replay_pause: 'Pause',
   replay_play: '▶ {speed}×',
   replay_scrubber: 'Moment of the service',
-  replay_queue: 'Queue: {lines} items waiting for a cook',
+  replay_queue: 'Queue: {lines|item|items} waiting for a cook',
   replay_station_queue: '{lines} queued',
   replay_lanes_of: 'Cooks of {station}',
   replay_cook: 'Cook {n}',
@@ -260,6 +270,16 @@ const TEXTS: Record<Language, Record<InformesKey, string>> = { es, en };
 
 export type InformesText = (key: InformesKey, vars?: Record<string, string | number>) => string;
 
+/**
+ * A text with its values put in. `{name}` is the value; `{name|one|other}` is the value and the word
+ * that agrees with it ("1 anulada", "0 anuladas", "2 anuladas"): in Spanish and English only 1 is singular.
+ */
 export function informesText(language: Language): InformesText {
-  return (key, vars = {}) => TEXTS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  return (key, vars = {}) =>
+    TEXTS[language][key].replace(/\{(\w+)(?:\|([^|}]*)\|([^|}]*))?\}/g, (whole, name: string, one: string | undefined, other: string | undefined) => {
+      if (!(name in vars)) return whole;
+      const value = vars[name]!;
+      if (one === undefined || other === undefined) return String(value);
+      return `${value} ${Number(value) === 1 ? one : other}`;
+    });
 }

@@ -1,0 +1,35 @@
+// Informes' words (issue 33): a count and its word agree ("1 anulada", not "1 anuladas"), in Spanish
+// and English, and every Spanish text has its English one with the same values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { es, informesText } from '../../src/renderer/src/reports/informes-text.ts';
+
+test('a count of one takes the singular, any other count the plural', () => {
+  const text = informesText('es');
+  assert.equal(
+    text('tickets_summary', { fired: 1, counted: 1, left_out: 0, cancelled: 1, open: 1 }),
+    '1 comanda llegó a cocina · 1 contada · 0 fuera por no ser creíbles · 1 anulada · 1 abierta',
+  );
+  assert.equal(
+    text('tickets_summary', { fired: 30, counted: 21, left_out: 8, cancelled: 0, open: 2 }),
+    '30 comandas llegaron a cocina · 21 contadas · 8 fuera por no ser creíbles · 0 anuladas · 2 abiertas',
+  );
+  assert.equal(text('excluded_counts', { mass: 4, fast: 1, open: 1, tickets: 1 }), '4 barridas · 1 demasiado rápida · 1 plato abierto · 1 comanda abierta');
+  assert.equal(text('promises_summary', { kept: 1, ready: 1, not_ready: 1 }), '1 de 1 pedido listo a tiempo · 1 nunca listo (anulados o abiertos)');
+  assert.equal(text('replay_queue', { lines: 1 }), 'En cola: 1 plato esperando cocinero');
+  assert.equal(informesText('en')('tickets_summary', { fired: 1, counted: 1, left_out: 0, cancelled: 0, open: 0 }), '1 ticket reached the kitchen · 1 counted · 0 left out as implausible · 0 cancelled · 0 open');
+  assert.equal(informesText('en')('excluded_counts', { mass: 1, fast: 0, open: 2, tickets: 1 }), '1 sweep · 0 too fast · 2 items left open · 1 ticket left open');
+});
+
+test('a value not given stays visible as its placeholder, and no text is left with one once all are given', () => {
+  const text = informesText('es');
+  assert.equal(text('busy_refused'), 'Pedidos rechazados: {count}');
+  for (const language of ['es', 'en'] as const) {
+    const words = informesText(language);
+    for (const key of Object.keys(es) as (keyof typeof es)[]) {
+      const names = [...es[key].matchAll(/\{(\w+)/g)].map((m) => m[1]!);
+      const filled = words(key, Object.fromEntries(names.map((n) => [n, 2])));
+      assert.doesNotMatch(filled, /[{}|]/, `${language} ${key}: ${filled}`);
+    }
+  }
+});
