@@ -35,7 +35,7 @@ function ratioOf(better: Figure['better'], ours: number | null, ceiling: number 
 export function figure(
   base: Omit<Figure, 'ours' | 'ceiling' | 'ratio' | 'runs' | 'target'>,
   runs: { ours: number[]; ceiling: number[] },
-  target?: (ours: number, ratio: number | null) => { text: string; met: boolean },
+  target?: (ours: number, ratio: number | null) => { text: string; met: boolean | null },
 ): Figure {
   const ours = runs.ours.length > 0 ? median(runs.ours) : null;
   const ceiling = runs.ceiling.length > 0 ? median(runs.ceiling) : null;

@@ -125,7 +125,9 @@ export async function benchSoak(context: BenchContext): Promise<Figure[]> {
           details: { ours, bare },
         },
         { ours: [shown(oursGrowth.growthMb)], ceiling: [shown(bareGrowth.growthMb)] },
-        (value) => ({ text: '< 5 MB', met: value < 5 }),
+        // A one-minute smoke run's "growth" is the file's pages and V8's heap still warming up: only the
+        // 30-minute run can judge a leak, so the smoke run shows its figure without a verdict.
+        (value) => (context.quick ? { text: '< 5 MB (30-min run only)', met: null } : { text: '< 5 MB', met: value < 5 }),
       ),
     },
   ];
