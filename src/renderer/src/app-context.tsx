@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import { createStore, useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import type { KitchenApi } from './api.ts';
 import { translate, type TextKey, type Translate } from './i18n.ts';
 import type { BoardState, BoardStateApi } from './state/board-state.ts';
@@ -91,6 +92,22 @@ let ticking: ReturnType<typeof setInterval> | null = null;
 let subscribers = 0;
 
 export function useClock<T>(select: (now: number) => T): T {
+  useClockTicking();
+  return useStore(screenClock, (s) => select(s.now));
+}
+
+/**
+ * Several things picked from the clock at once, re-rendering when any of them changes (compared
+ * one by one): a ticket's timer, level, promise, countdown and notices in one subscription, where
+ * one `useClock` each gave every card seven subscriptions and seven effects to make and undo as it
+ * came into view and left it (bench row 5: a transition mounts and drops a few cards).
+ */
+export function useClockFields<T extends object>(select: (now: number) => T): T {
+  useClockTicking();
+  return useStore(screenClock, useShallow((s: { now: number }) => select(s.now)));
+}
+
+function useClockTicking(): void {
   useEffect(() => {
     subscribers++;
     if (ticking === null) {
@@ -105,7 +122,6 @@ export function useClock<T>(select: (now: number) => T): T {
       }
     };
   }, []);
-  return useStore(screenClock, (s) => select(s.now));
 }
 
 /** The engine's clock: the screen's plus the offset the last message carried. */
