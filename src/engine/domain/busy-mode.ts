@@ -1,11 +1,13 @@
 // Busy mode (issue 32): a location whose promised wait stays above a threshold for a few minutes
 // stops taking store fronts' orders, and takes them again on its own once the wait falls below the
 // threshold minus a margin. It cannot flap (at most `max_pauses_per_hour` pauses in any hour), and
-// a manager's override from the hub wins until it is cleared. Paused by the wait, it refuses only
-// the store fronts' orders that would wait longer than the threshold themselves (their own promise):
-// a cart for a station with no queue is still taken, so a pause refuses the work the kitchen cannot
-// cook in time and not a share of all orders. It resumes by its projected queue: the wait with the
-// lines it refused lately counted as if taken (domain/refused-demand.ts). Pure: services/kitchen/busy-mode.ts keeps it.
+// a manager's override from the hub wins until it is cleared. Paused by the wait, it refuses the
+// store fronts' orders that would wait longer than the threshold themselves (their own promise), and
+// the heavy ones (more work at the slow stations than one dish): a cart for a station with no
+// queue is still taken, so a pause refuses the work the kitchen cannot cook in time, the heaviest
+// first, and not a share of all orders. It
+// resumes by its projected queue: the wait with the lines it refused lately counted as if taken
+// (domain/refused-demand.ts). Pure: services/kitchen/busy-mode.ts keeps it.
 
 export interface BusyModeSettings {
   /** Pause when the promised wait is above this many minutes... */
@@ -71,16 +73,35 @@ export function retryAfterSeconds(state: BusyState, settings: BusyModeSettings):
 }
 
 /**
- * Whether a store front's order is refused now. Paused by a manager: every one. Paused by the wait:
- * those whose own promised wait is above the threshold (the stations they need are the slow ones);
- * the others are promised within what the kitchen still takes. `orderWaitMinutes` is only asked for
- * in that case (it costs a read of the load).
+ * What a store front's order would cost the kitchen while the location is paused by its wait: its own
+ * promised wait (minutes, unrounded); its work at the slow stations (those whose wait is within the
+ * margin of the threshold, or over it), in minutes per cook there; and the same for one dish, the
+ * longest single unit any slow station makes: the yardstick of a light order.
  */
-export function refusesStoreFrontOrder(state: BusyState, settings: BusyModeSettings | undefined, orderWaitMinutes: () => number): boolean {
+export interface OrderBusyCost {
+  own_wait: number;
+  slow_station_minutes: number;
+  one_dish_minutes: number;
+}
+
+/**
+ * Whether a store front's order is refused now. Paused by a manager: every one. Paused by the wait:
+ * - one whose own promised wait is above the threshold (the stations it needs are the slow ones);
+ * - one that costs the slow stations more than one dish. A kitchen over its capacity must turn
+ *   away so many minutes of work at its slow stations, and the fewer orders carry them, the fewer
+ *   customers are refused: a pause sheds the heaviest work first, and the light orders (and the
+ *   POS's, which are never refused) find the queue within the threshold.
+ * `cost` is only asked for in that case (it costs a read of the load).
+ */
+export function refusesStoreFrontOrder(state: BusyState, settings: BusyModeSettings | undefined, cost: () => OrderBusyCost): boolean {
   if (!state.paused) return false;
   if (state.override === 'pause' || !settings) return true;
-  return orderWaitMinutes() > settings.threshold_minutes;
+  const order = cost();
+  return order.own_wait > settings.threshold_minutes || order.slow_station_minutes > order.one_dish_minutes;
 }
+
+/** A station is slow, for busy mode, while its wait is within the margin of the threshold or over it (where busy mode would not resume). */
+export const isSlowStation = (waitMinutes: number, settings: BusyModeSettings): boolean => waitMinutes >= settings.threshold_minutes - settings.margin_minutes;
 
 /**
  * How long a refused order's lines count in busy mode's projected queue (domain/refused-demand.ts):

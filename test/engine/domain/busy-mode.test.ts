@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NOT_BUSY, nextBusyState, orderRetryAfterSeconds, refusesStoreFrontOrder, retryAfterSeconds, type BusyState } from '../../../src/engine/domain/busy-mode.ts';
+import { NOT_BUSY, isSlowStation, nextBusyState, orderRetryAfterSeconds, refusesStoreFrontOrder, retryAfterSeconds, type BusyState } from '../../../src/engine/domain/busy-mode.ts';
 
 const SETTINGS = { threshold_minutes: 30, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
 const MIN = 60_000;
@@ -48,20 +48,35 @@ test('Retry-After: the minutes until the wait could be below the margin, 1 to 30
   assert.equal(retryAfterSeconds({ ...NOT_BUSY, wait_minutes: 200 }, SETTINGS), 30 * 60);
 });
 
-test('paused by the wait, a store front\'s order is refused only when its own wait is above the threshold; paused by a manager, always', () => {
+test('paused by the wait, a store front\'s order is refused when its own wait is above the threshold; paused by a manager, always', () => {
   const settings = { threshold_minutes: 30, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
   const paused = { ...NOT_BUSY, paused: true, changed_at: 1, wait_minutes: 40 };
   let asked = 0;
+  // A light order: one dish at the slow station.
   const wait = (minutes: number) => () => {
     asked++;
-    return minutes;
+    return { own_wait: minutes, slow_station_minutes: 3, one_dish_minutes: 3 };
   };
   assert.equal(refusesStoreFrontOrder(NOT_BUSY, settings, wait(90)), false, 'not paused: taken');
-  assert.equal(asked, 0, 'its wait is not even asked for');
-  assert.equal(refusesStoreFrontOrder(paused, settings, wait(31)), true);
+  assert.equal(asked, 0, 'its cost is not even asked for');
+  assert.equal(refusesStoreFrontOrder(paused, settings, wait(30.5)), true);
   assert.equal(refusesStoreFrontOrder(paused, settings, wait(30)), false, 'within the threshold: taken');
   assert.equal(refusesStoreFrontOrder({ ...paused, override: 'pause' }, settings, wait(5)), true, "a manager's pause refuses a short cart too");
   assert.equal(orderRetryAfterSeconds(42, settings), 12 * 60);
   assert.equal(orderRetryAfterSeconds(30.2, settings), 60, 'at least a minute');
   assert.equal(orderRetryAfterSeconds(200, settings), 30 * 60, 'at most 30 minutes');
+});
+
+test('paused by the wait, a heavy order (more work at the slow stations than one dish) is refused even within the threshold; a light one is not', () => {
+  const settings = { threshold_minutes: 25, after_minutes: 3, margin_minutes: 5, max_pauses_per_hour: 2 };
+  const paused = { ...NOT_BUSY, paused: true, changed_at: 1, wait_minutes: 26 };
+  // Minutes per cook at the slow stations: a 9-minute burger at a grill of 3 cooks is 3.
+  const cost = (own_wait: number, slow_station_minutes: number) => () => ({ own_wait, slow_station_minutes, one_dish_minutes: 3 });
+  assert.equal(refusesStoreFrontOrder(paused, settings, cost(22, 9)), true, 'three burgers: refused though promised within the threshold');
+  assert.equal(refusesStoreFrontOrder(paused, settings, cost(22, 3)), false, 'one burger: taken while its own wait is within the threshold');
+  assert.equal(refusesStoreFrontOrder(paused, settings, cost(12, 0)), false, 'drinks only (no slow station): taken');
+  assert.equal(refusesStoreFrontOrder(paused, settings, cost(26, 0)), true, 'light but over the threshold itself: refused');
+  assert.equal(refusesStoreFrontOrder({ ...paused, paused: false }, settings, cost(40, 30)), false, 'not paused: every order is taken');
+  assert.equal(isSlowStation(20, settings), true, 'a station within the margin of the threshold is slow (busy mode would not resume for it)');
+  assert.equal(isSlowStation(19.9, settings), false);
 });

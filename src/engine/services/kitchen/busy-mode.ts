@@ -10,17 +10,19 @@ import {
   NOT_BUSY,
   nextBusyState,
   orderRetryAfterSeconds,
+  isSlowStation,
   refusesStoreFrontOrder,
   refusedDemandWindowMs,
   retryAfterSeconds,
-  type BusyModeSettings, type BusyOverride, type BusyState } from '../../domain/busy-mode.ts';
+  type BusyModeSettings, type BusyOverride, type BusyState, type OrderBusyCost } from '../../domain/busy-mode.ts';
 import { ApiError, notFound } from '../../domain/errors.ts';
 import { formatInstant } from '../../domain/time.ts';
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import type { LocationRow } from '../../store/locations-store.ts';
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import type { PrepLine } from '../../domain/prep-times.ts';
-import { currentWait, promiseFor, readKitchenLoad, type KitchenPromise } from './kitchen-promise.ts';
+import { currentWait, loadWithLines, newLines, promiseFor, readKitchenLoad, stationWaits, type KitchenPromise } from './kitchen-promise.ts';
+import type { NewLine } from '../../domain/kitchen-promise.ts';
 import type { World } from '../../../shared/world.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import { locationOpenState, toLocationStatusView } from '../locations/location-status.ts';
@@ -91,9 +93,7 @@ const sameState = (a: BusyState, b: BusyState) =>
 export async function busyWait(engine: Engine, restaurantId: string, locationId: string, now: number, settings: BusyModeSettings, callerTx?: ReadTransaction): Promise<number> {
   const load = await readKitchenLoad(engine, restaurantId, locationId, now, 'live', undefined, callerTx);
   const refused = engine.refusedDemand.recent(locationId, now, refusedDemandWindowMs(settings));
-  if (refused.length === 0) return currentWait(load).wait_minutes;
-  const projected = refused.map((line) => ({ station_id: line.station_id, fired_at: line.at, started_at: null, seconds: line.seconds }));
-  return currentWait({ ...load, open: [...load.open, ...projected] }).wait_minutes;
+  return currentWait(loadWithLines(load, refused.map((line) => ({ station_id: line.station_id, fired_at: line.at, seconds: line.seconds })))).wait_minutes;
 }
 
 /**
@@ -150,20 +150,38 @@ export async function refuseWhenBusy(
   const settings = (await readKitchenSettings(engine, restaurant.id, tx)).busy_mode;
   let orderWait: number | null = null;
   let promised: KitchenPromise | null = null;
-  const ownWait = async () => {
+  let cost: OrderBusyCost | null = null;
+  const orderCost = async (): Promise<OrderBusyCost> => {
     const now = engine.clock.now();
     const load = await readKitchenLoad(engine, restaurant.id, location.id, now, world, undefined, tx);
+    const minutes = (at: number) => (at - now) / 60_000;
     promised = promiseFor(load, lines);
-    orderWait = Math.max(0, Math.ceil((promised.promised_ready_at - now) / 60_000));
-    return orderWait;
+    orderWait = Math.max(0, Math.ceil(minutes(promised.promised_ready_at)));
+    // Minutes of work per cook, the share of a station's queue a line takes.
+    const perCook = (line: NewLine) => (line.station_id === null ? 0 : line.seconds / 60 / Math.max(1, load.cooks.get(line.station_id) ?? 1));
+    const waits = stationWaits(load);
+    const slow = (station: string | null) => station !== null && waits.has(station) && isSlowStation(minutes(waits.get(station)!.promised_ready_at), settings!);
+    // One dish: the longest single unit at a slow station.
+    const dishes = Object.entries(load.settings.product_stations)
+      .filter(([, station]) => slow(station))
+      .map(([product_id]) => perCook(newLines(load, [{ product_id, quantity: 1, modifiers: [] }])[0]!));
+    return {
+      own_wait: minutes(promised.promised_ready_at),
+      slow_station_minutes: promised.lines.filter((line) => slow(line.station_id)).reduce((sum, line) => sum + perCook(line), 0),
+      one_dish_minutes: Math.max(0, ...dishes),
+    };
   };
-  // The order's own wait is read only where the rule asks for it (paused by the kitchen's wait).
-  const wait = state.paused && state.override !== 'pause' && settings !== undefined ? await ownWait() : 0;
-  if (!refusesStoreFrontOrder(state, settings, () => wait)) return;
-  const retry = settings ? (orderWait !== null ? orderRetryAfterSeconds(orderWait, settings) : retryAfterSeconds(state, settings)) : 15 * 60;
+  // The order's cost is read only where the rule asks for it (paused by the kitchen's wait).
+  if (state.paused && state.override !== 'pause' && settings !== undefined) cost = await orderCost();
+  const known = cost;
+  if (!refusesStoreFrontOrder(state, settings, () => known!)) return;
+  // Over the threshold itself: until it could be within it; a heavy order within it: until the wait could be below the margin.
+  const retry = !settings ? 15 * 60 : orderWait !== null && orderWait > settings.threshold_minutes ? orderRetryAfterSeconds(orderWait, settings) : retryAfterSeconds(state, settings);
   const why =
     orderWait !== null
-      ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
+      ? orderWait > settings!.threshold_minutes
+        ? `is not taking online orders that would wait over ${settings!.threshold_minutes} minutes for now, and this one would wait ${orderWait}`
+        : `is not taking large online orders for now: this one needs more of its busiest stations than one dish`
       : `is not taking online orders for now: the kitchen's wait is ${state.wait_minutes} minutes`;
   // Its lines are work the location would have again if it took orders again: busy mode's projected queue.
   if (promised !== null && world === 'live') engine.refusedDemand.note(location.id, engine.clock.now(), (promised as KitchenPromise).lines);

@@ -293,29 +293,40 @@ export async function keptPromiseView(engine: Engine, tx: WriteTransaction, orde
   };
 }
 
-/** The location's current wait: the promise, in minutes, for one typical line at the station that frees last. */
-export function currentWait(load: KitchenLoad): { wait_minutes: number; expected_ready_at: number; promised_ready_at: number } {
-  const typical: PrepLine[] = [];
+/** Each station's wait: the promise for one typical line there (the station's product of median expected time), by station. */
+export function stationWaits(load: KitchenLoad): Map<string, { line: PrepLine; expected_ready_at: number; promised_ready_at: number }> {
   const byStation = new Map<string, string[]>();
   for (const [product, station] of Object.entries(load.settings.product_stations)) {
     const products = byStation.get(station) ?? [];
     products.push(product);
     byStation.set(station, products);
   }
-  // One line per station: the station's product of median expected time (stations run side by side).
-  for (const products of byStation.values()) {
+  const waits = new Map<string, { line: PrepLine; expected_ready_at: number; promised_ready_at: number }>();
+  for (const [station, products] of byStation) {
     const timed = products
       .map((product_id) => ({ product_id, seconds: newLines(load, [{ product_id, quantity: 1, modifiers: [] }])[0]!.seconds }))
       .sort((a, b) => a.seconds - b.seconds);
-    typical.push({ product_id: timed[Math.floor((timed.length - 1) / 2)]!.product_id, quantity: 1, modifiers: [] });
+    const line = { product_id: timed[Math.floor((timed.length - 1) / 2)]!.product_id, quantity: 1, modifiers: [] };
+    const promise = promiseFor(load, [line]);
+    waits.set(station, { line, expected_ready_at: promise.expected_ready_at, promised_ready_at: promise.promised_ready_at });
   }
-  const worst = typical
-    .map((line) => promiseFor(load, [line]))
-    .reduce<KitchenPromise | null>((max, p) => (max === null || p.promised_ready_at > max.promised_ready_at ? p : max), null);
+  return waits;
+}
+
+/** The location's current wait: the promise, in minutes, for one typical line at the station that frees last (stations run side by side). */
+export function currentWait(load: KitchenLoad): { wait_minutes: number; expected_ready_at: number; promised_ready_at: number } {
+  let worst: { expected_ready_at: number; promised_ready_at: number } | null = null;
+  for (const wait of stationWaits(load).values()) if (worst === null || wait.promised_ready_at > worst.promised_ready_at) worst = wait;
   if (!worst) return { wait_minutes: 0, expected_ready_at: load.now, promised_ready_at: load.now };
   return {
     wait_minutes: Math.max(0, Math.ceil((worst.promised_ready_at - load.now) / 60_000)),
     expected_ready_at: worst.expected_ready_at,
     promised_ready_at: worst.promised_ready_at,
   };
+}
+
+/** The load with lines taken now (at their stations, fired now): what a new order, or a refused one counted as taken, leaves behind it. */
+export function loadWithLines(load: KitchenLoad, lines: readonly { station_id: string | null; seconds: number; fired_at?: number }[]): KitchenLoad {
+  const taken = lines.flatMap((line) => (line.station_id === null || line.seconds <= 0 ? [] : [{ station_id: line.station_id, fired_at: line.fired_at ?? load.now, started_at: null, seconds: line.seconds }]));
+  return taken.length === 0 ? load : { ...load, open: [...load.open, ...taken] };
 }
