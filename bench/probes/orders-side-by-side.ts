@@ -6,7 +6,7 @@
 // engines must have taken the same orders when compared. Only the engines' CPU is counted (user +
 // system of each engine process over its slice, ÷ its orders), not the client's.
 //
-//   npm exec -- node --import tsx bench/probes/orders-side-by-side.ts --other /tmp/base-31 [--rounds 10] [--orders 200] [--prepared 20000]
+//   npm exec -- node --import tsx bench/probes/orders-side-by-side.ts --other /tmp/base-31 [--rounds 10] [--orders 200] [--prepared 20000] [--idle 5]
 import BetterSqlite3 from 'better-sqlite3';
 import { parseArgs } from 'node:util';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     orders: { type: 'string', default: '200' },
     prepared: { type: 'string', default: '20000' },
     connections: { type: 'string', default: '10' },
+    idle: { type: 'string', default: '5' },
   },
 });
 if (!args.other) throw new Error('--other <path of the other worktree> is required');
@@ -87,6 +88,11 @@ try {
   const connections = Number(args.connections);
   // Warm-up (JIT), not counted.
   for (const side of sides) await postOrders(side, orders, connections);
+  // What each engine spends with no request at all (its jobs' ticks), over the same seconds.
+  const idleBefore = await Promise.all(sides.map((side) => side.cpu()));
+  await new Promise((resolve) => setTimeout(resolve, Number(args.idle) * 1000));
+  const idle = await Promise.all(sides.map(async (side, i) => ((await side.cpu()) - idleBefore[i]!) / Number(args.idle) / 1000));
+  console.log(`idle (jobs only): ${sides.map((side, i) => `${side.name} ${idle[i]!.toFixed(1)} ms CPU/s`).join(', ')}`);
   const ratios: number[] = [];
   for (let round = 0; round < Number(args.rounds); round++) {
     // Each takes the first turn every other round.
