@@ -2,7 +2,7 @@
 // counted with an async hook on a prepared database: each is an allocation (and garbage) the
 // synchronous engine did not have. With `--stacks`, where they are made (three frames each).
 //
-//   npm exec -- node --stack-trace-limit=8 --import tsx bench/probes/promises-per-order.ts [--orders 20] [--stacks]
+//   npm exec -- node --stack-trace-limit=8 --import tsx bench/probes/promises-per-order.ts [--orders 20] [--stacks] [--top 30]
 import { createHook } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { createOrder, type CreateOrderOptions } from '../../src/engine/services/
 import type { CreateOrderInput } from '../../src/shared/schemas/orders.ts';
 import { CREATE_ORDER_BODY } from '../rows/create-orders.ts';
 
-const { values: args } = parseArgs({ options: { orders: { type: 'string', default: '20' }, stacks: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { orders: { type: 'string', default: '20' }, stacks: { type: 'boolean', default: false }, top: { type: 'string', default: '30' } } });
 const orders = Number(args.orders);
 const workDir = mkdtempSync(join(tmpdir(), 'comanda-promises-'));
 const prepared = await prepareDatabase(workDir, 500);
@@ -40,7 +40,7 @@ try {
   for (let i = 0; i < orders; i++) await createOrder(engine, actor, input, options);
   hook.disable();
   console.log(`promises per order: ${(promises / orders).toFixed(1)}`);
-  for (const [key, count] of [...where].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(count / orders).toFixed(1).padStart(6)}  ${key}`);
+  for (const [key, count] of [...where].sort((a, b) => b[1] - a[1]).slice(0, Number(args.top))) console.log(`${(count / orders).toFixed(1).padStart(6)}  ${key}`);
 } finally {
   await engine.close();
   rmSync(workDir, { recursive: true, force: true });
