@@ -255,6 +255,10 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
     // The page's main thread over the play (ms): all its tasks, and of them script, style and layout.
     task_ms: spent('TaskDuration'),
+    // What the main thread ran on a core (ms), in all and per frame: a frame that waits far longer than
+    // this waited for a core (a loaded machine), not for the page's work.
+    thread_cpu_ms: spent('ThreadTime'),
+    cpu_per_frame_ms: frames.length === 0 ? 0 : Math.round((spent('ThreadTime') / frames.length) * 100) / 100,
     script_ms: spent('ScriptDuration'),
     style_ms: spent('RecalcStyleDuration'),
     layout_ms: spent('LayoutDuration'),

@@ -11,6 +11,7 @@
 // most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
 // scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { barsAt, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
 import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
@@ -95,7 +96,9 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       }
       if (now - shown >= SHOWN_EVERY_MS) {
         shown = now;
-        setAt(next);
+        // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
+        // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
+        flushSync(() => setAt(next));
       }
       handle = requestAnimationFrame(step);
     });
@@ -229,8 +232,12 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       }
       return w;
     };
+    // What the canvas shows (the instant at a width): React drawing the instant the frame loop just
+    // painted repaints nothing.
+    let painted = { instant: Number.NaN, width: 0 };
     const paint: LanePainter = (instant) => {
-      if (width === 0) return;
+      if (width === 0 || (painted.instant === instant && painted.width === width)) return;
+      painted = { instant, width };
       const area = width - LANE_LABEL_WIDTH;
       context.clearRect(0, 0, width, height);
       context.textBaseline = 'middle';
@@ -262,6 +269,7 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       context.setTransform(scale, 0, 0, scale, 0, 0);
       context.font = `12px ${style.fontFamily}`;
       labels.clear();
+      painted = { instant: Number.NaN, width: 0 };
       paint(atRef.current);
     };
     const observer = new ResizeObserver(resize);
