@@ -190,18 +190,20 @@ describe('Informes (Chromium, real engine)', () => {
     const { page } = k;
     await page.locator('[data-testid="period-yesterday"]').click();
     await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
-    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina este día.');
     // The dates are written the Chilean way, whatever the browser's locale (Chromium's date input wrote 11/20/2026).
     assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
     assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
     assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
     // An empty day says so in each picture: no chart of axes only, no empty histogram or share tables, no "—" figures.
     assert.equal(await page.locator('[data-testid="rush-chart"]').count(), 0, 'no rush chart of axes only');
-    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso en estos días.');
+    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso este día.');
     assert.equal(await page.locator('[data-testid="lateness-histogram"]').count(), 0, 'no histogram of empty bars');
     assert.equal(await page.locator('[data-testid="promises"] table').count(), 0, 'no share tables of headers only');
-    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida en estos días.');
+    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida este día.');
     assert.doesNotMatch(await page.locator('[data-testid="figure-promises"]').innerText(), /—|NaN|undefined/);
+    assert.equal(await page.locator('[data-testid="busy-none"]').innerText(), 'La sucursal no pausó pedidos este día.');
+    assert.match(await page.locator('[data-testid="figure-cancellations"] .figure-rule').innerText(), /^Pedidos hechos este día y anulados/);
     assert.equal(await page.locator('[data-testid="figure-items"] .muted').innerText(), 'Ninguno.');
     const words = await page.locator('[data-testid="reports-view"]').innerText();
     assert.doesNotMatch(words, /NaN|undefined|null|Infinity/);
@@ -211,7 +213,7 @@ describe('Informes (Chromium, real engine)', () => {
     await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
     const other = await page.locator('[data-testid="reports-location"] option').evaluateAll((options, open) => options.map((o) => (o as HTMLOptionElement).value).find((v) => v !== open)!, R1.openLocation);
     await page.locator('[data-testid="reports-location"]').selectOption(other);
-    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina en estos días.' }).waitFor();
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina este día.' }).waitFor();
     await page.locator('[data-testid="reports-location"]').selectOption(R1.openLocation);
     await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
     await page.locator('[data-testid="period-yesterday"]').click();
@@ -221,5 +223,8 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');
     await page.locator('[data-testid="period-from"]').fill('14-11-2026');
     await page.locator('[data-testid="report"][data-from="2026-11-14"][data-to="2026-11-20"]').waitFor();
+    // A range with nothing in it says so of its days ("este día" above was of one day).
+    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+    assert.equal(await page.locator('[data-testid="busy-none"]').innerText(), 'La sucursal no pausó pedidos en estos días.');
   });
 });

@@ -10,7 +10,7 @@ import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import { errorMessage } from '../api.ts';
 import { useApp, useBoard, useLanguage } from '../app-context.tsx';
 import { BusyLanes } from './BusyLanes.tsx';
-import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
+import { informesText, periodWords, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
@@ -171,7 +171,7 @@ export default function InformesScreen() {
       {report && (
         <div className="report-body" data-testid="report" data-from={report.from} data-to={report.to} aria-busy={loading}>
           <p className="figure-big" data-testid="tickets-summary">
-            {report.tickets.fired === 0 ? text('empty') : text('tickets_summary', report.tickets)}
+            {report.tickets.fired === 0 ? text('empty', { period: periodWords(text, report) }) : text('tickets_summary', report.tickets)}
           </p>
           <Figure id="rush" title={text('rush_title')} rule={text('rush_rule', { slot: slotName(report.slot_minutes, text) })}>
             {hasRush(report.rush) ? (
@@ -180,7 +180,7 @@ export default function InformesScreen() {
               </div>
             ) : (
               <p className="muted" data-testid="rush-none">
-                {text('rush_none')}
+                {text('rush_none', { period: periodWords(text, report) })}
               </p>
             )}
           </Figure>
@@ -204,7 +204,7 @@ export default function InformesScreen() {
             <Figure id="recalls" title={`${text('recalls_title')} (${report.recalls.length})`} rule={text('recalls_rule')}>
               <OrderList rows={recalls} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
-            <Figure id="cancellations" title={`${text('cancellations_title')} (${report.cancellations.length})`} rule={text('cancellations_rule')}>
+            <Figure id="cancellations" title={`${text('cancellations_title')} (${report.cancellations.length})`} rule={text('cancellations_rule', { period: periodWords(text, report) })}>
               <OrderList rows={cancellations} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
           </div>

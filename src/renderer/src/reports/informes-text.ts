@@ -12,10 +12,12 @@ export const es = {
   yesterday: 'Ayer',
   last7: 'Últimos 7 días',
   last30: 'Últimos 30 días',
+  period_day: 'este día',
+  period_days: 'en estos días',
   show: 'Ver',
   loading: 'Calculando…',
   error: 'No se pudo calcular el informe: {message}',
-  empty: 'Ningún pedido llegó a la cocina en estos días.',
+  empty: 'Ningún pedido llegó a la cocina {period}.',
   tickets_summary: '{fired|comanda llegó|comandas llegaron} a cocina · {counted|contada|contadas} · {left_out} fuera por no ser creíbles · {cancelled|anulada|anuladas} · {open|abierta|abiertas}',
   rush_title: 'La hora punta',
   rush_rule:
@@ -23,7 +25,7 @@ export const es = {
   slot_minutes: '{n} minutos',
   slot_hour: 'una hora',
   slot_day: 'un día',
-  rush_none: 'Ninguna comanda terminó ni estuvo en curso en estos días.',
+  rush_none: 'Ninguna comanda terminó ni estuvo en curso {period}.',
   series_finished: 'Terminadas',
   series_p50: 'Mediana (min)',
   series_p90: 'Percentil 90 (min)',
@@ -50,7 +52,7 @@ export const es = {
   promises_rule:
     'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos; se logró el {got} %. Histograma: minutos de atraso respecto de la promesa (negativo: antes).',
   promises_rule_none: 'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos.',
-  promises_none: 'Ningún pedido recibió una hora prometida en estos días.',
+  promises_none: 'Ningún pedido recibió una hora prometida {period}.',
   promises_summary: '{kept} de {ready|pedido listo|pedidos listos} a tiempo · {not_ready|nunca listo|nunca listos} (anulados o abiertos)',
   lateness_p50: 'Atraso mediano: {value} min · percentil 90: {p90} min',
   by_channel: 'Por canal',
@@ -59,11 +61,12 @@ export const es = {
   share_kept: 'A tiempo',
   ready_count: 'Listos',
   no_channel: '(sin canal)',
+  share_none: 'sin pedidos listos',
   histogram_bin: '{from} a {to} min: {orders|pedido|pedidos}',
   busy_title: 'Modo ocupado',
   busy_rule:
     'Tramos en que la sucursal pausó los pedidos de las tiendas en línea (la espera de cocina superó el umbral, o una pausa manual), con los pedidos que rechazó: se cuentan todos (cada reintento es un pedido más); de cada minuto se listan los 5 primeros.',
-  busy_none: 'La sucursal no pausó pedidos en estos días.',
+  busy_none: 'La sucursal no pausó pedidos {period}.',
   busy_reason_kitchen_wait: 'espera de cocina',
   busy_reason_manager: 'pausa manual',
   busy_stretch: '{from} a {to} · {reason} · espera {wait} min · {refused|rechazado|rechazados}',
@@ -76,7 +79,7 @@ export const es = {
   recalls_title: 'Comandas recuperadas',
   recalls_rule: 'Comandas terminadas que se volvieron a traer a las pantallas.',
   cancellations_title: 'Anulaciones',
-  cancellations_rule: 'Pedidos hechos en estos días y anulados; «en cocina» si alcanzaron a llegar a la cocina.',
+  cancellations_rule: 'Pedidos hechos {period} y anulados; «en cocina» si alcanzaron a llegar a la cocina.',
   reached_kitchen: 'en cocina',
   excluded_title: 'Fuera de todas las cifras',
   excluded_rule:
@@ -145,10 +148,12 @@ const en: Record<InformesKey, string> = {
   yesterday: 'Yesterday',
   last7: 'Last 7 days',
   last30: 'Last 30 days',
+  period_day: 'on this day',
+  period_days: 'on these days',
   show: 'Show',
   loading: 'Computing…',
   error: 'The report could not be computed: {message}',
-  empty: 'No order reached the kitchen on these days.',
+  empty: 'No order reached the kitchen {period}.',
   tickets_summary: '{fired|ticket|tickets} reached the kitchen · {counted} counted · {left_out} left out as implausible · {cancelled} cancelled · {open} open',
   rush_title: 'The rush',
   rush_rule:
@@ -156,7 +161,7 @@ const en: Record<InformesKey, string> = {
   slot_minutes: '{n}-minute',
   slot_hour: 'one-hour',
   slot_day: 'one-day',
-  rush_none: 'No ticket was finished or in progress on these days.',
+  rush_none: 'No ticket was finished or in progress {period}.',
   series_finished: 'Finished',
   series_p50: 'Median (min)',
   series_p90: '90th percentile (min)',
@@ -183,7 +188,7 @@ const en: Record<InformesKey, string> = {
   promises_rule:
     'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders; it covered {got}%. Histogram: minutes late against the promise (negative: early).',
   promises_rule_none: 'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders.',
-  promises_none: 'No order was given a promised time on these days.',
+  promises_none: 'No order was given a promised time {period}.',
   promises_summary: '{kept} of {ready|ready order|ready orders} on time · {not_ready} never ready (cancelled or open)',
   lateness_p50: 'Median lateness: {value} min · 90th percentile: {p90} min',
   by_channel: 'By channel',
@@ -192,11 +197,12 @@ const en: Record<InformesKey, string> = {
   share_kept: 'On time',
   ready_count: 'Ready',
   no_channel: '(no channel)',
+  share_none: 'no orders ready',
   histogram_bin: '{from} to {to} min: {orders|order|orders}',
   busy_title: 'Busy mode',
   busy_rule:
     'Stretches in which the location paused online store orders (the kitchen\'s wait went over the threshold, or a manual pause), with the orders it refused: all are counted (each retry is one more); the first 5 of each minute are listed.',
-  busy_none: 'The location did not pause orders on these days.',
+  busy_none: 'The location did not pause orders {period}.',
   busy_reason_kitchen_wait: 'kitchen wait',
   busy_reason_manager: 'manual pause',
   busy_stretch: '{from} to {to} · {reason} · wait {wait} min · {refused} refused',
@@ -209,7 +215,7 @@ const en: Record<InformesKey, string> = {
   recalls_title: 'Recalled tickets',
   recalls_rule: 'Finished tickets brought back to the screens.',
   cancellations_title: 'Cancellations',
-  cancellations_rule: 'Orders placed on these days and cancelled; "in kitchen" when they had reached it.',
+  cancellations_rule: 'Orders placed {period} and cancelled; "in kitchen" when they had reached it.',
   reached_kitchen: 'in kitchen',
   excluded_title: 'Left out of every figure',
   excluded_rule:
@@ -283,3 +289,6 @@ export function informesText(language: Language): InformesText {
       return `${value} ${Number(value) === 1 ? one : other}`;
     });
 }
+
+/** The period as a sentence says it: "este día" for one day, "en estos días" for a range ({period} in the texts above). */
+export const periodWords = (text: InformesText, report: { from: string; to: string }): string => text(report.from === report.to ? 'period_day' : 'period_days');
