@@ -168,6 +168,9 @@ describe('Informes (Chromium, real engine)', () => {
         return svg.getBoundingClientRect().right > box.right + 0.5 && !svg.closest('.scroll-x');
       }).map((svg) => svg.getAttribute('data-testid') ?? svg.getAttribute('class'))`);
       assert.deepEqual(pastCard, [], `no picture past its card at ${viewport.width}×${viewport.height}`);
+      // The items and left-out tables fit their card whole (a narrow window shows each row as a small card), no column cut behind a scroll.
+      const tablesCut = await page.evaluate(`[...document.querySelectorAll('[data-testid="items-table"], [data-testid="excluded-table"]')].filter((table) => table.offsetWidth > table.closest('.scroll-x').clientWidth + 0.5).map((table) => table.dataset.testid)`);
+      assert.deepEqual(tablesCut, [], `no table cut at ${viewport.width}×${viewport.height}`);
       // No chart's words cut: every text of the SVG pictures lies inside its picture's drawing.
       const cut = await page.evaluate(`[...document.querySelectorAll('.report-figure svg text')].filter((t) => {
         const svg = t.ownerSVGElement, box = t.getBBox(), view = svg.viewBox.baseVal;
