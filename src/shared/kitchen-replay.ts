@@ -72,6 +72,7 @@ export interface BoardCard {
 export interface LaneBar {
   lane: number;
   product: string;
+  quantity: number;
   number: string;
   from: number;
   /** The bar's end at this instant: its done time, or the instant itself while still cooking. */
@@ -144,7 +145,7 @@ export function replayFrame(replay: KitchenReplay, at: number, window: number): 
     }
     if (line.lane === null || (line.done_at !== null && line.done_at < at - window)) continue;
     const cooking = line.done_at === null || line.done_at > at;
-    station.bars.push({ lane: line.lane, product: line.product, number: replay.orders[line.order]!.number, from: line.work_from, to: cooking ? at : line.done_at!, cooking });
+    station.bars.push({ lane: line.lane, product: line.product, quantity: line.quantity, number: replay.orders[line.order]!.number, from: line.work_from, to: cooking ? at : line.done_at!, cooking });
   }
   return { at, columns, stations: [...stations.values()], queue };
 }
@@ -177,7 +178,7 @@ export interface StationLaneIndex {
   station_id: string;
   lanes: number;
   /** Sorted by `from` (then lane). */
-  bars: { lane: number; product: string; number: string; from: number; done: number }[];
+  bars: { lane: number; product: string; quantity: number; number: string; from: number; done: number }[];
   /** The longest bar (ms): a bar shown at `at` started at most this long before the window. */
   longest: number;
 }
@@ -191,7 +192,7 @@ export function laneIndex(replay: KitchenReplay): StationLaneIndex[] {
   for (const line of replay.lines) {
     const station = stations.get(line.station_id);
     if (!station || line.lane === null || line.done_at === null) continue;
-    station.bars.push({ lane: line.lane, product: line.product, number: replay.orders[line.order]!.number, from: line.work_from, done: line.done_at });
+    station.bars.push({ lane: line.lane, product: line.product, quantity: line.quantity, number: replay.orders[line.order]!.number, from: line.work_from, done: line.done_at });
     station.longest = Math.max(station.longest, line.done_at - line.work_from);
   }
   for (const station of stations.values()) station.bars.sort((a, b) => a.from - b.from || a.lane - b.lane);
@@ -219,7 +220,7 @@ export function barsAt(station: StationLaneIndex, at: number, window: number): L
     const bar = bars[i]!;
     if (bar.done < at - window) continue;
     const cooking = bar.done > at;
-    shown.push({ lane: bar.lane, product: bar.product, number: bar.number, from: bar.from, to: cooking ? at : bar.done, cooking });
+    shown.push({ lane: bar.lane, product: bar.product, quantity: bar.quantity, number: bar.number, from: bar.from, to: cooking ? at : bar.done, cooking });
   }
   return shown.reverse();
 }

@@ -11,6 +11,7 @@ import { callScreenHandler } from '../../src/engine/screen/dispatch.ts';
 import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
 import { keepNames } from './support/rush.ts';
+import { LANE_HEIGHT } from '../../src/renderer/src/reports/lane-layout.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
@@ -25,6 +26,8 @@ const PLAY_SECONDS = Number(process.env.REPLAY_PLAY_SECONDS ?? 20);
 interface Known {
   number: string;
   fired: number;
+  /** When each of its lines was bumped done. */
+  dones: number[];
   ready: number;
   delivered: number;
 }
@@ -53,15 +56,17 @@ async function service(k: KitchenUnderTest): Promise<Known[]> {
       },
     });
     let ready = fired;
+    const dones: number[] = [];
     for (let line = 0; line < lines; line++) {
       const done = fired + (4 + ((n * 7 + line * 5) % 11)) * MIN + line * 1000;
+      dones.push(done);
       ready = Math.max(ready, done);
       steps.push({ at: done, seq: 1, run: () => ok('items:set-done', { order_id: ids[n]!, item_index: line, done: true }) });
     }
     const delivered = ready + 8 * MIN;
     steps.push({ at: ready, seq: 2, run: () => ok('orders:transition', { order_id: ids[n]!, target: 'listo' }) });
     steps.push({ at: delivered, seq: 3, run: () => ok('orders:transition', { order_id: ids[n]!, target: 'entregado' }) });
-    known.push({ number: '', fired, ready, delivered });
+    known.push({ number: '', fired, dones, ready, delivered });
   }
   steps.sort((a, b) => a.at - b.at || a.seq - b.seq);
   for (const step of steps) {
@@ -155,6 +160,92 @@ describe('Informes replay (Chromium, real engine)', () => {
       assert.ok(overflow <= 0, `nothing wider than the window at ${width}×${height} (${overflow} px over)`);
     }
     await page.setViewportSize({ width: 1920, height: 1080 });
+  });
+
+  test("the lanes tell a bar's order, item, station and times: under the mouse, on a tap, and with the arrow keys", async () => {
+    const { page } = k;
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await scrubTo(k, START + 90 * MIN);
+    await page.locator('[data-testid="figure-replay"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const tip = page.locator('[data-testid="replay-tip"]');
+    assert.equal(await tip.count(), 0);
+    // A bar of the first lane, found by its colour in the canvas's pixels: its middle, in page coordinates.
+    const spot = await page.locator('[data-testid="replay-lanes"]').first().evaluate((canvas: HTMLCanvasElement) => {
+      const style = getComputedStyle(canvas);
+      const probe = document.createElement('canvas').getContext('2d')!;
+      const rgb = (color: string) => {
+        probe.fillStyle = color;
+        probe.fillRect(0, 0, 1, 1);
+        return Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)).join(',');
+      };
+      const fills = new Set([rgb(style.getPropertyValue('--ready').trim()), rgb(style.getPropertyValue('--preparing').trim())]);
+      const scale = canvas.width / canvas.getBoundingClientRect().width;
+      const row = Math.round(4 * scale);
+      const data = canvas.getContext('2d')!.getImageData(0, row, canvas.width, 1).data;
+      let start = -1;
+      for (let x = 0; x <= canvas.width; x++) {
+        const bar = x < canvas.width && fills.has(`${data[x * 4]},${data[x * 4 + 1]},${data[x * 4 + 2]}`);
+        if (bar && start === -1) start = x;
+        if (!bar && start !== -1) {
+          if (x - start >= 12 * scale) {
+            const box = canvas.getBoundingClientRect();
+            return { x: box.left + (start + x) / 2 / scale, y: box.top + 9, top: box.top };
+          }
+          start = -1;
+        }
+      }
+      return null;
+    });
+    assert.ok(spot, 'a bar at least 12 px wide in the first lane');
+    const station = (await page.locator('[data-testid="replay-station"] figcaption').first().innerText()).split(' · ')[0]!;
+    const local = (ms: number) => {
+      const s = Math.round((ms - START) / 1000) + 20 * 3600;
+      return [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+    };
+    /** The tooltip's words checked against the service: a known order, one of its lines' bump, the station and cook. */
+    const checkTip = async (cook: RegExp) => {
+      const words = await tip.innerText();
+      const match = /^Pedido #(\d+)\n1 × (.+)\n(.+) · (Cocinero \d+)\n(\d\d:\d\d:\d\d) – (\d\d:\d\d:\d\d|en preparación)$/.exec(words);
+      assert.ok(match, `the tooltip's words: ${JSON.stringify(words)}`);
+      const order = known.find((o) => o.number === match[1]);
+      assert.ok(order, `order #${match[1]} is one of the service's`);
+      assert.equal(match[3], station);
+      assert.match(match[4]!, cook);
+      assert.ok(match[5]! >= local(order.fired), `started (${match[5]}) no earlier than fired (${local(order.fired)})`);
+      if (match[6] !== 'en preparación') assert.ok(order.dones.map(local).includes(match[6]!), `ended (${match[6]}) at one of #${match[1]}'s bumps (${order.dones.map(local).join(', ')})`);
+      return words;
+    };
+    // The mouse over the bar; then over the lanes' names (no bar): gone.
+    await page.mouse.move(spot.x, spot.y);
+    await tip.waitFor();
+    const hovered = await checkTip(/^Cocinero 1$/);
+    assert.equal(await page.locator('[data-testid="replay-lanes"]').first().getAttribute('aria-describedby'), await tip.getAttribute('id'));
+    await page.screenshot({ path: join(SCREENS, 'informes-1920x1080-5-detalle.png') });
+    await page.mouse.move(spot.x, spot.top - 40);
+    await tip.waitFor({ state: 'detached' });
+    // A finger tapping just below the bar, in the gap between lanes (a mouse there takes none), shows the same bar; a tap elsewhere closes it.
+    const touch = (type: string, x: number, y: number, selector: string) =>
+      page.evaluate(([type, x, y, selector]) => document.querySelector(selector as string)!.dispatchEvent(new PointerEvent(type as string, { pointerType: 'touch', clientX: x as number, clientY: y as number, bubbles: true, isPrimary: true })), [type, x, y, selector] as const);
+    await page.mouse.move(spot.x, spot.y);
+    await tip.waitFor();
+    await page.mouse.move(spot.x, spot.top + LANE_HEIGHT + 2);
+    await tip.waitFor({ state: 'detached' });
+    await touch('pointerdown', spot.x, spot.top + LANE_HEIGHT + 2, '[data-testid="replay-lanes"]');
+    await tip.waitFor();
+    assert.equal(await checkTip(/^Cocinero 1$/), hovered);
+    await touch('pointerdown', 5, 5, '[data-testid="replay-clock"]');
+    await tip.waitFor({ state: 'detached' });
+    // The keyboard: the canvas takes focus, the arrows go through its bars, Escape closes (the mouse away, off the lanes).
+    await page.mouse.move(1, 1);
+    await page.locator('[data-testid="replay-lanes"]').first().focus();
+    await page.keyboard.press('ArrowRight');
+    await tip.waitFor();
+    const first = await checkTip(/^Cocinero \d+$/);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(`document.querySelector('[data-testid="replay-tip"]')?.innerText !== ${JSON.stringify(first)}`);
+    assert.notEqual(await checkTip(/^Cocinero \d+$/), first, 'the next bar');
+    await page.keyboard.press('Escape');
+    await tip.waitFor({ state: 'detached' });
   });
 
   test('played at 60×: the frames are recorded (figure reported, not asserted)', async (t) => {
@@ -255,6 +346,10 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
     // The page's main thread over the play (ms): all its tasks, and of them script, style and layout.
     task_ms: spent('TaskDuration'),
+    // What the main thread ran on a core (ms), in all and per frame: a frame that waits far longer than
+    // this waited for a core (a loaded machine), not for the page's work.
+    thread_cpu_ms: spent('ThreadTime'),
+    cpu_per_frame_ms: frames.length === 0 ? 0 : Math.round((spent('ThreadTime') / frames.length) * 100) / 100,
     script_ms: spent('ScriptDuration'),
     style_ms: spent('RecalcStyleDuration'),
     layout_ms: spent('LayoutDuration'),

@@ -2,7 +2,7 @@
 // and English, and every Spanish text has its English one with the same values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { es, informesText } from '../../src/renderer/src/reports/informes-text.ts';
+import { es, informesText, periodWords } from '../../src/renderer/src/reports/informes-text.ts';
 
 test('a count of one takes the singular, any other count the plural', () => {
   const text = informesText('es');
@@ -32,4 +32,19 @@ test('a value not given stays visible as its placeholder, and no text is left wi
       assert.doesNotMatch(filled, /[{}|]/, `${language} ${key}: ${filled}`);
     }
   }
+});
+
+test('an empty period is said as one day or as days: "este día" for a day, "en estos días" for a range', () => {
+  const text = informesText('es');
+  const day = { from: '2026-11-20', to: '2026-11-20' };
+  const range = { from: '2026-11-14', to: '2026-11-20' };
+  assert.equal(text('empty', { period: periodWords(text, day) }), 'Ningún pedido llegó a la cocina este día.');
+  assert.equal(text('rush_none', { period: periodWords(text, day) }), 'Ninguna comanda terminó ni estuvo en curso este día.');
+  assert.equal(text('promises_none', { period: periodWords(text, day) }), 'Ningún pedido recibió una hora prometida este día.');
+  assert.equal(text('busy_none', { period: periodWords(text, day) }), 'La sucursal no pausó pedidos este día.');
+  assert.equal(text('cancellations_rule', { period: periodWords(text, day) }), 'Pedidos hechos este día y anulados; «en cocina» si alcanzaron a llegar a la cocina.');
+  assert.equal(text('empty', { period: periodWords(text, range) }), 'Ningún pedido llegó a la cocina en estos días.');
+  const english = informesText('en');
+  assert.equal(english('busy_none', { period: periodWords(english, day) }), 'The location did not pause orders on this day.');
+  assert.equal(english('busy_none', { period: periodWords(english, range) }), 'The location did not pause orders on these days.');
 });

@@ -168,6 +168,9 @@ describe('Informes (Chromium, real engine)', () => {
         return svg.getBoundingClientRect().right > box.right + 0.5 && !svg.closest('.scroll-x');
       }).map((svg) => svg.getAttribute('data-testid') ?? svg.getAttribute('class'))`);
       assert.deepEqual(pastCard, [], `no picture past its card at ${viewport.width}×${viewport.height}`);
+      // The items and left-out tables fit their card whole (a narrow window shows each row as a small card), no column cut behind a scroll.
+      const tablesCut = await page.evaluate(`[...document.querySelectorAll('[data-testid="items-table"], [data-testid="excluded-table"]')].filter((table) => table.offsetWidth > table.closest('.scroll-x').clientWidth + 0.5).map((table) => table.dataset.testid)`);
+      assert.deepEqual(tablesCut, [], `no table cut at ${viewport.width}×${viewport.height}`);
       // No chart's words cut: every text of the SVG pictures lies inside its picture's drawing.
       const cut = await page.evaluate(`[...document.querySelectorAll('.report-figure svg text')].filter((t) => {
         const svg = t.ownerSVGElement, box = t.getBBox(), view = svg.viewBox.baseVal;
@@ -190,18 +193,20 @@ describe('Informes (Chromium, real engine)', () => {
     const { page } = k;
     await page.locator('[data-testid="period-yesterday"]').click();
     await page.locator('[data-testid="report"][data-from="2026-11-20"]').waitFor();
-    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina este día.');
     // The dates are written the Chilean way, whatever the browser's locale (Chromium's date input wrote 11/20/2026).
     assert.equal(await page.locator('[data-testid="period-from"]').inputValue(), '20-11-2026');
     assert.equal(await page.locator('[data-testid="period-to"]').inputValue(), '20-11-2026');
     assert.match(await page.locator('[data-testid="figure-replay"] .figure-rule').innerText(), /^El servicio del 20-11-2026,/);
     // An empty day says so in each picture: no chart of axes only, no empty histogram or share tables, no "—" figures.
     assert.equal(await page.locator('[data-testid="rush-chart"]').count(), 0, 'no rush chart of axes only');
-    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso en estos días.');
+    assert.equal(await page.locator('[data-testid="rush-none"]').innerText(), 'Ninguna comanda terminó ni estuvo en curso este día.');
     assert.equal(await page.locator('[data-testid="lateness-histogram"]').count(), 0, 'no histogram of empty bars');
     assert.equal(await page.locator('[data-testid="promises"] table').count(), 0, 'no share tables of headers only');
-    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida en estos días.');
+    assert.equal(await page.locator('[data-testid="promises-none"]').innerText(), 'Ningún pedido recibió una hora prometida este día.');
     assert.doesNotMatch(await page.locator('[data-testid="figure-promises"]').innerText(), /—|NaN|undefined/);
+    assert.equal(await page.locator('[data-testid="busy-none"]').innerText(), 'La sucursal no pausó pedidos este día.');
+    assert.match(await page.locator('[data-testid="figure-cancellations"] .figure-rule').innerText(), /^Pedidos hechos este día y anulados/);
     assert.equal(await page.locator('[data-testid="figure-items"] .muted').innerText(), 'Ninguno.');
     const words = await page.locator('[data-testid="reports-view"]').innerText();
     assert.doesNotMatch(words, /NaN|undefined|null|Infinity/);
@@ -211,7 +216,7 @@ describe('Informes (Chromium, real engine)', () => {
     await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
     const other = await page.locator('[data-testid="reports-location"] option').evaluateAll((options, open) => options.map((o) => (o as HTMLOptionElement).value).find((v) => v !== open)!, R1.openLocation);
     await page.locator('[data-testid="reports-location"]').selectOption(other);
-    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina en estos días.' }).waitFor();
+    await page.locator('[data-testid="tickets-summary"]', { hasText: 'Ningún pedido llegó a la cocina este día.' }).waitFor();
     await page.locator('[data-testid="reports-location"]').selectOption(R1.openLocation);
     await page.locator('[data-testid="tickets-summary"]', { hasText: 'comandas llegaron' }).waitFor();
     await page.locator('[data-testid="period-yesterday"]').click();
@@ -221,5 +226,8 @@ describe('Informes (Chromium, real engine)', () => {
     assert.equal(await page.locator('[data-testid="period-from"]').getAttribute('aria-invalid'), 'true');
     await page.locator('[data-testid="period-from"]').fill('14-11-2026');
     await page.locator('[data-testid="report"][data-from="2026-11-14"][data-to="2026-11-20"]').waitFor();
+    // A range with nothing in it says so of its days ("este día" above was of one day).
+    assert.equal(await page.locator('[data-testid="tickets-summary"]').innerText(), 'Ningún pedido llegó a la cocina en estos días.');
+    assert.equal(await page.locator('[data-testid="busy-none"]').innerText(), 'La sucursal no pausó pedidos en estos días.');
   });
 });

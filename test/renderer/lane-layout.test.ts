@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LaneBar } from '../../src/shared/kitchen-replay.ts';
-import { LANE_GAP, LANE_HEIGHT, laneBoxes } from '../../src/renderer/src/reports/lane-layout.ts';
+import { boxAt, LANE_GAP, LANE_HEIGHT, laneBoxes, TOUCH_SLOP } from '../../src/renderer/src/reports/lane-layout.ts';
 
 const MIN = 60_000;
 const WINDOW = 30 * MIN;
@@ -13,7 +13,7 @@ const AT = 100 * MIN;
 const WIDTH = 600;
 /** 7 px a character, as a 12 px font about measures. */
 const measure = (text: string) => text.length * 7;
-const bar = (from: number, to: number, lane = 0, cooking = false): LaneBar => ({ lane, product: 'Completo', number: '142', from: from * MIN, to: to * MIN, cooking });
+const bar = (from: number, to: number, lane = 0, cooking = false): LaneBar => ({ lane, product: 'Completo', quantity: 1, number: '142', from: from * MIN, to: to * MIN, cooking });
 
 test('a bar started before the window is cut at the left edge, its label at the edge', () => {
   const [box] = laneBoxes([bar(60, 80)], AT, WINDOW, WIDTH, measure);
@@ -41,4 +41,22 @@ test('a bar still cooking ends at the instant, the right edge', () => {
   const [box] = laneBoxes([bar(90, 100, 0, true)], AT, WINDOW, WIDTH, measure);
   assert.equal(box!.x + box!.width, WIDTH);
   assert.equal(box!.cooking, true);
+});
+
+test('a point over a bar finds that bar; a point between bars or lanes finds none, a touch the nearest within its slop', () => {
+  // Lane 0: 70–80 (x 0–200) and 85–90 (x 300–400); lane 1: 95–100 cooking (x 500–600).
+  const boxes = laneBoxes([bar(70, 80), bar(85, 90), bar(95, 100, 1, true)], AT, WINDOW, WIDTH, measure);
+  const row1 = LANE_HEIGHT + LANE_GAP;
+  assert.equal(boxAt(boxes, 100, 9), 0);
+  assert.equal(boxAt(boxes, 350, 0), 1);
+  assert.equal(boxAt(boxes, 550, row1 + 9), 2);
+  assert.equal(boxAt(boxes, 250, 9), -1, 'between two bars of a lane');
+  assert.equal(boxAt(boxes, 550, 9), -1, 'right of lane 0\'s last bar: lane 1\'s bar is not taken');
+  assert.equal(boxAt(boxes, 100, LANE_HEIGHT + 1), -1, 'the gap between lanes');
+  assert.equal(boxAt(boxes, 100, -1), -1);
+  // A finger 5 px right of the first bar, or in the gap below it, still takes it; 20 px off takes none.
+  assert.equal(boxAt(boxes, 205, 9, TOUCH_SLOP), 0);
+  assert.equal(boxAt(boxes, 100, LANE_HEIGHT + 2, TOUCH_SLOP), 0);
+  assert.equal(boxAt(boxes, 296, 9, TOUCH_SLOP), 1, 'the nearest of two bars');
+  assert.equal(boxAt(boxes, 250, 9, TOUCH_SLOP), -1);
 });

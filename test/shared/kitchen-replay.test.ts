@@ -39,7 +39,7 @@ const barsOf = (minutes: number) => barsAt(laneIndex(replay)[0]!, T0 + minutes *
 
 test('a second of service later with nothing happening draws the same board; a bar still cooking ends at the instant', () => {
   assert.equal(boardsSame(2, 2 + 1 / 60), true);
-  assert.deepEqual(barsOf(2), [{ lane: 0, product: 'Completo', number: '1', from: T0 + MIN, to: T0 + 2 * MIN, cooking: true }]);
+  assert.deepEqual(barsOf(2), [{ lane: 0, product: 'Completo', quantity: 1, number: '1', from: T0 + MIN, to: T0 + 2 * MIN, cooking: true }]);
   assert.equal(barsOf(2 + 1 / 60)[0]!.to, T0 + (2 + 1 / 60) * MIN);
 });
 
@@ -53,7 +53,7 @@ test('an order arriving, passing its promise, being ready or leaving changes the
 
 test('a line is done, then leaves the 30-minute window', () => {
   assert.equal(barsOf(9.9)[0]!.cooking, true);
-  assert.deepEqual(barsOf(10), [{ lane: 0, product: 'Completo', number: '1', from: T0 + MIN, to: T0 + 10 * MIN, cooking: false }]);
+  assert.deepEqual(barsOf(10), [{ lane: 0, product: 'Completo', quantity: 1, number: '1', from: T0 + MIN, to: T0 + 10 * MIN, cooking: false }]);
   assert.deepEqual(barsOf(39.9), barsOf(10));
   assert.deepEqual(barsOf(40.1), []);
   assert.deepEqual(barsOf(0.5), [], 'not before a cook took it');
@@ -81,7 +81,7 @@ function busyService(): KitchenReplay {
 test('the indexed bars of an instant (binary search) are exactly the bars a full frame finds, at every instant of a busy service', () => {
   const busy = busyService();
   const index = laneIndex(busy);
-  const key = (bars: readonly LaneBar[]) => bars.map((b) => `${b.from}|${b.lane}|${b.number}|${b.product}|${b.to}|${b.cooking}`).sort();
+  const key = (bars: readonly LaneBar[]) => bars.map((b) => `${b.from}|${b.lane}|${b.number}|${b.product}|${b.quantity}|${b.to}|${b.cooking}`).sort();
   let compared = 0;
   for (let at = busy.start - 5 * MIN; at <= busy.end; at += 17_000) {
     const frame = replayFrame(busy, at, WINDOW);

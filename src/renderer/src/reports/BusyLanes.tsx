@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
-import type { InformesText } from './informes-text.ts';
+import { periodWords, type InformesText } from './informes-text.ts';
 import { clockOf } from './report-format.ts';
 import { formatMoney } from '../format.ts';
 
@@ -12,7 +12,7 @@ const WIDTH = 900;
 /** Memo'd: drawn again only when its own props change (not when the screen around it does). */
 export const BusyLanes = memo(function BusyLanes({ report, text, language }: { report: KitchenReport; text: InformesText; language: Language }) {
   const refusals = report.busy_refusals;
-  if (report.busy.length === 0 && refusals.refused === 0) return <p className="muted" data-testid="busy-none">{text('busy_none')}</p>;
+  if (report.busy.length === 0 && refusals.refused === 0) return <p className="muted" data-testid="busy-none">{text('busy_none', { period: periodWords(text, report) })}</p>;
   const start = Date.parse(report.rush[0]!.start);
   const end = Date.parse(report.rush[report.rush.length - 1]!.end);
   const x = (ms: number) => ((ms - start) / (end - start)) * WIDTH;

@@ -10,7 +10,7 @@ import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import { errorMessage } from '../api.ts';
 import { useApp, useBoard, useLanguage } from '../app-context.tsx';
 import { BusyLanes } from './BusyLanes.tsx';
-import { informesText, type InformesKey, type InformesText } from './informes-text.ts';
+import { informesText, periodWords, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
@@ -171,7 +171,7 @@ export default function InformesScreen() {
       {report && (
         <div className="report-body" data-testid="report" data-from={report.from} data-to={report.to} aria-busy={loading}>
           <p className="figure-big" data-testid="tickets-summary">
-            {report.tickets.fired === 0 ? text('empty') : text('tickets_summary', report.tickets)}
+            {report.tickets.fired === 0 ? text('empty', { period: periodWords(text, report) }) : text('tickets_summary', report.tickets)}
           </p>
           <Figure id="rush" title={text('rush_title')} rule={text('rush_rule', { slot: slotName(report.slot_minutes, text) })}>
             {hasRush(report.rush) ? (
@@ -180,7 +180,7 @@ export default function InformesScreen() {
               </div>
             ) : (
               <p className="muted" data-testid="rush-none">
-                {text('rush_none')}
+                {text('rush_none', { period: periodWords(text, report) })}
               </p>
             )}
           </Figure>
@@ -204,7 +204,7 @@ export default function InformesScreen() {
             <Figure id="recalls" title={`${text('recalls_title')} (${report.recalls.length})`} rule={text('recalls_rule')}>
               <OrderList rows={recalls} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
-            <Figure id="cancellations" title={`${text('cancellations_title')} (${report.cancellations.length})`} rule={text('cancellations_rule')}>
+            <Figure id="cancellations" title={`${text('cancellations_title')} (${report.cancellations.length})`} rule={text('cancellations_rule', { period: periodWords(text, report) })}>
               <OrderList rows={cancellations} text={text} zone={zone} language={language} many={report.from !== report.to} />
             </Figure>
           </div>
@@ -253,7 +253,7 @@ const ItemsTable = memo(function ItemsTable({ report, text, language, stationNam
   if (report.items.length === 0) return <p className="muted">{text('none_items')}</p>;
   return (
     <div className="scroll-x">
-      <table className="report-table" data-testid="items-table">
+      <table className="report-table stacked" data-testid="items-table">
         <thead>
           <tr>
             <th>{text('item')}</th>
@@ -270,13 +270,13 @@ const ItemsTable = memo(function ItemsTable({ report, text, language, stationNam
           {report.items.map((i) => (
             <tr key={`${i.station_id}${i.product_id}`}>
               <th scope="row">{i.product_name}</th>
-              <td>{stationName(i.station_id)}</td>
-              <td>{i.count}</td>
-              <td>{i.excluded}</td>
-              <td>{minutes(i.median_seconds, language)}</td>
-              <td>{minutes(i.p90_seconds, language)}</td>
-              <td>{minutes(i.typed_seconds, language)}</td>
-              <td>{i.learned_seconds === null ? text('not_learned') : minutes(i.learned_seconds, language)}</td>
+              <td data-label={text('station')}>{stationName(i.station_id)}</td>
+              <td data-label={text('count')}>{i.count}</td>
+              <td data-label={text('excluded_count')}>{i.excluded}</td>
+              <td data-label={text('median')}>{minutes(i.median_seconds, language)}</td>
+              <td data-label={text('p90')}>{minutes(i.p90_seconds, language)}</td>
+              <td data-label={text('typed')}>{minutes(i.typed_seconds, language)}</td>
+              <td data-label={text('learned')}>{i.learned_seconds === null ? text('not_learned') : minutes(i.learned_seconds, language)}</td>
             </tr>
           ))}
         </tbody>
@@ -306,7 +306,7 @@ const ExcludedTable = memo(function ExcludedTable({ report, text, language, stat
   const product = (id: string | null) => (id === null ? text('whole_ticket') : (report.items.find((i) => i.product_id === id)?.product_name ?? id));
   return (
     <div className="scroll-x">
-      <table className="report-table" data-testid="excluded-table">
+      <table className="report-table stacked" data-testid="excluded-table">
         <thead>
           <tr>
             <th>{text('order')}</th>
@@ -321,11 +321,11 @@ const ExcludedTable = memo(function ExcludedTable({ report, text, language, stat
           {list.map((e) => (
             <tr key={`${e.order_id}${e.item_index ?? ''}${e.reason}`}>
               <th scope="row">#{e.number}</th>
-              <td>{product(e.product_id)}</td>
-              <td>{e.station_id === null ? '' : stationName(e.station_id)}</td>
-              <td>{text(`reason_${e.reason}`)}</td>
-              <td>{minutes(e.seconds, language)}</td>
-              <td>{clockOf(e.at, report.time_zone, language, report.from !== report.to)}</td>
+              <td data-label={text('item')}>{product(e.product_id)}</td>
+              <td data-label={text('station')}>{e.station_id === null ? '' : stationName(e.station_id)}</td>
+              <td data-label={text('reason')}>{text(`reason_${e.reason}`)}</td>
+              <td data-label={text('minutes')}>{minutes(e.seconds, language)}</td>
+              <td data-label={text('at')}>{clockOf(e.at, report.time_zone, language, report.from !== report.to)}</td>
             </tr>
           ))}
         </tbody>

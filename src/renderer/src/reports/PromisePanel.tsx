@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
-import type { InformesText } from './informes-text.ts';
+import { periodWords, type InformesText } from './informes-text.ts';
 import { minutes, percent } from './report-format.ts';
 
 const BAR_W = 44;
@@ -53,7 +53,8 @@ function Shares({ title, rows, text, label }: { title: string; rows: KitchenRepo
           <tr key={r.key}>
             <th scope="row">{label(r.key)}</th>
             <td>{r.ready}</td>
-            <td>{percent(r.share)} %</td>
+            {/* kept / ready: with no order ready in the row there is no share, and the cell says why (not "— %"). */}
+            <td data-testid="share">{r.share === null ? <span className="muted">{text('share_none')}</span> : `${percent(r.share)} %`}</td>
           </tr>
         ))}
       </tbody>
@@ -70,7 +71,7 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
       <div className="promise-panel" data-testid="promises">
         <p className="figure-rule">{text('promises_rule_none', { asked: percent(p.asked_quantile) })}</p>
         <p className="muted" data-testid="promises-none">
-          {text('promises_none')}
+          {text('promises_none', { period: periodWords(text, report) })}
         </p>
       </div>
     );

@@ -10,13 +10,14 @@
 // built once (laneIndex, barsAt); React draws the clock, the scrubber, the queues and the board at
 // most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
 // scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { barsAt, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { barsAt, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type LaneBar, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
 import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
 import type { InformesText } from './informes-text.ts';
-import { LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes } from './lane-layout.ts';
+import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, TOUCH_SLOP } from './lane-layout.ts';
 
 const SPEEDS = [1, 10, 60] as const;
 /** The lanes show the last half hour up to the instant. */
@@ -95,7 +96,9 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       }
       if (now - shown >= SHOWN_EVERY_MS) {
         shown = now;
-        setAt(next);
+        // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
+        // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
+        flushSync(() => setAt(next));
       }
       handle = requestAnimationFrame(step);
     });
@@ -155,7 +158,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       <ReplayBoard columns={drawn.current.board!.columns} text={text} zone={zone} language={language} at={drawn.current.board!.at} />
       <div className="replay-stations">
         {frame.stations.map((station, i) => (
-          <StationLanes key={station.station_id} index={lanes[i]!} queue={station.queue} bars={station.bars.length} name={stationName(station.station_id)} at={at} painters={painters.current} text={text} />
+          <StationLanes key={station.station_id} index={lanes[i]!} queue={station.queue} bars={station.bars.length} name={stationName(station.station_id)} at={at} painters={painters.current} text={text} zone={zone} language={language} />
         ))}
       </div>
       {replay.truncated && <p className="muted">{text('list_truncated')}</p>}
@@ -200,19 +203,42 @@ const ReplayCard = memo(function ReplayCard({ number, promised, ready, late, tex
   );
 });
 
+/** The bar a tooltip tells of, and where it stands over the canvas (CSS px from the canvas's top left). */
+interface LaneTip {
+  bar: LaneBar;
+  x: number;
+  y: number;
+  /** The canvas's width then (read when hit-testing, not while rendering: no layout forced in a frame). */
+  width: number;
+}
+
+/** A bar's identity across instants (its end moves while it cooks). */
+const barKey = (bar: LaneBar) => `${bar.lane}:${bar.from}:${bar.number}`;
+
 /**
  * A station's cook lanes on a canvas: "Cocinero N" and each lane, and the bars of the window up to
  * the instant (barsAt, laneBoxes). Played, the loop calls its painter each frame; React draws it again
  * only when the station or the shown instant changes. The canvas is as tall as the most lanes the
  * day needed, so the page does not move while playing.
+ *
+ * A canvas has no elements to hover, so the pointer is hit-tested against the bars the canvas shows
+ * (boxAt): a mouse over a bar, a tap on or beside it (TOUCH_SLOP), or the arrow keys once the canvas
+ * has focus, show the bar's order, item, station and cook, and its start and end, in a tooltip.
  */
-const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, painters, text }: { index: StationLaneIndex; queue: number; bars: number; name: string; at: number; painters: Set<LanePainter>; text: InformesText }) {
+const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, painters, text, zone, language }: { index: StationLaneIndex; queue: number; bars: number; name: string; at: number; painters: Set<LanePainter>; text: InformesText; zone: string; language: Language }) {
   const canvas = useRef<HTMLCanvasElement | null>(null);
   const paintRef = useRef<LanePainter | null>(null);
   const lanes = useMemo(() => index.bars.reduce((most, bar) => Math.max(most, bar.lane + 1), index.lanes), [index]);
   const height = lanes * (LANE_HEIGHT + LANE_GAP);
   const atRef = useRef(at);
   atRef.current = at;
+  /** The instant the canvas shows (ahead of `at` while playing): what a hit test must test against. */
+  const shownAt = useRef(at);
+  const [tip, setTip] = useState<LaneTip | null>(null);
+  /** Where the pointer rests over the canvas, and its slop (a finger's is wider), while a tooltip follows it. */
+  const pointer = useRef<{ x: number; y: number; slop: number } | null>(null);
+  /** The bar the arrow keys chose, while the canvas has focus. */
+  const chosen = useRef<string | null>(null);
 
   useEffect(() => {
     const element = canvas.current;
@@ -229,8 +255,13 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       }
       return w;
     };
+    // What the canvas shows (the instant at a width): React drawing the instant the frame loop just
+    // painted repaints nothing.
+    let painted = { instant: Number.NaN, width: 0 };
     const paint: LanePainter = (instant) => {
-      if (width === 0) return;
+      shownAt.current = instant;
+      if (width === 0 || (painted.instant === instant && painted.width === width)) return;
+      painted = { instant, width };
       const area = width - LANE_LABEL_WIDTH;
       context.clearRect(0, 0, width, height);
       context.textBaseline = 'middle';
@@ -262,6 +293,7 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       context.setTransform(scale, 0, 0, scale, 0, 0);
       context.font = `12px ${style.fontFamily}`;
       labels.clear();
+      painted = { instant: Number.NaN, width: 0 };
       paint(atRef.current);
     };
     const observer = new ResizeObserver(resize);
@@ -277,12 +309,123 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
 
   useEffect(() => paintRef.current?.(at), [at]);
 
+  /** The bars the canvas shows now, and their boxes (as painted; labels not needed). */
+  const shown = useCallback(() => {
+    const width = canvas.current?.clientWidth ?? 0;
+    const instant = shownAt.current;
+    const found = barsAt(index, instant, LANE_WINDOW_MS);
+    return { width, bars: found, boxes: laneBoxes(found, instant, LANE_WINDOW_MS, Math.max(0, width - LANE_LABEL_WIDTH), () => Number.POSITIVE_INFINITY) };
+  }, [index]);
+
+  /** The tooltip for the point (canvas CSS px), or none off the bars. */
+  const tipAt = useCallback(
+    (x: number, y: number, slop: number) => {
+      const { width, bars: found, boxes } = shown();
+      const hit = boxAt(boxes, x - LANE_LABEL_WIDTH, y, slop);
+      setTip(hit === -1 ? null : { bar: found[hit]!, x, y: boxes[hit]!.y + LANE_HEIGHT, width });
+    },
+    [shown],
+  );
+
+  /** The tooltip of the bar the arrow keys chose (found again at a new instant), or of the first/next one. */
+  const tipOfChosen = useCallback(
+    (step: number) => {
+      const { width, bars: found, boxes } = shown();
+      if (found.length === 0) {
+        chosen.current = null;
+        setTip(null);
+        return;
+      }
+      const current = found.findIndex((bar) => barKey(bar) === chosen.current);
+      const next = current === -1 ? (step < 0 ? found.length - 1 : 0) : Math.min(found.length - 1, Math.max(0, current + step));
+      const box = boxes[next]!;
+      chosen.current = barKey(found[next]!);
+      setTip({ bar: found[next]!, x: LANE_LABEL_WIDTH + box.x + box.width / 2, y: box.y + LANE_HEIGHT, width });
+    },
+    [shown],
+  );
+
+  // As the instant moves (played or scrubbed), an open tooltip follows what is now under the pointer, or the chosen bar.
+  useEffect(() => {
+    if (pointer.current) tipAt(pointer.current.x, pointer.current.y, pointer.current.slop);
+    else if (chosen.current) tipOfChosen(0);
+  }, [at, tipAt, tipOfChosen]);
+
+  // A tooltip opened by a tap closes on a tap anywhere else on the page.
+  useEffect(() => {
+    if (!tip || pointer.current?.slop !== TOUCH_SLOP) return;
+    const away = (event: PointerEvent) => {
+      if (event.target === canvas.current) return;
+      pointer.current = null;
+      setTip(null);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [tip]);
+
+  const point = (event: React.PointerEvent<HTMLCanvasElement>, slop: number) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    pointer.current = { x: event.clientX - box.left, y: event.clientY - box.top, slop };
+    chosen.current = null;
+    tipAt(pointer.current.x, pointer.current.y, slop);
+  };
+  const hm = (ms: number) => clock(ms, zone, language);
+  const tipId = `replay-tip-${index.station_id}`;
   return (
     <figure className="replay-station" data-testid="replay-station" data-station={index.station_id}>
       <figcaption>
         {name} · {text('replay_station_queue', { lines: queue })}
       </figcaption>
-      <canvas ref={canvas} className="replay-lanes" data-testid="replay-lanes" data-bars={bars} style={{ height }} role="img" aria-label={text('replay_lanes_of', { station: name })} />
+      <div className="replay-lanes-holder">
+        <canvas
+          ref={canvas}
+          className="replay-lanes"
+          data-testid="replay-lanes"
+          data-bars={bars}
+          style={{ height }}
+          role="img"
+          tabIndex={0}
+          aria-label={`${text('replay_lanes_of', { station: name })}. ${text('replay_lanes_hint')}`}
+          aria-describedby={tip ? tipId : undefined}
+          onPointerMove={(e) => e.pointerType === 'mouse' && point(e, 0)}
+          onPointerDown={(e) => e.pointerType !== 'mouse' && point(e, TOUCH_SLOP)}
+          onPointerLeave={(e) => {
+            if (e.pointerType !== 'mouse') return;
+            pointer.current = null;
+            setTip(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+              e.preventDefault();
+              pointer.current = null;
+              tipOfChosen(e.key === 'ArrowRight' ? 1 : -1);
+            } else if (e.key === 'Escape') {
+              chosen.current = null;
+              setTip(null);
+            }
+          }}
+          onBlur={() => {
+            if (!chosen.current) return;
+            chosen.current = null;
+            setTip(null);
+          }}
+        />
+        {tip && (
+          <div
+            id={tipId}
+            role="tooltip"
+            className="replay-tip"
+            data-testid="replay-tip"
+            // On the pointer's side of the lanes that has room: left of it past the middle, right of it before.
+            style={tip.x > tip.width / 2 ? { right: Math.max(0, tip.width - tip.x), top: tip.y + 4 } : { left: tip.x, top: tip.y + 4 }}
+          >
+            <strong>{text('replay_tip_order', { number: tip.bar.number })}</strong>
+            <span>{text('replay_tip_item', { quantity: tip.bar.quantity, product: tip.bar.product })}</span>
+            <span>{text('replay_tip_station', { station: name, cook: text('replay_cook', { n: tip.bar.lane + 1 }) })}</span>
+            <span>{tip.bar.cooking ? text('replay_tip_cooking', { from: hm(tip.bar.from) }) : text('replay_tip_done', { from: hm(tip.bar.from), to: hm(tip.bar.to) })}</span>
+          </div>
+        )}
+      </div>
     </figure>
   );
 });

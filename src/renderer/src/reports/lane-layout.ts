@@ -41,3 +41,28 @@ export function laneBoxes(bars: readonly LaneBar[], at: number, window: number, 
     };
   });
 }
+
+/** How far (px) a touch may land from a bar and still take it: a finger is broader than a mouse's point. */
+export const TOUCH_SLOP = 8;
+
+/**
+ * The bar under a point of the lane area (x from the area's left edge, y from the canvas's top), as
+ * laneBoxes placed them: the index into `boxes`, or -1. A point in a lane's row takes that lane's bar
+ * under it or, within `slop` px, the nearest one (a tap on a 2 px bar); the gap between lanes belongs
+ * to the lane above it only with slop.
+ */
+export function boxAt(boxes: readonly LaneBox[], x: number, y: number, slop = 0): number {
+  const row = Math.floor(y / (LANE_HEIGHT + LANE_GAP));
+  if (row < 0 || y - row * (LANE_HEIGHT + LANE_GAP) > LANE_HEIGHT + slop) return -1;
+  let found = -1;
+  let nearest = slop;
+  boxes.forEach((box, i) => {
+    if (box.y !== row * (LANE_HEIGHT + LANE_GAP)) return;
+    const away = x < box.x ? box.x - x : x > box.x + box.width ? x - (box.x + box.width) : 0;
+    if (away < nearest || (away === 0 && found === -1)) {
+      found = i;
+      nearest = away;
+    }
+  });
+  return found;
+}
