@@ -1,4 +1,5 @@
-// Issue 34: two engine nodes (two jobs runners) on one PostgreSQL database print each ticket once.
+// Issue 34: two engine nodes (two jobs runners) on one PostgreSQL database print each ticket once
+// and send each mail once.
 // Both runners serve the same printer (a stand-in on a real port, speaking ESC/POS): a job is
 // claimed conditionally, under a lease, so of two nodes claiming it at once one sends it. A node
 // that dies mid-send leaves its job `sending`; once the lease ends the other node takes it over and
@@ -6,7 +7,10 @@
 // node that died after its ticket's bytes left (the printer printed it, its answer never recorded).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { startJobs } from '../../../src/engine/jobs/start-jobs.ts';
+import type { MailSender } from '../../../src/engine/mail/mail-sender.ts';
+import { transitionOrder } from '../../../src/engine/services/orders/transition-order.ts';
 import { addPrinter, removePrinter } from '../../../src/engine/services/printing/printers.ts';
 import { PRINT_LEASE_MS } from '../../../src/engine/services/printing/print-jobs.ts';
 import { R1 } from '../../support/demo-ids.ts';
@@ -76,6 +80,41 @@ test('40 orders through both nodes, both runners sending at once: 40 tickets, no
   } finally {
     await removePrinter(a.server.engine, R1.id, added.id);
     printer.tickets.length = 0;
+  }
+});
+
+test('20 ready mails, both nodes\' runners sending at once: each customer gets one mail', { timeout: 180_000 }, async () => {
+  const sent: string[] = [];
+  const sender = (node: string): MailSender => ({
+    description: `sender of node ${node}`,
+    async send(mail) {
+      // A real send takes turns of the event loop: the other node's runner runs meanwhile.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      sent.push(mail.to);
+    },
+    close() {},
+  });
+  a.server.jobs.setMailSender(sender('A'));
+  b.server.jobs.setMailSender(sender('B'));
+  const actor: Actor = { restaurantId: R1.id, world: 'live', canWrite: true, keyId: 'two-nodes-mail' };
+  const addresses = Array.from({ length: 20 }, (_, i) => `cliente${i}@example.com`);
+  for (const [i, email] of addresses.entries()) {
+    const node = i % 2 === 0 ? a : b;
+    const created = await node.call('POST', '/orders', { body: { ...order(`Cliente ${i}`), customer: { name: `Cliente ${i}`, email } } });
+    assert.equal(created.status, 201, created.text);
+    await transitionOrder(node.server.engine, actor, created.body.id as string, 'en_preparacion', node.server.providers.couriers);
+    await transitionOrder(node.server.engine, actor, created.body.id as string, 'listo', node.server.providers.couriers);
+  }
+  try {
+    await eventually(async () => {
+      await Promise.all([a.server.jobs.runDue(), b.server.jobs.runDue(), a.server.jobs.runDue(), b.server.jobs.runDue()]);
+      return sent.length >= 20;
+    }, 'every ready mail sent');
+    await Promise.all([a.server.jobs.runDue(), b.server.jobs.runDue()]);
+    assert.deepEqual([...sent].sort(), [...addresses].sort(), 'each address once');
+  } finally {
+    a.server.jobs.setMailSender(null);
+    b.server.jobs.setMailSender(null);
   }
 });
 
