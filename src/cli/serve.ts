@@ -5,6 +5,8 @@ import { demoRushKey, startDemoRush } from '../engine/demo/demo-rush.ts';
 import { seedDemo } from '../engine/demo/seed-demo.ts';
 import { checkSmtpSettings, type SmtpSettings } from '../engine/mail/smtp-sender.ts';
 import { startEngineServer } from '../host/start-engine-server.ts';
+import { DEFAULT_RATE_LIMITS } from '../engine/http/build-http-api.ts';
+import { perNodeRateLimit } from '../engine/storage/per-node-rate-limit.ts';
 import { isPostgresUrl, openPostgresEngine } from '../host/open-postgres-engine.ts';
 import { UpstreamRefusedKey } from '../sync/first-pull.ts';
 import { startReplicaServer, type ReplicaServer } from '../host/start-replica-server.ts';
@@ -17,7 +19,7 @@ import { createPairingCode } from '../engine/services/kitchen/kitchen-devices.ts
 /** The kitchen screen as `npm run build` leaves it; served to paired tablets at /kitchen/. */
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
-const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH | --database postgres://…] [--demo [--demo-rush [--demo-rush-pace N]]] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
+const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH | --database postgres://… [--nodes N]] [--demo [--demo-rush [--demo-rush-pace N]]] [--smtp URL [--smtp-from ADDRESS]] [--public-origin URL]
        COMANDA_UPSTREAM_KEY=KEY npm run serve -- --upstream BASE_URL [--port N] [--host H] [--db PATH]
   --port N    port to listen on (default 4750; 0 picks a free one)
   --host H    address to bind (default 127.0.0.1)
@@ -28,6 +30,9 @@ const USAGE = `usage: npm run serve -- [--port N] [--host H] [--db PATH | --data
   --database postgres://USER@HOST:PORT/NAME  serve the platform from PostgreSQL instead (docs/running-the-platform.md):
               the schema is migrated first; several nodes on one database behave as one engine. The
               password may come from PGPASSWORD; the URL is never printed
+  --nodes N   with --database: the number of nodes behind the load balancer (default 1). Each node's
+              rate limits are its share, the API's limits divided by N (each node counts alone, in
+              memory: N nodes would otherwise allow N times the limit)
   --demo      seed the two demo restaurants on an empty database and print their keys and a
               kitchen_pairing_url each (open it in a tablet's browser: single use, 10 minutes)
   --demo-rush  with --demo: post the project's rush (docs/performance.md, "The rush") to the first
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
         'kitchen-host': { type: 'string', multiple: true, default: [] },
         db: { type: 'string' },
         database: { type: 'string' },
+        nodes: { type: 'string' },
         demo: { type: 'boolean', default: false },
         'demo-rush': { type: 'boolean', default: false },
         'demo-rush-pace': { type: 'string', default: '12' },
@@ -123,6 +129,12 @@ async function main(): Promise<void> {
     if (values.upstream !== undefined) fail('--database and --upstream exclude each other: a replica keeps its restaurant on SQLite');
     if (values['share-file']) fail('--share-file is for a SQLite file; nodes on one PostgreSQL database share it by design');
   }
+  let nodes = 1;
+  if (values.nodes !== undefined) {
+    if (postgresUrl === undefined) fail('--nodes needs --database: a SQLite file has one node');
+    nodes = Number(values.nodes);
+    if (!/^[0-9]+$/.test(values.nodes) || !Number.isSafeInteger(nodes) || nodes < 1 || nodes > 1000) fail(`--nodes must be an integer from 1 to 1000, got ${values.nodes}`);
+  }
   let database: string | Awaited<ReturnType<typeof openPostgresEngine>>;
   try {
     database = postgresUrl !== undefined
@@ -141,6 +153,10 @@ async function main(): Promise<void> {
     smtp,
     kitchen: { rendererDir: RENDERER_DIR, hostNames: values['kitchen-host'] },
     servingAs: 'npm run serve',
+    // Issue 34: each node's buckets are its share of the platform's limits (per-node-rate-limit.ts).
+    ...(nodes > 1
+      ? { rateLimits: { perKey: perNodeRateLimit(DEFAULT_RATE_LIMITS.perKey, nodes), unauthenticated: perNodeRateLimit(DEFAULT_RATE_LIMITS.unauthenticated, nodes) } }
+      : {}),
     shareDatabase: values['share-file'],
     ...(publicOrigin ? { publicOrigin } : {}),
   });

@@ -77,10 +77,16 @@ async function servePrinter(
     const claimed = await claimNextJob(engine, printerId);
     if (!claimed) return;
     const { printer, job, document } = claimed;
+    if (claimed.takenOver) log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id }, 'print job cut off mid-send by a node whose lease ended: printed again, marked REIMPRESIÓN');
     let outcome: SendOutcome;
     const progress = newSendProgress();
     try {
       const bytes = await renderTicket(document, { widthMm: printer.width_mm, codePage: printer.code_page as PrinterCodePage, reprint: job.reprint === 1 });
+      // A node that stalled past its lease (another may have taken the job over) sends nothing.
+      if (engine.clock.now() >= claimed.leaseUntil) {
+        log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id }, 'print job lease ended before its send: left to the node that takes it over');
+        return;
+      }
       // The port keeps its own deadlines; this one only guards against a port that would not.
       await callWithTimeout(`printer "${printer.name}" (${printer.host}:${printer.port})`, sendDeadlineMs(bytes.length, phaseMs) + phaseMs, (signal) =>
         printers.send({ host: printer.host, port: printer.port }, bytes, { signal: AbortSignal.any([signal, stopping]), phaseMs, progress }),
@@ -97,6 +103,10 @@ async function servePrinter(
       recorded = await recordSend(engine, claimed, outcome);
     } catch (error) {
       log.error({ err: error, job: 'send-print-jobs', id: job.id }, 'recording a print job failed');
+      return;
+    }
+    if (recorded === 'lost') {
+      log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id }, 'print job taken over by another node after its lease ended: its outcome is that node\'s');
       return;
     }
     if (recorded === 'set_aside') log.warn({ job: 'send-print-jobs', printer: printer.name, id: job.id }, 'print job set aside: the next ones go on');

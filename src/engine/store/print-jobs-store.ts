@@ -45,6 +45,7 @@ export class PrintJobsStore {
   private readonly dropStatement: Statement<[number, string]>;
   private readonly setAsideStatement: Statement<[string], PrintJobRow>;
   private readonly purgeStatement: Statement<[number, number]>;
+  private readonly claimStatement: Statement<{ id: string; now: number; lease_until: number; take_over: number }, PrintJobRow>;
   private readonly updateStatements = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -56,6 +57,15 @@ export class PrintJobsStore {
          0, 0, @next_attempt_at, NULL, @created_at, @created_at, NULL)`,
     );
     this.byId = db.prepare('SELECT * FROM print_jobs WHERE id = ?');
+    // Conditional, so two claims of one job (two nodes on PostgreSQL; the twin holds the same SQL)
+    // never both win. SET's expressions read the row as it was: a job taken over is a reprint.
+    this.claimStatement = db.prepare(
+      `UPDATE print_jobs SET status = 'sending', attempts = attempts + 1, reprint = CASE WHEN status = 'sending' THEN 1 ELSE reprint END,
+         next_attempt_at = @lease_until, updated_at = @now
+       WHERE id = @id AND ((status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= @now))
+         OR (@take_over = 1 AND status = 'sending' AND next_attempt_at <= @now))
+       RETURNING *`,
+    );
     // The oldest finished jobs first, through the partial index (migration 0014): a pass costs its limit, not the table.
     this.purgeStatement = db.prepare(
       `DELETE FROM print_jobs WHERE seq IN (
@@ -135,14 +145,38 @@ export class PrintJobsStore {
     return this.dropStatement.run(at, printerId).changes;
   }
 
+  /**
+   * Claims a job for one send (issue 34): `sending`, its attempts counted, its lease's end in
+   * `next_attempt_at`. Only a job queued and due, or, with `takeOver`, one `sending` whose lease
+   * has ended (its sender died mid-send: taken over as a reprint, REIMPRESIÓN). The row as claimed,
+   * or undefined when it is not claimable (another claim has it).
+   */
+  claim(id: string, now: number, leaseUntil: number, takeOver: boolean): PrintJobRow | undefined {
+    return this.claimStatement.get({ id, now, lease_until: leaseUntil, take_over: takeOver ? 1 : 0 });
+  }
+
   update(id: string, changes: PrintJobChanges, updatedAt: number): void {
+    this.updateWhere(id, null, changes, updatedAt);
+  }
+
+  /**
+   * Records a claimed send's outcome only while the job still holds that claim (`sending`, the
+   * lease ending at `leaseUntil`: the claim's fencing token). False when it does not: the lease
+   * ended and another sender took the job over, whose outcome counts.
+   */
+  updateClaimed(id: string, leaseUntil: number, changes: PrintJobChanges, updatedAt: number): boolean {
+    return this.updateWhere(id, leaseUntil, changes, updatedAt) === 1;
+  }
+
+  private updateWhere(id: string, leaseUntil: number | null, changes: PrintJobChanges, updatedAt: number): number {
     const columns = Object.keys(changes).sort();
-    const sql = `UPDATE print_jobs SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`;
+    const held = leaseUntil === null ? '' : " AND status = 'sending' AND next_attempt_at = @lease_until";
+    const sql = `UPDATE print_jobs SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id${held}`;
     let statement = this.updateStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.updateStatements.set(sql, statement);
     }
-    statement.run({ ...changes, updated_at: updatedAt, id });
+    return statement.run({ ...changes, updated_at: updatedAt, id, ...(leaseUntil === null ? {} : { lease_until: leaseUntil }) }).changes;
   }
 }

@@ -34,6 +34,13 @@ const SQL = {
   held: `SELECT * FROM print_jobs WHERE status = 'held' ORDER BY seq`,
   ofOrder: 'SELECT * FROM print_jobs WHERE order_id = $1 ORDER BY seq',
   recent: 'SELECT * FROM print_jobs WHERE restaurant_id = $1 ORDER BY seq DESC LIMIT $2',
+  // As SQLite's (store/print-jobs-store.ts). Under READ COMMITTED a second claim racing the first
+  // waits for its commit, then re-checks the WHERE on the row as claimed: it matches no more.
+  claim: `UPDATE print_jobs SET status = 'sending', attempts = attempts + 1, reprint = CASE WHEN status = 'sending' THEN 1 ELSE reprint END,
+      next_attempt_at = $3, updated_at = $2
+    WHERE id = $1 AND ((status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= $2))
+      OR ($4::boolean AND status = 'sending' AND next_attempt_at <= $2))
+    RETURNING *`,
   counts: `SELECT printer_id, status, COUNT(*) AS n FROM print_jobs WHERE restaurant_id = $1 AND status IN ${OPEN} GROUP BY printer_id, status`,
 };
 
@@ -88,14 +95,27 @@ export class PostgresPrintJobsStore implements AsyncStore<PrintJobsStore> {
     return changesOf(this.db, SQL.drop, [at, printerId]);
   }
 
+  claim(id: string, now: number, leaseUntil: number, takeOver: boolean): Promise<PrintJobRow | undefined> {
+    return firstRow<PrintJobRow>(this.db, SQL.claim, [id, now, leaseUntil, takeOver]);
+  }
+
   async update(id: string, changes: PrintJobChanges, updatedAt: number): Promise<void> {
+    await this.updateWhere(id, null, changes, updatedAt);
+  }
+
+  async updateClaimed(id: string, leaseUntil: number, changes: PrintJobChanges, updatedAt: number): Promise<boolean> {
+    return (await this.updateWhere(id, leaseUntil, changes, updatedAt)) === 1;
+  }
+
+  private updateWhere(id: string, leaseUntil: number | null, changes: PrintJobChanges, updatedAt: number): Promise<number> {
     const columns = Object.keys(changes).sort();
     for (const column of columns) {
       if (!UPDATABLE.has(column)) throw new Error(`a print job's ${column} is not changed by update`);
     }
     const set = columns.map((c, i) => `${c} = $${i + 1}`);
     const values = columns.map((c) => changes[c as keyof PrintJobChanges]);
-    const sql = `UPDATE print_jobs SET ${[...set, `updated_at = $${columns.length + 1}`].join(', ')} WHERE id = $${columns.length + 2}`;
-    await this.db.query(sql, [...values, updatedAt, id]);
+    const held = leaseUntil === null ? '' : ` AND status = 'sending' AND next_attempt_at = $${columns.length + 3}`;
+    const sql = `UPDATE print_jobs SET ${[...set, `updated_at = $${columns.length + 1}`].join(', ')} WHERE id = $${columns.length + 2}${held}`;
+    return changesOf(this.db, sql, [...values, updatedAt, id, ...(leaseUntil === null ? [] : [leaseUntil])]);
   }
 }

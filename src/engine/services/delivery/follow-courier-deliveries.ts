@@ -50,9 +50,13 @@ type CourierWork =
 async function claimCourierWork(engine: Engine, couriers: CourierRegistry, orderId: string): Promise<CourierWork | null> {
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
+    const order = await tx.stores.orders.getById(orderId);
+    // Issue 34: on PostgreSQL two nodes may claim the delivery at once. The order's restaurant's
+    // clock row, held to the commit, puts their claims one after the other, and the row read after
+    // it is the one the other claim committed (its lease ahead): never two courier calls.
+    if (order) await tx.takeRestaurant(order.restaurant_id);
     const row = await tx.stores.courierDeliveries.get(orderId);
     if (!row || row.next_check_at === null || row.next_check_at > now) return null;
-    const order = await tx.stores.orders.getById(orderId);
     const done = async (lastError: string | null = row.last_error) => {
       await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
       return null;

@@ -149,6 +149,12 @@ async function failOrRetry(engine: Engine, tx: WriteTransaction, row: PaymentAct
 async function claimPaymentAction(engine: Engine, payments: PaymentProviders, id: number): Promise<Claimed | null> {
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
+    const seen = await tx.stores.paymentActions.get(id);
+    if (!seen) return null;
+    // Issue 34: on PostgreSQL two nodes may claim the action at once. Its restaurant's clock row,
+    // held to the commit, puts their claims one after the other, and the row read after it is the
+    // one the other claim committed (its lease ahead): never two calls. Nothing on SQLite.
+    await tx.takeRestaurant(seen.restaurant_id);
     const row = await tx.stores.paymentActions.get(id);
     if (!row || row.status !== 'pending' || row.next_at === null || row.next_at > now) return null;
     const provider = paymentProviderFor(payments, row.restaurant_id, 'live');

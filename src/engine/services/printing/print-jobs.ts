@@ -11,7 +11,7 @@ import { mentionsAllergy } from '../../../shared/allergy-notes.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
 import { firstName, type PrintLine, type TicketDocument } from '../../printers/print-document.ts';
-import type { PrintJobKind, PrintJobRow } from '../../store/print-jobs-store.ts';
+import type { PrintJobChanges, PrintJobKind, PrintJobRow } from '../../store/print-jobs-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
 import type { PrinterRow } from '../../store/printers-store.ts';
 import { allergenKey, type KitchenSettings } from '../../domain/kitchen-settings.ts';
@@ -182,9 +182,12 @@ export async function queueReprint(engine: Engine, restaurantId: string, orderId
 
 /**
  * Jobs left `sending` by a process that stopped mid-send (kill -9, power cut): queued again at
- * once, marked as reprints. Run when the jobs runner starts, before any send of its own.
+ * once, marked as reprints. Run when the jobs runner starts, before any send of its own. On
+ * PostgreSQL it finds none: another node may be sending them right now; a job whose node died
+ * is taken over once its lease ends (claimNextJob).
  */
 export async function requeueCutJobs(engine: Engine): Promise<number> {
+  if (engine.kind === 'postgres') return 0;
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const cut = await tx.stores.printJobs.sending();
@@ -225,26 +228,48 @@ export async function printersWithJobs(engine: Engine, callerTx?: ReadTransactio
   });
 }
 
+/**
+ * How long (engine clock) a claimed send holds its job before another node may take it over as
+ * dead (issue 34, PostgreSQL). Longer than any send's deadline (printers/printer-port.ts's
+ * sendDeadlineMs: 40 s plus the ticket at 1.5 KB/s with the default 10 s phases), so a live node's
+ * send always ends, and is recorded or cut short, within its lease.
+ */
+export const PRINT_LEASE_MS = 10 * 60_000;
+
 export interface ClaimedJob {
   job: PrintJobRow;
   printer: PrinterRow;
   document: TicketDocument;
+  /** The claim's lease end (engine clock): its outcome is recorded only while the job still holds it. */
+  leaseUntil: number;
+  /** Taken over from a node whose lease ended mid-send (PostgreSQL): printed again as a reprint. */
+  takenOver: boolean;
 }
 
-/** The printer's next job if it is due: marked `sending` (the crash marker) in its own transaction. */
+/**
+ * The printer's next job if it is due: claimed (`sending`, the crash marker, under a lease) in its
+ * own transaction. On PostgreSQL the claim is conditional, so of two nodes claiming the head at
+ * once one gets it; the other finds the head `sending` and leaves the printer to it (its jobs print
+ * strictly in order). A head still `sending` past its lease was cut off by a node that died: this
+ * node takes it over. On SQLite one process claims; a job it left `sending` is requeued at start.
+ */
 export async function claimNextJob(engine: Engine, printerId: string): Promise<ClaimedJob | null> {
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
     const printer = await tx.stores.printers.get(printerId);
     const job = await tx.stores.printJobs.head(printerId);
-    if (!printer || !job || job.status !== 'queued') return null;
+    if (!printer || !job) return null;
+    const takeOver = engine.kind === 'postgres' && job.status === 'sending';
+    if (job.status !== 'queued' && !takeOver) return null;
     if (printer.removed_at !== null) {
       await tx.stores.printJobs.dropOpenOf(printer.id, now);
       return null;
     }
     if (job.next_attempt_at !== null && job.next_attempt_at > now) return null;
-    await tx.stores.printJobs.update(job.id, { status: 'sending', attempts: job.attempts + 1 }, now);
-    return { job: { ...job, attempts: job.attempts + 1 }, printer, document: JSON.parse(job.document) as TicketDocument };
+    const leaseUntil = DateTime.fromMillis(now).plus({ milliseconds: PRINT_LEASE_MS }).toMillis();
+    const claimed = await tx.stores.printJobs.claim(job.id, now, leaseUntil, takeOver);
+    if (!claimed) return null;
+    return { job: claimed, printer, document: JSON.parse(claimed.document) as TicketDocument, leaseUntil, takenOver: takeOver };
   });
 }
 
@@ -255,29 +280,33 @@ export type SendOutcome =
 /**
  * Records a send's outcome: printed; or queued again with backoff and the printer's state; or, once
  * its ticket has left SET_ASIDE_AFTER_FAILED_SENDS times without the printer confirming it, set aside.
+ * Only while the job still holds this claim: 'lost' (nothing recorded) when its lease ended and
+ * another node took it over (a node that stalled past its lease), whose outcome counts.
  */
-export async function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): Promise<'printed' | 'retry' | 'set_aside'> {
+export async function recordSend(engine: Engine, claimed: ClaimedJob, outcome: SendOutcome): Promise<'printed' | 'retry' | 'set_aside' | 'lost'> {
   return await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const { job, printer } = claimed;
+    const { job, printer, leaseUntil } = claimed;
+    const record = async (changes: PrintJobChanges) => await tx.stores.printJobs.updateClaimed(job.id, leaseUntil, changes, now);
     if (outcome.ok) {
-      await tx.stores.printJobs.update(job.id, { status: 'printed', printed_at: now, next_attempt_at: null, last_error: null }, now);
+      if (!await record({ status: 'printed', printed_at: now, next_attempt_at: null, last_error: null })) return 'lost';
       if (printer.state !== 'ok' || printer.state_detail !== null) await tx.stores.printers.setState(printer.id, 'ok', null, now);
       return 'printed';
     }
-    await tx.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
     if (!outcome.mayHavePrinted) {
-      await tx.stores.printJobs.update(job.id, { status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
+      if (!await record({ status: 'queued', next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error })) return 'lost';
+      await tx.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
       return 'retry';
     }
     // Part of it may be on paper already: the next try says REIMPRESIÓN.
     const failedSends = job.failed_sends + 1;
-    if (failedSends >= SET_ASIDE_AFTER_FAILED_SENDS) {
-      await tx.stores.printJobs.update(job.id, { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }, now);
-      return 'set_aside';
-    }
-    await tx.stores.printJobs.update(job.id, { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error }, now);
-    return 'retry';
+    const setAside = failedSends >= SET_ASIDE_AFTER_FAILED_SENDS;
+    const changes: PrintJobChanges = setAside
+      ? { status: 'set_aside', reprint: 1, failed_sends: failedSends, next_attempt_at: null, last_error: outcome.error }
+      : { status: 'queued', reprint: 1, failed_sends: failedSends, next_attempt_at: printRetryAt(now, job.attempts), last_error: outcome.error };
+    if (!await record(changes)) return 'lost';
+    await tx.stores.printers.setState(printer.id, outcome.state, outcome.error, now);
+    return setAside ? 'set_aside' : 'retry';
   });
 }
 

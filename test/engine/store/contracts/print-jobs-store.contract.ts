@@ -70,4 +70,23 @@ export function printJobsStoreContract(open: OpenBackend): void {
     assert.equal(await printJobs.deleteFinishedBefore(301, 10), 0);
     assert.deepEqual((await printJobs.recent(R1, 10)).map((j) => j.id), ['j-2']);
   });
+
+  test('claim: a queued job once due, once only; its outcome recorded only under its own lease; a lapsed lease taken over as a reprint', async () => {
+    const { printJobs } = db.stores;
+    await printJobs.insert(job('c-1', { printer_id: 'pr-3', restaurant_id: R2, order_id: null, next_attempt_at: 500 }));
+    assert.equal(await printJobs.claim('c-1', 499, 1_000, false), undefined, 'not due yet');
+    const claimed = await printJobs.claim('c-1', 500, 1_000, false);
+    assert.deepEqual([claimed?.status, claimed?.attempts, claimed?.next_attempt_at, claimed?.reprint, claimed?.updated_at], ['sending', 1, 1_000, 0, 500]);
+    assert.equal(await printJobs.claim('c-1', 500, 1_100, false), undefined, 'a second claim gets nothing');
+    assert.equal(await printJobs.claim('c-1', 999, 1_100, true), undefined, 'a lease not ended is not taken over');
+    assert.equal(await printJobs.updateClaimed('c-1', 999, { status: 'printed' }, 600), false, 'another lease records nothing');
+    const taken = await printJobs.claim('c-1', 1_000, 2_000, true);
+    assert.deepEqual([taken?.status, taken?.attempts, taken?.next_attempt_at, taken?.reprint], ['sending', 2, 2_000, 1]);
+    assert.equal(await printJobs.updateClaimed('c-1', 1_000, { status: 'printed', printed_at: 1_100 }, 1_100), false, 'the lapsed claim records nothing');
+    assert.equal(await printJobs.updateClaimed('c-1', 2_000, { status: 'printed', printed_at: 1_200, next_attempt_at: null }, 1_200), true);
+    const printed = await printJobs.get('c-1');
+    assert.deepEqual([printed?.status, printed?.printed_at, printed?.updated_at], ['printed', 1_200, 1_200]);
+    assert.equal(await printJobs.updateClaimed('c-1', 2_000, { status: 'queued' }, 1_300), false, 'a finished job is not sending');
+    assert.equal(await printJobs.claim('c-1', 5_000, 6_000, true), undefined, 'a printed job is never claimed');
+  });
 }
