@@ -12,7 +12,7 @@ import { explainingFailure } from '../../../support/platform-diagnosis.ts';
 import { startEngineNode, type EngineNode } from './engine-node.ts';
 import { watchHealth, type HealthReport } from './health-watch.ts';
 import { startHubUnderLoad, type HubOutcome, type HubUnderLoad } from './hub-under-load.ts';
-import { seedPlatformRestaurant } from './platform-restaurant.ts';
+import { seedPlatformRestaurant, type PlatformRestaurant } from './platform-restaurant.ts';
 import { startStoreFronts, type StoreFrontReport } from './store-fronts.ts';
 
 export const STOCK = 100_000;
@@ -29,8 +29,11 @@ export interface EngineNodesOutcome {
   doubled: string[];
   /** Orders on the leader whose key no client (or hub) saw answered. */
   unanswered: string[];
-  /** The hub's, when the scenario has one; `lost`: its orders not once on the leader, or not at listo. */
-  hub?: HubOutcome & { lost: string[] };
+  /**
+   * The hub's, when the scenario has one (its restaurant's own): `lost`, its orders not once on the
+   * leader or not at listo; `unexpected`, orders there it did not take; its product's stock.
+   */
+  hub?: HubOutcome & { lost: string[]; unexpected: string[]; stock: number };
   /** Transitions answered 200 whose order is not at least at that step on the leader. */
   stepsLost: string[];
   orders: number;
@@ -63,29 +66,25 @@ export async function engineNodesUnderLoad(options: {
   ordersAroundTheFault: number;
   recoveryTimeoutMs: number;
   fault: EngineNodesFault;
-  /** A hub of the restaurant pushing its outbox to node b through the fault. */
+  /** A hub (of a restaurant of its own) pushing its outbox to node b through the fault. */
   hub?: boolean;
 }): Promise<EngineNodesOutcome> {
   const { admin, clock, label } = options;
   const withPassword = new URL(options.database.url);
   withPassword.password = options.database.password;
-  const restaurant = await seedPlatformRestaurant(withPassword.toString(), { writeKeys: ORDER_CLIENTS + 1, readKeys: 2 });
+  const restaurant = await seedPlatformRestaurant(withPassword.toString(), { writeKeys: ORDER_CLIENTS, readKeys: 2 });
   const nodes: EngineNode[] = [];
   let hub: HubUnderLoad | undefined;
   try {
     // One after the other: the first may build the kitchen page once (serve does on a fresh checkout).
     nodes.push(await startEngineNode('a', options.database));
     nodes.push(await startEngineNode('b', options.database));
-    const stockSet = await fetch(`${nodes[0]!.baseUrl}/stock`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${restaurant.writeKeys[0]}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ location_id: restaurant.location, items: [{ product_id: restaurant.product, quantity: STOCK }] }),
-    });
-    if (stockSet.status !== 200) throw new Error(`PUT /stock answered ${stockSet.status}: ${await stockSet.text()}`);
+    await putStock(nodes[0]!, restaurant);
+    const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
+    if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
     const health = watchHealth(nodes);
-    const hubKey = restaurant.writeKeys.at(-1)!;
-    if (options.hub) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubKey, restaurant, label });
-    const fronts = startStoreFronts({ nodes, restaurant: { ...restaurant, writeKeys: restaurant.writeKeys.slice(0, ORDER_CLIENTS) }, label, clock });
+    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label });
+    const fronts = startStoreFronts({ nodes, restaurant, label, clock });
     let report: StoreFrontReport;
     let faultAt = 0;
     let listening = 0;
@@ -125,21 +124,22 @@ export async function engineNodesUnderLoad(options: {
     for (const order of rows) ordersByKey.set(order.customer_name, [...(ordersByKey.get(order.customer_name) ?? []), order.id]);
     const statusById = new Map(rows.map((order) => [order.id, order.status]));
     const created = report.acknowledged.filter((ack) => ack.status === 201);
-    const answeredKeys = new Set([...report.acknowledged.map((ack) => ack.key), ...(hubOutcome?.orders ?? [])]);
+    const answeredKeys = new Set(report.acknowledged.map((ack) => ack.key));
     const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [restaurant.location, restaurant.product])).rows[0]!.quantity);
     const feedSeqs = (await admin.query<{ seq: string }>("SELECT seq FROM events WHERE restaurant_id = $1 AND world IN ('live', 'both') ORDER BY seq", [restaurant.id])).rows.map((row) => Number(row.seq));
     const seenCreated = new Set(report.feeds.flatMap((feed) => feed.created));
     const STEP_ORDER = ['recibido', 'en_preparacion', 'listo'];
-    const unavailableMs = longestGap(report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at, serverPort: 0 })), faultAt);
+    // Every answered write counts (orders and kitchen steps): an order client spends most of its time
+    // on its order's steps, so answered orders alone come too seldom to time the gap by.
+    const writes = [...report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at })), ...report.transitions.map((step) => ({ key: `${step.orderId} ${step.status}`, at: step.at }))];
+    const unavailableMs = longestGap(writes.map((write) => ({ ...write, serverPort: 0 })), faultAt);
     const outcome = {
       report,
       health: health.report(),
       lost: created.filter((ack) => !ordersByKey.get(ack.key)?.includes(ack.orderId!)).map((ack) => ack.key),
       doubled: [...ordersByKey].filter(([, ids]) => ids.length > 1).map(([key]) => key),
       unanswered: [...ordersByKey.keys()].filter((key) => !answeredKeys.has(key)),
-      ...(hubOutcome
-        ? { hub: { ...hubOutcome, lost: hubOutcome.orders.filter((name) => ordersByKey.get(name)?.length !== 1 || statusById.get(ordersByKey.get(name)![0]!) !== 'listo') } }
-        : {}),
+      ...(hubOutcome && hubRestaurant ? { hub: await hubOnTheLeader(admin, hubRestaurant, hubOutcome) } : {}),
       stepsLost: report.transitions.filter((step) => STEP_ORDER.indexOf(statusById.get(step.orderId) ?? '') < STEP_ORDER.indexOf(step.status)).map((step) => `${step.orderId} ${step.status}`),
       orders: rows.length,
       created: created.length,
@@ -153,18 +153,40 @@ export async function engineNodesUnderLoad(options: {
     const h = outcome.health;
     const figure =
       `${label} (2 engine nodes \`serve --database\`, ${ORDER_CLIENTS} store-front clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s ` +
-      `(longest time without an answered order from the fault on); orders answered ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), ` +
+      `(longest time without an answered write, order or kitchen step, from the fault on); orders answered ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), ` +
       `kitchen steps ${report.transitions.length}; lost ${outcome.lost.length}, keys doubled ${outcome.doubled.length}, steps lost ${outcome.stepsLost.length}; ` +
       `answers ${JSON.stringify(Object.fromEntries([...report.answers].sort()))}; stock ${STOCK} → ${stock}; ` +
       `feeds read ${report.feeds.map((feed) => `${feed.reader} ${feed.seqs.length} of ${feedSeqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; ` +
       `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}; ` +
-      (hubOutcome ? `hub: ${hubOutcome.orders.length} orders and ${hubOutcome.steps} kitchen steps pushed, outbox ${hubOutcome.status.outbox_pending}, last divergence check ${JSON.stringify(hubOutcome.status.last_check)}, conflicts ${hubOutcome.status.conflicts.length}; ` : '') +
+      (hubOutcome ? `hub (a restaurant of its own, upstream node b): ${hubOutcome.orders.length} orders and ${hubOutcome.steps} kitchen steps pushed, outbox ${hubOutcome.status.outbox_pending}, last divergence check ${JSON.stringify(hubOutcome.status.last_check)}, conflicts ${hubOutcome.status.conflicts.length}; ` : '') +
       `LISTEN connections ${listening}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     return { ...outcome, figure };
   } finally {
     await hub?.close();
     for (const node of nodes) await node.stop();
   }
+}
+
+async function putStock(node: EngineNode, restaurant: PlatformRestaurant): Promise<void> {
+  const answer = await fetch(`${node.baseUrl}/stock`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${restaurant.writeKeys[0]}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ location_id: restaurant.location, items: [{ product_id: restaurant.product, quantity: STOCK }] }),
+  });
+  if (answer.status !== 200) throw new Error(`PUT /stock answered ${answer.status}: ${await answer.text()}`);
+}
+
+/** The hub's restaurant on the leader against what the hub answered. */
+async function hubOnTheLeader(admin: pg.Pool, restaurant: PlatformRestaurant, outcome: HubOutcome): Promise<HubOutcome & { lost: string[]; unexpected: string[]; stock: number }> {
+  const rows = (await admin.query<{ customer_name: string; status: string }>('SELECT customer_name, status FROM orders WHERE restaurant_id = $1', [restaurant.id])).rows;
+  const taken = new Set(outcome.orders);
+  const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [restaurant.location, restaurant.product])).rows[0]!.quantity);
+  return {
+    ...outcome,
+    lost: outcome.orders.filter((name) => rows.filter((row) => row.customer_name === name && row.status === 'listo').length !== 1),
+    unexpected: rows.filter((row) => !taken.has(row.customer_name)).map((row) => row.customer_name),
+    stock,
+  };
 }
 
 async function lastLiveSeq(admin: pg.Pool, restaurant: string): Promise<number> {

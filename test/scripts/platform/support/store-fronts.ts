@@ -25,6 +25,8 @@ export interface Transitioned {
   orderId: string;
   status: KitchenStep;
   node: string;
+  /** The test's clock when the answer came. */
+  at: number;
 }
 
 export interface FeedReading {
@@ -147,7 +149,7 @@ export function startStoreFronts(options: {
           wrongAnswers.push(`${step} of ${key} on ${moved.node}: ${moved.response.status} ${moved.text.slice(0, 200)}`);
           break;
         }
-        transitions.push({ orderId, status: step, node: moved.node });
+        transitions.push({ orderId, status: step, node: moved.node, at: options.clock() });
       }
     }
   }
