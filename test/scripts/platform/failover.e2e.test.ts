@@ -205,7 +205,7 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     assertNothingLost(t, outcome, { nodeKilled: false });
     const hub = outcome.hub!;
     assert.deepEqual(hub.wrongAnswers, [], 'the hub answered its kitchen locally throughout');
-    assert.deepEqual(hub.lost, [], "every order the hub took is on the leader once, at the hub's last step");
+    assert.deepEqual(hub.lost, [], "every order the hub took is on the leader once, delivered (the hub's last step)");
     assert.deepEqual(hub.unexpected, [], 'no order the hub did not take (none applied twice)');
     assert.equal(hub.stock, STOCK - hub.orders.length, "the hub's stock is what it was less its orders");
     assert.equal(hub.status.outbox_pending, 0);

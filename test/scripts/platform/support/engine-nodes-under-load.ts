@@ -31,7 +31,7 @@ export interface EngineNodesOutcome {
   unanswered: string[];
   /**
    * The hub's, when the scenario has one (its restaurant's own): `lost`, its orders not once on the
-   * leader or not at listo; `unexpected`, orders there it did not take; its product's stock.
+   * leader or not delivered; `unexpected`, orders there it did not take; its product's stock.
    */
   hub?: HubOutcome & { lost: string[]; unexpected: string[]; stock: number };
   /** Transitions answered 200 whose order is not at least at that step on the leader. */
@@ -183,7 +183,7 @@ async function hubOnTheLeader(admin: pg.Pool, restaurant: PlatformRestaurant, ou
   const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [restaurant.location, restaurant.product])).rows[0]!.quantity);
   return {
     ...outcome,
-    lost: outcome.orders.filter((name) => rows.filter((row) => row.customer_name === name && row.status === 'listo').length !== 1),
+    lost: outcome.orders.filter((name) => rows.filter((row) => row.customer_name === name && row.status === 'entregado').length !== 1),
     unexpected: rows.filter((row) => !taken.has(row.customer_name)).map((row) => row.customer_name),
     stock,
   };
