@@ -7,7 +7,8 @@
 // Then the Engine's own load (support/engine-nodes-under-load.ts): two engine nodes, each a real
 // `serve --database postgres://…` process through HAProxy, taking orders with Idempotency-Keys and
 // tracked stock from store-front clients, moving them through the kitchen and following the change
-// feed, through a planned switchover, one engine node killed with -9, and a kill -9 of the primary.
+// feed, through a planned switchover, one engine node killed with -9, and a kill -9 of the primary
+// with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';

@@ -90,7 +90,7 @@ export async function engineNodesUnderLoad(options: {
     let listening = 0;
     let hubOutcome: HubOutcome | undefined;
     try {
-      await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= options.ordersAroundTheFault, timeoutMs: 120_000 });
+      await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= options.ordersAroundTheFault, timeoutMs: options.recoveryTimeoutMs });
       faultAt = clock();
       await options.fault.inject(nodes);
       await explainingFailure(options.layout, undefined, clock, () =>
