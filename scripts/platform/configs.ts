@@ -22,8 +22,12 @@ export const APP_DATABASE = 'comanda';
  * Timing: a dead leader's key expires after `ttl` and a replica takes it on its next loop, so an
  * unplanned failover takes at most about ttl + loop_wait (+ promotion). Patroni requires
  * loop_wait + 2 × retry_timeout ≤ ttl; on two busy cores a shorter ttl risks failovers nobody asked for.
+ * loop_wait 1 s (not 2): after a switch the new leader's commits wait until a standby streams from it
+ * (synchronous mode), and the other replica only follows the new leader, and the new leader only
+ * makes its replication slot, on their next loop: measured, writes resumed about 0.2 s after the
+ * first standby streamed, up to a whole loop_wait after the promotion (docs/platform-failover.md).
  */
-export const PATRONI_TIMING = { ttl: 15, loop_wait: 2, retry_timeout: 5 } as const;
+export const PATRONI_TIMING = { ttl: 15, loop_wait: 1, retry_timeout: 5 } as const;
 
 export function etcdArguments(layout: PlatformLayout, name: string, clusterToken: string): string[] {
   const member = layout.etcd.find((candidate) => candidate.name === name);
@@ -87,6 +91,9 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
             max_wal_senders: 10,
             max_replication_slots: 10,
             wal_keep_size: '128MB',
+            // A standby whose first try to stream from a new leader failed (its slot not made yet)
+            // tries again after 1 s, not PostgreSQL's 5 s: until it streams, commits wait for it.
+            wal_retrieve_retry_interval: '1s',
             // With backups: every completed WAL segment goes to pgBackRest's repository, from the
             // leader only (a standby archives nothing with archive_mode on).
             ...(layout.backups ? { archive_mode: 'on' } : {}),
@@ -126,6 +133,9 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
   };
 }
 
+/** HAProxy's checks of /primary: every 1 s while up, every 200 ms while down or changing state. */
+export const HAPROXY_CHECK_TIMING = 'inter 1s fastinter 200ms downinter 200ms fall 2 rise 1';
+
 /** HAProxy: one write port that reaches only the node whose Patroni answers 200 on /primary. */
 export function haproxyConfig(layout: PlatformLayout): string {
   const servers = layout.nodes.map((node) => `  server ${node.name} ${layout.host}:${node.port} check port ${node.restPort}`);
@@ -142,11 +152,14 @@ export function haproxyConfig(layout: PlatformLayout): string {
     '',
     '# Writes: only the Patroni leader answers 200 on /primary; a node that stops being it is marked',
     '# down within two checks and its sessions are cut, so no client keeps writing to a demoted node.',
+    '# A node down (the new leader-to-be) is checked every 200 ms, and one that failed a check is checked',
+    '# again after 200 ms: a switch is seen within about 0.2 s instead of up to 1–2 s (its share of the',
+    "# switchover's 5 s, docs/platform-failover.md). Three nodes' checks at that rate cost nothing.",
     'listen write',
     `  bind ${layout.host}:${layout.haproxy.writePort}`,
     '  option httpchk GET /primary',
     '  http-check expect status 200',
-    '  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+    `  default-server ${HAPROXY_CHECK_TIMING} on-marked-down shutdown-sessions`,
     ...servers,
     '',
     '# The stats page (HTML at /, CSV at /;csv) and a health answer for a load balancer in front.',

@@ -76,3 +76,43 @@ test('an error that is not an outage is thrown at once, not retried', async () =
   assert.deepEqual(timer.pauses, []);
   assert.deepEqual(released, [undefined], 'a healthy connection goes back to the pool');
 });
+
+/** A pool whose connections answer every statement; `work` decides what the use case throws. */
+function answeringPool(): pg.Pool {
+  const client = {
+    on() {},
+    off() {},
+    query: async (text: string | { text: string }) => ({ command: typeof text === 'string' ? text : text.text, rows: [] }),
+    release: () => {},
+  };
+  return { connect: async () => client } as unknown as pg.Pool;
+}
+
+const waitedTooLong = (code: '57014' | '55P03') => Object.assign(new Error(code === '57014' ? 'canceling statement due to statement timeout' : 'canceling statement due to lock timeout'), { code });
+
+test('a statement that waited past lock_timeout or statement_timeout before COMMIT (a row held by a commit waiting for a new synchronous standby) reruns the use case whole', async () => {
+  for (const code of ['57014', '55P03'] as const) {
+    const timer = fakeTimer();
+    let ran = 0;
+    const saved = await runTransaction(answeringPool(), async () => {
+      ran += 1;
+      if (ran < 3) throw waitedTooLong(code);
+      return 'saved';
+    }, { timer });
+    assert.equal(saved, 'saved', code);
+    assert.equal(ran, 3, code);
+    assert.equal(timer.pauses.length, 2, `two pauses before the third attempt (${code})`);
+  }
+});
+
+test('rows held past the budget end in StorageUnavailable (a 503 with Retry-After), never the timeout itself (a 500)', async () => {
+  const timer = fakeTimer();
+  const error = await runTransaction(answeringPool(), async () => {
+    throw waitedTooLong('57014');
+  }, { timer, outage: { budgetMs: 2_000, firstPauseMs: 50, maxPauseMs: 250 } }).then(
+    () => assert.fail('resolved'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof StorageUnavailable, String(error));
+  assert.equal((error.cause as { code?: string }).code, '57014');
+});

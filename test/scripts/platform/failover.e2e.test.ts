@@ -4,9 +4,11 @@
 // none twice, the clients saw only errors they retry, and writes resumed. The unavailable window
 // (the longest time without an acknowledged write from the fault on) is printed, not asserted:
 // its targets (≤ 5 s switchover, ≤ 30 s failover) are figures for docs/platform-failover.md.
-// Then the storage's own load (support/engine-nodes-under-load.ts): two engine-node processes, each a
-// PostgresStorage through HAProxy, taking orders with Idempotency-Keys and stock and following the
-// feed, through a planned switchover and a kill -9 of the primary.
+// Then the Engine's own load (support/engine-nodes-under-load.ts): two engine nodes, each a real
+// `serve --database postgres://…` process through HAProxy, taking orders with Idempotency-Keys and
+// tracked stock from store-front clients, moving them through the kitchen and following the change
+// feed, through a planned switchover, one engine node killed with -9, and a kill -9 of the primary
+// with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -124,16 +126,34 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     assert.ok(result.switchMs !== undefined, 'the writers saw the switch');
   });
 
-  test('a planned switchover under two engine nodes (each a PostgresStorage through HAProxy): nothing lost, feeds whole, LISTEN back', { timeout: 300_000 }, async (t) => {
+  test('a planned switchover under two engine nodes (serve --database through HAProxy): nothing lost, feeds whole, health and LISTEN back', { timeout: 300_000 }, async (t) => {
     await wholeAgain(3);
     const outcome = await engineNodesUnderLoad({
-      layout, admin, connectionString, label: 'storage-switchover', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
-      inject: async () => {
-        const members = await clusterMembers(layout);
-        await switchover(layout, leaderOf(members)!, syncStandbyOf(members)!);
+      ...engineNodesSetting('engine-switchover'),
+      fault: {
+        inject: async () => {
+          const members = await clusterMembers(layout);
+          await switchover(layout, leaderOf(members)!, syncStandbyOf(members)!);
+        },
       },
     });
-    assertNothingLost(t, outcome);
+    assertNothingLost(t, outcome, { nodeKilled: false });
+  });
+
+  test('an engine node killed with -9 under load: the other serves on, keys retried on it give one order each', { timeout: 300_000 }, async (t) => {
+    await wholeAgain(3);
+    const outcome = await engineNodesUnderLoad({
+      ...engineNodesSetting('engine-node-killed'),
+      fault: {
+        inject: async (nodes) => {
+          await nodes[0]!.kill9();
+        },
+      },
+    });
+    assertNothingLost(t, outcome, { nodeKilled: true });
+    assert.deepEqual(outcome.running, ['b'], 'node a stays dead, node b serves');
+    // Node a's clients moved to node b: orders were answered there after the kill.
+    assert.ok(outcome.report.answers.get('unreachable a')! > 0, "node a's clients found it gone");
   });
 
   test('the etcd member beside the leader killed: writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
@@ -167,38 +187,61 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     assert.equal(rows[0]?.standby, false);
   });
 
-  test('kill -9 of the primary under two engine nodes (each a PostgresStorage through HAProxy): every acknowledged order once, stock exact, each feed whole, LISTEN back', { timeout: 300_000 }, async (t) => {
+  test('kill -9 of the primary under two engine nodes (serve --database through HAProxy): every acknowledged order once, stock exact, each feed whole, health and LISTEN back, a hub through it', { timeout: 420_000 }, async (t) => {
     // The node the previous test killed stays down: two members, a leader and its synchronous standby.
     await wholeAgain(2);
     let leader: string | undefined;
     const outcome = await engineNodesUnderLoad({
-      layout, admin, connectionString, label: 'storage-kill-9', clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
-      inject: async () => {
-        leader = await currentLeader(layout);
-        assert.ok(leader, 'a leader to kill');
-        killDatabaseNode(layout, leader);
+      ...engineNodesSetting('engine-kill-9'),
+      hub: true,
+      fault: {
+        inject: async () => {
+          leader = await currentLeader(layout);
+          assert.ok(leader, 'a leader to kill');
+          killDatabaseNode(layout, leader);
+        },
       },
     });
     t.diagnostic(`leader killed ${leader}, now ${await currentLeader(layout)}`);
-    assertNothingLost(t, outcome);
+    assertNothingLost(t, outcome, { nodeKilled: false });
+    const hub = outcome.hub!;
+    assert.deepEqual(hub.wrongAnswers, [], 'the hub answered its kitchen locally throughout');
+    assert.deepEqual(hub.lost, [], "every order the hub took is on the leader once, delivered (the hub's last step)");
+    assert.deepEqual(hub.unexpected, [], 'no order the hub did not take (none applied twice)');
+    assert.equal(hub.stock, STOCK - hub.orders.length, "the hub's stock is what it was less its orders");
+    assert.equal(hub.status.outbox_pending, 0);
+    assert.deepEqual(hub.status.conflicts, [], 'nothing applied twice or refused');
+    assert.equal(hub.status.last_check?.diverged, 0, "the hub's divergence check finds nothing afterwards");
+    for (const [index, ms] of outcome.health.unwritableMs.entries()) assert.ok(ms > 0, `node ${'ab'[index]} said it could not write during the failover, then that it could`);
   });
 });
 
+function engineNodesSetting(label: string) {
+  return {
+    layout, admin, label, clock, ordersAroundTheFault: WRITES_AROUND_THE_FAULT, recoveryTimeoutMs: RECOVERY_TIMEOUT_MS,
+    database: { url: `postgres://${APP_ROLE}@${layout.host}:${layout.haproxy.writePort}/${APP_DATABASE}`, password: secrets.app },
+  };
+}
+
 /** What the engine nodes' scenario asserts after any fault. */
-function assertNothingLost(t: TestContext, outcome: EngineNodesOutcome): void {
+function assertNothingLost(t: TestContext, outcome: EngineNodesOutcome, options: { nodeKilled: boolean }): void {
   t.diagnostic(outcome.figure);
   console.log(`platform figure: ${outcome.figure}`);
-  assert.deepEqual(outcome.report.wrongAnswers, [], 'only 201, 409 and 503 with Retry-After');
+  assert.deepEqual(outcome.report.wrongAnswers, [], 'only 201, 409 out_of_stock, 200 to a kitchen step, 429 and 503 with Retry-After');
+  assert.ok(![...outcome.report.answers.keys()].some((kind) => kind.startsWith('5') && kind !== '503'), 'never a 500');
+  if (!options.nodeKilled) assert.ok(![...outcome.report.answers.keys()].some((kind) => kind.startsWith('unreachable')), 'both nodes answered every request');
   assert.deepEqual(outcome.lost, [], 'every order answered 201 is on the leader, with the id it was answered with');
   assert.deepEqual(outcome.doubled, [], 'no key written twice');
-  assert.deepEqual(outcome.unanswered, [], 'every saved order was answered (a 503 was retried with its key until answered)');
+  assert.deepEqual(outcome.unanswered, [], 'every saved order was answered (retried with its key until answered)');
+  assert.deepEqual(outcome.stepsLost, [], 'every kitchen step answered 200 is on the leader');
   assert.equal(outcome.orders, outcome.created, 'one order per 201');
   assert.equal(outcome.stock, STOCK - outcome.created, 'stock is what it was less the orders taken');
   assert.ok(outcome.stock >= 0, 'never oversold');
-  assert.equal(outcome.events, outcome.created, 'one event per order');
+  assert.deepEqual(outcome.unseen, [], 'every order created was in the feed');
   for (const feed of outcome.report.feeds) {
-    assert.deepEqual(feed.gaps, [], `${feed.node}'s feed missed no event`);
-    assert.deepEqual(feed.seqs, Array.from({ length: outcome.events }, (_, index) => index + 1), `${feed.node} read every event once, in order`);
+    assert.deepEqual(feed.seqs, outcome.feedSeqs, `reader ${feed.reader} read every event of the leader's feed once, in order`);
   }
-  assert.deepEqual(outcome.listening, [2, 2], 'both LISTEN connections back');
+  assert.deepEqual(outcome.health.wrongAnswers, [], '/v1/health answered 200 writable or 503 not writable with Retry-After');
+  assert.ok(outcome.health.nodeIds.every((ids) => ids.length === 1) && new Set(outcome.health.nodeIds.flat()).size === outcome.health.nodeIds.length, 'each node names itself, differently');
+  assert.equal(outcome.listening, outcome.running.length, "each running node's LISTEN connection back");
 }

@@ -1,51 +1,58 @@
-// Starts "an engine node" of the failover test: a process of its own on the platform's write port,
-// answering the store fronts over HTTP. Today it is storage-node-process.ts (a real PostgresStorage
-// behind a small HTTP door); once the engine runs on PostgreSQL (issue 34), `serve --database
-// postgres://…` takes its place here and nothing else in the test changes but the paths it serves.
+// Starts "an engine node" of the failover test: `serve --database postgres://…` (src/cli/serve.ts) in
+// a process of its own on the platform's write port (HAProxy): the whole Engine over HTTP, with its
+// own pool, LISTEN connection and jobs runner, as on an engine machine. The one module that starts a
+// node; the test kills one with SIGKILL (a machine gone) or stops it with SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
-const NODE_PROCESS = join(import.meta.dirname, 'storage-node-process.ts');
-
-export interface EngineNodeSeed {
-  restaurant: string;
-  location: string;
-  product: string;
-  apiKey: string;
-  /** The clock the node's writes take (epoch ms). */
-  at: number;
-}
+const SERVE = join(ROOT, 'src', 'cli', 'serve.ts');
 
 export interface EngineNode {
-  nodeId: string;
+  /** The test's name for the node (a, b). */
+  name: string;
+  /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
+  /** Whether the process still runs. */
+  running(): boolean;
+  /** SIGKILL, as a machine that dies: no close, no goodbye to PostgreSQL. Resolves once it exited. */
+  kill9(): Promise<void>;
   /** Ends the node (SIGTERM) and waits for its exit. */
   stop(): Promise<void>;
 }
 
-export async function startEngineNode(connectionString: string, nodeId: string, seed: EngineNodeSeed): Promise<EngineNode> {
-  const child: ChildProcess = spawn(
-    NODE,
-    ['--import', 'tsx', NODE_PROCESS, connectionString, nodeId, seed.restaurant, seed.location, seed.product, seed.apiKey, String(seed.at)],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+/**
+ * The connection string goes through the environment's PGPASSWORD, not argv (a process list shows
+ * argv): the URL given to serve names the role, host, port and database only.
+ */
+export async function startEngineNode(name: string, database: { url: string; password: string }): Promise<EngineNode> {
+  const child: ChildProcess = spawn(NODE, ['--import', 'tsx', SERVE, '--database', database.url, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...process.env, PGPASSWORD: database.password, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const baseUrl = await new Promise<string>((resolve, reject) => {
     let printed = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       printed += chunk;
-      const line = printed.split('\n').find((candidate) => candidate.startsWith('{"listening"'));
-      if (line) resolve((JSON.parse(line) as { listening: number }).listening);
+      const line = printed.split('\n').find((candidate) => candidate.startsWith('{"base_url"'));
+      if (line) resolve((JSON.parse(line) as { base_url: string }).base_url);
     });
-    child.once('exit', (code) => reject(new Error(`engine node ${nodeId} exited (${code}) before it listened`)));
+    child.once('exit', (code, signal) => reject(new Error(`engine node ${name} exited (${code ?? signal}) before it listened`)));
   });
+  const running = () => child.exitCode === null && child.signalCode === null;
   return {
-    nodeId,
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    name,
+    baseUrl,
+    running,
+    async kill9() {
+      if (running()) child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (running()) child.kill('SIGTERM');
       await exited;
     },
   };

@@ -1,75 +1,98 @@
-// The storage-level failover scenario of failover.e2e.test.ts, once per fault: a restaurant of its
-// own (so each scenario's feed starts at 1 and its counts are its own), two engine nodes
-// (engine-node.ts) on the platform's write port, six store-front clients and a feed reader per node
-// (store-fronts.ts); orders before the fault, the fault, orders after it; then what the leader holds
-// against what was answered. The test asserts on what this returns.
+// The engine nodes' failover scenario of failover.e2e.test.ts, once per fault: a restaurant of its own
+// (platform-restaurant.ts), two engine nodes (engine-node.ts: `serve --database` through HAProxy),
+// eight store-front clients and a feed reader per node (store-fronts.ts), and each node's
+// /v1/health watched; orders before the fault, the fault, orders after it; then what the leader
+// holds against what was answered. The test asserts on what this returns.
 import { loadavg } from 'node:os';
 import type pg from 'pg';
 import type { PlatformLayout } from '../../../../scripts/platform/layout.ts';
 import { eventually } from '../../../support/eventually.ts';
 import { longestGap } from '../../../support/order-writers.ts';
 import { explainingFailure } from '../../../support/platform-diagnosis.ts';
-import { startEngineNode, type EngineNode, type EngineNodeSeed } from './engine-node.ts';
+import { startEngineNode, type EngineNode } from './engine-node.ts';
+import { watchHealth, type HealthReport } from './health-watch.ts';
+import { startHubUnderLoad, type HubOutcome, type HubUnderLoad } from './hub-under-load.ts';
+import { seedPlatformRestaurant, type PlatformRestaurant } from './platform-restaurant.ts';
 import { startStoreFronts, type StoreFrontReport } from './store-fronts.ts';
 
 export const STOCK = 100_000;
-
-function seedOf(label: string): EngineNodeSeed {
-  return { restaurant: `r-${label}`, location: `l-${label}`, product: `p-${label}`, apiKey: `k-${label}`, at: Date.parse('2026-11-28T23:00:00Z') };
-}
-
-function seedSql(seed: EngineNodeSeed): string {
-  return `
-  INSERT INTO restaurants (id, name, register_mode, created_at) VALUES ('${seed.restaurant}', 'Uno', 'manual', 0);
-  INSERT INTO locations (id, restaurant_id, name, address) VALUES ('${seed.location}', '${seed.restaurant}', 'Local', 'Calle 1');
-  INSERT INTO categories (id, restaurant_id, name) VALUES ('c-${seed.restaurant}', '${seed.restaurant}', 'Platos');
-  INSERT INTO products (id, restaurant_id, category_id, slug, name, price, track_stock) VALUES ('${seed.product}', '${seed.restaurant}', 'c-${seed.restaurant}', 'completo', 'Completo', 2500, 1);
-  INSERT INTO stock (location_id, product_id, quantity) VALUES ('${seed.location}', '${seed.product}', ${STOCK});
-  INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, last4, created_at)
-    VALUES ('${seed.apiKey}', '${seed.restaurant}', 'lookup-${seed.apiKey}', '\\x00'::bytea, '\\x00'::bytea, 'live', 1, 'abcd', 0);`;
-}
+const ORDER_CLIENTS = 8;
+/** The LISTEN connections' application name (postgres-storage.ts). */
+const LISTEN_APPLICATION = 'comanda listen';
 
 export interface EngineNodesOutcome {
   report: StoreFrontReport;
+  health: HealthReport;
   /** Keys answered 201 whose order (with the id answered) is not on the leader. */
   lost: string[];
   /** Keys with more than one order. */
   doubled: string[];
-  /** Orders on the leader whose key no client saw answered. */
+  /** Orders on the leader whose key no client (or hub) saw answered. */
   unanswered: string[];
+  /**
+   * The hub's, when the scenario has one (its restaurant's own): `lost`, its orders not once on the
+   * leader or not delivered; `unexpected`, orders there it did not take; its product's stock.
+   */
+  hub?: HubOutcome & { lost: string[]; unexpected: string[]; stock: number };
+  /** Transitions answered 200 whose order is not at least at that step on the leader. */
+  stepsLost: string[];
   orders: number;
   created: number;
   stock: number;
-  events: number;
-  /** What each node's database counts of the nodes' LISTEN connections once they are back. */
-  listening: number[];
+  /** The live feed's seqs on the leader, in order. */
+  feedSeqs: number[];
+  /** Orders answered 201 that no reader saw an order.created of. */
+  unseen: string[];
+  /** The LISTEN connections the leader counts once the nodes are back. */
+  listening: number;
+  /** The nodes still running at the end. */
+  running: string[];
   unavailableMs: number;
   figure: string;
+}
+
+export interface EngineNodesFault {
+  /** Injects the fault; may kill one of `nodes` (then its clients go to the other). */
+  inject(nodes: readonly EngineNode[]): Promise<void>;
 }
 
 export async function engineNodesUnderLoad(options: {
   layout: PlatformLayout;
   admin: pg.Pool;
-  connectionString: string;
+  /** HAProxy's write port, without the password. */
+  database: { url: string; password: string };
   label: string;
   clock: () => number;
   ordersAroundTheFault: number;
   recoveryTimeoutMs: number;
-  inject: () => Promise<void>;
+  fault: EngineNodesFault;
+  /** A hub (of a restaurant of its own) pushing its outbox to node b through the fault. */
+  hub?: boolean;
 }): Promise<EngineNodesOutcome> {
   const { admin, clock, label } = options;
-  const seed = seedOf(label);
-  await admin.query(seedSql(seed));
+  const withPassword = new URL(options.database.url);
+  withPassword.password = options.database.password;
+  const restaurant = await seedPlatformRestaurant(withPassword.toString(), { writeKeys: ORDER_CLIENTS, readKeys: 2 });
   const nodes: EngineNode[] = [];
+  let hub: HubUnderLoad | undefined;
   try {
-    nodes.push(await startEngineNode(options.connectionString, 'node-a', seed), await startEngineNode(options.connectionString, 'node-b', seed));
-    const fronts = startStoreFronts({ nodes, clientsPerNode: 3, label, clock });
+    // One after the other: the first may build the kitchen page once (serve does on a fresh checkout).
+    nodes.push(await startEngineNode('a', options.database));
+    nodes.push(await startEngineNode('b', options.database));
+    await putStock(nodes[0]!, restaurant);
+    const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
+    if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
+    const health = watchHealth(nodes);
+    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label });
+    const fronts = startStoreFronts({ nodes, restaurant, label, clock });
     let report: StoreFrontReport;
     let faultAt = 0;
+    let listening = 0;
+    let hubOutcome: HubOutcome | undefined;
     try {
-      await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= options.ordersAroundTheFault, timeoutMs: 60_000 });
+      await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= options.ordersAroundTheFault, timeoutMs: options.recoveryTimeoutMs });
       faultAt = clock();
-      await options.inject();
+      await options.fault.inject(nodes);
       await explainingFailure(options.layout, undefined, clock, () =>
         eventually(() => fronts.acknowledged.filter((ack) => ack.at > faultAt).length, 'orders to resume after the fault', {
           until: (count) => count >= options.ordersAroundTheFault,
@@ -77,44 +100,96 @@ export async function engineNodesUnderLoad(options: {
         }),
       );
       await fronts.stopOrders();
-      const lastSeq = Number((await admin.query('SELECT last_event_seq FROM restaurant_clocks WHERE restaurant_id = $1', [seed.restaurant])).rows[0]?.last_event_seq ?? 0);
-      await eventually(() => fronts.cursors(), "each node's feed reader caught up", { until: (cursors) => [...cursors.values()].every((cursor) => cursor >= lastSeq), timeoutMs: 60_000 });
+      if (hub) hubOutcome = await hub.finish(options.recoveryTimeoutMs);
+      const last = await lastLiveSeq(admin, restaurant.id);
+      await eventually(() => fronts.cursors(), "each feed reader caught up with the leader's feed", { until: (cursors) => cursors.every((cursor) => cursor >= last), timeoutMs: 60_000 });
+      // Each running node's LISTEN connection back on the leader.
+      const runningNodes = nodes.filter((node) => node.running()).length;
+      listening = await eventually(async () => Number((await admin.query('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [LISTEN_APPLICATION])).rows[0]!.n), `${runningNodes} LISTEN connections on the leader`, {
+        until: (count) => count === runningNodes,
+        timeoutMs: 60_000,
+      });
+      // Every running node says it can write again.
+      await eventually(() => health.lastAnswers(), 'every running node writable on /v1/health', {
+        until: (answers) => nodes.every((node, index) => !node.running() || answers[index]?.writable === true),
+        timeoutMs: 60_000,
+      });
     } finally {
       report = await fronts.stop();
+      await health.stop();
     }
-    // Each node's LISTEN connection back on the leader: the database counts both nodes.
-    const listening = await Promise.all(
-      nodes.map((node) =>
-        eventually(async () => ((await (await fetch(`${node.baseUrl}/nodes`)).json()) as { nodes: number }).nodes, `${node.nodeId} counting both LISTEN connections`, {
-          until: (count) => count === 2,
-          timeoutMs: 60_000,
-        }),
-      ),
-    );
 
-    const rows = (await admin.query<{ id: string; notes: string }>('SELECT id, notes FROM orders WHERE restaurant_id = $1', [seed.restaurant])).rows;
+    const rows = (await admin.query<{ id: string; customer_name: string; status: string }>('SELECT id, customer_name, status FROM orders WHERE restaurant_id = $1', [restaurant.id])).rows;
     const ordersByKey = new Map<string, string[]>();
-    for (const order of rows) ordersByKey.set(order.notes, [...(ordersByKey.get(order.notes) ?? []), order.id]);
+    for (const order of rows) ordersByKey.set(order.customer_name, [...(ordersByKey.get(order.customer_name) ?? []), order.id]);
+    const statusById = new Map(rows.map((order) => [order.id, order.status]));
     const created = report.acknowledged.filter((ack) => ack.status === 201);
     const answeredKeys = new Set(report.acknowledged.map((ack) => ack.key));
-    const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [seed.location, seed.product])).rows[0]!.quantity);
-    const events = Number((await admin.query("SELECT count(*) AS n FROM events WHERE restaurant_id = $1 AND type = 'order.created'", [seed.restaurant])).rows[0]!.n);
-    const unavailableMs = longestGap(report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at, serverPort: 0 })), faultAt);
+    const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [restaurant.location, restaurant.product])).rows[0]!.quantity);
+    const feedSeqs = (await admin.query<{ seq: string }>("SELECT seq FROM events WHERE restaurant_id = $1 AND world IN ('live', 'both') ORDER BY seq", [restaurant.id])).rows.map((row) => Number(row.seq));
+    const seenCreated = new Set(report.feeds.flatMap((feed) => feed.created));
+    const STEP_ORDER = ['recibido', 'en_preparacion', 'listo'];
+    // Every answered write counts (orders and kitchen steps): an order client spends most of its time
+    // on its order's steps, so answered orders alone come too seldom to time the gap by.
+    const writes = [...report.acknowledged.map((ack) => ({ key: ack.key, at: ack.at })), ...report.transitions.map((step) => ({ key: `${step.orderId} ${step.status}`, at: step.at }))];
+    const unavailableMs = longestGap(writes.map((write) => ({ ...write, serverPort: 0 })), faultAt);
     const outcome = {
       report,
+      health: health.report(),
       lost: created.filter((ack) => !ordersByKey.get(ack.key)?.includes(ack.orderId!)).map((ack) => ack.key),
       doubled: [...ordersByKey].filter(([, ids]) => ids.length > 1).map(([key]) => key),
       unanswered: [...ordersByKey.keys()].filter((key) => !answeredKeys.has(key)),
+      ...(hubOutcome && hubRestaurant ? { hub: await hubOnTheLeader(admin, hubRestaurant, hubOutcome) } : {}),
+      stepsLost: report.transitions.filter((step) => STEP_ORDER.indexOf(statusById.get(step.orderId) ?? '') < STEP_ORDER.indexOf(step.status)).map((step) => `${step.orderId} ${step.status}`),
       orders: rows.length,
       created: created.length,
       stock,
-      events,
+      feedSeqs,
+      unseen: created.filter((ack) => !seenCreated.has(ack.orderId!)).map((ack) => ack.key),
       listening,
+      running: nodes.filter((node) => node.running()).map((node) => node.name),
       unavailableMs,
     };
-    const figure = `${label} (2 engine nodes, 6 order clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s (longest time without an acknowledged order from the fault on); acknowledged ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), lost ${outcome.lost.length}, keys doubled ${outcome.doubled.length}; 503 with Retry-After ${JSON.stringify(Object.fromEntries(report.unavailable))}; stock ${STOCK} → ${stock}; feeds read ${report.feeds.map((feed) => `${feed.node} ${feed.seqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; LISTEN connections counted ${listening.join(', ')}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
+    const h = outcome.health;
+    const figure =
+      `${label} (2 engine nodes \`serve --database\`, ${ORDER_CLIENTS} store-front clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s ` +
+      `(longest time without an answered write, order or kitchen step, from the fault on); orders answered ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), ` +
+      `kitchen steps ${report.transitions.length}; lost ${outcome.lost.length}, keys doubled ${outcome.doubled.length}, steps lost ${outcome.stepsLost.length}; ` +
+      `answers ${JSON.stringify(Object.fromEntries([...report.answers].sort()))}; stock ${STOCK} → ${stock}; ` +
+      `feeds read ${report.feeds.map((feed) => `${feed.reader} ${feed.seqs.length} of ${feedSeqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; ` +
+      `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}; ` +
+      (hubOutcome ? `hub (a restaurant of its own, upstream node b): ${hubOutcome.orders.length} orders and ${hubOutcome.steps} kitchen steps pushed, outbox ${hubOutcome.status.outbox_pending}, last divergence check ${JSON.stringify(hubOutcome.status.last_check)}, conflicts ${hubOutcome.status.conflicts.length}; ` : '') +
+      `LISTEN connections ${listening}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     return { ...outcome, figure };
   } finally {
+    await hub?.close();
     for (const node of nodes) await node.stop();
   }
+}
+
+async function putStock(node: EngineNode, restaurant: PlatformRestaurant): Promise<void> {
+  const answer = await fetch(`${node.baseUrl}/stock`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${restaurant.writeKeys[0]}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ location_id: restaurant.location, items: [{ product_id: restaurant.product, quantity: STOCK }] }),
+  });
+  if (answer.status !== 200) throw new Error(`PUT /stock answered ${answer.status}: ${await answer.text()}`);
+}
+
+/** The hub's restaurant on the leader against what the hub answered. */
+async function hubOnTheLeader(admin: pg.Pool, restaurant: PlatformRestaurant, outcome: HubOutcome): Promise<HubOutcome & { lost: string[]; unexpected: string[]; stock: number }> {
+  const rows = (await admin.query<{ customer_name: string; status: string }>('SELECT customer_name, status FROM orders WHERE restaurant_id = $1', [restaurant.id])).rows;
+  const taken = new Set(outcome.orders);
+  const stock = Number((await admin.query('SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2', [restaurant.location, restaurant.product])).rows[0]!.quantity);
+  return {
+    ...outcome,
+    lost: outcome.orders.filter((name) => rows.filter((row) => row.customer_name === name && row.status === 'entregado').length !== 1),
+    unexpected: rows.filter((row) => !taken.has(row.customer_name)).map((row) => row.customer_name),
+    stock,
+  };
+}
+
+async function lastLiveSeq(admin: pg.Pool, restaurant: string): Promise<number> {
+  const { rows } = await admin.query<{ seq: string | null }>("SELECT max(seq) AS seq FROM events WHERE restaurant_id = $1 AND world IN ('live', 'both')", [restaurant]);
+  return Number(rows[0]?.seq ?? 0);
 }
