@@ -18,7 +18,8 @@ import { acquireServingLock, type ServingLock } from '../engine/serving-lock.ts'
 import { startWalCheckpointer } from '../engine/store/wal-checkpointer.ts';
 import { checkIntegrityInBackground, lowSpaceRefusal, quickCheckAtOpen, type StorageRefusal } from '../engine/store/database-checks.ts';
 import { MIN_FREE_BYTES_TO_START } from '../engine/domain/free-space.ts';
-import { postgresNodeHealth } from '../engine/postgres/postgres-health.ts';
+import { postgresNodeHealth, type PostgresNodeHealth } from '../engine/postgres/postgres-health.ts';
+import { createPostgresClient } from '../engine/postgres/postgres-pool.ts';
 
 export interface EngineServerOptions {
   /** Refuse to start with less free beside the database (default 64 MB; tests on a tiny tmpfs say 0). */
@@ -157,11 +158,12 @@ async function serveEngine(
     mail: mailSender,
   });
   const commands = options.commands ? options.commands(engine, providers) : localCommands(engine, providers.couriers);
+  const health = engine.postgres ? postgresHealthProbe(engine.postgres.pool, engine.postgres.nodeId) : null;
   const app = await buildHttpApi({
     engine,
     commands,
     providers,
-    ...(engine.postgres ? { health: postgresNodeHealth(engine.postgres.pool, { nodeId: engine.postgres.nodeId }) } : {}),
+    ...(health ? { health } : {}),
     ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.replica ? { replica: options.replica } : {}),
@@ -202,9 +204,12 @@ async function serveEngine(
     async close() {
       if (closed) return;
       closed = true;
+      // Issue 35: first no new requests, then the jobs (their passes under way finish), then the
+      // database: closed under a pass, the pool would fail it ("Cannot use a pool after calling end").
+      await app.close();
       file?.stopWatching();
       await jobs.stop();
-      await app.close();
+      await health?.close();
       await file?.stopCheckpoints();
       await engine.shutdown();
       // Only now: closing it with a connection still open would drop SQLite's locks (store/wal-checkpointer.ts).
@@ -212,6 +217,20 @@ async function serveEngine(
       servingLock?.release();
     },
   };
+}
+
+/**
+ * Issue 35: `/v1/health` on PostgreSQL asks on a connection of its own, to the pool's database: a
+ * pool busy with orders would queue the probe, and a node that writes would say it cannot.
+ */
+function postgresHealthProbe(pool: { options: { connectionString?: string | undefined } }, nodeId: string): PostgresNodeHealth {
+  const connectionString = pool.options.connectionString;
+  if (connectionString === undefined) throw new Error('the PostgreSQL pool has no connection string for the health probe');
+  return postgresNodeHealth(
+    // Its errors are its answers ("cannot write"), so they are not logged again.
+    () => createPostgresClient({ connectionString, applicationName: 'comanda health', onError: () => {} }),
+    { nodeId },
+  );
 }
 
 /**

@@ -46,7 +46,10 @@ export interface JobsRunner {
   /** Sets (or removes, with null) the mail sender; the runner closes the one it replaces. */
   setMailSender(sender: MailSender | null): void;
   readonly mailSender: MailSender | null;
-  /** Stops the tick, waits for a mail pass under way and closes the mail sender. */
+  /**
+   * Stops the tick, waits for the passes under way (the database jobs', couriers', payments',
+   * printers', mail's) and closes the mail sender: after it nothing of the runner uses the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -374,6 +377,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
       stopped = true;
       clearInterval(timer);
       unsubscribe();
+      // Issue 35: a database pass under way would otherwise go on after the pool is closed.
+      await runDatabaseJobs.settled();
       if (courierPass) await courierPass;
       if (paymentPass) await paymentPass;
       await lanes.stop();

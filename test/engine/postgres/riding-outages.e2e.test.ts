@@ -220,25 +220,36 @@ describe('runTransaction through an outage', () => {
     }
   });
 
-  test('health on PostgreSQL: writable on the leader, not when the pool cannot connect, one probe a second at most', async () => {
-    const pool = poolWith();
-    const leader = postgresNodeHealth(pool, { nodeId: 'node-a' });
+  test('health on PostgreSQL: writable on the leader, not when the probe cannot connect, one probe a second at most on one connection', async () => {
+    const clients: pg.Client[] = [];
+    const probeClient = (url: string) => () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+      clients.push(client);
+      return client;
+    };
+    const leader = postgresNodeHealth(probeClient(connectionString), { nodeId: 'node-a' });
     assert.deepEqual(await leader.canWrite(), { writable: true, reason: null });
     assert.equal(leader.database, 'postgres');
-    const closed = new pg.Pool({ connectionString: connectionString.replace(/:\d+\//, ':1/'), connectionTimeoutMillis: 2_000 });
-    pools.push(closed);
-    const unreachable = postgresNodeHealth(closed, { timeoutMs: 5_000 });
+    await leader.close();
+    const unreachable = postgresNodeHealth(probeClient(connectionString.replace(/:\d+\//, ':1/')), { timeoutMs: 5_000 });
     assert.deepEqual(await unreachable.canWrite(), { writable: false, reason: 'the database cannot be reached' });
+    await unreachable.close();
     let now = 0;
     const probes: number[] = [];
-    const counted = poolWith();
-    counted.on('acquire', () => probes.push(now));
-    const cached = postgresNodeHealth(counted, { now: () => now });
-    await Promise.all([cached.canWrite(), cached.canWrite(), cached.canWrite()]);
+    const made = clients.length;
+    const counted = postgresNodeHealth(() => {
+      const client = probeClient(connectionString)();
+      const query = client.query.bind(client) as (text: string) => Promise<unknown>;
+      Object.assign(client, { query: (text: string) => (probes.push(now), query(text)) });
+      return client;
+    }, { now: () => now });
+    await Promise.all([counted.canWrite(), counted.canWrite(), counted.canWrite()]);
     now = 999;
-    await cached.canWrite();
+    await counted.canWrite();
     now = 1_000;
-    await cached.canWrite();
+    assert.deepEqual(await counted.canWrite(), { writable: true, reason: null });
     assert.deepEqual(probes, [0, 1_000], 'one probe for the three at once and the one within the second');
+    assert.equal(clients.length - made, 1, 'both probes on one connection of their own');
+    await counted.close();
   });
 });
