@@ -41,7 +41,7 @@ async function actions(ids: readonly number[]): Promise<PaymentActionRow[]> {
 async function dueRefunds(count: number, prefix: string): Promise<number[]> {
   const payments = Array.from({ length: count }, (_, i) => mp.pay(`${prefix}-${i}`, { amount: 1000 + i }));
   return await a.server.engine.transaction(async (tx) => {
-    const ids = [];
+    const ids: number[] = [];
     for (const payment of payments) {
       ids.push(await tx.stores.paymentActions.insert({
         restaurant_id: R1.id,
@@ -63,7 +63,7 @@ test('20 refunds and 20 payment reads due, both nodes\' runners at once: each ca
   const read = Array.from({ length: 20 }, (_, i) => mp.pay(`pedido-leido-${i}`, { amount: 2000 + i }));
   const refundIds = await dueRefunds(20, 'pedido-devuelto');
   for (const [i, payment] of read.entries()) await requestPaymentCheck((i % 2 === 0 ? a : b).server.engine, R1.id, MERCADOPAGO_PROVIDER_NAME, String(payment.id));
-  const checkIds = [];
+  const checkIds: number[] = [];
   for (const payment of read) checkIds.push((await a.server.engine.stores.paymentActions.find(R1.id, MERCADOPAGO_PROVIDER_NAME, 'check', String(payment.id)))!.id);
 
   await eventually(async () => {
@@ -100,4 +100,33 @@ test('each due refund performed by both nodes four times at once: one call at Me
   assert.equal(mp.refundRequests - before, 10, 'one refund request per action');
   const rows = await actions(ids);
   assert.deepEqual([...new Set(rows.map((r) => `${r.status} ${r.attempts} ${r.outcome}`))], ['done 1 refunded']);
+});
+
+// Last in the file: it closes the stand-in to end node A's stalled call.
+test('a node stalls past its lease: the other node refunds, and the stalled node\'s late outcome is not recorded', { timeout: 180_000 }, async () => {
+  const [id] = await dueRefunds(1, 'pedido-atascado');
+  const before = mp.refundRequests;
+  // Node A's refund reaches Mercado Pago, which makes it and never answers: A's call hangs.
+  mp.stallNext(/^POST \/v1\/payments\/\d+\/refunds$/, 1, 'after');
+  const late = performPaymentAction(a.server.engine, a.server.providers.payments, id!, 120_000);
+  await eventually(() => mp.stalled.length === 1, 'node A\'s refund request held');
+  const leased = (await b.server.engine.stores.paymentActions.get(id!))!;
+  assert.deepEqual([leased.status, leased.attempts], ['pending', 1]);
+
+  // Within A's lease node B leaves it; past it, B claims it and refunds (same idempotency key: the same refund).
+  assert.equal(await performPaymentAction(b.server.engine, b.server.providers.payments, id!, 10_000), null, 'leased to A');
+  b.clock.advance(leased.next_at! - b.clock.now() + 1);
+  const done = await performPaymentAction(b.server.engine, b.server.providers.payments, id!, 10_000);
+  assert.deepEqual([done?.status, done?.outcome, done?.attempts], ['done', 'refunded', 2]);
+  assert.equal(mp.refundRequests - before, 2);
+  assert.equal(mp.refunds.size, new Set(mp.refundKeys).size, 'one refund per key');
+
+  // A's call ends at last (the provider's connection drops): its failure would put the action back
+  // to be retried; fenced by its lapsed lease, nothing of it is recorded.
+  await mp.close();
+  await late;
+  const after = (await a.server.engine.stores.paymentActions.get(id!))!;
+  assert.deepEqual([after.status, after.outcome, after.provider_ref, after.next_at, after.attempts, after.last_error],
+    ['done', 'refunded', done?.provider_ref, null, 2, null]);
+  assert.deepEqual(await a.server.engine.stores.paymentActions.due(b.clock.now() + 24 * 3600_000, 100), []);
 });
