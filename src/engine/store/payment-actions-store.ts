@@ -101,13 +101,28 @@ export class PaymentActionsStore {
   }
 
   update(id: number, changes: PaymentActionChanges, updatedAt: number): void {
+    this.updateWhere(id, null, changes, updatedAt);
+  }
+
+  /**
+   * Updates an action only while it still holds the claim whose lease ends at `leaseUntil` (issue
+   * 34: still `pending`, `next_at` that lease, the claim's fencing token). False when it does not:
+   * the lease ended and another claim took the action (a node that stalled past its lease), or it
+   * was recorded since. With no changes it only checks (and, on PostgreSQL, locks the row).
+   */
+  updateClaimed(id: number, leaseUntil: number, changes: PaymentActionChanges, updatedAt: number): boolean {
+    return this.updateWhere(id, leaseUntil, changes, updatedAt) === 1;
+  }
+
+  private updateWhere(id: number, leaseUntil: number | null, changes: PaymentActionChanges, updatedAt: number): number {
     const columns = Object.keys(changes).sort();
-    const sql = `UPDATE payment_actions SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`;
+    const held = leaseUntil === null ? '' : " AND status = 'pending' AND next_at = @lease_until";
+    const sql = `UPDATE payment_actions SET ${[...columns.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ')} WHERE id = @id${held}`;
     let statement = this.updateStatements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.updateStatements.set(sql, statement);
     }
-    statement.run({ ...changes, updated_at: updatedAt, id });
+    return statement.run({ ...changes, updated_at: updatedAt, id, ...(leaseUntil === null ? {} : { lease_until: leaseUntil }) }).changes;
   }
 }

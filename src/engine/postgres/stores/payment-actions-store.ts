@@ -6,7 +6,7 @@ import type { AsyncStore } from '../../store/async-store.ts';
 import type {
   NewPaymentAction, PaymentActionChanges, PaymentActionKind, PaymentActionRow, PaymentActionsStore,
 } from '../../store/payment-actions-store.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 
 /** The columns an update may set: a closed list, since their names are written into the SQL. */
 const UPDATABLE = new Set<string>([
@@ -60,13 +60,22 @@ export class PostgresPaymentActionsStore implements AsyncStore<PaymentActionsSto
   }
 
   async update(id: number, changes: PaymentActionChanges, updatedAt: number): Promise<void> {
+    await this.updateWhere(id, null, changes, updatedAt);
+  }
+
+  async updateClaimed(id: number, leaseUntil: number, changes: PaymentActionChanges, updatedAt: number): Promise<boolean> {
+    return (await this.updateWhere(id, leaseUntil, changes, updatedAt)) === 1;
+  }
+
+  private updateWhere(id: number, leaseUntil: number | null, changes: PaymentActionChanges, updatedAt: number): Promise<number> {
     const columns = Object.keys(changes).sort();
     for (const column of columns) {
       if (!UPDATABLE.has(column)) throw new Error(`a payment action's ${column} is not changed by update`);
     }
-    const set = columns.map((c, i) => `${c} = $${i + 1}`).join(', ');
+    const set = columns.map((c, i) => `${c} = $${i + 1}`);
     const values = columns.map((c) => changes[c as keyof PaymentActionChanges]);
-    const sql = `UPDATE payment_actions SET ${set}${set ? ', ' : ''}updated_at = $${columns.length + 1} WHERE id = $${columns.length + 2}`;
-    await this.db.query(sql, [...values, updatedAt, id]);
+    const held = leaseUntil === null ? '' : ` AND status = 'pending' AND next_at = $${columns.length + 3}`;
+    const sql = `UPDATE payment_actions SET ${[...set, `updated_at = $${columns.length + 1}`].join(', ')} WHERE id = $${columns.length + 2}${held}`;
+    return changesOf(this.db, sql, [...values, updatedAt, id, ...(leaseUntil === null ? [] : [leaseUntil])]);
   }
 }

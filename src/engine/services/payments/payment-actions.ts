@@ -134,7 +134,24 @@ export async function duePaymentActions(engine: Engine, limit = 100, callerTx?: 
   });
 }
 
-type Claimed = { row: PaymentActionRow; provider: PaymentProvider };
+/** A claimed action: the row as claimed, its provider, and its lease's end (the claim's fencing token). */
+type Claimed = { row: PaymentActionRow; provider: PaymentProvider; leaseUntil: number };
+
+/**
+ * Records a claimed action's outcome in one transaction, only while the action still holds this
+ * claim (issue 34): its restaurant's clock row first, as the claims take it, then the row checked
+ * (and on PostgreSQL locked) by its lease. A node that stalled past its lease finds another claim
+ * there (or its outcome recorded) and records nothing: false. Nothing of `work` runs then.
+ */
+async function recordClaimed(engine: Engine, claimed: Claimed, work: (tx: WriteTransaction, now: number) => Promise<void>): Promise<boolean> {
+  return await engine.transaction(async (tx) => {
+    const now = engine.clock.now();
+    await tx.takeRestaurant(claimed.row.restaurant_id);
+    if (!await tx.stores.paymentActions.updateClaimed(claimed.row.id, claimed.leaseUntil, {}, now)) return false;
+    await work(tx, now);
+    return true;
+  });
+}
 
 async function failOrRetry(engine: Engine, tx: WriteTransaction, row: PaymentActionRow, attempts: number, error: string): Promise<void> {
   const now = engine.clock.now();
@@ -165,13 +182,14 @@ async function claimPaymentAction(engine: Engine, payments: PaymentProviders, id
     }
     const lease = DateTime.fromMillis(now).plus({ minutes: CALL_LEASE_MINUTES }).toMillis();
     await tx.stores.paymentActions.update(id, { attempts: row.attempts + 1, next_at: lease }, now);
-    return { row: { ...row, attempts: row.attempts + 1 }, provider };
+    return { row: { ...row, attempts: row.attempts + 1, next_at: lease }, provider, leaseUntil: lease };
   });
 }
 
 /**
  * Performs one due payment action: claim (a transaction), the provider's call (none open, with a
- * timeout), record (another transaction). Returns what was recorded, or null when nothing was due.
+ * timeout), record (another transaction, only while the claim still holds: see recordClaimed).
+ * Returns the action as it stands after, or null when nothing was due.
  */
 export async function performPaymentAction(
   engine: Engine,
@@ -192,8 +210,7 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    await engine.transaction(async (tx) => {
-      const now = engine.clock.now();
+    await recordClaimed(engine, claimed, async (tx, now) => {
       if ('error' in answer) {
         await failOrRetry(engine, tx, row, row.attempts, answer.error);
         return;
@@ -210,7 +227,7 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    await recordCheck(engine, row, answer);
+    await recordCheck(engine, claimed, answer);
   } else {
     let answer: ProviderRefund | { error: string };
     try {
@@ -220,14 +237,11 @@ export async function performPaymentAction(
     } catch (error) {
       answer = { error: errorText(error) };
     }
-    await engine.transaction(async (tx) => {
-      const now = engine.clock.now();
+    await recordClaimed(engine, claimed, async (tx, now) => {
       if ('error' in answer) {
         await failOrRetry(engine, tx, row, row.attempts, answer.error);
         return;
       }
-      const current = await tx.stores.paymentActions.get(row.id);
-      if (!current || current.status !== 'pending') return;
       await tx.stores.paymentActions.update(row.id, { status: 'done', outcome: 'refunded', provider_ref: answer.id, next_at: null, last_error: null }, now);
       await recordRefundOnOrder(engine, tx, row);
     });
@@ -235,11 +249,10 @@ export async function performPaymentAction(
   return await engine.read(async (tx) => await tx.stores.paymentActions.get(row.id)) ?? null;
 }
 
-async function recordCheck(engine: Engine, claimed: PaymentActionRow, answer: ProviderPayment | { error: string }): Promise<void> {
-  await engine.transaction(async (tx) => {
-    const now = engine.clock.now();
-    const row = await tx.stores.paymentActions.get(claimed.id);
-    if (!row) return;
+async function recordCheck(engine: Engine, claim: Claimed, answer: ProviderPayment | { error: string }): Promise<void> {
+  const claimed = claim.row;
+  await recordClaimed(engine, claim, async (tx, now) => {
+    const row = (await tx.stores.paymentActions.get(claimed.id))!;
     if ('error' in answer) {
       await failOrRetry(engine, tx, row, claimed.attempts, answer.error);
       return;

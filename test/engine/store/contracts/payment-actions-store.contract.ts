@@ -46,6 +46,23 @@ export function paymentActionsStoreContract(open: OpenBackend): void {
     assert.deepEqual(await paymentActions.due(300, 10), [second, late]);
   });
 
+  test('updateClaimed writes only while the action holds that lease: pending, next_at the lease (issue 34)', async () => {
+    const { paymentActions } = db.stores;
+    const id = await paymentActions.insert(action('pay-fenced', { next_at: 100 }));
+    // Claimed by a node at 100, lease to 1 000; that lease lapses and another claim leases to 2 000.
+    await paymentActions.update(id, { attempts: 1, next_at: 1_000 }, 100);
+    await paymentActions.update(id, { attempts: 2, next_at: 2_000 }, 1_500);
+    assert.equal(await paymentActions.updateClaimed(id, 1_000, { status: 'done', outcome: 'refunded', next_at: null }, 1_600), false, 'the lapsed claim records nothing');
+    assert.equal(await paymentActions.updateClaimed(id, 999, {}, 1_600), false, 'another lease, even only checked, holds nothing');
+    assert.deepEqual([(await paymentActions.get(id))?.status, (await paymentActions.get(id))?.updated_at], ['pending', 1_500]);
+    assert.equal(await paymentActions.updateClaimed(id, 2_000, {}, 1_700), true, 'the current claim holds it');
+    assert.equal(await paymentActions.updateClaimed(id, 2_000, { status: 'done', outcome: 'refunded', provider_ref: 'ref-9', next_at: null }, 1_800), true);
+    const row = await paymentActions.get(id);
+    assert.deepEqual([row?.status, row?.outcome, row?.provider_ref, row?.next_at, row?.attempts, row?.updated_at], ['done', 'refunded', 'ref-9', null, 2, 1_800]);
+    assert.equal(await paymentActions.updateClaimed(id, 2_000, { status: 'pending' }, 1_900), false, 'a recorded action is not held');
+    assert.equal(await paymentActions.updateClaimed(id, 2_000, {}, 1_900), false);
+  });
+
   test('quiet sessions: live orders paid online whose payment was never read nor searched, in a window', async () => {
     const { orders, paymentActions, paymentSessions } = db.stores;
     for (const [id, test_] of [['q-1', 0], ['q-2', 0], ['q-test', 1], ['q-read', 0]] as const) {
