@@ -39,6 +39,9 @@ test('several locations each say their name; a board filtered to one shows that 
   assert.deepEqual(kitchenWaitTexts(es, waits, [centro, nunoa], 'nunoa').map((w) => w.text), ['Espera ~5 min']);
   assert.deepEqual(kitchenWaitTexts(es, [{ location_id: 'centro', wait_minutes: 3, paused: false }], [centro, nunoa], null).map((w) => w.text), ['Espera ~3 min']);
   assert.deepEqual(kitchenWaitTexts(es, [], [centro], null), []);
+  // A location closed now (its chip says it takes no orders) is left out, unless the board shows it alone.
+  assert.deepEqual(kitchenWaitTexts(es, waits, [centro, nunoa], null, new Set(['centro'])).map((w) => w.text), ['Espera ~5 min']);
+  assert.deepEqual(kitchenWaitTexts(es, waits, [centro, nunoa], 'centro', new Set(['centro'])).map((w) => w.text), ['Pausado: espera 21 min']);
 });
 
 test('the locations state keeps the waits of the last heartbeat that says them (and draws nothing again when they did not change)', () => {

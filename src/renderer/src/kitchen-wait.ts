@@ -13,10 +13,20 @@ export interface KitchenWaitText {
   short: string;
 }
 
-/** The waits of the locations this board shows (one location when it is filtered to one), in the board's order of locations. */
-export function kitchenWaitTexts(t: Translate, waits: readonly KitchenWaitEntry[], locations: readonly BoardLocation[], filter: string | null): KitchenWaitText[] {
+/**
+ * The waits of the locations this board shows (one location when it is filtered to one), in the
+ * board's order of locations; a location known to be closed now is left out unless the board shows
+ * it alone (its strip already says "Sin pedidos nuevos").
+ */
+export function kitchenWaitTexts(
+  t: Translate,
+  waits: readonly KitchenWaitEntry[],
+  locations: readonly BoardLocation[],
+  filter: string | null,
+  closed: ReadonlySet<string> = new Set(),
+): KitchenWaitText[] {
   const byLocation = new Map(waits.map((w) => [w.location_id, w]));
-  const shown = locations.filter((l) => (filter === null ? l.is_active : l.location_id === filter) && byLocation.has(l.location_id));
+  const shown = locations.filter((l) => (filter === null ? l.is_active && !closed.has(l.location_id) : l.location_id === filter) && byLocation.has(l.location_id));
   return shown.map((location) => {
     const wait = byLocation.get(location.location_id)!;
     const vars = { minutes: wait.wait_minutes, name: location.name };

@@ -111,10 +111,13 @@ function KitchenWaitChips() {
   const waits = useLocations((s) => s.kitchenWaits);
   const locations = useBoard((s) => s.locations);
   const filter = useBoard((s) => s.locationFilter);
+  const closed = useLocations((s) => (s.view?.world === 'live' ? s.view.data.filter((l) => !l.open_now).map((l) => l.location_id).join(',') : ''));
   if (!waits) return null;
+  const texts = kitchenWaitTexts(t, waits, locations, filter, new Set(closed.split(',')));
+  if (texts.length === 0) return null;
   return (
-    <>
-      {kitchenWaitTexts(t, waits, locations, filter).map((wait) => (
+    <span className="strip-waits" data-testid="kitchen-waits">
+      {texts.map((wait) => (
         <span
           key={wait.location_id}
           className={`strip-chip chip-kitchen-wait ${wait.paused ? 'is-paused' : ''}`}
@@ -128,7 +131,7 @@ function KitchenWaitChips() {
           <span className="wait-short">{wait.short}</span>
         </span>
       ))}
-    </>
+    </span>
   );
 }
 
