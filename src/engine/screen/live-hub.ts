@@ -12,6 +12,7 @@ import type { Engine } from '../engine.ts';
 import { readFreeSpace } from '../services/storage/free-space.ts';
 import { lastEventSeq, readKitchenEvents } from '../services/kitchen/kitchen-board.ts';
 import { printStatusOf } from '../services/printing/printers.ts';
+import { readKitchenWaits } from '../services/kitchen/kitchen-waits.ts';
 
 /** A message for the sinks; `upTo` is the last event sequence number it covers (null: a heartbeat). */
 export interface LiveMessage {
@@ -75,6 +76,7 @@ const DEFAULT_BATCH = 200;
 export async function heartbeatPush(engine: Engine, restaurantId: string, status: ConnectionStatus, heartbeatMs: number): Promise<LivePush> {
   const printing = await printStatusOf(engine, restaurantId);
   const disk = readFreeSpace(engine);
+  const kitchenWaits = await readKitchenWaits(engine, restaurantId);
   return {
     kind: 'heartbeat',
     now: engine.clock.now(),
@@ -84,6 +86,7 @@ export async function heartbeatPush(engine: Engine, restaurantId: string, status
     ...(printing.length > 0 ? { printing } : {}),
     // Said only below 256 MB free, so the kitchen hears of it before writes stop (64 MB refuses a start).
     ...(disk.low && disk.free_bytes !== null ? { low_disk: { free_bytes: disk.free_bytes } } : {}),
+    kitchen_waits: kitchenWaits,
   };
 }
 

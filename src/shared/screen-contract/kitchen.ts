@@ -222,6 +222,17 @@ export interface KitchenBusyEntry {
   retry_after_seconds: number | null;
 }
 
+/**
+ * A location's kitchen wait as the board's status strip shows it (issue 32), on every heartbeat: the
+ * same minutes as GET /locations' `kitchen_wait_minutes` (live orders), and whether busy mode has
+ * paused its store fronts (by the wait or by a manager).
+ */
+export interface KitchenWaitEntry {
+  location_id: string;
+  wait_minutes: number;
+  paused: boolean;
+}
+
 /** A station's cooks on shift (the hub's "+ / −", issue 32). */
 export interface StationCooksEntry {
   station_id: string;
@@ -306,6 +317,8 @@ export type LivePush =
       printing?: PrintStatus[];
       /** Less than 256 MB free beside the engine's database: the status strip warns before writes stop; absent: enough. */
       low_disk?: { free_bytes: number };
+      /** Each active location's kitchen wait, read per heartbeat so the strip follows the kitchen (issue 32); absent: an engine before it. */
+      kitchen_waits?: KitchenWaitEntry[];
     };
 
 export type { OrderStatus, OrderType, PatchTarget };

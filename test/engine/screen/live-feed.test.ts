@@ -1,6 +1,7 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
+import { readKitchenWaits } from '../../../src/engine/services/kitchen/kitchen-waits.ts';
 import { startLiveFeed, type LiveFeed } from '../../../src/engine/screen/live-feed.ts';
 import { STANDALONE_STATUS } from '../../../src/engine/screen/live-hub.ts';
 import type { KitchenEvent, LivePush } from '../../../src/shared/screen-contract/kitchen.ts';
@@ -84,7 +85,10 @@ describe('live feed to the kitchen screen', () => {
     await eventually(() => beats.filter((b) => b.kind === 'heartbeat').length >= 2, 'two heartbeats');
     fast.stop();
     const count = beats.length;
-    assert.deepEqual(beats[0], { kind: 'heartbeat', now: engine.clock.now(), status: { ...STANDALONE_STATUS, queued: 3 }, stale_after_ms: 60 });
+    // Each active location's kitchen wait (issue 32), as the engine reads it now (the clock is still).
+    const kitchen_waits = await readKitchenWaits(engine.server.engine, R1.id);
+    assert.ok(kitchen_waits.some((w) => w.location_id === R1.openLocation));
+    assert.deepEqual(beats[0], { kind: 'heartbeat', now: engine.clock.now(), status: { ...STANDALONE_STATUS, queued: 3 }, stale_after_ms: 60, kitchen_waits });
     assert.equal(engine.server.engine.notifier.waiting(R1.id), subscribed, 'stopped: no longer subscribed to the feed');
     await placeOrder(engine);
     // A witness with the same heartbeat beats three times: the stopped one would have beaten meanwhile.

@@ -7,6 +7,7 @@ import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
+import { kitchenWaitTexts } from '../kitchen-wait.ts';
 import { isStale, type PendingMove } from '../state/board-state.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 
@@ -49,6 +50,7 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
       <span data-testid="connection" className="strip-text">
         {t(mode === 'connected' ? 'statusbar.connected' : 'statusbar.standalone')} · {connection}
       </span>
+      {onBoard && <KitchenWaitChips />}
       {!stale && status && status.mode === 'connected' && !status.online && (
         <span className="strip-chip chip-offline" role="alert" data-testid="offline-banner" title={t('board.offline', { time: status.last_sync_at ? formatClock(status.last_sync_at, timeZone, language) : '—' })}>
           {t('strip.platform_offline')}
@@ -96,6 +98,40 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
       )}
       {apiUrl && <span className="muted strip-text strip-api">{t('statusbar.api', { url: apiUrl })}</span>}
     </footer>
+  );
+}
+
+/**
+ * The kitchen's wait of the locations this board shows (issue 32), as the engine's heartbeat says it:
+ * "Espera ~18 min", "Pausado: espera 32 min" while busy mode has paused the store fronts. The first
+ * to give up room on a narrow strip (its short form on a phone, then an ellipsis), never the rest.
+ */
+function KitchenWaitChips() {
+  const t = useT();
+  const waits = useLocations((s) => s.kitchenWaits);
+  const locations = useBoard((s) => s.locations);
+  const filter = useBoard((s) => s.locationFilter);
+  const closed = useLocations((s) => (s.view?.world === 'live' ? s.view.data.filter((l) => !l.open_now).map((l) => l.location_id).join(',') : ''));
+  if (!waits) return null;
+  const texts = kitchenWaitTexts(t, waits, locations, filter, new Set(closed.split(',')));
+  if (texts.length === 0) return null;
+  return (
+    <span className="strip-waits" data-testid="kitchen-waits">
+      {texts.map((wait) => (
+        <span
+          key={wait.location_id}
+          className={`strip-chip chip-kitchen-wait ${wait.paused ? 'is-paused' : ''}`}
+          data-testid="kitchen-wait-chip"
+          data-location-id={wait.location_id}
+          data-minutes={wait.minutes}
+          data-paused={wait.paused ? 'true' : 'false'}
+          title={`${wait.text} · ${t('strip.kitchen_wait_title')}`}
+        >
+          <span className="wait-long">{wait.text}</span>
+          <span className="wait-short">{wait.short}</span>
+        </span>
+      ))}
+    </span>
   );
 }
 

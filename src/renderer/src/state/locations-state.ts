@@ -2,7 +2,7 @@
 // On the hub (the desktop's window) also the kitchen's wait and busy mode with the manager's
 // override, and the cooks on shift per station with "+ / −" (issue 32).
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { LivePush, LocationsViewData, PrepTimeDriftEntry, StationCooksEntry, World } from '../../../shared/screen-contract/kitchen.ts';
+import type { KitchenWaitEntry, LivePush, LocationsViewData, PrepTimeDriftEntry, StationCooksEntry, World } from '../../../shared/screen-contract/kitchen.ts';
 import type { KitchenApi } from '../api.ts';
 import { errorMessage } from '../api.ts';
 
@@ -28,6 +28,8 @@ export interface LocationsState {
   acceptDrift(productId: string, stationId: string): Promise<boolean>;
   /** The manager's busy-mode override: pause or resume store fronts now, or give it back to the wait. */
   setBusy(locationId: string, mode: 'pause' | 'resume' | 'auto'): Promise<boolean>;
+  /** Each active location's kitchen wait (live), as the last heartbeat said it; null until one says it (the board's status strip). */
+  kitchenWaits: KitchenWaitEntry[] | null;
   receive(push: LivePush): void;
 }
 
@@ -45,6 +47,7 @@ export function createLocationsState(deps: { api: HubApi }): LocationsStateApi {
     cooks: null,
     drift: null,
     accepting: null,
+    kitchenWaits: null,
     async loadDrift() {
       if (!deps.api.prepTimeDrift) return;
       try {
@@ -126,7 +129,13 @@ export function createLocationsState(deps: { api: HubApi }): LocationsStateApi {
       }
     },
     receive(push) {
-      if (push.kind !== 'events' || get().world !== 'live') return;
+      // The wait is read by the engine per heartbeat (every 2 s): it follows the kitchen's changes and its clock.
+      if (push.kind === 'heartbeat') {
+        // The same figures as before (most heartbeats): kept as they are, so nothing draws again.
+        if (push.kitchen_waits && JSON.stringify(push.kitchen_waits) !== JSON.stringify(get().kitchenWaits)) set({ kitchenWaits: push.kitchen_waits });
+        return;
+      }
+      if (get().world !== 'live') return;
       for (const event of push.events) {
         if (event.type !== 'location.updated') continue;
         set((s) => ({

@@ -1,0 +1,139 @@
+// The kitchen's wait on the board's status strip in headless Chromium (issue 32), on both transports:
+// a browser tablet over HTTP and Server-Sent Events (a served engine), and the desktop window's
+// bridge. Orders make the shown wait rise, a cook's bump lowers it, a pause says "Pausado"; at every
+// screen size the strip keeps its other content whole (the wait gives up its room first). The
+// engine's clock is a ManualClock: nothing moves but what the test does.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { R1 } from '../support/demo-ids.ts';
+import { eventually } from '../support/eventually.ts';
+import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
+import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
+import { englishIn } from './support/spanish-words.ts';
+import { setBusyOverride } from '../../src/engine/services/kitchen/busy-mode.ts';
+import { kitchenActor } from '../../src/engine/screen/kitchen-handlers.ts';
+
+/** The screenshots of this file, kept with the docs (docs/kitchen-promises.md). */
+const SCREENS = resolve(import.meta.dirname, '../../docs/screens/kitchen-wait-strip');
+const VIEWPORTS = [
+  { name: 'tv', width: 1920, height: 1080 },
+  { name: 'landscape', width: 1280, height: 800 },
+  { name: 'ipad-portrait', width: 820, height: 1180 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const chip = (page: Page) => page.locator(`[data-testid="kitchen-wait-chip"][data-location-id="${R1.openLocation}"]`);
+const shownMinutes = async (page: Page) => Number(await chip(page).getAttribute('data-minutes'));
+const completo = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
+
+/**
+ * The strip's items other than the wait whose text is cut (wider than their box), whether the strip
+ * scrolls sideways, and the wait chip's own text and whether it is cut.
+ */
+async function stripCuts(page: Page): Promise<{ cut: string[]; overflows: boolean; waitCut: boolean; waitWidth: number }> {
+  return await page.evaluate(() => {
+    const strip = document.querySelector<HTMLElement>('[data-testid="status-bar"]')!;
+    const cut: string[] = [];
+    for (const el of Array.from(strip.querySelectorAll<HTMLElement>('.strip-chip, .strip-text'))) {
+      if (el.closest('[data-testid="kitchen-waits"]') || !el.offsetParent) continue;
+      if (el.scrollWidth > el.clientWidth + 1) cut.push(`${el.dataset.testid ?? el.className}: "${el.textContent?.trim()}"`);
+    }
+    const wait = strip.querySelector<HTMLElement>('[data-testid="kitchen-wait-chip"]')!;
+    return { cut, overflows: strip.scrollWidth > strip.clientWidth + 1, waitCut: wait.scrollWidth > wait.clientWidth + 1, waitWidth: wait.clientWidth };
+  });
+}
+
+describe('the kitchen\'s wait on the strip of a browser tablet (served engine, HTTP and SSE)', () => {
+  let k: ServedKitchen;
+  before(async () => {
+    k = await startServedKitchen();
+  });
+  after(async () => {
+    await k?.close();
+  });
+
+  test('orders make the shown wait rise, a bump lowers it, a pause says so; whole at every screen size', async () => {
+    const { page } = await k.tablet({ width: 1280, height: 800 });
+    await page.goto(await k.pairingUrl());
+    await page.locator('[data-testid="board"]').waitFor();
+    await chip(page).waitFor();
+    const idle = await shownMinutes(page);
+    assert.equal(await chip(page).innerText(), `Espera ~${idle} min`);
+    assert.equal(await page.locator('[data-testid="kitchen-wait-chip"]').count(), 1, 'the closed location\'s wait is not on the strip');
+
+    const made: { id: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const created = await k.call('POST', '/orders', { body: completo });
+      assert.equal(created.status, 201, created.text);
+      made.push(created.body);
+    }
+    const wait = async () => (await k.call('GET', '/locations')).body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
+    const busy = await wait();
+    assert.ok(busy > idle, `six completos: the wait ${busy} min, idle ${idle} min`);
+    // The strip follows the kitchen: the same minutes as GET /locations, once a heartbeat has said them.
+    await eventually(async () => (await shownMinutes(page)) === busy || undefined, `the strip shows ${busy} min`);
+    console.log(`[kitchen-wait] idle ${idle} min, after 6 orders ${busy} min`);
+
+    // A cook bumps two of the lines from the board.
+    for (const order of made.slice(0, 2)) {
+      const item = page.locator(`.column article[data-order-id="${order.id}"] [data-testid="item"]`).first();
+      await item.click();
+      await eventually(async () => (await item.getAttribute('data-done')) === 'true' || undefined, 'the line struck');
+    }
+    const lower = await wait();
+    assert.ok(lower < busy, `two lines bumped: the wait ${lower} min, was ${busy} min`);
+    await eventually(async () => (await shownMinutes(page)) === lower || undefined, `the strip shows ${lower} min`);
+    console.log(`[kitchen-wait] after 2 bumps ${lower} min`);
+
+    await setBusyOverride(k.server.engine, kitchenActor(R1.id, 'live'), R1.openLocation, 'pause');
+    await eventually(async () => (await chip(page).getAttribute('data-paused')) === 'true' || undefined, 'the pause on the strip');
+    assert.equal(await chip(page).innerText(), `Pausado: espera ${lower} min`);
+
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await eventually(async () => (await page.locator('[data-testid="status-bar"]').boundingBox())?.width === viewport.width || undefined, 'the strip at the new width');
+      const strip = (await page.locator('[data-testid="status-bar"]').boundingBox())!;
+      assert.ok(strip.height <= 40, `${viewport.name}: the status strip is ${strip.height} px`);
+      const path = join(SCREENS, `${viewport.name}-${viewport.width}x${viewport.height}.png`);
+      await page.screenshot({ path });
+      const shown = await chip(page).innerText();
+      const { cut, overflows, waitCut, waitWidth } = await stripCuts(page);
+      console.log(
+        `[kitchen-wait] ${viewport.name} ${viewport.width}x${viewport.height}: the chip says "${shown}" in ${waitWidth} px${waitCut ? ' (cut with an ellipsis)' : ''}, cut elsewhere ${JSON.stringify(cut)} (${path})`,
+      );
+      assert.deepEqual(cut, [], `${viewport.name}: the strip's other content is cut`);
+      assert.equal(overflows, false, `${viewport.name}: the strip overflows`);
+      // The closed location's wait is left out (its chip says it takes no orders): one location, no name.
+      assert.equal(shown, viewport.name === 'phone' ? `Pausado ${lower} min` : `Pausado: espera ${lower} min`);
+      // On a 390 px phone the closed location's chip leaves the wait about 30 px: it gives up its room
+      // (an ellipsis) rather than cut the rest; a phone board of one location shows it whole.
+      if (viewport.name !== 'phone') assert.equal(waitCut, false, `${viewport.name}: the wait itself is cut`);
+      assert.deepEqual(englishIn(await page.locator('[data-testid="status-bar"]').innerText()), [], `${viewport.name}: English words on the Spanish strip`);
+    }
+    await setBusyOverride(k.server.engine, kitchenActor(R1.id, 'live'), R1.openLocation, 'auto');
+    await eventually(async () => (await chip(page).getAttribute('data-paused')) === 'false' || undefined, 'the pause gone from the strip');
+  });
+});
+
+describe('the kitchen\'s wait on the strip of the desktop window (its bridge)', () => {
+  let k: KitchenUnderTest;
+  before(async () => {
+    k = await startKitchenUnderTest();
+  });
+  after(async () => {
+    await k?.stop();
+  });
+
+  test('an order makes the shown wait rise', async () => {
+    await k.open('board');
+    await chip(k.page).waitFor();
+    const idle = await shownMinutes(k.page);
+    for (let i = 0; i < 4; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
+    const listed = await k.engine.call('GET', '/locations');
+    const busy = listed.body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
+    assert.ok(busy > idle, `four completos: ${busy} min, idle ${idle} min`);
+    await eventually(async () => (await shownMinutes(k.page)) === busy || undefined, `the window's strip shows ${busy} min`);
+  });
+});
