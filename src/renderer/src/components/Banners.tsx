@@ -162,7 +162,8 @@ function ClosedLocations() {
   return (
     <span className="strip-closed" data-testid="location-closed-banner">
       <button type="button" className="strip-chip chip-closed" data-testid="location-closed-chip" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {t('strip.closed', { names: closed.map((l) => l.name).join(', ') })}
+        <span className="closed-long">{t('strip.closed', { names: closed.map((l) => l.name).join(', ') })}</span>
+        <span className="closed-short">{t('strip.closed_short', { names: closed.map((l) => l.name).join(', ') })}</span>
       </button>
       {open && (
         <span className="strip-popover" role="dialog">

@@ -364,6 +364,7 @@ export const en: Record<TextKey, string> = {
   'strip.kitchen_wait_title': 'The kitchen’s wait now (what a new order is promised); paused, the online stores take no orders',
   'strip.late_only': 'Late only · show all',
   'strip.closed': 'No new orders: {names}',
+  'strip.closed_short': 'Closed: {names}',
   'strip.storage_full': 'Disk full',
   'strip.low_disk': 'Disk almost full: {mb} MB free (free some space before the kitchen stops saving orders)',
   'board.tab_recibido': 'New',

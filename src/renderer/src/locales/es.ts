@@ -362,6 +362,7 @@ export const es = {
   'strip.kitchen_wait_title': 'Espera de cocina ahora (lo que se promete a un pedido nuevo); en pausa, las tiendas en línea no reciben pedidos',
   'strip.late_only': 'Solo atrasados · ver todos',
   'strip.closed': 'Sin pedidos nuevos: {names}',
+  'strip.closed_short': 'Cerrada: {names}',
   'strip.storage_full': 'Disco lleno',
   'strip.low_disk': 'Queda poco disco: {mb} MB libres (libera espacio antes de que la cocina deje de guardar pedidos)',
   'board.tab_recibido': 'Nuevos',
