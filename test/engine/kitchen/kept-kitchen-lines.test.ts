@@ -12,7 +12,7 @@ import { R1 } from '../../support/demo-ids.ts';
 import { startEngineUnderTest, type EngineUnderTest } from '../../support/engine-under-test.ts';
 import { handlersFor, placeOrder } from '../screen/support.ts';
 import { callScreenHandler } from '../../../src/engine/screen/dispatch.ts';
-import { heldLinesAt, kitchenLinesKept, openLinesAt } from '../../../src/engine/services/kitchen/kept-kitchen-lines.ts';
+import { heldLinesAt, kitchenLinesKept, MAX_KEPT_LINES, openLinesAt } from '../../../src/engine/services/kitchen/kept-kitchen-lines.ts';
 import { MAX_OPEN_LINES, OPEN_LINE_HORIZON_MS, readKitchenLoad } from '../../../src/engine/services/kitchen/kitchen-promise.ts';
 import type { ReadTransaction } from '../../../src/engine/engine.ts';
 
@@ -201,4 +201,32 @@ test('another connection\'s commit is seen: the kept lines are built again', { s
   await check('after another connection closed a line');
   const after = await engine.server.engine.read(async (tx) => await openLinesAt(engine.server.engine, tx, line.location_id, true, 0, MAX_OPEN_LINES));
   assert.ok(!after.some((l) => l.order_id === line.order_id && l.item_index === line.item_index), 'the closed line is gone from the kept lines');
+});
+
+test('past MAX_KEPT_LINES the lines are read, not kept, and still answer exactly', { skip: !onSqlite && 'written through a second SQLite connection' }, async () => {
+  const core = engine.server.engine;
+  // A kitchen whose screens were never bumped for weeks: more lines than are kept, written by another connection.
+  const order = orders[0]!.id;
+  const other = new Database(engine.dbPath);
+  try {
+    const insert = other.prepare(
+      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at, fire_seq)
+       VALUES (?, ?, ?, 0, 'plancha', NULL, 1, ?, NULL, 0)`,
+    );
+    const at = engine.clock.now() - 60_000;
+    other.transaction(() => {
+      for (let i = 0; i <= MAX_KEPT_LINES; i++) insert.run(order, 1_000 + i, R1.openLocation, at);
+    })();
+  } finally {
+    other.close();
+  }
+  await engine.server.engine.read(async (tx) => await assertKeptIsRead(tx, 'past the limit'));
+  assert.equal(kitchenLinesKept(core), false, 'not kept past the limit');
+  const read = await core.read(async (tx) => await openLinesAt(core, tx, R1.openLocation, false, 0, MAX_OPEN_LINES));
+  assert.equal(read.length, MAX_OPEN_LINES, 'the read answers its limit');
+  // Back under the limit (the forgotten lines closed by this engine), they are kept again once enough lines were written.
+  await core.transaction(async (tx) => {
+    for (let i = 0; i <= MAX_KEPT_LINES; i++) await tx.stores.kitchenTimings.close(order, 1_000 + i);
+  });
+  await check('back under the limit');
 });
