@@ -20,6 +20,7 @@ import { runTransaction } from './postgres/run-transaction.ts';
 import { ConnectionGate } from './storage/connection-gate.ts';
 import type { PostgresQueryable } from './postgres/stores/queryable.ts';
 import type { OrderWriteListener } from './store/orders-store.ts';
+import type { KitchenLineWrite } from './store/kitchen-timings-store.ts';
 
 export type { ReadTransaction, WriteTransaction };
 
@@ -120,6 +121,7 @@ export class Engine {
   private damaged: string | null = null;
   private closed = false;
   private readonly commitListeners = new Set<() => void>();
+  private readonly kitchenLineListeners = new Set<(writes: readonly KitchenLineWrite[]) => void>();
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(options: EngineOptions) {
@@ -150,7 +152,12 @@ export class Engine {
         typeof options.database === 'string'
           ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
           : options.database;
-      const sqliteStores = new Stores(db, this.role === 'replica' ? 'L' : '', (restaurantId) => this.eventAppended(restaurantId));
+      const sqliteStores = new Stores(
+        db,
+        this.role === 'replica' ? 'L' : '',
+        (restaurantId) => this.eventAppended(restaurantId),
+        (write) => this.kitchenLineWritten(write),
+      );
       const stores = asyncStores(sqliteStores);
       this.stores = stores;
       const dataVersion = new DataVersion(db);
@@ -238,6 +245,8 @@ export class Engine {
     return sqlite.lock.hold(async () => {
       // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
       const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(sqlite, work));
+      // Still under the lock: the kept load hears the commits in their order, before anyone reads after them.
+      if (committed.kitchenLineWrites().length > 0) this.kitchenLinesCommitted(committed.kitchenLineWrites());
       for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
       for (const listener of this.commitListeners) listener();
       return result;
@@ -334,6 +343,33 @@ export class Engine {
     const open = this.sqlite?.open;
     if (open) open.notify(restaurantId);
     else this.notifier.notify(restaurantId);
+  }
+
+  /**
+   * A store's write to the kitchen's open or held lines (SQLite): inside a write transaction it is
+   * kept by that transaction until it commits (dropped with it, or with its savepoint); outside one
+   * the statement was committed on its own, so it is heard now.
+   */
+  private kitchenLineWritten(write: KitchenLineWrite): void {
+    const open = this.sqlite?.open;
+    if (open) open.kitchenLineWritten(write);
+    else this.kitchenLinesCommitted([write]);
+  }
+
+  private kitchenLinesCommitted(writes: readonly KitchenLineWrite[]): void {
+    for (const listener of this.kitchenLineListeners) listener(writes);
+  }
+
+  /**
+   * Calls `listener` with this engine's writes to the kitchen's open and held lines once committed,
+   * commit by commit in their order (a write rolled back, whole or to its savepoint, is never heard);
+   * returns its removal. SQLite only: on PostgreSQL other nodes write the same lines, and nothing is
+   * told here (services/kitchen/kept-kitchen-lines.ts reads them there). Another connection's
+   * commits are not heard either: they move `commits`.
+   */
+  onKitchenLinesCommitted(listener: (writes: readonly KitchenLineWrite[]) => void): () => void {
+    this.kitchenLineListeners.add(listener);
+    return () => this.kitchenLineListeners.delete(listener);
   }
 
   /** Calls `listener` after each write transaction commits (the WAL checkpointer's wake-up); returns its removal. */

@@ -13,7 +13,7 @@ import { KitchenReportDaysStore } from './store/kitchen-report-days-store.ts';
 import { BusyRefusalsStore } from './store/busy-refusals-store.ts';
 import { KitchenReportsStore } from './store/kitchen-reports-store.ts';
 import { KitchenReplayStore } from './store/kitchen-replay-store.ts';
-import { KitchenTimingsStore } from './store/kitchen-timings-store.ts';
+import { KitchenTimingsStore, type KitchenLineWrite } from './store/kitchen-timings-store.ts';
 import { LocationBusyStore } from './store/location-busy-store.ts';
 import { LocationsStore } from './store/locations-store.ts';
 import { MailOutboxStore } from './store/mail-outbox-store.ts';
@@ -84,8 +84,15 @@ export class Stores {
   /**
    * `orderNumberPrefix`: a replica's own orders get provisional numbers ('L'). `eventAppended`: told
    * of each event written, so the open transaction (not a store) keeps whom to wake on commit.
+   * `kitchenLinesWritten`: told of each write to the lines open or held at the stations, likewise
+   * kept by the open transaction until it commits (the kept kitchen load follows them).
    */
-  constructor(db: Database, orderNumberPrefix: string, eventAppended: (restaurantId: string) => void = () => {}) {
+  constructor(
+    db: Database,
+    orderNumberPrefix: string,
+    eventAppended: (restaurantId: string) => void = () => {},
+    kitchenLinesWritten: (write: KitchenLineWrite) => void = () => {},
+  ) {
     this.restaurants = new RestaurantsStore(db, orderNumberPrefix);
     this.restaurantImport = new RestaurantImportStore(db);
     this.locations = new LocationsStore(db);
@@ -111,7 +118,7 @@ export class Stores {
     this.printers = new PrintersStore(db);
     this.pickupScreenSettings = new PickupScreenSettingsStore(db);
     this.printJobs = new PrintJobsStore(db);
-    this.kitchenTimings = new KitchenTimingsStore(db);
+    this.kitchenTimings = new KitchenTimingsStore(db, kitchenLinesWritten);
     this.locationBusy = new LocationBusyStore(db);
     this.kitchenReports = new KitchenReportsStore(db);
     this.kitchenReportDays = new KitchenReportDaysStore(db);

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.ts';
 import type { AsyncStores } from './async-stores.ts';
 import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
+import type { KitchenLineWrite } from './store/kitchen-timings-store.ts';
 
 /**
  * What a use case reads through: the stores, at one commit (Engine.read). The same stores as a
@@ -55,6 +56,8 @@ export interface TransactionConnection {
  */
 export class WriteTransaction implements ReadTransaction {
   private readonly notifications = new Set<string>();
+  /** Its writes to the kitchen's open and held lines, in order: heard by the kept load once committed. */
+  private readonly lineWrites: KitchenLineWrite[] = [];
   private savepoints = 0;
 
   constructor(
@@ -99,6 +102,7 @@ export class WriteTransaction implements ReadTransaction {
   async savepoint<T>(work: TransactionWork<T, WriteTransaction>): Promise<T> {
     const name = `comanda_sp${++this.savepoints}`;
     await this.connection.exec(`SAVEPOINT ${name}`);
+    const linesBefore = this.lineWrites.length;
     try {
       const result = await work(this);
       await this.connection.exec(`RELEASE ${name}`);
@@ -107,11 +111,23 @@ export class WriteTransaction implements ReadTransaction {
       if (this.connection.canRollBack()) {
         await this.connection.exec(`ROLLBACK TO ${name}`);
         await this.connection.exec(`RELEASE ${name}`);
+        // What the savepoint wrote is undone: so are its line writes.
+        this.lineWrites.length = linesBefore;
       }
       throw error;
     } finally {
       this.savepoints--;
     }
+  }
+
+  /** A write to the kitchen's open or held lines, in this transaction (the engine routes the store's). */
+  kitchenLineWritten(write: KitchenLineWrite): void {
+    this.lineWrites.push(write);
+  }
+
+  /** Its writes to the kitchen's lines so far (what the kept load hears once it commits). */
+  kitchenLineWrites(): readonly KitchenLineWrite[] {
+    return this.lineWrites;
   }
 
   /** The restaurants to wake, once committed (Engine.transaction calls it once). */

@@ -72,6 +72,20 @@ export interface HeldItemRow {
   target_ready_at: number;
 }
 
+/**
+ * A write to the lines open or held at the stations (what the kept kitchen load follows:
+ * services/kitchen/kept-kitchen-lines.ts), told as the statement ran, with its exact SQL meaning:
+ * `open`/`hold` insert the row or, for a line already there, set only what their upsert sets.
+ */
+export type KitchenLineWrite =
+  | { kind: 'open'; row: OpenItemRow }
+  | { kind: 'close'; order_id: string; item_index: number }
+  | { kind: 'close-order'; order_id: string }
+  | { kind: 'start'; order_id: string; at: number }
+  | { kind: 'hold'; row: HeldItemRow }
+  | { kind: 'unhold'; order_id: string; item_index: number }
+  | { kind: 'unhold-order'; order_id: string };
+
 export interface PrepStatRow {
   restaurant_id: string;
   station_id: string;
@@ -137,8 +151,14 @@ export class KitchenTimingsStore {
   private readonly currentPromisesOfMany: Statement<[string], { order_id: string; promised_ready_at: number }>;
   private readonly heldOfMany: Statement<[string], HeldItemRow>;
   private readonly heldLocationList: Statement<[], { location_id: string }>;
+  private readonly everyOpen: Statement<[number], OpenItemRow>;
+  private readonly everyHeld: Statement<[number], HeldItemRow>;
 
-  constructor(db: Database) {
+  /** `linesWritten` hears each write to the open and held lines (Stores passes the engine's). */
+  constructor(
+    db: Database,
+    private readonly linesWritten: (write: KitchenLineWrite) => void = () => {},
+  ) {
     this.append = db.prepare(
       `INSERT INTO kitchen_item_timings (restaurant_id, order_id, location_id, item_index, kind, source, station_id, product_id, quantity, channel, device, at)
        VALUES (@restaurant_id, @order_id, @location_id, @item_index, @kind, @source, @station_id, @product_id, @quantity, @channel, @device, @at)`,
@@ -159,7 +179,7 @@ export class KitchenTimingsStore {
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
     this.openAt = db.prepare(
       `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
-       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at, fire_seq LIMIT ?`,
+       WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at, fire_seq, order_id, item_index LIMIT ?`,
     );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
     this.statsOf = db.prepare('SELECT * FROM kitchen_prep_stats WHERE restaurant_id = ?');
@@ -192,7 +212,7 @@ export class KitchenTimingsStore {
     this.dropHeld = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ? AND item_index = ?');
     this.dropHeldOfOrder = db.prepare('DELETE FROM kitchen_held_items WHERE order_id = ?');
     this.heldOfOrder = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id = ? ORDER BY item_index');
-    this.heldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND test <= ? ORDER BY fire_at LIMIT ?');
+    this.heldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND test <= ? ORDER BY fire_at, order_id, item_index LIMIT ?');
     this.dueHeldAt = db.prepare('SELECT * FROM kitchen_held_items WHERE location_id = ? AND fire_at <= ? AND test <= ? ORDER BY fire_at LIMIT ?');
     this.putPromiseUpdate = db.prepare(
       `INSERT INTO order_promise_updates (order_id, at, previous_promised_ready_at, expected_ready_at, promised_ready_at)
@@ -213,6 +233,18 @@ export class KitchenTimingsStore {
     );
     this.heldOfMany = db.prepare('SELECT * FROM kitchen_held_items WHERE order_id IN (SELECT value FROM json_each(?))');
     this.heldLocationList = db.prepare('SELECT DISTINCT location_id FROM kitchen_held_items');
+    this.everyOpen = db.prepare('SELECT * FROM kitchen_open_items ORDER BY fired_at, fire_seq, order_id, item_index LIMIT ?');
+    this.everyHeld = db.prepare('SELECT * FROM kitchen_held_items ORDER BY fire_at, order_id, item_index LIMIT ?');
+  }
+
+  /** Every open line of every location (stationless ones too), in openAtLocation's order, at most `limit`: what the kept load is built from. */
+  allOpenLines(limit: number): OpenItemRow[] {
+    return this.everyOpen.all(limit);
+  }
+
+  /** Every held line of every location, in heldAtLocation's order, at most `limit`. */
+  allHeldLines(limit: number): HeldItemRow[] {
+    return this.everyHeld.all(limit);
   }
 
   /** Moves an order's promise later: one audit row, which is its promise from now on. */
@@ -236,14 +268,17 @@ export class KitchenTimingsStore {
 
   hold(row: HeldItemRow): void {
     this.putHeld.run(row);
+    this.linesWritten({ kind: 'hold', row: { ...row } });
   }
 
   unhold(orderId: string, itemIndex: number): void {
     this.dropHeld.run(orderId, itemIndex);
+    this.linesWritten({ kind: 'unhold', order_id: orderId, item_index: itemIndex });
   }
 
   unholdOrder(orderId: string): void {
     this.dropHeldOfOrder.run(orderId);
+    this.linesWritten({ kind: 'unhold-order', order_id: orderId });
   }
 
   heldOf(orderId: string): HeldItemRow[] {
@@ -295,19 +330,23 @@ export class KitchenTimingsStore {
 
   open(row: OpenItemRow): void {
     this.putOpen.run(row);
+    this.linesWritten({ kind: 'open', row: { ...row } });
   }
 
   close(orderId: string, itemIndex: number): void {
     this.dropOpen.run(orderId, itemIndex);
+    this.linesWritten({ kind: 'close', order_id: orderId, item_index: itemIndex });
   }
 
   closeOrder(orderId: string): void {
     this.dropOpenOfOrder.run(orderId);
+    this.linesWritten({ kind: 'close-order', order_id: orderId });
   }
 
   /** Marks the order's open lines started at `at` (those not started already). */
   start(orderId: string, at: number): void {
     this.startOpen.run(at, orderId);
+    this.linesWritten({ kind: 'start', order_id: orderId, at });
   }
 
   openOf(orderId: string): OpenItemRow[] {

@@ -51,7 +51,7 @@ const SQL = {
   dropOpenOfOrder: 'DELETE FROM kitchen_open_items WHERE order_id = $1',
   startOpen: 'UPDATE kitchen_open_items SET started_at = $1 WHERE order_id = $2 AND started_at IS NULL',
   openAt: `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
-    WHERE location_id = $1 AND fired_at >= $2 AND test <= $3 AND station_id IS NOT NULL ORDER BY fired_at, fire_seq LIMIT $4`,
+    WHERE location_id = $1 AND fired_at >= $2 AND test <= $3 AND station_id IS NOT NULL ORDER BY fired_at, fire_seq, order_id, item_index LIMIT $4`,
   openOfOrder: 'SELECT * FROM kitchen_open_items WHERE order_id = $1 ORDER BY item_index',
   statsOf: 'SELECT * FROM kitchen_prep_stats WHERE restaurant_id = $1',
   lockStats: `SELECT pg_advisory_xact_lock(hashtextextended('kitchen_prep_stats:' || $1, 0))`,
@@ -76,7 +76,7 @@ const SQL = {
   dropHeld: 'DELETE FROM kitchen_held_items WHERE order_id = $1 AND item_index = $2',
   dropHeldOfOrder: 'DELETE FROM kitchen_held_items WHERE order_id = $1',
   heldOfOrder: 'SELECT * FROM kitchen_held_items WHERE order_id = $1 ORDER BY item_index',
-  heldAt: 'SELECT * FROM kitchen_held_items WHERE location_id = $1 AND test <= $2 ORDER BY fire_at LIMIT $3',
+  heldAt: 'SELECT * FROM kitchen_held_items WHERE location_id = $1 AND test <= $2 ORDER BY fire_at, order_id, item_index LIMIT $3',
   dueHeldAt: 'SELECT * FROM kitchen_held_items WHERE location_id = $1 AND fire_at <= $2 AND test <= $3 ORDER BY fire_at LIMIT $4',
   putPromiseUpdate: insertInto('order_promise_updates', PROMISE_UPDATE_COLUMNS),
   promiseUpdatesOf: `SELECT ${PROMISE_UPDATE_COLUMNS.join(', ')} FROM order_promise_updates WHERE order_id = $1 ORDER BY seq`,
@@ -88,6 +88,8 @@ const SQL = {
     FROM order_promises p WHERE p.order_id = ANY ($1::text[])`,
   heldOfMany: 'SELECT * FROM kitchen_held_items WHERE order_id = ANY ($1::text[])',
   heldLocationList: 'SELECT DISTINCT location_id FROM kitchen_held_items',
+  everyOpen: 'SELECT * FROM kitchen_open_items ORDER BY fired_at, fire_seq, order_id, item_index LIMIT $1',
+  everyHeld: 'SELECT * FROM kitchen_held_items ORDER BY fire_at, order_id, item_index LIMIT $1',
 };
 
 export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsStore> {
@@ -107,6 +109,14 @@ export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsSto
 
   openPromises(locationId: string, since: number, limit: number): Promise<OpenPromiseRow[]> {
     return rowsOf<OpenPromiseRow>(this.db, SQL.openPromisesAt, [locationId, since, limit]);
+  }
+
+  allOpenLines(limit: number): Promise<OpenItemRow[]> {
+    return rowsOf<OpenItemRow>(this.db, SQL.everyOpen, [limit]);
+  }
+
+  allHeldLines(limit: number): Promise<HeldItemRow[]> {
+    return rowsOf<HeldItemRow>(this.db, SQL.everyHeld, [limit]);
   }
 
   async hold(row: HeldItemRow): Promise<void> {

@@ -23,6 +23,7 @@ import type { HeldItemRow, PromiseOutcome } from '../../store/kitchen-timings-st
 import type { RestaurantRow } from '../../store/restaurants-store.ts';
 import { logOrderFired } from './kitchen-timing-log.ts';
 import { kitchenLoadRows, type KitchenLoadRows } from './kitchen-load-rows.ts';
+import { heldLinesAt, openLinesAt } from './kept-kitchen-lines.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
 import type { OrderItemView } from '../orders/order-view.ts';
 import { worldOf, type World } from '../../../shared/world.ts';
@@ -128,8 +129,9 @@ async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: s
   // The restaurant's zone only where a schedule by the hour needs it (each call reads the hour).
   const time_zone = settings.station_cooks_by_hour === undefined ? DEFAULT_TIME_ZONE : ((await tx.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE);
   const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks, tx, now, time_zone);
-  const open = await tx.stores.kitchenTimings.openAtLocation(locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
-  const held = await tx.stores.kitchenTimings.heldAtLocation(locationId, world === 'test', MAX_OPEN_LINES);
+  // Kept in memory between kitchen changes (kept-kitchen-lines.ts), not read per order.
+  const open = await openLinesAt(engine, tx, locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  const held = await heldLinesAt(engine, tx, locationId, world === 'test', MAX_OPEN_LINES);
   const last_done = new Map<string, number[]>();
   for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
     last_done.set(station, await tx.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
