@@ -72,7 +72,8 @@ async function soak(
   };
   await sample();
   let lastLog = 0;
-  while (minute() < minutes) {
+  // At least two chunks, so a growth is measured even when a loaded machine stretches a short (`--quick`) run's first chunk past its length.
+  while (minute() < minutes || samples.length < 3) {
     // A steady mix: reads on a few connections, then orders on one (the kitchen's day, compressed).
     await runLoad({ url, paths, headers: readHeaders, connections: 4, durationSeconds: chunk.reads });
     if (withWrites) await runLoad({ url: `${url}v1/orders`, method: 'POST', headers: writeHeaders, body: CREATE_ORDER_BODY, connections: 1, durationSeconds: chunk.writes });
