@@ -28,6 +28,8 @@ import { figure, type Figure } from '../lib/report.ts';
 
 const DAYS = 90;
 const ORDERS_PER_DAY = 500;
+/** The smoke run's (`--quick`) day: the same service and copies, a fifth of the orders. */
+const QUICK_ORDERS_PER_DAY = 100;
 const MIN = 60_000;
 const DAY_MS = 86_400_000;
 /** The last day of the history (a Saturday); the 89 before it are copies of it. */
@@ -52,11 +54,13 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
     await seedDemo(engine, server.providers.payments);
     engine.db.prepare('UPDATE stock SET quantity = 1000000').run();
     const actor = kitchenActor(R1.id, 'live');
-    // One day: 200 orders over lunch (12:00–15:00), 300 over dinner (19:00–23:00).
+    // One day: 200 orders over lunch (12:00–15:00), 300 over dinner (19:00–23:00) (the smoke run: 40 and 60).
+    const ordersPerDay = context.quick ? QUICK_ORDERS_PER_DAY : ORDERS_PER_DAY;
+    const lunch = (ordersPerDay * 2) / 5;
     const steps: { at: number; run: () => Promise<unknown> }[] = [];
     const ids: string[] = [];
-    for (let i = 0; i < ORDERS_PER_DAY; i++) {
-      const at = i < 200 ? open + Math.floor((i / 200) * 180 * MIN) : open + 7 * 60 * MIN + Math.floor(((i - 200) / 300) * 240 * MIN);
+    for (let i = 0; i < ordersPerDay; i++) {
+      const at = i < lunch ? open + Math.floor((i / lunch) * 180 * MIN) : open + 7 * 60 * MIN + Math.floor(((i - lunch) / (ordersPerDay - lunch)) * 240 * MIN);
       const { scheduled_for: _scheduled, ...body } = rushOrder(i, { now: at });
       steps.push({
         at,
@@ -79,7 +83,7 @@ export async function benchKitchenReports(context: BenchContext): Promise<Figure
       if (step.at > clock.now()) clock.set(step.at);
       await step.run();
     }
-    context.log(`  one service of ${ORDERS_PER_DAY} orders in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
+    context.log(`  one service of ${ordersPerDay} orders in ${((performance.now() - generated) / 1000).toFixed(1)} s`);
     // The jobs stop here: the closed days are stored below, timed (the runner would store them a day per tick).
     await server.jobs.stop();
     // The 89 days before it: the same service, ids, numbers and times shifted.

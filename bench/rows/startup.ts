@@ -11,6 +11,7 @@ export async function benchStartup(context: BenchContext): Promise<Figure[]> {
   const headers = authorization(context.prepared.keys.live_read);
   const paths = ['/v1/orders?limit=20', ...context.prepared.sampleOrderIds.slice(0, 200).map((id) => `/v1/orders/${id}`)];
   const loadSeconds = context.quick ? 1 : 3;
+  const history = `${Math.round(context.prepared.orders / 1000)}k orders`;
   const start = { ours: [] as number[], ceiling: [] as number[] };
   const rss = { ours: [] as number[], ceiling: [] as number[] };
   const rssAtReady: number[] = [];
@@ -50,7 +51,7 @@ export async function benchStartup(context: BenchContext): Promise<Figure[]> {
     figure(
       {
         row: 4,
-        name: 'Engine start-up to ready (100k orders)',
+        name: `Engine start-up to ready (${history})`,
         unit: 'ms',
         better: 'lower',
         note: `startEngineServer() to listening, modules loaded; from the process's start (Node boot and the bundled modules included): ${median(sinceProcessStart).toFixed(0)} ms. Ceiling: open the same file with better-sqlite3 and listen with node:http`,
@@ -61,7 +62,7 @@ export async function benchStartup(context: BenchContext): Promise<Figure[]> {
     figure(
       {
         row: 4,
-        name: 'Engine RSS after load (100k orders)',
+        name: `Engine RSS after load (${history})`,
         unit: 'MB',
         better: 'lower',
         note: `after ${loadSeconds} s of GET /orders and /orders/{id}; ${median(rssAtReady).toFixed(0)} MB at ready. Ceiling: the bare process, same load`,

@@ -37,6 +37,9 @@ interface Sample {
 
 /** Long enough for any backoff to have grown to its cap (the replica's defaults are measured). */
 const RECONNECT_OUTAGE_MS = 8_000;
+/** The smoke run's (`--quick`) outage: the same path (refused, queued, reconnected, drained), not the backoff's cap. */
+const QUICK_RECONNECT_OUTAGE_MS = 2_000;
+const outageMs = (context: BenchContext) => (context.quick ? QUICK_RECONNECT_OUTAGE_MS : RECONNECT_OUTAGE_MS);
 const RECONNECT_CHANGES = 30;
 /**
  * Orders sent one at a time, each awaited, before the timed ones: the first order a freshly started
@@ -195,7 +198,7 @@ async function ours(context: BenchContext, database: string, key: string, run: n
       const moved = await call(replicaUrl, key, 'PATCH', `/orders/${order}`, JSON.stringify({ status: KITCHEN_PATH[i % KITCHEN_PATH.length] }));
       if (moved.status !== 200) throw new Error(`PATCH on the replica: ${moved.status} ${JSON.stringify(moved.body)}`);
     }
-    await sleep(Math.max(0, RECONNECT_OUTAGE_MS - (performance.now() - outageStarted)));
+    await sleep(Math.max(0, outageMs(context) - (performance.now() - outageStarted)));
     proxy.set({ kind: 'pass' });
     const back = performance.now();
     await until(status, (s) => s.outbox_pending < RECONNECT_CHANGES, 30_000, 5);
@@ -264,7 +267,7 @@ export async function benchSync(context: BenchContext): Promise<Figure[]> {
   });
   const reconnect = median(runs.ours.map((s) => s.reconnectMs ?? 0));
   const ourOnly = (key: 'noticedMs' | 'drainedMs') => ({ ours: runs.ours.map((s) => s[key] ?? Number.NaN), ceiling: [] });
-  const outage = `after ${RECONNECT_OUTAGE_MS / 1000} s offline (fault proxy refusing connections) with ${RECONNECT_CHANGES} kitchen changes queued; the replica's default schedule`;
+  const outage = `after ${outageMs(context) / 1000} s offline (fault proxy refusing connections) with ${RECONNECT_CHANGES} kitchen changes queued; the replica's default schedule`;
   return [
     figure({ row: 6, name: 'Sync: created upstream → on replica p50', unit: 'ms', better: 'lower', note: `${count} orders, one every ${context.quick ? 10 : 20} ms; seen in the replica's change feed` }, of('p50')),
     figure({ row: 6, name: 'Sync: created upstream → on replica p99', unit: 'ms', better: 'lower' }, of('p99'), (value) => ({
