@@ -10,8 +10,9 @@
 //   brings it more than `heavy` dishes of work (the heaviest first). POS and kitchen orders are always
 //   taken. Every (limit, queue, heavy) on a grid is tried; it prints the fewest refused for which the
 //   p90 ticket time of the taken orders is within the target, and the least p90 within the refused
-//   target. Knowing every true time in advance, no causal rule of this family does better: a rule
-//   the engine can run (a noisy, learned prediction) only does worse.
+//   target. Not an optimum over every rule, but the best of a family holding the engine's own rule,
+//   with what no engine knows (every true time, the absent cook): the engine predicts from learned
+//   means and noisy bumps.
 import { parseArgs } from 'node:util';
 import { quantile } from '../../src/engine/domain/prep-times.ts';
 import { readProfile, type Profile } from './profile.ts';
