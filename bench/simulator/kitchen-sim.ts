@@ -28,6 +28,8 @@ export interface SimulatedOrder {
   created_at: number;
   /** The engine's answer: refused orders (busy mode) have `refused` and no kitchen times. */
   refused: string | null;
+  /** A refusal's words (busy mode says why: the order's own wait, or its size). */
+  refused_message?: string;
   expected_ready_at: number | null;
   promised_ready_at: number | null;
   ready_at: number | null;
@@ -355,9 +357,10 @@ async function placeOrder(
       if (attempt >= 5) throw error;
     }
   }
-  const body = (await response.json()) as { id?: string; promise?: { expected_ready_at: string; promised_ready_at: string }; error?: { code: string } };
+  const body = (await response.json()) as { id?: string; promise?: { expected_ready_at: string; promised_ready_at: string }; error?: { code: string; message?: string } };
   if (response.status !== 201) {
     record.refused = body.error?.code ?? String(response.status);
+    if (body.error?.message) record.refused_message = body.error.message;
     return { record, live: null };
   }
   record.expected_ready_at = body.promise ? DateTime.fromISO(body.promise.expected_ready_at).toMillis() : null;

@@ -1,4 +1,4 @@
-// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--no-busy-mode]`: replays a kitchen
+// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--orders FILE] [--no-busy-mode]`: replays a kitchen
 // profile (docs/kitchen-promises.md) against a real engine, its HTTP API and its kitchen door, on the
 // engine's ManualClock. The training seeds (1–30 by default) run first on the same database, each
 // one a day: the engine learns its prep times and calibrates its promise's margin there. The figures
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
       seeds: { type: 'string', default: '1001-1030' },
       train: { type: 'string', default: '1-30' },
       json: { type: 'string' },
+      orders: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'no-busy-mode': { type: 'boolean', default: false },
     },
@@ -97,7 +98,9 @@ async function main(): Promise<void> {
   const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line));
   const figures = computeFigures(result.reported, profile.busy_mode ? result.busy : null);
   console.log(renderFigures(`Perfil ${profile.name}, semillas ${values.seeds} (entrenamiento ${values.train})`, figures));
-  if (values.json) writeFileSync(values.json, JSON.stringify({ profile: profile.name, seeds: values.seeds, train: values.train, figures }, null, 2));
+  if (values.json) writeFileSync(values.json, JSON.stringify({ profile: profile.name, seeds: values.seeds, train: values.train, figures, busy: result.busy }, null, 2));
+  // Every reported order, a JSON line each, for a look at where the figures come from.
+  if (values.orders) writeFileSync(values.orders, result.reported.map((o) => JSON.stringify(o)).join('\n') + '\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,6 +1,7 @@
 // The kitchen's wait on the board's status strip in headless Chromium (issue 32), on both transports:
 // a browser tablet over HTTP and Server-Sent Events (a served engine), and the desktop window's
-// bridge. Orders make the shown wait rise, a cook's bump lowers it, a pause says "Pausado"; at every
+// bridge. Orders make the shown wait rise, a cook's bump lowers it, a pause says "Pausado", a wait
+// over two hours says "Espera más de 2 h"; at every
 // screen size the wait is whole and so is the strip's other content (on a phone a closed location's
 // chip says "Cerrada: …" and may end in an ellipsis). The
 // engine's clock is a ManualClock: nothing moves but what the test does.
@@ -155,5 +156,18 @@ describe('the kitchen\'s wait on the strip of the desktop window (its bridge)', 
     const busy = listed.body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
     assert.ok(busy > idle, `four completos: ${busy} min, idle ${idle} min`);
     await eventually(async () => (await shownMinutes(k.page)) === busy || undefined, `the window's strip shows ${busy} min`);
+  });
+
+  test('a wait over two hours says so, not its minutes ("Espera más de 2 h")', async () => {
+    // Twelve empanadas de camarón queso (12 minutes each) for the oven's one cook: over two hours of work.
+    for (let i = 0; i < 12; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.empanadaCamaronQueso, quantity: 1 }] });
+    const listed = await k.engine.call('GET', '/locations');
+    const minutes = listed.body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
+    assert.ok(minutes > 120, `twelve empanadas at an oven of one cook: ${minutes} min`);
+    await eventually(async () => (await shownMinutes(k.page)) === minutes || undefined, `the window's strip has ${minutes} min`);
+    assert.equal(await chip(k.page).innerText(), 'Espera más de 2 h');
+    const path = join(SCREENS, 'window-over-two-hours.png');
+    await k.page.screenshot({ path });
+    console.log(`[kitchen-wait] ${minutes} min shown as "${await chip(k.page).innerText()}" (${path})`);
   });
 });

@@ -63,3 +63,15 @@ test('the locations state keeps the waits of the last heartbeat that says them (
   state.getState().receive(beat([{ location_id: 'centro', wait_minutes: 30, paused: true }]));
   assert.deepEqual(state.getState().kitchenWaits, [{ location_id: 'centro', wait_minutes: 30, paused: true }]);
 });
+
+test('a wait over two hours says so ("Espera más de 2 h", "> 2 h" on a phone), paused or not, named or not; two hours itself is still minutes', () => {
+  const over = (minutes: number, paused: boolean) => kitchenWaitTexts(es, [{ location_id: 'centro', wait_minutes: minutes, paused }], [centro], null)[0]!;
+  // The demo's rush of 45 orders at once: its oven of one cook has 23 empanada lines to make.
+  assert.deepEqual(over(354, false), { location_id: 'centro', paused: false, minutes: 354, text: 'Espera más de 2 h', short: '> 2 h' });
+  assert.deepEqual([over(121, true).text, over(121, true).short], ['Pausado: espera más de 2 h', 'Pausado > 2 h']);
+  assert.deepEqual([over(120, false).text, over(120, true).text], ['Espera ~120 min', 'Pausado: espera 120 min']);
+  const named = kitchenWaitTexts(es, [{ location_id: 'centro', wait_minutes: 200, paused: false }, { location_id: 'nunoa', wait_minutes: 5, paused: false }], [centro, nunoa], null);
+  assert.deepEqual(named.map((w) => [w.text, w.short]), [['Centro: espera más de 2 h', 'Centro > 2 h'], ['Ñuñoa: espera ~5 min', 'Ñuñoa ~5 min']]);
+  const english = kitchenWaitTexts(en, [{ location_id: 'centro', wait_minutes: 354, paused: true }], [centro], null)[0]!;
+  assert.deepEqual([english.text, english.short], ['Paused: wait over 2 h', 'Paused > 2 h']);
+});
