@@ -12,6 +12,7 @@ import { R1 } from '../support/demo-ids.ts';
 import { DEMO_NOW } from '../support/engine-under-test.ts';
 import { keepNames } from './support/rush.ts';
 import { LANE_HEIGHT } from '../../src/renderer/src/reports/lane-layout.ts';
+import { splitFrames, type FrameTraceSummary, type TraceEvent } from './support/frame-trace.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
@@ -266,7 +267,8 @@ describe('Informes replay (Chromium, real engine)', () => {
  * with the CPU slowed `throttle` times (CDP), and returns the frames' gaps (requestAnimationFrame),
  * the long tasks, and where the page's time went (CDP Performance metrics: script, style, layout).
  * REPLAY_PROFILE=file.cpuprofile also writes the page's CPU profile of the play, REPLAY_TRACE=file.json
- * its Chrome trace (devtools.timeline: open it in chrome://tracing or the Performance panel).
+ * its Chrome trace (devtools.timeline: open it in chrome://tracing or the Performance panel), and adds
+ * the trace's long frames split by what the main thread did in them (`trace`).
  */
 async function playAt60(k: KitchenUnderTest, throttle: number) {
   const { page } = k;
@@ -281,6 +283,8 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     await cdp.send('Profiler.start');
   }
   const trace = process.env.REPLAY_TRACE;
+  /** With a trace: its long frames split into the main thread's work, time off a core and idle time (support/frame-trace.ts). */
+  let split: Omit<FrameTraceSummary, 'long'> | undefined;
   if (trace) await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz'] } });
   const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
@@ -326,7 +330,11 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
       if (read.eof) break;
     }
     await cdp.send('IO.close', { handle: stream });
-    writeFileSync(trace.replace(/(\.json)?$/, `-x${throttle}.json`), chunks.join(''));
+    const text = chunks.join('');
+    writeFileSync(trace.replace(/(\.json)?$/, `-x${throttle}.json`), text);
+    const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] };
+    const { frames: traced, long_frames, long_total, all_total } = splitFrames(Array.isArray(parsed) ? parsed : parsed.traceEvents);
+    split = { frames: traced, long_frames, long_total, all_total };
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await cdp.detach();
@@ -353,5 +361,6 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     script_ms: spent('ScriptDuration'),
     style_ms: spent('RecalcStyleDuration'),
     layout_ms: spent('LayoutDuration'),
+    ...(split && { trace: split }),
   };
 }
