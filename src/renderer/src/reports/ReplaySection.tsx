@@ -67,6 +67,8 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
   };
   const lanes = useMemo(() => (replay ? laneIndex(replay) : []), [replay]);
   const changes = useMemo(() => (replay ? changeInstants(replay, LANE_WINDOW_MS) : []), [replay]);
+  /** The change key of the instant React drew last (changeKey). */
+  const drawnKey = useRef(Number.NaN);
   const root = useRef<HTMLDivElement | null>(null);
   const scrubber = useRef<HTMLInputElement | null>(null);
   const clockOutput = useRef<HTMLOutputElement | null>(null);
@@ -105,7 +107,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     if (!replay || speed === 0) return;
     let last = performance.now();
     let shown = last;
-    let drawnKey = changeKey(changes, atRef.current);
+
     let handle = requestAnimationFrame(function step(now) {
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
       last = now;
@@ -121,8 +123,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
         const key = changeKey(changes, next);
         // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
         // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
-        if (key !== drawnKey) {
-          drawnKey = key;
+        if (key !== drawnKey.current) {
           flushSync(() => setAt(next));
         } else showCursor(next);
       }
@@ -134,8 +135,11 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     };
   }, [replay, speed, changes, showCursor]);
 
-  // The cursor of the instant React drew (scrubbed, paused, or a change while playing).
-  useLayoutEffect(() => showCursor(at), [at, replay, language, showCursor]);
+  // The cursor of the instant React drew (scrubbed, paused, or a change while playing), and its change key.
+  useLayoutEffect(() => {
+    drawnKey.current = changeKey(changes, at);
+    showCursor(at);
+  }, [at, changes, language, showCursor]);
 
   const frame = useMemo(() => (replay ? replayFrame(replay, at, LANE_WINDOW_MS) : null), [replay, at]);
   // The board drawn last, kept while an instant would draw the same (sameBoard).
