@@ -224,3 +224,41 @@ export function barsAt(station: StationLaneIndex, at: number, window: number): L
   }
   return shown.reverse();
 }
+
+/**
+ * Every instant at which what replayFrame draws can change (sorted, each once): an order's state
+ * changes, its ready time and its promise (late once past it); a line's firing, its start and its
+ * end, and its end plus the lanes' `window` (it leaves the lanes). Between two of these instants the
+ * board, the queues and each station's bars are the same (only the bars' lengths grow), so a played
+ * frame that crosses none needs no React render: changeKey tells.
+ */
+export function changeInstants(replay: KitchenReplay, window: number): number[] {
+  const instants: number[] = [];
+  for (const order of replay.orders) {
+    for (const [instant] of order.states) instants.push(instant);
+    if (order.ready_at !== null) instants.push(order.ready_at);
+    if (order.promised_ready_at !== null) instants.push(order.promised_ready_at);
+  }
+  for (const line of replay.lines) {
+    instants.push(line.fired_at, line.work_from);
+    if (line.done_at !== null) instants.push(line.done_at, line.done_at + window);
+  }
+  instants.sort((a, b) => a - b);
+  return instants.filter((instant, i) => i === 0 || instant !== instants[i - 1]);
+}
+
+/**
+ * Which stretch between change instants `at` is in: equal keys, same frame but for the bars'
+ * lengths. It counts the instants before `at` and those at or before it, so that a comparison of
+ * `at` with any change instant (<, <=, >, >=) comes out the same for two instants of one key.
+ */
+export function changeKey(instants: readonly number[], at: number): number {
+  let low = 0;
+  let high = instants.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (instants[middle]! < at) low = middle + 1;
+    else high = middle;
+  }
+  return 2 * low + (low < instants.length && instants[low] === at ? 1 : 0);
+}

@@ -4,7 +4,7 @@
 // once, are exactly those a full frame finds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { barsAt, laneIndex, replayFrame, sameBoard, type KitchenReplay, type LaneBar } from '../../src/shared/kitchen-replay.ts';
+import { barsAt, changeInstants, changeKey, laneIndex, replayFrame, sameBoard, type KitchenReplay, type LaneBar } from '../../src/shared/kitchen-replay.ts';
 
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 10, 28, 23);
@@ -92,6 +92,45 @@ test('the indexed bars of an instant (binary search) are exactly the bars a full
     }
   }
   assert.ok(compared > 10_000, `many bars compared (${compared})`);
+});
+
+test('two instants of one change key draw the same frame but for the bars still cooking growing; the key moves at each change', () => {
+  // The busy service with each order's promise, its ready time, its moves to listo and entregado, and some cancelled.
+  const plain = busyService();
+  const busy: KitchenReplay = {
+    ...plain,
+    orders: plain.orders.map((order, n) => {
+      const fired = order.states[0]![0];
+      const mine = plain.lines.filter((line) => line.order === n);
+      const ready = mine.every((line) => line.done_at !== null) ? Math.max(...mine.map((line) => line.done_at!)) : null;
+      const promised = fired + (8 + (n % 9)) * MIN;
+      if (n % 23 === 5) return { ...order, states: [...order.states, [fired + 3 * MIN, 'cancelado']], promised_ready_at: promised };
+      return { ...order, states: ready === null ? order.states : [...order.states, [ready, 'listo'], [ready + 8 * MIN, 'entregado']], promised_ready_at: promised, ready_at: ready };
+    }),
+  };
+  const instants = changeInstants(busy, WINDOW);
+  assert.ok(instants.every((instant, i) => i === 0 || instant > instants[i - 1]!), 'sorted, each once');
+  // Every change instant, just before and just after it (a played instant is fractional), and steps between.
+  const probes = [...instants.flatMap((c) => [c - 0.5, c, c + 0.25]), ...Array.from({ length: 2000 }, (_, i) => busy.start + i * 7_919.5)].sort((a, b) => a - b);
+  const drawn = (at: number) => {
+    const frame = replayFrame(busy, at, WINDOW);
+    const bars = frame.stations.map((s) => `${s.station_id}:${s.queue}:${s.bars.map((b) => `${b.lane}|${b.number}|${b.from}|${b.cooking}|${b.cooking ? '' : b.to}`).join(',')}`);
+    return { frame, rest: JSON.stringify([frame.queue, bars]) };
+  };
+  let same = 0;
+  let moved = 0;
+  let previous = { at: probes[0]!, key: changeKey(instants, probes[0]!), ...drawn(probes[0]!) };
+  for (const at of probes.slice(1)) {
+    const current = { at, key: changeKey(instants, at), ...drawn(at) };
+    if (current.key === previous.key) {
+      same++;
+      assert.ok(sameBoard(previous.frame.columns, current.frame.columns, previous.at, at), `the board at ${at - busy.start} ms`);
+      assert.equal(current.rest, previous.rest, `the queues and bars at ${at - busy.start} ms`);
+    } else moved++;
+    previous = current;
+  }
+  assert.ok(same > 1000 && moved > 1000, `both kinds compared (${same} same key, ${moved} moved)`);
+  for (const c of instants.slice(0, 200)) assert.notEqual(changeKey(instants, c), changeKey(instants, c - 0.5), 'a change instant starts a key');
 });
 
 test('the indexed bars come oldest first, and a bar longer than the window is still found while it shows', () => {

@@ -10,9 +10,16 @@
 // built once (laneIndex, barsAt); React draws the clock, the scrubber, the queues and the board at
 // most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
 // scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+//
+// The cursor (the clock, the scrubber's thumb and data-at) is written by hand, not by React: while
+// playing, React draws only when the instant crossed one of the day's change instants
+// (changeInstants, computed once: an order moved, was ready or late, a line was fired, taken, done or
+// left the lanes), since between two of them the board, the queues and the lanes' bars are the same
+// and only the bars' lengths grow, which the canvases paint. A tooltip over the lanes follows the
+// instant from the lanes' painter.
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { barsAt, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type LaneBar, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
+import { barsAt, changeInstants, changeKey, laneIndex, REPLAY_COLUMNS, replayFrame, sameBoard, shownReady, type BoardCard, type KitchenReplay, type LaneBar, type ReplayColumn, type StationLaneIndex } from '../../../shared/kitchen-replay.ts';
 import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
@@ -59,6 +66,22 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     setAt(instant);
   };
   const lanes = useMemo(() => (replay ? laneIndex(replay) : []), [replay]);
+  const changes = useMemo(() => (replay ? changeInstants(replay, LANE_WINDOW_MS) : []), [replay]);
+  /** The change key of the instant React drew last (changeKey). */
+  const drawnKey = useRef(Number.NaN);
+  const root = useRef<HTMLDivElement | null>(null);
+  const scrubber = useRef<HTMLInputElement | null>(null);
+  const clockOutput = useRef<HTMLOutputElement | null>(null);
+  const zoneRef = useRef('UTC');
+  zoneRef.current = replay?.time_zone ?? 'UTC';
+  const languageRef = useRef(language);
+  languageRef.current = language;
+  /** Writes the cursor (clock, scrubber, data-at) for an instant, with no React render. */
+  const showCursor = useCallback((instant: number) => {
+    if (root.current) root.current.dataset['at'] = String(instant);
+    if (scrubber.current) scrubber.current.value = String(instant);
+    if (clockOutput.current) clockOutput.current.textContent = clock(instant, zoneRef.current, languageRef.current);
+  }, []);
 
   useEffect(() => {
     let current = true;
@@ -84,6 +107,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     if (!replay || speed === 0) return;
     let last = performance.now();
     let shown = last;
+
     let handle = requestAnimationFrame(function step(now) {
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
       last = now;
@@ -96,9 +120,12 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       }
       if (now - shown >= SHOWN_EVERY_MS) {
         shown = now;
+        const key = changeKey(changes, next);
         // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
         // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
-        flushSync(() => setAt(next));
+        if (key !== drawnKey.current) {
+          flushSync(() => setAt(next));
+        } else showCursor(next);
       }
       handle = requestAnimationFrame(step);
     });
@@ -106,7 +133,13 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       cancelAnimationFrame(handle);
       setAt(atRef.current);
     };
-  }, [replay, speed]);
+  }, [replay, speed, changes, showCursor]);
+
+  // The cursor of the instant React drew (scrubbed, paused, or a change while playing), and its change key.
+  useLayoutEffect(() => {
+    drawnKey.current = changeKey(changes, at);
+    showCursor(at);
+  }, [at, changes, language, showCursor]);
 
   const frame = useMemo(() => (replay ? replayFrame(replay, at, LANE_WINDOW_MS) : null), [replay, at]);
   // The board drawn last, kept while an instant would draw the same (sameBoard).
@@ -118,7 +151,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
   if (replay.orders.length === 0) return <p className="muted" data-testid="replay-empty">{text('replay_empty')}</p>;
   const zone = replay.time_zone;
   return (
-    <div className="replay" data-testid="replay" data-at={at}>
+    <div className="replay" data-testid="replay" ref={root}>
       <div className="replay-controls">
         <button type="button" className={`btn ${speed === 0 ? 'btn-primary' : ''}`} data-testid="replay-pause" onClick={() => setSpeed(0)}>
           {text('replay_pause')}
@@ -145,12 +178,11 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
           min={replay.start}
           max={replay.end}
           step={1000}
-          value={at}
+          ref={scrubber}
+          defaultValue={replay.start}
           onChange={(e) => moveTo(Number(e.target.value))}
         />
-        <output className="replay-clock" data-testid="replay-clock">
-          {clock(at, zone, language)}
-        </output>
+        <output className="replay-clock" data-testid="replay-clock" ref={clockOutput} />
       </div>
       <p className="figure-big" data-testid="replay-queue">
         {text('replay_queue', { lines: frame.queue })}
@@ -234,7 +266,17 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
   atRef.current = at;
   /** The instant the canvas shows (ahead of `at` while playing): what a hit test must test against. */
   const shownAt = useRef(at);
-  const [tip, setTip] = useState<LaneTip | null>(null);
+  const [tip, setShownTip] = useState<LaneTip | null>(null);
+  const tipRef = useRef<LaneTip | null>(null);
+  /** Shows a tooltip, or none; followed each frame while playing, so React draws only when it changed. */
+  const setTip = useCallback((next: LaneTip | null) => {
+    const current = tipRef.current;
+    if (next === current || (next && current && barKey(next.bar) === barKey(current.bar) && next.bar.cooking === current.bar.cooking && next.bar.to === current.bar.to && next.x === current.x && next.y === current.y && next.width === current.width)) return;
+    tipRef.current = next;
+    setShownTip(next);
+  }, []);
+  /** Moves an open tooltip with the instant the canvas shows (set once its callbacks exist). */
+  const follow = useRef<() => void>(() => {});
   /** Where the pointer rests over the canvas, and its slop (a finger's is wider), while a tooltip follows it. */
   const pointer = useRef<{ x: number; y: number; slop: number } | null>(null);
   /** The bar the arrow keys chose, while the canvas has focus. */
@@ -260,6 +302,10 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     let painted = { instant: Number.NaN, width: 0 };
     const paint: LanePainter = (instant) => {
       shownAt.current = instant;
+      draw(instant);
+      follow.current();
+    };
+    const draw = (instant: number) => {
       if (width === 0 || (painted.instant === instant && painted.width === width)) return;
       painted = { instant, width };
       const area = width - LANE_LABEL_WIDTH;
@@ -345,11 +391,12 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     [shown],
   );
 
-  // As the instant moves (played or scrubbed), an open tooltip follows what is now under the pointer, or the chosen bar.
-  useEffect(() => {
+  // As the instant moves (played or scrubbed), an open tooltip follows what is now under the pointer,
+  // or the chosen bar: the painter calls this after each paint.
+  follow.current = () => {
     if (pointer.current) tipAt(pointer.current.x, pointer.current.y, pointer.current.slop);
     else if (chosen.current) tipOfChosen(0);
-  }, [at, tipAt, tipOfChosen]);
+  };
 
   // A tooltip opened by a tap closes on a tap anywhere else on the page.
   useEffect(() => {
