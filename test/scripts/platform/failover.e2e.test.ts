@@ -92,7 +92,7 @@ async function underLoad(t: TestContext, label: string, inject: () => Promise<vo
 
 describe('the platform (three PostgreSQL nodes under Patroni, synchronous standby, HAProxy) under a writer load', { timeout: 900_000 }, () => {
   before(async () => {
-    const started = await up({ replication: 'synchronous' });
+    const started = await up({ reapWhenGone: true, replication: 'synchronous' });
     layout = started.layout;
     secrets = started.secrets;
     console.log(`platform figure: up (synchronous, template data directory) ready in ${(started.readyMs / 1000).toFixed(1)} s (template made now: ${(started.templateMs / 1000).toFixed(1)} s)`);
@@ -130,6 +130,7 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     await wholeAgain(3);
     const outcome = await engineNodesUnderLoad({
       ...engineNodesSetting('engine-switchover'),
+      signal: t.signal,
       fault: {
         inject: async () => {
           const members = await clusterMembers(layout);
@@ -144,6 +145,7 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     await wholeAgain(3);
     const outcome = await engineNodesUnderLoad({
       ...engineNodesSetting('engine-node-killed'),
+      signal: t.signal,
       fault: {
         inject: async (nodes) => {
           await nodes[0]!.kill9();
@@ -193,6 +195,7 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     let leader: string | undefined;
     const outcome = await engineNodesUnderLoad({
       ...engineNodesSetting('engine-kill-9'),
+      signal: t.signal,
       hub: true,
       fault: {
         inject: async () => {
