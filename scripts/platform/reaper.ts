@@ -73,6 +73,5 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
     console.error('usage: reaper.ts DIR PID START_TIME');
     process.exit(2);
   }
-  process.title = 'comanda-platform-reaper';
   await watch(dir, { name: 'watched', pid: Number(pid), startTime });
 }
