@@ -105,8 +105,10 @@ export function startStoreFronts(options: {
           headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
-      } catch {
-        count(`unreachable ${node.name}`);
+      } catch (error) {
+        // The cause's code says which: refused (a node gone), reset or closed (a socket cut), a timeout.
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        count(`unreachable ${node.name}${cause ? ` (${cause})` : ''}`);
         at = (at + 1) % nodes.length;
         await pause(PAUSE_AFTER_OUTAGE_MS);
         continue;
