@@ -58,13 +58,29 @@ export function processesWorkingIn(dir: string): ProcessRecord[] {
   return found;
 }
 
-/** Everything keyed on the folder that still runs (never this process), each once. */
+/** This process and those above it (`npm run platform -- down` started from inside the folder must not stop its own npm). */
+function selfAndAncestors(): Set<number> {
+  const chain = new Set<number>();
+  for (let pid = process.pid; pid > 1 && !chain.has(pid); ) {
+    chain.add(pid);
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return chain;
+}
+
+/** Everything keyed on the folder that still runs (never this process nor its ancestors), each once. */
 export function keyedOn(dir: string): ProcessRecord[] {
   const roots = [...recordedProcesses(dir), ...postmastersOf(dir), ...processesWorkingIn(dir)];
   const seen = new Set<string>();
+  const own = selfAndAncestors();
   return roots.flatMap(processTree).filter((record) => {
     const key = `${record.pid}:${record.startTime}`;
-    if (seen.has(key) || record.pid === process.pid) return false;
+    if (seen.has(key) || own.has(record.pid)) return false;
     seen.add(key);
     return true;
   });
