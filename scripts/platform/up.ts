@@ -12,6 +12,7 @@ import { allocateLayout, dataDir, nodeDir, writeLayout, type PlatformLayout, typ
 import { clusterMembers, leaderOf, syncStandbyOf } from './patroni-rest.ts';
 import { pgbackrest, writePgbackrestFiles } from './pgbackrest.ts';
 import { isAlive, recordedProcesses, startDetached } from './processes.ts';
+import { startReaper } from './reaper.ts';
 import { postgresUser } from './run-as.ts';
 import { ensureTemplate, writeTemplateBootstrapScript } from './template.ts';
 import { waitFor } from './wait.ts';
@@ -24,6 +25,12 @@ export interface UpOptions {
   noTemplate?: boolean;
   /** WAL archiving to a pgBackRest repository in the state folder, its stanza created (backups and restores). */
   backups?: boolean;
+  /**
+   * Tie the platform to this process (tests): a reaper (reaper.ts) kills everything and removes the
+   * state folder once this process is gone without having torn it down. Not for `npm run platform -- up`,
+   * whose platform outlives the command.
+   */
+  reapWhenGone?: boolean;
 }
 
 export interface UpResult {
@@ -87,6 +94,7 @@ async function start(options: UpOptions & { dir: string }): Promise<UpResult> {
   const dir = options.dir;
   mkdirSync(dir, { recursive: true });
   chmodSync(dir, 0o755); // PostgreSQL's user must reach its folders below
+  if (options.reapWhenGone) startReaper(dir); // before anything starts, so that nothing escapes it
   const runAs = postgresUser();
   const layout: PlatformLayout = { ...(await allocateLayout(dir, options.replication ?? 'synchronous', options.basePort)), ...(options.backups ? { backups: true } : {}) };
   writeLayout(layout);

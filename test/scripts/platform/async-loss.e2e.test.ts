@@ -19,7 +19,7 @@ let layout: PlatformLayout;
 let secrets: PlatformSecrets;
 
 before(async () => {
-  const started = await up({ replication: 'asynchronous' });
+  const started = await up({ reapWhenGone: true, replication: 'asynchronous' });
   layout = started.layout;
   secrets = started.secrets;
   await prepareOrdersTable(writeConnection(layout, secrets));

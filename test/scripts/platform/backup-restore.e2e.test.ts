@@ -28,7 +28,7 @@ let secrets: PlatformSecrets;
 let restored: RestoredServer | undefined;
 
 before(async () => {
-  const started = await up({ replication: 'synchronous', backups: true });
+  const started = await up({ reapWhenGone: true, replication: 'synchronous', backups: true });
   layout = started.layout;
   secrets = started.secrets;
   await prepareOrdersTable(writeConnection(layout, secrets));

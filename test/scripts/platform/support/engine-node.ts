@@ -2,8 +2,13 @@
 // a process of its own on the platform's write port (HAProxy): the whole Engine over HTTP, with its
 // own pool, LISTEN connection and jobs runner, as on an engine machine. The one module that starts a
 // node; the test kills one with SIGKILL (a machine gone) or stops it with SIGTERM.
+// Nothing left behind: each node is a process group of its own, recorded in the platform's state
+// folder (so `down` and the folder's reaper, scripts/platform/reaper.ts, stop it with the rest), and
+// killed by this process's exit hook if the test that started it never stopped it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordOf } from '../../../../scripts/platform/processes.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
@@ -26,13 +31,43 @@ export interface EngineNode {
  * The connection string goes through the environment's PGPASSWORD, not argv (a process list shows
  * argv): the URL given to serve names the role, host, port and database only.
  */
-export async function startEngineNode(name: string, database: { url: string; password: string }): Promise<EngineNode> {
+/** The nodes of this process still running: killed, group and all, when this process exits. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+});
+
+/**
+ * `stateDir`: the platform's state folder, where the node's pid is recorded (as engine-NAME) for
+ * `down` and the reaper.
+ */
+export async function startEngineNode(name: string, database: { url: string; password: string }, stateDir?: string): Promise<EngineNode> {
   const child: ChildProcess = spawn(NODE, ['--import', 'tsx', SERVE, '--database', database.url, '--port', '0', '--host', '127.0.0.1'], {
     cwd: ROOT,
     env: { ...process.env, PGPASSWORD: database.password, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true, // a process group of its own, killed whole
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  running.add(child);
+  const recordFile = stateDir ? join(stateDir, 'pids', `engine-${name}.json`) : undefined;
+  const record = child.pid === undefined ? undefined : recordOf(`engine-${name}`, child.pid);
+  if (recordFile && record) {
+    mkdirSync(join(stateDir!, 'pids'), { recursive: true });
+    writeFileSync(recordFile, JSON.stringify(record));
+  }
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      if (recordFile) rmSync(recordFile, { force: true });
+      resolve();
+    }),
+  );
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let printed = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -42,17 +77,17 @@ export async function startEngineNode(name: string, database: { url: string; pas
     });
     child.once('exit', (code, signal) => reject(new Error(`engine node ${name} exited (${code ?? signal}) before it listened`)));
   });
-  const running = () => child.exitCode === null && child.signalCode === null;
+  const isRunning = () => child.exitCode === null && child.signalCode === null;
   return {
     name,
     baseUrl,
-    running,
+    running: isRunning,
     async kill9() {
-      if (running()) child.kill('SIGKILL');
+      if (isRunning()) child.kill('SIGKILL');
       await exited;
     },
     async stop() {
-      if (running()) child.kill('SIGTERM');
+      if (isRunning()) child.kill('SIGTERM');
       await exited;
     },
   };

@@ -68,6 +68,8 @@ export async function engineNodesUnderLoad(options: {
   fault: EngineNodesFault;
   /** A hub (of a restaurant of its own) pushing its outbox to node b through the fault. */
   hub?: boolean;
+  /** The test's own (t.signal): a test cancelled or timed out kills its nodes and stops its clients at once. */
+  signal?: AbortSignal;
 }): Promise<EngineNodesOutcome> {
   const { admin, clock, label } = options;
   const withPassword = new URL(options.database.url);
@@ -75,16 +77,21 @@ export async function engineNodesUnderLoad(options: {
   const restaurant = await seedPlatformRestaurant(withPassword.toString(), { writeKeys: ORDER_CLIENTS, readKeys: 2 });
   const nodes: EngineNode[] = [];
   let hub: HubUnderLoad | undefined;
+  const cancelled = () => {
+    for (const node of nodes) void node.kill9();
+  };
+  options.signal?.addEventListener('abort', cancelled, { once: true });
   try {
     // One after the other: the first may build the kitchen page once (serve does on a fresh checkout).
-    nodes.push(await startEngineNode('a', options.database));
-    nodes.push(await startEngineNode('b', options.database));
+    nodes.push(await startEngineNode('a', options.database, options.layout.dir));
+    nodes.push(await startEngineNode('b', options.database, options.layout.dir));
+    options.signal?.throwIfAborted();
     await putStock(nodes[0]!, restaurant);
     const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
     if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
     const health = watchHealth(nodes);
-    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label });
-    const fronts = startStoreFronts({ nodes, restaurant, label, clock });
+    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label, parentDir: options.layout.dir });
+    const fronts = startStoreFronts({ nodes, restaurant, label, clock, ...(options.signal ? { signal: options.signal } : {}) });
     let report: StoreFrontReport;
     let faultAt = 0;
     let listening = 0;
@@ -162,6 +169,7 @@ export async function engineNodesUnderLoad(options: {
       `LISTEN connections ${listening}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     return { ...outcome, figure };
   } finally {
+    options.signal?.removeEventListener('abort', cancelled);
     await hub?.close();
     for (const node of nodes) await node.stop();
   }

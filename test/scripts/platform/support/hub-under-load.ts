@@ -47,8 +47,10 @@ export async function startHubUnderLoad(options: {
   apiKey: string;
   restaurant: { location: string; product: string };
   label: string;
+  /** Where the hub's folder goes: the platform's state folder, so that its reaper removes it too. */
+  parentDir?: string;
 }): Promise<HubUnderLoad> {
-  const dir = mkdtempSync(join(tmpdir(), 'comanda-platform-hub-'));
+  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'comanda-platform-hub-'));
   let hub: ReplicaServer;
   try {
     hub = await startReplicaServer({

@@ -9,7 +9,8 @@
 //   seq must be its cursor + 1, or an event was missed. A reader whose node is gone goes on at the
 //   same cursor on the other node, as a kitchen screen reconnecting elsewhere.
 // Every client finishes its key before it stops, so each key sent is answered once. Each answer's
-// kind is counted ("201", "503", "429", "unreachable", …).
+// kind is counted ("201", "503", "429", "unreachable", …). A test that is cancelled (timed out)
+// aborts its signal: every client then gives up at once, its key unanswered.
 
 export interface Acknowledged {
   key: string;
@@ -74,6 +75,8 @@ export function startStoreFronts(options: {
   restaurant: { location: string; product: string; writeKeys: readonly string[]; readKeys: readonly string[] };
   label: string;
   clock: () => number;
+  /** The test's own (t.signal): aborted when the test is cancelled or times out. */
+  signal?: AbortSignal;
 }): StoreFronts {
   const { nodes, restaurant } = options;
   const acknowledged: Acknowledged[] = [];
@@ -93,6 +96,7 @@ export function startStoreFronts(options: {
   async function send(home: number, apiKey: string, method: string, path: string, idempotencyKey: string | null, body: unknown): Promise<{ response: Response; text: string; node: string }> {
     let at = home;
     for (;;) {
+      options.signal?.throwIfAborted();
       const node = nodes[at]!;
       let response: Response;
       try {
@@ -101,8 +105,10 @@ export function startStoreFronts(options: {
           headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
-      } catch {
-        count(`unreachable ${node.name}`);
+      } catch (error) {
+        // The cause's code says which: refused (a node gone), reset or closed (a socket cut), a timeout.
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        count(`unreachable ${node.name}${cause ? ` (${cause})` : ''}`);
         at = (at + 1) % nodes.length;
         await pause(PAUSE_AFTER_OUTAGE_MS);
         continue;
@@ -179,8 +185,16 @@ export function startStoreFronts(options: {
     }
   }
 
-  const clients = restaurant.writeKeys.map((_, client) => orderClient(client));
-  const readers = options.nodes.map((_, reader) => feedReader(reader));
+  /** A client of a cancelled test ends quietly; any other failure is the test's. */
+  const untilAborted = async (client: Promise<void>) => {
+    try {
+      await client;
+    } catch (error) {
+      if (!options.signal?.aborted) throw error;
+    }
+  };
+  const clients = restaurant.writeKeys.map((_, client) => untilAborted(orderClient(client)));
+  const readers = options.nodes.map((_, reader) => untilAborted(feedReader(reader)));
   return {
     acknowledged,
     cursors: () => [...cursors],
