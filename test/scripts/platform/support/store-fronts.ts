@@ -11,6 +11,12 @@
 // Every client finishes its key before it stops, so each key sent is answered once. Each answer's
 // kind is counted ("201", "503", "429", "unreachable", …). A test that is cancelled (timed out)
 // aborts its signal: every client then gives up at once, its key unanswered.
+//
+// Each request has a connection of its own. With kept-alive sockets, a client starved of CPU (load
+// 30–40 beside the platform) reused a socket the node had just closed as idle (its keep-alive
+// timeout, 5 s): "other side closed" (UND_ERR_SOCKET) from a node that was running fine, which the
+// test's "a running node answers every request" could not tell from a node dropping requests.
+import { Agent, fetch, type Response } from 'undici';
 
 export interface Acknowledged {
   key: string;
@@ -87,6 +93,8 @@ export function startStoreFronts(options: {
   let stoppingOrders = false;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const count = (kind: string) => answers.set(kind, (answers.get(kind) ?? 0) + 1);
+  /** pipelining 0: no keep-alive, a connection per request (see the top). */
+  const dispatcher = new Agent({ pipelining: 0 });
 
   /**
    * One request, retried as a store front does until it is answered: the same Idempotency-Key on
@@ -101,6 +109,7 @@ export function startStoreFronts(options: {
       let response: Response;
       try {
         response = await fetch(`${node.baseUrl}${path}`, {
+          dispatcher,
           method,
           headers: { authorization: `Bearer ${apiKey}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
           ...(body ? { body: JSON.stringify(body) } : {}),
@@ -205,6 +214,7 @@ export function startStoreFronts(options: {
     async stop() {
       stopping = true;
       await Promise.all([...clients, ...readers]);
+      await dispatcher.close();
       return { acknowledged: [...acknowledged], transitions: [...transitions], answers, wrongAnswers, feeds };
     },
   };
