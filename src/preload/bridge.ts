@@ -1,7 +1,8 @@
 // The bridge the kitchen screen gets as `window.comanda`: one method per channel of the IPC
 // contract, built from the shared map so the two cannot drift. No Electron import here: the
 // preload (index.ts) passes ipcRenderer in, and the renderer tests pass a browser-side transport.
-import { BRIDGE_METHODS, type BridgeMethod, type ComandaBridge, type ScreenChannel, type ScreenResult } from '../shared/screen-contract/contract.ts';
+import { BRIDGE_METHOD_CHANNELS } from '../shared/screen-contract/bridge-methods.ts';
+import type { BridgeMethod, ComandaBridge, ScreenChannel, ScreenResult } from '../shared/screen-contract/contract.ts';
 import type { LivePush } from '../shared/screen-contract/kitchen.ts';
 
 export interface BridgeTransport {
@@ -13,7 +14,7 @@ export interface BridgeTransport {
 
 export function createBridge(transport: BridgeTransport): ComandaBridge {
   const methods: Record<string, unknown> = {};
-  for (const [method, channel] of Object.entries(BRIDGE_METHODS) as [BridgeMethod, ScreenChannel][]) {
+  for (const [method, channel] of Object.entries(BRIDGE_METHOD_CHANNELS) as [BridgeMethod, ScreenChannel][]) {
     methods[method] = (request: unknown) => transport.invoke(channel, request ?? {});
   }
   methods.onLive = (listener: (push: LivePush) => void) => {

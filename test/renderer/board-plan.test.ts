@@ -4,7 +4,7 @@
 // columns, and a phone pages its lanes.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardMetrics, estimateTicket, flowLane, FRAGMENT_PAD, headHeight, planBoard, share, ticketsInView, viewLane, type TicketHeights } from '../../src/renderer/src/board-plan.ts';
+import { boardMetrics, estimateTicket, flowLane, FRAGMENT_PAD, headHeight, planBoard, share, ticketsInView, ticketsNearView, viewLane, type TicketHeights } from '../../src/renderer/src/board-plan.ts';
 
 const tv = boardMetrics({ width: 1920, height: 1080 }, 'comfortable');
 const tablet = boardMetrics({ width: 1280, height: 800 }, 'comfortable');
@@ -134,5 +134,20 @@ describe('board plan', () => {
     const long = { blocks: [{ texts: ['2× Empanada de camarón queso con pebre y salsa de la casa'], lines: 0, extra: 4 }] };
     assert.ok(estimateTicket(long, 200, 15).blocks[0]! > estimateTicket(long, 500, 15).blocks[0]!);
     assert.equal(estimateTicket(big, 250, 15).head, estimateTicket(small, 250, 15).head);
+  });
+  test('the tickets near the view: those drawn in part or whole, then the next columns\' own, bounded', () => {
+    // 280 px columns hold two 128 px tickets; the fifth (346 px) is split over columns 2 and 3.
+    const flow = flowLane([ticket(70), ticket(70), ticket(70), ticket(70), ticket(70, 70, 70, 70), ticket(70), ticket(70), ticket(70), ticket(70), ticket(70)], 280, 8);
+    assert.deepEqual(flow.spans.slice(0, 8), [[0, 0], [0, 0], [1, 1], [1, 1], [2, 3], [3, 3], [4, 4], [4, 4]]);
+    // Columns 0–1 in view, none ahead: the four drawn.
+    assert.deepEqual(ticketsNearView(flow, 0, 2, 0, 50), [0, 1, 2, 3]);
+    // One column ahead: the fifth too, whose first part would come into view first.
+    assert.deepEqual(ticketsNearView(flow, 0, 2, 1, 50), [0, 1, 2, 3, 4]);
+    // A view further on: the split ticket is drawn in part, so it is near; the earlier ones are not.
+    assert.deepEqual(ticketsNearView(flow, 3, 1, 1, 50), [4, 5, 6, 7]);
+    // Bounded.
+    assert.deepEqual(ticketsNearView(flow, 0, 2, 2, 3), [0, 1, 2]);
+    // Past the lane's end: nothing.
+    assert.deepEqual(ticketsNearView(flow, 40, 2, 2, 50), []);
   });
 });

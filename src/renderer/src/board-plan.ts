@@ -127,6 +127,23 @@ export function ticketsInView(flow: LaneFlow, start: number, count: number): num
   return flow.spans.reduce((n, [first, last]) => n + (first >= start && last < start + count ? 1 : 0), 0);
 }
 
+/**
+ * The tickets a change may bring into a lane's view, by index: those drawn now (in part or whole)
+ * and those of the `ahead` columns after the view, at most `max`. A ticket leaving the lane pulls
+ * the rest up by its height, and a ticket is rarely taller than two columns: measured before the
+ * change (BoardView.tsx, measured ahead), they make its plan the last, with no second plan before paint.
+ */
+export function ticketsNearView(flow: LaneFlow, start: number, count: number, ahead: number, max: number): number[] {
+  const end = start + count + ahead;
+  const near: number[] = [];
+  for (let i = 0; i < flow.spans.length && near.length < max; i++) {
+    const [first, last] = flow.spans[i]!;
+    if (first >= end) break;
+    if (last >= start) near.push(i);
+  }
+  return near;
+}
+
 /** Shares `total` among weights, each share at least `floor`, by largest remainder (stable, sums exactly). */
 export function share(total: number, weights: number[], floor: number): number[] {
   const base = weights.map(() => floor);

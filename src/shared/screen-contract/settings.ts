@@ -2,35 +2,12 @@
 // appears here: only whether there is one, its world, label and last four characters.
 
 import Type, { type Static } from 'typebox';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../locale.ts';
+import { LANGUAGES } from '../locale.ts';
 import { Uuid } from '../schemas/common.ts';
 import type { World } from '../world.ts';
 
-export type { Language };
-export type Theme = 'dark' | 'light';
-
-export interface AppSettings {
-  language: Language;
-  theme: Theme;
-  sound: boolean;
-  /** Timer colours: amber from `warn_minutes`, red (late) from `late_minutes`. */
-  thresholds: { warn_minutes: number; late_minutes: number };
-  /** The local HTTP API: 127.0.0.1 unless `lan` is on (then every interface). */
-  http: { port: number; lan: boolean };
-  /** The restaurant this screen shows; null picks the first one. */
-  restaurant_id: string | null;
-  connection: { mode: 'standalone' | 'connected'; platform_url: string | null };
-}
-
-export const DEFAULT_SETTINGS: AppSettings = {
-  language: DEFAULT_LANGUAGE,
-  theme: 'dark',
-  sound: true,
-  thresholds: { warn_minutes: 10, late_minutes: 20 },
-  http: { port: 4750, lan: false },
-  restaurant_id: null,
-  connection: { mode: 'standalone', platform_url: null },
-};
+export { DEFAULT_SETTINGS, type AppSettings, type Language, type Theme } from './settings-defaults.ts';
+import { DEFAULT_SETTINGS, type AppSettings } from './settings-defaults.ts';
 
 export interface PlatformKeyInfo {
   present: boolean;

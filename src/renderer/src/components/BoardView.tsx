@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { KitchenOrder, OrderStatus } from '../../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useClock, usePreferences, useT } from '../app-context.tsx';
 import { byTimer, COLUMNS, FREEZE_MS, isColumnStatus, lateKey, layoutBoard, recalledKey, ticketBlocks, type BoardLayout, type ShownTicket, type TicketBlock } from '../board-logic.ts';
-import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
+import { boardMetrics, estimateTicket, flowLane, headHeight, planBoard, ticketsNearView, viewLane, type BoardPlan, type LaneFlow, type LanePlan, type LaneView, type TicketHeights } from '../board-plan.ts';
 import { shownTickets } from '../state/board-state.ts';
 import { ScreenMenu } from './ScreenMenu.tsx';
 import { TicketCard, type TicketFragmentProps } from './TicketCard.tsx';
@@ -24,10 +25,21 @@ const estimateCache = new WeakMap<ShownTicket, Map<string, TicketHeights>>();
 const ESTIMATES_PER_TICKET = 4;
 /**
  * Each ticket's blocks as drawn, measured, by order and by what each block says: they replace the
- * estimate at that card width, and outlive a new version of the order whose blocks read the same
- * (a move confirmed by the engine does not make the board measure, and shift, again).
+ * estimate at that card width, type size and shape (`key`), and outlive a new version of the order
+ * whose blocks read the same (a move confirmed by the engine does not make the board measure, and
+ * shift, again). A block known here is not read again when a new element draws it (the ticket
+ * moved lanes, or came into view): reading it would force a layout in the frame of a change.
  */
-const measuredCache = new Map<string, { width: number; blocks: Map<string, number>; version: number }>();
+const measuredCache = new Map<string, { key: string; blocks: Map<string, number>; version: number }>();
+/**
+ * Columns after a lane's view whose tickets are measured ahead, between changes: a ticket leaving
+ * the lane pulls the next ones into view, and planned on estimates they were drawn, measured,
+ * found different and planned again before paint (7 of 8 transitions of bench row 5 planned twice).
+ */
+const MEASURE_AHEAD_COLUMNS = 2;
+/** At most this many tickets per lane, and for the whole board, measured ahead in one pass. */
+const MEASURE_AHEAD_PER_LANE = 16;
+const MEASURE_AHEAD_MAX = 40;
 /**
  * Each ticket's heights at the card width, from its measured blocks, while neither they nor the
  * ticket changed: a plan asks for every ticket's, and building each block's signature for it, 500
@@ -36,12 +48,6 @@ const measuredCache = new Map<string, { width: number; blocks: Map<string, numbe
 const heightsCache = new WeakMap<ShownTicket, { key: string; measured: object; version: number; heights: TicketHeights }>();
 const blockSignature = (block: TicketBlock) => `${block.kind}:${block.index ?? ''}:${block.lines}:${block.texts.join('|')}`;
 const blocksCache = new WeakMap<ShownTicket, { key: string; blocks: TicketBlock[] }>();
-/**
- * What each drawn block element was last measured as (card width, type size, signature): an element
- * React kept with the same content is not read again, so a commit that draws no new block forces no
- * layout of its own (the browser lays it out once, to paint).
- */
-const measuredElements = new WeakMap<Element, string>();
 
 /**
  * The element's inner size, followed as it changes (the element comes and goes: a callback ref).
@@ -90,6 +96,8 @@ interface DrawnLane {
 interface DrawnBoard {
   plan: BoardPlan;
   lanes: DrawnLane[];
+  /** Tickets near the view (drawn, or next to come into it) with a block not measured yet: measured ahead. */
+  unmeasured: string[];
   /** What shaped the tickets' blocks (density, station, layout): a frozen board of another shape is let go. */
   shape: string;
 }
@@ -123,6 +131,8 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
   /** A ticket to bring into view, with the request it answers. */
   const [reveal, setReveal] = useState<{ orderId: string; seq: number } | null>(null);
   const [measuredVersion, setMeasuredVersion] = useState(0);
+  /** Tickets drawn out of sight for one commit, to be measured before a change brings them into view. */
+  const [measuring, setMeasuring] = useState<string[]>([]);
 
   const shown = useMemo(() => shownTickets({ tickets, pending, flashes }), [tickets, pending, flashes]);
   const byId = useMemo(() => new Map(shown.map((x) => [x.order.id, x])), [shown]);
@@ -162,7 +172,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
 
   const live: DrawnBoard = useMemo(() => {
     // Not laid out yet (the lanes' element is being attached): nothing to plan or draw.
-    if (size.width === 0) return { plan: { cardWidth: 0, lanes: [], paged: false, pages: 1, page: 0, inView: 0 }, lanes: [], shape: blockKey };
+    if (size.width === 0) return { plan: { cardWidth: 0, lanes: [], paged: false, pages: 1, page: 0, inView: 0 }, lanes: [], unmeasured: [], shape: blockKey };
     const laneTickets: { id: string; tickets: ShownTicket[] }[] = flow
       ? [{ id: 'flow', tickets: COLUMNS.flatMap((c) => layout.columns[c]).sort(byTimer) }]
       : COLUMNS.map((c) => ({ id: c, tickets: layout.columns[c] }));
@@ -188,11 +198,11 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       page,
     });
     const head = headHeight(metrics.fontSize);
+    const key = `${estimateKey}:${plan.cardWidth}`;
     const heightsAt = (x: ShownTicket): TicketHeights => {
       const guess = estimate(x, plan.cardWidth);
       const measured = measuredCache.get(x.order.id);
-      if (!measured || measured.width !== plan.cardWidth) return guess;
-      const key = `${estimateKey}:${plan.cardWidth}`;
+      if (!measured || measured.key !== key) return guess;
       const known = heightsCache.get(x);
       if (known && known.key === key && known.measured === measured && known.version === measured.version) return known.heights;
       const blocks = blocksOf(x);
@@ -200,6 +210,7 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
       heightsCache.set(x, { key, measured, version: measured.version, heights });
       return heights;
     };
+    const unmeasured: string[] = [];
     const lanes = laneTickets.map((lane, index): DrawnLane => {
       const lanePlan = plan.lanes[index]!;
       const laneFlow: LaneFlow = lanePlan.columns > 0 ? flowLane(lane.tickets.map(heightsAt), bodyHeight, metrics.gap) : { columns: [], spans: [] };
@@ -212,9 +223,15 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
         const span = laneFlow.spans[i];
         return span !== undefined && span[0] >= view.start && span[1] < view.start + view.count;
       });
+      for (const i of ticketsNearView(laneFlow, view.start, view.count, MEASURE_AHEAD_COLUMNS, MEASURE_AHEAD_PER_LANE)) {
+        const x = lane.tickets[i]!;
+        const measured = measuredCache.get(x.order.id);
+        const known = measured !== undefined && measured.key === key && blocksOf(x).every((b) => measured.blocks.has(blockSignature(b)));
+        if (!known && unmeasured.length < MEASURE_AHEAD_MAX) unmeasured.push(x.order.id);
+      }
       return { id: lane.id, plan: lanePlan, view, count: lane.tickets.length, columns, inView: inView.map((x) => x.order.id) };
     });
-    return { plan, lanes, shape: blockKey };
+    return { plan, lanes, unmeasured, shape: blockKey };
     // measuredVersion: measured blocks came in (measuredCache is read, not watched).
   }, [layout, flow, blockKey, blocksOf, metrics.fontSize, metrics.minCardWidth, metrics.gap, size.width, bodyHeight, page, starts, reveal, measuredVersion]);
 
@@ -254,37 +271,50 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
 
   // Drawn blocks are measured; where they differ from what was planned, the plan is made again
   // (before the frame is painted: useLayoutEffect), so a fragment always holds what it shows.
+  // Only blocks not measured before are read: a commit that draws no new kind of block (a ticket
+  // measured ahead comes into view, one moves lanes) forces no layout of its own.
   const boardRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
+    // The cards measured ahead are drawn for this commit only: gone before the frame, and before
+    // anything else (a test, a tap) can see them.
+    if (measuring.length > 0) setMeasuring([]);
     if (drawn !== live || !boardRef.current) return;
-    const width = live.plan.cardWidth;
-    let changed = false;
+    const key = `${blockKey}:${metrics.fontSize}:${live.plan.cardWidth}`;
+    let changedInView = false;
+    let changedAhead = false;
     for (const element of boardRef.current.querySelectorAll<HTMLElement>('.lanes article[data-order-id]')) {
       const ticket = byId.get(element.dataset.orderId!);
       if (!ticket) continue;
+      const ahead = element.closest('.measure-ahead') !== null;
       const blocks = blocksOf(ticket);
       let entry = measuredCache.get(ticket.order.id);
-      if (!entry || entry.width !== width) measuredCache.set(ticket.order.id, (entry = { width, blocks: new Map(), version: 0 }));
+      if (!entry || entry.key !== key) measuredCache.set(ticket.order.id, (entry = { key, blocks: new Map(), version: 0 }));
       for (const drawn of element.querySelectorAll<HTMLElement>('[data-block]')) {
         const block = blocks[Number(drawn.dataset.block)];
         if (!block) continue;
         const signature = blockSignature(block);
-        const seen = `${blockKey}:${width}:${metrics.fontSize}:${signature}`;
-        if (measuredElements.get(drawn) === seen && entry.blocks.has(signature)) continue;
-        measuredElements.set(drawn, seen);
-        const height = Math.ceil(drawn.getBoundingClientRect().height);
-        const known = entry.blocks.get(signature);
-        if (known === undefined || Math.abs(known - height) > 1) {
-          entry.blocks.set(signature, height);
-          entry.version++;
-          changed = true;
-        }
+        if (entry.blocks.has(signature)) continue;
+        entry.blocks.set(signature, Math.ceil(drawn.getBoundingClientRect().height));
+        entry.version++;
+        if (ahead) changedAhead = true;
+        else changedInView = true;
       }
     }
     // Bounded: orders that left the board are forgotten.
     if (measuredCache.size > byId.size * 2 + 64) for (const id of measuredCache.keys()) if (!byId.has(id)) measuredCache.delete(id);
-    if (changed) setMeasuredVersion((v) => v + 1);
+    // A drawn fragment must hold what it shows: planned again before paint. Tickets measured ahead
+    // are out of view: their plan can wait for an idle moment.
+    if (changedInView) setMeasuredVersion((v) => v + 1);
+    else if (changedAhead) startTransition(() => setMeasuredVersion((v) => v + 1));
   });
+  // Between changes (after the frame is painted): the tickets a change may bring into view are drawn
+  // out of sight and measured, in one task of their own.
+  useEffect(() => {
+    if (drawn !== live || live.unmeasured.length === 0) return;
+    const ids = live.unmeasured;
+    const timer = setTimeout(() => flushSync(() => setMeasuring(ids)), 0);
+    return () => clearTimeout(timer);
+  }, [drawn, live]);
 
   const locationName = (ticket: ShownTicket) =>
     filter === null && locations.length > 1 ? locations.find((l) => l.location_id === ticket.order.location_id)?.name : undefined;
@@ -397,6 +427,30 @@ export function BoardView({ onCancel }: { onCancel(order: KitchenOrder): void })
           <div className="board-empty" data-testid="board-empty" role="status">
             <strong>{t('board.empty_title')}</strong>
             <span>{t('board.empty_next')}</span>
+          </div>
+        )}
+        {measuring.length > 0 && drawn === live && (
+          <div className="measure-ahead" aria-hidden="true">
+            {measuring.map((id) => {
+              const ticket = byId.get(id);
+              if (!ticket) return null;
+              const blocks = blocksOf(ticket);
+              return (
+                <div key={id} className="fragment-slot" style={{ width: plan.cardWidth }}>
+                  <TicketCard
+                    ticket={ticket}
+                    blocks={blocks}
+                    fragment={{ from: 0, to: blocks.length, part: 0, parts: 1, height: 0 }}
+                    compact={compact}
+                    buttonsInHead={metrics.buttonsInHead}
+                    showState={flow}
+                    locationName={locationName(ticket)}
+                    onCancel={cancel}
+                    measuring
+                  />
+                </div>
+              );
+            })}
           </div>
         )}
         {drawn.lanes.map((lane) => {

@@ -36,6 +36,8 @@ interface TicketCardProps {
   /** Its own buttons (cancel, reprint) in the header of its first fragment, beside the bump (a phone). */
   buttonsInHead?: boolean;
   onCancel?: (order: KitchenOrder) => void;
+  /** Drawn out of sight for one commit, only to be measured (BoardView.tsx): it brings nothing into view. */
+  measuring?: boolean;
 }
 
 
@@ -46,7 +48,7 @@ interface TicketCardProps {
  * carries the header, so any part of a ticket in view can be bumped. Memoized: it re-renders when
  * its order, its pending changes or flash change, or when what it shows of the time does.
  */
-export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, buttonsInHead = false, onCancel }: TicketCardProps) {
+export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, locationName, compact = false, readOnly = false, showState = false, buttonsInHead = false, onCancel, measuring = false }: TicketCardProps) {
   const t = useT();
   const { board, api } = useApp();
   // The item a long press asked about ("agotar este plato"), or null.
@@ -75,8 +77,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
   // the board must not jump under the cook's finger).
   const focusSeq = useBoard((s) => (s.focusRequest?.orderId === id ? s.focusRequest.seq : 0));
   useEffect(() => {
-    if (focusSeq > 0) ref.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [focusSeq]);
+    if (focusSeq > 0 && !measuring) ref.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [focusSeq, measuring]);
 
   const dead = order.status === 'cancelado' && !readOnly;
   const moves = movesOf(changes);

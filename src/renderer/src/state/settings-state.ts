@@ -1,7 +1,8 @@
 // Settings and what the app says about itself. The platform key goes in through here and never
 // comes back: the view only has its world, label and last four characters.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { DEFAULT_SETTINGS, type AppInfo, type AppSettings, type SettingsPatch, type SettingsView } from '../../../shared/screen-contract/settings.ts';
+import { DEFAULT_SETTINGS } from '../../../shared/screen-contract/settings-defaults.ts';
+import type { AppInfo, AppSettings, SettingsPatch, SettingsView } from '../../../shared/screen-contract/settings.ts';
 
 function mergeSettings(current: AppSettings, patch: SettingsPatch): AppSettings {
   return {

@@ -5,9 +5,10 @@
 // here, without a request: they do not exist for it. The manager's browser on the machine that runs
 // Comanda (`npm start` without Electron) holds an admin session instead, and gets every channel.
 import { DEVICE_UNPAIRED } from '../../../shared/error-codes.ts';
-import { isKitchenChannel, type ScreenChannel, type ScreenFailure, type ScreenResult } from '../../../shared/screen-contract/contract.ts';
+import type { ScreenChannel, ScreenFailure, ScreenResult } from '../../../shared/screen-contract/contract.ts';
 import type { LivePush } from '../../../shared/screen-contract/kitchen.ts';
 import type { BridgeTransport } from '../../../preload/bridge.ts';
+import { isKitchenChannelName } from './kitchen-channels.ts';
 
 /** The engine's answer when this browser holds no valid device token. */
 const DESKTOP_ONLY = 'desktop_only';
@@ -137,7 +138,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 
   return {
     async invoke(channel: ScreenChannel, request: unknown): Promise<ScreenResult<unknown>> {
-      if (!admin && !isKitchenChannel(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
+      if (!admin && !isKitchenChannelName(channel)) return failure(DESKTOP_ONLY, `${channel} is only available in the desktop app`);
       // A snapshot read before the stream is open could miss what happens in between: wait for it
       // (not forever: a board without live changes still beats no board).
       if (channel === 'board:snapshot' && opened) await Promise.race([opened, new Promise((r) => setTimeout(r, 3000))]);

@@ -1,0 +1,61 @@
+// The bridge's methods and the channel each calls, without the channel table's request schemas:
+// the table (channels.ts) builds them with typebox, and importing it put typebox (67 KB minified, a
+// seventh of the app's first chunk) into every screen's first load for these names alone (bench row
+// 5, issue 28). The table stays the one source: the compiler holds this map to it, method for
+// method and channel for channel (a missing, extra or wrong entry fails the typecheck).
+import type * as Contract from './contract.ts';
+
+type TableMethods = typeof Contract.BRIDGE_METHODS;
+
+export const BRIDGE_METHOD_CHANNELS: { readonly [M in keyof TableMethods]: TableMethods[M] } = {
+  boardSnapshot: 'board:snapshot',
+  transitionOrder: 'orders:transition',
+  setItemDone: 'items:set-done',
+  recallOrder: 'orders:recall',
+  reprintOrder: 'orders:reprint',
+  retryPrinter: 'printers:retry',
+  pickupBoard: 'pickup:board',
+  readStock: 'stock:read',
+  setStock: 'stock:set',
+  readSoldOut: 'sold-out:read',
+  setSoldOut: 'sold-out:set',
+  setItemSoldOut: 'items:set-sold-out',
+  listLocations: 'locations:list',
+  setLocationOpen: 'locations:set-open',
+  appInfo: 'app:info',
+  restartApp: 'app:restart',
+  listKeys: 'keys:list',
+  setLocationBusy: 'locations:set-busy',
+  stationCooks: 'stations:cooks',
+  setStationCooks: 'stations:set-cooks',
+  prepTimeDrift: 'prep-times:drift',
+  acceptPrepTime: 'prep-times:accept',
+  kitchenReport: 'reports:kitchen',
+  kitchenReplay: 'reports:replay',
+  kitchenReportTable: 'reports:table',
+  createKey: 'keys:create',
+  revokeKey: 'keys:revoke',
+  getSettings: 'settings:get',
+  updateSettings: 'settings:update',
+  setPlatformKey: 'platform:set-key',
+  clearPlatformKey: 'platform:clear-key',
+  syncStatus: 'sync:status',
+  backupDatabase: 'app:backup',
+  demoRush: 'demo:rush',
+  setSmtp: 'mail:set-smtp',
+  clearSmtp: 'mail:clear-smtp',
+  listDevices: 'devices:list',
+  pairDevice: 'devices:pair',
+  revokeDevice: 'devices:revoke',
+  pairingLockout: 'devices:pairing-lockout',
+  pickupSettings: 'pickup:settings',
+  setPickupSettings: 'pickup:set-settings',
+  listPrinters: 'printers:list',
+  addPrinter: 'printers:add',
+  removePrinter: 'printers:remove',
+  testPrinter: 'printers:test',
+  getOnlinePayments: 'payments:get',
+  setOnlinePayments: 'payments:set',
+  testOnlinePayments: 'payments:test',
+  removeOnlinePayments: 'payments:remove',
+};
