@@ -3,7 +3,7 @@
 // sent at once on a pipelining connection (no await between them): the clock row, the
 // Idempotency-Key's claim, the stock take, the order number, the order, its events (numbered by the
 // clock row), its kitchen rows (channel, fire timing, open item, promise) and the key's answer.
-import pg from 'pg';
+import type pg from 'pg';
 import type { SeededRestaurant } from './seed-restaurants.ts';
 
 const CLAIMED = -1;
