@@ -142,6 +142,9 @@ async function engineWrite(baseUrl: string, restaurant: BenchRestaurant, id: str
 }
 
 interface EngineMeasures {
+  /** One node's CPU (user + system) and statements sent, per order, over the one-node runs. */
+  cpuMicrosPerOrder: number[];
+  statementsPerOrder: number[];
   one: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
   two: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
   alone: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
@@ -172,6 +175,8 @@ async function measureEngine(context: BenchContext, connectionString: string, on
     const ceiling = (_: number, r: number, id: string) => rawEngineRowsWrite(raw, template, seeded[r]!, id);
     await load(context.warmupSeconds, WRITERS, ceiling, spread);
     const measures: EngineMeasures = {
+      cpuMicrosPerOrder: [],
+      statementsPerOrder: [],
       one: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
       two: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
       alone: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
@@ -194,11 +199,25 @@ async function measureEngine(context: BenchContext, connectionString: string, on
         into.ceiling.push(b.perSecond);
         into.ceilingP99.push(b.p99);
       };
-      await sample(measures.one, () => load(s, WRITERS, oneNode, spread), () => load(s, WRITERS, ceiling, spread));
+      const [node] = children as [Child];
+      const oneNodeCounted = async () => {
+        const cpu0 = await node.ask({ type: 'cpu' });
+        const statements0 = await node.ask({ type: 'statements' });
+        const result = await load(s, WRITERS, oneNode, spread);
+        const cpu1 = await node.ask({ type: 'cpu' });
+        const statements1 = await node.ask({ type: 'statements' });
+        const orders = Math.max(1, Math.round(result.perSecond * s));
+        const micros = (cpu1.user as number) - (cpu0.user as number) + (cpu1.system as number) - (cpu0.system as number);
+        measures.cpuMicrosPerOrder.push(micros / orders);
+        measures.statementsPerOrder.push(((statements1.statements as number) - (statements0.statements as number)) / orders);
+        return result;
+      };
+      await sample(measures.one, oneNodeCounted, () => load(s, WRITERS, ceiling, spread));
       await sample(measures.two, () => load(s, WRITERS, twoNodes, spread), () => load(s, WRITERS, ceiling, spread));
       await sample(measures.alone, () => load(s, ONE_RESTAURANT_WRITERS, twoNodes, alone), () => load(s, ONE_RESTAURANT_WRITERS, ceiling, alone));
       context.log(
-        `  run ${run + 1} (engine over HTTP): one node ${measures.one.ours.at(-1)!.toFixed(0)}/${measures.one.ceiling.at(-1)!.toFixed(0)} orders/s, ` +
+        `  run ${run + 1} (engine over HTTP): one node ${measures.one.ours.at(-1)!.toFixed(0)}/${measures.one.ceiling.at(-1)!.toFixed(0)} orders/s ` +
+          `(${measures.cpuMicrosPerOrder.at(-1)!.toFixed(0)} µs CPU, ${measures.statementsPerOrder.at(-1)!.toFixed(1)} statements an order), ` +
           `two nodes ${measures.two.ours.at(-1)!.toFixed(0)}/${measures.two.ceiling.at(-1)!.toFixed(0)}, ` +
           `one restaurant ${measures.alone.ours.at(-1)!.toFixed(0)}/${measures.alone.ceiling.at(-1)!.toFixed(0)}`,
       );
@@ -374,7 +393,8 @@ export async function benchPlatformPostgres(context: BenchContext): Promise<Figu
     const p99 = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
     return [
       write('POST /v1/orders through the engine on PostgreSQL, one node', engine.one,
-        `HTTP, Idempotency-Key, ${WRITERS} writers, ${RESTAURANTS} restaurants; ceiling: raw loop writing the engine's rows; p99 ${p99(engine.one.p99)} ms (raw ${p99(engine.one.ceilingP99)})`),
+        `HTTP, Idempotency-Key, ${WRITERS} writers, ${RESTAURANTS} restaurants; ceiling: raw loop writing the engine's rows; p99 ${p99(engine.one.p99)} ms (raw ${p99(engine.one.ceilingP99)}); ` +
+          `node CPU ${p99(engine.cpuMicrosPerOrder.map((m) => m / 1000))} ms an order, ${p99(engine.statementsPerOrder)} statements an order (jobs included)`),
       write('POST /v1/orders through the engine on PostgreSQL, two nodes', engine.two,
         `${WRITERS} writers over 2 nodes; p99 ${p99(engine.two.p99)} ms (raw ${p99(engine.two.ceilingP99)})`),
       figure(
