@@ -2,10 +2,10 @@
 // its outcome across engine nodes on one PostgreSQL database. Node A claims a dispatch and is stuck
 // in the courier's call (a node that died or stalled mid-call): node B takes nothing while A's lease
 // runs, then takes the delivery over and books it with the same idempotency key (one delivery at the
-// courier), and A's late answer, when A comes back, records nothing. Before the claim column, A's
-// late failure set B's booked delivery back to `fallido` with a retry: a third dispatch. The courier
-// is a stand-in behind a counter, keyed as a courier's API keys bookings (no courier speaks a network
-// protocol here).
+// courier), and A's late answer, when A comes back, records nothing. The record before the claim
+// column, read as written, would have set B's booked delivery back to `fallido` (its id dropped) with
+// a retry on A's late failure. The courier is a stand-in behind a counter that books one delivery per
+// idempotency key, as couriers' APIs do (no courier adapter speaks a network protocol here).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CourierProvider } from '../../../src/engine/couriers/courier-provider.ts';
