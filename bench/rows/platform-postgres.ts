@@ -1,6 +1,12 @@
-// Row 13: the platform on PostgreSQL (issue 34), through the storage port on a throwaway cluster
-// (test/support/postgres-cluster.ts), each figure beside a raw `pg` ceiling measured alternately in
-// the same run:
+// Row 13: the platform on PostgreSQL (issue 34) on a throwaway cluster (test/support/postgres-cluster.ts),
+// each figure beside a raw `pg` ceiling measured alternately in the same run:
+// - `POST /v1/orders` over HTTP to engine nodes in their own processes (bench/children/engine-postgres.ts,
+//   opened as `serve --database postgres://…` opens them), with an Idempotency-Key, 16 writers over 50
+//   restaurants (copies of the demo's first, platform/seed-restaurants.ts), on one node, then over two
+//   nodes on the same database, then 8 writers on one restaurant over two nodes; ceiling: a raw
+//   pipelined `pg` loop writing the rows the engine wrote for one of its orders
+//   (platform/engine-rows-ceiling.ts);
+// and, through the storage port alone (the second line: the port's share of the cost):
 // - the order write (the Idempotency-Key claimed, the stock taken, the number, the order, its event,
 //   the key's answer: one transaction of the restaurant), on one node and on two nodes, 16 writers
 //   over 50 restaurants; ceiling: a raw pipelined `pg` loop writing the same rows with the same
@@ -19,9 +25,12 @@ import { PostgresStorage } from '../../src/engine/postgres/postgres-storage.ts';
 import type { StoragePort } from '../../src/engine/storage/storage-port.ts';
 import type { OrderRow } from '../../src/engine/store/orders-store.ts';
 import { postgresBinDir, usePostgresCluster } from '../../test/support/postgres-cluster.ts';
-import type { BenchContext } from '../lib/context.ts';
+import { underTest, type BenchContext } from '../lib/context.ts';
 import { figure, notMeasured, type Figure } from '../lib/report.ts';
 import { percentile } from '../lib/stats.ts';
+import { spawnChild, type Child } from '../lib/child.ts';
+import { seedRestaurants, type SeededRestaurant } from './platform/seed-restaurants.ts';
+import { rawEngineRowsWrite, readEngineRows } from './platform/engine-rows-ceiling.ts';
 
 const ROW = 13;
 const RESTAURANTS = 50;
@@ -113,6 +122,117 @@ async function rawWrite(pool: pg.Pool, r: number, id: string): Promise<void> {
 
 let written = 0;
 
+type BenchRestaurant = SeededRestaurant & { apiKeyId: string };
+
+/** `POST /v1/orders` to an engine node, with an Idempotency-Key, as a store front sends it. */
+async function engineWrite(baseUrl: string, restaurant: BenchRestaurant, id: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${restaurant.key}`, 'content-type': 'application/json', 'idempotency-key': id },
+    body: JSON.stringify({
+      location_id: restaurant.locationId,
+      type: 'retiro',
+      customer: { name: 'Carga Plataforma', phone: '+56 9 5555 1234' },
+      items: [{ product_id: restaurant.productId, quantity: 1 }],
+      payment: 'external',
+    }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`POST /v1/orders answered ${response.status}: ${text.slice(0, 200)}`);
+}
+
+interface EngineMeasures {
+  /** One node's CPU (user + system) and statements sent, per order, over the one-node runs. */
+  cpuMicrosPerOrder: number[];
+  statementsPerOrder: number[];
+  one: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
+  two: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
+  alone: { ours: number[]; ceiling: number[]; p99: number[]; ceilingP99: number[] };
+}
+
+/**
+ * The order write through the real Engine: two engine nodes in their own processes on one database
+ * of 50 seeded restaurants; the raw loop writes the rows the engine wrote, read back after the warm-up.
+ */
+async function measureEngine(context: BenchContext, connectionString: string, onError: (error: Error) => void): Promise<EngineMeasures> {
+  const restaurants = await seedRestaurants(connectionString, RESTAURANTS);
+  const raw = createPostgresPool({ connectionString, max: 10, applicationName: 'bench raw engine rows', onError });
+  const children: Child[] = [];
+  try {
+    const keyIds = new Map(
+      ((await raw.query('SELECT id, restaurant_id FROM api_keys')).rows as { id: string; restaurant_id: string }[]).map((k) => [k.restaurant_id, k.id]),
+    );
+    const seeded: BenchRestaurant[] = restaurants.map((r) => ({ ...r, apiKeyId: keyIds.get(r.id)! }));
+    for (let i = 0; i < 2; i++) children.push(await spawnChild('engine-postgres', { connectionString }, underTest(context, `row13-node${i}`)));
+    const [nodeA, nodeB] = children.map((c) => c.ready.baseUrl as string) as [string, string];
+    const spread = (writer: number, i: number) => (writer * 7 + i) % RESTAURANTS;
+    const alone = () => 0;
+    const oneNode = (_: number, r: number, id: string) => engineWrite(nodeA, seeded[r]!, id);
+    const twoNodes = (w: number, r: number, id: string) => engineWrite(w % 2 === 0 ? nodeA : nodeB, seeded[r]!, id);
+    await load(Math.max(context.warmupSeconds, 0.5), WRITERS, twoNodes, spread);
+    const last = (await raw.query('SELECT id FROM orders ORDER BY created_at DESC LIMIT 1')).rows[0] as { id: string };
+    const template = await readEngineRows(raw, last.id);
+    const ceiling = (_: number, r: number, id: string) => rawEngineRowsWrite(raw, template, seeded[r]!, id);
+    await load(context.warmupSeconds, WRITERS, ceiling, spread);
+    const measures: EngineMeasures = {
+      cpuMicrosPerOrder: [],
+      statementsPerOrder: [],
+      one: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
+      two: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
+      alone: { ours: [], ceiling: [], p99: [], ceilingP99: [] },
+    };
+    const s = context.seconds;
+    for (let run = 0; run < context.runs; run++) {
+      const sample = async (into: EngineMeasures['one'], ours: () => ReturnType<typeof load>, raw: () => ReturnType<typeof load>) => {
+        // Alternately first, so neither always gets the quiet moment.
+        let a: Awaited<ReturnType<typeof load>>;
+        let b: Awaited<ReturnType<typeof load>>;
+        if (run % 2 === 0) {
+          a = await ours();
+          b = await raw();
+        } else {
+          b = await raw();
+          a = await ours();
+        }
+        into.ours.push(a.perSecond);
+        into.p99.push(a.p99);
+        into.ceiling.push(b.perSecond);
+        into.ceilingP99.push(b.p99);
+      };
+      const [node] = children as [Child];
+      const oneNodeCounted = async () => {
+        const cpu0 = await node.ask({ type: 'cpu' });
+        const statements0 = await node.ask({ type: 'statements' });
+        const result = await load(s, WRITERS, oneNode, spread);
+        const cpu1 = await node.ask({ type: 'cpu' });
+        const statements1 = await node.ask({ type: 'statements' });
+        const orders = Math.max(1, Math.round(result.perSecond * s));
+        const micros = (cpu1.user as number) - (cpu0.user as number) + (cpu1.system as number) - (cpu0.system as number);
+        measures.cpuMicrosPerOrder.push(micros / orders);
+        measures.statementsPerOrder.push(((statements1.statements as number) - (statements0.statements as number)) / orders);
+        return result;
+      };
+      await sample(measures.one, oneNodeCounted, () => load(s, WRITERS, ceiling, spread));
+      await sample(measures.two, () => load(s, WRITERS, twoNodes, spread), () => load(s, WRITERS, ceiling, spread));
+      await sample(measures.alone, () => load(s, ONE_RESTAURANT_WRITERS, twoNodes, alone), () => load(s, ONE_RESTAURANT_WRITERS, ceiling, alone));
+      context.log(
+        `  run ${run + 1} (engine over HTTP): one node ${measures.one.ours.at(-1)!.toFixed(0)}/${measures.one.ceiling.at(-1)!.toFixed(0)} orders/s ` +
+          `(${measures.cpuMicrosPerOrder.at(-1)!.toFixed(0)} µs CPU, ${measures.statementsPerOrder.at(-1)!.toFixed(1)} statements an order), ` +
+          `two nodes ${measures.two.ours.at(-1)!.toFixed(0)}/${measures.two.ceiling.at(-1)!.toFixed(0)}, ` +
+          `one restaurant ${measures.alone.ours.at(-1)!.toFixed(0)}/${measures.alone.ceiling.at(-1)!.toFixed(0)}`,
+      );
+    }
+    for (const child of children) {
+      const reported = await child.ask({ type: 'errors' });
+      if ((reported.connectionErrors as number) > 0) context.log(`  node: ${String(reported.connectionErrors)} connection errors (first: ${String(reported.first)})`);
+    }
+    return measures;
+  } finally {
+    for (const child of children) await child.stop();
+    await raw.end();
+  }
+}
+
 /** `writers` loops writing for `seconds`, restaurants spread by `restaurantOf`; orders/s and latencies. */
 async function load(
   seconds: number,
@@ -184,6 +304,9 @@ export async function benchPlatformPostgres(context: BenchContext): Promise<Figu
     const why = `skipped: ${(error as Error).message}`;
     context.log(`  ${why}`);
     return [
+      notMeasured(ROW, 'POST /v1/orders through the engine on PostgreSQL, one node', 'orders/s', 'higher', why, '≥ 50% of the raw pg loop'),
+      notMeasured(ROW, 'POST /v1/orders through the engine on PostgreSQL, two nodes', 'orders/s', 'higher', why, '≥ 50% of the raw pg loop'),
+      notMeasured(ROW, 'POST /v1/orders through the engine, one restaurant alone', 'writes/s', 'higher', why, '≥ 100/s'),
       notMeasured(ROW, 'PostgreSQL order write through the port, one node', 'orders/s', 'higher', why, '≥ 50% of the raw pg loop'),
       notMeasured(ROW, 'PostgreSQL order write through the port, two nodes', 'orders/s', 'higher', why, '≥ 50% of the raw pg loop'),
       notMeasured(ROW, 'one restaurant alone, serialized writes', 'writes/s', 'higher', why, '≥ 100/s'),
@@ -197,6 +320,7 @@ export async function benchPlatformPostgres(context: BenchContext): Promise<Figu
   const raw = createPostgresPool({ connectionString, max: 10, applicationName: 'bench raw', onError });
   const nodes: PostgresStorage[] = [];
   try {
+    const engine = await measureEngine(context, await cluster.createDatabase(`bench_platform_engine_${process.pid}`), onError);
     await migratePostgres(raw);
     await raw.query(seedSql());
     const nodeA = await PostgresStorage.open({ connectionString, onError });
@@ -268,6 +392,18 @@ export async function benchPlatformPostgres(context: BenchContext): Promise<Figu
       );
     const p99 = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
     return [
+      write('POST /v1/orders through the engine on PostgreSQL, one node', engine.one,
+        `HTTP, Idempotency-Key, ${WRITERS} writers, ${RESTAURANTS} restaurants; ceiling: raw loop writing the engine's rows; p99 ${p99(engine.one.p99)} ms (raw ${p99(engine.one.ceilingP99)}); ` +
+          `node CPU ${p99(engine.cpuMicrosPerOrder.map((m) => m / 1000))} ms an order, ${p99(engine.statementsPerOrder)} statements an order (jobs included)`),
+      write('POST /v1/orders through the engine on PostgreSQL, two nodes', engine.two,
+        `${WRITERS} writers over 2 nodes; p99 ${p99(engine.two.p99)} ms (raw ${p99(engine.two.ceilingP99)})`),
+      figure(
+        { row: ROW, name: 'POST /v1/orders through the engine, one restaurant alone', unit: 'writes/s', better: 'higher',
+          note: `${ONE_RESTAURANT_WRITERS} writers on one restaurant over 2 nodes; p99 ${p99(engine.alone.p99)} ms`,
+          details: { p99Ms: engine.alone.p99, ceilingP99Ms: engine.alone.ceilingP99 } },
+        { ours: engine.alone.ours, ceiling: engine.alone.ceiling },
+        (ours) => ({ text: '≥ 100/s', met: ours >= 100 }),
+      ),
       write('PostgreSQL order write through the port, one node', measures.one, `${WRITERS} writers, ${RESTAURANTS} restaurants; p99 ${p99(measures.one.p99)} ms (raw ${p99(measures.one.ceilingP99)})`),
       write('PostgreSQL order write through the port, two nodes', measures.two, `${WRITERS} writers over 2 nodes; p99 ${p99(measures.two.p99)} ms (raw ${p99(measures.two.ceilingP99)})`),
       figure(

@@ -16,17 +16,22 @@ export interface CourierDeliveryRow {
   next_check_at: number | null;
   last_error: string | null;
   dispatched_at: number | null;
+  /**
+   * Issue 34: the end of the lease of the claim a courier call is under way for (engine clock), else
+   * null. The call's outcome is recorded only while the row still holds it: the claim's fencing token.
+   */
+  claimed_until: number | null;
   created_at: number;
   updated_at: number;
 }
 
 export type CourierDeliveryChanges = Partial<
-  Pick<CourierDeliveryRow, 'status' | 'delivery_id' | 'tracking_url' | 'attempts' | 'next_check_at' | 'last_error' | 'dispatched_at'>
+  Pick<CourierDeliveryRow, 'status' | 'delivery_id' | 'tracking_url' | 'attempts' | 'next_check_at' | 'last_error' | 'dispatched_at' | 'claimed_until'>
 >;
 
 const COLUMNS: (keyof CourierDeliveryRow)[] = [
   'order_id', 'provider', 'status', 'delivery_id', 'tracking_url', 'attempts', 'next_check_at', 'last_error',
-  'dispatched_at', 'created_at', 'updated_at',
+  'dispatched_at', 'claimed_until', 'created_at', 'updated_at',
 ];
 
 /** Courier deliveries of orders, with when the jobs runner must look at each again. */
@@ -34,7 +39,7 @@ export class CourierDeliveriesStore {
   private readonly db: Database;
   private readonly insertStatement: Statement;
   private readonly byOrder: Statement<[string], CourierDeliveryRow>;
-  private readonly dueStatement: Statement<[number, number], { order_id: string }>;
+  private readonly dueStatement: Statement<[{ now: number; limit: number }], { order_id: string }>;
   private readonly updateStatements = new Map<string, Statement>();
 
   constructor(db: Database) {
@@ -44,8 +49,9 @@ export class CourierDeliveriesStore {
     );
     this.byOrder = db.prepare('SELECT * FROM courier_deliveries WHERE order_id = ?');
     this.dueStatement = db.prepare(
-      `SELECT order_id FROM courier_deliveries WHERE next_check_at IS NOT NULL AND next_check_at <= ?
-       ORDER BY next_check_at, order_id LIMIT ?`,
+      `SELECT order_id FROM courier_deliveries WHERE next_check_at IS NOT NULL AND next_check_at <= @now
+         AND (claimed_until IS NULL OR claimed_until <= @now)
+       ORDER BY next_check_at, order_id LIMIT @limit`,
     );
   }
 
@@ -57,9 +63,9 @@ export class CourierDeliveriesStore {
     return this.byOrder.get(orderId);
   }
 
-  /** Orders whose delivery needs a dispatch retry or a status check at `now`, oldest first. */
+  /** Orders whose delivery needs a dispatch retry or a status check at `now` and is not claimed, oldest first. */
   due(now: number, limit: number): string[] {
-    return this.dueStatement.all(now, limit).map((r) => r.order_id);
+    return this.dueStatement.all({ now, limit }).map((r) => r.order_id);
   }
 
   update(orderId: string, changes: CourierDeliveryChanges, updatedAt: number): void {

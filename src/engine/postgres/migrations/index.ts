@@ -9,12 +9,13 @@ import busyRefusals from './0006-busy-refusals.ts';
 import issue31WorldAndProviders from './0007-issue31-world-and-providers.ts';
 import issue34ReportDaysTriggers from './0008-issue34-report-days-triggers.ts';
 import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
+import issue34CourierClaims from './0010-issue34-courier-claims.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
  * migration has its twin here): the version an export reads.
  */
-export const MIRRORED_SQLITE_VERSION = 22;
+export const MIRRORED_SQLITE_VERSION = 23;
 
 export interface PostgresMigration {
   version: number;
@@ -32,4 +33,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 7, name: 'issue31-world-and-providers (SQLite 0022, issue 31)', sql: issue31WorldAndProviders },
   { version: 8, name: 'issue34-report-days-triggers (SQLite 0020\'s triggers, issue 34)', sql: issue34ReportDaysTriggers },
   { version: 9, name: 'issue34-pairing-bucket-tally (PostgreSQL only, issue 34)', sql: issue34PairingBucketTally },
+  { version: 10, name: 'issue34-courier-claims (SQLite 0023, issue 34)', sql: issue34CourierClaims },
 ];

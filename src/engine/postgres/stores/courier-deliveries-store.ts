@@ -8,18 +8,19 @@ import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 
 const COLUMNS = [
   'order_id', 'provider', 'status', 'delivery_id', 'tracking_url', 'attempts', 'next_check_at', 'last_error',
-  'dispatched_at', 'created_at', 'updated_at',
+  'dispatched_at', 'claimed_until', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof CourierDeliveryRow)[];
 
 /** The columns an update may set: a closed list, since their names are written into the SQL. */
 const UPDATABLE = new Set<string>([
-  'status', 'delivery_id', 'tracking_url', 'attempts', 'next_check_at', 'last_error', 'dispatched_at',
+  'status', 'delivery_id', 'tracking_url', 'attempts', 'next_check_at', 'last_error', 'dispatched_at', 'claimed_until',
 ] satisfies (keyof CourierDeliveryChanges)[]);
 
 const SQL = {
   insert: `INSERT INTO courier_deliveries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
   byOrder: 'SELECT * FROM courier_deliveries WHERE order_id = $1',
   due: `SELECT order_id FROM courier_deliveries WHERE next_check_at IS NOT NULL AND next_check_at <= $1
+      AND (claimed_until IS NULL OR claimed_until <= $1)
     ORDER BY next_check_at, order_id COLLATE "C" LIMIT $2`,
 };
 

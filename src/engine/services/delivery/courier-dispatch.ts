@@ -56,11 +56,12 @@ export const noAdapterMessage = (provider: string) => `no courier adapter named 
  */
 export async function requestCourierDispatch(engine: Engine, tx: WriteTransaction, couriers: CourierRegistry, order: OrderRow, now: number): Promise<OrderChanges> {
   const existing = await tx.stores.courierDeliveries.get(order.id);
-  // Already requested or on its way (a repeated call): nothing to do.
+  // Already requested or on its way (a repeated call): nothing to do. A claim under way (issue 34)
+  // keeps its token: its outcome is recorded against the row as re-requested here.
   if (existing && existing.status !== DISPATCH_FAILED && existing.status !== 'cancelado') return {};
   const provider = order.delivery_provider!;
   const attempts = existing?.attempts ?? 0;
-  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'created_at' | 'updated_at'> = courierOf(couriers, order)
+  const fields: Omit<CourierDeliveryRow, 'order_id' | 'provider' | 'claimed_until' | 'created_at' | 'updated_at'> = courierOf(couriers, order)
     ? { status: 'pendiente', delivery_id: null, tracking_url: null, attempts, next_check_at: now, last_error: null, dispatched_at: null }
     : {
         status: DISPATCH_FAILED,
@@ -72,7 +73,7 @@ export async function requestCourierDispatch(engine: Engine, tx: WriteTransactio
         dispatched_at: null,
       };
   if (existing) await tx.stores.courierDeliveries.update(order.id, fields, now);
-  else await tx.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, created_at: now, updated_at: now });
+  else await tx.stores.courierDeliveries.insert({ order_id: order.id, provider, ...fields, claimed_until: null, created_at: now, updated_at: now });
   return { delivery_status: fields.status, delivery_tracking_url: null };
 }
 

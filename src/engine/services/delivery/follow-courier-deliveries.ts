@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { canTransition } from '../../../shared/order-states.ts';
 import { callWithTimeout } from '../../adapters/call-with-timeout.ts';
 import type { CourierProvider, CourierStatus, CourierTracking } from '../../couriers/courier-provider.ts';
-import type { Engine, ReadTransaction } from '../../engine.ts';
+import type { Engine, ReadTransaction, WriteTransaction } from '../../engine.ts';
 import type { CourierRegistry } from '../../couriers/courier-registry.ts';
 import type { CourierDeliveryRow } from '../../store/courier-deliveries-store.ts';
 import type { OrderChanges, OrderRow } from '../../store/orders-store.ts';
@@ -37,10 +37,11 @@ export async function dueCourierDeliveries(engine: Engine, limit = 100, callerTx
   });
 }
 
+/** `claim`: the lease's end the claim set in `claimed_until`, the token its outcome is recorded under. */
 type CourierWork =
-  | { kind: 'dispatch'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow }
-  | { kind: 'track'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow & { delivery_id: string; dispatched_at: number } }
-  | { kind: 'cancel'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow & { delivery_id: string } };
+  | { kind: 'dispatch'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow; claim: number }
+  | { kind: 'track'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow & { delivery_id: string; dispatched_at: number }; claim: number }
+  | { kind: 'cancel'; courier: CourierProvider; order: OrderRow; row: CourierDeliveryRow & { delivery_id: string }; claim: number };
 
 /**
  * Takes one due courier delivery for one call, in its own transaction: decides what the courier
@@ -57,6 +58,9 @@ async function claimCourierWork(engine: Engine, couriers: CourierRegistry, order
     if (order) await tx.takeRestaurant(order.restaurant_id);
     const row = await tx.stores.courierDeliveries.get(orderId);
     if (!row || row.next_check_at === null || row.next_check_at > now) return null;
+    // Issue 34: a call under way (this node's or another's) until its claim ends; a cancellation
+    // moves next_check_at meanwhile, and is taken once that call's outcome is recorded.
+    if (row.claimed_until !== null && row.claimed_until > now) return null;
     const done = async (lastError: string | null = row.last_error) => {
       await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: lastError }, now);
       return null;
@@ -67,8 +71,8 @@ async function claimCourierWork(engine: Engine, couriers: CourierRegistry, order
     if (row.status === 'cancelado' || order.status === 'cancelado') {
       if (row.delivery_id === null) return await done();
       if (!courier) return await done(`cancelling with the courier failed: ${noAdapterMessage(row.provider)}`);
-      await tx.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease }, now);
-      return { kind: 'cancel', courier, order, row: { ...row, delivery_id: row.delivery_id } };
+      await tx.stores.courierDeliveries.update(orderId, { status: 'cancelado', next_check_at: lease, claimed_until: lease }, now);
+      return { kind: 'cancel', courier, order, row: { ...row, delivery_id: row.delivery_id }, claim: lease };
     }
     if (row.delivery_id === null) {
       // The kitchen moved on (its own rider took it): no courier is wanted any more.
@@ -82,16 +86,16 @@ async function claimCourierWork(engine: Engine, couriers: CourierRegistry, order
         );
         return null;
       }
-      await tx.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease }, now);
-      return { kind: 'dispatch', courier, order, row: { ...row, attempts: row.attempts + 1 } };
+      await tx.stores.courierDeliveries.update(orderId, { attempts: row.attempts + 1, next_check_at: lease, claimed_until: lease }, now);
+      return { kind: 'dispatch', courier, order, row: { ...row, attempts: row.attempts + 1 }, claim: lease };
     }
     if (!courier) {
       await tx.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: noAdapterMessage(row.provider) }, now);
       return null;
     }
     if (row.dispatched_at === null) return await done('the delivery was never dispatched');
-    await tx.stores.courierDeliveries.update(orderId, { next_check_at: lease }, now);
-    return { kind: 'track', courier, order, row: { ...row, delivery_id: row.delivery_id, dispatched_at: row.dispatched_at } };
+    await tx.stores.courierDeliveries.update(orderId, { next_check_at: lease, claimed_until: lease }, now);
+    return { kind: 'track', courier, order, row: { ...row, delivery_id: row.delivery_id, dispatched_at: row.dispatched_at }, claim: lease };
   });
 }
 
@@ -137,7 +141,7 @@ export async function followCourierDelivery(
       } catch (error) {
         outcome = { error: errorText(error) };
       }
-      await recordDispatch(engine, orderId, work.row.attempts, outcome);
+      await recordDispatch(engine, orderId, work.claim, work.row.attempts, outcome);
       return;
     }
     case 'track': {
@@ -152,7 +156,7 @@ export async function followCourierDelivery(
       } catch (error) {
         tracking = { error: errorText(error) };
       }
-      await recordTracking(engine, orderId, work.row.delivery_id, tracking);
+      await recordTracking(engine, orderId, work.claim, work.row.delivery_id, tracking);
       return;
     }
     case 'cancel': {
@@ -167,35 +171,54 @@ export async function followCourierDelivery(
       }
       await engine.transaction(async (tx) => {
         const now = engine.clock.now();
+        if (!(await stillClaimed(tx, orderId, work.claim))) return;
         // A refusal is final (the parcel was picked up); a failure to reach the courier is retried.
         const retry = lastError !== null && lastError.startsWith('cancelling with the courier failed');
-        await tx.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError }, now);
+        await tx.stores.courierDeliveries.update(orderId, { next_check_at: retry ? statusCheckAt(now) : null, last_error: lastError, claimed_until: null }, now);
       });
       return;
     }
   }
 }
 
+/**
+ * Issue 34: whether the delivery still holds the claim `claim` (its fencing token), read after its
+ * restaurant's clock row is taken, so no other claim or record of it is between the read and the
+ * commit. A node that stalled past its lease, whose delivery another node has claimed since (and
+ * called the courier for), records nothing: its late answer must not undo what the other recorded.
+ */
+async function stillClaimed(tx: WriteTransaction, orderId: string, claim: number): Promise<{ row: CourierDeliveryRow; order: OrderRow | undefined } | null> {
+  const order = await tx.stores.orders.getById(orderId);
+  if (order) await tx.takeRestaurant(order.restaurant_id);
+  const row = await tx.stores.courierDeliveries.get(orderId);
+  return row && row.claimed_until === claim ? { row, order } : null;
+}
+
 async function recordDispatch(
   engine: Engine,
   orderId: string,
+  claim: number,
   attempts: number,
   outcome: { deliveryId: string; trackingUrl: string | null } | { error: string },
 ): Promise<void> {
   await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await tx.stores.courierDeliveries.get(orderId);
-    const order = await tx.stores.orders.getById(orderId);
-    if (!row || !order) return;
+    const claimed = await stillClaimed(tx, orderId, claim);
+    if (!claimed) return;
+    const { row, order } = claimed;
+    if (!order) {
+      await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, claimed_until: null }, now);
+      return;
+    }
     const offTheTable = row.status === 'cancelado' || order.status !== 'listo';
     if ('error' in outcome) {
       if (offTheTable) {
-        await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error }, now);
+        await tx.stores.courierDeliveries.update(orderId, { next_check_at: null, last_error: outcome.error, claimed_until: null }, now);
         return;
       }
       await tx.stores.courierDeliveries.update(
         orderId,
-        { status: DISPATCH_FAILED, delivery_id: null, tracking_url: null, next_check_at: dispatchRetryAt(now, attempts), last_error: outcome.error },
+        { status: DISPATCH_FAILED, delivery_id: null, tracking_url: null, next_check_at: dispatchRetryAt(now, attempts), last_error: outcome.error, claimed_until: null },
         now,
       );
       await applyOrderChanges(engine, tx, order, { delivery_status: DISPATCH_FAILED, delivery_tracking_url: null });
@@ -212,6 +235,7 @@ async function recordDispatch(
           dispatched_at: now,
           next_check_at: now,
           last_error: order.status === 'cancelado' ? null : `dispatch called off: the order went to ${order.status} first`,
+          claimed_until: null,
         },
         now,
       );
@@ -227,6 +251,7 @@ async function recordDispatch(
         // Looked at on the next run, which learns from the courier when to look again.
         next_check_at: now,
         last_error: null,
+        claimed_until: null,
       },
       now,
     );
@@ -235,15 +260,25 @@ async function recordDispatch(
   });
 }
 
-async function recordTracking(engine: Engine, orderId: string, deliveryId: string, tracking: CourierTracking | { error: string }): Promise<void> {
+async function recordTracking(
+  engine: Engine,
+  orderId: string,
+  claim: number,
+  deliveryId: string,
+  tracking: CourierTracking | { error: string },
+): Promise<void> {
   await engine.transaction(async (tx) => {
     const now = engine.clock.now();
-    const row = await tx.stores.courierDeliveries.get(orderId);
-    const order = await tx.stores.orders.getById(orderId);
-    // Cancelled meanwhile: the cancellation's own work takes over.
-    if (!row || !order || row.delivery_id !== deliveryId || row.status === 'cancelado' || order.status === 'cancelado') return;
+    const claimed = await stillClaimed(tx, orderId, claim);
+    if (!claimed) return;
+    const { row, order } = claimed;
+    // Cancelled meanwhile: the cancellation's own work takes over, once this claim is let go.
+    if (!order || row.delivery_id !== deliveryId || row.status === 'cancelado' || order.status === 'cancelado') {
+      await tx.stores.courierDeliveries.update(orderId, { claimed_until: null }, now);
+      return;
+    }
     if ('error' in tracking) {
-      await tx.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error }, now);
+      await tx.stores.courierDeliveries.update(orderId, { next_check_at: statusCheckAt(now), last_error: tracking.error, claimed_until: null }, now);
       return;
     }
     const status = tracking.status;
@@ -255,7 +290,7 @@ async function recordTracking(engine: Engine, orderId: string, deliveryId: strin
       : typeof nextUpdate === 'number' && nextUpdate > now
         ? Math.min(nextUpdate, pollAt)
         : pollAt;
-    await tx.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null }, now);
+    await tx.stores.courierDeliveries.update(orderId, { status, tracking_url: trackingUrl, next_check_at: nextCheck, last_error: null, claimed_until: null }, now);
 
     const delivery: OrderChanges = { delivery_status: status, delivery_tracking_url: trackingUrl };
     let current = order;

@@ -8,7 +8,7 @@ import { orderRow } from './orders-store.contract.ts';
 function delivery(orderId: string, changes: Partial<CourierDeliveryRow> = {}): CourierDeliveryRow {
   return {
     order_id: orderId, provider: 'simulado', status: 'pendiente', delivery_id: null, tracking_url: null, attempts: 0,
-    next_check_at: null, last_error: null, dispatched_at: null, created_at: 100, updated_at: 100, ...changes,
+    next_check_at: null, last_error: null, dispatched_at: null, claimed_until: null, created_at: 100, updated_at: 100, ...changes,
   };
 }
 
@@ -39,5 +39,16 @@ export function courierDeliveriesStoreContract(open: OpenBackend): void {
     assert.deepEqual(await db.stores.courierDeliveries.due(1_000, 2), ['D-3', 'd-2']);
     await db.stores.courierDeliveries.update('d-4', { next_check_at: null, status: 'entregado' }, 950);
     assert.deepEqual(await db.stores.courierDeliveries.due(1_000, 10), ['D-3', 'd-2']);
+  });
+
+  test('due leaves out a delivery claimed for a call until its claim ends (issue 34), and the claim reads back', async () => {
+    await db.stores.courierDeliveries.update('D-3', { claimed_until: 2_000, next_check_at: 2_000 }, 1_000);
+    await db.stores.courierDeliveries.update('d-2', { claimed_until: 2_000 }, 1_000);
+    // Due by next_check_at (a cancellation moved it) but claimed: not due before the claim ends.
+    assert.deepEqual(await db.stores.courierDeliveries.due(1_500, 10), []);
+    assert.equal((await db.stores.courierDeliveries.get('d-2'))?.claimed_until, 2_000);
+    assert.deepEqual(await db.stores.courierDeliveries.due(2_000, 10), ['d-2', 'D-3']);
+    await db.stores.courierDeliveries.update('d-2', { claimed_until: null }, 1_600);
+    assert.deepEqual(await db.stores.courierDeliveries.due(1_600, 10), ['d-2']);
   });
 }
