@@ -135,7 +135,7 @@ test('a node that dies mid-dispatch: after its lease the other node books the de
   const courier = new StandInCourier();
   const couriers = courierRegistry(courier);
   courier.stall();
-  void followCourierDelivery(a.server.engine, couriers, id, 3_600_000).catch(() => {});
+  const stuck = followCourierDelivery(a.server.engine, couriers, id, 3_600_000).catch(() => {});
   await eventually(() => courier.dispatches.length === 1, 'the stuck node calling the courier');
   await a.stop(); // A dies with its call under way: its outcome is never recorded.
   await followCourierDelivery(b.server.engine, couriers, id, 10_000);
@@ -147,4 +147,9 @@ test('a node that dies mid-dispatch: after its lease the other node books the de
   assert.equal(courier.bookings.size, 1, 'one delivery booked');
   const row = await b.server.engine.stores.courierDeliveries.get(id);
   assert.deepEqual([row?.status, row?.claimed_until, row?.last_error], ['pendiente', null, null]);
+  // The dead node's call ends (its hour-long timer with it, which kept this file's process alive
+  // for an hour after its tests), and still records nothing.
+  courier.answerStalled();
+  await stuck;
+  assert.deepEqual(await b.server.engine.stores.courierDeliveries.get(id), row);
 });
