@@ -22,10 +22,10 @@ export const APP_DATABASE = 'comanda';
  * Timing: a dead leader's key expires after `ttl` and a replica takes it on its next loop, so an
  * unplanned failover takes at most about ttl + loop_wait (+ promotion). Patroni requires
  * loop_wait + 2 × retry_timeout ≤ ttl; on two busy cores a shorter ttl risks failovers nobody asked for.
- * loop_wait 1 s (not 2): after a switch the new leader's commits wait until a standby streams from it
- * (synchronous mode), and the other replica only follows the new leader, and the new leader only
- * makes its replication slot, on their next loop: measured, writes resumed about 0.2 s after the
- * first standby streamed, up to a whole loop_wait after the promotion (docs/platform-failover.md).
+ * loop_wait 1 s (not 2), Patroni's least: after a switch the new leader's commits wait for its
+ * Patroni's first ordinary loop after the promotion, which sets its synchronous replication and makes
+ * the standbys' replication slots (measured in round 10: writes resumed about two loop_waits after
+ * the promotion, 0.1–0.3 s before the first standby streamed; docs/platform-failover.md).
  */
 export const PATRONI_TIMING = { ttl: 15, loop_wait: 1, retry_timeout: 5 } as const;
 
