@@ -108,6 +108,7 @@ export async function engineNodesUnderLoad(options: {
     await putStock(nodes[0]!, restaurant);
     const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
     if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
+    const watchBegan = clock();
     const health = watchHealth(nodes);
     if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label, parentDir: options.layout.dir });
     const fronts = startStoreFronts({ nodes, restaurant, label, clock, ...(options.signal ? { signal: options.signal } : {}) });
@@ -191,7 +192,8 @@ export async function engineNodesUnderLoad(options: {
       `kitchen steps ${report.transitions.length}; lost ${outcome.lost.length}, keys doubled ${outcome.doubled.length}, steps lost ${outcome.stepsLost.length}; ` +
       `answers ${JSON.stringify(Object.fromEntries([...report.answers].sort()))}; stock ${STOCK} → ${stock}; ` +
       `feeds read ${report.feeds.map((feed) => `${feed.reader} ${feed.seqs.length} of ${feedSeqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; ` +
-      `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}; ` +
+      `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')} ` +
+      `(when, in s since the watch began, the fault at ${((faultAt - watchBegan) / 1000).toFixed(1)}: ${h.unwritableWindows.map((node, index) => `${'ab'[index]} ${node.map(([from, to]) => `${(from / 1000).toFixed(1)}–${to === undefined ? '…' : (to / 1000).toFixed(1)}`).join(', ') || 'never'}`).join('; ')}); ` +
       (hubOutcome ? `hub (a restaurant of its own, upstream node b): ${hubOutcome.orders.length} orders and ${hubOutcome.steps} kitchen steps pushed, outbox ${hubOutcome.status.outbox_pending}, last divergence check ${JSON.stringify(hubOutcome.status.last_check)}, conflicts ${hubOutcome.status.conflicts.length}; ` : '') +
       `LISTEN connections ${listening}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     return { ...outcome, figure };
