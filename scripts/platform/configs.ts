@@ -22,10 +22,10 @@ export const APP_DATABASE = 'comanda';
  * Timing: a dead leader's key expires after `ttl` and a replica takes it on its next loop, so an
  * unplanned failover takes at most about ttl + loop_wait (+ promotion). Patroni requires
  * loop_wait + 2 × retry_timeout ≤ ttl; on two busy cores a shorter ttl risks failovers nobody asked for.
- * loop_wait 1 s (not 2): after a switch the new leader's commits wait until a standby streams from it
- * (synchronous mode), and the other replica only follows the new leader, and the new leader only
- * makes its replication slot, on their next loop: measured, writes resumed about 0.2 s after the
- * first standby streamed, up to a whole loop_wait after the promotion (docs/platform-failover.md).
+ * loop_wait 1 s (not 2), Patroni's least: after a switch the new leader's commits wait for its
+ * Patroni's first ordinary loop after the promotion, which sets its synchronous replication and makes
+ * the standbys' replication slots (measured in round 10: writes resumed about two loop_waits after
+ * the promotion, 0.1–0.3 s before the first standby streamed; docs/platform-failover.md).
  */
 export const PATRONI_TIMING = { ttl: 15, loop_wait: 1, retry_timeout: 5 } as const;
 
@@ -92,8 +92,10 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
             max_replication_slots: 10,
             wal_keep_size: '128MB',
             // A standby whose first try to stream from a new leader failed (its slot not made yet)
-            // tries again after 1 s, not PostgreSQL's 5 s: until it streams, commits wait for it.
-            wal_retrieve_retry_interval: '1s',
+            // tries again after 250 ms, not PostgreSQL's 5 s: until it streams, commits wait for it
+            // (the switchover's longest step, docs/platform-failover.md). A standby with no leader to
+            // stream from costs one refused connection per try.
+            wal_retrieve_retry_interval: '250ms',
             // With backups: every completed WAL segment goes to pgBackRest's repository, from the
             // leader only (a standby archives nothing with archive_mode on).
             ...(layout.backups ? { archive_mode: 'on' } : {}),
@@ -133,8 +135,12 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
   };
 }
 
-/** HAProxy's checks of /primary: every 1 s while up, every 200 ms while down or changing state. */
-export const HAPROXY_CHECK_TIMING = 'inter 1s fastinter 200ms downinter 200ms fall 2 rise 1';
+/**
+ * HAProxy's checks of /primary: every 500 ms while up, every 200 ms while down or changing state; down
+ * after two failures (one slow answer of a busy Patroni must not cut a healthy leader's sessions), up
+ * after one success. A demoted leader is left within about 0.7 s (was 1.2 s with `inter 1s`).
+ */
+export const HAPROXY_CHECK_TIMING = 'inter 500ms fastinter 200ms downinter 200ms fall 2 rise 1';
 
 /** HAProxy: one write port that reaches only the node whose Patroni answers 200 on /primary. */
 export function haproxyConfig(layout: PlatformLayout): string {
@@ -151,7 +157,7 @@ export function haproxyConfig(layout: PlatformLayout): string {
     '  timeout check 2s',
     '',
     '# Writes: only the Patroni leader answers 200 on /primary; a node that stops being it is marked',
-    '# down within two checks and its sessions are cut, so no client keeps writing to a demoted node.',
+    '# down within two checks (about 0.7 s) and its sessions are cut, so no client keeps writing to a demoted node.',
     '# A node down (the new leader-to-be) is checked every 200 ms, and one that failed a check is checked',
     '# again after 200 ms: a switch is seen within about 0.2 s instead of up to 1–2 s (its share of the',
     "# switchover's 5 s, docs/platform-failover.md). Three nodes' checks at that rate cost nothing.",

@@ -79,7 +79,12 @@ export async function prepareOrdersTable(connection: pg.ClientConfig): Promise<v
   }
 }
 
-export function startOrderWriters(options: { connection: pg.ClientConfig; clients: number; clock: () => number; label: string }): OrderWriters {
+/**
+ * `paceMs`: a pause after each acknowledged write (none by default). A probe beside another load
+ * (engine-nodes-under-load.ts) writes one row every paceMs, so that it times the database's
+ * availability without adding a load of its own.
+ */
+export function startOrderWriters(options: { connection: pg.ClientConfig; clients: number; clock: () => number; label: string; paceMs?: number }): OrderWriters {
   const acknowledged: Acknowledged[] = [];
   const retried = new Map<string, number>();
   const wrongAnswers: string[] = [];
@@ -115,6 +120,7 @@ export function startOrderWriters(options: { connection: pg.ClientConfig; client
         acknowledged.push({ key, at: options.clock(), serverPort: result.rows[0]?.server_port ?? 0 });
         state.acknowledged += 1;
         sequence += 1;
+        if (options.paceMs) await new Promise((resolve) => setTimeout(resolve, options.paceMs));
       } catch (error) {
         const reason = isRetried(error);
         state.lastError = { at: options.clock(), message: error instanceof Error ? `${(error as { code?: string }).code ?? ''} ${error.message}`.trim().slice(0, 200) : String(error) };

@@ -33,7 +33,7 @@ test('Patroni: synchronous mode with one synchronous standby, synchronous_commit
   assert.ok(PATRONI_TIMING.loop_wait + 2 * PATRONI_TIMING.retry_timeout <= PATRONI_TIMING.ttl);
   // After a switch, commits wait for a standby to stream from the new leader: each loop and retry of that is short.
   assert.equal(PATRONI_TIMING.loop_wait, 1);
-  assert.equal(dcs.postgresql.parameters.wal_retrieve_retry_interval, '1s');
+  assert.equal(dcs.postgresql.parameters.wal_retrieve_retry_interval, '250ms');
   assert.deepEqual(config.etcd3.hosts, layout.etcd.map((member) => `127.0.0.1:${member.clientPort}`));
   assert.ok(config.postgresql.pg_hba.every((line) => !/\btrust\b/.test(line)), 'no trust authentication');
   assert.ok('initdb' in config.bootstrap, 'without a template: initdb');
@@ -57,8 +57,9 @@ test('HAProxy: writes go only where Patroni answers 200 on /primary, to the node
   assert.match(config, /option httpchk GET \/primary/);
   assert.match(config, /http-check expect status 200/);
   assert.match(config, /on-marked-down shutdown-sessions/);
-  // A switch is seen within a fifth of a second: the new leader, down until then, is checked every 200 ms and taken on one success.
-  assert.match(config, /default-server inter 1s fastinter 200ms downinter 200ms fall 2 rise 1 /);
+  // A switch is seen within a fifth of a second: the new leader, down until then, is checked every 200 ms and taken on one success;
+  // the old one, checked every 500 ms while up, is left after two failures.
+  assert.match(config, /default-server inter 500ms fastinter 200ms downinter 200ms fall 2 rise 1 /);
   for (const node of layout.nodes) assert.match(config, new RegExp(`server ${node.name} 127\\.0\\.0\\.1:${node.port} check port ${node.restPort}`));
   assert.match(config, new RegExp(`bind 127\\.0\\.0\\.1:${layout.haproxy.writePort}`));
 });

@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import type pg from 'pg';
 import type { PlatformLayout } from '../../../../scripts/platform/layout.ts';
 import { eventually } from '../../../support/eventually.ts';
-import { longestGap } from '../../../support/order-writers.ts';
+import { longestGap, startOrderWriters, type OrderWriters } from '../../../support/order-writers.ts';
 import { explainingFailure } from '../../../support/platform-diagnosis.ts';
 import { startEngineNode, type EngineNode } from './engine-node.ts';
 import { watchHealth, type HealthReport } from './health-watch.ts';
@@ -48,13 +48,29 @@ export interface EngineNodesOutcome {
   /** The nodes still running at the end. */
   running: string[];
   unavailableMs: number;
+  /**
+   * The database alone through the same fault: the longest time without a row written by the probe
+   * (a raw writer through HAProxy, one row every PROBE_PACE_MS), from the fault on. What the serve
+   * nodes' figure has beyond it is the nodes' own (their retry pauses, their pools, the store fronts'
+   * pause before they try the other node). Undefined without a probe.
+   */
+  databaseUnavailableMs?: number;
+  /** How long the fault's own step took (patronictl's switchover returns once the switch is made). */
+  injectMs: number;
   figure: string;
 }
 
 export interface EngineNodesFault {
-  /** Injects the fault; may kill one of `nodes` (then its clients go to the other). */
-  inject(nodes: readonly EngineNode[]): Promise<void>;
+  /**
+   * Injects the fault; may kill one of `nodes` (then its clients go to the other). `ordersAnswered`
+   * counts the orders answered so far (the negative control waits for some after it stalls the
+   * replication link, before it kills the leader).
+   */
+  inject(nodes: readonly EngineNode[], scenario: { ordersAnswered(): number }): Promise<void>;
 }
+
+/** The probe's pause between its rows: fine enough to time a switch, too slow to be a load. */
+const PROBE_PACE_MS = 50;
 
 export async function engineNodesUnderLoad(options: {
   layout: PlatformLayout;
@@ -70,6 +86,8 @@ export async function engineNodesUnderLoad(options: {
   hub?: boolean;
   /** The test's own (t.signal): a test cancelled or timed out kills its nodes and stops its clients at once. */
   signal?: AbortSignal;
+  /** HAProxy's write port for a raw probe writer (its failover_orders table made): times the database alone. */
+  probe?: pg.ClientConfig;
 }): Promise<EngineNodesOutcome> {
   const { admin, clock, label } = options;
   const withPassword = new URL(options.database.url);
@@ -77,6 +95,7 @@ export async function engineNodesUnderLoad(options: {
   const restaurant = await seedPlatformRestaurant(withPassword.toString(), { writeKeys: ORDER_CLIENTS, readKeys: 2 });
   const nodes: EngineNode[] = [];
   let hub: HubUnderLoad | undefined;
+  let probe: OrderWriters | undefined;
   const cancelled = () => {
     for (const node of nodes) void node.kill9();
   };
@@ -89,17 +108,21 @@ export async function engineNodesUnderLoad(options: {
     await putStock(nodes[0]!, restaurant);
     const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
     if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
+    const watchBegan = clock();
     const health = watchHealth(nodes);
     if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label, parentDir: options.layout.dir });
     const fronts = startStoreFronts({ nodes, restaurant, label, clock, ...(options.signal ? { signal: options.signal } : {}) });
     let report: StoreFrontReport;
+    if (options.probe) probe = startOrderWriters({ connection: options.probe, clients: 1, clock, label: `${label}-probe-${restaurant.id}`, paceMs: PROBE_PACE_MS });
     let faultAt = 0;
+    let injectMs = 0;
     let listening = 0;
     let hubOutcome: HubOutcome | undefined;
     try {
       await eventually(() => fronts.acknowledged.length, 'orders before the fault', { until: (count) => count >= options.ordersAroundTheFault, timeoutMs: options.recoveryTimeoutMs });
       faultAt = clock();
-      await options.fault.inject(nodes);
+      await options.fault.inject(nodes, { ordersAnswered: () => fronts.acknowledged.length });
+      injectMs = clock() - faultAt;
       await explainingFailure(options.layout, undefined, clock, () =>
         eventually(() => fronts.acknowledged.filter((ack) => ack.at > faultAt).length, 'orders to resume after the fault', {
           until: (count) => count >= options.ordersAroundTheFault,
@@ -125,6 +148,7 @@ export async function engineNodesUnderLoad(options: {
       report = await fronts.stop();
       await health.stop();
     }
+    const probed = await probe?.stop();
 
     const rows = (await admin.query<{ id: string; customer_name: string; status: string }>('SELECT id, customer_name, status FROM orders WHERE restaurant_id = $1', [restaurant.id])).rows;
     const ordersByKey = new Map<string, string[]>();
@@ -156,20 +180,26 @@ export async function engineNodesUnderLoad(options: {
       listening,
       running: nodes.filter((node) => node.running()).map((node) => node.name),
       unavailableMs,
+      ...(probed ? { databaseUnavailableMs: longestGap(probed.acknowledged, faultAt) } : {}),
+      injectMs,
     };
     const h = outcome.health;
     const figure =
       `${label} (2 engine nodes \`serve --database\`, ${ORDER_CLIENTS} store-front clients, 2 feed readers): writes unavailable ${(unavailableMs / 1000).toFixed(1)} s ` +
-      `(longest time without an answered write, order or kitchen step, from the fault on); orders answered ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), ` +
+      `(longest time without an answered write, order or kitchen step, from the fault on)` +
+      (outcome.databaseUnavailableMs !== undefined ? `, the database alone ${(outcome.databaseUnavailableMs / 1000).toFixed(1)} s (a raw row through HAProxy every ${PROBE_PACE_MS} ms), the fault's step ${(injectMs / 1000).toFixed(1)} s` : '') +
+      `; orders answered ${report.acknowledged.length} (${outcome.created} created, ${report.acknowledged.length - outcome.created} out of stock), ` +
       `kitchen steps ${report.transitions.length}; lost ${outcome.lost.length}, keys doubled ${outcome.doubled.length}, steps lost ${outcome.stepsLost.length}; ` +
       `answers ${JSON.stringify(Object.fromEntries([...report.answers].sort()))}; stock ${STOCK} → ${stock}; ` +
       `feeds read ${report.feeds.map((feed) => `${feed.reader} ${feed.seqs.length} of ${feedSeqs.length} events, ${feed.gaps.length} gaps`).join(', ')}; ` +
-      `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')}; ` +
+      `health answers ${JSON.stringify(h.counts)}, not writable for ${h.unwritableMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' / ')} ` +
+      `(when, in s since the watch began, the fault at ${((faultAt - watchBegan) / 1000).toFixed(1)}: ${h.unwritableWindows.map((node, index) => `${'ab'[index]} ${node.map(([from, to]) => `${(from / 1000).toFixed(1)}–${to === undefined ? '…' : (to / 1000).toFixed(1)}`).join(', ') || 'never'}`).join('; ')}); ` +
       (hubOutcome ? `hub (a restaurant of its own, upstream node b): ${hubOutcome.orders.length} orders and ${hubOutcome.steps} kitchen steps pushed, outbox ${hubOutcome.status.outbox_pending}, last divergence check ${JSON.stringify(hubOutcome.status.last_check)}, conflicts ${hubOutcome.status.conflicts.length}; ` : '') +
       `LISTEN connections ${listening}; wrong answers ${report.wrongAnswers.length}; machine load ${loadavg()[0]!.toFixed(1)}`;
     return { ...outcome, figure };
   } finally {
     options.signal?.removeEventListener('abort', cancelled);
+    await probe?.stop();
     await hub?.close();
     for (const node of nodes) await node.stop();
   }

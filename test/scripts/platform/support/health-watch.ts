@@ -13,6 +13,11 @@ export interface HealthReport {
   counts: Record<string, number>;
   /** Per node, the longest time from an answer "not writable" (or none) to the next "writable". */
   unwritableMs: number[];
+  /**
+   * Per node, each such time as [from, to] in ms since the watch began (to: undefined while it lasts):
+   * to tell a node's first seconds, a fault's window and a probe over its bound on a busy node apart.
+   */
+  unwritableWindows: [number, number | undefined][][];
   /** The node ids the answers named, per node (one each, distinct across nodes). */
   nodeIds: string[][];
   wrongAnswers: string[];
@@ -29,6 +34,8 @@ export function watchHealth(nodes: readonly { name: string; baseUrl: string }[],
   const last: (HealthAnswer | undefined)[] = nodes.map(() => undefined);
   const unwritableSince: (number | undefined)[] = nodes.map(() => undefined);
   const unwritableMs = nodes.map(() => 0);
+  const began = now();
+  const windows: [number, number | undefined][][] = nodes.map(() => []);
   const nodeIds = nodes.map(() => new Set<string>());
   const wrongAnswers: string[] = [];
   let stopping = false;
@@ -56,10 +63,14 @@ export function watchHealth(nodes: readonly { name: string; baseUrl: string }[],
       }
       if (answer?.writable) {
         const since = unwritableSince[index];
-        if (since !== undefined) unwritableMs[index] = Math.max(unwritableMs[index]!, now() - since);
+        if (since !== undefined) {
+          unwritableMs[index] = Math.max(unwritableMs[index]!, now() - since);
+          windows[index]!.at(-1)![1] = now() - began;
+        }
         unwritableSince[index] = undefined;
       } else if (unwritableSince[index] === undefined) {
         unwritableSince[index] = asked;
+        windows[index]!.push([asked - began, undefined]);
       }
       await new Promise((resolve) => setTimeout(resolve, ASK_EVERY_MS));
     }
@@ -68,7 +79,13 @@ export function watchHealth(nodes: readonly { name: string; baseUrl: string }[],
   const watchers = nodes.map((_, index) => watch(index));
   return {
     lastAnswers: () => [...last],
-    report: () => ({ counts: { ...counts }, unwritableMs: [...unwritableMs], nodeIds: nodeIds.map((ids) => [...ids]), wrongAnswers: [...wrongAnswers] }),
+    report: () => ({
+      counts: { ...counts },
+      unwritableMs: [...unwritableMs],
+      unwritableWindows: windows.map((node) => node.map(([from, to]) => [from, to] as [number, number | undefined])),
+      nodeIds: nodeIds.map((ids) => [...ids]),
+      wrongAnswers: [...wrongAnswers],
+    }),
     async stop() {
       stopping = true;
       await Promise.all(watchers);
