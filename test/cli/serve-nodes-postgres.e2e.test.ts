@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { R1 } from '../support/demo-ids.ts';
-import { callApi, type CallOptions, type CallResult } from '../support/engine-under-test.ts';
+import { callApi, type CallOptions, type CallResult } from '../support/call-api.ts';
 import { eventually } from '../support/eventually.ts';
 import { usePostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { startEngineNode, type EngineNode } from '../scripts/platform/support/engine-node.ts';
