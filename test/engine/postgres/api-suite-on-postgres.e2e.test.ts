@@ -7,9 +7,7 @@
 // - authentication, order-responses: they write behind the engine through a second SQLite
 //   connection or process (`engine.db`, the keys CLI on the file) to test `PRAGMA data_version`;
 //   the PostgreSQL twin of that is tested with two nodes (two-nodes.e2e, two-nodes-http.e2e);
-// - health: it tests a SQLite node (its file damaged); PostgreSQL's is riding-outages.e2e;
-// - idempotency: its purge test counts the table's rows through `engine.db` (the store has no
-//   count; the purge itself is tested on PostgreSQL through the stores' contracts).
+// - health: it tests a SQLite node (its file damaged); PostgreSQL's is riding-outages.e2e.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -18,7 +16,7 @@ import { resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 const FILES = [
-  'auth-and-limits', 'compile-on-first-use', 'concurrency', 'errors', 'events', 'locations', 'menu', 'openapi', 'orders', 'reports', 'sold-out', 'stock',
+  'auth-and-limits', 'compile-on-first-use', 'concurrency', 'errors', 'events', 'idempotency', 'locations', 'menu', 'openapi', 'orders', 'reports', 'sold-out', 'stock',
 ].map((name) => `test/engine/http/${name}.test.ts`).concat(
   // Issues 31/32: what a promise reads of the kitchen's lines equals a fresh read (there they are read, not kept).
   'test/engine/kitchen/kept-kitchen-lines.test.ts',

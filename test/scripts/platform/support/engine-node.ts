@@ -19,6 +19,8 @@ export interface EngineNode {
   name: string;
   /** http://127.0.0.1:PORT/v1 */
   baseUrl: string;
+  /** The JSON line serve printed (with `--demo`, the demo restaurants and their keys too). */
+  printed: Record<string, unknown>;
   /** Whether the process still runs. */
   running(): boolean;
   /** SIGKILL, as a machine that dies: no close, no goodbye to PostgreSQL. Resolves once it exited. */
@@ -45,10 +47,15 @@ process.on('exit', () => {
 
 /**
  * `stateDir`: the platform's state folder, where the node's pid is recorded (as engine-NAME) for
- * `down` and the reaper.
+ * `down` and the reaper. `args`: more of serve's options (`--nodes 2`, `--demo`).
  */
-export async function startEngineNode(name: string, database: { url: string; password: string }, stateDir?: string): Promise<EngineNode> {
-  const child: ChildProcess = spawn(NODE, ['--import', 'tsx', SERVE, '--database', database.url, '--port', '0', '--host', '127.0.0.1'], {
+export async function startEngineNode(
+  name: string,
+  database: { url: string; password: string },
+  stateDir?: string,
+  args: string[] = [],
+): Promise<EngineNode> {
+  const child: ChildProcess = spawn(NODE, ['--import', 'tsx', SERVE, '--database', database.url, '--port', '0', '--host', '127.0.0.1', ...args], {
     cwd: ROOT,
     env: { ...process.env, PGPASSWORD: database.password, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -68,19 +75,21 @@ export async function startEngineNode(name: string, database: { url: string; pas
       resolve();
     }),
   );
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let printed = '';
+  const printed = await new Promise<{ base_url: string }>((resolve, reject) => {
+    let out = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      printed += chunk;
-      const line = printed.split('\n').find((candidate) => candidate.startsWith('{"base_url"'));
-      if (line) resolve((JSON.parse(line) as { base_url: string }).base_url);
+      out += chunk;
+      // Whole lines only: with --demo the line is long enough to come in several chunks.
+      const line = out.split('\n').slice(0, -1).find((candidate) => candidate.startsWith('{"base_url"'));
+      if (line) resolve(JSON.parse(line) as { base_url: string });
     });
     child.once('exit', (code, signal) => reject(new Error(`engine node ${name} exited (${code ?? signal}) before it listened`)));
   });
   const isRunning = () => child.exitCode === null && child.signalCode === null;
   return {
     name,
-    baseUrl,
+    baseUrl: printed.base_url,
+    printed,
     running: isRunning,
     async kill9() {
       if (isRunning()) child.kill('SIGKILL');
