@@ -24,7 +24,7 @@ import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
 import type { InformesText } from './informes-text.ts';
-import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, TOUCH_SLOP } from './lane-layout.ts';
+import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, pixelInstant, TOUCH_SLOP } from './lane-layout.ts';
 
 const SPEEDS = [1, 10, 60] as const;
 /** The lanes show the last half hour up to the instant. */
@@ -35,8 +35,11 @@ const SHOWN_EVERY_MS = 100;
 /** A bar's number, dark on the bars' light fills in both themes. */
 const BAR_LABEL_INK = '#111';
 
-/** Repaints a station's lanes at an instant (a frame's only work while playing). */
-type LanePainter = (at: number) => void;
+/**
+ * Repaints a station's lanes at an instant (a frame's only work while playing). Played, the canvas
+ * paints only when the window slid a whole device pixel (pixelInstant): a frame in between paints nothing.
+ */
+type LanePainter = (at: number, played?: boolean) => void;
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -112,7 +115,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
       last = now;
       atRef.current = next;
-      for (const paint of painters.current) paint(next);
+      for (const paint of painters.current) paint(next, true);
       if (next >= replay.end) {
         setAt(next);
         setSpeed(0);
@@ -287,6 +290,8 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     const context = element?.getContext('2d');
     if (!element || !context) return;
     let width = 0;
+    /** The lane area's width in device pixels (what a played frame must move by to paint). */
+    let devicePixels = 0;
     let colors = { lane: '', done: '', cooking: '', text: '' };
     const labels = new Map<string, number>();
     const measure = (label: string) => {
@@ -300,7 +305,8 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     // What the canvas shows (the instant at a width): React drawing the instant the frame loop just
     // painted repaints nothing.
     let painted = { instant: Number.NaN, width: 0 };
-    const paint: LanePainter = (instant) => {
+    const paint: LanePainter = (at, played = false) => {
+      const instant = played ? pixelInstant(at, LANE_WINDOW_MS, devicePixels) : at;
       shownAt.current = instant;
       draw(instant);
       follow.current();
@@ -331,6 +337,7 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     const resize = () => {
       const scale = window.devicePixelRatio || 1;
       width = element.clientWidth;
+      devicePixels = Math.round((width - LANE_LABEL_WIDTH) * scale);
       element.width = Math.round(width * scale);
       element.height = Math.round(height * scale);
       const style = getComputedStyle(element);
