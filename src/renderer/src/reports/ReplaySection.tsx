@@ -292,6 +292,8 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     let width = 0;
     /** The lane area's width in device pixels (what a played frame must move by to paint). */
     let devicePixels = 0;
+    /** Whether the lanes' names are painted at the canvas's current size (sizing a canvas clears it). */
+    let labelled = false;
     let colors = { lane: '', done: '', cooking: '', text: '' };
     const labels = new Map<string, number>();
     const measure = (label: string) => {
@@ -315,15 +317,17 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       if (width === 0 || (painted.instant === instant && painted.width === width)) return;
       painted = { instant, width };
       const area = width - LANE_LABEL_WIDTH;
-      context.clearRect(0, 0, width, height);
       context.textBaseline = 'middle';
-      for (let lane = 0; lane < lanes; lane++) {
-        const y = lane * (LANE_HEIGHT + LANE_GAP);
+      // "Cocinero N" stays as painted once per size (fillText was the played frame's largest script
+      // cost): a frame clears and paints the lane area only.
+      if (!labelled) {
+        context.clearRect(0, 0, width, height);
         context.fillStyle = colors.text;
-        context.fillText(text('replay_cook', { n: lane + 1 }), 0, y + LANE_HEIGHT / 2, LANE_LABEL_WIDTH - 4);
-        context.fillStyle = colors.lane;
-        context.fillRect(LANE_LABEL_WIDTH, y, area, LANE_HEIGHT);
-      }
+        for (let lane = 0; lane < lanes; lane++) context.fillText(text('replay_cook', { n: lane + 1 }), 0, lane * (LANE_HEIGHT + LANE_GAP) + LANE_HEIGHT / 2, LANE_LABEL_WIDTH - 4);
+        labelled = true;
+      } else context.clearRect(LANE_LABEL_WIDTH, 0, area, height);
+      context.fillStyle = colors.lane;
+      for (let lane = 0; lane < lanes; lane++) context.fillRect(LANE_LABEL_WIDTH, lane * (LANE_HEIGHT + LANE_GAP), area, LANE_HEIGHT);
       for (const box of laneBoxes(barsAt(index, instant, LANE_WINDOW_MS), instant, LANE_WINDOW_MS, area, measure)) {
         context.fillStyle = box.cooking ? colors.cooking : colors.done;
         context.fillRect(LANE_LABEL_WIDTH + box.x, box.y, box.width, LANE_HEIGHT);
@@ -340,6 +344,7 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       devicePixels = Math.round((width - LANE_LABEL_WIDTH) * scale);
       element.width = Math.round(width * scale);
       element.height = Math.round(height * scale);
+      labelled = false;
       const style = getComputedStyle(element);
       const color = (name: string) => style.getPropertyValue(name).trim();
       colors = { lane: color('--surface-2'), done: color('--ready'), cooking: color('--preparing'), text: style.color };
