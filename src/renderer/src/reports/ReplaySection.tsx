@@ -8,7 +8,7 @@
 // test for the resting mouse after each layout, painting and committing. So a frame only repaints the
 // lanes' canvases (no DOM change, so no layout), their bars found by a binary search over an index
 // built once (laneIndex, barsAt); React draws the clock, the scrubber, the queues and the board at
-// most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
+// most every SHOWN_EVERY_MS and SHOWN_EVERY_FRAMES while playing (a 60× step of 6 s of service), and at once when paused or
 // scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
 //
 // The cursor (the clock, the scrubber's thumb and data-at) is written by hand, not by React: while
@@ -29,8 +29,14 @@ import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, pixelInstant
 const SPEEDS = [1, 10, 60] as const;
 /** The lanes show the last half hour up to the instant. */
 const LANE_WINDOW_MS = 30 * 60_000;
-/** While playing, React draws the clock, the scrubber, the queues and the board at most this often (ms of this screen). */
+/** While playing, React draws the clock, the scrubber, the queues and the board at most this often (ms of this screen)… */
 const SHOWN_EVERY_MS = 100;
+/**
+ * …and at most once in this many frames: on a loaded machine, once frames come over 100 ms apart
+ * every frame would do that step's work too and come later still (measured: 5 ms of the main
+ * thread a frame instead of 2, and a quarter of the frames over 50 ms; docs/informes.md, round 10).
+ */
+const SHOWN_EVERY_FRAMES = 4;
 
 /** A bar's number, dark on the bars' light fills in both themes. */
 const BAR_LABEL_INK = '#111';
@@ -110,6 +116,7 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     if (!replay || speed === 0) return;
     let last = performance.now();
     let shown = last;
+    let framesSinceShown = 0;
 
     let handle = requestAnimationFrame(function step(now) {
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
@@ -121,8 +128,10 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
         setSpeed(0);
         return;
       }
-      if (now - shown >= SHOWN_EVERY_MS) {
+      framesSinceShown++;
+      if (now - shown >= SHOWN_EVERY_MS && framesSinceShown >= SHOWN_EVERY_FRAMES) {
         shown = now;
+        framesSinceShown = 0;
         const key = changeKey(changes, next);
         // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
         // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
