@@ -17,6 +17,7 @@ import { DEMO_NOW } from '../support/engine-under-test.ts';
 import { keepNames } from './support/rush.ts';
 import { LANE_HEIGHT } from '../../src/renderer/src/reports/lane-layout.ts';
 import { splitFrames, type FrameTraceSummary, type TraceEvent } from './support/frame-trace.ts';
+import { snapshotThreads, threadUse } from './support/process-cpu.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
@@ -257,6 +258,12 @@ describe('Informes replay (Chromium, real engine)', () => {
 
   test('played at 60×, plain and with the CPU throttled 4×: the frames are recorded (figures reported, not asserted), and the board where it stops is the known one', async (t) => {
     for (const throttle of [1, 4]) {
+      // The control: the same recording with the replay paused, just before (the page does nothing but
+      // answer the recording's frames): the frames over 50 ms it shows are the machine's, not the replay's.
+      const control = await playAt60(k, throttle, false);
+      const controlLine = `replay paused (the control)${throttle === 1 ? '' : `, CPU throttled ${throttle}×`}: ${JSON.stringify(control.figure)}`;
+      t.diagnostic(controlLine);
+      console.log(controlLine);
       const { figure, at } = await playAt60(k, throttle);
       const line = `replay at 60×${throttle === 1 ? '' : `, CPU throttled ${throttle}×`}: ${JSON.stringify(figure)}`;
       t.diagnostic(line);
@@ -278,7 +285,7 @@ describe('Informes replay (Chromium, real engine)', () => {
  * its Chrome trace (devtools.timeline: open it in chrome://tracing or the Performance panel), and adds
  * the trace's long frames split by what the main thread did in them (`trace`).
  */
-async function playAt60(k: KitchenUnderTest, throttle: number) {
+async function playAt60(k: KitchenUnderTest, throttle: number, play = true) {
   const { page } = k;
   await scrubTo(k, PLAY_FROM);
   const cdp = await page.context().newCDPSession(page);
@@ -309,18 +316,21 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     requestAnimationFrame(frame);
   })()`);
   const before = await metrics();
-  await page.locator('[data-testid="replay-play-60"]').click();
+  const threadsBefore = snapshotThreads();
+  if (play) await page.locator('[data-testid="replay-play-60"]').click();
   const playedFrom = Date.now();
   // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.
+  // Not played (the control), the page only answers the recording's animation frames meanwhile.
   await page.waitForFunction(
-    ({ seconds, since }) => document.querySelector('[data-testid="replay-pause"].btn-primary') !== null || Date.now() - since > seconds * 1000,
-    { seconds: PLAY_SECONDS, since: playedFrom },
+    ({ seconds, since, play }) => (play && document.querySelector('[data-testid="replay-pause"].btn-primary') !== null) || Date.now() - since > seconds * 1000,
+    { seconds: PLAY_SECONDS, since: playedFrom, play },
     { timeout: 0, polling: 1000 },
   );
   await page.locator('[data-testid="replay-pause"]').click();
   // Paused and drawn: the instant where it stopped is React's (two frames after the pause's render).
   await page.locator('[data-testid="replay-pause"].btn-primary').waitFor();
   await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+  const threadsAfter = snapshotThreads();
   const after = await metrics();
   const { frames, longTasks, at } = await page.evaluate(() => {
     const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[]; replayFrameRun: number };
@@ -329,7 +339,7 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
   });
   if (profile) {
     const { profile: cpu } = await cdp.send('Profiler.stop');
-    writeFileSync(profile.replace(/(\.cpuprofile)?$/, `-x${throttle}.cpuprofile`), JSON.stringify(cpu));
+    writeFileSync(profile.replace(/(\.cpuprofile)?$/, `-x${throttle}${play ? '' : '-paused'}.cpuprofile`), JSON.stringify(cpu));
   }
   if (trace) {
     const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (event) => resolve(event.stream!)));
@@ -342,18 +352,20 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     }
     await cdp.send('IO.close', { handle: stream });
     const text = chunks.join('');
-    writeFileSync(trace.replace(/(\.json)?$/, `-x${throttle}.json`), text);
+    writeFileSync(trace.replace(/(\.json)?$/, `-x${throttle}${play ? '' : '-paused'}.json`), text);
     const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] };
     const { frames: traced, long_frames, long_total, all_total } = splitFrames(Array.isArray(parsed) ? parsed : parsed.traceEvents);
     split = { frames: traced, long_frames, long_total, all_total };
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await cdp.detach();
-  assert.ok(at > PLAY_FROM + MIN, 'the instant moved');
+  if (play) assert.ok(at > PLAY_FROM + MIN, 'the instant moved');
+  else assert.equal(at, PLAY_FROM, 'the instant stayed');
   const sorted = [...frames].sort((a, b) => a - b);
   const ms = (seconds: number) => Math.round(seconds * 1000);
   const spent = (name: string) => ms((after[name] ?? 0) - (before[name] ?? 0));
   const figure = {
+    played: play,
     cpu_throttle: throttle,
     played_service_minutes: Math.round((at - PLAY_FROM) / MIN),
     frames: frames.length,
@@ -372,6 +384,9 @@ async function playAt60(k: KitchenUnderTest, throttle: number) {
     script_ms: spent('ScriptDuration'),
     style_ms: spent('RecalcStyleDuration'),
     layout_ms: spent('LayoutDuration'),
+    // Every thread of the browser's processes over the play, from Linux (support/process-cpu.ts): on
+    // a core, and runnable but waiting for one.
+    browser: threadUse(threadsBefore, threadsAfter),
     ...(split && { trace: split }),
   };
   return { figure, at };

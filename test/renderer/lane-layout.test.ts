@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LaneBar } from '../../src/shared/kitchen-replay.ts';
-import { boxAt, LANE_GAP, LANE_HEIGHT, laneBoxes, TOUCH_SLOP } from '../../src/renderer/src/reports/lane-layout.ts';
+import { boxAt, LANE_GAP, LANE_HEIGHT, laneBoxes, pixelInstant, TOUCH_SLOP } from '../../src/renderer/src/reports/lane-layout.ts';
 
 const MIN = 60_000;
 const WINDOW = 30 * MIN;
@@ -59,4 +59,25 @@ test('a point over a bar finds that bar; a point between bars or lanes finds non
   assert.equal(boxAt(boxes, 100, LANE_HEIGHT + 2, TOUCH_SLOP), 0);
   assert.equal(boxAt(boxes, 296, 9, TOUCH_SLOP), 1, 'the nearest of two bars');
   assert.equal(boxAt(boxes, 250, 9, TOUCH_SLOP), -1);
+});
+
+test('played, the lanes paint an instant only when the window slid a whole pixel: the boxes in between move by less than one', () => {
+  // 600 device px for 30 minutes: a pixel is 3 s.
+  const perPixel = WINDOW / WIDTH;
+  assert.equal(perPixel, 3000);
+  const bars = [bar(80, 95), bar(90, 120, 1, true)];
+  const start = AT + 1000;
+  const painted = pixelInstant(start, WINDOW, WIDTH);
+  assert.equal(painted, AT, 'the latest whole pixel at or before the instant');
+  for (let at = start; at < AT + perPixel; at += 500) {
+    assert.equal(pixelInstant(at, WINDOW, WIDTH), painted, `${at - AT} ms past the pixel: nothing new to paint`);
+    // What the canvas shows (the pixel's instant) is less than a pixel from the instant's own boxes.
+    const shown = laneBoxes(bars, painted, WINDOW, WIDTH, measure);
+    const exact = laneBoxes(bars, at, WINDOW, WIDTH, measure);
+    shown.forEach((box, i) => {
+      assert.ok(Math.abs(box.x - exact[i]!.x) < 1 && Math.abs(box.x + box.width - (exact[i]!.x + exact[i]!.width)) < 1, `box ${i} within a pixel at +${at - AT} ms`);
+    });
+  }
+  assert.equal(pixelInstant(AT + perPixel, WINDOW, WIDTH), AT + perPixel, 'the next pixel paints');
+  assert.equal(pixelInstant(AT + 1234, WINDOW, 0), AT + 1234, 'a canvas not laid out yet: the instant itself');
 });

@@ -8,7 +8,7 @@
 // test for the resting mouse after each layout, painting and committing. So a frame only repaints the
 // lanes' canvases (no DOM change, so no layout), their bars found by a binary search over an index
 // built once (laneIndex, barsAt); React draws the clock, the scrubber, the queues and the board at
-// most every SHOWN_EVERY_MS while playing (a 60× step of 6 s of service), and at once when paused or
+// most every SHOWN_EVERY_MS and SHOWN_EVERY_FRAMES while playing (a 60× step of 6 s of service), and at once when paused or
 // scrubbed. The board keeps the cards it drew while no order moves (sameBoard, memo'd cards).
 //
 // The cursor (the clock, the scrubber's thumb and data-at) is written by hand, not by React: while
@@ -24,19 +24,28 @@ import { LOCALE_OF, type Language } from '../../../shared/locale.ts';
 import { errorMessage } from '../api.ts';
 import { useApp } from '../app-context.tsx';
 import type { InformesText } from './informes-text.ts';
-import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, TOUCH_SLOP } from './lane-layout.ts';
+import { boxAt, LANE_GAP, LANE_HEIGHT, LANE_LABEL_WIDTH, laneBoxes, pixelInstant, TOUCH_SLOP } from './lane-layout.ts';
 
 const SPEEDS = [1, 10, 60] as const;
 /** The lanes show the last half hour up to the instant. */
 const LANE_WINDOW_MS = 30 * 60_000;
-/** While playing, React draws the clock, the scrubber, the queues and the board at most this often (ms of this screen). */
+/** While playing, React draws the clock, the scrubber, the queues and the board at most this often (ms of this screen)… */
 const SHOWN_EVERY_MS = 100;
+/**
+ * …and at most once in this many frames: on a loaded machine, once frames come over 100 ms apart
+ * every frame would do that step's work too and come later still (measured: 5 ms of the main
+ * thread a frame instead of 2, and a quarter of the frames over 50 ms; docs/informes.md, round 10).
+ */
+const SHOWN_EVERY_FRAMES = 4;
 
 /** A bar's number, dark on the bars' light fills in both themes. */
 const BAR_LABEL_INK = '#111';
 
-/** Repaints a station's lanes at an instant (a frame's only work while playing). */
-type LanePainter = (at: number) => void;
+/**
+ * Repaints a station's lanes at an instant (a frame's only work while playing). Played, the canvas
+ * paints only when the window slid a whole device pixel (pixelInstant): a frame in between paints nothing.
+ */
+type LanePainter = (at: number, played?: boolean) => void;
 
 const clockFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -107,19 +116,22 @@ export const ReplaySection = memo(function ReplaySection({ location, day, text, 
     if (!replay || speed === 0) return;
     let last = performance.now();
     let shown = last;
+    let framesSinceShown = 0;
 
     let handle = requestAnimationFrame(function step(now) {
       const next = Math.min(replay.end, atRef.current + (now - last) * speed);
       last = now;
       atRef.current = next;
-      for (const paint of painters.current) paint(next);
+      for (const paint of painters.current) paint(next, true);
       if (next >= replay.end) {
         setAt(next);
         setSpeed(0);
         return;
       }
-      if (now - shown >= SHOWN_EVERY_MS) {
+      framesSinceShown++;
+      if (now - shown >= SHOWN_EVERY_MS && framesSinceShown >= SHOWN_EVERY_FRAMES) {
         shown = now;
+        framesSinceShown = 0;
         const key = changeKey(changes, next);
         // Drawn now, inside this frame: its DOM changes are laid out and painted with the lanes in
         // this frame's one pass (setAt alone renders in a task after it, so a second frame's pass).
@@ -287,6 +299,10 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     const context = element?.getContext('2d');
     if (!element || !context) return;
     let width = 0;
+    /** The lane area's width in device pixels (what a played frame must move by to paint). */
+    let devicePixels = 0;
+    /** Whether the lanes' names are painted at the canvas's current size (sizing a canvas clears it). */
+    let labelled = false;
     let colors = { lane: '', done: '', cooking: '', text: '' };
     const labels = new Map<string, number>();
     const measure = (label: string) => {
@@ -300,7 +316,8 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     // What the canvas shows (the instant at a width): React drawing the instant the frame loop just
     // painted repaints nothing.
     let painted = { instant: Number.NaN, width: 0 };
-    const paint: LanePainter = (instant) => {
+    const paint: LanePainter = (at, played = false) => {
+      const instant = played ? pixelInstant(at, LANE_WINDOW_MS, devicePixels) : at;
       shownAt.current = instant;
       draw(instant);
       follow.current();
@@ -309,15 +326,17 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
       if (width === 0 || (painted.instant === instant && painted.width === width)) return;
       painted = { instant, width };
       const area = width - LANE_LABEL_WIDTH;
-      context.clearRect(0, 0, width, height);
       context.textBaseline = 'middle';
-      for (let lane = 0; lane < lanes; lane++) {
-        const y = lane * (LANE_HEIGHT + LANE_GAP);
+      // "Cocinero N" stays as painted once per size (fillText was the played frame's largest script
+      // cost): a frame clears and paints the lane area only.
+      if (!labelled) {
+        context.clearRect(0, 0, width, height);
         context.fillStyle = colors.text;
-        context.fillText(text('replay_cook', { n: lane + 1 }), 0, y + LANE_HEIGHT / 2, LANE_LABEL_WIDTH - 4);
-        context.fillStyle = colors.lane;
-        context.fillRect(LANE_LABEL_WIDTH, y, area, LANE_HEIGHT);
-      }
+        for (let lane = 0; lane < lanes; lane++) context.fillText(text('replay_cook', { n: lane + 1 }), 0, lane * (LANE_HEIGHT + LANE_GAP) + LANE_HEIGHT / 2, LANE_LABEL_WIDTH - 4);
+        labelled = true;
+      } else context.clearRect(LANE_LABEL_WIDTH, 0, area, height);
+      context.fillStyle = colors.lane;
+      for (let lane = 0; lane < lanes; lane++) context.fillRect(LANE_LABEL_WIDTH, lane * (LANE_HEIGHT + LANE_GAP), area, LANE_HEIGHT);
       for (const box of laneBoxes(barsAt(index, instant, LANE_WINDOW_MS), instant, LANE_WINDOW_MS, area, measure)) {
         context.fillStyle = box.cooking ? colors.cooking : colors.done;
         context.fillRect(LANE_LABEL_WIDTH + box.x, box.y, box.width, LANE_HEIGHT);
@@ -331,8 +350,10 @@ const StationLanes = memo(function StationLanes({ index, queue, bars, name, at, 
     const resize = () => {
       const scale = window.devicePixelRatio || 1;
       width = element.clientWidth;
+      devicePixels = Math.round((width - LANE_LABEL_WIDTH) * scale);
       element.width = Math.round(width * scale);
       element.height = Math.round(height * scale);
+      labelled = false;
       const style = getComputedStyle(element);
       const color = (name: string) => style.getPropertyValue(name).trim();
       colors = { lane: color('--surface-2'), done: color('--ready'), cooking: color('--preparing'), text: style.color };

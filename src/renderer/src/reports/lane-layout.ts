@@ -42,6 +42,19 @@ export function laneBoxes(bars: readonly LaneBar[], at: number, window: number, 
   });
 }
 
+/**
+ * The instant a played canvas paints for `at`: the latest at or before it at which the window has
+ * slid a whole number of device pixels (`devicePixels`: the lane area's width in them). Between two
+ * such instants every bar's edge moves by less than a pixel, so a played frame that stays between
+ * them has nothing new to paint: at 60× on a lane area of 500 px a pixel is 3.6 s of service, about
+ * 3.6 frames, so the lanes are painted in about one frame of 3.6 instead of each one.
+ */
+export function pixelInstant(at: number, window: number, devicePixels: number): number {
+  if (devicePixels <= 0) return at;
+  const perPixel = window / devicePixels;
+  return Math.floor(at / perPixel) * perPixel;
+}
+
 /** How far (px) a touch may land from a bar and still take it: a finger is broader than a mouse's point. */
 export const TOUCH_SLOP = 8;
 
