@@ -49,7 +49,7 @@ describe('kitchen board (Chromium, real engine)', () => {
   test('a new order appears live, highlighted and ringing until someone touches it', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Ana Live' }, notes: 'sin sal' });
     const ticket = card(order.number);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     assert.equal(await ticket.getAttribute('data-ringing'), 'true');
     assert.equal(await k.page.locator('[data-testid="app"]').getAttribute('data-alarm'), 'on');
     assert.equal(await column(order.number), 'recibido');
@@ -105,7 +105,7 @@ describe('kitchen board (Chromium, real engine)', () => {
   test('test orders are labelled PRUEBA and move in the test world', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Tienda en pruebas' } }, keys.test_write);
     const ticket = card(order.number);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     assert.match(order.number, /^T/);
     assert.equal(await ticket.locator('[data-testid="test-label"]').innerText(), 'PRUEBA');
     await ticket.locator('[data-testid="bump"]').click();
@@ -121,7 +121,7 @@ describe('kitchen board (Chromium, real engine)', () => {
       items: [{ product_id: R1.products.completo, quantity: 3, modifier_option_ids: [R1.options.paltaExtra] }],
     });
     const ticket = card(order.number);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     // A ticket taller than its lane's room is drawn in parts ("1/2 →"); on a busy machine its next
     // part is measured and drawn a frame or more after the first, so its text is awaited whole.
     const whole = await eventually(async () => {
@@ -136,7 +136,9 @@ describe('kitchen board (Chromium, real engine)', () => {
     await ticket.locator('[data-testid="bump"]').click();
     // The card moved at once; the engine has not been told yet (the undo window).
     assert.equal(await column(order.number), 'en_preparacion');
-    assert.match(await undoOf(order.id).innerText(), new RegExp(`#${order.number} → En preparación · Deshacer [2-5]s`));
+    // The seconds left: the page's clock runs in real time between the test's own steps, so on a busy
+    // machine any count may be left (it read 1 s beside stress-ng); the engine not told yet is what counts.
+    assert.match(await undoOf(order.id).innerText(), new RegExp(`#${order.number} → En preparación · Deshacer \\d+s`));
     assert.equal(await statusOverHttp(order.id), 'recibido');
     await holdPasses();
     await eventually(async () => (await statusOverHttp(order.id)) === 'en_preparacion', 'en_preparacion committed after the hold');
@@ -158,7 +160,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     assert.match(await recalled.innerText(), /3× Completo italiano/);
     await k.page.locator(`[data-testid="recall-back"][data-order-id="${order.id}"]`).click();
     const back = k.page.locator(`.column-listo article[data-order-id="${order.id}"]`);
-    await back.waitFor({ timeout: 5000 });
+    await back.waitFor();
     assert.equal(await back.locator('[data-testid="recalled"]').innerText(), 'RECUPERADO');
     assert.equal(await back.locator('[data-testid="bump"]').count(), 0);
     assert.equal(await statusOverHttp(order.id), 'entregado');
@@ -168,7 +170,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Por ítem' } });
     // All its fragments: a ticket at a column's foot continues in the next column (which depends on what else is on the board).
     const ticket = k.page.locator(`.column article[data-order-id="${order.id}"]`);
-    await ticket.first().waitFor({ timeout: 5000 });
+    await ticket.first().waitFor();
     const items = ticket.locator('[data-testid="item"]');
     assert.equal(await items.count(), 2);
     await items.nth(0).click();
@@ -196,7 +198,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await k.page.setViewportSize({ width: 1920, height: 1080 });
     const order = await placeOrder(k.engine, { customer: { name: 'Estaciones' } });
     const ticket = k.page.locator(`.column article[data-order-id="${order.id}"]`);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     await openMenu();
     await k.page.locator('[data-testid="station"]').selectOption('plancha');
     await closeMenu();
@@ -234,7 +236,7 @@ describe('kitchen board (Chromium, real engine)', () => {
   test('Esc takes a bump back before it is sent; arrows select and Enter bumps', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Teclado' } });
     const ticket = card(order.number);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     await ticket.locator('.ticket-number').click(); // select (and silence)
     await k.page.keyboard.press('Enter');
     assert.equal(await column(order.number), 'en_preparacion');
@@ -259,7 +261,7 @@ describe('kitchen board (Chromium, real engine)', () => {
   test('cancel asks first; confirmed, it is sent at once', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Se arrepiente' } });
     const ticket = card(order.number);
-    await ticket.waitFor({ timeout: 5000 });
+    await ticket.waitFor();
     // Cancel is on one fragment of a ticket drawn in two (at a column's foot it continues in the next).
     const cancel = k.page.locator(`.column article[data-number="${order.number}"] [data-testid="cancel"]`).first();
     await cancel.click();
@@ -276,7 +278,7 @@ describe('kitchen board (Chromium, real engine)', () => {
   test('a ticket changed or cancelled elsewhere flashes; a refusal rolls back, said in Spanish from its code; a managed order has no buttons', async () => {
     const moved = await placeOrder(k.engine, { customer: { name: 'Otro equipo' } });
     const doomed = await placeOrder(k.engine, { customer: { name: 'Cancelado afuera' } });
-    await card(doomed.number).waitFor({ timeout: 5000 });
+    await card(doomed.number).waitFor();
 
     await k.engine.call('PATCH', `/orders/${moved.id}`, { key: keys.live_write, body: { status: 'en_preparacion' } });
     await eventually(async () => (await card(moved.number).getAttribute('data-flash')) === 'changed', 'changed flash');
@@ -304,7 +306,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     await k.screenshot('board-refused-and-stale');
 
     k.resumePushes();
-    await k.page.locator('[data-testid="stale-banner"]').waitFor({ state: 'detached', timeout: 5000 });
+    await k.page.locator('[data-testid="stale-banner"]').waitFor({ state: 'detached' });
     await eventually(async () => (await card(doomed.number).getAttribute('data-flash')) === 'cancelled', 'dead ticket flashes');
     assert.match(await card(doomed.number).innerText(), /CANCELADO en otro equipo/);
     assert.equal(await card(doomed.number).locator('[data-testid="bump"]').count(), 0);
@@ -313,7 +315,7 @@ describe('kitchen board (Chromium, real engine)', () => {
 
   test('with the engine out of reach a tap is kept and shown waiting, the status bar turns red; back, it is sent', async () => {
     const order = await placeOrder(k.engine, { customer: { name: 'Sin motor' } });
-    await card(order.number).waitFor({ timeout: 5000 });
+    await card(order.number).waitFor();
     k.cutEngine(true);
     await card(order.number).locator('[data-testid="bump"]').click();
     await holdPasses();
@@ -347,7 +349,7 @@ describe('kitchen board (Chromium, real engine)', () => {
     const elsewhere = await placeOrder(k.engine, { location_id: R1.closedLocation, customer: { name: 'Plaza Egaña (prueba)' } }, keys.test_write);
     await placeOrder(k.engine, { customer: { name: 'Recién llegado' }, items: [{ product_id: R1.products.pastelDeChoclo, quantity: 1 }] });
     await k.feed.heartbeat();
-    await card(elsewhere.number).waitFor({ timeout: 5000 });
+    await card(elsewhere.number).waitFor();
     await eventually(async () => (await card(late.number).locator('[data-testid="timer"]').getAttribute('data-level')) === 'late', 'late timer');
     assert.equal(await card(amber.number).locator('[data-testid="timer"]').getAttribute('data-level'), 'warn');
     await k.screenshot('board');

@@ -381,6 +381,30 @@ describe('board board', () => {
     assert.equal(isStale(reloading.getState(), clock.now), false);
   });
 
+  test('a new order a re-read brings in rings, as one from the feed does', async () => {
+    // The race board.e2e lost on a busy machine: a late heartbeat starts a re-read, the order is
+    // placed before the engine reads it, and its event, arriving during the read, waits for it.
+    const fresh = order();
+    let reads = 0;
+    const rereading = createBoardState({
+      ...clock.deps,
+      api: { boardSnapshot: async () => (reads++ === 0 ? snapshot(initial, clock.now) : snapshot([...initial, ticket(fresh)], clock.now, 11)), transitionOrder: () => Promise.reject(new Error('unused')) },
+    });
+    await rereading.getState().load();
+    await clock.advance(STALE_AFTER_MS + 1);
+    rereading.getState().receive({ kind: 'heartbeat', now: clock.now, status: { mode: 'standalone', online: true, last_sync_at: null, queued: 0, conflicts: 0, error: null } });
+    rereading.getState().receive({ kind: 'events', now: clock.now, events: [{ seq: 11, type: 'order.created', at: clock.now, order: fresh, kitchen: kitchenOf(fresh) }] });
+    await settle();
+    assert.equal(reads, 2);
+    assert.ok(rereading.getState().tickets[fresh.id]);
+    assert.equal(rereading.getState().ringing[fresh.id], true);
+    // What the board knew already comes back from the re-read as it was: nothing rings or flashes.
+    for (const known of initial) {
+      assert.equal(rereading.getState().ringing[known.order.id], undefined);
+      assert.equal(rereading.getState().flashes[known.order.id], undefined);
+    }
+  });
+
   test('arrows walk the columns, Enter bumps the selection', () => {
     const state = board.getState();
     state.moveSelection('right');

@@ -40,13 +40,16 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
   let firstSnapshot = ctx.firstSnapshot ?? null;
 
   /** Takes in an order as the engine now has it and notices what that means for the screen. */
-  const integrate = (ticket: KitchenTicket, source: 'feed' | 'snapshot') => {
+  const integrate = (ticket: KitchenTicket) => {
     const { order } = ticket;
     const state = get();
     const known = state.tickets[order.id];
     // Timestamps have one-second resolution: compare the order itself.
     const changed = known !== undefined && JSON.stringify(known.order) !== JSON.stringify(order);
-    if (known === undefined ? source === 'feed' : changed) {
+    // A ticket new to the board is pointed out whether the feed or a re-read brought it: an order
+    // placed while a re-read was under way comes in with the snapshot, and its event, held back
+    // for the read, then finds it known (the first load never comes here: what it shows is not news).
+    if (known === undefined || changed) {
       const shownBefore = known ? shownStatusOf(known, state.pending[order.id], state.flashes[order.id]) : null;
       const settled = state.reconcile(order);
       const cameIn = order.status === 'recibido' && (known === undefined || known.order.status === 'pendiente_pago' || known.order.status === 'programado');
@@ -77,7 +80,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
     // ticket's kitchen data without pointing anything out.
     if (event.type !== 'order.created' && event.type !== 'order.updated' && event.type !== KITCHEN_EVENTS.item && event.type !== KITCHEN_EVENTS.recall) return;
     const known = get().tickets[event.order.id];
-    integrate({ order: event.order, kitchen: event.kitchen, ...foldTiming(known, event.order.status, event.at) }, 'feed');
+    integrate({ order: event.order, kitchen: event.kitchen, ...foldTiming(known, event.order.status, event.at) });
   };
 
   const receive = (push: LivePush) => {
@@ -131,7 +134,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
           (snapshot) => {
             // A re-read (after silence, or the periodic one) may reveal changes the feed did not
             // bring: they are taken in like any other change.
-            if (get().loaded) for (const ticket of snapshot.tickets) integrate(ticket, 'snapshot');
+            if (get().loaded) for (const ticket of snapshot.tickets) integrate(ticket);
             const tickets: Record<string, KitchenTicket> = {};
             for (const ticket of snapshot.tickets) tickets[ticket.order.id] = ticket;
             set({
