@@ -47,6 +47,11 @@ export async function startServedKitchen(
   const kitchen = {
     rendererDir: rendered.dir,
     heartbeatMs: options.heartbeatMs ?? 300,
+    // The engine's clock here is manual and moves only when a test says, so a device's budget of
+    // calls (20, refilled 10 a second on that clock) would never refill: a board that re-reads on a
+    // loaded machine, or a file's twentieth tap, would be refused for good. Generous, as the HTTP
+    // limits are; door-guards.test.ts holds the real budget with its own clock.
+    deviceWriteLimits: GENEROUS_LIMITS.perKey,
     ...(options.pairingLimits ? { pairingLimits: options.pairingLimits } : {}),
     ...options.kitchen,
   };
