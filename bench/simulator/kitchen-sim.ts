@@ -125,6 +125,11 @@ export interface SimulationContext {
   productIds: Record<string, string>;
   /** API keys by channel label. */
   keys: Record<string, string>;
+  /**
+   * Cooks mark each line started on the board as they take it (`items:set-started`, issue 32), so
+   * the engine knows its real start; false: they only bump (the board before the per-line start).
+   */
+  lineStarts: boolean;
 }
 
 /** When the seed's service starts: its own day (seeds are days), at the profile's local start time. */
@@ -185,6 +190,8 @@ export async function simulateService(context: SimulationContext, profile: Profi
       const line = queue.shift()!;
       crew[c]!.busy = true;
       line.started_at = t;
+      // The cook's first tap on the line (the second, at the bump, strikes it).
+      if (context.lineStarts) await kitchen('items:set-started', { order_id: line.order.id, item_index: line.index, started: true });
       const finish = t + Math.round(line.seconds * 1000);
       events.push({ at: finish, kind: 'finish', line, station, cook: c });
       events.push({ at: bumpTime(random, profile, sweeps.get(station)!, t, finish), kind: 'bump', line });

@@ -1,4 +1,4 @@
-// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--orders FILE] [--no-busy-mode]`: replays a kitchen
+// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--orders FILE] [--no-busy-mode] [--no-line-starts]`: replays a kitchen
 // profile (docs/kitchen-promises.md) against a real engine, its HTTP API and its kitchen door, on the
 // engine's ManualClock. The training seeds (1–30 by default) run first on the same database, each
 // one a day: the engine learns its prep times and calibrates its promise's margin there. The figures
@@ -38,7 +38,7 @@ export interface SimulationRun {
 }
 
 /** Runs the training seeds, then the reported ones, on one fresh engine; `progress` hears each seed. */
-export async function runSimulation(profile: Profile, train: number[], seeds: number[], progress: (line: string) => void = () => {}): Promise<SimulationRun> {
+export async function runSimulation(profile: Profile, train: number[], seeds: number[], progress: (line: string) => void = () => {}, lineStarts = true): Promise<SimulationRun> {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-simulate-'));
   const clock = new ManualClock(serviceStart(profile, 0) - 3_600_000);
   const generous = { capacity: 1_000_000, refillPerSecond: 1_000_000 };
@@ -52,7 +52,7 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
       // Busy mode refuses store fronts only; the kitchen's own orders come like a POS's.
       await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
     }
-    const context: SimulationContext = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys };
+    const context: SimulationContext = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys, lineStarts };
     let day = 0;
     const run = async (list: number[], label: string) => {
       const orders: SimulatedOrder[] = [];
@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       orders: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       'no-busy-mode': { type: 'boolean', default: false },
+      // Cooks who only bump, never mark a line started (the board before issue 32's per-line start).
+      'no-line-starts': { type: 'boolean', default: false },
     },
   });
   if (!values.profile) throw new Error('--profile FILE is required (bench/profiles/standard-rush.json, stress-rush.json)');
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   const seeds = seedRange(values.seeds!, '--seeds');
   const overlap = seeds.filter((s) => train.includes(s));
   if (overlap.length > 0) throw new Error(`reported seeds ${overlap.join(', ')} are also training seeds: figures are never reported on what was learned from`);
-  const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line));
+  const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line), !values['no-line-starts']);
   const figures = computeFigures(result.reported, profile.busy_mode ? result.busy : null);
   console.log(renderFigures(`Perfil ${profile.name}, semillas ${values.seeds} (entrenamiento ${values.train})`, figures));
   if (values.json) writeFileSync(values.json, JSON.stringify({ profile: profile.name, seeds: values.seeds, train: values.train, figures, busy: result.busy }, null, 2));

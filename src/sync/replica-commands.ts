@@ -90,6 +90,9 @@ export function replicaCommands(engine: Engine, world: World, onQueued: () => vo
         return result;
       }, outer);
     },
+    // A line's start is the hub's own timing (its log, its promise): not pushed upstream, whose
+    // screens and log see the line's bump only.
+    setItemStarted: local.setItemStarted,
     async setItemDone(actor, orderId, itemIndex, done, outer) {
       return await committed(async (tx) => {
         const result = await local.setItemDone(actor, orderId, itemIndex, done, tx);

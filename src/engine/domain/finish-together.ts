@@ -53,11 +53,14 @@ export function planHolds(now: number, schedule: ScheduleResult): HoldPlan[] {
 /**
  * Whether a held line fires now: its planned time has come (it never fires later than the screen
  * says), or fired now its station's queue would have it done no earlier than FIRE_AHEAD_MS before
- * the order's target (the later of its planned target and its other lines' predicted finish).
+ * the order's target: the later of its planned target and its other lines' predicted finish, or,
+ * once the order's slowest fired line was started at its station (`startedReadyAt`), its finish
+ * from that real start alone (start plus its mean: earlier or later than planned, the queue that
+ * delayed or hurried it is then known, not guessed).
  */
-export function firesNow(now: number, held: { fire_at: number; target_ready_at: number }, finishIfFiredNow: number, othersReadyAt: number | null): boolean {
+export function firesNow(now: number, held: { fire_at: number; target_ready_at: number }, finishIfFiredNow: number, othersReadyAt: number | null, startedReadyAt: number | null = null): boolean {
   if (now >= held.fire_at) return true;
-  const target = Math.max(held.target_ready_at, othersReadyAt ?? Number.NEGATIVE_INFINITY);
+  const target = startedReadyAt ?? Math.max(held.target_ready_at, othersReadyAt ?? Number.NEGATIVE_INFINITY);
   return finishIfFiredNow >= target - FIRE_AHEAD_MS;
 }
 
@@ -99,14 +102,14 @@ export interface HeldDecision<T extends HeldLine> {
  * it) and counted in its order's predicted finish. One pass: O(held × cooks), whatever the load.
  */
 export function decideHeldLines<T extends HeldLine>(queued: QueuedOpenLines, held: readonly T[]): HeldDecision<T>[] {
-  const { queues, orders_ready_at: ordersReady } = queued;
+  const { queues, orders_ready_at: ordersReady, orders_started_ready_at: startedReady } = queued;
   const sorted = [...held].sort((a, b) => a.fire_at - b.fire_at);
   return sorted.map((line) => {
     const others = ordersReady.get(line.order_id) ?? null;
     const latest = line.held_at === undefined ? Number.POSITIVE_INFINITY : line.held_at + MAX_HOLD_MS;
     const shift = Math.min(replanShift(line, others), Math.max(0, latest - line.fire_at));
     const planned = { fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
-    const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds), others);
+    const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds), others, startedReady.get(line.order_id) ?? null);
     if (fires) {
       const { finish_at: finish } = queues.fireNow(line.station_id, line.seconds);
       ordersReady.set(line.order_id, Math.max(others ?? finish, finish));

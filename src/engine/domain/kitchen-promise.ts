@@ -9,6 +9,11 @@ export interface OpenLine {
   fired_at: number;
   /** When it is known to have started (the ticket moved to en_preparacion, or an explicit start). */
   started_at: number | null;
+  /**
+   * `started_at` is the line's own start, marked at its station (issue 32): a cook is on it since
+   * then. Otherwise it is a lower bound at most (its ticket's move, maybe for a line at another station).
+   */
+  started_explicit?: boolean;
   /** Expected seconds for the whole line. */
   seconds: number;
   /** Its order and position, when the caller wants that order's predicted finish (`ScheduleInput.watch`). */
@@ -108,6 +113,12 @@ export interface QueuedOpenLines {
   queues: StationQueues;
   /** Per order (lines given an `order_id`), when its last open line is predicted done. */
   orders_ready_at: Map<string, number>;
+  /**
+   * Per order whose slowest open line (the last predicted done) was started at its station
+   * (explicitly): when it is expected done, from that real start (start plus its mean), no queue
+   * guessed in it. Absent while a line not started is predicted done later.
+   */
+  orders_started_ready_at: Map<string, number>;
 }
 
 /**
@@ -122,20 +133,37 @@ export function queueOpenLines(input: Omit<ScheduleInput, 'lines' | 'watch' | 'w
   const { now } = input;
   const queues = new StationQueues(now, input.cooks, input.freed);
   const ordersReady = new Map<string, number>();
-  const open = [...input.open].sort((a, b) => a.fired_at - b.fired_at);
-  for (const line of open) {
-    if (line.fired_at > now) break;
+  const startedReady = new Map<string, number>();
+  const placed = (line: OpenLine, start: number) => {
+    let finish = start + line.seconds * 1000;
+    if (finish < now) finish = now + line.seconds * 1000 * OVERDUE_REMAINING_SHARE;
+    if (line.order_id !== undefined) {
+      ordersReady.set(line.order_id, Math.max(ordersReady.get(line.order_id) ?? finish, finish));
+      if (line.started_explicit === true) startedReady.set(line.order_id, Math.max(startedReady.get(line.order_id) ?? finish, finish));
+    }
+    return finish;
+  };
+  const fired = input.open.filter((line) => line.fired_at <= now);
+  // Lines a cook marked started are on a cook since then, whatever the queue model says: placed
+  // first, at their real start, each with the cook who frees first (the one who took it).
+  const started = fired.filter((line) => line.started_explicit === true && line.started_at !== null).sort((a, b) => a.started_at! - b.started_at!);
+  for (const line of started) {
+    const cooks = queues.cooksOf(line.station_id);
+    const k = earliest(cooks);
+    const finish = placed(line, line.started_at!);
+    cooks[k] = cooks[k]! <= line.started_at! ? finish : Math.max(cooks[k]!, finish);
+  }
+  const waiting = fired.filter((line) => !(line.started_explicit === true && line.started_at !== null)).sort((a, b) => a.fired_at - b.fired_at);
+  for (const line of waiting) {
     const cooks = queues.cooksOf(line.station_id);
     const k = earliest(cooks);
     // A start known from its ticket is a lower bound (the ticket moved when its first line started,
     // maybe at another station): the line still waits for a cook of its own station.
-    const start = Math.max(cooks[k]!, line.fired_at, line.started_at ?? Number.NEGATIVE_INFINITY);
-    let finish = start + line.seconds * 1000;
-    if (finish < now) finish = now + line.seconds * 1000 * OVERDUE_REMAINING_SHARE;
+    const finish = placed(line, Math.max(cooks[k]!, line.fired_at, line.started_at ?? Number.NEGATIVE_INFINITY));
     cooks[k] = Math.max(cooks[k]!, finish);
-    if (line.order_id !== undefined) ordersReady.set(line.order_id, Math.max(ordersReady.get(line.order_id) ?? finish, finish));
   }
-  return { queues, orders_ready_at: ordersReady };
+  for (const [order, finish] of startedReady) if (ordersReady.get(order)! > finish) startedReady.delete(order);
+  return { queues, orders_ready_at: ordersReady, orders_started_ready_at: startedReady };
 }
 
 /**

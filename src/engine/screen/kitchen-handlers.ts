@@ -63,6 +63,13 @@ export function createKitchenHandlers(deps: KitchenHandlerDeps): KitchenHandlers
       );
       return await readKitchenTicketById(engine, restaurantId, row.id);
     },
+    'items:set-started': async ({ order_id, item_index, started, change_id }) => {
+      const row = await orderOfRestaurant(engine, restaurantId, order_id);
+      await applyKitchenChangeOnce(engine, restaurantId, change_id, { order_id: row.id, item_index, started }, async (tx) =>
+        await commands.setItemStarted(actor(row.world), row.id, item_index, started, tx),
+      );
+      return await readKitchenTicketById(engine, restaurantId, row.id);
+    },
     'orders:recall': async ({ order_id }) => {
       const row = await orderOfRestaurant(engine, restaurantId, order_id);
       const result = await commands.recallOrder(actor(row.world), row.id);

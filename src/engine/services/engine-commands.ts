@@ -9,7 +9,7 @@ import type { OrderView } from './orders/order-view.ts';
 import { setStock, type SetStockInput, type SetStockResult } from './menu/stock.ts';
 import { setSoldOut, type SoldOutListView } from './menu/sold-out.ts';
 import type { SetSoldOutInput } from '../../shared/schemas/sold-out.ts';
-import { setItemDone, type ItemDoneResult } from './kitchen/kitchen-items.ts';
+import { setItemDone, setItemStarted, type ItemDoneResult, type ItemStartedResult } from './kitchen/kitchen-items.ts';
 import { transitionOrder } from './orders/transition-order.ts';
 import { recallOrder, type RecallResult } from './kitchen/recall-order.ts';
 
@@ -27,6 +27,8 @@ export interface EngineCommands {
   setLocationOpen(actor: Actor, locationId: string, open: boolean, tx?: WriteTransaction): Promise<LocationStatusResult>;
   /** Item-level bump (kitchen data, not part of the public API). */
   setItemDone(actor: Actor, orderId: string, itemIndex: number, done: boolean, tx?: WriteTransaction): Promise<ItemDoneResult>;
+  /** A line started at its station (issue 32; kitchen data, not part of the public API). */
+  setItemStarted(actor: Actor, orderId: string, itemIndex: number, started: boolean, tx?: WriteTransaction): Promise<ItemStartedResult>;
   /** Brings a finished ticket back on the screens (kitchen data); `until` as the replica's kitchen chose it. */
   recallOrder(actor: Actor, orderId: string, until?: number, tx?: WriteTransaction): Promise<RecallResult>;
 }
@@ -43,6 +45,7 @@ export function localCommands(engine: Engine, couriers: CourierRegistry): Engine
     setSoldOut: async (actor, input, tx) => await setSoldOut(engine, actor, input, tx),
     setLocationOpen: async (actor, locationId, open, tx) => await setLocationOpen(engine, actor, locationId, open, tx),
     setItemDone: async (actor, orderId, itemIndex, done, tx) => await setItemDone(engine, actor, orderId, itemIndex, done, tx),
+    setItemStarted: async (actor, orderId, itemIndex, started, tx) => await setItemStarted(engine, actor, orderId, itemIndex, started, tx),
     recallOrder: async (actor, orderId, until, tx) => await recallOrder(engine, actor, orderId, until, tx),
   };
 }

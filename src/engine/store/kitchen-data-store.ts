@@ -7,6 +7,8 @@ export interface ItemStateRow {
   item_index: number;
   done: number;
   updated_at: number;
+  /** When a cook marked it started at its station (issue 32, `items:set-started`); null: not marked. */
+  started_at: number | null;
 }
 
 /** The restaurant file's kitchen settings as stored (services/kitchen/kitchen-settings.ts reads them). */
@@ -23,6 +25,7 @@ export class KitchenDataStore {
   private readonly itemsOf: Statement<[string], ItemStateRow>;
   private readonly itemAt: Statement<[string, number], ItemStateRow>;
   private readonly putItem: Statement<[string, number, number, number]>;
+  private readonly putItemStart: Statement<[string, number, number, number | null]>;
   private readonly recallOf: Statement<[string], { recalled_until: number }>;
   private readonly putRecall: Statement<[string, number, number]>;
   private readonly recalledOrders: Statement<[string, number], OrderRow>;
@@ -42,6 +45,11 @@ export class KitchenDataStore {
     this.putItem = db.prepare(
       `INSERT INTO kitchen_item_states (order_id, item_index, done, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (order_id, item_index) DO UPDATE SET done = excluded.done, updated_at = excluded.updated_at`,
+    );
+    // A line's start mark (issue 32): its bump, when it has none yet, is not done.
+    this.putItemStart = db.prepare(
+      `INSERT INTO kitchen_item_states (order_id, item_index, done, updated_at, started_at) VALUES (?, ?, 0, ?, ?)
+       ON CONFLICT (order_id, item_index) DO UPDATE SET started_at = excluded.started_at, updated_at = excluded.updated_at`,
     );
     this.recallOf = db.prepare('SELECT recalled_until FROM kitchen_recalls WHERE order_id = ?');
     this.putRecall = db.prepare(
@@ -96,6 +104,11 @@ export class KitchenDataStore {
 
   setItemState(orderId: string, itemIndex: number, done: boolean, at: number): void {
     this.putItem.run(orderId, itemIndex, done ? 1 : 0, at);
+  }
+
+  /** Marks the line started at `startedAt` (null: not started), `at` its change. */
+  setItemStarted(orderId: string, itemIndex: number, startedAt: number | null, at: number): void {
+    this.putItemStart.run(orderId, itemIndex, at, startedAt);
   }
 
   recalledUntil(orderId: string): number | null {

@@ -32,12 +32,17 @@ export interface OpenItemRow {
   quantity: number;
   fired_at: number;
   started_at: number | null;
+  /**
+   * 1: `started_at` is the line's own start, marked at its station (issue 32, `items:set-started`);
+   * 0: a lower bound at most (its ticket moved to en_preparacion), or none.
+   */
+  started_explicit: number;
   /** The seq of the log row that opened it: its place among lines fired in the same millisecond. */
   fire_seq: number;
 }
 
 /** What the promise reads of an open line (one read per promise: no more than it needs). */
-export type OpenLineAtStation = Pick<OpenItemRow, 'order_id' | 'item_index' | 'product_id' | 'quantity' | 'fired_at' | 'started_at'> & { station_id: string };
+export type OpenLineAtStation = Pick<OpenItemRow, 'order_id' | 'item_index' | 'product_id' | 'quantity' | 'fired_at' | 'started_at' | 'started_explicit'> & { station_id: string };
 
 /** One move of an order's promise later (the audit; issue 32). */
 export interface PromiseUpdateRow {
@@ -82,6 +87,7 @@ export type KitchenLineWrite =
   | { kind: 'close'; order_id: string; item_index: number }
   | { kind: 'close-order'; order_id: string }
   | { kind: 'start'; order_id: string; at: number }
+  | { kind: 'start-line'; order_id: string; item_index: number; started_at: number | null; started_explicit: number }
   | { kind: 'hold'; row: HeldItemRow }
   | { kind: 'unhold'; order_id: string; item_index: number }
   | { kind: 'unhold-order'; order_id: string };
@@ -128,6 +134,7 @@ export class KitchenTimingsStore {
   private readonly dropOpen: Statement<[string, number]>;
   private readonly dropOpenOfOrder: Statement<[string]>;
   private readonly startOpen: Statement<[number, string]>;
+  private readonly startOpenLine: Statement<[number | null, number, string, number]>;
   private readonly openAt: Statement<[string, number, number, number], OpenLineAtStation>;
   private readonly openOfOrder: Statement<[string], OpenItemRow>;
   private readonly statsOf: Statement<[string], PrepStatRow>;
@@ -170,15 +177,16 @@ export class KitchenTimingsStore {
       `SELECT at FROM kitchen_item_timings WHERE location_id = ? AND station_id = ? AND kind = 'done' ORDER BY seq DESC LIMIT ?`,
     );
     this.putOpen = db.prepare(
-      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at, fire_seq)
-       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at, @fire_seq)
-       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, fire_seq = excluded.fire_seq`,
+      `INSERT INTO kitchen_open_items (order_id, item_index, location_id, test, station_id, product_id, quantity, fired_at, started_at, started_explicit, fire_seq)
+       VALUES (@order_id, @item_index, @location_id, @test, @station_id, @product_id, @quantity, @fired_at, @started_at, @started_explicit, @fire_seq)
+       ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, started_explicit = excluded.started_explicit, fire_seq = excluded.fire_seq`,
     );
     this.dropOpen = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ? AND item_index = ?');
     this.dropOpenOfOrder = db.prepare('DELETE FROM kitchen_open_items WHERE order_id = ?');
     this.startOpen = db.prepare('UPDATE kitchen_open_items SET started_at = ? WHERE order_id = ? AND started_at IS NULL');
+    this.startOpenLine = db.prepare('UPDATE kitchen_open_items SET started_at = ?, started_explicit = ? WHERE order_id = ? AND item_index = ?');
     this.openAt = db.prepare(
-      `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
+      `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at, started_explicit FROM kitchen_open_items
        WHERE location_id = ? AND fired_at >= ? AND test <= ? AND station_id IS NOT NULL ORDER BY fired_at, fire_seq, order_id, item_index LIMIT ?`,
     );
     this.openOfOrder = db.prepare('SELECT * FROM kitchen_open_items WHERE order_id = ? ORDER BY item_index');
@@ -347,6 +355,13 @@ export class KitchenTimingsStore {
   start(orderId: string, at: number): void {
     this.startOpen.run(at, orderId);
     this.linesWritten({ kind: 'start', order_id: orderId, at });
+  }
+
+  /** Marks one open line started at its station at `at` (explicit), or not (null). */
+  startLine(orderId: string, itemIndex: number, at: number | null): void {
+    const explicit = at === null ? 0 : 1;
+    this.startOpenLine.run(at, explicit, orderId, itemIndex);
+    this.linesWritten({ kind: 'start-line', order_id: orderId, item_index: itemIndex, started_at: at, started_explicit: explicit });
   }
 
   openOf(orderId: string): OpenItemRow[] {

@@ -11,6 +11,7 @@ export const BRIDGE_METHOD_CHANNELS: { readonly [M in keyof TableMethods]: Table
   boardSnapshot: 'board:snapshot',
   transitionOrder: 'orders:transition',
   setItemDone: 'items:set-done',
+  setItemStarted: 'items:set-started',
   recallOrder: 'orders:recall',
   reprintOrder: 'orders:reprint',
   retryPrinter: 'printers:retry',

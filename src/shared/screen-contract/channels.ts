@@ -80,6 +80,20 @@ export const CHANNELS = {
     }),
     answers<KitchenTicket>(),
   ),
+  /**
+   * A line started at its station (issue 32): the board's first tap on it (`started: false`, the undo
+   * tray). Logged as the line's real start, which the promise and the firing of held lines go by.
+   */
+  'items:set-started': kitchen(
+    'setItemStarted',
+    Type.Object({
+      order_id: Uuid(),
+      item_index: Type.Integer({ minimum: 0, maximum: 999 }),
+      started: Type.Boolean(),
+      change_id: Type.Optional(ChangeId),
+    }),
+    answers<KitchenTicket>(),
+  ),
   /** Brings a finished ticket back on the board for a few minutes, without changing its state. */
   'orders:recall': kitchen('recallOrder', Type.Object({ order_id: Uuid() }), answers<KitchenTicket>()),
   /** Reimprimir: the order's ticket again at its printers, marked REIMPRESIÓN. */

@@ -26,6 +26,11 @@ export interface TicketItem extends Omit<OrderItem, 'modifiers' | 'product_id' |
   /** Struck through by a cook (item-level bump), shared by every screen. */
   done: boolean;
   /**
+   * Started at its station (issue 32, `items:set-started`: the board's first tap on the line), not
+   * done yet: drawn in progress, the next tap bumps it. Absent: not started there.
+   */
+  started?: boolean;
+  /**
    * Held back so that the order's items finish together (issue 32): fired to its station at this
    * moment at the latest (epoch ms); the screen shows "retenido hasta HH:MM". Absent: fired.
    */

@@ -44,8 +44,8 @@ const LOCATIONS = [R1.openLocation];
 // Untracked products of four stations (no stock runs out); the drink and the cazuela are held behind longer lines.
 const PRODUCTS = [R1.products.empanadaCamaronQueso, R1.products.cazuela, R1.products.bebidaLata, R1.products.barrosLuco, R1.products.completo];
 
-const openFields = (rows: readonly { order_id: string; item_index: number; station_id: string; product_id: string | null; quantity: number; fired_at: number; started_at: number | null }[]) =>
-  rows.map((r) => ({ order_id: r.order_id, item_index: r.item_index, station_id: r.station_id, product_id: r.product_id, quantity: r.quantity, fired_at: Number(r.fired_at), started_at: r.started_at === null ? null : Number(r.started_at) }));
+const openFields = (rows: readonly { order_id: string; item_index: number; station_id: string; product_id: string | null; quantity: number; fired_at: number; started_at: number | null; started_explicit: number }[]) =>
+  rows.map((r) => ({ order_id: r.order_id, item_index: r.item_index, station_id: r.station_id, product_id: r.product_id, quantity: r.quantity, fired_at: Number(r.fired_at), started_at: r.started_at === null ? null : Number(r.started_at), started_explicit: Number(r.started_explicit) }));
 const heldFields = (rows: readonly Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'string' && /^\d+$/.test(v) && k !== 'order_id' ? Number(v) : v])));
 
 /**
@@ -112,6 +112,12 @@ async function randomStep(next: () => number, step: number): Promise<string> {
     await callScreenHandler(kitchen.handlers, 'orders:transition', { order_id: order.id, target });
     return `transition ${target}`;
   }
+  if (roll < 0.55) {
+    // A line started at its station (issue 32), or that start taken back.
+    const started = next() < 0.75;
+    await callScreenHandler(kitchen.handlers, 'items:set-started', { order_id: order.id, item_index: Math.floor(next() * 3), started });
+    return `item ${started ? 'started' : 'unstarted'}`;
+  }
   if (roll < 0.65) {
     const done = next() < 0.75;
     await callScreenHandler(kitchen.handlers, 'items:set-done', { order_id: order.id, item_index: Math.floor(next() * 3), done });
@@ -131,7 +137,7 @@ async function randomStep(next: () => number, step: number): Promise<string> {
     await assert.rejects(
       core.transaction(async (tx) => {
         await tx.stores.kitchenTimings.closeOrder(order.id);
-        await tx.stores.kitchenTimings.open({ order_id: order.id, item_index: 90 + step, location_id: R1.openLocation, test: 0, station_id: 'plancha', product_id: null, quantity: 1, fired_at: engine.clock.now(), started_at: null, fire_seq: 0 });
+        await tx.stores.kitchenTimings.open({ order_id: order.id, item_index: 90 + step, location_id: R1.openLocation, test: 0, station_id: 'plancha', product_id: null, quantity: 1, fired_at: engine.clock.now(), started_at: null, started_explicit: 0, fire_seq: 0 });
         throw new Error('refused');
       }),
       /refused/,

@@ -11,6 +11,8 @@ import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 const SQL = {
   itemsOf: 'SELECT * FROM kitchen_item_states WHERE order_id = $1 ORDER BY item_index',
   itemAt: 'SELECT * FROM kitchen_item_states WHERE order_id = $1 AND item_index = $2',
+  putItemStart: `INSERT INTO kitchen_item_states (order_id, item_index, done, updated_at, started_at) VALUES ($1, $2, 0, $3, $4)
+    ON CONFLICT (order_id, item_index) DO UPDATE SET started_at = excluded.started_at, updated_at = excluded.updated_at`,
   putItem: `INSERT INTO kitchen_item_states (order_id, item_index, done, updated_at) VALUES ($1, $2, $3, $4)
     ON CONFLICT (order_id, item_index) DO UPDATE SET done = excluded.done, updated_at = excluded.updated_at`,
   recallOf: 'SELECT recalled_until FROM kitchen_recalls WHERE order_id = $1',
@@ -57,6 +59,10 @@ export class PostgresKitchenDataStore implements AsyncStore<KitchenDataStore> {
 
   async setItemState(orderId: string, itemIndex: number, done: boolean, at: number): Promise<void> {
     await this.db.query(SQL.putItem, [orderId, itemIndex, done ? 1 : 0, at]);
+  }
+
+  async setItemStarted(orderId: string, itemIndex: number, startedAt: number | null, at: number): Promise<void> {
+    await this.db.query(SQL.putItemStart, [orderId, itemIndex, at, startedAt]);
   }
 
   async recalledUntil(orderId: string): Promise<number | null> {

@@ -18,7 +18,7 @@ const TIMING_COLUMNS = [
   'restaurant_id', 'order_id', 'location_id', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at',
 ] as const satisfies readonly (keyof NewItemTiming)[];
 const OPEN_COLUMNS = [
-  'order_id', 'item_index', 'location_id', 'test', 'station_id', 'product_id', 'quantity', 'fired_at', 'started_at', 'fire_seq',
+  'order_id', 'item_index', 'location_id', 'test', 'station_id', 'product_id', 'quantity', 'fired_at', 'started_at', 'started_explicit', 'fire_seq',
 ] as const satisfies readonly (keyof OpenItemRow)[];
 const STAT_COLUMNS = [
   'restaurant_id', 'station_id', 'product_id', 'mean_seconds', 'median_seconds', 'p90_seconds', 'samples', 'excluded', 'learned_at',
@@ -46,11 +46,12 @@ const SQL = {
   anyAfter: 'SELECT 1 AS found FROM kitchen_item_timings WHERE restaurant_id = $1 AND at > $2 LIMIT 1',
   lastDone: `SELECT at FROM kitchen_item_timings WHERE location_id = $1 AND station_id = $2 AND kind = 'done' ORDER BY seq DESC LIMIT $3`,
   putOpen: `${insertInto('kitchen_open_items', OPEN_COLUMNS)}
-    ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, fire_seq = excluded.fire_seq`,
+    ON CONFLICT (order_id, item_index) DO UPDATE SET fired_at = excluded.fired_at, started_at = excluded.started_at, started_explicit = excluded.started_explicit, fire_seq = excluded.fire_seq`,
   dropOpen: 'DELETE FROM kitchen_open_items WHERE order_id = $1 AND item_index = $2',
   dropOpenOfOrder: 'DELETE FROM kitchen_open_items WHERE order_id = $1',
   startOpen: 'UPDATE kitchen_open_items SET started_at = $1 WHERE order_id = $2 AND started_at IS NULL',
-  openAt: `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at FROM kitchen_open_items
+  startOpenLine: 'UPDATE kitchen_open_items SET started_at = $1, started_explicit = $2 WHERE order_id = $3 AND item_index = $4',
+  openAt: `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at, started_explicit FROM kitchen_open_items
     WHERE location_id = $1 AND fired_at >= $2 AND test <= $3 AND station_id IS NOT NULL ORDER BY fired_at, fire_seq, order_id, item_index LIMIT $4`,
   openOfOrder: 'SELECT * FROM kitchen_open_items WHERE order_id = $1 ORDER BY item_index',
   statsOf: 'SELECT * FROM kitchen_prep_stats WHERE restaurant_id = $1',
@@ -187,6 +188,10 @@ export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsSto
 
   async start(orderId: string, at: number): Promise<void> {
     await this.db.query(SQL.startOpen, [at, orderId]);
+  }
+
+  async startLine(orderId: string, itemIndex: number, at: number | null): Promise<void> {
+    await this.db.query(SQL.startOpenLine, [at, at === null ? 0 : 1, orderId, itemIndex]);
   }
 
   openOf(orderId: string): Promise<OpenItemRow[]> {

@@ -139,7 +139,8 @@ class KeptLines {
       case 'open': {
         // ON CONFLICT: only the firing and the start change on a line already open.
         const was = this.open.get(write.row.order_id, write.row.item_index);
-        this.open.put(was ? { ...was, fired_at: write.row.fired_at, started_at: write.row.started_at, fire_seq: write.row.fire_seq } : { ...write.row });
+        const { fired_at, started_at, started_explicit, fire_seq } = write.row;
+        this.open.put(was ? { ...was, fired_at, started_at, started_explicit, fire_seq } : { ...write.row });
         return;
       }
       case 'close':
@@ -154,6 +155,11 @@ class KeptLines {
           if (was.started_at === null) this.open.put({ ...was, started_at: write.at });
         }
         return;
+      case 'start-line': {
+        const was = this.open.get(write.order_id, write.item_index);
+        if (was) this.open.put({ ...was, started_at: write.started_at, started_explicit: write.started_explicit });
+        return;
+      }
       case 'hold': {
         // ON CONFLICT: only the planned firing and target change on a line already held.
         const was = this.held.get(write.row.order_id, write.row.item_index);

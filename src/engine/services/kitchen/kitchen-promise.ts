@@ -115,6 +115,7 @@ function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived
     station_id: row.station_id,
     fired_at: row.fired_at,
     started_at: row.started_at,
+    started_explicit: row.started_explicit === 1,
     seconds: lineSeconds(rows.settings, learned, row),
     order_id: row.order_id,
     item_index: row.item_index,

@@ -13,6 +13,13 @@ import type { OrderItemView } from '../orders/order-view.ts';
 /** The device written for what the engine did by itself (a payment confirmed, a scheduled release). */
 export const ENGINE_DEVICE = 'engine';
 
+/**
+ * The `source` of a start marked on the line itself at its station (`items:set-started`, issue 32):
+ * `started` with it is the line's real start; `undone` with it takes that start back (the log's kinds
+ * are fixed by its CHECK, and an un-bump's `undone` has source `item`).
+ */
+export const EXPLICIT_START = 'explicit';
+
 async function lineFacts(engine: Engine, tx: WriteTransaction, order: OrderRow) {
   const settings = await readKitchenSettings(engine, order.restaurant_id, tx);
   const channel = await tx.stores.kitchenData.channel(order.id);
@@ -81,6 +88,7 @@ export async function logOrderFired(engine: Engine, tx: WriteTransaction, order:
       quantity: line.quantity,
       fired_at: at,
       started_at: null,
+      started_explicit: 0,
       fire_seq: seq,
     });
   }
@@ -105,6 +113,7 @@ export async function logHeldLineFired(engine: Engine, tx: WriteTransaction, ord
     quantity: line.quantity,
     fired_at: at,
     started_at: null,
+    started_explicit: 0,
     fire_seq: seq,
   });
   await tx.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
@@ -139,9 +148,42 @@ export async function logItemDone(engine: Engine, tx: WriteTransaction, order: O
       quantity: line.quantity,
       fired_at: at,
       started_at: at,
+      started_explicit: 0,
       fire_seq: seq,
     });
   }
+}
+
+/**
+ * A line marked started at its station (or that mark taken back): logged `started` (`undone`) with
+ * source `explicit`, and its open line takes that start as its own. A held line started by a cook is
+ * fired first (the cook took it off the "retenido" mark). A line not open (done, or its order not in
+ * the kitchen) is only logged.
+ */
+export async function logLineStarted(engine: Engine, tx: WriteTransaction, order: OrderRow, itemIndex: number, started: boolean, device: string, at: number): Promise<void> {
+  const line = (await lineFacts(engine, tx, order))[itemIndex];
+  if (!line) return;
+  if (started && (await tx.stores.kitchenTimings.heldOf(order.id)).some((h) => h.item_index === itemIndex)) {
+    await tx.stores.kitchenTimings.unhold(order.id, itemIndex);
+    const seq = await write(engine, tx, order, line, 'fired', null, device, at);
+    if (order.location_id !== null) {
+      await tx.stores.kitchenTimings.open({
+        order_id: order.id,
+        item_index: itemIndex,
+        location_id: order.location_id,
+        test: order.test,
+        station_id: line.station_id,
+        product_id: line.product_id,
+        quantity: line.quantity,
+        fired_at: at,
+        started_at: null,
+        started_explicit: 0,
+        fire_seq: seq,
+      });
+    }
+  }
+  await write(engine, tx, order, line, started ? 'started' : 'undone', EXPLICIT_START, device, at);
+  await tx.stores.kitchenTimings.startLine(order.id, itemIndex, started ? at : null);
 }
 
 /**

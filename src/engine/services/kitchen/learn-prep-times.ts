@@ -9,6 +9,7 @@ import type { Engine, ReadTransaction } from '../../engine.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import { cooksOnShift } from './kitchen-promise.ts';
 import { readKitchenSettings } from './kitchen-settings.ts';
+import { EXPLICIT_START } from './kitchen-timing-log.ts';
 
 /** How far back the log is read, and at most how many of its rows. */
 export const LEARNING_DAYS = 14;
@@ -21,18 +22,21 @@ export interface LearningResult {
 }
 
 /** The cook samples the log holds from `since` (pure over the rows, oldest first). */
-export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'at'> & { seq?: number })[], cooks: ReadonlyMap<string, number>): CookSample[] {
-  const lines = new Map<string, { fired: number | null; started: number | null; sample: number | null }>();
+export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'at'> & { seq?: number; source?: string | null })[], cooks: ReadonlyMap<string, number>): CookSample[] {
+  const lines = new Map<string, { fired: number | null; started: number | null; explicit: number | null; sample: number | null }>();
   const stationDone = new Map<string, number[]>();
   const samples: (CookSample | null)[] = [];
   for (const row of rows) {
     const key = `${row.order_id}\u001f${row.item_index}`;
-    const line = lines.get(key) ?? { fired: null, started: null, sample: null };
+    const line = lines.get(key) ?? { fired: null, started: null, explicit: null, sample: null };
     lines.set(key, line);
     if (row.kind === 'fired') {
       line.fired = row.at;
       line.started = null;
-    } else if (row.kind === 'started') line.started = row.at;
+      line.explicit = null;
+    } else if (row.kind === 'started' && row.source === EXPLICIT_START) line.explicit = row.at;
+    else if (row.kind === 'started') line.started = row.at;
+    else if (row.kind === 'undone' && row.source === EXPLICIT_START) line.explicit = null;
     else if (row.kind === 'undone' && line.sample !== null) {
       // Un-bumped: that bump was not the end of it; the next one is.
       samples[line.sample] = null;
@@ -42,7 +46,8 @@ export function cookSamples(rows: readonly (Pick<ItemTimingRow, 'order_id' | 'it
       stationDone.set(row.station_id, done);
       const c = Math.max(1, cooks.get(row.station_id) ?? 1);
       const cookFree = done.length >= c ? done[done.length - c]! : Number.NEGATIVE_INFINITY;
-      const start = Math.max(line.fired, line.started ?? Number.NEGATIVE_INFINITY, cookFree);
+      // A start marked at the station is the start itself: no queue in it, nothing to bound.
+      const start = line.explicit ?? Math.max(line.fired, line.started ?? Number.NEGATIVE_INFINITY, cookFree);
       done.push(row.at);
       line.sample = samples.length;
       samples.push({

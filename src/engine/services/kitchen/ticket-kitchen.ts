@@ -11,6 +11,8 @@ import type { OrderItemView } from '../orders/order-view.ts';
 /** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */
 export interface KitchenFacts {
   doneItems(orderId: string): Promise<Set<number>>;
+  /** The lines a cook marked started at their station (issue 32). */
+  startedItems(orderId: string): Promise<Set<number>>;
   recalledUntil(orderId: string): Promise<number | null>;
   channel(orderId: string): Promise<string | null>;
   /** The order's lines held back to finish together, with when each fires (epoch ms). */
@@ -31,6 +33,7 @@ export interface TicketContext {
 export function factsPerOrder(engine: Engine, tx: ReadTransaction): KitchenFacts {
   return {
     doneItems: async (orderId) => new Set((await tx.stores.kitchenData.itemStates(orderId)).filter((s) => s.done === 1).map((s) => s.item_index)),
+    startedItems: async (orderId) => new Set((await tx.stores.kitchenData.itemStates(orderId)).filter((s) => s.started_at !== null).map((s) => s.item_index)),
     recalledUntil: async (orderId) => await tx.stores.kitchenData.recalledUntil(orderId),
     channel: async (orderId) => await tx.stores.kitchenData.channel(orderId),
     heldItems: async (orderId) => new Map((await tx.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
@@ -41,11 +44,15 @@ export function factsPerOrder(engine: Engine, tx: ReadTransaction): KitchenFacts
 /** Facts of many orders read in a few queries (a board snapshot of hundreds of tickets). */
 export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderIds: readonly string[]): Promise<KitchenFacts> {
   const done = new Map<string, Set<number>>();
-  for (const row of await tx.stores.kitchenData.itemStatesOf(orderIds)) {
-    if (row.done !== 1) continue;
-    const set = done.get(row.order_id) ?? new Set<number>();
+  const started = new Map<string, Set<number>>();
+  const mark = (marks: Map<string, Set<number>>, row: { order_id: string; item_index: number }) => {
+    const set = marks.get(row.order_id) ?? new Set<number>();
     set.add(row.item_index);
-    done.set(row.order_id, set);
+    marks.set(row.order_id, set);
+  };
+  for (const row of await tx.stores.kitchenData.itemStatesOf(orderIds)) {
+    if (row.done === 1) mark(done, row);
+    if (row.started_at !== null) mark(started, row);
   }
   const recalls = new Map((await tx.stores.kitchenData.recallsOf(orderIds)).map((r) => [r.order_id, r.recalled_until]));
   const channels = new Map((await tx.stores.kitchenData.channelsOf(orderIds)).map((c) => [c.order_id, c.channel]));
@@ -62,6 +69,7 @@ export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderId
     promisedReadyAt: async (orderId) => promises.get(orderId) ?? null,
     heldItems: async (orderId) => held.get(orderId) ?? noneHeld,
     doneItems: async (orderId) => done.get(orderId) ?? none,
+    startedItems: async (orderId) => started.get(orderId) ?? none,
     recalledUntil: async (orderId) => recalls.get(orderId) ?? null,
     channel: async (orderId) => channels.get(orderId) ?? null,
   };
@@ -71,6 +79,7 @@ export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderId
 export async function ticketKitchen(row: OrderRow, context: TicketContext): Promise<TicketKitchen> {
   const { settings, facts } = context;
   const done = await facts.doneItems(row.id);
+  const started = await facts.startedItems(row.id);
   const held = await facts.heldItems(row.id);
   const lines = JSON.parse(row.items) as OrderItemView[];
   const items: TicketItem[] = lines.map((line, index) => {
@@ -82,6 +91,7 @@ export async function ticketKitchen(row: OrderRow, context: TicketContext): Prom
       modifiers: line.modifiers.map((m) => ({ ...m, allergen: flagged?.includes(allergenKey(m.group, m.name)) ?? false })),
       station_id: productId === null ? null : (settings.product_stations[productId] ?? null),
       done: done.has(index),
+      ...(started.has(index) && !done.has(index) ? { started: true } : {}),
       ...(held.has(index) ? { held_until: held.get(index)! } : {}),
     };
   });

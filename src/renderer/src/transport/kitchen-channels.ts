@@ -9,6 +9,7 @@ const NAMES = [
   'board:snapshot',
   'orders:transition',
   'items:set-done',
+  'items:set-started',
   'orders:recall',
   'orders:reprint',
   'printers:retry',

@@ -39,7 +39,7 @@ before(async () => {
     keys[channel.label] = created.key;
     await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
   }
-  context = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys };
+  context = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys, lineStarts: true };
 });
 after(async () => {
   await server?.close();

@@ -24,14 +24,21 @@ export function kitchenDataStoreContract(open: OpenBackend): void {
     await kitchenData.setItemState('k-1', 0, false, 102);
     await kitchenData.setItemState('k-2', 0, true, 103);
     assert.deepEqual(await kitchenData.itemStates('k-1'), [
-      { order_id: 'k-1', item_index: 0, done: 0, updated_at: 102 },
-      { order_id: 'k-1', item_index: 1, done: 1, updated_at: 100 },
+      { order_id: 'k-1', item_index: 0, done: 0, updated_at: 102, started_at: null },
+      { order_id: 'k-1', item_index: 1, done: 1, updated_at: 100, started_at: null },
     ]);
-    assert.deepEqual(await kitchenData.itemState('k-2', 0), { order_id: 'k-2', item_index: 0, done: 1, updated_at: 103 });
+    assert.deepEqual(await kitchenData.itemState('k-2', 0), { order_id: 'k-2', item_index: 0, done: 1, updated_at: 103, started_at: null });
     assert.equal(await kitchenData.itemState('k-2', 1), undefined);
     const many = await kitchenData.itemStatesOf(['k-2', 'k-1', 'none']);
     assert.deepEqual(many.map((r) => `${r.order_id}/${r.item_index}`).sort(), ['k-1/0', 'k-1/1', 'k-2/0']);
     assert.deepEqual(await kitchenData.itemStatesOf([]), []);
+    // A line's start (issue 32): its own mark beside the bump, each kept when the other changes.
+    await kitchenData.setItemStarted('k-2', 1, 150, 151);
+    assert.deepEqual(await kitchenData.itemState('k-2', 1), { order_id: 'k-2', item_index: 1, done: 0, updated_at: 151, started_at: 150 });
+    await kitchenData.setItemState('k-2', 1, true, 160);
+    assert.deepEqual(await kitchenData.itemState('k-2', 1), { order_id: 'k-2', item_index: 1, done: 1, updated_at: 160, started_at: 150 });
+    await kitchenData.setItemStarted('k-2', 1, null, 170);
+    assert.deepEqual(await kitchenData.itemState('k-2', 1), { order_id: 'k-2', item_index: 1, done: 1, updated_at: 170, started_at: null });
   });
 
   test('recalls: until when, replaced, the restaurant\'s recalled orders oldest recall first, and for many orders', async () => {

@@ -13,7 +13,7 @@ const timing = (orderId: string, changes: Partial<NewItemTiming> = {}): NewItemT
 
 const openLine = (orderId: string, itemIndex: number, changes: Partial<OpenItemRow> = {}): OpenItemRow => ({
   order_id: orderId, item_index: itemIndex, location_id: L1, test: 0, station_id: 'parrilla', product_id: 'p-1', quantity: 1,
-  fired_at: 1000, started_at: null, fire_seq: 1, ...changes,
+  fired_at: 1000, started_at: null, started_explicit: 0, fire_seq: 1, ...changes,
 });
 
 const heldLine = (orderId: string, itemIndex: number, changes: Partial<HeldItemRow> = {}): HeldItemRow => ({
