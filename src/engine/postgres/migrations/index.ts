@@ -10,6 +10,7 @@ import issue31WorldAndProviders from './0007-issue31-world-and-providers.ts';
 import issue34ReportDaysTriggers from './0008-issue34-report-days-triggers.ts';
 import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
 import issue34CourierClaims from './0010-issue34-courier-claims.ts';
+import issue34ConfigVersion from './0011-issue34-config-version.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -34,4 +35,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 8, name: 'issue34-report-days-triggers (SQLite 0020\'s triggers, issue 34)', sql: issue34ReportDaysTriggers },
   { version: 9, name: 'issue34-pairing-bucket-tally (PostgreSQL only, issue 34)', sql: issue34PairingBucketTally },
   { version: 10, name: 'issue34-courier-claims (SQLite 0023, issue 34)', sql: issue34CourierClaims },
+  { version: 11, name: 'issue34-config-version (PostgreSQL only, issue 34)', sql: issue34ConfigVersion },
 ];
