@@ -17,6 +17,8 @@ import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storag
 import { claimIdempotencyKey, SOME_RESTAURANT, takeClockRow, type PostgresStorage } from './postgres/postgres-storage.ts';
 import { postgresStores } from './postgres/postgres-stores.ts';
 import { runTransaction } from './postgres/run-transaction.ts';
+import { TransactionClient } from './postgres/transaction-client.ts';
+import { ConfigCache, withKeptConfig } from './postgres/config-cache.ts';
 import { ConnectionGate } from './storage/connection-gate.ts';
 import type { PostgresQueryable } from './postgres/stores/queryable.ts';
 import type { OrderWriteListener } from './store/orders-store.ts';
@@ -113,6 +115,8 @@ export class Engine {
    * last one is for the notifications after commits and lone reads); the rest wait in turn.
    */
   private readonly connections: ConnectionGate | null;
+  /** PostgreSQL: the kept tables' rows at the database's `config_version` (postgres/config-cache.ts). */
+  private readonly configCache = new ConfigCache();
   /** The write transactions open now (one at most on SQLite: the lock; any number on PostgreSQL). */
   private openWrites = 0;
   /** Orders written by this engine's transactions (the PostgreSQL stores are built per transaction). */
@@ -178,8 +182,9 @@ export class Engine {
       this.commits = new SqliteCommitSignal(db, dataVersion, sqliteStores.apiKeys);
       this.unsubscribe.push(sqliteStores.orders.onWrite((id) => this.orderWritten(id)));
     }
-    // Another connection's or node's commit may have changed or revoked any key.
-    this.unsubscribe.push(this.commits.onChange(() => this.verifiedKeys.clear()));
+    // Another connection's or node's commit may have changed or revoked any key (on PostgreSQL: a
+    // configuration commit, postgres/config-tables.ts; an order changes no key).
+    this.unsubscribe.push(this.commits.onKeysChange(() => this.verifiedKeys.clear()));
   }
 
   /** The SQLite connection (a hub's file): the SQLite-only parts (backups, checkpoints, checks) use it. */
@@ -274,13 +279,16 @@ export class Engine {
   private async postgresTransaction<T>(storage: PostgresStorage, work: TransactionWork<T, WriteTransaction>): Promise<T> {
     let keyed = false; // issue 35: a write that claimed its Idempotency-Key may rerun after a COMMIT of unknown outcome
     let committed!: WriteTransaction;
+    let wroteConfig = () => false;
     this.openWrites += 1;
     let result: T;
     try {
       result = await this.connections!.through(async () => await runTransaction(
         storage.pool,
-        async (client) => {
+        async (pooled) => {
           // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
+          const client = new TransactionClient(pooled);
+          wroteConfig = () => client.wroteConfig;
           const held = new Set<string>();
           const connection: TransactionConnection = {
             exec: async (sql) => void (await client.query(sql)),
@@ -288,7 +296,9 @@ export class Engine {
             takeRestaurant: async (restaurantId) => {
               if (held.has(restaurantId)) return;
               held.add(restaurantId);
-              await takeClockRow(client, restaurantId);
+              // The kept tables' number goes out behind the row (no round trip of its own): what the
+              // work reads of them after this is as new as the row's take (postgres/config-cache.ts).
+              await Promise.all([takeClockRow(client, restaurantId), client.configVersion()]);
             },
             claimIdempotencyKey: async (request) => {
               keyed = true;
@@ -296,7 +306,8 @@ export class Engine {
             },
             heldRestaurants: () => [...held],
           };
-          const tx: WriteTransaction = new WriteTransaction(this.postgresStoresOn(client, (restaurantId) => tx.notify(restaurantId)), this.clock, connection);
+          const stores = withKeptConfig(this.postgresStoresOn(client, (restaurantId) => tx.notify(restaurantId)), this.configCache, client);
+          const tx: WriteTransaction = new WriteTransaction(stores, this.clock, connection);
           const value = await work(tx);
           committed = tx;
           return value;
@@ -312,6 +323,11 @@ export class Engine {
     const dataOnly = committed.heldRestaurants().filter((restaurantId) => !fed.includes(restaurantId));
     for (const restaurantId of dataOnly) storage.announce(restaurantId, 'data');
     if (fed.length === 0 && dataOnly.length === 0) storage.announce(SOME_RESTAURANT, 'data');
+    // A table every node keeps was written (postgres/config-tables.ts): each drops what it kept.
+    if (wroteConfig()) {
+      const held = committed.heldRestaurants();
+      for (const restaurantId of held.length > 0 ? held : [SOME_RESTAURANT]) storage.announce(restaurantId, 'config');
+    }
     for (const listener of this.commitListeners) listener();
     return result;
   }
@@ -390,7 +406,10 @@ export class Engine {
       // On a pooled connection of its own, side by side with this process's other transactions.
       const pool = this.postgres.pool;
       return await this.connections!.through(
-        async () => await runTransaction(pool, async (client) => await work({ stores: this.postgresStoresOn(client, null), clock: this.clock })),
+        async () => await runTransaction(pool, async (pooled) => {
+          const client = new TransactionClient(pooled);
+          return await work({ stores: withKeptConfig(this.postgresStoresOn(client, null), this.configCache, client), clock: this.clock });
+        }),
       );
     }
     const sqlite = this.sqlite!;

@@ -10,6 +10,8 @@ import type pg from 'pg';
 import type { CommitKind } from './feed-listener.ts';
 
 const READ_CLOCKS = 'SELECT restaurant_id, xmin::text AS version, last_event_seq FROM restaurant_clocks';
+/** The kept tables' number (migration 0012): read with the clock rows, so a configuration commit whose NOTIFY was lost is found too. */
+const READ_CONFIG_VERSION = 'SELECT version FROM config_version WHERE id = 1';
 
 interface ClockState {
   version: string;
@@ -22,11 +24,13 @@ export class ClockWatch {
   private stopped = false;
   private looked = false;
   private looking: Promise<void> | null = null;
+  private configVersion: number | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly everyMs: number,
-    private readonly changed: (restaurantId: string, kind: CommitKind) => void,
+    /** `null`: a configuration commit of a restaurant not known (the kept tables' number moved). */
+    private readonly changed: (restaurantId: string | null, kind: CommitKind) => void,
     private readonly onError: (error: Error) => void,
   ) {}
 
@@ -38,9 +42,15 @@ export class ClockWatch {
 
   /** Reads the clock rows once and tells every restaurant whose row moved since the last look. */
   async look(): Promise<void> {
-    const { rows } = await this.pool.query<{ restaurant_id: string; version: string; last_event_seq: number }>(READ_CLOCKS);
+    const [{ rows }, config] = await Promise.all([
+      this.pool.query<{ restaurant_id: string; version: string; last_event_seq: number }>(READ_CLOCKS),
+      this.pool.query<{ version: number }>(READ_CONFIG_VERSION),
+    ]);
     const first = !this.looked;
     this.looked = true;
+    const configVersion = config.rows[0]?.version ?? 0;
+    if (!first && configVersion !== this.configVersion) this.changed(null, 'config');
+    this.configVersion = configVersion;
     for (const row of rows) {
       const before = this.seen.get(row.restaurant_id);
       if (before && before.version === row.version) continue;

@@ -40,8 +40,12 @@ export function reconnectPause(pauses: ReconnectPauses, attempt: number, random 
   return grown + random() * grown * 0.5;
 }
 
-/** What a commit changed: its restaurant's feed (events, and so data too) or only data (a key revoked, a setting). */
-export type CommitKind = 'feed' | 'data';
+/**
+ * What a commit changed: its restaurant's feed (events, and so data too), only data, or a table every
+ * node keeps in memory (config-tables.ts: a key revoked, a price, a setting; sent besides 'feed' when
+ * the commit also appended events).
+ */
+export type CommitKind = 'feed' | 'data' | 'config';
 
 /** What a notification carries: which node committed (its own are skipped), for which restaurant, what. */
 export function feedPayload(nodeId: string, restaurantId: string, kind: CommitKind): string {
@@ -55,7 +59,7 @@ const MAX_PAYLOAD = 512;
 export function parseFeedPayload(payload: string): { kind: CommitKind; nodeId: string; restaurantId: string } | null {
   if (payload.length > MAX_PAYLOAD) return null;
   const [kind, nodeId, restaurantId, extra] = payload.split(' ');
-  if ((kind !== 'feed' && kind !== 'data') || !nodeId || !restaurantId || extra !== undefined) return null;
+  if ((kind !== 'feed' && kind !== 'data' && kind !== 'config') || !nodeId || !restaurantId || extra !== undefined) return null;
   return { kind, nodeId, restaurantId };
 }
 

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { World } from '../../shared/world.ts';
-import { ChangeNotifier } from '../change-notifier.ts';
+import { ChangeNotifier, SOME_RESTAURANT } from '../change-notifier.ts';
 import type { EventRow, EventWorld } from '../store/events-store.ts';
 import type { ApiKeyRow } from '../store/api-keys-store.ts';
 import type { StoredResponse } from '../store/idempotency-store.ts';
@@ -106,7 +106,7 @@ export async function takeClockRow(client: PostgresQueryable, restaurantId: stri
 }
 
 // The restaurant named in a commit's notification when it is not known (change-notifier.ts).
-export { SOME_RESTAURANT } from '../change-notifier.ts';
+export { SOME_RESTAURANT };
 
 export class PostgresStorage implements StoragePort {
   readonly kind = 'postgres';
@@ -114,6 +114,7 @@ export class PostgresStorage implements StoragePort {
   readonly nodeId = randomUUID();
   private readonly notifier = new ChangeNotifier();
   private readonly changeListeners = new Set<(restaurantId: string | null) => void>();
+  private readonly configListeners = new Set<(restaurantId: string | null) => void>();
   private readonly listener: FeedListener;
   private readonly clockWatch: ClockWatch;
   private readonly rePollMs: number;
@@ -133,7 +134,7 @@ export class PostgresStorage implements StoragePort {
       (restaurantId, kind) => (restaurantId === null ? this.wakeAll() : this.wake(restaurantId, kind)),
       options.onError,
     );
-    this.clockWatch = new ClockWatch(pool, this.rePollMs, (restaurantId, kind) => this.wake(restaurantId, kind), options.onError);
+    this.clockWatch = new ClockWatch(pool, this.rePollMs, (restaurantId, kind) => (restaurantId === null ? this.wake(SOME_RESTAURANT, kind) : this.wake(restaurantId, kind)), options.onError);
   }
 
   /** A node: its pool and its LISTEN connection (the schema must be migrated: migratePostgres). */
@@ -152,21 +153,26 @@ export class PostgresStorage implements StoragePort {
 
   async write<T>(restaurantId: string, work: (tx: RestaurantWrite) => Promise<T>): Promise<T> {
     let keyed = false; // issue 35: a write that claimed its Idempotency-Key may rerun after a COMMIT of unknown outcome
+    let keysChanged = false;
     const { result, appended } = await runTransaction(this.pool, async (client) => {
+      keysChanged = false;
       // Not awaited before the work: on the pipelining connection the work's statements go out
       // behind it and run after it, so the clock row is still taken first, a round trip sooner.
       const clock = client.query(SQL.takeClock, [restaurantId]);
       let appended = false;
-      const tx = this.restaurantWrite(client, restaurantId, () => (appended = true));
+      const tx = this.restaurantWrite(client, restaurantId, () => (appended = true), () => (keysChanged = true));
       const claim = tx.claimIdempotencyKey;
       const [, result] = await Promise.all([clock, work({ ...tx, claimIdempotencyKey: (request) => ((keyed = true), claim(request)) })]);
       return { result, appended: () => appended };
     }, { rerunAfterUnknownCommit: () => keyed });
-    this.announce(restaurantId, appended() ? 'feed' : 'data');
+    // A key revoked: every node drops the keys it verified (config-tables.ts); 'config' tells the caches as 'data' does.
+    if (appended()) this.announce(restaurantId, 'feed');
+    if (keysChanged) this.announce(restaurantId, 'config');
+    else if (!appended()) this.announce(restaurantId, 'data');
     return result;
   }
 
-  private restaurantWrite(client: pg.PoolClient, restaurantId: string, appended: () => void): RestaurantWrite {
+  private restaurantWrite(client: pg.PoolClient, restaurantId: string, appended: () => void, keysChanged: () => void): RestaurantWrite {
     return {
       restaurantId,
       claimIdempotencyKey: async (request) => await claimIdempotencyKey(client, request),
@@ -183,7 +189,10 @@ export class PostgresStorage implements StoragePort {
       insertOrder: async (row) => {
         await client.query(SQL.insertOrder, ORDER_COLUMNS.map((column) => row[column]));
       },
-      revokeApiKey: async (keyId, at) => (await client.query(SQL.revokeKey, [at, keyId, restaurantId])).rowCount === 1,
+      revokeApiKey: async (keyId, at) => {
+        keysChanged();
+        return (await client.query(SQL.revokeKey, [at, keyId, restaurantId])).rowCount === 1;
+      },
       appendEvent: async (world: EventWorld, type, createdAt, data) => {
         const { rows } = await client.query<{ seq: number }>(SQL.appendEvent, [restaurantId, world, type, createdAt, JSON.stringify(data)]);
         appended();
@@ -218,6 +227,16 @@ export class PostgresStorage implements StoragePort {
   onChange(listener: (restaurantId: string | null) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` after every commit that wrote a table nodes keep in memory (config-tables.ts), on
+   * any node: this one's at once, another's by its NOTIFY or the re-poll (which sees the kept tables'
+   * number move: then with null, as when LISTEN came back and what was missed is unknown).
+   */
+  onConfigChange(listener: (restaurantId: string | null) => void): () => void {
+    this.configListeners.add(listener);
+    return () => this.configListeners.delete(listener);
   }
 
   async claimDueMail(now: number, leaseUntil: number, limit: number): Promise<MailRow[]> {
@@ -255,11 +274,18 @@ export class PostgresStorage implements StoragePort {
 
   private wake(restaurantId: string, kind: CommitKind): void {
     if (kind === 'feed') this.notifier.notify(restaurantId);
+    if (kind === 'config') this.configChanged(restaurantId);
     for (const listener of [...this.changeListeners]) listener(restaurantId);
+  }
+
+  /** SOME_RESTAURANT (or null): which restaurant is not known, so every one's kept rows go. */
+  private configChanged(restaurantId: string | null): void {
+    for (const listener of [...this.configListeners]) listener(restaurantId);
   }
 
   private wakeAll(): void {
     this.notifier.notifyAll();
+    this.configChanged(null);
     for (const listener of [...this.changeListeners]) listener(null);
   }
 }

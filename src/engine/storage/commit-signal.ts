@@ -21,6 +21,8 @@ export interface CommitSignal {
   keyWrites(): number;
   /** Calls `listener` when a commit this engine did not make through its caches' listeners may have changed anything. */
   onChange(listener: () => void): () => void;
+  /** Calls `listener` when such a commit may have changed an API key (what the verified keys are dropped on). */
+  onKeysChange(listener: () => void): () => void;
   stop(): void;
 }
 
@@ -59,16 +61,27 @@ export class SqliteCommitSignal implements CommitSignal {
     return this.dataVersion.onChange(listener);
   }
 
+  onKeysChange(listener: () => void): () => void {
+    return this.dataVersion.onChange(listener);
+  }
+
   stop(): void {
     this.unsubscribe();
   }
 }
 
+/**
+ * On PostgreSQL every commit moves `version()`, and only a configuration commit (config-tables.ts: a
+ * key among them) moves `keyWrites()`: an order committed on any node leaves the verified keys kept.
+ */
 export class PostgresCommitSignal implements CommitSignal {
   private readonly count: ChangeCount;
+  private configCommits = 0;
+  private readonly unsubscribeConfig: () => void;
 
-  constructor(private readonly storage: Pick<StoragePort, 'onChange'>) {
+  constructor(private readonly storage: Pick<StoragePort, 'onChange'> & { onConfigChange(listener: () => void): () => void }) {
     this.count = new ChangeCount(storage);
+    this.unsubscribeConfig = storage.onConfigChange(() => (this.configCommits += 1));
   }
 
   // Told by the port's notifications and re-poll: nothing to look at.
@@ -81,14 +94,19 @@ export class PostgresCommitSignal implements CommitSignal {
   }
 
   keyWrites(): number {
-    return this.count.value;
+    return this.configCommits;
   }
 
   onChange(listener: () => void): () => void {
     return this.storage.onChange(() => listener());
   }
 
+  onKeysChange(listener: () => void): () => void {
+    return this.storage.onConfigChange(() => listener());
+  }
+
   stop(): void {
     this.count.stop();
+    this.unsubscribeConfig();
   }
 }

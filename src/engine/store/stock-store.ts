@@ -38,6 +38,15 @@ export class StockStore {
     return this.take.run(amount, locationId, productId, amount).changes === 1;
   }
 
+  /**
+   * Takes `amount` if that much is there: what is left after it, or (nothing taken) what there was.
+   * One statement on PostgreSQL (its twin); here the take and the read, under the process lock.
+   */
+  takeIfThere(locationId: string, productId: string, amount: number): { taken: boolean; left: number } {
+    const taken = this.tryTake(locationId, productId, amount);
+    return { taken, left: this.quantity(locationId, productId) };
+  }
+
   restore(locationId: string, productId: string, amount: number): void {
     this.giveBack.run(locationId, productId, amount, amount);
   }

@@ -213,6 +213,19 @@ describe('POST /orders', () => {
     assert.equal(pino.status, 409);
     assert.equal(pino.body.error.code, 'insufficient_stock');
 
+    // The first product there, the second not: refused with what there was, and nothing of the first taken.
+    const partly = await t.call('POST', '/orders', {
+      headers: { 'idempotency-key': 'partly-in-stock' },
+      body: pickup([
+        { product_id: R1.products.empanadaQueso, quantity: 2 },
+        { product_id: R1.products.pastelDeChoclo, quantity: 9 },
+      ]),
+    });
+    assert.equal(partly.status, 409);
+    assert.match(partly.body.error.message, /9 requested, 8 left/);
+    assert.equal(await stockOf(R1.products.empanadaQueso), 30);
+    assert.equal(await stockOf(R1.products.pastelDeChoclo), 8);
+
     const ok = await t.call('POST', '/orders', {
       body: pickup([
         { product_id: R1.products.pastelDeChoclo, quantity: 3 },

@@ -16,7 +16,7 @@ import { usePostgresCluster, type PostgresCluster } from '../../support/postgres
 const TYPE_MAP: Record<string, string> = { INTEGER: 'bigint', TEXT: 'text', REAL: 'double precision', BLOB: 'bytea' };
 /** Tables only one side has, and why. */
 const ONLY_SQLITE = new Set(['sqlite_sequence']); // SQLite's own AUTOINCREMENT bookkeeping
-const ONLY_POSTGRES = new Set(['schema_migrations', 'restaurant_clocks', 'kitchen_pairing_bucket_tally']); // PostgreSQL's version table; the clock rows; the pairing buckets' count (0009)
+const ONLY_POSTGRES = new Set(['schema_migrations', 'restaurant_clocks', 'kitchen_pairing_bucket_tally', 'config_version']); // PostgreSQL's version table; the clock rows; the pairing buckets' count (0009); the kept tables' number (0011)
 /** Columns that moved to the clock row on PostgreSQL. */
 const MOVED: Record<string, string> = {
   'restaurants.next_order_number': 'restaurant_clocks.next_order_number',

@@ -11,6 +11,7 @@ import issue34ReportDaysTriggers from './0008-issue34-report-days-triggers.ts';
 import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
 import issue34CourierClaims from './0010-issue34-courier-claims.ts';
 import issue32LineStarts from './0011-issue32-line-starts.ts';
+import issue34ConfigVersion from './0012-issue34-config-version.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -36,4 +37,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 9, name: 'issue34-pairing-bucket-tally (PostgreSQL only, issue 34)', sql: issue34PairingBucketTally },
   { version: 10, name: 'issue34-courier-claims (SQLite 0023, issue 34)', sql: issue34CourierClaims },
   { version: 11, name: 'issue32-line-starts (SQLite 0024, issue 32)', sql: issue32LineStarts },
+  { version: 12, name: 'issue34-config-version (PostgreSQL only, issue 34)', sql: issue34ConfigVersion },
 ];

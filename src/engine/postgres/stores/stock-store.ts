@@ -8,6 +8,13 @@ import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable
 const SQL = {
   quantity: 'SELECT quantity FROM stock WHERE location_id = $1 AND product_id = $2',
   take: 'UPDATE stock SET quantity = quantity - $1 WHERE location_id = $2 AND product_id = $3 AND quantity >= $1',
+  // The take and what is left in one round trip: the row the UPDATE returned (taken), else the row as
+  // the statement found it (not taken; only a refusal's message reads it).
+  takeIfThere: `WITH taken AS (
+      UPDATE stock SET quantity = quantity - $1 WHERE location_id = $2 AND product_id = $3 AND quantity >= $1 RETURNING quantity
+    )
+    SELECT (SELECT quantity FROM taken) AS left_after,
+      (SELECT quantity FROM stock WHERE location_id = $2 AND product_id = $3) AS there`,
   giveBack: `INSERT INTO stock (location_id, product_id, quantity) VALUES ($1, $2, $3)
     ON CONFLICT (location_id, product_id) DO UPDATE SET quantity = stock.quantity + excluded.quantity`,
   set: `INSERT INTO stock (location_id, product_id, quantity) VALUES ($1, $2, $3)
@@ -26,6 +33,11 @@ export class PostgresStockStore implements AsyncStore<StockStore> {
 
   async tryTake(locationId: string, productId: string, amount: number): Promise<boolean> {
     return (await changesOf(this.db, SQL.take, [amount, locationId, productId])) === 1;
+  }
+
+  async takeIfThere(locationId: string, productId: string, amount: number): Promise<{ taken: boolean; left: number }> {
+    const row = await firstRow<{ left_after: number | null; there: number | null }>(this.db, SQL.takeIfThere, [amount, locationId, productId]);
+    return row && row.left_after !== null ? { taken: true, left: row.left_after } : { taken: false, left: row?.there ?? 0 };
   }
 
   async restore(locationId: string, productId: string, amount: number): Promise<void> {

@@ -210,7 +210,11 @@ async function priceItems(engine: Engine, tx: WriteTransaction, restaurantId: st
   }));
 }
 
-/** Checks every tracked product first, then takes: a refusal leaves stock as it was. */
+/**
+ * Takes every tracked product, each in one statement that takes only if enough is there (a sandbox
+ * order only checks). A refusal gives back what this order took before it, so stock is left as it
+ * was, and is answered with what there was.
+ */
 async function takeStock(
   engine: Engine, tx: WriteTransaction,
   restaurant: RestaurantRow,
@@ -227,22 +231,26 @@ async function takeStock(
     entry.quantity += item.quantity;
     needed.set(item.productId, entry);
   }
+  const refuse = (productId: string, name: string, quantity: number, left: number) =>
+    new ApiError('insufficient_stock', `not enough stock of ${name} (${productId}) at ${location.name}: ${quantity} requested, ${left} left`);
+  if (world === 'test') {
+    for (const [productId, { name, quantity }] of needed) {
+      const left = await tx.stores.stock.quantity(location.id, productId);
+      if (left < quantity) throw refuse(productId, name, quantity, left);
+    }
+    return;
+  }
+  if (needed.size === 0) return;
+  const left = new Map<string, number>();
   for (const [productId, { name, quantity }] of needed) {
-    const left = await tx.stores.stock.quantity(location.id, productId);
-    if (left < quantity) {
-      throw new ApiError(
-        'insufficient_stock',
-        `not enough stock of ${name} (${productId}) at ${location.name}: ${quantity} requested, ${left} left`,
-      );
+    const take = await tx.stores.stock.takeIfThere(location.id, productId, quantity);
+    if (!take.taken) {
+      for (const [takenId] of left) await tx.stores.stock.restore(location.id, takenId, needed.get(takenId)!.quantity);
+      throw refuse(productId, name, quantity, take.left);
     }
+    left.set(productId, take.left);
   }
-  if (world === 'test' || needed.size === 0) return;
-  for (const [productId, { quantity }] of needed) {
-    if (!await tx.stores.stock.tryTake(location.id, productId, quantity)) {
-      throw new ApiError('state_conflict', `stock of ${productId} changed while the order was being placed; try again`);
-    }
-  }
-  await recordStockChange(engine, tx, restaurant.id, location.id, [...needed.keys()], now);
+  await recordStockChange(engine, tx, restaurant.id, location.id, [...needed.keys()], now, left);
 }
 
 /** A dish or option switched "agotado" at the location is refused like missing stock (sandbox keys too). */

@@ -1,8 +1,8 @@
 // Issue 34: the payment credentials a platform node (PostgreSQL) answers from memory. The payment
 // providers ask for credentials synchronously (PaymentCredentialsSource, inside order writes), which
 // a pooled PostgreSQL connection cannot answer; so each node keeps a copy of the table, read whole at
-// start and read again, per restaurant, whenever a commit of that restaurant reaches the node (its
-// own at once, another node's by NOTIFY or the re-poll: storage/storage-port.ts, `onChange`). A
+// start and read again, per restaurant, whenever a configuration commit of that restaurant reaches the
+// node (its own at once, another node's by NOTIFY or the re-poll: PostgresStorage.onConfigChange). A
 // change made on another node is seen here once its notification arrives and the re-read is done.
 import type { Engine } from '../../engine.ts';
 import type { PaymentCredentialsSource } from '../../payments/payment-credentials-source.ts';
@@ -32,10 +32,9 @@ export class KeptPaymentCredentials {
   readonly ready: Promise<void>;
 
   constructor(private readonly engine: Engine) {
-    engine.postgres?.onChange((restaurantId) => {
-      // Credentials are written only by a commit that took its restaurant (payment-credentials.ts).
-      if (restaurantId !== SOME_RESTAURANT) this.changed(restaurantId);
-    });
+    // Credentials are a kept table (postgres/config-tables.ts): read again after a configuration commit
+    // only, of their restaurant (or of every one when which is not known), not after every order.
+    engine.postgres?.onConfigChange((restaurantId) => this.changed(restaurantId === SOME_RESTAURANT ? null : restaurantId));
     this.stale = null;
     this.ready = this.reading = this.read();
   }
