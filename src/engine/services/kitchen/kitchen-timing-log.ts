@@ -20,6 +20,8 @@ export const ENGINE_DEVICE = 'engine';
  */
 export const EXPLICIT_START = 'explicit';
 
+type LineFact = Awaited<ReturnType<typeof lineFacts>>[number];
+
 async function lineFacts(engine: Engine, tx: WriteTransaction, order: OrderRow) {
   const settings = await readKitchenSettings(engine, order.restaurant_id, tx);
   const channel = await tx.stores.kitchenData.channel(order.id);
@@ -34,7 +36,7 @@ async function lineFacts(engine: Engine, tx: WriteTransaction, order: OrderRow) 
 }
 
 /** Appends the line's row to the log; returns its seq (a line it opens keeps it as its place in its station's queue). */
-async function write(engine: Engine, tx: WriteTransaction, order: OrderRow, line: Awaited<ReturnType<typeof lineFacts>>[number], kind: ItemTimingKind, source: string | null, device: string, at: number): Promise<number> {
+async function write(engine: Engine, tx: WriteTransaction, order: OrderRow, line: LineFact, kind: ItemTimingKind, source: string | null, device: string, at: number): Promise<number> {
   return await tx.stores.kitchenTimings.log({
     restaurant_id: order.restaurant_id,
     order_id: order.id,
@@ -48,6 +50,23 @@ async function write(engine: Engine, tx: WriteTransaction, order: OrderRow, line
     channel: line.channel,
     device,
     at,
+  });
+}
+
+/** The line open at its station from `at` (its log row's `seq` its place in the station's queue), started then or not yet. */
+async function openLine(tx: WriteTransaction, order: OrderRow, locationId: string, line: LineFact, at: number, seq: number, startedAt: number | null): Promise<void> {
+  await tx.stores.kitchenTimings.open({
+    order_id: order.id,
+    item_index: line.index,
+    location_id: locationId,
+    test: order.test,
+    station_id: line.station_id,
+    product_id: line.product_id,
+    quantity: line.quantity,
+    fired_at: at,
+    started_at: startedAt,
+    started_explicit: 0,
+    fire_seq: seq,
   });
 }
 
@@ -78,19 +97,7 @@ export async function logOrderFired(engine: Engine, tx: WriteTransaction, order:
       continue;
     }
     const seq = await write(engine, tx, order, line, 'fired', null, device, at);
-    await tx.stores.kitchenTimings.open({
-      order_id: order.id,
-      item_index: line.index,
-      location_id: order.location_id,
-      test: order.test,
-      station_id: line.station_id,
-      product_id: line.product_id,
-      quantity: line.quantity,
-      fired_at: at,
-      started_at: null,
-      started_explicit: 0,
-      fire_seq: seq,
-    });
+    await openLine(tx, order, order.location_id, line, at, seq, null);
   }
 }
 
@@ -103,19 +110,7 @@ export async function logHeldLineFired(engine: Engine, tx: WriteTransaction, ord
   if (!line || order.location_id === null) return;
   await tx.stores.kitchenTimings.unhold(order.id, itemIndex);
   const seq = await write(engine, tx, order, line, 'fired', null, ENGINE_DEVICE, at);
-  await tx.stores.kitchenTimings.open({
-    order_id: order.id,
-    item_index: itemIndex,
-    location_id: order.location_id,
-    test: order.test,
-    station_id: line.station_id,
-    product_id: line.product_id,
-    quantity: line.quantity,
-    fired_at: at,
-    started_at: null,
-    started_explicit: 0,
-    fire_seq: seq,
-  });
+  await openLine(tx, order, order.location_id, line, at, seq, null);
   await tx.stores.events.append(order.restaurant_id, worldOf(order.test), KITCHEN_EVENTS.item, at, { order_id: order.id, item_index: itemIndex, done: false });
 }
 
@@ -138,19 +133,7 @@ export async function logItemDone(engine: Engine, tx: WriteTransaction, order: O
   }
   else if (order.location_id !== null && (order.status === 'recibido' || order.status === 'en_preparacion')) {
     // Back on the station: open again from now, as started (the cook goes on with it).
-    await tx.stores.kitchenTimings.open({
-      order_id: order.id,
-      item_index: itemIndex,
-      location_id: order.location_id,
-      test: order.test,
-      station_id: line.station_id,
-      product_id: line.product_id,
-      quantity: line.quantity,
-      fired_at: at,
-      started_at: at,
-      started_explicit: 0,
-      fire_seq: seq,
-    });
+    await openLine(tx, order, order.location_id, line, at, seq, at);
   }
 }
 
@@ -167,19 +150,7 @@ export async function logLineStarted(engine: Engine, tx: WriteTransaction, order
     await tx.stores.kitchenTimings.unhold(order.id, itemIndex);
     const seq = await write(engine, tx, order, line, 'fired', null, device, at);
     if (order.location_id !== null) {
-      await tx.stores.kitchenTimings.open({
-        order_id: order.id,
-        item_index: itemIndex,
-        location_id: order.location_id,
-        test: order.test,
-        station_id: line.station_id,
-        product_id: line.product_id,
-        quantity: line.quantity,
-        fired_at: at,
-        started_at: null,
-        started_explicit: 0,
-        fire_seq: seq,
-      });
+      await openLine(tx, order, order.location_id, line, at, seq, null);
     }
   }
   await write(engine, tx, order, line, started ? 'started' : 'undone', EXPLICIT_START, device, at);
