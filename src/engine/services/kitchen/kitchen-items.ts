@@ -16,6 +16,16 @@ export interface ItemDoneResult {
   changed: boolean;
 }
 
+/** The actor's order that has line `itemIndex`, or not found (which order, which line). */
+async function orderWithLine(engine: Engine, actor: Actor, tx: WriteTransaction, orderId: string, itemIndex: number) {
+  const restaurant = await restaurantOf(engine, actor, tx);
+  const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
+  if (!order) throw notFound(`order ${orderId} not found`);
+  const lines = (JSON.parse(order.items) as unknown[]).length;
+  if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
+  return { restaurant, order };
+}
+
 /**
  * Item-level bump: marks one line of an order done (or not), with its kitchen event, in one
  * transaction. Kitchen data: the order itself (state, `updated_at`, the API's feed) is untouched.
@@ -24,11 +34,7 @@ export interface ItemDoneResult {
 export async function setItemDone(engine: Engine, actor: Actor, orderId: string, itemIndex: number, done: boolean, tx?: WriteTransaction): Promise<ItemDoneResult> {
   requireWrite(actor);
   return await engine.within(tx, async (tx) => {
-    const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
-    if (!order) throw notFound(`order ${orderId} not found`);
-    const lines = (JSON.parse(order.items) as unknown[]).length;
-    if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
+    const { restaurant, order } = await orderWithLine(engine, actor, tx, orderId, itemIndex);
     const before = (await tx.stores.kitchenData.itemState(order.id, itemIndex))?.done === 1;
     if (before === done) return { order, item_index: itemIndex, done, changed: false };
     const now = engine.clock.now();
@@ -64,11 +70,7 @@ export interface ItemStartedResult {
 export async function setItemStarted(engine: Engine, actor: Actor, orderId: string, itemIndex: number, started: boolean, tx?: WriteTransaction): Promise<ItemStartedResult> {
   requireWrite(actor);
   return await engine.within(tx, async (tx) => {
-    const restaurant = await restaurantOf(engine, actor, tx);
-    const order = await tx.stores.orders.get(restaurant.id, actor.world, orderId.toLowerCase());
-    if (!order) throw notFound(`order ${orderId} not found`);
-    const lines = (JSON.parse(order.items) as unknown[]).length;
-    if (itemIndex >= lines) throw notFound(`order ${order.number} has no item ${itemIndex} (it has ${lines})`);
+    const { restaurant, order } = await orderWithLine(engine, actor, tx, orderId, itemIndex);
     const state = await tx.stores.kitchenData.itemState(order.id, itemIndex);
     const wasStarted = state !== undefined && state.started_at !== null;
     if (state?.done === 1 || wasStarted === started) return { order, item_index: itemIndex, started: wasStarted, changed: false };
