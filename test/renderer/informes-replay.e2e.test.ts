@@ -23,8 +23,8 @@ import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './supp
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/informes');
 const MIN = 60_000;
 const START = Date.parse(DEMO_NOW);
-/** One order every 30 s for 2 h 10 min: 260 orders, 1 to 3 lines each (a frame's work depends on the orders and bars at its instant, not on the day's length). */
-const ORDERS = 260;
+/** One order every 30 s for 2 h 10 min: 260 orders, 1 to 3 lines each (a frame's work depends on the orders and bars at its instant, not on the day's length); REPLAY_ORDERS=360 makes the issue's 3-hour service. */
+const ORDERS = Number(process.env.REPLAY_ORDERS ?? 260);
 const EVERY_MS = 30_000;
 /** Where the measured plays start: past the service's first half hour, when the kitchen is as full as it gets. */
 const PLAY_FROM = START + 30 * MIN;
