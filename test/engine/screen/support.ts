@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScreenHandlers } from '../../../src/main/channel-handlers.ts';
@@ -9,11 +9,22 @@ import type { ScreenChannel, ScreenRequest, ScreenResponse } from '../../../src/
 import type { EngineUnderTest } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 
+/** The backup folders of this process's handlers, under one temporary root removed when the process exits (a test file calls `handlersFor` many times and has no teardown for them). */
+let backupRoot: string | null = null;
+function newBackupFolder(): string {
+  if (!backupRoot) {
+    const root = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
+    process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+    backupRoot = root;
+  }
+  return mkdtempSync(join(backupRoot, 'handlers-'));
+}
+
 export function handlersFor(engine: EngineUnderTest, options: { secureStorage?: boolean; restaurantId?: string } = {}) {
   const settings = memorySettings();
   const platformKey = memoryPlatformKey({ available: options.secureStorage ?? true });
   const errors: unknown[] = [];
-  const backupFolder = mkdtempSync(join(tmpdir(), 'comanda-backups-'));
+  const backupFolder = newBackupFolder();
   const handlers: ScreenHandlers = createScreenHandlers({
     engine: engine.server.engine,
     commands: engine.server.commands,

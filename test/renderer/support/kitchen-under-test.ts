@@ -207,6 +207,7 @@ export async function startKitchenUnderTest(
       await site.close();
       await engine.stop();
       rmSync(profile, { recursive: true, force: true });
+      rmSync(backupDir, { recursive: true, force: true });
     },
   };
 }
