@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScreenHandlers } from '../../src/main/channel-handlers.ts';
@@ -13,12 +13,20 @@ import { GENEROUS_LIMITS, startEngineUnderTest, type EngineUnderTest } from '../
 
 let up: EngineUnderTest;
 const hosts: EngineHost[] = [];
+const dataDirs: string[] = [];
+/** A data folder for one host, removed after the file's tests. */
+function newDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'comanda-host-'));
+  dataDirs.push(dir);
+  return dir;
+}
 
 before(async () => {
   up = await startEngineUnderTest();
 });
 after(async () => {
   for (const host of hosts) await host.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   await up.stop();
 });
 
@@ -26,7 +34,7 @@ const settings = { ...DEFAULT_SETTINGS, http: { port: 0, lan: false }, connectio
 
 test('connected mode: the app runs a replica of the platform and reports its sync status over IPC', async () => {
   const host = await startEngineHost({
-    dataDir: mkdtempSync(join(tmpdir(), 'comanda-host-')),
+    dataDir: newDataDir(),
     settings,
     connection: { platformUrl: up.baseUrl, apiKey: up.demo[0]!.keys.live_write },
     rateLimits: GENEROUS_LIMITS,
@@ -72,7 +80,7 @@ test('connected mode: the app runs a replica of the platform and reports its syn
 
 test('a refused key: the kitchen opens on the local restaurant and the status says why', async () => {
   const host = await startEngineHost({
-    dataDir: mkdtempSync(join(tmpdir(), 'comanda-host-')),
+    dataDir: newDataDir(),
     settings,
     connection: { platformUrl: up.baseUrl, apiKey: 'cm_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
     rateLimits: GENEROUS_LIMITS,

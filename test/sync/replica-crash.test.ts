@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/engine/clock.ts';
@@ -56,6 +56,7 @@ function scenario(mode: World): void {
     child?.kill('SIGKILL');
     await proxy.stop();
     await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   // Sixty writes over HTTP, a replay through a slowed proxy and a second serve child (Node and tsx):

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +106,7 @@ export class TwoEngines {
     await this.replica.close();
     await this.proxy.stop();
     await this.upstream.close();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
