@@ -75,7 +75,7 @@ export async function benchKitchenPromise(context: BenchContext): Promise<Figure
       const bare: number[] = [];
       for (let i = 0; i < calls; i++) {
         const t0 = performance.now();
-        scheduleOrder({ now: load.now, cooks: load.cooks, open: load.open, freed: load.freed, lines: cart });
+        scheduleOrder({ now: load.now, cooks: load.cooks, units: load.units, open: load.open, freed: load.freed, lines: cart });
         bare.push(performance.now() - t0);
       }
       ceiling.push(percentile(bare, 99));

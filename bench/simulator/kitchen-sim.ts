@@ -13,6 +13,7 @@ import { busyWait, readBusyState } from '../../src/engine/services/kitchen/busy-
 import { heldLinesOf } from '../../src/engine/services/kitchen/held-lines.ts';
 import type { ChannelKind, Profile } from './profile.ts';
 import { Random } from './random.ts';
+import { lineUnits } from '../../src/engine/domain/station-capacity.ts';
 
 const MIN = 60_000;
 
@@ -43,6 +44,8 @@ interface Line {
   index: number;
   station: string;
   seconds: number;
+  /** Units of its station it has on at once (1 where the station cooks one line per cook). */
+  units: number;
   started_at: number | null;
   finished_at: number | null;
 }
@@ -152,7 +155,9 @@ export async function simulateService(context: SimulationContext, profile: Profi
   };
   const orders: SimulatedOrder[] = [];
   const queues = new Map(profile.stations.map((s) => [s.id, [] as Line[]]));
-  const cooks = new Map(profile.stations.map((s) => [s.id, Array.from({ length: s.cooks }, () => ({ busy: false }))]));
+  // Each cook has `units_at_once` units of room (1: one line at a time), the station at most its bound.
+  const cooks = new Map(profile.stations.map((s) => [s.id, Array.from({ length: s.cooks }, () => ({ away: false, used: 0 }))]));
+  const room = new Map(profile.stations.map((s) => [s.id, { each: s.units_at_once ?? 1, bound: s.max_units_at_once ?? Number.POSITIVE_INFINITY, used: 0 }]));
   const sweeps = new Map(profile.stations.map((s) => [s.id, sweepWindows(random, profile, start, end + 90 * MIN)]));
 
   const rateAt = (t: number) => {
@@ -179,16 +184,26 @@ export async function simulateService(context: SimulationContext, profile: Profi
   const startLines = async (station: string, t: number) => {
     const queue = queues.get(station)!;
     const crew = cooks.get(station)!;
-    for (let c = 0; c < crew.length && queue.length > 0; c++) {
-      if (crew[c]!.busy) continue;
+    const space = room.get(station)!;
+    // The oldest line goes on with the first cook who has room for all its units (and the station too);
+    // lines are taken in order: one that does not fit yet waits, and so do those behind it.
+    for (let c = 0; c < crew.length && queue.length > 0; ) {
+      const cook = crew[c]!;
+      const need = queue[0]!.units;
+      if (cook.away || cook.used + need > space.each || space.used + need > space.bound) {
+        c++;
+        continue;
+      }
       const back = absent(station, c, t);
       if (back !== null) {
-        crew[c]!.busy = true;
+        cook.away = true;
         events.push({ at: back, kind: 'cook_back', station });
+        c++;
         continue;
       }
       const line = queue.shift()!;
-      crew[c]!.busy = true;
+      cook.used += need;
+      space.used += need;
       line.started_at = t;
       // The cook's first tap on the line (the second, at the bump, strikes it).
       if (context.lineStarts) await kitchen('items:set-started', { order_id: line.order.id, item_index: line.index, started: true });
@@ -263,10 +278,12 @@ export async function simulateService(context: SimulationContext, profile: Profi
       for (const station of new Set(order.live.lines.map((l) => l.station))) await startLines(station, t);
     } else if (event.kind === 'cook_back') {
       const crew = cooks.get(event.station)!;
-      crew[crew.length - 1]!.busy = false;
+      crew[crew.length - 1]!.away = false;
       await startLines(event.station, t);
     } else if (event.kind === 'finish') {
-      cooks.get(event.station)![event.cook]!.busy = false;
+      const cook = cooks.get(event.station)![event.cook]!;
+      cook.used -= event.line.units;
+      room.get(event.station)!.used -= event.line.units;
       event.line.finished_at = t;
       const order = event.line.order;
       order.record.lines[event.line.index]!.finished_at = t;
@@ -373,13 +390,19 @@ async function placeOrder(
   record.expected_ready_at = body.promise ? DateTime.fromISO(body.promise.expected_ready_at).toMillis() : null;
   record.promised_ready_at = body.promise ? DateTime.fromISO(body.promise.promised_ready_at).toMillis() : null;
   const live: LiveOrder = { id: body.id!, record, lines: [], tapped: false, ready: false };
-  live.lines = chosen.map(({ item, quantity }, index) => ({
-    order: live,
-    index,
-    station: item.station,
-    seconds: random.logNormal(item.true_minutes * 60, item.spread) * (1 + 0.5 * (quantity - 1)),
-    started_at: null,
-    finished_at: null,
-  }));
+  live.lines = chosen.map(({ item, quantity }, index) => {
+    // A station that cooks several units at once has a line's units on together, up to one cook's room.
+    const station = profile.stations.find((s) => s.id === item.station)!;
+    const { units, batches } = lineUnits(quantity, Math.min(station.units_at_once ?? 1, station.max_units_at_once ?? Number.POSITIVE_INFINITY));
+    return {
+      order: live,
+      index,
+      station: item.station,
+      seconds: random.logNormal(item.true_minutes * 60, item.spread) * (1 + 0.5 * (batches - 1)),
+      units,
+      started_at: null,
+      finished_at: null,
+    };
+  });
   return { record, live };
 }

@@ -13,7 +13,13 @@ export interface Profile {
   time_zone: string;
   /** Minutes orders arrive for (the kitchen then finishes what it has). */
   duration_minutes: number;
-  stations: { id: string; name: string; cooks: number }[];
+  /**
+   * Stations and their cooks; `units_at_once` is the station's true capacity, what its simulated cooks
+   * do (each has that many units on at once, the station at most `max_units_at_once`; absent: one line
+   * per cook), and `typed_units_at_once` what the restaurant file says of it (absent: the truth; 1: the
+   * engine is not told, a cook schedules one line at a time).
+   */
+  stations: { id: string; name: string; cooks: number; units_at_once?: number; max_units_at_once?: number; typed_units_at_once?: number }[];
   menu: {
     slug: string;
     name: string;
@@ -92,8 +98,18 @@ export function checkProfile(json: unknown): Profile {
     'multi_unit_share', 'arrivals', 'peak', 'channels', 'noise', 'absences', 'busy_mode',
   ]);
   const stations = list(p.stations, '$.stations', 20).map((s, i) => {
-    const o = object(s, `$.stations[${i}]`, ['id', 'name', 'cooks']);
-    return { id: text(o.id, `$.stations[${i}].id`), name: text(o.name, `$.stations[${i}].name`), cooks: Math.round(number(o.cooks, `$.stations[${i}].cooks`, 1, 50)) };
+    const path = `$.stations[${i}]`;
+    const o = object(s, path, ['id', 'name', 'cooks', 'units_at_once', 'max_units_at_once', 'typed_units_at_once']);
+    const units = (key: 'units_at_once' | 'max_units_at_once' | 'typed_units_at_once', max: number) =>
+      o[key] === undefined ? {} : { [key]: Math.round(number(o[key], `${path}.${key}`, 1, max)) };
+    return {
+      id: text(o.id, `${path}.id`),
+      name: text(o.name, `${path}.name`),
+      cooks: Math.round(number(o.cooks, `${path}.cooks`, 1, 50)),
+      ...units('units_at_once', 50),
+      ...units('max_units_at_once', 200),
+      ...units('typed_units_at_once', 50),
+    };
   });
   const stationIds = new Set(stations.map((s) => s.id));
   const menu = list(p.menu, '$.menu', 200).map((m, i) => {
@@ -198,7 +214,19 @@ export function restaurantFromProfile(profile: Profile, ids: { restaurant: strin
       id: s.id,
       name: s.name,
       cooks: s.cooks,
+      ...typedUnits(s),
       products: profile.menu.filter((m) => m.station === s.id).map((m) => m.slug),
     })),
   };
+}
+
+/**
+ * What the restaurant file says of a station's capacity: `typed_units_at_once` when given (1: nothing
+ * said, the engine schedules one line per cook), else its true `units_at_once`; the station's bound
+ * with it when the file says more than one unit.
+ */
+export function typedUnits(station: Profile['stations'][number]): { units_at_once?: number; max_units_at_once?: number } {
+  const typed = station.typed_units_at_once ?? station.units_at_once;
+  if (typed === undefined || typed <= 1) return {};
+  return { units_at_once: typed, ...(station.max_units_at_once === undefined ? {} : { max_units_at_once: station.max_units_at_once }) };
 }

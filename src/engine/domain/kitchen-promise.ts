@@ -1,7 +1,9 @@
 // The promise: when a new order will be ready, from what every station has open, its cooks and the
-// prep times. A what-if list schedule: each station's open lines, oldest fired first, go to the cook
-// who frees first; the new order's lines are put behind them. Pure; services/kitchen/kitchen-promise.ts
+// prep times. A what-if list schedule: each station's open lines, oldest fired first, go to the
+// slots (a cook, or the units a cook or an oven has on at once) that free first; the new order's
+// lines are put behind them. Pure; services/kitchen/kitchen-promise.ts
 // reads the inputs and keeps the answers.
+import { stationCapacity, type StationCapacity, type StationUnits } from './station-capacity.ts';
 
 /** A line the station already has: fired, maybe started, not done. */
 export interface OpenLine {
@@ -16,6 +18,8 @@ export interface OpenLine {
   started_explicit?: boolean;
   /** Expected seconds for the whole line. */
   seconds: number;
+  /** Units of its station it has on at once (lineUnits, domain/station-capacity.ts); absent: 1. */
+  units?: number;
   /** Its order and position, when the caller wants that order's predicted finish (`ScheduleInput.watch`). */
   order_id?: string;
   item_index?: number;
@@ -27,12 +31,16 @@ export interface NewLine {
   station_id: string | null;
   seconds: number;
   p90_seconds: number;
+  /** Units of its station it has on at once; absent: 1. */
+  units?: number;
 }
 
 export interface ScheduleInput {
   now: number;
   /** Cooks on shift per station (at least 1; a station missing here has 1). */
   cooks: ReadonlyMap<string, number>;
+  /** Units at once per station (domain/station-capacity.ts); a station missing here cooks one line per cook. */
+  units?: ReadonlyMap<string, StationUnits>;
   open: readonly OpenLine[];
   /** Per station, when its cooks were last free: its last bumps, latest first (none known: free since ever). */
   freed?: ReadonlyMap<string, readonly number[]>;
@@ -67,9 +75,13 @@ export interface ScheduleResult {
 const OVERDUE_REMAINING_SHARE = 0.15;
 
 /**
- * Each station's cooks and when each is next free, once the open lines fired up to `now` are placed:
- * what a line fired now waits for. Built once (queueOpenLines), then lines fired now are placed one
- * by one (fireNow), so that checking many lines against one load costs O(open × cooks + lines × cooks).
+ * Each station's units at once and when each is next free, once the open lines fired up to `now` are
+ * placed: what a line fired now waits for. A station has as many slots as units it cooks at once
+ * (domain/station-capacity.ts: one per cook when the restaurant file says nothing); a line takes as
+ * many slots as its units on at once, all from the same moment (its units go on together and come off
+ * together). Built once (queueOpenLines), then lines fired now are placed one by one (fireNow). Each
+ * station's free times are a min-heap: a line costs O(its units × log slots), so checking many lines
+ * against one load costs O(open + lines) for stations of bounded size.
  */
 export class StationQueues {
   private readonly free = new Map<string, number[]>();
@@ -78,33 +90,63 @@ export class StationQueues {
     readonly now: number,
     private readonly cooks: ReadonlyMap<string, number>,
     private readonly freed: ReadonlyMap<string, readonly number[]> | undefined,
+    private readonly units?: ReadonlyMap<string, StationUnits>,
   ) {}
 
-  /** The station's cooks' free times (created from its last bumps on first use). */
-  cooksOf(station: string): number[] {
-    let list = this.free.get(station);
-    if (!list) {
+  /** The station's capacity with its cooks on shift: its slots and the most one line takes. */
+  capacityOf(station: string): StationCapacity {
+    return stationCapacity(this.cooks.get(station) ?? 1, this.units?.get(station));
+  }
+
+  /** The station's slots' free times, a min-heap (created from its last bumps on first use). */
+  private slotsOf(station: string): number[] {
+    let heap = this.free.get(station);
+    if (!heap) {
       const freed = this.freed?.get(station) ?? [];
-      list = Array.from({ length: Math.max(1, this.cooks.get(station) ?? 1) }, (_, k) => freed[k] ?? Number.NEGATIVE_INFINITY);
-      this.free.set(station, list);
+      // Latest first: the slots freed longest ago (or never) are at the front, a valid min-heap once reversed.
+      heap = Array.from({ length: this.capacityOf(station).slots }, (_, k) => freed[k] ?? Number.NEGATIVE_INFINITY).reverse();
+      heapify(heap);
+      this.free.set(station, heap);
     }
-    return list;
+    return heap;
   }
 
-  /** When a line of `seconds` fired now at `station` would be done (nothing placed). */
-  finishIfFiredNow(station: string, seconds: number): number {
-    const cooks = this.cooksOf(station);
-    return Math.max(cooks[earliest(cooks)]!, this.now) + seconds * 1000;
+  /** When `units` slots of the station are all free (the `units`-th earliest), nothing placed. */
+  private freeFor(station: string, units: number): number {
+    const heap = this.slotsOf(station);
+    const k = Math.min(Math.max(1, units), heap.length);
+    if (k === 1) return heap[0]!;
+    const taken: number[] = [];
+    for (let i = 0; i < k; i++) taken.push(popMin(heap));
+    for (const t of taken) push(heap, t);
+    return taken[k - 1]!;
   }
 
-  /** Places a line fired now at `station` with the cook who frees first; returns when it is done. */
-  fireNow(station: string, seconds: number): { start_at: number; finish_at: number } {
-    const cooks = this.cooksOf(station);
-    const k = earliest(cooks);
-    const start = Math.max(cooks[k]!, this.now);
-    const finish = start + seconds * 1000;
-    cooks[k] = finish;
-    return { start_at: start, finish_at: finish };
+  /**
+   * Takes the `units` slots that free first and gives them `finishOf(free)`, where `free` is when the
+   * last of them frees; returns that free time and the finish. A slot already busy past the finish
+   * (a line the model placed beside one a cook really started) keeps its own time.
+   */
+  take(station: string, units: number, finishOf: (free: number) => number): { free: number; finish: number } {
+    const heap = this.slotsOf(station);
+    const k = Math.min(Math.max(1, units), heap.length);
+    const taken: number[] = [];
+    for (let i = 0; i < k; i++) taken.push(popMin(heap));
+    const free = taken[k - 1]!;
+    const finish = finishOf(free);
+    for (const t of taken) push(heap, Math.max(t, finish));
+    return { free, finish };
+  }
+
+  /** When a line of `seconds` and `units` at once fired now at `station` would be done (nothing placed). */
+  finishIfFiredNow(station: string, seconds: number, units = 1): number {
+    return Math.max(this.freeFor(station, units), this.now) + seconds * 1000;
+  }
+
+  /** Places a line fired now at `station` on the slots that free first; returns when it starts and is done. */
+  fireNow(station: string, seconds: number, units = 1): { start_at: number; finish_at: number } {
+    const { free, finish } = this.take(station, units, (at) => Math.max(at, this.now) + seconds * 1000);
+    return { start_at: Math.max(free, this.now), finish_at: finish };
   }
 }
 
@@ -122,16 +164,17 @@ export interface QueuedOpenLines {
 }
 
 /**
- * Places the open lines fired up to `now`, oldest fired first (ties in the order given), each with
- * the cook of its station who frees first, each cook free from the station's bump that freed them (so
- * a line that waited is not taken for one started when fired, and one started long ago holds its cook
- * only for what is left of it). Lines that fire later (held back to finish with their order) are left
+ * Places the open lines fired up to `now`, oldest fired first (ties in the order given), each on
+ * the slots of its station that free first (one per unit it has on at once: a cook's, when the
+ * station cooks one line per cook), each slot free from the station's bump that freed it (so a line
+ * that waited is not taken for one started when fired, and one started long ago holds its slots only
+ * for what is left of it). Lines that fire later (held back to finish with their order) are left
  * out: a station takes its lines in the order they were fired, so they come after anything fired now.
- * Cost: O(open × cooks) after the sort.
+ * Cost: O(open × units × log slots) after the sort: O(open) for stations of bounded size.
  */
 export function queueOpenLines(input: Omit<ScheduleInput, 'lines' | 'watch' | 'watch_all'>): QueuedOpenLines {
   const { now } = input;
-  const queues = new StationQueues(now, input.cooks, input.freed);
+  const queues = new StationQueues(now, input.cooks, input.freed, input.units);
   const ordersReady = new Map<string, number>();
   const startedReady = new Map<string, number>();
   const placed = (line: OpenLine, start: number) => {
@@ -144,23 +187,15 @@ export function queueOpenLines(input: Omit<ScheduleInput, 'lines' | 'watch' | 'w
     return finish;
   };
   const fired = input.open.filter((line) => line.fired_at <= now);
-  // Lines a cook marked started are on a cook since then, whatever the queue model says: placed
-  // first, at their real start, each with the cook who frees first (the one who took it).
+  // Lines a cook marked started are on the station since then, whatever the queue model says: placed
+  // first, at their real start, on the slots that free first (those the cook took).
   const started = fired.filter((line) => line.started_explicit === true && line.started_at !== null).sort((a, b) => a.started_at! - b.started_at!);
-  for (const line of started) {
-    const cooks = queues.cooksOf(line.station_id);
-    const k = earliest(cooks);
-    const finish = placed(line, line.started_at!);
-    cooks[k] = cooks[k]! <= line.started_at! ? finish : Math.max(cooks[k]!, finish);
-  }
+  for (const line of started) queues.take(line.station_id, line.units ?? 1, () => placed(line, line.started_at!));
   const waiting = fired.filter((line) => !(line.started_explicit === true && line.started_at !== null)).sort((a, b) => a.fired_at - b.fired_at);
   for (const line of waiting) {
-    const cooks = queues.cooksOf(line.station_id);
-    const k = earliest(cooks);
     // A start known from its ticket is a lower bound (the ticket moved when its first line started,
-    // maybe at another station): the line still waits for a cook of its own station.
-    const finish = placed(line, Math.max(cooks[k]!, line.fired_at, line.started_at ?? Number.NEGATIVE_INFINITY));
-    cooks[k] = Math.max(cooks[k]!, finish);
+    // maybe at another station): the line still waits for slots of its own station.
+    queues.take(line.station_id, line.units ?? 1, (free) => placed(line, Math.max(free, line.fired_at, line.started_at ?? Number.NEGATIVE_INFINITY)));
   }
   for (const [order, finish] of startedReady) if (ordersReady.get(order)! > finish) startedReady.delete(order);
   return { queues, orders_ready_at: ordersReady, orders_started_ready_at: startedReady };
@@ -168,7 +203,7 @@ export function queueOpenLines(input: Omit<ScheduleInput, 'lines' | 'watch' | 'w
 
 /**
  * Schedules the open lines (queueOpenLines), then the new order's lines from now, each at its
- * station behind them. Cost: O((open + lines) × cooks) after the sort.
+ * station behind them. Cost: O((open + lines) × units × log slots) after the sort.
  */
 export function scheduleOrder(input: ScheduleInput): ScheduleResult {
   const { now } = input;
@@ -180,7 +215,7 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
       lines.push({ station_id: null, start_at: now, finish_at: now });
       continue;
     }
-    const placed = queues.fireNow(line.station_id, line.seconds);
+    const placed = queues.fireNow(line.station_id, line.seconds, line.units);
     lines.push({ station_id: line.station_id, ...placed });
     ready = Math.max(ready, placed.finish_at);
   }
@@ -188,10 +223,43 @@ export function scheduleOrder(input: ScheduleInput): ScheduleResult {
   return { expected_ready_at: ready, lines, watched_ready_at: watched, ...(input.watch_all ? { orders_ready_at: ordersReady } : {}) };
 }
 
-function earliest(times: readonly number[]): number {
-  let best = 0;
-  for (let i = 1; i < times.length; i++) if (times[i]! < times[best]!) best = i;
-  return best;
+function heapify(heap: number[]): void {
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+}
+
+function siftDown(heap: number[], from: number): void {
+  let i = from;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heap.length && heap[l]! < heap[m]!) m = l;
+    if (r < heap.length && heap[r]! < heap[m]!) m = r;
+    if (m === i) return;
+    [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+    i = m;
+  }
+}
+
+function popMin(heap: number[]): number {
+  const top = heap[0]!;
+  const last = heap.pop()!;
+  if (heap.length > 0) {
+    heap[0] = last;
+    siftDown(heap, 0);
+  }
+  return top;
+}
+
+function push(heap: number[], value: number): void {
+  heap.push(value);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]! <= heap[i]!) return;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
 }
 
 /** The margin added to the expected time to make the promise, and how it was found. */

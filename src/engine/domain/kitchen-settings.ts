@@ -1,6 +1,7 @@
 import type { KitchenStation } from '../../shared/screen-contract/kitchen.ts';
 import type { BusyModeSettings } from './busy-mode.ts';
 import type { CooksShift } from './cooks-schedule.ts';
+import type { StationUnits } from './station-capacity.ts';
 
 /**
  * The restaurant file's kitchen settings, resolved at import: each product's station (its own or its
@@ -18,6 +19,8 @@ export interface KitchenSettings {
   prep?: PrepSettings;
   /** Station id → cooks on shift by default (the hub's "+ / −" overrides it during service); absent: 1. */
   station_cooks?: Record<string, number>;
+  /** Station id → units at once (domain/station-capacity.ts), for stations the file gives them; absent: one line per cook. */
+  station_units?: Record<string, StationUnits>;
   /** Station id → cooks on shift by the hour (domain/cooks-schedule.ts); absent: the default all day. */
   station_cooks_by_hour?: Record<string, CooksShift[]>;
   /** The quantile of lateness the promise covers (0.5–0.99); absent: 0.9. */

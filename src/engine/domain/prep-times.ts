@@ -1,6 +1,7 @@
 // A line's prep time: what the restaurant file types (the prior) and what the engine learned from
 // the item timing log, per station and product. Pure: services/prep-times.ts reads and writes them.
 import { allergenKey, type PrepSettings } from './kitchen-settings.ts';
+import { lineUnits } from './station-capacity.ts';
 
 export type { PrepSettings };
 
@@ -34,12 +35,16 @@ export function quantityFactor(quantity: number): number {
   return 1 + 0.5 * Math.max(0, quantity - 1);
 }
 
-/** The line's expected and p90 seconds: learned when enough samples, else typed (p90 as 1.35× typed). */
-export function linePrepSeconds(line: PrepLine, prep: PrepSettings | undefined, learned: LearnedPrep | undefined): { mean: number; p90: number } {
+/**
+ * The line's expected and p90 seconds: learned when enough samples, else typed (p90 as 1.35× typed).
+ * `perLine`: units its station has on at once for one line (domain/station-capacity.ts); its units
+ * then cook together, and only the rounds one after the other add time. 1: every unit past the first adds half.
+ */
+export function linePrepSeconds(line: PrepLine, prep: PrepSettings | undefined, learned: LearnedPrep | undefined, perLine = 1): { mean: number; p90: number } {
   const typedUnit = (line.product_id !== null ? prep?.product_seconds[line.product_id] : undefined) ?? DEFAULT_PREP_SECONDS;
   const adjustments = line.product_id === null ? undefined : prep?.option_seconds[line.product_id];
   const adjustment = adjustments ? line.modifiers.reduce((sum, m) => sum + (adjustments[allergenKey(m.group, m.name)] ?? 0), 0) : 0;
-  const factor = quantityFactor(line.quantity);
+  const factor = quantityFactor(lineUnits(line.quantity, perLine).batches);
   if (learned && learned.samples >= MIN_LEARNED_SAMPLES) {
     return { mean: Math.max(0, learned.mean + adjustment) * factor, p90: Math.max(0, learned.p90 + adjustment) * factor };
   }

@@ -299,7 +299,23 @@ const StationSchema = Type.Object(
       Type.Integer({
         minimum: 1,
         maximum: 50,
-        description: 'Cooks on shift at this station by default (the hub\'s "+ / −" changes it during service); the promise schedules this many lines at once. Absent: 1.',
+        description: 'Cooks on shift at this station by default (the hub\'s "+ / −" changes it during service); the promise schedules this many lines at once (times `units_at_once`). Absent: 1.',
+      }),
+    ),
+    units_at_once: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 50,
+        description:
+          'Units one cook of this station has on at once: 6 for a grill cook with six patties on, 2 for a fryer\'s two baskets. The promise places a line of 3 on 3 of them, done together. Absent: 1, a cook makes one line at a time (its units side by side, each past the first adding half of one).',
+      }),
+    ),
+    max_units_at_once: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 200,
+        description:
+          'Units the station holds at once whatever its cooks on shift: an oven\'s 8 racks bake 8 pizzas with one cook or three. The station has cooks × `units_at_once` at once, at most this. Absent: no bound.',
       }),
     ),
     cooks_by_hour: Type.Optional(

@@ -87,6 +87,15 @@ export function resolveKitchenSettings(config: RestaurantConfig, productIds: Rec
     allergy_words: config.allergy_words ?? [],
     prep: resolvePrepSettings(config, productIds),
     station_cooks: Object.fromEntries(stations.map((s) => [s.id, s.cooks ?? 1])),
+    ...(stations.some((s) => s.units_at_once !== undefined || s.max_units_at_once !== undefined)
+      ? {
+          station_units: Object.fromEntries(
+            stations
+              .filter((s) => s.units_at_once !== undefined || s.max_units_at_once !== undefined)
+              .map((s) => [s.id, { units_at_once: s.units_at_once ?? 1, ...(s.max_units_at_once === undefined ? {} : { max_units_at_once: s.max_units_at_once }) }]),
+          ),
+        }
+      : {}),
     ...(stations.some((s) => s.cooks_by_hour?.length)
       ? { station_cooks_by_hour: Object.fromEntries(stations.filter((s) => s.cooks_by_hour?.length).map((s) => [s.id, s.cooks_by_hour!])) }
       : {}),

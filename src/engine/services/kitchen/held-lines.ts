@@ -41,7 +41,7 @@ async function decideDueHeldLines(engine: Engine, tx: ReadTransaction, locationI
     const restaurantId = (await tx.stores.orders.getById(first.order_id))?.restaurant_id;
     if (restaurantId === undefined) continue;
     const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), 'all', tx);
-    const decisions = decideHeldLines(queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired }), load.held.filter((h) => h.test === test));
+    const decisions = decideHeldLines(queueOpenLines({ now, cooks: load.cooks, units: load.units, freed: load.freed, open: load.fired }), load.held.filter((h) => h.test === test));
     perWorld.push(decisions);
   }
   return perWorld;

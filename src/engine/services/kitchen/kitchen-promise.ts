@@ -14,6 +14,7 @@ import {
 import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../../domain/finish-together.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
+import { lineUnits, stationCapacity, unitsPerLine, type StationUnits } from '../../domain/station-capacity.ts';
 import { DEFAULT_TIME_ZONE, formatInstant } from '../../domain/time.ts';
 import { cooksAt, type CooksOverride } from '../../domain/cooks-schedule.ts';
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
@@ -44,12 +45,14 @@ export interface KitchenLoad {
   settings: KitchenSettings;
   learned: Map<string, LearnedPrep>;
   cooks: Map<string, number>;
+  /** Units at once per station, as the restaurant file gives them (domain/station-capacity.ts); a station missing here cooks one line per cook. */
+  units: ReadonlyMap<string, StationUnits>;
   /** The lines ahead of a new order: those at their stations, then the held ones from when they fire. */
   open: OpenLine[];
   /** The lines at their stations (fired, not done); shared with other calls on the same kept rows: not to be changed. */
   fired: readonly OpenLine[];
   /** The lines held back to finish with their order (all, or those due: readKitchenLoad), soonest to fire first, with their expected seconds. */
-  held: (HeldItemRow & HeldLine)[];
+  held: (HeldItemRow & HeldLine & { units: number })[];
   freed: Map<string, number[]>;
   quantile: number;
   outcomes: PromiseOutcome[];
@@ -100,12 +103,20 @@ export async function cooksOnShift(
   });
 }
 
-const lineSeconds = (settings: KitchenSettings, learned: Map<string, LearnedPrep>, row: { station_id: string; product_id: string | null; quantity: number }) =>
-  linePrepSeconds(
+/** The restaurant file's units at once by station (empty when it gives none). */
+const unitsOf = (settings: KitchenSettings): ReadonlyMap<string, StationUnits> => new Map(Object.entries(settings.station_units ?? {}));
+
+/** A line's expected seconds and the units it has on at once at its station. */
+const lineTime = (settings: KitchenSettings, learned: Map<string, LearnedPrep>, row: { station_id: string; product_id: string | null; quantity: number }) => {
+  const perLine = unitsPerLine(settings.station_units?.[row.station_id]);
+  const seconds = linePrepSeconds(
     { product_id: row.product_id, quantity: row.quantity, modifiers: [] },
     settings.prep,
     row.product_id === null ? undefined : learned.get(learnedKey(row.station_id, row.product_id)),
+    perLine,
   ).mean;
+  return { seconds, units: lineUnits(row.quantity, perLine).units };
+};
 
 /** What every call on the same kept rows would build again: the learned times by station and product, the open lines with their expected seconds. */
 function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived']> {
@@ -116,7 +127,7 @@ function deriveLoad(rows: KitchenLoadRows): NonNullable<KitchenLoadRows['derived
     fired_at: row.fired_at,
     started_at: row.started_at,
     started_explicit: row.started_explicit === 1,
-    seconds: lineSeconds(rows.settings, learned, row),
+    ...lineTime(rows.settings, learned, row),
     order_id: row.order_id,
     item_index: row.item_index,
   }));
@@ -134,8 +145,9 @@ async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: s
   const open = await openLinesAt(engine, tx, locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
   const held = await heldLinesAt(engine, tx, locationId, world === 'test', MAX_OPEN_LINES);
   const last_done = new Map<string, number[]>();
+  // As many bumps as the station has slots (units at once), each freeing one.
   for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
-    last_done.set(station, await tx.stores.kitchenTimings.lastDoneAt(locationId, station, Math.max(1, cooks.get(station) ?? 1)));
+    last_done.set(station, await tx.stores.kitchenTimings.lastDoneAt(locationId, station, stationCapacity(cooks.get(station) ?? 1, settings.station_units?.[station]).slots));
   }
   return {
     read_at: now,
@@ -167,7 +179,6 @@ export async function readKitchenLoad(engine: Engine, restaurantId: string, loca
     if (rows.read_at !== now && rows.open.length >= MAX_OPEN_LINES) rows = await readLoadRows(engine, tx, restaurantId, locationId, now, world);
     const { settings } = rows;
     const { learned, open: openLines } = (rows.derived ??= deriveLoad(rows));
-    const secondsOf = (row: { station_id: string; product_id: string | null; quantity: number }) => lineSeconds(settings, learned, row);
     // The open lines are oldest fired first: those past the horizon since they were read are a prefix.
     const since = now - OPEN_LINE_HORIZON_MS;
     let past = 0;
@@ -175,16 +186,17 @@ export async function readKitchenLoad(engine: Engine, restaurantId: string, loca
     const fired = past === 0 ? openLines : openLines.slice(past);
     // Lines held back to finish with their order (issue 32) are work ahead too, from when they fire.
     const heldRows = held === 'all' ? rows.held : rows.held.filter((row) => row.fire_at <= now);
-    const heldLines = heldRows.map((row) => ({ ...row, seconds: secondsOf(row) }));
+    const heldLines = heldRows.map((row) => ({ ...row, ...lineTime(settings, learned, row) }));
     const open = [
       ...fired,
-      ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, order_id: row.order_id, item_index: row.item_index })),
+      ...heldLines.map((row) => ({ station_id: row.station_id, fired_at: Math.max(now, row.fire_at), started_at: null, seconds: row.seconds, units: row.units, order_id: row.order_id, item_index: row.item_index })),
     ];
     return {
       now,
       settings,
       learned,
       cooks: await cooksOnShift(engine, restaurantId, settings, rows.station_cooks, tx, now, rows.time_zone),
+      units: unitsOf(settings),
       open,
       fired,
       held: heldLines,
@@ -201,15 +213,16 @@ export function newLines(load: KitchenLoad, lines: readonly PrepLine[]): NewLine
     const station = line.product_id === null ? null : (load.settings.product_stations[line.product_id] ?? null);
     if (station === null) return { station_id: null, seconds: 0, p90_seconds: 0 };
     const learned = line.product_id === null ? undefined : load.learned.get(learnedKey(station, line.product_id));
-    const time = linePrepSeconds(line, load.settings.prep, learned);
-    return { station_id: station, seconds: time.mean, p90_seconds: time.p90 };
+    const perLine = unitsPerLine(load.units.get(station));
+    const time = linePrepSeconds(line, load.settings.prep, learned, perLine);
+    return { station_id: station, seconds: time.mean, p90_seconds: time.p90, units: lineUnits(line.quantity, perLine).units };
   });
 }
 
 /** The promise for order lines given the load (pure given `load`: what the bench and the quote call). */
 export function promiseFor(load: KitchenLoad, lines: readonly PrepLine[]): KitchenPromise {
   const scheduled = newLines(load, lines);
-  const schedule = scheduleOrder({ now: load.now, cooks: load.cooks, open: load.open, freed: load.freed, lines: scheduled });
+  const schedule = scheduleOrder({ now: load.now, cooks: load.cooks, units: load.units, open: load.open, freed: load.freed, lines: scheduled });
   const wait = (schedule.expected_ready_at - load.now) / 1000;
   const margin = promiseMargin(load.outcomes, quantile, load.quantile, { lines: scheduled, wait_seconds: wait });
   return {
@@ -262,10 +275,10 @@ export async function promiseAndFire(engine: Engine, tx: WriteTransaction, resta
       // ...unless, with the order's other lines at their stations, one must go at once; the
       // location's held lines due by now fire with them (the jobs decide the others on their next pass).
       const planned = new Set(plans.map((p) => p.index));
-      const queued = queueOpenLines({ now, cooks: load.cooks, freed: load.freed, open: load.fired });
+      const queued = queueOpenLines({ now, cooks: load.cooks, units: load.units, freed: load.freed, open: load.fired });
       promise.lines.forEach((line, index) => {
         if (line.station_id === null || planned.has(index)) return;
-        const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds);
+        const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds, line.units);
         queued.orders_ready_at.set(order.id, Math.max(queued.orders_ready_at.get(order.id) ?? finish, finish));
       });
       const mine = plans.map((plan) => ({ plan, order_id: order.id, station_id: promise.lines[plan.index]!.station_id!, seconds: promise.lines[plan.index]!.seconds, fire_at: plan.fire_at, target_ready_at: plan.target_ready_at }));
@@ -329,7 +342,9 @@ export function currentWait(load: KitchenLoad): { wait_minutes: number; expected
 }
 
 /** The load with lines taken now (at their stations, fired now): what a new order, or a refused one counted as taken, leaves behind it. */
-export function loadWithLines(load: KitchenLoad, lines: readonly { station_id: string | null; seconds: number; fired_at?: number }[]): KitchenLoad {
-  const taken = lines.flatMap((line) => (line.station_id === null || line.seconds <= 0 ? [] : [{ station_id: line.station_id, fired_at: line.fired_at ?? load.now, started_at: null, seconds: line.seconds }]));
+export function loadWithLines(load: KitchenLoad, lines: readonly { station_id: string | null; seconds: number; units?: number; fired_at?: number }[]): KitchenLoad {
+  const taken = lines.flatMap((line) =>
+    line.station_id === null || line.seconds <= 0 ? [] : [{ station_id: line.station_id, fired_at: line.fired_at ?? load.now, started_at: null, seconds: line.seconds, units: line.units ?? 1 }],
+  );
   return taken.length === 0 ? load : { ...load, open: [...load.open, ...taken] };
 }

@@ -55,7 +55,7 @@ async function slipsAt(engine: Engine, tx: ReadTransaction, locationId: string, 
     const ofWorld = open.filter((o) => o.test === test);
     if (ofWorld.length === 0) continue;
     const load = await readKitchenLoad(engine, restaurantId, locationId, now, worldOf(test), undefined, tx);
-    const predicted = scheduleOrder({ now, cooks: load.cooks, open: load.open, freed: load.freed, lines: [], watch_all: true }).orders_ready_at!;
+    const predicted = scheduleOrder({ now, cooks: load.cooks, units: load.units, open: load.open, freed: load.freed, lines: [], watch_all: true }).orders_ready_at!;
     for (const promise of ofWorld) {
       const fired = predicted.get(promise.order_id);
       const held = heldTarget.get(promise.order_id);
