@@ -26,10 +26,12 @@ const START = Date.parse(DEMO_NOW);
 /** One order every 30 s for 2 h 10 min: 260 orders, 1 to 3 lines each (a frame's work depends on the orders and bars at its instant, not on the day's length); REPLAY_ORDERS=360 makes the issue's 3-hour service. */
 const ORDERS = Number(process.env.REPLAY_ORDERS ?? 260);
 const EVERY_MS = 30_000;
-/** Where the measured plays start: past the service's first half hour, when the kitchen is as full as it gets. */
-const PLAY_FROM = START + 30 * MIN;
+/** Where the measured plays start: past the service's first half hour, when the kitchen is as full as it gets (REPLAY_PLAY_FROM: minutes into the service, to reach a chosen instant in a short play). */
+const PLAY_FROM = START + Number(process.env.REPLAY_PLAY_FROM ?? 30) * MIN;
 /** How long each measured play at 60× lasts, in seconds of this machine: 8 in CI (plain and throttled: 16 s); REPLAY_PLAY_SECONDS=100 plays to the service's end. */
 const PLAY_SECONDS = Number(process.env.REPLAY_PLAY_SECONDS ?? 8);
+/** The CPU throttles played: plain and 4× (REPLAY_THROTTLES=4 plays the throttled one alone). */
+const THROTTLES = (process.env.REPLAY_THROTTLES ?? '1,4').split(',').map(Number);
 
 interface Known {
   number: string;
@@ -257,7 +259,7 @@ describe('Informes replay (Chromium, real engine)', () => {
   });
 
   test('played at 60×, plain and with the CPU throttled 4×: the frames are recorded (figures reported, not asserted), and the board where it stops is the known one', async (t) => {
-    for (const throttle of [1, 4]) {
+    for (const throttle of THROTTLES) {
       // With REPLAY_CONTROL, the control: the same recording with the replay paused, just before (the page
       // does nothing but answer the recording's frames): the frames over 50 ms it shows are the machine's,
       // not the replay's. Asked for, not by default: it measures the machine, and CI's minutes are few.
@@ -279,6 +281,35 @@ describe('Informes replay (Chromium, real engine)', () => {
     }
   });
 });
+
+/** How many long tasks and long animation frames the figure lists (the longest ones, in the order they came). */
+const LISTED = 20;
+const longest = <T extends { ms: number; s: number }>(entries: T[]): T[] => [...entries].sort((a, b) => b.ms - a.ms).slice(0, LISTED).sort((a, b) => a.s - b.s);
+
+/** A long task as the page recorded it: wall ms, seconds into the recording, the instant shown. */
+interface LongTask {
+  ms: number;
+  s: number;
+  at: number;
+}
+
+/** A call of the page to the engine during the recording. */
+interface EngineCall {
+  channel: string;
+  s: number;
+  at: number;
+}
+
+/** A long animation frame as the page recorded it (PerformanceLongAnimationFrameTiming, trimmed). */
+interface LongAnimationFrame {
+  ms: number;
+  s: number;
+  at: number;
+  blocking_ms: number;
+  render_ms: number;
+  style_layout_ms: number;
+  scripts: { invoker: string; fn: string; at: string; ms: number; forced_layout_ms: number }[];
+}
 
 /**
  * Plays the replay at 60× from the service's start for PLAY_SECONDS of this machine (or to its end)
@@ -303,15 +334,44 @@ async function playAt60(k: KitchenUnderTest, throttle: number, play = true) {
   const trace = process.env.REPLAY_TRACE;
   /** With a trace: its long frames split into the main thread's work, time off a core and idle time (support/frame-trace.ts). */
   let split: Omit<FrameTraceSummary, 'long'> | undefined;
-  if (trace) await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz'] } });
+  // REPLAY_TRACE_FROM=s starts the trace that many seconds into the play (a long play's trace would not fit in memory).
+  const traceFrom = Number(process.env.REPLAY_TRACE_FROM ?? 0);
+  const startTrace = () => cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz'] } });
+  if (trace && traceFrom === 0) await startTrace();
   const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
   // A script as text: tsx would wrap a named function given to evaluate in a helper the page lacks.
   await page.evaluate(`(() => {
     window.replayFrames = [];
     window.replayLongTasks = [];
+    window.replayLongFrames = [];
+    // Where each long task and long animation frame fell: the instant the page showed when it was heard (to within a 100-ms step).
+    const shown = () => Number(document.querySelector('[data-testid="replay"]')?.getAttribute('data-at'));
+    const since = performance.now();
+    const seconds = (ms) => Math.round((ms - since) / 100) / 10;
     window.replayObserver?.disconnect();
-    window.replayObserver = new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push(entry.duration); });
+    window.replayObserver = new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.replayLongTasks.push({ ms: entry.duration, s: seconds(entry.startTime), at: shown() }); });
     window.replayObserver.observe({ type: 'longtask' });
+    // A long animation frame tells what ran in it: its scripts (who called them, how long, forced layout) and its rendering.
+    window.replayFrameObserver?.disconnect();
+    window.replayFrameObserver = new PerformanceObserver((list) => {
+      for (const f of list.getEntries()) window.replayLongFrames.push({
+        ms: Math.round(f.duration), s: seconds(f.startTime), at: shown(), blocking_ms: Math.round(f.blockingDuration),
+        render_ms: f.renderStart > 0 ? Math.round(f.startTime + f.duration - f.renderStart) : 0,
+        style_layout_ms: f.styleAndLayoutStart > 0 ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0,
+        scripts: f.scripts.map((s) => ({ invoker: s.invoker, fn: s.sourceFunctionName, at: (s.sourceURL.split('/').pop() ?? '') + ':' + s.sourceCharPosition, ms: Math.round(s.duration), forced_layout_ms: Math.round(s.forcedStyleAndLayoutDuration) })),
+      });
+    });
+    window.replayFrameObserver.observe({ type: 'long-animation-frame' });
+    // The page's calls to the engine meanwhile (the replay asks nothing while playing; the app around it may).
+    window.replayCalls = [];
+    window.replayCallAt = () => ({ s: seconds(performance.now()), at: shown() });
+    if (!window.replayInvoke) {
+      window.replayInvoke = window.__comandaInvoke;
+      window.__comandaInvoke = (channel, request) => {
+        window.replayCalls.push({ channel, ...window.replayCallAt() });
+        return window.replayInvoke(channel, request);
+      };
+    }
     window.replayFrameRun = (window.replayFrameRun ?? 0) + 1;
     const run = window.replayFrameRun;
     let last = performance.now();
@@ -322,6 +382,7 @@ async function playAt60(k: KitchenUnderTest, throttle: number, play = true) {
   const threadsBefore = snapshotThreads();
   if (play) await page.locator('[data-testid="replay-play-60"]').click();
   const playedFrom = Date.now();
+  const traced = trace && traceFrom > 0 ? new Promise((done) => setTimeout(done, traceFrom * 1000)).then(startTrace) : undefined;
   // Played until the service's end (the replay stops itself there) or PLAY_SECONDS of this machine.
   // Not played (the control), the page only answers the recording's animation frames meanwhile.
   await page.waitForFunction(
@@ -329,17 +390,20 @@ async function playAt60(k: KitchenUnderTest, throttle: number, play = true) {
     { seconds: PLAY_SECONDS, since: playedFrom, play },
     { timeout: 0, polling: 1000 },
   );
+  await traced;
   await page.locator('[data-testid="replay-pause"]').click();
   // Paused and drawn: the instant where it stopped is React's (two frames after the pause's render).
   await page.locator('[data-testid="replay-pause"].btn-primary').waitFor();
   await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
   const threadsAfter = snapshotThreads();
   const after = await metrics();
-  const { frames, longTasks, at } = await page.evaluate(() => {
-    const w = window as unknown as { replayFrames: number[]; replayLongTasks: number[]; replayFrameRun: number };
+  const { frames, longTasks, longFrames, calls, at } = await page.evaluate(() => {
+    const w = window as unknown as { replayFrames: number[]; replayLongTasks: LongTask[]; replayLongFrames: LongAnimationFrame[]; replayCalls: EngineCall[]; replayFrameRun: number };
     w.replayFrameRun++;
-    return { frames: w.replayFrames.slice(1), longTasks: w.replayLongTasks, at: Number(document.querySelector('[data-testid="replay"]')!.getAttribute('data-at')) };
+    return { frames: w.replayFrames.slice(1), longTasks: w.replayLongTasks, longFrames: w.replayLongFrames, calls: w.replayCalls, at: Number(document.querySelector('[data-testid="replay"]')!.getAttribute('data-at')) };
   });
+  /** Minutes into the service of an instant the page showed. */
+  const minute = (instant: number) => Math.round(((instant - START) / MIN) * 100) / 100;
   if (profile) {
     const { profile: cpu } = await cdp.send('Profiler.stop');
     writeFileSync(profile.replace(/(\.cpuprofile)?$/, `-x${throttle}${play ? '' : '-paused'}.cpuprofile`), JSON.stringify(cpu));
@@ -377,7 +441,13 @@ async function playAt60(k: KitchenUnderTest, throttle: number, play = true) {
     median_frame_ms: Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10,
     frames_over_50ms: frames.filter((f) => f > 50).length,
     long_tasks: longTasks.length,
-    longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks)),
+    longest_task_ms: longTasks.length === 0 ? 0 : Math.round(Math.max(...longTasks.map((t) => t.ms))),
+    // The longest tasks (at most LISTED): wall ms, seconds into the recording, and the service's minute the page showed.
+    longest_tasks: longest(longTasks).map((t) => ({ ms: Math.round(t.ms), s: t.s, minute: minute(t.at) })),
+    // The longest animation frames over 50 ms (Chromium's long-animation-frame entries): what ran in each.
+    long_animation_frames: longest(longFrames).map(({ at: shownAt, ...f }) => ({ ...f, minute: minute(shownAt) })),
+    // The page's calls to the engine during the recording (the board's re-read of its snapshot among them).
+    engine_calls: calls.map((c) => ({ channel: c.channel, s: c.s, minute: minute(c.at) })),
     // The page's main thread over the play (ms): all its tasks, and of them script, style and layout.
     task_ms: spent('TaskDuration'),
     // What the main thread ran on a core (ms), in all and per frame: a frame that waits far longer than

@@ -9,6 +9,7 @@ import { REPORT_TABLE_NAMES } from '../../../shared/schemas/kitchen-report-query
 import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import { errorMessage } from '../api.ts';
 import { useApp, useBoard, useLanguage } from '../app-context.tsx';
+import type { BoardState } from '../state/board-state.ts';
 import { BusyLanes } from './BusyLanes.tsx';
 import { informesText, periodWords, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
@@ -16,6 +17,7 @@ import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
 import { hasRush, RushChart } from './RushChart.tsx';
 import { StationHeatmap } from './StationHeatmap.tsx';
+import { steadySelector } from './steady.ts';
 import './informes.css';
 
 type Period = { from: string; to: string };
@@ -81,9 +83,10 @@ export default function InformesScreen() {
   const { api } = useApp();
   const language = useLanguage();
   const text = useMemo(() => informesText(language), [language]);
-  const locations = useBoard((s) => s.locations);
-  const restaurant = useBoard((s) => s.restaurant);
-  const stations = useBoard((s) => s.stations);
+  // Kept while the board's re-reads bring the same ones (steady.ts): a new array drew the whole screen again.
+  const locations = useBoard(useMemo(() => steadySelector((s: BoardState) => s.locations), []));
+  const restaurant = useBoard(useMemo(() => steadySelector((s: BoardState) => s.restaurant), []));
+  const stations = useBoard(useMemo(() => steadySelector((s: BoardState) => s.stations), []));
   const zone = restaurant?.time_zone ?? 'America/Santiago';
   const today = useEngineDay(zone);
   const [locationId, setLocationId] = useState<string | null>(null);
