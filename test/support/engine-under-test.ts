@@ -36,7 +36,18 @@ export interface EngineUnderTest {
  * (postgres-engine-under-test.ts; `dbPath` is then its connection string).
  */
 export async function startEngineUnderTest(
-  options: { now?: string; rateLimits?: RateLimits; seed?: boolean } = {},
+  options: {
+    now?: string;
+    rateLimits?: RateLimits;
+    seed?: boolean;
+    /**
+     * The jobs' real-time tick (default 1000 ms). A test that holds SQLite's write lock across awaits
+     * sets it out of reach (an hour): the tick's writes would wait out busy_timeout (5 s) with the
+     * engine's event loop stopped (better-sqlite3 is synchronous). Its jobs still run on every move
+     * of the ManualClock and on runDue().
+     */
+    jobsIntervalMs?: number;
+  } = {},
 ): Promise<EngineUnderTest> {
   if (process.env.COMANDA_TEST_DATABASE === 'postgres') {
     const { startPostgresEnginesUnderTest } = await import('./postgres-engine-under-test.ts');
@@ -45,7 +56,12 @@ export async function startEngineUnderTest(
   const dir = mkdtempSync(join(tmpdir(), 'comanda-test-'));
   const dbPath = join(dir, 'engine.db');
   const clock = new ManualClock(options.now ?? DEMO_NOW);
-  const server = await startEngineServer({ database: dbPath, clock, rateLimits: options.rateLimits ?? GENEROUS_LIMITS });
+  const server = await startEngineServer({
+    database: dbPath,
+    clock,
+    rateLimits: options.rateLimits ?? GENEROUS_LIMITS,
+    ...(options.jobsIntervalMs !== undefined ? { jobsIntervalMs: options.jobsIntervalMs } : {}),
+  });
   const demo = options.seed === false ? [] : await seedDemo(server.engine, server.providers.payments);
   const defaultKey = demo[0]?.keys.live_write ?? null;
   return {

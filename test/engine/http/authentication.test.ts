@@ -15,7 +15,11 @@ describe('authentication: verified keys in memory, last use written later', () =
   let other: Engine;
 
   before(async () => {
-    engine = await startEngineUnderTest();
+    // The jobs run when a test moves the clock or calls runDue(), never on their real-time tick: a
+    // tick inside the window where a test holds the write lock (below) wrote the noted key uses,
+    // waited out busy_timeout (5 s) with the engine's event loop stopped, and did so again on each
+    // tick while the window lasted. That window's four reads took 51 s in CI's loaded fast tier.
+    engine = await startEngineUnderTest({ jobsIntervalMs: 3_600_000 });
     other = new Engine({ database: engine.dbPath });
   });
   after(async () => {

@@ -7,8 +7,10 @@ import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
+import { closedOnStrip, locationsOrderedSince } from '../closed-locations.ts';
 import { kitchenWaitTexts } from '../kitchen-wait.ts';
 import { isStale, type PendingMove } from '../state/board-state.ts';
+import type { LocationStatusEntry } from '../../../shared/screen-contract/kitchen.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 
 export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean }) {
@@ -148,45 +150,70 @@ function LateOnlyChip() {
   );
 }
 
-/** A closed location this board shows: a short chip; a tap gives the detail and the way to reopen it. */
+/**
+ * The closed locations this board shows, each kind in its own chip; a tap gives the detail and the
+ * way to reopen. Red only where orders stopped (closed-locations.ts): a location closed before it
+ * took any order today is said plainly.
+ */
 function ClosedLocations() {
-  const t = useT();
   const { locations } = useApp();
   const view = useLocations((s) => s.view);
-  const busy = useLocations((s) => s.busy);
   const filter = useBoard((s) => s.locationFilter);
-  const [open, setOpen] = useState(false);
+  const orderedToday = useBoard((s) => locationsOrderedSince(s.tickets, s.dayStart));
+  const [open, setOpen] = useState<'stopped' | 'idle' | null>(null);
   if (!view || view.world !== 'live') return null;
-  const closed = view.data.filter((l) => l.is_active && !l.open_now && (filter === null || l.location_id === filter));
-  if (closed.length === 0) return null;
+  const { stopped, idle } = closedOnStrip(view.data, orderedToday, filter);
+  if (stopped.length === 0 && idle.length === 0) return null;
+  const toggle = (kind: 'stopped' | 'idle') => setOpen(open === kind ? null : kind);
+  const reopen = (locationId: string) => {
+    setOpen(null);
+    void locations.getState().setOpen(locationId, true);
+  };
   return (
     <span className="strip-closed" data-testid="location-closed-banner">
-      <button type="button" className="strip-chip chip-closed" data-testid="location-closed-chip" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="closed-long">{t('strip.closed', { names: closed.map((l) => l.name).join(', ') })}</span>
-        <span className="closed-short">{t('strip.closed_short', { names: closed.map((l) => l.name).join(', ') })}</span>
+      {stopped.length > 0 && <ClosedChip kind="stopped" closed={stopped} open={open === 'stopped'} onToggle={() => toggle('stopped')} onReopen={reopen} />}
+      {idle.length > 0 && <ClosedChip kind="idle" closed={idle} open={open === 'idle'} onToggle={() => toggle('idle')} onReopen={reopen} />}
+    </span>
+  );
+}
+
+function ClosedChip(props: { kind: 'stopped' | 'idle'; closed: LocationStatusEntry[]; open: boolean; onToggle: () => void; onReopen: (locationId: string) => void }) {
+  const t = useT();
+  const view = useLocations((s) => s.view);
+  const busy = useLocations((s) => s.busy);
+  const names = props.closed.map((l) => l.name).join(', ');
+  return (
+    <>
+      <button
+        type="button"
+        className={`strip-chip chip-closed ${props.kind === 'stopped' ? 'is-stopped' : 'is-idle'}`}
+        data-testid="location-closed-chip"
+        data-kind={props.kind}
+        aria-expanded={props.open}
+        onClick={props.onToggle}
+      >
+        <span className="closed-long">{t(props.kind === 'stopped' ? 'strip.closed' : 'strip.closed_short', { names })}</span>
+        <span className="closed-short">{t('strip.closed_short', { names })}</span>
       </button>
-      {open && (
+      {props.open && (
         <span className="strip-popover" role="dialog">
-          <span>{t('board.location_closed', { names: closed.map((l) => l.name).join(', ') })}</span>
-          {view.register_mode === 'manual' &&
-            closed.map((l) => (
+          <span>{t('board.location_closed', { names })}</span>
+          {view?.register_mode === 'manual' &&
+            props.closed.map((l) => (
               <button
                 key={l.location_id}
                 type="button"
                 className="btn btn-primary"
                 data-testid="location-reopen"
                 disabled={busy[l.location_id] === true}
-                onClick={() => {
-                  setOpen(false);
-                  void locations.getState().setOpen(l.location_id, true);
-                }}
+                onClick={() => props.onReopen(l.location_id)}
               >
                 {t('board.reopen', { name: l.name })}
               </button>
             ))}
         </span>
       )}
-    </span>
+    </>
   );
 }
 

@@ -129,7 +129,7 @@ export const es = {
   'locations.cooks_minus': 'Un cocinero menos en {name}',
   'locations.cooks_plus': 'Un cocinero más en {name}',
   'locations.drift_title': 'Tiempos de preparación aprendidos',
-  'locations.drift_help': 'Donde la cocina tarda distinto de lo escrito en la carta: acepte el tiempo aprendido y las horas prometidas lo usarán.',
+  'locations.drift_help': 'Donde la cocina tarda distinto de lo escrito en la carta: acepta el tiempo aprendido y las horas prometidas lo usarán.',
   'locations.drift_product': '{product} ({station})',
   'locations.drift_times': 'escrito {typed} min, aprendido {learned} min ({samples} marcas)',
   'locations.drift_accept': 'Usar {learned} min',
