@@ -155,7 +155,13 @@ async function main(): Promise<void> {
     servingAs: 'npm run serve',
     // Issue 34: each node's buckets are its share of the platform's limits (per-node-rate-limit.ts).
     ...(nodes > 1
-      ? { rateLimits: { perKey: perNodeRateLimit(DEFAULT_RATE_LIMITS.perKey, nodes), unauthenticated: perNodeRateLimit(DEFAULT_RATE_LIMITS.unauthenticated, nodes) } }
+      ? {
+          rateLimits: {
+            perKey: perNodeRateLimit(DEFAULT_RATE_LIMITS.perKey, nodes),
+            perHubKey: perNodeRateLimit(DEFAULT_RATE_LIMITS.perHubKey, nodes),
+            unauthenticated: perNodeRateLimit(DEFAULT_RATE_LIMITS.unauthenticated, nodes),
+          },
+        }
       : {}),
     shareDatabase: values['share-file'],
     ...(publicOrigin ? { publicOrigin } : {}),

@@ -172,6 +172,8 @@ async function serveEngine(
     ...(options.paymentTimeoutMs !== undefined ? { paymentTimeoutMs: options.paymentTimeoutMs } : {}),
     ...(options.publicOrigin !== undefined ? { publicOrigin: options.publicOrigin } : {}),
   });
+  // Issue 35: the health probe's connection made before the first request can ask (postgres-health.ts).
+  await health?.open();
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();

@@ -8,6 +8,8 @@ export type FaultMode =
   | { kind: 'pass' }
   | { kind: 'refuse' }
   | { kind: 'delay'; ms: number }
+  /** Each new connection reaches the upstream `ms` later (what it sends meanwhile waits); then it passes. */
+  | { kind: 'slow-open'; ms: number }
   | { kind: 'reset-mid-response'; afterBytes: number }
   | { kind: 'status'; status: 500 | 429 | 503; retryAfterSeconds?: number }
   /** The next `times` requests whose first line matches answer `status`; everything else passes. */
@@ -96,6 +98,20 @@ export class FaultProxy {
       });
       return;
     }
+    if (mode.kind === 'slow-open') {
+      client.pause();
+      const timer = setTimeout(() => {
+        if (client.destroyed) return;
+        this.pass(client, { kind: 'pass' });
+        client.resume();
+      }, mode.ms);
+      client.once('close', () => clearTimeout(timer));
+      return;
+    }
+    this.pass(client, mode);
+  }
+
+  private pass(client: Socket, mode: FaultMode): void {
     const upstream = connect(this.targetPort, '127.0.0.1');
     this.track(upstream);
     // Once a request of this connection is held, what follows it waits behind it.

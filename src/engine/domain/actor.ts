@@ -7,6 +7,8 @@ export interface Actor {
   canWrite: boolean;
   /** The API key's id, or a fixed name for the kitchen screen and jobs. */
   keyId: string;
+  /** Issue 35: true for a hub's key (a replica pushing upstream), which spends the hubs' rate budget. */
+  hub?: boolean;
 }
 
 export const isTestWorld = (actor: Actor): boolean => actor.world === 'test';

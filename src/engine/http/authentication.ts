@@ -40,7 +40,7 @@ function refuseForRate(reply: FastifyReply, decision: RateLimitDecision, who: st
 export function installAuthentication(
   app: FastifyInstance,
   engine: Engine,
-  limiters: { perKey: TokenBucketLimiter; unauthenticated: TokenBucketLimiter },
+  limiters: { perKey: TokenBucketLimiter; perHubKey: TokenBucketLimiter; unauthenticated: TokenBucketLimiter },
 ): void {
   app.decorateRequest('actor', null);
   // A callback hook, not an async one: a refusal is sent and `done` is not called. The key is looked
@@ -78,7 +78,9 @@ export function installAuthentication(
         ),
       );
     }
-    const decision = limiters.perKey.take(`key:${actor.keyId}`);
+    // A hub's key spends its own budget (issue 35): a backlog pushed after an outage is never
+    // refused by the store fronts' limits, and a store front never borrows a hub's.
+    const decision = (actor.hub ? limiters.perHubKey : limiters.perKey).take(`key:${actor.keyId}`);
     setRateLimitHeaders(reply, decision);
     if (!decision.allowed) return void refuseForRate(reply, decision, 'for this API key');
     request.actor = actor;

@@ -32,12 +32,21 @@ import { registerKitchenDoor, type KitchenDoorOptions } from './kitchen/kitchen-
 export interface RateLimits {
   perKey: RateLimitSettings;
   unauthenticated: RateLimitSettings;
+  /** Issue 35: per hub key (a replica pushing upstream); DEFAULT_RATE_LIMITS.perHubKey when left out. */
+  perHubKey?: RateLimitSettings;
 }
 
-/** api-v1-decisions.md: 120 requests refilled at 2/s per key; 30 a minute per address without a key. */
-export const DEFAULT_RATE_LIMITS: RateLimits = {
+/**
+ * api-v1-decisions.md: 120 requests refilled at 2/s per key; 30 a minute per address without a key.
+ * A hub's key (issue 35) comes back from an outage or a failover with its outbox's backlog, one push
+ * a change, besides its pulls and divergence checks: 2,000 at once covers a long service's changes
+ * offline (300 orders, each created and moved three times, is 1,200), and 20/s is ten store fronts'
+ * pace for what follows. Still a bucket per key: bounded, O(1) a request.
+ */
+export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   perKey: { capacity: 120, refillPerSecond: 2 },
   unauthenticated: { capacity: 30, refillPerSecond: 0.5 },
+  perHubKey: { capacity: 2_000, refillPerSecond: 20 },
 };
 
 /** How long a client may take to send its request, and how often that is checked. */
@@ -153,6 +162,7 @@ export async function buildHttpApi(options: HttpApiOptions): Promise<ApiServer> 
   const clock: Clock = options.engine.clock;
   installAuthentication(app, options.engine, {
     perKey: new TokenBucketLimiter(limits.perKey, clock),
+    perHubKey: new TokenBucketLimiter(limits.perHubKey ?? DEFAULT_RATE_LIMITS.perHubKey, clock),
     unauthenticated: new TokenBucketLimiter(limits.unauthenticated, clock),
   });
   installIdempotencyFingerprint(app);

@@ -75,7 +75,7 @@ const SQL = {
     RETURNING *`,
   notify: 'SELECT pg_notify($1, $2)',
   countNodes: `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
-  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, world, can_write, label, last4, created_at, last_used_at, revoked_at
+  keyByLookup: `SELECT id, restaurant_id, lookup, salt, hash, world, can_write, kind, label, last4, created_at, last_used_at, revoked_at
     FROM api_keys WHERE lookup = $1`,
   revokeKey: 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND restaurant_id = $3 AND revoked_at IS NULL',
 };

@@ -1,6 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { World } from '../../shared/world.ts';
 
+/**
+ * Issue 35: which rate budget a key spends. `client`: a store front, a POS, an integration (the
+ * per-key budget); `hub`: a restaurant's replica pushing its outbox upstream (a budget of its own,
+ * sized for a backlog: http/build-http-api.ts).
+ */
+export type ApiKeyKind = 'client' | 'hub';
+
 export interface ApiKeyRow {
   id: string;
   restaurant_id: string;
@@ -9,6 +16,7 @@ export interface ApiKeyRow {
   hash: Buffer;
   world: World;
   can_write: number;
+  kind: ApiKeyKind;
   label: string | null;
   last4: string;
   created_at: number;
@@ -34,11 +42,11 @@ export class ApiKeysStore {
 
   constructor(db: Database) {
     this.insertStatement = db.prepare(
-      `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, label, last4, created_at)
-       VALUES (@id, @restaurant_id, @lookup, @salt, @hash, @world, @can_write, @label, @last4, @created_at)`,
+      `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, kind, label, last4, created_at)
+       VALUES (@id, @restaurant_id, @lookup, @salt, @hash, @world, @can_write, @kind, @label, @last4, @created_at)`,
     );
     this.byLookup = db.prepare(
-      `SELECT id, restaurant_id, lookup, world, can_write, label, last4, created_at, last_used_at, revoked_at
+      `SELECT id, restaurant_id, lookup, world, can_write, kind, label, last4, created_at, last_used_at, revoked_at
        FROM api_keys WHERE lookup = ?`,
     );
     this.secretsById = db.prepare('SELECT salt, hash FROM api_keys WHERE id = ?');

@@ -109,4 +109,66 @@ describe('/v1/health on a PostgreSQL node', () => {
       await blackhole.stop();
     }
   });
+
+  // Round 11: each serve node said "cannot write" for its first 3–5 s on the loaded platform while it
+  // already wrote (docs/platform-failover.md). These two reproduce the two ways a probe failed there.
+  test('connections that take 1.5 s to open (a loaded machine): a new node says writable from its first /health on, and again after its probe connection is cut', async () => {
+    const slow = new FaultProxy(Number(direct.port));
+    await slow.start();
+    const url = new URL(direct);
+    url.port = String(slow.port);
+    slow.set({ kind: 'slow-open', ms: 1_500 });
+    let node: EngineServer | null = null;
+    try {
+      // The node migrates and writes through the slow connections: it can write before it serves.
+      const started = await startEngineServer({ database: await openPostgresEngine({ connectionString: url.toString(), poolSize: POOL_SIZE, onError: () => {} }), logger: false });
+      node = started;
+      const answers: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const response: Response = await fetch(`${started.baseUrl}/health`);
+        const body = (await response.json()) as { writable: boolean; reason: string | null };
+        answers.push(response.status);
+        assert.equal(response.status, 200, `answer ${i + 1}: ${JSON.stringify(body)} (answers so far: ${answers.join(', ')})`);
+      }
+      // Every connection cut (the probe's too): the new one takes longer than the 1 s deadline to
+      // make, and is kept for the next probe instead of being dropped and started over each time.
+      slow.retarget(Number(direct.port));
+      const status = async () => (await fetch(`${started.baseUrl}/health`)).status;
+      await eventually(status, 'the probe to find its connection gone', { until: (code) => code === 503 });
+      await eventually(status, 'the node to say writable again', { until: (code) => code === 200 });
+    } finally {
+      await node?.close();
+      await slow.stop();
+    }
+  });
+
+  test('an event loop blocked past the deadline: the answer already in the socket counts, the connection is kept', async () => {
+    let now = 0;
+    let made = 0;
+    const probe = postgresNodeHealth(() => {
+      made += 1;
+      return new pg.Client({ connectionString: direct.toString() });
+    }, { timeoutMs: 200, now: () => now });
+    try {
+      assert.deepEqual(await probe.canWrite(), { writable: true, reason: null });
+      now += 1_000;
+      const asked = probe.canWrite();
+      // The question is sent (its connection is open); then the loop is busy for 2 s, as a node's is
+      // while it handles its first requests on a loaded machine (compiling their validators). The
+      // answer arrives meanwhile; on the loop's next turn the 200 ms deadline's timer runs before
+      // the socket is read. (Blocked inside a timer callback instead, the deadline would wait for
+      // the turn after: timers due are judged by the time the timers phase began.)
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = performance.now() + 2_000;
+          while (performance.now() < until);
+          resolve();
+        }),
+      );
+      assert.deepEqual(await asked, { writable: true, reason: null });
+      assert.equal(made, 1, 'the same connection throughout');
+    } finally {
+      await probe.close();
+    }
+  });
 });

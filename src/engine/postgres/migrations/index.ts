@@ -12,12 +12,13 @@ import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
 import issue34CourierClaims from './0010-issue34-courier-claims.ts';
 import issue32LineStarts from './0011-issue32-line-starts.ts';
 import issue34ConfigVersion from './0012-issue34-config-version.ts';
+import issue35HubKeys from './0013-issue35-hub-keys.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
  * migration has its twin here): the version an export reads.
  */
-export const MIRRORED_SQLITE_VERSION = 24;
+export const MIRRORED_SQLITE_VERSION = 25;
 
 export interface PostgresMigration {
   version: number;
@@ -38,4 +39,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 10, name: 'issue34-courier-claims (SQLite 0023, issue 34)', sql: issue34CourierClaims },
   { version: 11, name: 'issue32-line-starts (SQLite 0024, issue 32)', sql: issue32LineStarts },
   { version: 12, name: 'issue34-config-version (PostgreSQL only, issue 34)', sql: issue34ConfigVersion },
+  { version: 13, name: 'issue35-hub-keys (SQLite 0025, issue 35)', sql: issue35HubKeys },
 ];

@@ -7,8 +7,8 @@ import type { ApiKeyRow, ApiKeysStore } from '../../store/api-keys-store.ts';
 import { changesOf, firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
 
 const SQL = {
-  insert: `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, label, last4, created_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  insert: `INSERT INTO api_keys (id, restaurant_id, lookup, salt, hash, world, can_write, kind, label, last4, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
   byLookup: 'SELECT * FROM api_keys WHERE lookup = $1',
   byId: 'SELECT * FROM api_keys WHERE id = $1 AND restaurant_id = $2',
   byRestaurant: 'SELECT * FROM api_keys WHERE restaurant_id = $1 ORDER BY created_at, id COLLATE "C"',
@@ -29,7 +29,7 @@ export class PostgresApiKeysStore implements AsyncStore<ApiKeysStore> {
   async insert(row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
     this.writes++;
     await this.db.query(SQL.insert, [
-      row.id, row.restaurant_id, row.lookup, row.salt, row.hash, row.world, row.can_write, row.label, row.last4, row.created_at,
+      row.id, row.restaurant_id, row.lookup, row.salt, row.hash, row.world, row.can_write, row.kind, row.label, row.last4, row.created_at,
     ]);
   }
 

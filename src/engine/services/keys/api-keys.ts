@@ -3,7 +3,7 @@ import { generateApiKey, parseApiKey } from '../../domain/api-key-format.ts';
 import { invalidRequest, notFound } from '../../domain/errors.ts';
 import { formatInstant, formatNullableInstant } from '../../domain/time.ts';
 import type { Engine, WriteTransaction, ReadTransaction } from '../../engine.ts';
-import type { ApiKeyRow } from '../../store/api-keys-store.ts';
+import type { ApiKeyKind, ApiKeyRow } from '../../store/api-keys-store.ts';
 import type { Actor } from '../../domain/actor.ts';
 import type { World } from '../../../shared/world.ts';
 
@@ -12,6 +12,8 @@ export interface ApiKeyView {
   label: string | null;
   world: World;
   write: boolean;
+  /** Issue 35: `hub` for a replica's key (its own rate budget), else `client`. */
+  kind: ApiKeyKind;
   last4: string;
   created_at: string;
   last_used_at: string | null;
@@ -23,6 +25,8 @@ export interface CreateApiKeyInput {
   world: World;
   write: boolean;
   label?: string | null;
+  /** Issue 35: `hub` for the key a restaurant's replica pushes upstream with; `client` by default. */
+  kind?: ApiKeyKind;
 }
 
 function hashKey(salt: Buffer, key: string): Buffer {
@@ -35,6 +39,7 @@ function toView(row: ApiKeyRow, zone: string): ApiKeyView {
     label: row.label,
     world: row.world,
     write: row.can_write === 1,
+    kind: row.kind,
     last4: row.last4,
     created_at: formatInstant(row.created_at, zone),
     last_used_at: formatNullableInstant(row.last_used_at, zone),
@@ -62,6 +67,7 @@ export async function createApiKey(engine: Engine, input: CreateApiKeyInput, tx?
         hash: hashKey(salt, key),
         world: input.world,
         can_write: input.write ? 1 : 0,
+        kind: input.kind ?? 'client',
         label,
         last4: key.slice(-4),
         created_at: engine.clock.now(),
@@ -91,7 +97,13 @@ export async function authenticate(engine: Engine, presented: string, callerTx?:
   }
   const matches = timingSafeEqual(hashKey(row.salt, presented), row.hash);
   if (!matches || row.revoked_at !== null || row.world !== parsed.world) return null;
-  const actor: Actor = { restaurantId: row.restaurant_id, world: row.world, canWrite: row.can_write === 1, keyId: row.id };
+  const actor: Actor = {
+    restaurantId: row.restaurant_id,
+    world: row.world,
+    canWrite: row.can_write === 1,
+    keyId: row.id,
+    ...(row.kind === 'hub' ? { hub: true } : {}),
+  };
   const verified = engine.verifiedKeys.remember(presented, keyWrites, actor, row.last_used_at);
   engine.verifiedKeys.noteUse(verified, engine.clock.now());
   return actor;
@@ -166,6 +178,8 @@ export async function registerExternalApiKey(
       hash: hashKey(salt, input.key),
       world: parsed.world,
       can_write: input.write ? 1 : 0,
+      // Locally the replica serves its own clients with it: their budget, not a hub's.
+      kind: 'client',
       label: input.label,
       last4: input.key.slice(-4),
       created_at: engine.clock.now(),

@@ -24,6 +24,7 @@ import issue33BusyRefusals from './0021-issue33-busy-refusals.ts';
 import issue31WorldAndProviders from './0022-issue31-world-and-providers.ts';
 import issue34CourierClaims from './0023-issue34-courier-claims.ts';
 import issue32LineStarts from './0024-issue32-line-starts.ts';
+import issue35HubKeys from './0025-issue35-hub-keys.ts';
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, name: 'issue31-world-and-providers', sql: issue31WorldAndProviders },
   { version: 23, name: 'issue34-courier-claims', sql: issue34CourierClaims },
   { version: 24, name: 'issue32-line-starts', sql: issue32LineStarts },
+  { version: 25, name: 'issue35-hub-keys', sql: issue35HubKeys },
 ];

@@ -7,7 +7,7 @@ import { R1, R2, RESTAURANTS_SEED, type OpenBackend, type StoreBackend } from '.
 function keyRow(id: string, changes: Partial<ApiKeyRow> = {}): Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'> {
   return {
     id, restaurant_id: R1, lookup: `lookup-${id}`, salt: Buffer.from([0, 1, 2, 255]), hash: Buffer.alloc(32, 7),
-    world: 'live', can_write: 1, label: null, last4: 'wxyz', created_at: 1_000, ...changes,
+    world: 'live', can_write: 1, kind: 'client', label: null, last4: 'wxyz', created_at: 1_000, ...changes,
   };
 }
 
@@ -19,8 +19,8 @@ export function apiKeysStoreContract(open: OpenBackend): void {
   });
   after(() => db.stop());
 
-  test('an inserted key is found by its lookup and id, salt and hash as bytes', async () => {
-    const row = keyRow('k-a', { label: 'Tienda', world: 'test' });
+  test('an inserted key is found by its lookup and id, salt and hash as bytes, its kind kept', async () => {
+    const row = keyRow('k-a', { label: 'Tienda', world: 'test', kind: 'hub' });
     await db.stores.apiKeys.insert(row);
     const expected = { ...row, last_used_at: null, revoked_at: null };
     assert.deepEqual(await db.stores.apiKeys.findByLookup('lookup-k-a'), expected);
