@@ -292,7 +292,11 @@ export class Engine {
           wroteConfig = () => client.wroteConfig;
           const held = new Set<string>();
           const connection: TransactionConnection = {
-            exec: async (sql) => void (await client.query(sql)),
+            // SAVEPOINT and RELEASE answer nothing the work reads: sent without waiting. A statement of
+            // the savepoint that failed unawaited fails the transaction at its COMMIT all the same
+            // (its error carried): a refusal the savepoint answers is an ApiError thrown by the work
+            // itself, never a statement's. ROLLBACK TO is awaited: the work goes on after it.
+            exec: async (sql) => (sql.startsWith('ROLLBACK') ? void (await client.query(sql)) : client.send(sql)),
             canRollBack: () => true,
             takeRestaurant: async (restaurantId) => {
               if (held.has(restaurantId)) return;

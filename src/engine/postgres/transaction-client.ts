@@ -5,13 +5,13 @@
 // `config_version` as this transaction reads it (config-cache.ts), read once, beside the clock row.
 // Every statement's error is carried (abort-cause.ts): a statement answered 25P02 because one sent
 // before it failed throws that one's error, so the runner retries what is retryable.
-import type { PostgresQueryable } from './stores/queryable.ts';
+import type { PostgresQueryable, SendsWithoutWaiting } from './stores/queryable.ts';
 import { writesConfig } from './config-tables.ts';
 import { carryAbortCause } from './abort-cause.ts';
 
 const READ_CONFIG_VERSION = 'SELECT version FROM config_version WHERE id = 1';
 
-export class TransactionClient implements PostgresQueryable {
+export class TransactionClient implements PostgresQueryable, SendsWithoutWaiting {
   private wrote = false;
   private version: Promise<number> | null = null;
 
@@ -49,15 +49,4 @@ export class TransactionClient implements PostgresQueryable {
     this.version ??= this.query<{ version: number }>(READ_CONFIG_VERSION).then(({ rows }) => rows[0]?.version ?? 0);
     return this.version;
   }
-}
-
-/** A client that can send a write without waiting for it: a transaction's (not the pool, whose statements commit alone). */
-export function sendsWithoutWaiting(db: PostgresQueryable): db is TransactionClient {
-  return db instanceof TransactionClient;
-}
-
-/** A write whose answer is not read: sent without waiting inside a transaction, awaited on the pool. */
-export async function sendWrite(db: PostgresQueryable, sql: string, params: unknown[]): Promise<void> {
-  if (sendsWithoutWaiting(db)) db.send(sql, params);
-  else await db.query(sql, params);
 }
