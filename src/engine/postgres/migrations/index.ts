@@ -12,6 +12,7 @@ import issue34PairingBucketTally from './0009-issue34-pairing-bucket-tally.ts';
 import issue34CourierClaims from './0010-issue34-courier-claims.ts';
 import issue32LineStarts from './0011-issue32-line-starts.ts';
 import issue34ConfigVersion from './0012-issue34-config-version.ts';
+import issue34SoldOutKept from './0014-issue34-sold-out-kept.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -38,4 +39,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 10, name: 'issue34-courier-claims (SQLite 0023, issue 34)', sql: issue34CourierClaims },
   { version: 11, name: 'issue32-line-starts (SQLite 0024, issue 32)', sql: issue32LineStarts },
   { version: 12, name: 'issue34-config-version (PostgreSQL only, issue 34)', sql: issue34ConfigVersion },
+  // File 0014: PostgreSQL 0013 is issue 35's (the hub key rate budget, on its own branch). Listed as 13 until
+  // that one is merged (the list has no gaps); then 14, after it.
+  { version: 13, name: 'issue34-sold-out-kept (PostgreSQL only, issue 34)', sql: issue34SoldOutKept },
 ];
