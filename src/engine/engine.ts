@@ -14,7 +14,8 @@ import { ProcessLock } from './process-lock.ts';
 import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionConnection, type TransactionWork } from './transaction.ts';
 import { SqliteCommitSignal, PostgresCommitSignal, type CommitSignal } from './storage/commit-signal.ts';
 import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
-import { claimIdempotencyKey, SOME_RESTAURANT, takeClockRow, type PostgresStorage } from './postgres/postgres-storage.ts';
+import { claimIdempotencyKey, SOME_RESTAURANT, type PostgresStorage } from './postgres/postgres-storage.ts';
+import { TAKE_KNOWN_CLOCK_SQL } from './postgres/clock-sql.ts';
 import { postgresStores } from './postgres/postgres-stores.ts';
 import { runTransaction } from './postgres/run-transaction.ts';
 import { TransactionClient } from './postgres/transaction-client.ts';
@@ -291,14 +292,23 @@ export class Engine {
           wroteConfig = () => client.wroteConfig;
           const held = new Set<string>();
           const connection: TransactionConnection = {
-            exec: async (sql) => void (await client.query(sql)),
+            // SAVEPOINT and RELEASE answer nothing the work reads: sent without waiting. A statement of
+            // the savepoint that failed unawaited fails the transaction at its COMMIT all the same
+            // (its error carried): a refusal the savepoint answers is an ApiError thrown by the work
+            // itself, never a statement's. ROLLBACK TO is awaited: the work goes on after it.
+            exec: async (sql) => (sql.startsWith('ROLLBACK') ? void (await client.query(sql)) : client.send(sql)),
             canRollBack: () => true,
             takeRestaurant: async (restaurantId) => {
               if (held.has(restaurantId)) return;
               held.add(restaurantId);
-              // The kept tables' number goes out behind the row (no round trip of its own): what the
-              // work reads of them after this is as new as the row's take (postgres/config-cache.ts).
-              await Promise.all([takeClockRow(client, restaurantId), client.configVersion()]);
+              // Sent, not awaited: on the pipelining connection what the work sends next (the key's
+              // claim, its reads) goes out behind the row's take and runs after it, so it is taken
+              // first all the same, a round trip sooner. Should the take fail (a lock timeout), the
+              // next statement awaited throws its error (postgres/abort-cause.ts). The kept tables'
+              // number goes out behind the row: what the work reads of them is as new as the row's
+              // take (postgres/config-cache.ts); its own error is carried the same way.
+              client.send(TAKE_KNOWN_CLOCK_SQL, [restaurantId]);
+              client.configVersion().catch(() => {});
             },
             claimIdempotencyKey: async (request) => {
               keyed = true;

@@ -1,6 +1,6 @@
 // Issue 34: what a PostgreSQL node keeps of the tables every order reads and hardly anyone writes
 // (config-tables.ts): the restaurant, the location, the product with its modifiers, the API key, the
-// kitchen's settings, its cooks, its printers. Kept under the database's `config_version` (migration
+// kitchen's settings, its cooks, its printers, the location's "agotado" marks. Kept under the database's `config_version` (migration
 // 0011): a transaction reads that number once, beside its restaurant's clock row, and is answered
 // from here only what was read at that same number; at another it reads afresh (and a newer number
 // replaces everything kept). So a price changed on node A is read by node B's next order, whether or
@@ -52,12 +52,33 @@ async function keptRead<T>(cache: ConfigCache, tx: TransactionClient, key: strin
   return value;
 }
 
+/** A location's "agotado" marks as read at `readAt`: those still on then (a mark ends at its `until`). */
+interface SoldOutKept {
+  readAt: number;
+  rows: Awaited<ReturnType<AsyncStores['soldOut']['atLocation']>>;
+}
+
+/**
+ * The marks on at `now`: those kept that have not ended by then. A mark that had ended when they
+ * were read is not among them, so a transaction whose clock reads earlier than that reads afresh.
+ */
+async function keptSoldOut(cache: ConfigCache, tx: TransactionClient, locationId: string, now: number, read: () => Promise<SoldOutKept['rows']>): Promise<SoldOutKept['rows']> {
+  const key = `sold out ${locationId}`;
+  if (tx.wroteConfig) return await read();
+  const version = await tx.configVersion();
+  const hit = cache.get(version, key) as SoldOutKept | undefined;
+  if (hit && hit.readAt <= now) return hit.rows.filter((row) => row.until === null || row.until > now);
+  const rows = await read();
+  if (!tx.wroteConfig) cache.set(version, key, { readAt: now, rows } satisfies SoldOutKept);
+  return rows;
+}
+
 /**
  * The transaction's stores with the order path's configuration reads answered from `cache`; every
  * other method is the store's own. Each method kept is named here with its key.
  */
 export function withKeptConfig(stores: AsyncStores, cache: ConfigCache, tx: TransactionClient): AsyncStores {
-  const { restaurants, locations, catalogue, apiKeys, kitchenData, kitchenTimings, printers } = stores;
+  const { restaurants, locations, catalogue, apiKeys, kitchenData, kitchenTimings, printers, soldOut } = stores;
   const kept = <T>(key: string, read: () => Promise<T>) => keptRead(cache, tx, key, read);
   return Object.assign({}, stores, {
     restaurants: override(restaurants, { get: (id: string) => kept(`restaurant ${id}`, () => restaurants.get(id)) }),
@@ -73,6 +94,7 @@ export function withKeptConfig(stores: AsyncStores, cache: ConfigCache, tx: Tran
       stationCooks: (restaurantId: string) => kept(`cooks ${restaurantId}`, () => kitchenTimings.stationCooks(restaurantId)),
     }),
     printers: override(printers, { list: (restaurantId: string) => kept(`printers ${restaurantId}`, () => printers.list(restaurantId)) }),
+    soldOut: override(soldOut, { atLocation: (locationId: string, now: number) => keptSoldOut(cache, tx, locationId, now, () => soldOut.atLocation(locationId, now)) }),
   }) as AsyncStores;
 }
 

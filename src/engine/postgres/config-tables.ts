@@ -1,9 +1,9 @@
 // Issue 34: the tables a node keeps in memory between commits (the restaurant, its locations, its
-// catalogue, its kitchen's settings, cooks and printers, API keys, payment credentials), written
-// rarely (a manager's change, an import, a key revoked) and read by every order. A commit that wrote
+// catalogue, its kitchen's settings, cooks and printers, API keys, payment credentials, the "agotado"
+// marks), written rarely (a manager's change, an import, a key revoked, a dish switched sold out) and read by every order. A commit that wrote
 // one of them is a configuration commit: it moves the database's `config_version` (migration 0012's
 // triggers, on these same tables) and is announced as such to every node ('config', feed-listener.ts),
-// which then drops what it kept. Every other commit (orders, events, stock, the kitchen's lines)
+// (migration 0014's trigger for sold_out), which then drops what it kept. Every other commit (orders, events, stock, the kitchen's lines)
 // leaves the kept reads as they are. A test holds this list equal to the triggers'.
 
 /** The tables whose rows a node keeps (config-cache.ts), each with a trigger moving `config_version`. */
@@ -21,6 +21,7 @@ export const CONFIG_TABLES = [
   'kitchen_settings',
   'kitchen_station_cooks',
   'printers',
+  'sold_out',
 ] as const;
 
 /**

@@ -22,7 +22,7 @@ import { checkLease, claimSql, finishParams, finishSql, type JobClaim, type JobO
 import { CLAIMED_STATUS, type IdempotencyClaim, type IdempotencyClaimRequest, type RestaurantWrite, type StoragePort } from '../storage/storage-port.ts';
 import type { PostgresQueryable } from './stores/queryable.ts';
 import { ClockWatch } from './clock-watch.ts';
-import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL, TAKE_CLOCK_SQL, TAKE_KNOWN_CLOCK_SQL, TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from './clock-sql.ts';
+import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL, TAKE_CLOCK_SQL, TAKE_LIVE_NUMBER_SQL, TAKE_TEST_NUMBER_SQL } from './clock-sql.ts';
 import { FEED_CHANNEL, FeedListener, feedPayload, type CommitKind } from './feed-listener.ts';
 import { createPostgresClient, createPostgresPool } from './postgres-pool.ts';
 import { READ_FEED_SQL } from './stores/events-store.ts';
@@ -95,14 +95,6 @@ export async function claimIdempotencyKey(client: PostgresQueryable, request: Id
   const row = stored.rows[0];
   if (!row) throw new Error('an idempotency key vanished between its conflict and its read');
   return { kind: 'answered', stored: row };
-}
-
-/**
- * Takes the restaurant's clock row (held to the commit): its writes commit one after another, on
- * every node. An unknown restaurant takes nothing (the use case refuses it).
- */
-export async function takeClockRow(client: PostgresQueryable, restaurantId: string): Promise<void> {
-  await client.query(TAKE_KNOWN_CLOCK_SQL, [restaurantId]);
 }
 
 // The restaurant named in a commit's notification when it is not known (change-notifier.ts).

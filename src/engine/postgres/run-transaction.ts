@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { CommitOutcomeUnknown, isStorageOutage, StorageUnavailable } from '../storage-unavailable.ts';
 import { commitWatchFor, SESSION_SQL, whileCommitting, type CommitWatch, type Session } from './commit-watch.ts';
+import { abortCauseOf, forgetAbortCause, realCause } from './abort-cause.ts';
 
 const CONFLICT_CODES = new Set(['40P01', '40001']);
 export const MAX_TRANSACTION_ATTEMPTS = 5;
@@ -171,6 +172,7 @@ function cutConnection(client: pg.PoolClient): void {
 
 async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, watch: CommitWatch | null): Promise<T> {
   const client = await pool.connect();
+  forgetAbortCause(client);
   // A connection that breaks while checked out fails its pending query too: that is where it is handled.
   const ignore = () => {};
   client.on('error', ignore);
@@ -183,7 +185,9 @@ async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
     try {
       // Sent before BEGIN (outside the transaction) on a connection's first use only.
       [session, , result] = await Promise.all([watch ? sessionOf(client) : undefined, client.query('BEGIN'), work(client)]);
-    } catch (error) {
+    } catch (thrown) {
+      // A statement the work awaited was refused because one sent before it, unawaited, failed: its error is the cause.
+      const error = realCause(client, thrown);
       if (isStorageOutage(error)) broken = error as Error;
       await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw new AttemptFailure(error, false);
@@ -202,8 +206,12 @@ async function attemptOnce<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
       throw new AttemptFailure(error, isStorageOutage(error) && !isReadOnly(error));
     }
     // PostgreSQL answers COMMIT of a transaction a failed statement aborted with ROLLBACK, not an
-    // error: work that swallowed a statement's error must not be taken for saved.
-    if (committed.command !== 'COMMIT') throw new Error(`the transaction was rolled back at its commit (${committed.command})`);
+    // error: work that swallowed a statement's error, or sent one without awaiting it
+    // (transaction-client.ts), must not be taken for saved. That statement's error is the cause
+    // (a deadlock or a lock timeout is then retried: nothing was committed).
+    if (committed.command !== 'COMMIT') {
+      throw abortCauseOf(client) ?? new Error(`the transaction was rolled back at its commit (${committed.command})`);
+    }
     return result;
   } finally {
     client.off('error', ignore);

@@ -3,12 +3,15 @@
 // wrote a table a node keeps (config-tables.ts: then its commit is announced as a configuration
 // commit, and its own reads of those tables are not taken from the kept copy), and the database's
 // `config_version` as this transaction reads it (config-cache.ts), read once, beside the clock row.
-import type { PostgresQueryable } from './stores/queryable.ts';
+// Every statement's error is carried (abort-cause.ts): a statement answered 25P02 because one sent
+// before it failed throws that one's error, so the runner retries what is retryable.
+import type { PostgresQueryable, SendsWithoutWaiting } from './stores/queryable.ts';
 import { writesConfig } from './config-tables.ts';
+import { carryAbortCause } from './abort-cause.ts';
 
 const READ_CONFIG_VERSION = 'SELECT version FROM config_version WHERE id = 1';
 
-export class TransactionClient implements PostgresQueryable {
+export class TransactionClient implements PostgresQueryable, SendsWithoutWaiting {
   private wrote = false;
   private version: Promise<number> | null = null;
 
@@ -18,8 +21,20 @@ export class TransactionClient implements PostgresQueryable {
     const first = args[0] as unknown;
     const sql = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
     if (!this.wrote && sql !== undefined && writesConfig(sql)) this.wrote = true;
-    return (this.client.query as (...a: unknown[]) => unknown)(...args);
+    return carryAbortCause(this.client, (this.client.query as (...a: unknown[]) => Promise<unknown>)(...args));
   }) as PostgresQueryable['query'];
+
+  /**
+   * Sends a write whose answer the use case does not read, without waiting for it: on the
+   * pipelining connection the statements after it go out behind it, and run after it. Should it
+   * fail, the transaction is aborted: the next statement awaited throws its error (carried), and a
+   * COMMIT is answered ROLLBACK, which the runner turns into the same error (run-transaction.ts).
+   */
+  send(sql: string, params: unknown[] = []): void {
+    this.query(sql, params).catch(() => {
+      // Carried to the next statement awaited, or to the COMMIT.
+    });
+  }
 
   /** Whether a statement of this transaction may have written a kept table. */
   get wroteConfig(): boolean {
@@ -31,7 +46,7 @@ export class TransactionClient implements PostgresQueryable {
    * connection it goes out behind what was sent before and costs no round trip of its own).
    */
   configVersion(): Promise<number> {
-    this.version ??= this.client.query<{ version: number }>(READ_CONFIG_VERSION).then(({ rows }) => rows[0]?.version ?? 0);
+    this.version ??= this.query<{ version: number }>(READ_CONFIG_VERSION).then(({ rows }) => rows[0]?.version ?? 0);
     return this.version;
   }
 }

@@ -3,6 +3,12 @@ import type { ItemTimingRow, OrderPromiseRow } from './kitchen-timings-store.ts'
 import { testColumn, type World } from '../../shared/world.ts';
 
 /** What a report reads of a log row: the columns its figures are computed from (fewer columns, far fewer bytes to build per row over a long range). */
+/** A range of time [from, to), epoch ms: a local day of a report. */
+export interface DayRange {
+  from: number;
+  to: number;
+}
+
 export type ReportLogRow = Pick<ItemTimingRow, 'seq' | 'order_id' | 'item_index' | 'kind' | 'station_id' | 'product_id' | 'quantity' | 'channel' | 'at'>;
 
 /** An order's promise as the reports read it: with its channel. */
@@ -109,9 +115,12 @@ export class KitchenReportsStore {
     return this.updatesBefore.all(restaurantId, at, limit);
   }
 
-  /** Whether the location logged anything or made a promise in [from, to) for an order of one world. */
-  active(restaurantId: string, locationId: string, world: World, from: number, to: number): boolean {
+  /**
+   * For each range [from, to), whether the location logged anything or made a promise in it for an
+   * order of one world (on PostgreSQL one statement for them all: the report-days job asks of every day).
+   */
+  activeIn(restaurantId: string, locationId: string, world: World, ranges: readonly DayRange[]): boolean[] {
     const test = testColumn(world);
-    return this.activity.get(restaurantId, from, to, locationId, test, locationId, from, to, test)!.active === 1;
+    return ranges.map(({ from, to }) => this.activity.get(restaurantId, from, to, locationId, test, locationId, from, to, test)!.active === 1);
   }
 }

@@ -2,7 +2,7 @@
 // across nodes. A price changed in the database is read by the next order on a node that heard
 // nothing of it (its re-poll off, no NOTIFY sent): the kept rows are trusted only at the
 // `config_version` the order's own transaction read. An order on node A leaves node B's verified keys
-// kept; a key revoked on A is refused on B. And the tables the triggers watch are the ones the code keeps.
+// kept; a key revoked on A is refused on B; a dish switched sold out by hand is refused on B. And the tables the triggers watch are the ones the code keeps.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
@@ -49,6 +49,21 @@ test("a price changed in the database (no node told) is the next order's price o
   const after = await b.call('POST', '/orders', { body: order('Después', product) });
   assert.equal(after.status, 201, after.text);
   assert.equal(after.body.items[0].unit_price, price + 1_000, 'B read the new price under its order’s own config_version');
+});
+
+test('a dish switched "agotado" in the database (no node told) is refused by the next order on a node that kept the marks', async () => {
+  const product = R1.products.empanadaCamaronQueso;
+  assert.equal((await b.call('POST', '/orders', { body: order('Antes del 86', product) })).status, 201);
+  assert.equal((await b.call('POST', '/orders', { body: order('Antes del 86 otra vez', product) })).status, 201, 'B keeps the marks: none');
+  await db.query("INSERT INTO sold_out (location_id, item_kind, item_id, since, until) VALUES ($1, 'product', $2, 0, NULL)", [R1.openLocation, product]);
+  try {
+    const refused = await b.call('POST', '/orders', { body: order('Después del 86', product) });
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.error.code, 'insufficient_stock');
+  } finally {
+    await db.query('DELETE FROM sold_out WHERE location_id = $1 AND item_id = $2', [R1.openLocation, product]);
+  }
+  assert.equal((await b.call('POST', '/orders', { body: order('Vuelve', product) })).status, 201, 'switched back: B reads it again');
 });
 
 test("an order on node A leaves node B's verified keys kept; a key revoked on A is refused on B", async () => {

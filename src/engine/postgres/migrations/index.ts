@@ -13,6 +13,7 @@ import issue34CourierClaims from './0010-issue34-courier-claims.ts';
 import issue32LineStarts from './0011-issue32-line-starts.ts';
 import issue34ConfigVersion from './0012-issue34-config-version.ts';
 import issue35HubKeys from './0013-issue35-hub-keys.ts';
+import issue34SoldOutKept from './0014-issue34-sold-out-kept.ts';
 
 /**
  * The SQLite schema version PostgreSQL's schema mirrors (0001 mirrors 0017; each later SQLite
@@ -40,4 +41,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 11, name: 'issue32-line-starts (SQLite 0024, issue 32)', sql: issue32LineStarts },
   { version: 12, name: 'issue34-config-version (PostgreSQL only, issue 34)', sql: issue34ConfigVersion },
   { version: 13, name: 'issue35-hub-keys (SQLite 0025, issue 35)', sql: issue35HubKeys },
+  { version: 14, name: 'issue34-sold-out-kept (PostgreSQL only, issue 34)', sql: issue34SoldOutKept },
 ];

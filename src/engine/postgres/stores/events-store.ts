@@ -8,7 +8,7 @@ import { KITCHEN_EVENT_PREFIX, type EventRow, type EventWorld, type EventsStore 
 import type { World } from '../../../shared/world.ts';
 import type { AsyncStore } from '../../store/async-store.ts';
 import { APPEND_EVENT_SQL, LAST_EVENT_SEQ_SQL } from '../clock-sql.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
 
 /** The feed after a cursor ($1 restaurant, $2 after, $3 world, $4 limit), the kitchen's own events left out. */
 export const READ_FEED_SQL = `SELECT seq, type, created_at, data FROM events
@@ -27,6 +27,12 @@ export class PostgresEventsStore implements AsyncStore<EventsStore> {
     if (!row) throw new Error(`no event appended for restaurant ${restaurantId}`);
     this.appended(restaurantId);
     return row.seq;
+  }
+
+  /** `append`, its seq not read: inside a transaction sent without waiting (queryable.ts, sendWrite). */
+  async appendWithoutSeq(restaurantId: string, world: EventWorld, type: string, createdAt: number, data: unknown): Promise<void> {
+    await sendWrite(this.db, APPEND_EVENT_SQL, [restaurantId, world, type, createdAt, JSON.stringify(data)]);
+    this.appended(restaurantId);
   }
 
   list(restaurantId: string, world: World, afterSeq: number, limit: number): Promise<EventRow[]> {

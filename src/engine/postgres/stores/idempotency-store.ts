@@ -4,7 +4,7 @@
 import { PENDING_STATUS } from '../../domain/idempotency-record.ts';
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { IdempotencyStore, StoredResponse } from '../../store/idempotency-store.ts';
-import { changesOf, firstRow, type PostgresQueryable } from './queryable.ts';
+import { changesOf, firstRow, sendWrite, type PostgresQueryable } from './queryable.ts';
 
 const SQL = {
   find: 'SELECT request_hash, status, body FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND created_at > $3',
@@ -32,7 +32,7 @@ export class PostgresIdempotencyStore implements AsyncStore<IdempotencyStore> {
   }
 
   async save(apiKeyId: string, key: string, requestHash: string, status: number, body: string, at: number): Promise<void> {
-    await this.db.query(SQL.save, [apiKeyId, key, requestHash, status, body, at]);
+    await sendWrite(this.db, SQL.save, [apiKeyId, key, requestHash, status, body, at]);
   }
 
   deleteOlderThan(at: number): Promise<number> {

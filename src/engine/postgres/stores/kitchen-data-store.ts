@@ -6,7 +6,7 @@ import type { World } from '../../../shared/world.ts';
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { ItemStateRow, KitchenDataStore, KitchenSettingsRow } from '../../store/kitchen-data-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
 
 const SQL = {
   itemsOf: 'SELECT * FROM kitchen_item_states WHERE order_id = $1 ORDER BY item_index',
@@ -82,7 +82,7 @@ export class PostgresKitchenDataStore implements AsyncStore<KitchenDataStore> {
   }
 
   async setChannel(orderId: string, channel: string): Promise<void> {
-    await this.db.query(SQL.putChannel, [orderId, channel]);
+    await sendWrite(this.db, SQL.putChannel, [orderId, channel]);
   }
 
   async hasPendingItemPush(orderId: string, itemIndex: number): Promise<boolean> {

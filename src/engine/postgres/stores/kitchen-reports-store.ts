@@ -6,9 +6,9 @@
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { ItemTimingRow } from '../../store/kitchen-timings-store.ts';
 import type {
-  KitchenReportsStore, LocationUpdateRow, ReportLogRow, ReportOrderRow, ReportPromiseRow,
+  DayRange, KitchenReportsStore, LocationUpdateRow, ReportLogRow, ReportOrderRow, ReportPromiseRow,
 } from '../../store/kitchen-reports-store.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { rowsOf, type PostgresQueryable } from './queryable.ts';
 import { testColumn, type World } from '../../../shared/world.ts';
 
 const LOG_OF_LOCATION = `FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
@@ -30,9 +30,11 @@ const SQL = {
     ORDER BY created_at, seq LIMIT $4`,
   updatesBefore: `SELECT created_at, data FROM events WHERE restaurant_id = $1 AND type = 'location.updated' AND created_at < $2
     ORDER BY created_at DESC, seq DESC LIMIT $3`,
-  activity: `SELECT EXISTS (SELECT 1 ${LOG_OF_LOCATION})
+  activityIn: `SELECT EXISTS (SELECT 1 FROM kitchen_item_timings t JOIN orders o ON o.id = t.order_id
+         WHERE t.restaurant_id = $1 AND t.at >= d.from_at AND t.at < d.to_at AND t.location_id = $2 AND o.test = $3)
        OR EXISTS (SELECT 1 FROM order_promises p JOIN orders o ON o.id = p.order_id
-                  WHERE p.location_id = $4 AND p.created_at >= $2 AND p.created_at < $3 AND o.test = $5) AS active`,
+         WHERE p.location_id = $2 AND p.created_at >= d.from_at AND p.created_at < d.to_at AND o.test = $3) AS active
+    FROM unnest($4::bigint[], $5::bigint[]) WITH ORDINALITY AS d(from_at, to_at, i) ORDER BY d.i`,
 };
 
 export class PostgresKitchenReportsStore implements AsyncStore<KitchenReportsStore> {
@@ -67,8 +69,10 @@ export class PostgresKitchenReportsStore implements AsyncStore<KitchenReportsSto
     return rowsOf<LocationUpdateRow>(this.db, SQL.updatesBefore, [restaurantId, at, limit]);
   }
 
-  async active(restaurantId: string, locationId: string, world: World, from: number, to: number): Promise<boolean> {
-    const row = await firstRow<{ active: boolean }>(this.db, SQL.activity, [restaurantId, from, to, locationId, testColumn(world)]);
-    return row!.active;
+  /** Every range in one statement (the report-days job asks of each of a location's last 89 days). */
+  async activeIn(restaurantId: string, locationId: string, world: World, ranges: readonly DayRange[]): Promise<boolean[]> {
+    if (ranges.length === 0) return [];
+    const params = [restaurantId, locationId, testColumn(world), ranges.map((r) => r.from), ranges.map((r) => r.to)];
+    return (await rowsOf<{ active: boolean }>(this.db, SQL.activityIn, params)).map((row) => row.active);
   }
 }

@@ -12,7 +12,7 @@ import type {
   HeldItemRow, ItemTimingRow, KitchenTimingsStore, NewItemTiming, OpenItemRow, OpenLineAtStation, OpenPromiseRow,
   OrderPromiseRow, PrepStatRow, PromiseOutcome, PromiseUpdateRow,
 } from '../../store/kitchen-timings-store.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
 
 const TIMING_COLUMNS = [
   'restaurant_id', 'order_id', 'location_id', 'item_index', 'kind', 'source', 'station_id', 'product_id', 'quantity', 'channel', 'device', 'at',
@@ -175,7 +175,7 @@ export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsSto
   }
 
   async open(row: OpenItemRow): Promise<void> {
-    await this.db.query(SQL.putOpen, OPEN_COLUMNS.map((c) => row[c]));
+    await sendWrite(this.db, SQL.putOpen, OPEN_COLUMNS.map((c) => row[c]));
   }
 
   async close(orderId: string, itemIndex: number): Promise<void> {
@@ -222,7 +222,7 @@ export class PostgresKitchenTimingsStore implements AsyncStore<KitchenTimingsSto
   }
 
   async putOrderPromise(row: OrderPromiseRow): Promise<void> {
-    await this.db.query(SQL.putPromise, PROMISE_COLUMNS.map((c) => row[c]));
+    await sendWrite(this.db, SQL.putPromise, PROMISE_COLUMNS.map((c) => row[c]));
   }
 
   orderPromise(orderId: string): Promise<OrderPromiseRow | undefined> {

@@ -10,7 +10,7 @@ import type { AsyncStoreWithLocal } from '../../store/async-store.ts';
 import type {
   OrderChanges, OrderListFilter, OrderListKey, OrderRow, OrderWriteListener, OrdersStore,
 } from '../../store/orders-store.ts';
-import { firstRow, rowsOf, type PostgresQueryable } from './queryable.ts';
+import { firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
 import { testColumn, type World } from '../../../shared/world.ts';
 
 const INSERT_COLUMNS = [
@@ -65,7 +65,7 @@ export class PostgresOrdersStore implements AsyncStoreWithLocal<OrdersStore, 'on
 
   async insert(row: OrderRow): Promise<void> {
     this.written(row.id);
-    await this.db.query(SQL.insert, INSERT_COLUMNS.map((c) => row[c]));
+    await sendWrite(this.db, SQL.insert, INSERT_COLUMNS.map((c) => row[c]));
   }
 
   /** Removes an order and every row pointing to it; call inside a transaction (the client of one). */

@@ -13,5 +13,5 @@ export async function recordStockChange(
     product_id: productId,
     quantity: known?.get(productId) ?? (await tx.stores.stock.quantity(locationId, productId)),
   })));
-  await tx.stores.events.append(restaurantId, 'both', 'stock.updated', at, { location_id: locationId, items });
+  await tx.stores.events.appendWithoutSeq(restaurantId, 'both', 'stock.updated', at, { location_id: locationId, items });
 }

@@ -133,7 +133,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     const view = toOrderView(row, restaurant.time_zone);
     // An online order is announced once its provider has opened its payment page
     // (open-online-payment.ts): one whose provider never did was never created, as far as anyone hears.
-    if (!online) await tx.stores.events.append(restaurant.id, world, 'order.created', now, view);
+    if (!online) await tx.stores.events.appendWithoutSeq(restaurant.id, world, 'order.created', now, view);
     // It reaches the kitchen now (an online one once paid: transition-order.ts): its tickets are printed after the commit.
     // On a replica too, with the number it answered ("L7"): the upstream's number comes later (shared/order-number.ts).
     if (!online) await queueArrivalTickets(engine, tx, row, now);

@@ -121,14 +121,16 @@ export function kitchenReportsStoreContract(open: OpenBackend): void {
     assert.deepEqual(read(await kitchenReports.locationUpdatesBefore(R2, 1000, 10)), [[200, { id: 'l-3' }]]);
   });
 
-  test('a location is active in [from, to) by a log row or by a promise alone, of its world only', async () => {
+  test('a location is active in [from, to) by a log row or by a promise alone, of its world only; each range answered in order', async () => {
     const { kitchenReports } = db.stores;
-    assert.equal(await kitchenReports.active(R1, L1, 'live', 100, 101), true, 'a log row');
-    assert.equal(await kitchenReports.active(R1, L1, 'live', 200, 201), true, 'a promise alone');
-    assert.equal(await kitchenReports.active(R1, L1, 'live', 500, 1000), false);
-    assert.equal(await kitchenReports.active(R1, L1, 'test', 150, 151), true);
-    assert.equal(await kitchenReports.active(R1, L1, 'test', 100, 101), false, 'the other world\'s rows');
-    assert.equal(await kitchenReports.active(R1, L2, 'live', 1200, 1201), true, 'a promise of another location');
-    assert.equal(await kitchenReports.active(R1, L2, 'live', 100, 101), false);
+    const range = (from: number, to: number) => ({ from, to });
+    assert.deepEqual(
+      await kitchenReports.activeIn(R1, L1, 'live', [range(100, 101), range(500, 1000), range(200, 201)]),
+      [true, false, true],
+      'a log row; nothing; a promise alone',
+    );
+    assert.deepEqual(await kitchenReports.activeIn(R1, L1, 'test', [range(150, 151), range(100, 101)]), [true, false], "the other world's rows");
+    assert.deepEqual(await kitchenReports.activeIn(R1, L2, 'live', [range(1200, 1201), range(100, 101)]), [true, false], 'a promise of another location');
+    assert.deepEqual(await kitchenReports.activeIn(R1, L1, 'live', []), []);
   });
 }
