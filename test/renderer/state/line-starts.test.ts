@@ -99,6 +99,34 @@ describe('a line started at its station (board state)', () => {
     assert.deepEqual(item(id, 0), { started: true, done: false });
   });
 
+  test('the feed may bring the start back before the answer: nothing stays pending either way', async () => {
+    const id = tickets[0]!.order.id;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    // The engine's answer waits until the feed has shown the start.
+    const slow = createBoardState({
+      ...clock.deps,
+      api: {
+        boardSnapshot: async () => snapshot(clock.now),
+        transitionOrder: () => Promise.reject(new Error('unused')),
+        setItemDone: () => Promise.reject(new Error('unused')),
+        setItemStarted: async () => {
+          await answered;
+          return tickets[0]!;
+        },
+      },
+    });
+    await slow.getState().load();
+    board = slow;
+    board.getState().tapItem(id, 0, 1000);
+    await clock.advance(HOLD_MS);
+    feed(tickets[0]!, [{ index: 0, started: true }]);
+    assert.equal(board.getState().pending[id]![0]!.phase, 'sending');
+    answer();
+    await settle();
+    assert.equal(board.getState().pending[id], undefined);
+  });
+
   test('the second tap bumps it: the start still held is sent first, then the done mark', async () => {
     const id = tickets[1]!.order.id;
     board.getState().tapItem(id, 1, 1000);

@@ -238,7 +238,8 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
         const done = itemDone(changes, item.index, item.done);
         // Started (issue 32): drawn in progress over the line's own box, so nothing moves under the finger.
         const started = !readOnly && itemStarted(changes, item);
-        const startedAt = started ? (pendingStartOf(changes, item.index)?.at ?? (item.started_at !== undefined ? item.started_at - clockOffset : null)) : null;
+        // The engine's start once it has one (its clock, which the board's timers follow), else the tap's.
+        const startedAt = started ? (item.started_at !== undefined ? item.started_at - clockOffset : (pendingStartOf(changes, item.index)?.at ?? null)) : null;
         const noteIsAllergy = allergic(item.notes);
         return (
           <div

@@ -27,6 +27,7 @@ export const en: Record<TextKey, string> = {
   'ticket.scheduled': 'Scheduled {time}',
   'ticket.started': '▶ in progress',
   'ticket.started_for': '▶ in progress · {minutes} min',
+  'ticket.started_short': '▶ {minutes} min',
   'ticket.held_line': 'held until {time}',
   'ticket.note': 'Note',
   'ticket.courier': 'Courier',

@@ -26,6 +26,7 @@ export const es = {
   'ticket.scheduled': 'Programado {time}',
   'ticket.started': '▶ en curso',
   'ticket.started_for': '▶ en curso · {minutes} min',
+  'ticket.started_short': '▶ {minutes} min',
   'ticket.held_line': 'retenido hasta {time}',
   'ticket.note': 'Nota',
   'ticket.courier': 'Repartidor',

@@ -163,6 +163,9 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
         get().heard();
         // Still there unless the feed already brought the change back (then it is done).
         update(orderId, next.seq, { phase: 'sent' });
+        // A line's mark or start the feed brought before this answer is done now.
+        const shown = get().tickets[orderId];
+        if (next.kind !== 'move' && shown) get().settleItems(shown);
         process(orderId);
       },
       (error: unknown) => {
