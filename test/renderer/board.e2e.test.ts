@@ -173,6 +173,15 @@ describe('kitchen board (Chromium, real engine)', () => {
     await ticket.first().waitFor();
     const items = ticket.locator('[data-testid="item"]');
     assert.equal(await items.count(), 2);
+    // The first tap starts a line (issue 32), the next one bumps it: a click's guard is its own
+    // timestamp's (real time), which the page's installed clock does not move.
+    const pastGuard = async () => {
+      const tapped = Date.now();
+      await eventually(async () => Date.now() > tapped + TAP_GUARD_MS + 50, 'past the tap guard');
+    };
+    await items.nth(0).click();
+    assert.equal(await items.nth(0).getAttribute('data-started'), 'true');
+    await pastGuard();
     await items.nth(0).click();
     assert.equal(await items.nth(0).getAttribute('data-done'), 'true');
     // A second screen opened now sees it struck; what it un-strikes reaches the first one live.
@@ -183,8 +192,12 @@ describe('kitchen board (Chromium, real engine)', () => {
     await otherItems.nth(0).click();
     await eventually(async () => (await items.nth(0).getAttribute('data-done')) === 'false', 'un-struck here, live');
     await other.close();
-    await k.page.clock.runFor(TAP_GUARD_MS + 100); // a second tap on the same item within the guard is the same tap
+    await pastGuard(); // a second tap on the same item within the guard is the same tap
+    // Un-struck, the line is started again (its start is kept): one tap strikes it; the other line takes two.
+    await eventually(async () => (await items.nth(0).getAttribute('data-started')) === 'true', 'started again');
     await items.nth(0).click();
+    await items.nth(1).click();
+    await pastGuard();
     await items.nth(1).click();
     await ticket.locator('[data-testid="suggested"]').first().waitFor();
     assert.match(await ticket.locator('[data-testid="suggested"]').first().innerText(), /Todo listo: Preparar/);

@@ -14,6 +14,7 @@ import { eventually } from '../support/eventually.ts';
 import { startServedKitchen, type ServedKitchen } from '../engine/http/kitchen/served-kitchen.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 import { englishIn } from './support/spanish-words.ts';
+import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 import { setBusyOverride } from '../../src/engine/services/kitchen/busy-mode.ts';
 import { kitchenActor } from '../../src/engine/screen/kitchen-handlers.ts';
 
@@ -93,6 +94,11 @@ describe('the kitchen\'s wait on the strip of a browser tablet (served engine, H
     // A cook bumps two of the lines from the board.
     for (const order of made.slice(0, 2)) {
       const item = page.locator(`.column article[data-order-id="${order.id}"] [data-testid="item"]`).first();
+      // The first tap starts the line (issue 32), the next one, past the tap guard, strikes it.
+      await item.click();
+      await eventually(async () => (await item.getAttribute('data-started')) === 'true' || undefined, 'the line started');
+      const tapped = Date.now();
+      await eventually(async () => Date.now() > tapped + TAP_GUARD_MS + 50 || undefined, 'past the tap guard');
       await item.click();
       await eventually(async () => (await item.getAttribute('data-done')) === 'true' || undefined, 'the line struck');
     }

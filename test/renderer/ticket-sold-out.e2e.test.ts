@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { R1 } from '../support/demo-ids.ts';
+import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.ts';
 import { eventually } from '../support/eventually.ts';
 import { placeOrder, startKitchenUnderTest, type KitchenUnderTest } from './support/kitchen-under-test.ts';
 
@@ -52,9 +53,13 @@ describe('agotar from a ticket (Chromium, real engine)', () => {
     assert.equal(refused.status, 409, refused.text);
     assert.equal(await item.getAttribute('data-done'), 'false');
 
-    // A quick tap still strikes the item.
+    // A quick tap still works the line: the first starts it (issue 32), the next strikes it.
     await k.page.locator('[data-testid="sold-out-ask"] button').click();
     await item.click();
-    await eventually(async () => (await item.getAttribute('data-done')) === 'true', 'a tap strikes the item');
+    await eventually(async () => (await item.getAttribute('data-started')) === 'true', 'a tap starts the line');
+    const tapped = Date.now();
+    await eventually(async () => Date.now() > tapped + TAP_GUARD_MS + 50, 'past the tap guard');
+    await item.click();
+    await eventually(async () => (await item.getAttribute('data-done')) === 'true', 'the next tap strikes it');
   });
 });

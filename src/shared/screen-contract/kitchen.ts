@@ -30,6 +30,8 @@ export interface TicketItem extends Omit<OrderItem, 'modifiers' | 'product_id' |
    * done yet: drawn in progress, the next tap bumps it. Absent: not started there.
    */
   started?: boolean;
+  /** When it was started (epoch ms, the engine's clock), with `started`: the board says for how long. */
+  started_at?: number;
   /**
    * Held back so that the order's items finish together (issue 32): fired to its station at this
    * moment at the latest (epoch ms); the screen shows "retenido hasta HH:MM". Absent: fired.

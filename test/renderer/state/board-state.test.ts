@@ -243,9 +243,9 @@ describe('board board', () => {
     // The same for an item: a second tap within the guard does not take the mark back.
     const itemsBoard = createBoardState({ ...clock.deps, api: { boardSnapshot: async () => snapshot(initial, clock.now), transitionOrder: () => Promise.reject(new Error('unused')), setItemDone: async () => initial[0]! } });
     await itemsBoard.getState().load();
-    itemsBoard.getState().toggleItem(initial[0]!.order.id, 0);
+    itemsBoard.getState().tapItem(initial[0]!.order.id, 0);
     await clock.advance(100);
-    itemsBoard.getState().toggleItem(initial[0]!.order.id, 0);
+    itemsBoard.getState().tapItem(initial[0]!.order.id, 0);
     assert.equal(itemsBoard.getState().pending[initial[0]!.order.id]!.filter((c) => c.kind === 'item').at(-1)!.kind === 'item' && (itemsBoard.getState().pending[initial[0]!.order.id]!.at(-1) as { done: boolean }).done, true);
   });
 

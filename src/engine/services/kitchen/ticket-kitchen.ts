@@ -11,8 +11,8 @@ import type { OrderItemView } from '../orders/order-view.ts';
 /** The kitchen's own facts about orders: read one order at a time, or many at once for a snapshot. */
 export interface KitchenFacts {
   doneItems(orderId: string): Promise<Set<number>>;
-  /** The lines a cook marked started at their station (issue 32). */
-  startedItems(orderId: string): Promise<Set<number>>;
+  /** The lines a cook marked started at their station (issue 32), with when (epoch ms). */
+  startedItems(orderId: string): Promise<Map<number, number>>;
   recalledUntil(orderId: string): Promise<number | null>;
   channel(orderId: string): Promise<string | null>;
   /** The order's lines held back to finish together, with when each fires (epoch ms). */
@@ -33,7 +33,7 @@ export interface TicketContext {
 export function factsPerOrder(engine: Engine, tx: ReadTransaction): KitchenFacts {
   return {
     doneItems: async (orderId) => new Set((await tx.stores.kitchenData.itemStates(orderId)).filter((s) => s.done === 1).map((s) => s.item_index)),
-    startedItems: async (orderId) => new Set((await tx.stores.kitchenData.itemStates(orderId)).filter((s) => s.started_at !== null).map((s) => s.item_index)),
+    startedItems: async (orderId) => new Map((await tx.stores.kitchenData.itemStates(orderId)).flatMap((s) => (s.started_at === null ? [] : [[s.item_index, s.started_at] as const]))),
     recalledUntil: async (orderId) => await tx.stores.kitchenData.recalledUntil(orderId),
     channel: async (orderId) => await tx.stores.kitchenData.channel(orderId),
     heldItems: async (orderId) => new Map((await tx.stores.kitchenTimings.heldOf(orderId)).map((h) => [h.item_index, h.fire_at])),
@@ -44,7 +44,7 @@ export function factsPerOrder(engine: Engine, tx: ReadTransaction): KitchenFacts
 /** Facts of many orders read in a few queries (a board snapshot of hundreds of tickets). */
 export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderIds: readonly string[]): Promise<KitchenFacts> {
   const done = new Map<string, Set<number>>();
-  const started = new Map<string, Set<number>>();
+  const started = new Map<string, Map<number, number>>();
   const mark = (marks: Map<string, Set<number>>, row: { order_id: string; item_index: number }) => {
     const set = marks.get(row.order_id) ?? new Set<number>();
     set.add(row.item_index);
@@ -52,7 +52,11 @@ export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderId
   };
   for (const row of await tx.stores.kitchenData.itemStatesOf(orderIds)) {
     if (row.done === 1) mark(done, row);
-    if (row.started_at !== null) mark(started, row);
+    if (row.started_at !== null) {
+      const lines = started.get(row.order_id) ?? new Map<number, number>();
+      lines.set(row.item_index, row.started_at);
+      started.set(row.order_id, lines);
+    }
   }
   const recalls = new Map((await tx.stores.kitchenData.recallsOf(orderIds)).map((r) => [r.order_id, r.recalled_until]));
   const channels = new Map((await tx.stores.kitchenData.channelsOf(orderIds)).map((c) => [c.order_id, c.channel]));
@@ -64,12 +68,13 @@ export async function factsOfOrders(engine: Engine, tx: ReadTransaction, orderId
   }
   const promises = new Map((await tx.stores.kitchenTimings.currentPromisesOf(orderIds)).map((p) => [p.order_id, p.promised_ready_at]));
   const none = new Set<number>();
+  const noneStarted = new Map<number, number>();
   const noneHeld = new Map<number, number>();
   return {
     promisedReadyAt: async (orderId) => promises.get(orderId) ?? null,
     heldItems: async (orderId) => held.get(orderId) ?? noneHeld,
     doneItems: async (orderId) => done.get(orderId) ?? none,
-    startedItems: async (orderId) => started.get(orderId) ?? none,
+    startedItems: async (orderId) => started.get(orderId) ?? noneStarted,
     recalledUntil: async (orderId) => recalls.get(orderId) ?? null,
     channel: async (orderId) => channels.get(orderId) ?? null,
   };
@@ -91,7 +96,7 @@ export async function ticketKitchen(row: OrderRow, context: TicketContext): Prom
       modifiers: line.modifiers.map((m) => ({ ...m, allergen: flagged?.includes(allergenKey(m.group, m.name)) ?? false })),
       station_id: productId === null ? null : (settings.product_stations[productId] ?? null),
       done: done.has(index),
-      ...(started.has(index) && !done.has(index) ? { started: true } : {}),
+      ...(started.has(index) && !done.has(index) ? { started: true, started_at: started.get(index)! } : {}),
       ...(held.has(index) ? { held_until: held.get(index)! } : {}),
     };
   });

@@ -9,8 +9,8 @@ import { formatClock } from '../format.ts';
 import { refusalText } from '../i18n.ts';
 import { closedOnStrip, locationsOrderedSince } from '../closed-locations.ts';
 import { kitchenWaitTexts } from '../kitchen-wait.ts';
-import { isStale, type PendingMove } from '../state/board-state.ts';
-import type { LocationStatusEntry } from '../../../shared/screen-contract/kitchen.ts';
+import { isStale, type PendingMove, type PendingStart } from '../state/board-state.ts';
+import type { KitchenTicket, LocationStatusEntry } from '../../../shared/screen-contract/kitchen.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 
 export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; soundAllowed: boolean }) {
@@ -240,8 +240,11 @@ export function Toasts() {
   );
 }
 
+/** A change held for its undo window: a bump, or a line's start (issue 32). */
+type HeldChange = PendingMove | PendingStart;
+
 /**
- * The moves still held, in a place of their own in the top bar, never over a ticket: the latest
+ * The moves and line starts still held, in a place of their own in the top bar, never over a ticket: the latest
  * one (a tap, or Esc, takes it back) and "+N" more, whose list opens on tap. A touch on it within
  * the tap guard of the touch that bumped is ignored (pending-slice.ts): a double tap on a bump is
  * never a bump and an undo.
@@ -253,7 +256,7 @@ export function UndoTray() {
   const [listOpen, setListOpen] = useState(false);
   const held = useClock((now) =>
     Object.entries(pending)
-      .flatMap(([orderId, list]) => list.filter((c): c is PendingMove => c.kind === 'move' && c.phase === 'held' && c.deadline > now).map((move) => ({ orderId, move })))
+      .flatMap(([orderId, list]) => list.filter((c): c is HeldChange => c.kind !== 'item' && c.phase === 'held' && c.deadline > now).map((move) => ({ orderId, move })))
       .sort((a, b) => b.move.seq - a.move.seq)
       .map(({ orderId, move }) => `${orderId}|${move.seq}`)
       .join(','),
@@ -261,7 +264,7 @@ export function UndoTray() {
   if (held === '') return null;
   const entries = held.split(',').map((entry) => {
     const [orderId, seq] = entry.split('|') as [string, string];
-    const move = (pending[orderId] ?? []).find((c) => c.seq === Number(seq)) as PendingMove | undefined;
+    const move = (pending[orderId] ?? []).find((c) => c.seq === Number(seq)) as HeldChange | undefined;
     return { orderId, move };
   });
   const [latest, ...more] = entries;
@@ -269,11 +272,11 @@ export function UndoTray() {
     <div className="undo-tray" data-testid="undo-tray" role="region" aria-label={t('board.undo_tray')}>
       {listOpen && more.length > 0 && (
         <div className="undo-list" data-testid="undo-list">
-          {more.map(({ orderId, move }) => move && <HeldMove key={move.seq} orderId={orderId} number={tickets[orderId]?.order.number ?? '?'} move={move} />)}
+          {more.map(({ orderId, move }) => move && <HeldMove key={move.seq} orderId={orderId} ticket={tickets[orderId]} move={move} />)}
         </div>
       )}
       <div className="undo-row">
-        {latest?.move && <HeldMove orderId={latest.orderId} number={tickets[latest.orderId]?.order.number ?? '?'} move={latest.move} />}
+        {latest?.move && <HeldMove orderId={latest.orderId} ticket={tickets[latest.orderId]} move={latest.move} />}
         {more.length > 0 && (
           <button type="button" className="btn btn-secondary undo-more" data-testid="undo-more" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
             +{more.length}
@@ -284,15 +287,18 @@ export function UndoTray() {
   );
 }
 
-function HeldMove({ orderId, number, move }: { orderId: string; number: string; move: PendingMove }) {
+function HeldMove({ orderId, ticket, move }: { orderId: string; ticket: KitchenTicket | undefined; move: HeldChange }) {
   const t = useT();
+  const number = ticket?.order.number ?? '?';
   const { board } = useApp();
   // The shared tick may be up to a tick old at the moment of the tap: read the clock itself.
   const seconds = useClock(() => Math.ceil((move.deadline - Date.now()) / 1000));
   if (seconds <= 0) return null;
   return (
-    <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} onClick={(e) => board.getState().undo(orderId, e.timeStamp)}>
-      {t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })}
+    <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} data-kind={move.kind} onClick={(e) => board.getState().undo(orderId, e.timeStamp)}>
+      {move.kind === 'move'
+        ? t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })
+        : t('board.undo_start', { number, item: ticket?.kitchen.items.find((i) => i.index === move.index)?.name ?? '?', undo: t('ticket.undo'), seconds })}
     </button>
   );
 }

@@ -6,12 +6,13 @@ import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useBoard, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
 
-export function HeldItemNote({ at }: { at: number }) {
+/** `hidden`: the line was started meanwhile; the note keeps its room (nothing moves) but says nothing. */
+export function HeldItemNote({ at, hidden = false }: { at: number; hidden?: boolean }) {
   const t = useT();
   const timeZone = useBoard((s) => s.restaurant?.time_zone ?? DEFAULT_TIME_ZONE);
   const language = useSettings((s) => s.settings.language);
   return (
-    <span className="held-item-note" data-testid="held-item" data-fire-at={at}>
+    <span className="held-item-note" data-testid="held-item" data-fire-at={at} style={hidden ? { visibility: 'hidden' } : undefined} aria-hidden={hidden || undefined}>
       {t('ticket.held_line', { time: formatClock(at, timeZone, language) })}
     </span>
   );

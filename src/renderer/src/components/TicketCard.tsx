@@ -6,11 +6,12 @@ import { useApp, useBoard, useClock, useClockFields, useSettings, useT } from '.
 import { bumpOf, canCancel, elapsedMs, formatElapsed, promiseStanding, timerLevel, type ShownTicket, type TicketBlock } from '../board-logic.ts';
 import { formatClock, formatDateTime } from '../format.ts';
 import { refusalText } from '../i18n.ts';
-import { isWaiting, itemDone, movesOf } from '../state/board/pending-slice.ts';
+import { isWaiting, itemDone, itemStarted, movesOf, pendingStartOf } from '../state/board/pending-slice.ts';
 import { useTrackVisibility } from '../visibility.ts';
 import { PrinterIcon } from './PrinterIcon.tsx';
 import { SoldOutAsk, useLongPress } from './SoldOutAsk.tsx';
 import { HeldItemNote } from './HeldItemNote.tsx';
+import { StartedMark } from './StartedMark.tsx';
 import { TicketDetailsSheet, TicketFacts } from './TicketFacts.tsx';
 
 /** A part of a ticket drawn in one column of a lane (board-plan.ts): its header and blocks [from, to). */
@@ -235,28 +236,35 @@ export const TicketCard = memo(function TicketCard({ ticket, blocks, fragment, l
         const item = kitchen.items.find((x) => x.index === b.index);
         if (!item) return null;
         const done = itemDone(changes, item.index, item.done);
+        // Started (issue 32): drawn in progress over the line's own box, so nothing moves under the finger.
+        const started = !readOnly && itemStarted(changes, item);
+        // The engine's start once it has one (its clock, which the board's timers follow), else the tap's.
+        const startedAt = started ? (item.started_at !== undefined ? item.started_at - clockOffset : (pendingStartOf(changes, item.index)?.at ?? null)) : null;
         const noteIsAllergy = allergic(item.notes);
         return (
           <div
             key={key}
             data-block={index}
-            className={`ticket-item ${done ? 'done' : ''} ${canStrike ? 'strikable' : ''}`}
+            className={`ticket-item ${done ? 'done' : ''} ${started ? 'started' : ''} ${canStrike ? 'strikable' : ''}`}
             data-testid="item"
             data-done={done ? 'true' : 'false'}
+            data-started={started ? 'true' : 'false'}
             data-station={item.station_id ?? ''}
             onClick={(e) => {
               if (!canStrike) return;
               e.stopPropagation();
               // The click that ends a long press is not a strike.
               if (longPress.consumeClick()) return;
-              board.getState().toggleItem(id, item.index, e.timeStamp);
+              board.getState().tapItem(id, item.index, e.timeStamp);
             }}
             {...(canStrike ? longPress.handlers(item.index) : {})}
           >
             <span className="item-line">
               <span className="qty">{item.quantity}×</span> <span className="item-name">{item.name}</span>
-              {item.held_until !== undefined && !done && <HeldItemNote at={item.held_until} />}
+              {/* Started, a held line keeps its note's room until the engine has fired it (its height is planned with it). */}
+              {item.held_until !== undefined && !done && <HeldItemNote at={item.held_until} hidden={started} />}
             </span>
+            {started && <StartedMark since={startedAt} />}
             {item.modifiers.length > 0 && (
               <ul className="modifiers">
                 {item.modifiers.map((m, i) => (

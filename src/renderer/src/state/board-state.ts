@@ -10,7 +10,7 @@ import { createPendingSlice } from './board/pending-slice.ts';
 import { createSelectionSlice } from './board/selection-slice.ts';
 
 export { isStale, STALE_AFTER_MS } from './board/feed-slice.ts';
-export type { BoardState, Flash, PendingChange, PendingMove, Toast } from './board/board-shape.ts';
+export type { BoardState, Flash, PendingChange, PendingMove, PendingStart, Toast } from './board/board-shape.ts';
 export { shownTickets } from './board/shown.ts';
 
 /** How long a bump can be undone before it is sent (the state machine has no way back). */

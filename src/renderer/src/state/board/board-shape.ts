@@ -15,7 +15,7 @@ export type SetBoard = StoreApi<BoardState>['setState'];
 export type GetBoard = () => BoardState;
 
 export interface BoardContext {
-  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'recallOrder' | 'reprintOrder' | 'retryPrinter'>>;
+  api: Pick<KitchenApi, 'boardSnapshot' | 'transitionOrder'> & Partial<Pick<KitchenApi, 'setItemDone' | 'setItemStarted' | 'recallOrder' | 'reprintOrder' | 'retryPrinter'>>;
   now: () => number;
   setTimer: (run: () => void, ms: number) => unknown;
   clearTimer: (handle: unknown) => void;
@@ -63,7 +63,7 @@ export interface FeedSlice {
 
 // This screen's changes until the engine has them (pending-slice.ts).
 /**
- * held: a bump within its undo window; queued: due, waiting for the engine to be reachable;
+ * held: a bump (or a line's start) within its undo window; queued: due, waiting for the engine to be reachable;
  * sending: asked, no answer yet; sent: the engine said yes, the feed has not shown it yet.
  */
 export type PendingPhase = 'held' | 'queued' | 'sending' | 'sent';
@@ -92,7 +92,14 @@ export interface PendingItem extends PendingBase {
   done: boolean;
 }
 
-export type PendingChange = PendingMove | PendingItem;
+/** A line marked started at its station (issue 32): the first tap on it, held for the undo window like a bump. */
+export interface PendingStart extends PendingBase {
+  kind: 'start';
+  index: number;
+  started: boolean;
+}
+
+export type PendingChange = PendingMove | PendingItem | PendingStart;
 
 /** Where pending changes are kept across reloads (localStorage in the page). */
 export interface PendingStorage {
@@ -111,8 +118,14 @@ export interface PendingSlice {
    */
   bump(orderId: string, seen?: OrderStatus, touchedAt?: number, anywhere?: boolean): void;
   cancel(orderId: string): void;
-  toggleItem(orderId: string, index: number, touchedAt?: number): void;
-  /** Takes back the latest held move (of one order, or of any). */
+  /**
+   * A tap on a line: a line not started yet in a cooking ticket is started (held for the undo
+   * window, like a bump), a started one is done (its start, if still held, is sent first), a done
+   * one is done no more. Guarded like a bump: a second touch on the line within TAP_GUARD_MS is
+   * the same tap.
+   */
+  tapItem(orderId: string, index: number, touchedAt?: number): void;
+  /** Takes back the latest held move or line start (of one order, or of any). */
   undo(orderId?: string, touchedAt?: number): boolean;
   /** Sends what waited for the engine (it was just heard from). */
   flush(): void;

@@ -1,11 +1,12 @@
-// Every change this screen makes to a ticket, in one place until the engine has it: bumps held for
-// the undo window, item marks, and whatever was tapped while the engine could not be reached.
+// Every change this screen makes to a ticket, in one place until the engine has it: bumps and line
+// starts held for the undo window, item marks, and whatever was tapped while the engine could not be reached.
 // Each change carries its own idempotency key, is sent one at a time per order, in order, and is
 // kept (and survives a reload) until the engine answers: yes (the feed then shows it), or no (the
 // card says so). A tap never moves an order more than one step beyond what the screen showed.
 import { bumpTarget } from '../../../../shared/order-states.ts';
 import { ScreenCallError } from '../../api.ts';
-import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, PendingSlice, PendingStorage, SetBoard } from './board-shape.ts';
+import type { KitchenTicket, TicketItem } from '../../../../shared/screen-contract/kitchen.ts';
+import type { BoardContext, GetBoard, PendingBase, PendingChange, PendingMove, PendingSlice, PendingStart, PendingStorage, SetBoard } from './board-shape.ts';
 
 /**
  * A second touch within this long of a touch that bumped is the same tap (a wet finger, a double
@@ -33,6 +34,29 @@ export function itemDone(changes: PendingChange[] | undefined, index: number, do
   return done;
 }
 
+/**
+ * Whether a line shows started on this screen (issue 32): not done, and its latest pending start
+ * (the first tap on it), else the engine's word. A line un-done goes back to what the engine says.
+ */
+export function itemStarted(changes: PendingChange[] | undefined, item: Pick<TicketItem, 'index' | 'done' | 'started'>): boolean {
+  if (itemDone(changes, item.index, item.done)) return false;
+  if (changes) {
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const change = changes[i]!;
+      if (change.kind === 'start' && change.index === item.index) return change.started;
+    }
+  }
+  return item.started === true;
+}
+
+/** The pending start of a line (the first tap on it, not yet shown back by the feed), if any. */
+export function pendingStartOf(changes: PendingChange[] | undefined, index: number): PendingStart | undefined {
+  return changes?.findLast((c): c is PendingStart => c.kind === 'start' && c.index === index);
+}
+
+/** A ticket whose lines a cook can start: in the kitchen and not ready yet (the engine refuses the others). */
+const COOKING = new Set(['recibido', 'en_preparacion']);
+
 /** Waiting for the engine: due but not yet accepted by it. */
 export const isWaiting = (change: PendingChange) => change.phase === 'queued' || change.phase === 'sending';
 
@@ -40,6 +64,14 @@ function newKey(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether the ticket as the feed brought it says what an item mark or a start asked for. */
+function reflects(ticket: KitchenTicket, change: Exclude<PendingChange, PendingMove>): boolean {
+  const item = ticket.kitchen.items.find((i) => i.index === change.index);
+  if (!item) return false;
+  // A done line is neither started nor not: the start is settled by the bump that followed it.
+  return change.kind === 'item' ? item.done === change.done : item.done || (item.started === true) === change.started;
 }
 
 export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): PendingSlice {
@@ -88,10 +120,21 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
     );
   };
 
+  /** A line a tap starts: not done nor started on this screen, in a ticket the kitchen is cooking. */
+  const startable = (ticket: KitchenTicket, item: TicketItem): boolean => {
+    if (!ctx.api.setItemStarted) return false;
+    const changes = changesOf(ticket.order.id);
+    const moves = movesOf(changes);
+    const shown = moves.length ? moves[moves.length - 1]!.target : ticket.order.status;
+    return COOKING.has(shown) && !itemDone(changes, item.index, item.done) && !itemStarted(changes, item);
+  };
+
   const send = (change: PendingChange, orderId: string) =>
     change.kind === 'move'
       ? ctx.api.transitionOrder({ order_id: orderId, target: change.target, change_id: change.key })
-      : ctx.api.setItemDone!({ order_id: orderId, item_index: change.index, done: change.done, change_id: change.key });
+      : change.kind === 'start'
+        ? ctx.api.setItemStarted!({ order_id: orderId, item_index: change.index, started: change.started, change_id: change.key })
+        : ctx.api.setItemDone!({ order_id: orderId, item_index: change.index, done: change.done, change_id: change.key });
 
   /** Sends the next due change of an order; one at a time, in order. */
   const process = (orderId: string) => {
@@ -120,6 +163,9 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
         get().heard();
         // Still there unless the feed already brought the change back (then it is done).
         update(orderId, next.seq, { phase: 'sent' });
+        // A line's mark or start the feed brought before this answer is done now.
+        const shown = get().tickets[orderId];
+        if (next.kind !== 'move' && shown) get().settleItems(shown);
         process(orderId);
       },
       (error: unknown) => {
@@ -194,18 +240,26 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       process(orderId);
     },
 
-    toggleItem(orderId, index, touchedAt) {
+    tapItem(orderId, index, touchedAt) {
       if (afterBump(touchedAt)) return;
       const ticket = get().tickets[orderId];
       const item = ticket?.kitchen.items.find((i) => i.index === index);
       if (!ticket || !item || !ctx.api.setItemDone || repeated(`item:${orderId}:${index}`, touchedAt)) return;
       get().touch(orderId);
-      const changes = changesOf(orderId);
+      const now = ctx.now();
+      // The first tap on a line of a cooking ticket starts it (issue 32): held for the undo window,
+      // like a bump, so a wrong line is taken back before the engine logs it.
+      if (startable(ticket, item)) {
+        setChanges(orderId, [...changesOf(orderId), { kind: 'start', seq: ++seq, key: newKey(), index, started: true, phase: 'held', deadline: now + ctx.holdMs, at: now }]);
+        process(orderId);
+        return;
+      }
+      // The next tap is its bump: a start still held on it is confirmed at once, and goes first.
+      const changes = changesOf(orderId).map((c) => (c.kind === 'start' && c.index === index && c.phase === 'held' ? { ...c, deadline: now } : c));
       const done = !itemDone(changes, index, item.done);
       // A mark not yet sent is replaced; one that only undoes it is not sent at all.
       const unsent = (c: PendingChange) => c.kind === 'item' && c.index === index && (c.phase === 'held' || c.phase === 'queued');
       const kept = changes.filter((c) => !unsent(c));
-      const now = ctx.now();
       const needed = itemDone(kept, index, item.done) !== done;
       setChanges(orderId, needed ? [...kept, { kind: 'item', seq: ++seq, key: newKey(), index, done, phase: 'held', deadline: now, at: now }] : kept);
       process(orderId);
@@ -217,7 +271,7 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       for (const [id, changes] of Object.entries(get().pending)) {
         if (orderId !== undefined && id !== orderId) continue;
         for (const change of changes) {
-          if (change.kind === 'move' && change.phase === 'held' && change.deadline > ctx.now() && (latest === null || change.seq > latest.change.seq)) latest = { orderId: id, change };
+          if (change.kind !== 'item' && change.phase === 'held' && change.deadline > ctx.now() && (latest === null || change.seq > latest.change.seq)) latest = { orderId: id, change };
         }
       }
       if (!latest) return false;
@@ -245,7 +299,7 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
       }
       const heldHere = moves.some((m) => m.phase === 'held');
       // What waits for the engine stays: the engine decides, and a refusal shows on the card.
-      setChanges(order.id, changes.filter((c) => c.kind === 'item' || c.phase === 'sending' || c.phase === 'queued'));
+      setChanges(order.id, changes.filter((c) => c.kind !== 'move' || c.phase === 'sending' || c.phase === 'queued'));
       return heldHere ? 'dropped-held' : 'none';
     },
 
@@ -289,8 +343,8 @@ export function createPendingSlice(set: SetBoard, get: GetBoard, ctx: BoardConte
 
     settleItems(ticket) {
       const changes = changesOf(ticket.order.id);
-      if (!changes.some((c) => c.kind === 'item')) return;
-      const kept = changes.filter((c) => !(c.kind === 'item' && c.phase === 'sent' && ticket.kitchen.items.find((i) => i.index === c.index)?.done === c.done));
+      if (!changes.some((c) => c.kind !== 'move')) return;
+      const kept = changes.filter((c) => !(c.kind !== 'move' && c.phase === 'sent' && reflects(ticket, c)));
       if (kept.length !== changes.length) setChanges(ticket.order.id, kept);
     },
   };
@@ -308,7 +362,15 @@ export function storagePending(storage: { getItem(key: string): string | null; s
           if (!Array.isArray(list)) continue;
           const valid = list.filter(
             (c): c is PendingChange =>
-              !!c && typeof c === 'object' && typeof c.key === 'string' && typeof c.seq === 'number' && (c.kind === 'move' ? typeof c.target === 'string' : c.kind === 'item' && typeof c.index === 'number' && typeof c.done === 'boolean'),
+              !!c &&
+              typeof c === 'object' &&
+              typeof c.key === 'string' &&
+              typeof c.seq === 'number' &&
+              (c.kind === 'move'
+                ? typeof c.target === 'string'
+                : c.kind === 'item'
+                  ? typeof c.index === 'number' && typeof c.done === 'boolean'
+                  : c.kind === 'start' && typeof c.index === 'number' && typeof c.started === 'boolean'),
           );
           if (valid.length > 0) out[orderId] = valid;
         }
