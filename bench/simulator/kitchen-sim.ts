@@ -34,8 +34,21 @@ export interface SimulatedOrder {
   promised_ready_at: number | null;
   ready_at: number | null;
   /** Per line: its product's slug, quantity, typed minutes and true finish. */
-  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null }[];
+  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null; trace?: LineTrace }[];
   in_peak: boolean;
+}
+
+/**
+ * Where a line's time went (for `--orders`, to find where the finish-together gap comes from): its
+ * station, when the engine planned to fire it when the order came (null: fired at once), when the
+ * cooks could take it (fired), when a cook took it, and its true cooking seconds.
+ */
+export interface LineTrace {
+  station: string;
+  held_until: number | null;
+  fired_at: number | null;
+  started_at: number | null;
+  seconds: number;
 }
 
 interface Line {
@@ -190,6 +203,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
       const line = queue.shift()!;
       crew[c]!.busy = true;
       line.started_at = t;
+      traceOf(line).started_at = t;
       // The cook's first tap on the line (the second, at the bump, strikes it).
       if (context.lineStarts) await kitchen('items:set-started', { order_id: line.order.id, item_index: line.index, started: true });
       const finish = t + Math.round(line.seconds * 1000);
@@ -236,7 +250,10 @@ export async function simulateService(context: SimulationContext, profile: Profi
     const fired = (await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index)));
     if (fired.length === 0) return;
     held = (await filterInOrder(held, async (line) => (await heldOf(line.order.id)).has(line.index)));
-    for (const line of fired) queues.get(line.station)!.push(line);
+    for (const line of fired) {
+      traceOf(line).fired_at = t;
+      queues.get(line.station)!.push(line);
+    }
     for (const station of new Set(fired.map((l) => l.station))) await startLines(station, t);
   };
   for (let event = events.pop(); event; event = events.pop()) {
@@ -253,7 +270,9 @@ export async function simulateService(context: SimulationContext, profile: Profi
       const holding = await heldLinesOf(engine, order.live.id);
       for (const line of order.live.lines) {
         const fireAt = holding.get(line.index);
+        traceOf(line).held_until = fireAt ?? null;
         if (fireAt === undefined) {
+          traceOf(line).fired_at = t;
           queues.get(line.station)!.push(line);
           continue;
         }
@@ -293,6 +312,11 @@ export async function simulateService(context: SimulationContext, profile: Profi
     }
   }
   return { orders, busy };
+}
+
+/** The line's trace in its order's record (made with the order). */
+function traceOf(line: Line): LineTrace {
+  return line.order.record.lines[line.index]!.trace!;
 }
 
 /** Windows in which a station's cook stops bumping, then sweeps the screen at their end. */
@@ -381,5 +405,6 @@ async function placeOrder(
     started_at: null,
     finished_at: null,
   }));
+  for (const line of live.lines) record.lines[line.index]!.trace = { station: line.station, held_until: null, fired_at: null, started_at: null, seconds: line.seconds };
   return { record, live };
 }
