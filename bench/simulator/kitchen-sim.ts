@@ -239,18 +239,27 @@ export async function simulateService(context: SimulationContext, profile: Profi
   // Lines the engine holds back to finish with their order: the station's screen shows them "en
   // espera" and no cook takes one until the engine fires it (its jobs run on every clock move).
   let held: Line[] = [];
-  const takeFired = async (t: number) => {
-    if (held.length === 0) return;
+  // The lines the engine fired since the last look (held ones it let go, and `atOnce`, a new order's
+  // lines fired with it) join their stations' queues in the order the engine fired them (the log's
+  // seq, `fire_seq`): lines fired in one pass or one order's transaction reach the screen together,
+  // and the engine's schedule takes them in that order.
+  const takeFired = async (t: number, atOnce: Line[] = []) => {
+    if (held.length === 0 && atOnce.length === 0) return;
     const stillHeld = new Map<string, Map<number, number>>();
     const heldOf = async (orderId: string) => {
       let lines = stillHeld.get(orderId);
       if (!lines) stillHeld.set(orderId, (lines = await heldLinesOf(engine, orderId)));
       return lines;
     };
-    const fired = (await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index)));
+    const fired = [...(await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index))), ...atOnce];
     if (fired.length === 0) return;
     held = (await filterInOrder(held, async (line) => (await heldOf(line.order.id)).has(line.index)));
+    const seqOf = new Map<Line, number>();
     for (const line of fired) {
+      const open = (await engine.stores.kitchenTimings.openOf(line.order.id)).find((row) => row.item_index === line.index);
+      seqOf.set(line, open?.fire_seq ?? Number.POSITIVE_INFINITY);
+    }
+    for (const line of fired.sort((a, b) => seqOf.get(a)! - seqOf.get(b)!)) {
       traceOf(line).fired_at = t;
       queues.get(line.station)!.push(line);
     }
@@ -268,17 +277,19 @@ export async function simulateService(context: SimulationContext, profile: Profi
       if (!order.live) continue;
       open++;
       const holding = await heldLinesOf(engine, order.live.id);
+      const atOnce: Line[] = [];
       for (const line of order.live.lines) {
         const fireAt = holding.get(line.index);
         traceOf(line).held_until = fireAt ?? null;
         if (fireAt === undefined) {
-          traceOf(line).fired_at = t;
-          queues.get(line.station)!.push(line);
+          atOnce.push(line);
           continue;
         }
-        held.push(line);
         events.push({ at: fireAt, kind: 'held_check' });
       }
+      // With the other orders' held lines its transaction fired, in the engine's order.
+      await takeFired(t, atOnce);
+      held.push(...order.live.lines.filter((line) => holding.has(line.index)));
       for (const station of new Set(order.live.lines.map((l) => l.station))) await startLines(station, t);
     } else if (event.kind === 'cook_back') {
       const crew = cooks.get(event.station)!;
