@@ -273,13 +273,13 @@ export async function promiseAndFire(
       // Fired to finish together: the lines that would be done well before the slowest are held...
       const plans = planHolds(now, promise.schedule);
       // ...unless, with the order's other lines at their stations, one must go at once; the
-      // location's held lines due by now fire with them (the jobs decide the others on their next pass).
+      // location's held lines are decided with them (every one: those due fire now, ahead or behind).
       const planned = new Set(plans.map((p) => p.index));
       const input = { now, cooks: load.cooks, freed: load.freed, open: load.fired };
       const before = queueOpenLines(input);
       const queued = queueOpenLines(input);
       const atOnce = promise.lines.flatMap((line, index) => (line.station_id === null || planned.has(index) ? [] : [{ order_id: order.id, station_id: line.station_id, seconds: line.seconds }]));
-      // Other orders' held lines due now fire with it, ahead of its lines when they would otherwise wait behind them too long.
+      // Other orders' held lines due now fire with it: ahead of its lines when waiting behind them would leave them later than going now leaves them early.
       const others = decideHeldLinesAtOrder(before, queued, atOnce, load.held.filter((h) => h.test === order.test));
       ahead = others.filter((d) => d.ahead);
       held = others.filter((d) => !d.ahead && (d.fires || d.shift > 0));
