@@ -35,8 +35,21 @@ export interface SimulatedOrder {
   promised_ready_at: number | null;
   ready_at: number | null;
   /** Per line: its product's slug, quantity, typed minutes and true finish. */
-  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null }[];
+  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null; trace?: LineTrace }[];
   in_peak: boolean;
+}
+
+/**
+ * Where a line's time went (for `--orders`, to find where the finish-together gap comes from): its
+ * station, when the engine planned to fire it when the order came (null: fired at once), when the
+ * cooks could take it (fired), when a cook took it, and its true cooking seconds.
+ */
+export interface LineTrace {
+  station: string;
+  held_until: number | null;
+  fired_at: number | null;
+  started_at: number | null;
+  seconds: number;
 }
 
 interface Line {
@@ -205,6 +218,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
       cook.used += need;
       space.used += need;
       line.started_at = t;
+      traceOf(line).started_at = t;
       // The cook's first tap on the line (the second, at the bump, strikes it).
       if (context.lineStarts) await kitchen('items:set-started', { order_id: line.order.id, item_index: line.index, started: true });
       const finish = t + Math.round(line.seconds * 1000);
@@ -240,18 +254,30 @@ export async function simulateService(context: SimulationContext, profile: Profi
   // Lines the engine holds back to finish with their order: the station's screen shows them "en
   // espera" and no cook takes one until the engine fires it (its jobs run on every clock move).
   let held: Line[] = [];
-  const takeFired = async (t: number) => {
-    if (held.length === 0) return;
+  // The lines the engine fired since the last look (held ones it let go, and `atOnce`, a new order's
+  // lines fired with it) join their stations' queues in the order the engine fired them (the log's
+  // seq, `fire_seq`): lines fired in one pass or one order's transaction reach the screen together,
+  // and the engine's schedule takes them in that order.
+  const takeFired = async (t: number, atOnce: Line[] = []) => {
+    if (held.length === 0 && atOnce.length === 0) return;
     const stillHeld = new Map<string, Map<number, number>>();
     const heldOf = async (orderId: string) => {
       let lines = stillHeld.get(orderId);
       if (!lines) stillHeld.set(orderId, (lines = await heldLinesOf(engine, orderId)));
       return lines;
     };
-    const fired = (await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index)));
+    const fired = [...(await filterInOrder(held, async (line) => !(await heldOf(line.order.id)).has(line.index))), ...atOnce];
     if (fired.length === 0) return;
     held = (await filterInOrder(held, async (line) => (await heldOf(line.order.id)).has(line.index)));
-    for (const line of fired) queues.get(line.station)!.push(line);
+    const seqOf = new Map<Line, number>();
+    for (const line of fired) {
+      const open = (await engine.stores.kitchenTimings.openOf(line.order.id)).find((row) => row.item_index === line.index);
+      seqOf.set(line, open?.fire_seq ?? Number.POSITIVE_INFINITY);
+    }
+    for (const line of fired.sort((a, b) => seqOf.get(a)! - seqOf.get(b)!)) {
+      traceOf(line).fired_at = t;
+      queues.get(line.station)!.push(line);
+    }
     for (const station of new Set(fired.map((l) => l.station))) await startLines(station, t);
   };
   for (let event = events.pop(); event; event = events.pop()) {
@@ -266,15 +292,19 @@ export async function simulateService(context: SimulationContext, profile: Profi
       if (!order.live) continue;
       open++;
       const holding = await heldLinesOf(engine, order.live.id);
+      const atOnce: Line[] = [];
       for (const line of order.live.lines) {
         const fireAt = holding.get(line.index);
+        traceOf(line).held_until = fireAt ?? null;
         if (fireAt === undefined) {
-          queues.get(line.station)!.push(line);
+          atOnce.push(line);
           continue;
         }
-        held.push(line);
         events.push({ at: fireAt, kind: 'held_check' });
       }
+      // With the other orders' held lines its transaction fired, in the engine's order.
+      await takeFired(t, atOnce);
+      held.push(...order.live.lines.filter((line) => holding.has(line.index)));
       for (const station of new Set(order.live.lines.map((l) => l.station))) await startLines(station, t);
     } else if (event.kind === 'cook_back') {
       const crew = cooks.get(event.station)!;
@@ -310,6 +340,11 @@ export async function simulateService(context: SimulationContext, profile: Profi
     }
   }
   return { orders, busy };
+}
+
+/** The line's trace in its order's record (made with the order). */
+function traceOf(line: Line): LineTrace {
+  return line.order.record.lines[line.index]!.trace!;
 }
 
 /** Windows in which a station's cook stops bumping, then sweeps the screen at their end. */
@@ -404,5 +439,6 @@ async function placeOrder(
       finished_at: null,
     };
   });
+  for (const line of live.lines) record.lines[line.index]!.trace = { station: line.station, held_until: null, fired_at: null, started_at: null, seconds: line.seconds };
   return { record, live };
 }
