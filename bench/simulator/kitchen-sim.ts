@@ -34,9 +34,11 @@ export interface SimulatedOrder {
   expected_ready_at: number | null;
   promised_ready_at: number | null;
   ready_at: number | null;
-  /** Per line: its product's slug, quantity, typed minutes and true finish. */
-  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null; trace?: LineTrace }[];
+  /** Per line: its product's slug, quantity, typed minutes and true finish (and, taken, the seconds it truly took). */
+  lines: { slug: string; quantity: number; typed_minutes: number; finished_at: number | null; trace?: LineTrace; true_seconds?: number }[];
   in_peak: boolean;
+  /** Busy mode as the order found it (where the profile sets it): what a refusal is read against. */
+  busy?: { paused: boolean; wait_minutes: number };
 }
 
 /**
@@ -385,6 +387,8 @@ async function placeOrder(
     return { item, quantity };
   });
   const channel = profile.channels[random.pick(profile.channels.map((c) => c.share))]!;
+  // Read apart from the random stream: the orders drawn do not change.
+  const busyState = profile.busy_mode ? await readBusyState(context.server.engine, context.locationId) : null;
   const record: SimulatedOrder = {
     seed,
     channel: channel.kind,
@@ -395,6 +399,7 @@ async function placeOrder(
     ready_at: null,
     lines: chosen.map(({ item, quantity }) => ({ slug: item.slug, quantity, typed_minutes: item.typed_minutes, finished_at: null })),
     in_peak: t >= start + profile.peak.from_minute * MIN && t < start + profile.peak.to_minute * MIN,
+    ...(busyState ? { busy: { paused: busyState.paused, wait_minutes: busyState.wait_minutes } } : {}),
   };
   const request = {
     dispatcher: connections,
@@ -440,5 +445,6 @@ async function placeOrder(
     };
   });
   for (const line of live.lines) record.lines[line.index]!.trace = { station: line.station, held_until: null, fired_at: null, started_at: null, seconds: line.seconds };
+  live.lines.forEach((line, index) => (record.lines[index]!.true_seconds = Math.round(line.seconds)));
   return { record, live };
 }
