@@ -104,65 +104,18 @@ export interface HeldDecision<T extends HeldLine> {
  * it) and counted in its order's predicted finish. One pass: O(held × cooks), whatever the load.
  */
 export function decideHeldLines<T extends HeldLine>(queued: QueuedOpenLines, held: readonly T[]): HeldDecision<T>[] {
-  const { queues } = queued;
+  const { queues, orders_ready_at: ordersReady, orders_started_ready_at: startedReady } = queued;
   const sorted = [...held].sort((a, b) => a.fire_at - b.fire_at);
   return sorted.map((line) => {
-    const { shift, planned, others, started } = planOf(queued, line);
-    const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds, line.units), others, started);
-    if (fires) placeFired(queued, line, others);
-    return { line, shift, fires };
-  });
-}
-
-/** A held line's plan now (moved later when its order's fired lines run late, never past its 30 minutes), and what its target reads. */
-function planOf(queued: QueuedOpenLines, line: HeldLine): { shift: number; planned: { fire_at: number; target_ready_at: number }; others: number | null; started: number | null } {
-  const others = queued.orders_ready_at.get(line.order_id) ?? null;
-  const latest = line.held_at === undefined ? Number.POSITIVE_INFINITY : line.held_at + MAX_HOLD_MS;
-  const shift = Math.min(replanShift(line, others), Math.max(0, latest - line.fire_at));
-  const planned = { fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
-  return { shift, planned, others, started: queued.orders_started_ready_at.get(line.order_id) ?? null };
-}
-
-/** Places a line fired now in its station's queue and in its order's predicted finish. */
-function placeFired(queued: QueuedOpenLines, line: { order_id: string; station_id: string; seconds: number; units?: number }, others: number | null): void {
-  const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds, line.units);
-  queued.orders_ready_at.set(line.order_id, Math.max(others ?? finish, finish));
-}
-
-/** A held line decided as a new order comes: `ahead` when it fires before the new order's lines reach their stations. */
-export interface HeldDecisionAtOrder<T extends HeldLine> extends HeldDecision<T> {
-  ahead: boolean;
-}
-
-/**
- * Decides the location's held lines as a new order's lines (`newLines`, fired now) reach their
- * stations. A station takes its lines in the order they were fired, so a held line of an older order
- * that fires after them waits behind them: a drink held to finish with its burger, due in a minute,
- * waited four minutes behind a new order's juice and drink at the bar's one cook. Each held line,
- * soonest planned first, is checked against the load without the new lines (`before`) and with them
- * (`after`, both from queueOpenLines at the same moment, each a fresh copy):
- * - due without them (firesNow): it fires ahead of them;
- * - due only because of them: it fires ahead when waiting behind them would leave it later than its
- *   target by more than firing now, ahead, leaves it early; else it fires behind them, as the jobs
- *   would on their next pass.
- * A line fired ahead is placed in both loads. O((open + held + new) × cooks).
- */
-export function decideHeldLinesAtOrder<T extends HeldLine>(before: QueuedOpenLines, after: QueuedOpenLines, newLines: readonly { order_id: string; station_id: string; seconds: number; units?: number }[], held: readonly T[]): HeldDecisionAtOrder<T>[] {
-  for (const line of newLines) placeFired(after, line, after.orders_ready_at.get(line.order_id) ?? null);
-  const now = before.queues.now;
-  const sorted = [...held].sort((a, b) => a.fire_at - b.fire_at);
-  return sorted.map((line) => {
-    const { shift, planned, others, started } = planOf(after, line);
-    const alone = before.queues.finishIfFiredNow(line.station_id, line.seconds, line.units);
-    const behind = after.queues.finishIfFiredNow(line.station_id, line.seconds, line.units);
-    let ahead = firesNow(now, planned, alone, others, started);
-    const fires = ahead || firesNow(now, planned, behind, others, started);
-    if (fires && !ahead) {
-      const target = started ?? Math.max(planned.target_ready_at, others ?? Number.NEGATIVE_INFINITY);
-      ahead = behind - target > target - alone;
+    const others = ordersReady.get(line.order_id) ?? null;
+    const latest = line.held_at === undefined ? Number.POSITIVE_INFINITY : line.held_at + MAX_HOLD_MS;
+    const shift = Math.min(replanShift(line, others), Math.max(0, latest - line.fire_at));
+    const planned = { fire_at: line.fire_at + shift, target_ready_at: line.target_ready_at + shift };
+    const fires = firesNow(queues.now, planned, queues.finishIfFiredNow(line.station_id, line.seconds, line.units), others, startedReady.get(line.order_id) ?? null);
+    if (fires) {
+      const { finish_at: finish } = queues.fireNow(line.station_id, line.seconds);
+      ordersReady.set(line.order_id, Math.max(others ?? finish, finish));
     }
-    if (ahead) placeFired(before, line, others);
-    if (fires) placeFired(after, line, others);
-    return { line, shift, fires, ahead };
+    return { line, shift, fires };
   });
 }

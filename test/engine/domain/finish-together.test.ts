@@ -1,7 +1,7 @@
 // The pure rules of firing to finish together (issue 32): which lines to hold and when they fire.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIRE_AHEAD_MS, MAX_HOLD_MS, MIN_HOLD_MS, REPLAN_MS, decideHeldLines, decideHeldLinesAtOrder, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
+import { FIRE_AHEAD_MS, MAX_HOLD_MS, MIN_HOLD_MS, REPLAN_MS, decideHeldLines, firesNow, planHolds, replanShift } from '../../../src/engine/domain/finish-together.ts';
 import { queueOpenLines, scheduleOrder } from '../../../src/engine/domain/kitchen-promise.ts';
 
 const MIN = 60_000;
@@ -84,29 +84,4 @@ test('a line is never held more than 30 minutes: behind a grill two hours deep i
   const [decision] = decideHeldLines(late, [held]);
   assert.equal(decision!.shift, MIN + MAX_HOLD_MS - 25 * MIN, 'moved to 31 minutes, no later');
   assert.equal(decision!.fires, false);
-});
-
-test('as a new order comes, an older order\'s held line fires ahead of its lines when waiting behind them would make it later than going now makes it early', () => {
-  const now = 10 * MIN;
-  const bar = new Map([['bar', 1]]);
-  const load = () => queueOpenLines({ now, cooks: bar, open: [] });
-  // The new order brings a juice (4 min) and a drink (1.5 min) to the bar's one cook.
-  const newLines = [{ order_id: 'new', station_id: 'bar', seconds: 240 }, { order_id: 'new', station_id: 'bar', seconds: 90 }];
-  const drink = (target: number) => ({ order_id: 'old', station_id: 'bar', seconds: 90, fire_at: now + target - 90_000, target_ready_at: now + target, held_at: now - 5 * MIN });
-  // Due at 2.5 minutes: alone it would be done at 1.5 (a minute early), behind them at 7 (4.5 late): ahead.
-  const [early] = decideHeldLinesAtOrder(load(), load(), newLines, [drink(2.5 * MIN)]);
-  assert.deepEqual([early!.fires, early!.ahead], [true, true]);
-  // Due at 6: behind them at 7 is a minute late, going now 4.5 early: it waits its turn and fires behind them.
-  const before = load();
-  const after = load();
-  const [late] = decideHeldLinesAtOrder(before, after, newLines, [drink(6 * MIN)]);
-  assert.deepEqual([late!.fires, late!.ahead], [true, false]);
-  assert.equal(before.queues.finishIfFiredNow('bar', 60), now + 60_000, 'fired behind, it is not placed ahead of the new lines');
-  assert.equal(after.orders_ready_at.get('old'), now + 7 * MIN, 'behind them it is predicted done at 7');
-  // Due at 12: not due either way.
-  const [notYet] = decideHeldLinesAtOrder(load(), load(), newLines, [drink(12 * MIN)]);
-  assert.deepEqual([notYet!.fires, notYet!.ahead], [false, false]);
-  // Its planned time come, it fires whatever the new lines do, ahead of them.
-  const [planned] = decideHeldLinesAtOrder(load(), load(), newLines, [{ ...drink(12 * MIN), fire_at: now }]);
-  assert.deepEqual([planned!.fires, planned!.ahead], [true, true]);
 });

@@ -142,29 +142,3 @@ test('orders placed in the same millisecond queue in the order they came: a late
   assert.deepEqual(moved, [], 'no held line was moved or fired');
   await clearKitchen();
 });
-
-test('a held line due as a new order comes fires ahead of the new order\'s lines when waiting behind them would leave it later than going now leaves it early', async () => {
-  const seqOf = async (orderId: string, index: number) => (await timings().openOf(orderId)).find((o) => o.item_index === index)!.fire_seq;
-  const placed = engine.clock.now();
-  const order = await placeOrder(engine, { items: [empanada, completo] });
-  // The completo is held to +5, to be done with the empanada at +10.
-  await runClockTo(placed + 4 * MIN);
-  assert.equal((await timings().heldOf(order.id)).length, 1, 'at +4 it is not due yet: fired now it would be done at +9');
-  // Two completos for the grill's two cooks: behind them it would be done at +14 (4 minutes late),
-  // going now, ahead of them, at +9 (a minute early).
-  const next = await placeOrder(engine, { items: [completo, completo] });
-  assert.equal((await timings().heldOf(order.id)).length, 0);
-  const fired = (await timings().logOfOrder(order.id)).find((r) => r.item_index === 1 && r.kind === 'fired');
-  assert.deepEqual([fired?.at, fired?.device], [placed + 4 * MIN, 'engine']);
-  assert.ok((await seqOf(order.id, 1)) < (await seqOf(next.id, 0)), 'fired before the new order\'s lines: the grill takes it first');
-  await clearKitchen();
-
-  // At +1 instead: behind the two completos it is a minute late (+11), going now 4 minutes early: behind them.
-  const at = engine.clock.now();
-  const second = await placeOrder(engine, { items: [empanada, completo] });
-  await runClockTo(at + MIN);
-  const later = await placeOrder(engine, { items: [completo, completo] });
-  assert.equal((await timings().heldOf(second.id)).length, 0, 'due behind them, it fires in the same transaction');
-  assert.ok((await seqOf(second.id, 1)) > (await seqOf(later.id, 1)), 'after the new order\'s lines');
-  await clearKitchen();
-});

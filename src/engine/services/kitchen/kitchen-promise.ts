@@ -11,7 +11,7 @@ import {
   type OpenLine,
   type ScheduleResult,
 } from '../../domain/kitchen-promise.ts';
-import { decideHeldLines, decideHeldLinesAtOrder, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../../domain/finish-together.ts';
+import { decideHeldLines, planHolds, type HeldDecision as LineDecision, type HeldLine, type HoldPlan } from '../../domain/finish-together.ts';
 import type { KitchenSettings } from '../../domain/kitchen-settings.ts';
 import { linePrepSeconds, quantile, type LearnedPrep, type PrepLine } from '../../domain/prep-times.ts';
 import { lineUnits, stationCapacity, unitsPerLine, type StationUnits } from '../../domain/station-capacity.ts';
@@ -250,27 +250,14 @@ export function toPromiseView(promise: KitchenPromise, load: KitchenLoad, timeZo
  * would be done well before its slowest line held (services/kitchen/held-lines.ts fires them later). Call
  * inside the order's transaction, after its row. A scheduled order gets no promise here: its time is
  * the one the customer chose. Returns the promise for the order's answer, and the location's held
- * lines due by now, to fire in the same transaction after its lines (applyHeldDecisions); one read of
- * the load serves both. Held lines that must go ahead of its lines (decideHeldLinesAtOrder) are handed
- * to `fireAhead` before its lines are logged.
+ * lines due by now, to fire in the same transaction (applyHeldDecisions); one read of the load serves both.
  */
-export async function promiseAndFire(
-  engine: Engine,
-  tx: WriteTransaction,
-  restaurant: RestaurantRow,
-  location: LocationRow,
-  order: OrderRow,
-  device: string,
-  now: number,
-  fireAhead: (decisions: HeldDecision[]) => Promise<unknown>,
-): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
+export async function promiseAndFire(engine: Engine, tx: WriteTransaction, restaurant: RestaurantRow, location: LocationRow, order: OrderRow, device: string, now: number): Promise<{ view: PromiseView | null; held: HeldDecision[] }> {
   let view: PromiseView | null = null;
   let holds: HoldPlan[] = [];
   let held: HeldDecision[] = [];
-  let ahead: HeldDecision[] = [];
   if (order.scheduled_for === null) {
-    // Every held line (not only those due): one a new order's lines would push late may go ahead of them.
-    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1), 'all', tx);
+    const load = await readKitchenLoad(engine, restaurant.id, location.id, now, worldOf(order.test === 1), undefined, tx);
     const promise = promiseFor(load, JSON.parse(order.items) as OrderItemView[]);
     await tx.stores.kitchenTimings.putOrderPromise({
       order_id: order.id,
@@ -286,22 +273,20 @@ export async function promiseAndFire(
       // Fired to finish together: the lines that would be done well before the slowest are held...
       const plans = planHolds(now, promise.schedule);
       // ...unless, with the order's other lines at their stations, one must go at once; the
-      // location's held lines are decided with them (every one: those due fire now, ahead or behind).
+      // location's held lines due by now fire with them (the jobs decide the others on their next pass).
       const planned = new Set(plans.map((p) => p.index));
-      const input = { now, cooks: load.cooks, units: load.units, freed: load.freed, open: load.fired };
-      const before = queueOpenLines(input);
-      const queued = queueOpenLines(input);
-      const atOnce = promise.lines.flatMap((line, index) => (line.station_id === null || planned.has(index) ? [] : [{ order_id: order.id, station_id: line.station_id, seconds: line.seconds, units: line.units }]));
-      // Other orders' held lines due now fire with it: ahead of its lines when waiting behind them would leave them later than going now leaves them early.
-      const others = decideHeldLinesAtOrder(before, queued, atOnce, load.held.filter((h) => h.test === order.test));
-      ahead = others.filter((d) => d.ahead);
-      held = others.filter((d) => !d.ahead && (d.fires || d.shift > 0));
+      const queued = queueOpenLines({ now, cooks: load.cooks, units: load.units, freed: load.freed, open: load.fired });
+      promise.lines.forEach((line, index) => {
+        if (line.station_id === null || planned.has(index)) return;
+        const { finish_at: finish } = queued.queues.fireNow(line.station_id, line.seconds, line.units);
+        queued.orders_ready_at.set(order.id, Math.max(queued.orders_ready_at.get(order.id) ?? finish, finish));
+      });
       const mine = plans.map((plan) => ({ plan, order_id: order.id, station_id: promise.lines[plan.index]!.station_id!, seconds: promise.lines[plan.index]!.seconds, units: promise.lines[plan.index]!.units, fire_at: plan.fire_at, target_ready_at: plan.target_ready_at }));
-      holds = decideHeldLines(queued, mine).filter((d) => !d.fires).map((d) => d.line.plan);
+      const decided = decideHeldLines<HeldLine & { plan?: HoldPlan; item_index?: number }>(queued, [...load.held.filter((h) => h.test === order.test), ...mine]);
+      holds = decided.filter((d) => d.line.plan !== undefined && !d.fires).map((d) => d.line.plan!);
+      held = decided.filter((d) => d.line.plan === undefined && (d.fires || d.shift > 0)) as HeldDecision[];
     }
   }
-  // Held lines fired ahead are logged first: a station takes its lines in the order they were fired.
-  if (ahead.length > 0) await fireAhead(ahead);
   if (order.status === 'recibido') await logOrderFired(engine, tx, order, device, now, holds);
   return { view, held };
 }

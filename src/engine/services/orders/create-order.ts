@@ -110,7 +110,7 @@ export async function createOrder(engine: Engine, actor: Actor, input: CreateOrd
     await tx.stores.orders.insert(row);
     await tx.stores.kitchenData.setChannel(row.id, await orderChannel(engine, tx, actor, options.managedBy));
     // Issue 32: the kitchen's promise for it, and its lines fired to their stations when it goes there now.
-    const { view: promise, held } = await promiseAndFire(engine, tx, restaurant, location, row, actor.keyId, now, (ahead) => applyHeldDecisions(engine, tx, ahead, now));
+    const { view: promise, held } = await promiseAndFire(engine, tx, restaurant, location, row, actor.keyId, now);
     // Lines held to finish with other orders and due by now fire in this transaction (the jobs fire the rest when due).
     await applyHeldDecisions(engine, tx, held, now);
 
