@@ -2,23 +2,34 @@
 // and English, and every Spanish text has its English one with the same values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { es, informesText, periodWords } from '../../src/renderer/src/reports/informes-text.ts';
+import { es, informesText, periodWords, ticketsSummary } from '../../src/renderer/src/reports/informes-text.ts';
 
 test('a count of one takes the singular, any other count the plural', () => {
   const text = informesText('es');
-  assert.equal(
-    text('tickets_summary', { fired: 1, counted: 1, left_out: 0, cancelled: 1, open: 1 }),
-    '1 comanda llegó a cocina · 1 contada · 0 fuera por no ser creíbles · 1 anulada · 1 abierta',
-  );
-  assert.equal(
-    text('tickets_summary', { fired: 30, counted: 21, left_out: 8, cancelled: 0, open: 2 }),
-    '30 comandas llegaron a cocina · 21 contadas · 8 fuera por no ser creíbles · 0 anuladas · 2 abiertas',
-  );
   assert.equal(text('excluded_counts', { mass: 4, fast: 1, open: 1, tickets: 1 }), '4 barridas · 1 demasiado rápida · 1 plato abierto · 1 comanda abierta');
-  assert.equal(text('promises_summary', { kept: 1, ready: 1, not_ready: 1 }), '1 de 1 pedido listo a tiempo · 1 nunca listo (anulados o abiertos)');
+  assert.equal(text('promises_summary', { kept: 1, ready: 1 }), '1 de 1 pedido listo a tiempo');
+  assert.equal(text('promises_none_ready', { not_ready: 1 }), '1 pedido prometido, ninguno listo (anulados o abiertos)');
   assert.equal(text('replay_queue', { lines: 1 }), 'En cola: 1 plato esperando cocinero');
-  assert.equal(informesText('en')('tickets_summary', { fired: 1, counted: 1, left_out: 0, cancelled: 0, open: 0 }), '1 ticket reached the kitchen · 1 counted · 0 left out as implausible · 0 cancelled · 0 open');
   assert.equal(informesText('en')('excluded_counts', { mass: 1, fast: 0, open: 2, tickets: 1 }), '1 sweep · 0 too fast · 2 items left open · 1 ticket left open');
+});
+
+test('the tickets in plain words: how many the times count, the others once each by why, zeros not said', () => {
+  const text = informesText('es');
+  // A new user's "Hoy": five orders in, none finished yet (was "5 comandas llegaron a cocina · 0 contadas · 0 fuera por no ser creíbles · 0 anuladas · 5 abiertas").
+  assert.equal(ticketsSummary(text, { fired: 5, counted: 0, cancelled: 0, left_out: 0 }), '5 comandas llegaron a cocina. Ninguna comanda terminada cuenta en los tiempos. No cuentan: 5 sin terminar.');
+  assert.equal(ticketsSummary(text, { fired: 1, counted: 1, cancelled: 0, left_out: 0 }), '1 comanda llegó a cocina. Los tiempos se calculan con 1 comanda terminada.');
+  assert.equal(
+    ticketsSummary(text, { fired: 30, counted: 21, cancelled: 1, left_out: 8 }),
+    '30 comandas llegaron a cocina. Los tiempos se calculan con 21 comandas terminadas. No cuentan: 1 anulada y 8 dejadas fuera porque sus marcas no pueden ser reales.',
+  );
+  assert.equal(
+    ticketsSummary(text, { fired: 12, counted: 6, cancelled: 2, left_out: 1 }),
+    '12 comandas llegaron a cocina. Los tiempos se calculan con 6 comandas terminadas. No cuentan: 3 sin terminar, 2 anuladas y 1 dejada fuera porque sus marcas no pueden ser reales.',
+  );
+  assert.equal(
+    ticketsSummary(informesText('en'), { fired: 12, counted: 6, cancelled: 2, left_out: 1 }),
+    '12 tickets reached the kitchen. Times are computed from 6 finished tickets. Not counted: 3 not finished, 2 cancelled and 1 left out because their bumps cannot be true.',
+  );
 });
 
 test('a value not given stays visible as its placeholder, and no text is left with one once all are given', () => {

@@ -11,11 +11,12 @@ import { errorMessage } from '../api.ts';
 import { useApp, useBoard, useLanguage } from '../app-context.tsx';
 import type { BoardState } from '../state/board-state.ts';
 import { BusyLanes } from './BusyLanes.tsx';
-import { informesText, periodWords, type InformesKey, type InformesText } from './informes-text.ts';
+import { informesText, periodWords, ticketsSummary, type InformesKey, type InformesText } from './informes-text.ts';
 import { PromisePanel } from './PromisePanel.tsx';
 import { ReplaySection } from './ReplaySection.tsx';
 import { clockOf, daysBefore, formatDay, localDay, minutes } from './report-format.ts';
-import { hasRush, RushChart } from './RushChart.tsx';
+import { RushChart } from './RushChart.tsx';
+import { hasRush } from './rush-series.ts';
 import { StationHeatmap } from './StationHeatmap.tsx';
 import { steadySelector } from './steady.ts';
 import './informes.css';
@@ -174,8 +175,9 @@ export default function InformesScreen() {
       {report && (
         <div className="report-body" data-testid="report" data-from={report.from} data-to={report.to} aria-busy={loading}>
           <p className="figure-big" data-testid="tickets-summary">
-            {report.tickets.fired === 0 ? text('empty', { period: periodWords(text, report) }) : text('tickets_summary', report.tickets)}
+            {report.tickets.fired === 0 ? text('empty', { period: periodWords(text, report) }) : ticketsSummary(text, report.tickets)}
           </p>
+          {report.tickets.fired > 0 && <CountRule text={text} />}
           <Figure id="rush" title={text('rush_title')} rule={text('rush_rule', { slot: slotName(report.slot_minutes, text) })}>
             {hasRush(report.rush) ? (
               <div ref={chartRef} className="chart-holder">
@@ -243,6 +245,19 @@ export default function InformesScreen() {
         </div>
       )}
     </div>
+  );
+}
+
+/** Which tickets the figures count and why the others do not: one tap under the summary, with a way down to the list of those left out. */
+function CountRule({ text }: { text: InformesText }) {
+  return (
+    <details className="count-rule" data-testid="count-rule">
+      <summary>{text('count_rule_open')}</summary>
+      <p className="figure-rule">{text('count_rule')}</p>
+      <button type="button" className="btn btn-secondary" data-testid="count-rule-list" onClick={() => document.querySelector('[data-testid="figure-excluded"]')?.scrollIntoView({ block: 'start', behavior: 'smooth' })}>
+        {text('count_rule_list')}
+      </button>
+    </details>
   );
 }
 

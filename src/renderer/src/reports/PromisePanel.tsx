@@ -81,7 +81,7 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
       <div className="promise-panel" data-testid="promises">
         <p className="figure-rule">{text('promises_rule_none', { asked: percent(p.asked_quantile) })}</p>
         <p className="figure-big" data-testid="promises-summary">
-          {text('promises_summary', { kept: p.kept, ready: p.ready, not_ready: p.not_ready })}
+          {text('promises_none_ready', { not_ready: p.not_ready })}
         </p>
       </div>
     );
@@ -89,7 +89,8 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
     <div className="promise-panel" data-testid="promises">
       <p className="figure-rule">{text('promises_rule', { asked: percent(p.asked_quantile), got: percent(p.kept_share) })}</p>
       <p className="figure-big" data-testid="promises-summary">
-        {text('promises_summary', { kept: p.kept, ready: p.ready, not_ready: p.not_ready })}
+        {/* "Not ready", not "never ready": on today's report most of them are still cooking. */}
+        {[text('promises_summary', { kept: p.kept, ready: p.ready }), ...(p.not_ready > 0 ? [text('promises_not_ready', { not_ready: p.not_ready })] : [])].join(' · ')}
       </p>
       <p>{text('lateness_p50', { value: minutes(p.lateness_p50_seconds, language), p90: minutes(p.lateness_p90_seconds, language) })}</p>
       {/* Scrolls on its own on a narrow screen (a phone): its 14 bars are wider than the card. */}

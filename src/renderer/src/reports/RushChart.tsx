@@ -1,6 +1,6 @@
-// The rush strip (issue 33): tickets finished per slot as bars and orders in progress as a step
-// line on the left axis, the median and p90 ticket time as lines on the right axis (minutes), one
-// time axis in the restaurant's zone. uPlot, loaded with this screen only.
+// The rush strip (issue 33): tickets finished per slot as bars and orders in progress as a line on
+// the left axis, the median and p90 ticket time as lines on the right axis (minutes), one time axis
+// in the restaurant's zone. uPlot, loaded with this screen only; its columns come from rush-series.ts.
 import { memo, useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -8,16 +8,7 @@ import type { KitchenReport } from '../../../shared/schemas/kitchen-report.ts';
 import type { Language } from '../../../shared/locale.ts';
 import { LOCALE_OF } from '../../../shared/locale.ts';
 import type { InformesText } from './informes-text.ts';
-
-/** Whether any slot has a ticket finished or in progress: without one the strip would be axes only, and the page says so instead. */
-export const hasRush = (rush: KitchenReport['rush']): boolean => rush.some((s) => s.finished > 0 || (s.in_progress ?? 0) > 0);
-
-/** The slots drawn: from the one before the first with anything to the one after the last (a day's service, not its night). */
-export function visibleSlots(rush: KitchenReport['rush']): KitchenReport['rush'] {
-  const busy = rush.map((s, i) => (s.finished > 0 || (s.in_progress ?? 0) > 0 ? i : -1)).filter((i) => i >= 0);
-  if (busy.length === 0) return rush;
-  return rush.slice(Math.max(0, busy[0]! - 1), Math.min(rush.length, busy[busy.length - 1]! + 2));
-}
+import { rushSeries } from './rush-series.ts';
 
 const COLORS = { finished: '#3b8cff', in_progress: '#a3adba', p50: '#2fd16b', p90: '#ffb020' };
 
@@ -28,22 +19,16 @@ export const RushChart = memo(function RushChart({ report, text, width, language
 
   useEffect(() => {
     if (!holder.current) return;
-    const rush = visibleSlots(report.rush);
-    const x = rush.map((s) => Date.parse(s.start) / 1000);
-    const data: uPlot.AlignedData = [
-      x,
-      rush.map((s) => s.finished),
-      rush.map((s) => s.in_progress),
-      rush.map((s) => (s.p50_seconds === null ? null : s.p50_seconds / 60)),
-      rush.map((s) => (s.p90_seconds === null ? null : s.p90_seconds / 60)),
-    ];
+    const series = rushSeries(report.rush, report.generated_at);
+    // A slot with no ticket finished has no bar (a bar of height 0 drew a stroke along the axis).
+    const bars = series.finished.map((v) => (v === 0 ? null : v));
+    const data = [series.x, bars, series.inProgress, series.p50, series.p90] as uPlot.AlignedData;
     // Times on the axis in the screen's language and the restaurant's zone, 24-hour ("20:30", "sáb 21").
     const days = report.slot_minutes >= 24 * 60;
     const format = new Intl.DateTimeFormat(LOCALE_OF[language], days ? { timeZone: report.time_zone, weekday: 'short', day: 'numeric' } : { timeZone: report.time_zone, hour: '2-digit', minute: '2-digit', hour12: false });
     // The canvas does not resolve CSS colours: the axes take the page's text colour as it is drawn now.
     const ink = getComputedStyle(holder.current).color || '#888';
-    const bars = uPlot.paths.bars!({ size: [0.7, 40], align: 1 });
-    const stepped = uPlot.paths.stepped!({ align: 1 });
+    const barPaths = uPlot.paths.bars!({ size: [0.7, 40], align: 1 });
     const options: uPlot.Options = {
       width,
       height: 300,
@@ -58,8 +43,9 @@ export const RushChart = memo(function RushChart({ report, text, width, language
       ],
       series: [
         {},
-        { label: text('series_finished'), scale: 'count', stroke: COLORS.finished, fill: `${COLORS.finished}99`, paths: bars, points: { show: false } },
-        { label: text('series_in_progress'), scale: 'count', stroke: COLORS.in_progress, width: 2, paths: stepped, points: { show: false } },
+        { label: text('series_finished'), scale: 'count', stroke: COLORS.finished, fill: `${COLORS.finished}99`, paths: barPaths, points: { show: false } },
+        // A count taken at instants (each slot's end, now), joined by straight lines; its points shown, a lone one too.
+        { label: text('series_in_progress'), scale: 'count', stroke: COLORS.in_progress, width: 2, spanGaps: false, points: { show: true, size: 5, fill: COLORS.in_progress } },
         { label: text('series_p50'), scale: 'minutes', stroke: COLORS.p50, width: 3, spanGaps: false, points: { size: 5 } },
         { label: text('series_p90'), scale: 'minutes', stroke: COLORS.p90, width: 3, dash: [8, 4], spanGaps: false, points: { size: 5 } },
       ],

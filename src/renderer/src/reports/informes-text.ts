@@ -18,10 +18,21 @@ export const es = {
   loading: 'Calculando…',
   error: 'No se pudo calcular el informe: {message}',
   empty: 'Ningún pedido llegó a la cocina {period}.',
-  tickets_summary: '{fired|comanda llegó|comandas llegaron} a cocina · {counted|contada|contadas} · {left_out} fuera por no ser creíbles · {cancelled|anulada|anuladas} · {open|abierta|abiertas}',
+  tickets_arrived: '{fired|comanda llegó|comandas llegaron} a cocina.',
+  tickets_counted: 'Los tiempos se calculan con {counted|comanda terminada|comandas terminadas}.',
+  tickets_counted_none: 'Ninguna comanda terminada cuenta en los tiempos.',
+  tickets_not_counted: 'No cuentan: {list}.',
+  tickets_unfinished: '{unfinished} sin terminar',
+  tickets_cancelled: '{cancelled|anulada|anuladas}',
+  tickets_left_out: '{left_out|dejada fuera|dejadas fuera} porque sus marcas no pueden ser reales',
+  list_and: 'y',
+  count_rule_open: '¿Qué cuenta y qué queda fuera?',
+  count_rule:
+    'Una comanda cuenta en los tiempos cuando terminó (su último plato listo) y no se anuló. Queda fuera entera si una de sus marcas no puede ser real: platos de una estación marcados de a 4 o más en 10 segundos (una barrida), un plato marcado antes de un cuarto de su tiempo aprendido (o escrito), un plato abierto más de 4 veces su tiempo o más de 2 horas, o la comanda abierta más de 2 horas.',
+  count_rule_list: 'Ver cuáles quedaron fuera',
   rush_title: 'La hora punta',
   rush_rule:
-    'Barras: comandas terminadas en cada tramo de {slot}. Líneas: mediana (no el promedio) y percentil 90 del tiempo de comanda, desde que llegó a cocina hasta su último plato listo, de las comandas terminadas en el tramo; y pedidos en curso al final del tramo. No cuentan las anuladas ni las que quedaron fuera (abajo).',
+    'Barras: comandas terminadas en cada tramo de {slot}. Líneas: mediana (no el promedio) y percentil 90 del tiempo de comanda, desde que llegó a cocina hasta su último plato listo, de las comandas terminadas en el tramo; no cuentan las anuladas ni las que quedaron fuera (abajo). Línea gris: pedidos en curso (en cocina y sin terminar, todos), contados al cierre de cada tramo y, en el tramo de ahora, en este momento.',
   slot_minutes: '{n} minutos',
   slot_hour: 'una hora',
   slot_day: 'un día',
@@ -53,7 +64,9 @@ export const es = {
     'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos; se logró el {got} %. Histograma: minutos de atraso respecto de la promesa (negativo: antes).',
   promises_rule_none: 'Un pedido cumplió si estuvo listo a más tardar en el segundo prometido. Se pide cubrir el {asked} % de los pedidos.',
   promises_none: 'Ningún pedido recibió una hora prometida {period}.',
-  promises_summary: '{kept} de {ready|pedido listo|pedidos listos} a tiempo · {not_ready|nunca listo|nunca listos} (anulados o abiertos)',
+  promises_summary: '{kept} de {ready|pedido listo|pedidos listos} a tiempo',
+  promises_not_ready: '{not_ready} sin estar listos (anulados o abiertos)',
+  promises_none_ready: '{not_ready|pedido prometido|pedidos prometidos}, ninguno listo (anulados o abiertos)',
   lateness_p50: 'Atraso mediano: {value} min · percentil 90: {p90} min',
   by_channel: 'Por canal',
   by_hour: 'Por hora',
@@ -160,10 +173,21 @@ const en: Record<InformesKey, string> = {
   loading: 'Computing…',
   error: 'The report could not be computed: {message}',
   empty: 'No order reached the kitchen {period}.',
-  tickets_summary: '{fired|ticket|tickets} reached the kitchen · {counted} counted · {left_out} left out as implausible · {cancelled} cancelled · {open} open',
+  tickets_arrived: '{fired|ticket|tickets} reached the kitchen.',
+  tickets_counted: 'Times are computed from {counted|finished ticket|finished tickets}.',
+  tickets_counted_none: 'No finished ticket counts in the times.',
+  tickets_not_counted: 'Not counted: {list}.',
+  tickets_unfinished: '{unfinished} not finished',
+  tickets_cancelled: '{cancelled} cancelled',
+  tickets_left_out: '{left_out} left out because their bumps cannot be true',
+  list_and: 'and',
+  count_rule_open: 'What counts and what is left out?',
+  count_rule:
+    'A ticket counts in the times once it is finished (its last item done) and was not cancelled. It is left out whole when one of its bumps cannot be true: 4 or more items of a station bumped within 10 seconds (a sweep), an item bumped before a quarter of its learned (else typed) time, an item open over 4 times its time or over 2 hours, or the ticket open over 2 hours.',
+  count_rule_list: 'See which were left out',
   rush_title: 'The rush',
   rush_rule:
-    'Bars: tickets finished in each {slot} slot. Lines: median (not the mean) and 90th percentile of the ticket time, from reaching the kitchen to its last item done, of the tickets finished in the slot; and orders in progress at the slot\'s end. Cancelled and left-out tickets (below) do not count.',
+    'Bars: tickets finished in each {slot} slot. Lines: median (not the mean) and 90th percentile of the ticket time, from reaching the kitchen to its last item done, of the tickets finished in the slot; cancelled and left-out tickets (below) do not count. Grey line: orders in progress (in the kitchen and not finished, all of them), counted at each slot\'s end and, in the current slot, at this moment.',
   slot_minutes: '{n}-minute',
   slot_hour: 'one-hour',
   slot_day: 'one-day',
@@ -195,7 +219,9 @@ const en: Record<InformesKey, string> = {
     'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders; it covered {got}%. Histogram: minutes late against the promise (negative: early).',
   promises_rule_none: 'An order kept its promise when it was ready by the second promised. The promise is asked to cover {asked}% of orders.',
   promises_none: 'No order was given a promised time {period}.',
-  promises_summary: '{kept} of {ready|ready order|ready orders} on time · {not_ready} never ready (cancelled or open)',
+  promises_summary: '{kept} of {ready|ready order|ready orders} on time',
+  promises_not_ready: '{not_ready} not ready (cancelled or open)',
+  promises_none_ready: '{not_ready|order|orders} promised, none ready (cancelled or open)',
   lateness_p50: 'Median lateness: {value} min · 90th percentile: {p90} min',
   by_channel: 'By channel',
   by_hour: 'By hour',
@@ -304,3 +330,23 @@ export function informesText(language: Language): InformesText {
 
 /** The period as a sentence says it: "este día" for one day, "en estos días" for a range ({period} in the texts above). */
 export const periodWords = (text: InformesText, report: { from: string; to: string }): string => text(report.from === report.to ? 'period_day' : 'period_days');
+
+/**
+ * The period's tickets in plain words: how many reached the kitchen, how many the times count, and
+ * the others by why they do not count. The API's `open` also holds tickets left out for being open
+ * too long: here each ticket is said once (counted + unfinished + cancelled + left out = arrived).
+ */
+export function ticketsSummary(text: InformesText, t: { fired: number; counted: number; cancelled: number; left_out: number }): string {
+  const unfinished = t.fired - t.counted - t.cancelled - t.left_out;
+  const others = [
+    unfinished > 0 && text('tickets_unfinished', { unfinished }),
+    t.cancelled > 0 && text('tickets_cancelled', { cancelled: t.cancelled }),
+    t.left_out > 0 && text('tickets_left_out', { left_out: t.left_out }),
+  ].filter((part): part is string => part !== false);
+  const list = others.length < 2 ? others.join('') : `${others.slice(0, -1).join(', ')} ${text('list_and')} ${others.at(-1)!}`;
+  return [
+    text('tickets_arrived', { fired: t.fired }),
+    t.counted > 0 ? text('tickets_counted', { counted: t.counted }) : text('tickets_counted_none'),
+    ...(list ? [text('tickets_not_counted', { list })] : []),
+  ].join(' ');
+}
