@@ -197,6 +197,11 @@ describe('Informes (Chromium, real engine)', () => {
         return e.getBoundingClientRect().right > edge + 0.5 || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible');
       }).map((e) => e.textContent.slice(0, 50))`);
       assert.deepEqual(wordsCut, [], `no words past their card at ${viewport.width}×${viewport.height}`);
+      // The lateness histogram shrinks to its card: every bar in sight from a tablet's width up (a phone scrolls it).
+      if (viewport.width >= 820) {
+        const hidden = await page.locator('[data-testid="lateness-histogram"]').evaluate((svg) => svg.parentElement!.scrollWidth - svg.parentElement!.clientWidth);
+        assert.ok(hidden <= 1, `the histogram whole at ${viewport.width}×${viewport.height} (${hidden} px behind a scroll)`);
+      }
       // The page scrolls inside the window: a picture from the top, one at the promises and items, one at what is left out.
       const size = `${viewport.width}x${viewport.height}`;
       await page.locator('[data-testid="reports-view"]').evaluate((el) => el.scrollTo(0, 0));

@@ -8,12 +8,24 @@ import { minutes, percent } from './report-format.ts';
 
 const BAR_W = 44;
 const CHART_H = 140;
+/** The narrowest the histogram is drawn (its words at 11 px), in CSS pixels. */
+const MIN_W = 520;
 
 function Histogram({ bins, text }: { bins: KitchenReport['promises']['histogram']; text: InformesText }) {
   const most = Math.max(1, ...bins.map((b) => b.orders));
   const width = bins.length * BAR_W;
   return (
-    <svg className="histogram" data-testid="lateness-histogram" viewBox={`0 0 ${width} ${CHART_H + 40}`} width={width} height={CHART_H + 40} role="img" aria-label={text('promises_title')}>
+    // Shrinks to its card down to MIN_W (at 1280×800 its last bars were behind a sideways scroll), scrolls below that (a phone).
+    <svg
+      className="histogram"
+      data-testid="lateness-histogram"
+      viewBox={`0 0 ${width} ${CHART_H + 40}`}
+      width={width}
+      height={CHART_H + 40}
+      style={{ width: `clamp(${Math.min(MIN_W, width)}px, 100%, ${width}px)`, height: 'auto' }}
+      role="img"
+      aria-label={text('promises_title')}
+    >
       {bins.map((bin, i) => {
         const h = (bin.orders / most) * CHART_H;
         const late = bin.from_minutes !== null && bin.from_minutes >= 0;
