@@ -87,7 +87,7 @@ export const PromisePanel = memo(function PromisePanel({ report, text, language,
         </p>
       </div>
     );
-  // Promised orders, none ready yet: what is known (how many never ready), without lateness figures of nothing.
+  // Promised orders, none ready yet: how many were promised, without lateness figures of nothing.
   if (p.ready === 0)
     return (
       <div className="promise-panel" data-testid="promises">
