@@ -11,7 +11,7 @@ import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
 import { asyncStores, type AsyncStores } from './async-stores.ts';
 import { ProcessLock } from './process-lock.ts';
-import { FileBusy, isSqliteBusy, OtherWriters, OTHER_WRITER_WAIT_MS, withoutWaiting } from './other-writers.ts';
+import { FileBusy, isSqliteBusy, OtherProcessWriting, OtherWriters, OTHER_WRITER_WAIT_MS, withoutWaiting } from './other-writers.ts';
 import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionConnection, type TransactionWork } from './transaction.ts';
 import { SqliteCommitSignal, PostgresCommitSignal, type CommitSignal } from './storage/commit-signal.ts';
 import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
@@ -514,6 +514,8 @@ export class Engine {
     try {
       await this.transaction(async () => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
     } catch (error) {
+      // Another process holding the file says nothing of the disk: asked again on the next heartbeat.
+      if (error instanceof OtherProcessWriting) return this.diskFull;
       if (!(error instanceof ApiError) || error.code !== 'storage_full') throw error;
     }
     return this.diskFull;

@@ -78,7 +78,8 @@ export class OtherWriters {
    * background work, OtherProcessWriting.
    */
   async retry<T>(attempt: () => Promise<T>): Promise<T> {
-    const deadline = performance.now() + this.waitMs;
+    // Timed from the first refusal: the usual write, which gets through at once, reads no clock.
+    let deadline: number | null = null;
     let pauseMs = FIRST_PAUSE_MS;
     for (;;) {
       try {
@@ -86,6 +87,7 @@ export class OtherWriters {
       } catch (error) {
         if (!(error instanceof FileBusy)) throw error;
       }
+      deadline ??= performance.now() + this.waitMs;
       const left = deadline - performance.now();
       if (background.getStore() === true || left <= 0) throw new OtherProcessWriting();
       this.waitingNow += 1;
