@@ -4,13 +4,14 @@ import type { Database, Statement } from 'better-sqlite3';
 import { ChangeNotifier } from './change-notifier.ts';
 import { ApiError } from './domain/errors.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { openDatabase } from './store/open-database.ts';
+import { BUSY_TIMEOUT_MS, openDatabase } from './store/open-database.ts';
 import { DataVersion } from './store/data-version.ts';
 import { VerifiedKeys } from './verified-keys.ts';
 import { Stores } from './stores.ts';
 import { ScreenPresence } from './screen-presence.ts';
 import { asyncStores, type AsyncStores } from './async-stores.ts';
 import { ProcessLock } from './process-lock.ts';
+import { FileBusy, isSqliteBusy, OtherProcessWriting, OtherWriters, OTHER_WRITER_WAIT_MS, withoutWaiting } from './other-writers.ts';
 import { TransactionEscaped, WriteTransaction, type ReadTransaction, type TransactionConnection, type TransactionWork } from './transaction.ts';
 import { SqliteCommitSignal, PostgresCommitSignal, type CommitSignal } from './storage/commit-signal.ts';
 import type { IdempotencyClaim, IdempotencyClaimRequest } from './storage/storage-port.ts';
@@ -80,6 +81,11 @@ export interface EngineOptions {
   role?: 'standalone' | 'replica';
   /** Files up to this size are quick_checked when opened; larger ones after start (store/database-checks.ts). */
   quickCheckMaxBytes?: number;
+  /**
+   * SQLite: how long (real time) a write waits, on timers, for another process to let the file's
+   * write lock go before it is refused as storage_unavailable (other-writers.ts); default 5 s.
+   */
+  otherWriterWaitMs?: number;
 }
 
 /**
@@ -111,6 +117,8 @@ export class Engine {
   /** The PostgreSQL node, when the engine runs on one (null on SQLite). */
   readonly postgres: PostgresStorage | null;
   private readonly sqlite: SqliteState | null;
+  /** SQLite: this engine's waits for another process holding the file's write lock (other-writers.ts). */
+  private readonly otherWriters: OtherWriters;
   /**
    * PostgreSQL: the use cases holding a pooled connection at once, one fewer than the pool has (the
    * last one is for the notifications after commits and lone reads); the rest wait in turn.
@@ -133,6 +141,7 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.role = options.role ?? 'standalone';
     this.startedAt = this.clock.now();
+    this.otherWriters = new OtherWriters(options.otherWriterWaitMs ?? OTHER_WRITER_WAIT_MS);
     if (isPostgres(options.database)) {
       this.kind = 'postgres';
       this.sqlite = null;
@@ -157,6 +166,9 @@ export class Engine {
         typeof options.database === 'string'
           ? openDatabase(options.database, options.quickCheckMaxBytes !== undefined ? { quickCheckMaxBytes: options.quickCheckMaxBytes } : {})
           : options.database;
+      // Never wait for another process's write lock inside SQLite: that wait is synchronous and
+      // stops the event loop. A busy file is waited for on timers instead (other-writers.ts).
+      db.pragma('busy_timeout = 0');
       const sqliteStores = new Stores(
         db,
         this.role === 'replica' ? 'L' : '',
@@ -248,20 +260,44 @@ export class Engine {
     if (this.damaged) throw new ApiError('storage_damaged', `${this.damaged}; no change is saved until it is restored`);
     if (this.postgres) return await this.postgresTransaction(this.postgres, work);
     const sqlite = this.sqlite!;
-    return sqlite.lock.hold(async () => {
-      // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
-      const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(sqlite, work));
-      // Still under the lock: the kept load hears the commits in their order, before anyone reads after them.
-      if (committed.kitchenLineWrites().length > 0) this.kitchenLinesCommitted(committed.kitchenLineWrites());
-      for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
-      for (const listener of this.commitListeners) listener();
-      return result;
-    });
+    // The process lock is let go between tries: while another process holds the file, this
+    // process's reads (the screens, GETs) go on.
+    return await this.otherWriters.retry(() =>
+      sqlite.lock.hold(async () => {
+        // A fresh handle for each attempt: what a rolled-back attempt meant to announce is dropped with it.
+        const [result, committed] = await this.withFullDiskRetry(async () => await this.attempt(sqlite, work));
+        // Still under the lock: the kept load hears the commits in their order, before anyone reads after them.
+        if (committed.kitchenLineWrites().length > 0) this.kitchenLinesCommitted(committed.kitchenLineWrites());
+        for (const restaurantId of committed.committedNotifications()) this.notifier.notify(restaurantId);
+        for (const listener of this.commitListeners) listener();
+        return result;
+      }),
+    );
+  }
+
+  /**
+   * Runs `work` as background work (the jobs' database pass): a transaction or read of it that
+   * finds another process holding the file is refused at once (OtherProcessWriting, a 503
+   * storage_unavailable) instead of waiting; the work runs again on the next tick. On PostgreSQL
+   * it changes nothing.
+   */
+  async inBackground<T>(work: () => Promise<T>): Promise<T> {
+    return await withoutWaiting(work);
+  }
+
+  /** SQLite: this engine's writes and reads waiting now for another process to let the file go. */
+  get waitingForOtherWriter(): number {
+    return this.otherWriters.waiting;
   }
 
   private async attempt<T>(sqlite: SqliteState, work: TransactionWork<T, WriteTransaction>): Promise<[T, WriteTransaction]> {
     const tx = new WriteTransaction(this.stores, this.clock, sqliteConnection(sqlite));
-    sqlite.beginWrite.run();
+    try {
+      sqlite.beginWrite.run();
+    } catch (error) {
+      // Another process holds the write lock: nothing ran, so the write may simply be tried again.
+      throw isSqliteBusy(error) ? new FileBusy(error) : error;
+    }
     sqlite.open = tx;
     this.openWrites += 1;
     try {
@@ -423,18 +459,22 @@ export class Engine {
       );
     }
     const sqlite = this.sqlite!;
-    return sqlite.lock.hold(async () => {
-      sqlite.beginRead.run();
-      let result: T;
-      try {
-        result = await guard(work(sqlite.readHandle));
-      } catch (error) {
-        if (sqlite.db.inTransaction) sqlite.rollbackRead.run();
-        throw error;
-      }
-      sqlite.commitRead.run();
-      return result;
-    });
+    return await this.otherWriters.retry(() =>
+      sqlite.lock.hold(async () => {
+        sqlite.beginRead.run();
+        let result: T;
+        try {
+          result = await guard(work(sqlite.readHandle));
+        } catch (error) {
+          if (sqlite.db.inTransaction) sqlite.rollbackRead.run();
+          // A reader meets SQLITE_BUSY only while another process recovers the log (after a crash):
+          // it only read, so it is read again once that is over.
+          throw isSqliteBusy(error) ? new FileBusy(error) : error;
+        }
+        sqlite.commitRead.run();
+        return result;
+      }),
+    );
   }
 
   /** `read` joined to the caller's transaction (a read or a write) when it hands one, as `within` for writes. */
@@ -474,6 +514,8 @@ export class Engine {
     try {
       await this.transaction(async () => this.db.pragma('application_id = ' + String(this.db.pragma('application_id', { simple: true }))));
     } catch (error) {
+      // Another process holding the file says nothing of the disk: asked again on the next heartbeat.
+      if (error instanceof OtherProcessWriting) return this.diskFull;
       if (!(error instanceof ApiError) || error.code !== 'storage_full') throw error;
     }
     return this.diskFull;
@@ -558,6 +600,8 @@ export class Engine {
     const { db, lock, stores } = this.sqlite;
     if (!db.open) return;
     const open = lock.busy;
+    // Closing, nothing else is served: the last writes may wait for another process, inside SQLite.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     try {
       const pending = open ? [] : this.verifiedKeys.pending();
       if (pending.length > 0) {

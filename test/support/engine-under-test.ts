@@ -42,9 +42,8 @@ export async function startEngineUnderTest(
     seed?: boolean;
     /**
      * The jobs' real-time tick (default 1000 ms). A test that holds SQLite's write lock across awaits
-     * sets it out of reach (an hour): the tick's writes would wait out busy_timeout (5 s) with the
-     * engine's event loop stopped (better-sqlite3 is synchronous). Its jobs still run on every move
-     * of the ManualClock and on runDue().
+     * sets it out of reach (an hour), so no tick lands meanwhile (it would skip its database work,
+     * engine/other-writers.ts). Its jobs still run on every move of the ManualClock and on runDue().
      */
     jobsIntervalMs?: number;
   } = {},

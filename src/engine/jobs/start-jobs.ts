@@ -19,6 +19,7 @@ import { followPromiseSlips, locationsToFollow } from '../services/kitchen/promi
 import { printLanes } from './send-print-jobs.ts';
 import { keepRecentReportDays } from '../services/reports/keep-report-days.ts';
 import { DEFAULT_PRINT_TIMEOUT_MS, purgeFinishedPrintJobs, requeueCutJobs } from '../services/printing/print-jobs.ts';
+import { OtherProcessWriting } from '../other-writers.ts';
 
 export interface JobsOptions {
   /** Real-time period of the background tick, in ms (default 1000). */
@@ -85,6 +86,13 @@ const DATABASE_JOBS: readonly DatabaseJob[] = [
   { name: 'follow-promise-slips', due: async (engine) => await locationsToFollow(engine), run: followPromiseSlips },
 ];
 
+/**
+ * Another process holds the SQLite file's write lock (a CLI, a database shell): the database pass
+ * (run without waiting for it, Engine.inBackground) stops where it is, leaves what it was doing as
+ * it was (no item set aside, nothing counted as done) and runs again on the next tick.
+ */
+const otherProcessWriting = (error: unknown): error is OtherProcessWriting => error instanceof OtherProcessWriting;
+
 /** Closed days are looked for this often (engine time); a day is stored within this of its close (2 hours after midnight). */
 export const REPORT_DAYS_INTERVAL_MS = 10 * 60_000;
 /** Days stored per tick while a backlog lasts (each ~50 ms: the writer is never held long). */
@@ -145,18 +153,23 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   const purgeIdempotencyKeys = async (): Promise<void> => {
     const now = engine.clock.now();
     if (stopped || !engine.isOpen || now - lastPurgeAt < QUARANTINE_MS) return;
+    const previous = lastPurgeAt;
     lastPurgeAt = now;
-    try {
-      await purgeExpiredIdempotencyKeys(engine);
-    } catch (error) {
-      log.error({ err: error, job: 'purge-idempotency-keys' }, 'job failed; it runs again in a minute');
-    }
-    try {
-      // Bounded per pass: a backlog goes a batch a minute, the writer never held long.
-      await purgeFinishedPrintJobs(engine);
-    } catch (error) {
-      log.error({ err: error, job: 'purge-print-jobs' }, 'job failed; it runs again in a minute');
-    }
+    // Each purge deletes only what is due: one the file's lock stopped is simply done next tick.
+    const purge = async (job: string, work: () => Promise<unknown>) => {
+      try {
+        await work();
+      } catch (error) {
+        if (otherProcessWriting(error)) {
+          lastPurgeAt = previous;
+          throw error;
+        }
+        log.error({ err: error, job }, 'job failed; it runs again in a minute');
+      }
+    };
+    await purge('purge-idempotency-keys', async () => await purgeExpiredIdempotencyKeys(engine));
+    // Bounded per pass: a backlog goes a batch a minute, the writer never held long.
+    await purge('purge-print-jobs', async () => await purgeFinishedPrintJobs(engine));
   };
 
   let lastLearningAt = Number.NEGATIVE_INFINITY;
@@ -169,14 +182,24 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   const learnPrepTimes = async (): Promise<void> => {
     const now = engine.clock.now();
     if (!active || stopped || !engine.isOpen || now - lastLearningAt < LEARNING_INTERVAL_MS) return;
+    const previous = lastLearningAt;
     lastLearningAt = now;
-    for (const restaurant of await listRestaurants(engine)) {
+    const restaurants = await listRestaurants(engine).catch((error: unknown) => {
+      lastLearningAt = previous;
+      throw error;
+    });
+    for (const restaurant of restaurants) {
       try {
         const since = learnedUpTo.get(restaurant.id) ?? now - LEARNING_DAYS * 24 * 3_600_000;
         if (!await timingsLoggedAfter(engine, restaurant.id, since)) continue;
         await learnRestaurantPrepTimes(engine, restaurant.id);
         learnedUpTo.set(restaurant.id, now);
       } catch (error) {
+        // The restaurants not learned yet are learned on the next tick (the learned ones are not written again).
+        if (otherProcessWriting(error)) {
+          lastLearningAt = previous;
+          throw error;
+        }
         log.error({ err: error, job: 'learn-prep-times', id: restaurant.id }, 'job failed; it runs again later');
       }
     }
@@ -189,6 +212,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
       try {
         await evaluateBusyMode(engine, restaurant.id);
       } catch (error) {
+        if (otherProcessWriting(error)) throw error;
         log.error({ err: error, job: 'busy-mode', id: restaurant.id }, 'job failed; it runs again on the next tick');
       }
     }
@@ -203,16 +227,23 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   const keepReportDays = async (): Promise<void> => {
     const now = engine.clock.now();
     if (!active || stopped || !engine.isOpen || (!reportDaysBacklog && now - lastReportDaysAt < REPORT_DAYS_INTERVAL_MS)) return;
+    const previous = lastReportDaysAt;
     lastReportDaysAt = now;
     try {
       reportDaysBacklog = (await keepRecentReportDays(engine, REPORT_DAYS_PER_TICK)).more;
     } catch (error) {
+      if (otherProcessWriting(error)) {
+        lastReportDaysAt = previous;
+        throw error;
+      }
       reportDaysBacklog = false;
       log.error({ err: error, job: 'keep-report-days' }, 'job failed; it runs again later');
     }
   };
 
   let keyUseFailing = false;
+  /** Database passes skipped in a row because another process held the file (said once, then when it is over). */
+  let writeLockSkips = 0;
   /** API keys' last uses, noted in memory by authentication (a replica's local keys too). */
   const writeKeyUses = async (): Promise<void> => {
     if (stopped || !engine.isOpen) return;
@@ -222,6 +253,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
       await engine.flushBusyRefusals();
       keyUseFailing = false;
     } catch (error) {
+      // Still in memory (flushKeyUses and flushBusyRefusals keep what they could not write).
+      if (otherProcessWriting(error)) throw error;
       // Kept in memory and tried again next tick; said once, not every second (a full disk).
       if (!keyUseFailing) log.error({ err: error, job: 'write-key-uses' }, 'job failed; it runs again on the next tick');
       keyUseFailing = true;
@@ -229,6 +262,12 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
   };
 
   const databasePass = async (): Promise<void> => {
+    await engine.inBackground(databaseWork);
+    if (writeLockSkips > 0) log.info({ job: 'database-jobs', skipped: writeLockSkips }, 'the database file is free again: the jobs run');
+    writeLockSkips = 0;
+  };
+
+  const databaseWork = async (): Promise<void> => {
     await writeKeyUses();
     await purgeIdempotencyKeys();
     await learnPrepTimes();
@@ -240,6 +279,7 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
       try {
         ids = await job.due(engine);
       } catch (error) {
+        if (otherProcessWriting(error)) throw error;
         log.error({ err: error, job: job.name }, 'job could not look for due work');
         continue;
       }
@@ -253,6 +293,8 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
           await job.run(engine, id);
           quarantine.delete(key);
         } catch (error) {
+          // Not the item's fault: it is not set aside, the next tick tries it again.
+          if (otherProcessWriting(error)) throw error;
           quarantine.set(key, now + QUARANTINE_MS);
           log.error({ err: error, job: job.name, id }, 'job item failed; the others go on');
         }
@@ -265,7 +307,14 @@ export async function startJobs(engine: Engine, providers: Providers, options: J
    * it runs once more after it, so every change of the clock is seen by a pass (the kitchen's wait
    * three minutes later is another reading than a minute later), and the kick resolves after that one.
    */
-  const runDatabaseJobs = serialPass(databasePass, (error) => log.error({ err: error, job: 'database-jobs' }, 'jobs pass failed; it runs again on the next tick'));
+  const runDatabaseJobs = serialPass(databasePass, (error) => {
+    if (!otherProcessWriting(error)) {
+      log.error({ err: error, job: 'database-jobs' }, 'jobs pass failed; it runs again on the next tick');
+      return;
+    }
+    // Said once until the file is free again, not every second.
+    if (writeLockSkips++ === 0) log.warn({ job: 'database-jobs' }, 'another program holds the database file\'s write lock: the jobs skip their database work until it lets go');
+  });
 
   const kickMail = (): Promise<void> => {
     if (mailPass) {

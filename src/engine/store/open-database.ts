@@ -41,7 +41,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     } catch (error) {
       throw new StorageRefusal(path, `SQLite cannot open it (${(error as Error).message})`, undefined, { cause: error });
     }
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     checkOwnership(db, path, migrations.length);
     if (quickCheckAtOpen(path, options.quickCheckMaxBytes)) checkIntegrity(db, path);
     try {
@@ -65,6 +65,13 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     throw fullDiskRefusal(path, error) ?? error;
   }
 }
+
+/**
+ * How long opening (the checks, the migrations) and a CLI's connections wait, inside SQLite, for
+ * another process's write lock: synchronous, and so not for a serving engine, which sets its
+ * connection to 0 once open and waits on timers instead (engine/other-writers.ts).
+ */
+export const BUSY_TIMEOUT_MS = 5000;
 
 /** Readable and writable by its owner only: the file holds payment credentials and key digests. */
 export const DATABASE_FILE_MODE = 0o600;
@@ -105,7 +112,7 @@ function configure(db: Database, migrations: readonly Migration[]): Database {
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   migrate(db, migrations);
   return db;
 }

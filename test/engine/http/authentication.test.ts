@@ -97,8 +97,8 @@ describe('authentication: verified keys in memory, last use written later', () =
     const firstUse = engine.clock.now();
     assert.equal(lastUsedOf(record.id), firstUse);
     await engine.advance(5 * 60_000);
-    // Any write now would fail: another connection holds the write lock (the engine would wait out
-    // its busy timeout and answer 500). Reads still see the last commit.
+    // Any write now would wait: another connection holds the write lock (the engine would wait 5 s
+    // on timers and answer 503). Reads still see the last commit.
     other.db.exec('BEGIN IMMEDIATE');
     try {
       for (const path of ['/menu', '/orders?limit=5', '/locations', `/stock?location_id=${R1.openLocation}`]) {

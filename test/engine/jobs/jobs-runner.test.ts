@@ -18,6 +18,7 @@ import type { Actor } from '../../../src/engine/domain/actor.ts';
 import { DEMO_NOW } from '../../support/engine-under-test.ts';
 import { R1 } from '../../support/demo-ids.ts';
 import { fakeLiveProvider } from './engine-with-jobs.ts';
+import { holdWriteLock } from '../../support/write-lock-holder.ts';
 
 const MINUTE = 60_000;
 const payments = { live: fakeLiveProvider, test: sandboxSimulator };
@@ -91,6 +92,32 @@ describe('the jobs runner', () => {
     clock.advance(MINUTE);
     await jobs.databaseJobs();
     assert.equal(await statusOf(bad.id), 'cancelado');
+    await jobs.stop();
+    jobs = null;
+  });
+
+  test('another process holding the file: the pass skips without waiting, says so once, sets nothing aside, and runs once it lets go', async () => {
+    const due = await online();
+    jobs = await startJobs(engine, assembleProviders(engine, { payments }), { logger, intervalMs: 3_600_000 });
+    await jobs.databaseJobs();
+    logged.length = 0;
+    const holder = await holdWriteLock(join(dir, 'engine.db'));
+    try {
+      clock.advance(30 * MINUTE);
+      await jobs.databaseJobs();
+      await jobs.runDue();
+      assert.equal(await statusOf(due.id), 'pendiente_pago', 'nothing written while the file is held');
+      assert.deepEqual(
+        logged.map((l) => [l.level, l.msg]),
+        [['warn', "another program holds the database file's write lock: the jobs skip their database work until it lets go"]],
+        'said once for two skipped passes, and no job failed',
+      );
+    } finally {
+      await holder.release();
+    }
+    await jobs.runDue();
+    assert.equal(await statusOf(due.id), 'cancelado', 'expired on the first pass after: not set aside');
+    assert.equal(logged.filter((l) => l.level === 'info' && l.obj.skipped === 2).length, 1, 'the skips end said once');
     await jobs.stop();
     jobs = null;
   });
