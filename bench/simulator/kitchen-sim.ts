@@ -148,6 +148,13 @@ export interface SimulationContext {
    * the engine knows its real start; false: they only bump (the board before the per-line start).
    */
   lineStarts: boolean;
+  /**
+   * The orders (arrivals, carts, channels) and their lines' true times drawn from a stream of their
+   * own, so every rule meets the same customers on a seed (`--common-arrivals`): from the one shared
+   * stream, a refused order draws no cooking times and the next arrivals change with it. Off: the
+   * draws of earlier rounds, unchanged.
+   */
+  commonArrivals?: boolean;
 }
 
 /** When the seed's service starts: its own day (seeds are days), at the profile's local start time. */
@@ -159,6 +166,7 @@ export function serviceStart(profile: Profile, day: number): number {
 /** Runs one seed's service to its end (every order ready) and returns its orders and what busy mode did. */
 export async function simulateService(context: SimulationContext, profile: Profile, seed: number, day: number): Promise<{ orders: SimulatedOrder[]; busy: BusyLog }> {
   const random = new Random(seed);
+  const demand = context.commonArrivals ? new Random(DEMAND_STREAM + seed) : random;
   const start = serviceStart(profile, day);
   const end = start + profile.duration_minutes * MIN;
   const events = new Events();
@@ -184,9 +192,9 @@ export async function simulateService(context: SimulationContext, profile: Profi
   const nextArrival = (t: number): number | null => {
     let at = t;
     for (;;) {
-      at += random.exponential(peakRate / 60) * MIN;
+      at += demand.exponential(peakRate / 60) * MIN;
       if (at >= end) return null;
-      if (random.next() * peakRate < rateAt(at)) return Math.round(at);
+      if (demand.next() * peakRate < rateAt(at)) return Math.round(at);
     }
   };
   const absent = (station: string, cook: number, t: number): number | null => {
@@ -289,7 +297,7 @@ export async function simulateService(context: SimulationContext, profile: Profi
     if (event.kind === 'arrival') {
       const next = nextArrival(t);
       if (next !== null) events.push({ at: next, kind: 'arrival' });
-      const order = await placeOrder(context, profile, random, t, seed, start);
+      const order = await placeOrder(context, profile, random, demand, t, seed, start);
       orders.push(order.record);
       if (!order.live) continue;
       open++;
@@ -350,6 +358,9 @@ function traceOf(line: Line): LineTrace {
 }
 
 /** Windows in which a station's cook stops bumping, then sweeps the screen at their end. */
+/** Added to a seed for its orders' own stream (`commonArrivals`): any constant apart from the seeds' range. */
+const DEMAND_STREAM = 7_919_000;
+
 function sweepWindows(random: Random, profile: Profile, from: number, to: number): [number, number][] {
   const windows: [number, number][] = [];
   if (profile.noise.sweeps_per_hour <= 0) return windows;
@@ -375,18 +386,28 @@ async function placeOrder(
   context: SimulationContext,
   profile: Profile,
   random: Random,
+  demand: Random,
   t: number,
   seed: number,
   start: number,
 ): Promise<{ record: SimulatedOrder; live: LiveOrder | null }> {
   const counts = Object.keys(profile.lines_per_order);
-  const count = Number(counts[random.pick(counts.map((c) => profile.lines_per_order[c]!))]);
+  const count = Number(counts[demand.pick(counts.map((c) => profile.lines_per_order[c]!))]);
   const chosen = Array.from({ length: count }, () => {
-    const item = profile.menu[random.pick(profile.menu.map((m) => m.weight))]!;
-    const quantity = random.next() < profile.multi_unit_share ? 1 + Math.floor(random.next() * profile.max_quantity) : 1;
+    const item = profile.menu[demand.pick(profile.menu.map((m) => m.weight))]!;
+    const quantity = demand.next() < profile.multi_unit_share ? 1 + Math.floor(demand.next() * profile.max_quantity) : 1;
     return { item, quantity };
   });
-  const channel = profile.channels[random.pick(profile.channels.map((c) => c.share))]!;
+  const channel = profile.channels[demand.pick(profile.channels.map((c) => c.share))]!;
+  // A line's true seconds (its units at once on one cook, rounds past the first adding half a unit's time).
+  const unitsOf = (item: Profile['menu'][number], quantity: number) => {
+    const station = profile.stations.find((s) => s.id === item.station)!;
+    return lineUnits(quantity, Math.min(station.units_at_once ?? 1, station.max_units_at_once ?? Number.POSITIVE_INFINITY));
+  };
+  const trueSeconds = (from: Random, item: Profile['menu'][number], quantity: number) =>
+    from.logNormal(item.true_minutes * 60, item.spread) * (1 + 0.5 * (unitsOf(item, quantity).batches - 1));
+  // With common arrivals every order's lines are drawn now, refused or not; else only a taken order's, below.
+  const drawn = context.commonArrivals ? chosen.map(({ item, quantity }) => trueSeconds(demand, item, quantity)) : null;
   // Read apart from the random stream: the orders drawn do not change.
   const busyState = profile.busy_mode ? await readBusyState(context.server.engine, context.locationId) : null;
   const record: SimulatedOrder = {
@@ -432,14 +453,12 @@ async function placeOrder(
   const live: LiveOrder = { id: body.id!, record, lines: [], tapped: false, ready: false };
   live.lines = chosen.map(({ item, quantity }, index) => {
     // A station that cooks several units at once has a line's units on together, up to one cook's room.
-    const station = profile.stations.find((s) => s.id === item.station)!;
-    const { units, batches } = lineUnits(quantity, Math.min(station.units_at_once ?? 1, station.max_units_at_once ?? Number.POSITIVE_INFINITY));
     return {
       order: live,
       index,
       station: item.station,
-      seconds: random.logNormal(item.true_minutes * 60, item.spread) * (1 + 0.5 * (batches - 1)),
-      units,
+      seconds: drawn?.[index] ?? trueSeconds(random, item, quantity),
+      units: unitsOf(item, quantity).units,
       started_at: null,
       finished_at: null,
     };

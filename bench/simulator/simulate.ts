@@ -1,4 +1,4 @@
-// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--orders FILE] [--no-busy-mode] [--no-line-starts] [--save-trained FILE | --trained FILE]`: replays a kitchen
+// `npm run simulate -- --profile FILE --seeds A-B [--train A-B|none] [--json FILE] [--orders FILE] [--no-busy-mode] [--no-line-starts] [--save-trained FILE | --trained FILE] [--common-arrivals]`: replays a kitchen
 // profile (docs/kitchen-promises.md) against a real engine, its HTTP API and its kitchen door, on the
 // engine's ManualClock. The training seeds (1–30 by default) run first on the same database, each
 // one a day: the engine learns its prep times and calibrates its promise's margin there. The figures
@@ -53,6 +53,8 @@ export interface CheckpointOptions {
   trained?: string;
   /** Keep the database as the training seeds left it here (and its `.json`). */
   saveTrained?: string;
+  /** Every rule meets the same orders on a seed (SimulationContext.commonArrivals); training and reported seeds alike. */
+  commonArrivals?: boolean;
 }
 
 /** Runs the training seeds, then the reported ones, on one fresh engine; `progress` hears each seed. */
@@ -65,7 +67,7 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
   const server = await startEngineServer({ database: join(dir, 'simulate.db'), clock, logger: false, rateLimits: { perKey: generous, unauthenticated: generous } });
   try {
     let context: SimulationContext;
-    if (from) context = { server, clock, restaurantId: RESTAURANT_ID, locationId: from.location_id, productIds: from.product_ids, keys: from.keys, lineStarts };
+    if (from) context = { server, clock, restaurantId: RESTAURANT_ID, locationId: from.location_id, productIds: from.product_ids, keys: from.keys, lineStarts, commonArrivals: checkpoint.commonArrivals };
     else {
       const imported = await importRestaurant(server.engine, restaurantFromProfile(profile, { restaurant: RESTAURANT_ID, location: LOCATION_ID }));
       const keys: Record<string, string> = {};
@@ -75,7 +77,7 @@ export async function runSimulation(profile: Profile, train: number[], seeds: nu
         // Busy mode refuses store fronts only; the kitchen's own orders come like a POS's.
         await setKeyChannelKind(server.engine, created.record.id, channel.kind === 'store_front' ? 'store_front' : 'pos');
       }
-      context = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys, lineStarts };
+      context = { server, clock, restaurantId: RESTAURANT_ID, locationId: imported.locationIds[0]!, productIds: imported.productIds, keys, lineStarts, commonArrivals: checkpoint.commonArrivals };
     }
     let day = from?.day ?? 0;
     const run = async (list: number[], label: string) => {
@@ -119,6 +121,8 @@ async function main(): Promise<void> {
       'no-busy-mode': { type: 'boolean', default: false },
       // Cooks who only bump, never mark a line started (the board before issue 32's per-line start).
       'no-line-starts': { type: 'boolean', default: false },
+      // Every rule meets the same orders on a seed (kitchen-sim.ts, SimulationContext.commonArrivals).
+      'common-arrivals': { type: 'boolean', default: false },
     },
   });
   if (!values.profile) throw new Error('--profile FILE is required (bench/profiles/standard-rush.json, stress-rush.json)');
@@ -130,7 +134,7 @@ async function main(): Promise<void> {
   const seeds = seedRange(values.seeds!, '--seeds');
   const overlap = seeds.filter((s) => train.includes(s));
   if (overlap.length > 0) throw new Error(`reported seeds ${overlap.join(', ')} are also training seeds: figures are never reported on what was learned from`);
-  const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line), !values['no-line-starts'], { trained: values.trained, saveTrained: values['save-trained'] });
+  const result = await runSimulation(profile, train, seeds, values.quiet ? undefined : (line) => console.error(line), !values['no-line-starts'], { trained: values.trained, saveTrained: values['save-trained'], commonArrivals: values['common-arrivals'] });
   const figures = computeFigures(result.reported, profile.busy_mode ? result.busy : null);
   console.log(renderFigures(`Perfil ${profile.name}, semillas ${values.seeds} (entrenamiento ${values.train})`, figures));
   if (values.json) writeFileSync(values.json, JSON.stringify({ profile: profile.name, seeds: values.seeds, train: values.train, figures, busy: result.busy }, null, 2));
