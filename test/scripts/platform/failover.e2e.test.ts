@@ -8,7 +8,7 @@
 // `serve --database postgres://…` process through HAProxy, taking orders with Idempotency-Keys and
 // tracked stock from store-front clients, moving them through the kitchen and following the change
 // feed, through a planned switchover, one engine node killed with -9, the etcd member on the leader's
-// machine killed, and a kill -9 of the primary with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
+// machine killed and then no etcd at all for 7 s, and a kill -9 of the primary with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -46,7 +46,7 @@ const RECOVERY_TIMEOUT_MS = 150_000;
 /**
  * How long the etcd scenario keeps the two etcd members left from answering: longer than Patroni's
  * retry_timeout, after which a leader cut from etcd demotes itself unless failsafe mode keeps it
- * (it did in CI, stop 44), and shorter than its ttl, so that the leader key outlives the outage.
+ * (in CI, stop 44, it demoted itself), and shorter than its ttl, so that the leader key outlives the outage.
  */
 const DCS_OUTAGE_MS = (PATRONI_TIMING.retry_timeout + 2) * 1000;
 
