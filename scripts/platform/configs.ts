@@ -78,6 +78,12 @@ export function patroniConfig(layout: PlatformLayout, node: DatabaseNode, secret
         maximum_lag_on_failover: synchronous ? 1_048_576 : 1_073_741_824,
         synchronous_mode: synchronous,
         synchronous_node_count: 1,
+        // A leader cut from etcd (an etcd member restarting, a busy machine: seen in CI) stays the
+        // leader while it reaches every other member's Patroni, instead of demoting itself and
+        // promoting itself again on a new timeline. Such a re-promotion writes /sync with no
+        // synchronous standby and takes commits with none until its next loops name one; a leader
+        // lost in those seconds leaves no replica Patroni may promote (docs/platform-failover.md).
+        failsafe_mode: true,
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,

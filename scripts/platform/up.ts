@@ -1,6 +1,7 @@
 // `npm run platform -- up`: starts the layout (three etcd members, three PostgreSQL nodes under
-// Patroni, HAProxy) and returns once a write through HAProxy's write port succeeds and, with
-// synchronous replication, Patroni names a synchronous standby.
+// Patroni, HAProxy) and returns once the cluster is whole (whole-cluster.ts: each replica streaming
+// from the leader and, with synchronous replication, one of them its synchronous standby) and a write
+// through HAProxy's write port succeeds.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,12 @@ import pg from 'pg';
 import { APP_DATABASE, APP_ROLE, POSTGRES_BIN_DIR, etcdArguments, haproxyConfig, patroniConfig, type PlatformSecrets } from './configs.ts';
 import { down } from './down.ts';
 import { allocateLayout, dataDir, nodeDir, writeLayout, type PlatformLayout, type Replication } from './layout.ts';
-import { clusterMembers, leaderOf, syncStandbyOf } from './patroni-rest.ts';
 import { pgbackrest, writePgbackrestFiles } from './pgbackrest.ts';
 import { isAlive, recordedProcesses, startDetached } from './processes.ts';
 import { startReaper } from './reaper.ts';
 import { postgresUser } from './run-as.ts';
 import { ensureTemplate, writeTemplateBootstrapScript } from './template.ts';
+import { clusterState, notWholeBecause } from './whole-cluster.ts';
 import { waitFor } from './wait.ts';
 
 export interface UpOptions {
@@ -139,14 +140,11 @@ async function start(options: UpOptions & { dir: string }): Promise<UpResult> {
   writeFileSync(haproxyFile, haproxyConfig(layout));
   startDetached(dir, 'haproxy', '/usr/sbin/haproxy', ['-f', haproxyFile, '-db']);
 
+  const expected = { members: layout.nodes.length, synchronous: layout.replication === 'synchronous' };
   await waitFor(
-    () => clusterMembers(layout),
-    layout.replication === 'synchronous' ? 'a leader, a synchronous standby and three running members' : 'a leader and three running members',
-    (members) =>
-      members.length === layout.nodes.length &&
-      members.every((member) => member.state === 'running' || member.state === 'streaming') &&
-      leaderOf(members) !== undefined &&
-      (layout.replication === 'asynchronous' || syncStandbyOf(members) !== undefined),
+    async () => notWholeBecause(await clusterState(layout, secrets), expected) ?? 'whole',
+    expected.synchronous ? 'a leader, each replica streaming from it, one of them its synchronous standby' : 'a leader and each replica streaming from it',
+    (reason) => reason === 'whole',
   );
   const superuser = { host: layout.host, port: layout.haproxy.writePort, user: 'postgres', password: secrets.superuser, database: 'postgres', connectionTimeoutMillis: 5000 };
   await waitFor(() => ask(superuser, 'SELECT pg_is_in_recovery() AS standby'), 'a writable node behind HAProxy', (result) => result.rows[0]?.standby === false);

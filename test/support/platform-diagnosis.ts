@@ -1,7 +1,7 @@
 // What a platform test prints when it times out, so that a failure in CI explains itself: the
 // cluster as Patroni and HAProxy see it (`npm run platform -- status`, `patronictl list`), each
-// node's answer to HAProxy's /primary check, where every writer waits and since when, its last
-// error, and the tail of each node's Patroni and PostgreSQL logs.
+// node's answer to HAProxy's /primary check, the leader's own pg_stat_replication, where every writer
+// waits and since when, its last error, and the tail of each node's Patroni and PostgreSQL logs.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import { nodeDir, type PlatformLayout } from '../../scripts/platform/layout.ts';
 import { restStatus } from '../../scripts/platform/patroni-rest.ts';
 import { formatStatus, status } from '../../scripts/platform/status.ts';
+import type { PlatformSecrets } from '../../scripts/platform/configs.ts';
+import { secretsFile } from '../../scripts/platform/up.ts';
+import { clusterState, notWholeBecause } from '../../scripts/platform/whole-cluster.ts';
 import type { OrderWriters } from './order-writers.ts';
 
 const run = promisify(execFile);
@@ -42,6 +45,18 @@ async function patroniSelf(layout: PlatformLayout, restPort: number): Promise<st
   }
 }
 
+async function leaderReplication(layout: PlatformLayout): Promise<string> {
+  try {
+    const secrets = JSON.parse(readFileSync(secretsFile(layout.dir), 'utf8')) as PlatformSecrets;
+    const state = await clusterState(layout, secrets);
+    const members = state.members.filter((member) => member.state === 'running' || member.state === 'streaming').length;
+    const senders = state.leader ? JSON.stringify(state.leader.senders) : 'the leader does not answer';
+    return `${senders}\nwhole (${members} running)? ${notWholeBecause(state, { members, synchronous: layout.replication === 'synchronous' }) ?? 'yes'}`;
+  } catch (error) {
+    return `not read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 export async function diagnosePlatform(layout: PlatformLayout, writers: OrderWriters | undefined, clock: () => number): Promise<string> {
   const now = clock();
   const sections = [
@@ -53,6 +68,8 @@ export async function diagnosePlatform(layout: PlatformLayout, writers: OrderWri
     (await Promise.all(layout.nodes.map(async (node) => `${node.name}: ${await restStatus(layout, node.name, '/primary')}`))).join('  '),
     '--- each node\'s own view (GET /patroni: role, timeline, WAL positions)',
     ...(await Promise.all(layout.nodes.map(async (node) => `${node.name}: ${await patroniSelf(layout, node.restPort)}`))),
+    "--- the leader's own pg_stat_replication (who streams from it, who is its synchronous standby)",
+    await leaderReplication(layout),
   ];
   if (writers) {
     sections.push(

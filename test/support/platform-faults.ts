@@ -11,7 +11,7 @@ import { postmasterOf } from '../../scripts/platform/down.ts';
 import { dataDir, nodeDir, type PlatformLayout } from '../../scripts/platform/layout.ts';
 import { clusterMembers, leaderOf } from '../../scripts/platform/patroni-rest.ts';
 import { forgetProcess, isAlive, killTree, processTree, recordedProcesses, signal, startDetached, type ProcessRecord } from '../../scripts/platform/processes.ts';
-import type { PlatformSecrets } from '../../scripts/platform/configs.ts';
+import { superuserConnection } from '../../scripts/platform/whole-cluster.ts';
 
 const run = promisify(execFile);
 
@@ -37,6 +37,21 @@ export function killDatabaseNode(layout: PlatformLayout, node: string): ProcessR
 
 export function killEtcdMember(layout: PlatformLayout, member: string): void {
   killTree(recordOfProcess(layout, member));
+}
+
+/**
+ * The DCS goes quiet: the etcd members named stop answering (SIGSTOP) for `ms`, then resume. Every
+ * Patroni loses etcd at once while every PostgreSQL and Patroni keeps running: what an etcd member's
+ * restart or a starved machine did to the leader's Patroni in CI (stop 44).
+ */
+export async function stallEtcdMembers(layout: PlatformLayout, members: readonly string[], ms: number): Promise<void> {
+  const records = members.map((member) => recordOfProcess(layout, member));
+  signal(records, 'SIGSTOP');
+  try {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  } finally {
+    signal(records, 'SIGCONT');
+  }
 }
 
 /** The member comes back on its data folder (etcd rejoins from it and ignores the initial-cluster flags). */
@@ -77,11 +92,7 @@ export async function switchover(layout: PlatformLayout, leader: string, candida
 }
 
 /** A superuser connection straight to one node (not through HAProxy). */
-export function nodeConnection(layout: PlatformLayout, secrets: PlatformSecrets, node: string): pg.ClientConfig {
-  const port = layout.nodes.find((candidate) => candidate.name === node)?.port;
-  if (port === undefined) throw new Error(`no node ${node}`);
-  return { host: layout.host, port, user: 'postgres', password: secrets.superuser, database: 'postgres', connectionTimeoutMillis: 3000 };
-}
+export const nodeConnection = superuserConnection;
 
 export async function queryNode<T extends pg.QueryResultRow>(connection: pg.ClientConfig, sql: string): Promise<T[]> {
   const client = new pg.Client(connection);

@@ -28,6 +28,8 @@ test('Patroni: synchronous mode with one synchronous standby, synchronous_commit
   const dcs = config.bootstrap.dcs;
   assert.equal(dcs.synchronous_mode, true);
   assert.equal(dcs.synchronous_node_count, 1);
+  // A leader cut from etcd stays the leader while it reaches the other members (no self-demotion and re-promotion).
+  assert.equal(dcs.failsafe_mode, true);
   assert.equal(dcs.postgresql.parameters.synchronous_commit, 'on');
   assert.doesNotMatch(JSON.stringify(config), /remote_apply/);
   assert.ok(PATRONI_TIMING.loop_wait + 2 * PATRONI_TIMING.retry_timeout <= PATRONI_TIMING.ttl);

@@ -8,7 +8,7 @@
 // `serve --database postgres://…` process through HAProxy, taking orders with Idempotency-Keys and
 // tracked stock from store-front clients, moving them through the kitchen and following the change
 // feed, through a planned switchover, one engine node killed with -9, the etcd member on the leader's
-// machine killed, and a kill -9 of the primary with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
+// machine killed and then no etcd at all for 7 s, and a kill -9 of the primary with a hub (a restaurant's SQLite replica) pushing its outbox to one of them.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,9 +16,10 @@ import pg from 'pg';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { down, stillRunning } from '../../../scripts/platform/down.ts';
 import type { PlatformLayout } from '../../../scripts/platform/layout.ts';
-import { clusterMembers, leaderOf, syncStandbyOf } from '../../../scripts/platform/patroni-rest.ts';
+import { clusterMembers, leaderOf, syncStandbyOf, type ClusterMember } from '../../../scripts/platform/patroni-rest.ts';
 import { up, writeConnection } from '../../../scripts/platform/up.ts';
-import { APP_DATABASE, APP_ROLE, type PlatformSecrets } from '../../../scripts/platform/configs.ts';
+import { APP_DATABASE, APP_ROLE, PATRONI_TIMING, type PlatformSecrets } from '../../../scripts/platform/configs.ts';
+import { clusterState, notWholeBecause } from '../../../scripts/platform/whole-cluster.ts';
 import { migratePostgres } from '../../../src/engine/postgres/migrate-postgres.ts';
 import { createPostgresPool } from '../../../src/engine/postgres/postgres-pool.ts';
 import { postgresNodeHealth } from '../../../src/engine/postgres/postgres-health.ts';
@@ -26,7 +27,7 @@ import { engineNodesUnderLoad, STOCK, type EngineNodesOutcome } from './support/
 import { eventually } from '../../support/eventually.ts';
 import { explainingFailure } from '../../support/platform-diagnosis.ts';
 import { checkAcknowledged, longestGap, prepareOrdersTable, startOrderWriters, switchGap } from '../../support/order-writers.ts';
-import { currentLeader, isRunning, killDatabaseNode, killEtcdMember, nodeConnection, queryNode, restartEtcdMember, switchover } from '../../support/platform-faults.ts';
+import { currentLeader, isRunning, killDatabaseNode, killEtcdMember, nodeConnection, queryNode, restartEtcdMember, stallEtcdMembers, switchover } from '../../support/platform-faults.ts';
 
 const clock = () => performance.now();
 const WRITERS = 4;
@@ -42,6 +43,12 @@ const WRITES_AROUND_THE_FAULT = 40;
 const ORDERS_AROUND_THE_FAULT = 12;
 /** Safety nets for a wedged cluster on a loaded machine, not speed targets. */
 const RECOVERY_TIMEOUT_MS = 150_000;
+/**
+ * How long the etcd scenario keeps the two etcd members left from answering: longer than Patroni's
+ * retry_timeout, after which a leader cut from etcd demotes itself unless failsafe mode keeps it
+ * (in CI, stop 44, it demoted itself), and shorter than its ttl, so that the leader key outlives the outage.
+ */
+const DCS_OUTAGE_MS = (PATRONI_TIMING.retry_timeout + 2) * 1000;
 
 let layout: PlatformLayout;
 let secrets: PlatformSecrets;
@@ -49,22 +56,24 @@ let secrets: PlatformSecrets;
 let admin: pg.Pool;
 let connectionString: string;
 
-/** Writes under load, the fault, writes again; then the acknowledged rows against the leader's table. */
 /**
- * One fault at a time: the cluster is whole again (`members` running, and Patroni has named a
- * synchronous standby, which it does a few seconds after a switch) before the next one. A leader
- * lost before that is a second fault: Patroni then promotes nobody, since no replica is known to
- * hold every acknowledged commit (docs/platform-failover.md).
+ * One fault at a time: the cluster is whole again before the next one (scripts/platform/whole-cluster.ts):
+ * `members` running, a leader whose PostgreSQL writes, every other running member streaming from it in
+ * its `pg_stat_replication`, and the standby Patroni names in /sync there as `sync`. A leader lost
+ * before that is a second fault: Patroni then promotes nobody, since no replica is known to hold every
+ * acknowledged commit (docs/platform-failover.md). Patroni's /cluster alone said "whole" in CI while
+ * the leader was restarting after demoting itself, and the kill -9 that followed found no replica to promote.
  */
 async function wholeAgain(members: number) {
   await explainingFailure(layout, undefined, clock, () =>
-    eventually(() => clusterMembers(layout), `${members} running members, a leader and a synchronous standby`, {
-      until: (found) => found.filter((member) => member.state === 'running' || member.state === 'streaming').length >= members && syncStandbyOf(found) !== undefined && leaderOf(found) !== undefined,
+    eventually(async () => notWholeBecause(await clusterState(layout, secrets), { members, synchronous: true }) ?? 'whole', `${members} running members, each replica streaming from the leader, its synchronous standby in sync`, {
+      until: (reason) => reason === 'whole',
       timeoutMs: RECOVERY_TIMEOUT_MS,
     }),
   );
 }
 
+/** Writes under load, the fault, writes again; then the acknowledged rows against the leader's table. */
 async function underLoad(t: TestContext, label: string, inject: () => Promise<void>) {
   await wholeAgain(3);
   const writers = startOrderWriters({ connection: writeConnection(layout, secrets), clients: WRITERS, clock, label });
@@ -185,9 +194,9 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
     assert.ok([...outcome.report.answers].some(([kind, count]) => kind.startsWith('unreachable a') && count > 0), "node a's clients found it gone");
   });
 
-  test('the etcd member beside the leader killed under two engine nodes (serve --database through HAProxy): writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
+  test('the etcd member beside the leader killed, then the two left silent past retry_timeout, under two engine nodes (serve --database through HAProxy): the leader stays on its timeline, writes go on, nothing lost', { timeout: 300_000 }, async (t) => {
     await wholeAgain(3);
-    let leader: string | undefined;
+    let leader: ClusterMember | undefined;
     let beside: string | undefined;
     const outcome = await engineNodesUnderLoad({
       ...engineNodesSetting('engine-etcd-beside-leader-killed'),
@@ -195,15 +204,21 @@ describe('the platform (three PostgreSQL nodes under Patroni, synchronous standb
       fault: {
         inject: async () => {
           // The leader as it is at the fault, and the etcd member on its machine.
-          leader = await currentLeader(layout);
+          const members = await clusterMembers(layout);
+          leader = members.find((member) => member.name === leaderOf(members));
           assert.ok(leader, 'a leader');
-          beside = layout.nodes.find((node) => node.name === leader)!.etcd;
+          beside = layout.nodes.find((node) => node.name === leader!.name)!.etcd;
           killEtcdMember(layout, beside);
+          // Then no etcd at all for a while: failsafe mode keeps the leader, which reaches every
+          // other member's Patroni (without it, it demoted itself and promoted itself again).
+          await stallEtcdMembers(layout, layout.etcd.map((member) => member.name).filter((name) => name !== beside), DCS_OUTAGE_MS);
         },
       },
     });
-    t.diagnostic(`leader before ${leader}, after ${await currentLeader(layout)}`);
+    const after = (await clusterMembers(layout)).find((member) => member.role === 'leader');
+    t.diagnostic(`leader before ${leader?.name} (timeline ${leader?.timeline}), after ${after?.name} (timeline ${after?.timeline})`);
     assertNothingLost(t, outcome, { nodeKilled: false });
+    assert.deepEqual([after?.name, after?.timeline], [leader!.name, leader!.timeline], 'the leader neither demoted nor promoted itself again through the DCS outage');
     restartEtcdMember(layout, beside!);
     const member = layout.etcd.find((candidate) => candidate.name === beside)!;
     await eventually(async () => ((await (await fetch(`http://${layout.host}:${member.clientPort}/health`)).json()) as { health?: string }).health, `${beside} healthy again`, {

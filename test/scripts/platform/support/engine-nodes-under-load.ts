@@ -106,11 +106,11 @@ export async function engineNodesUnderLoad(options: {
     nodes.push(await startEngineNode('b', options.database, options.layout.dir));
     options.signal?.throwIfAborted();
     await putStock(nodes[0]!, restaurant);
-    const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0 }) : undefined;
+    const hubRestaurant = options.hub ? await seedPlatformRestaurant(withPassword.toString(), { writeKeys: 1, readKeys: 0, hubKey: true }) : undefined;
     if (hubRestaurant) await putStock(nodes[0]!, hubRestaurant);
     const watchBegan = clock();
     const health = watchHealth(nodes);
-    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.writeKeys[0]!, restaurant: hubRestaurant, label, parentDir: options.layout.dir });
+    if (hubRestaurant) hub = await startHubUnderLoad({ upstreamUrl: nodes[1]!.baseUrl, apiKey: hubRestaurant.hubKey!, restaurant: hubRestaurant, label, parentDir: options.layout.dir });
     const fronts = startStoreFronts({ nodes, restaurant, label, clock, ...(options.signal ? { signal: options.signal } : {}) });
     let report: StoreFrontReport;
     if (options.probe) probe = startOrderWriters({ connection: options.probe, clients: 1, clock, label: `${label}-probe-${restaurant.id}`, paceMs: PROBE_PACE_MS });
