@@ -10,7 +10,7 @@
 //   transaction was in flight (the database's share) and the time none was (the node's share:
 //   its JavaScript and its event loop's turns), and the round trips in it;
 // - the node's event-loop delay (monitorEventLoopDelay), its CPU and statements an order.
-// `npm exec -- node --import tsx bench/probes/order-time-postgres.ts [seconds]`
+// `[PROBE_POOL_SIZE=n] npm exec -- node --import tsx bench/probes/order-time-postgres.ts [seconds]`
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -98,7 +98,9 @@ async function runNode(connectionString: string): Promise<void> {
   const { startEngineServer } = await import('../../src/host/start-engine-server.ts');
   const { openPostgresEngine } = await import('../../src/host/open-postgres-engine.ts');
   const GENEROUS = { capacity: 1_000_000_000, refillPerSecond: 1_000_000_000 };
-  const engine = await openPostgresEngine({ connectionString, onError: () => {} });
+  // PROBE_POOL_SIZE: the node's pool (default the engine's, 10; its use cases hold at most one fewer).
+  const poolSize = process.env.PROBE_POOL_SIZE ? Number(process.env.PROBE_POOL_SIZE) : undefined;
+  const engine = await openPostgresEngine({ connectionString, onError: () => {}, ...(poolSize ? { poolSize } : {}) });
   const server = await startEngineServer({ database: engine, rateLimits: { perKey: GENEROUS, unauthenticated: GENEROUS }, logger: false });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   let cpu = process.cpuUsage();
