@@ -34,6 +34,7 @@ interface Trace {
   statements: number;
   inFlight: number;
   busySince: number;
+  attempts: number;
 }
 
 async function runNode(connectionString: string): Promise<void> {
@@ -43,7 +44,7 @@ async function runNode(connectionString: string): Promise<void> {
   let statements = 0;
   const through = ConnectionGate.prototype.through;
   ConnectionGate.prototype.through = function <T>(this: InstanceType<typeof ConnectionGate>, work: () => Promise<T>): Promise<T> {
-    const trace: Trace = { gateIn: performance.now(), gateOut: 0, connected: 0, begin: 0, takeSent: 0, takeAnswered: 0, committed: 0, trips: 0, dbMs: 0, statements: 0, inFlight: 0, busySince: 0 };
+    const trace: Trace = { gateIn: performance.now(), gateOut: 0, connected: 0, begin: 0, takeSent: 0, takeAnswered: 0, committed: 0, trips: 0, dbMs: 0, statements: 0, inFlight: 0, busySince: 0, attempts: 0 };
     return traceOf.run(trace, () =>
       through.call(this, async () => {
         trace.gateOut = performance.now();
@@ -70,7 +71,11 @@ async function runNode(connectionString: string): Promise<void> {
     const trace = traceOf.getStore();
     if (!trace || !(result instanceof Promise)) return result;
     const now = performance.now();
-    if (text === 'BEGIN') trace.begin = now;
+    if (text === 'BEGIN') {
+      // An attempt (a rerun after a lock timeout or a conflict starts again): only the last one is timed.
+      Object.assign(trace, { begin: now, takeSent: 0, takeAnswered: 0, committed: 0, trips: 0, dbMs: 0, statements: 0, inFlight: 0 });
+      trace.attempts += 1;
+    }
     const isTake = text.startsWith(TAKE) && trace.takeSent === 0;
     if (isTake) trace.takeSent = now;
     const underRow = trace.takeAnswered > 0 && trace.committed === 0;
@@ -231,7 +236,7 @@ async function runProbe(seconds: number): Promise<void> {
       console.log(`  of which none (node's share)  ${field((t) => t.committed - t.takeAnswered - t.dbMs)} ms`);
       console.log(`  round trips under the row     ${field((t) => t.trips)}`);
       console.log(`  statements under the row      ${field((t) => t.statements)}`);
-      console.log(`transaction whole (gate → COMMIT) ${field((t) => t.committed - t.gateIn)} ms`);
+      console.log(`transaction whole (gate → COMMIT) ${field((t) => t.committed - t.gateIn)} ms; reruns ${traces.filter((t) => t.attempts > 1).length}`);
       for (const [i, r] of reports.entries()) {
         console.log(`node ${i}: CPU ${(r.cpuMs / Math.max(1, r.traces.length)).toFixed(2)} ms an order, ${(r.statements / Math.max(1, r.traces.length)).toFixed(1)} statements an order, loop delay p50 ${r.loop.p50.toFixed(1)} p99 ${r.loop.p99.toFixed(1)} max ${r.loop.max.toFixed(1)} ms (${r.traces.length} orders)`);
       }
