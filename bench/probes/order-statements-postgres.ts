@@ -21,11 +21,13 @@ const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: string };
   const text = typeof first === 'string' ? first : (first?.text ?? '?');
+  if (held === null && text.startsWith(TAKE)) held = { client: this, trips: 0, from: performance.now(), ms: 0 };
   if (recording) {
     if (!clients.has(this)) clients.set(this, clients.size + 1);
-    sent.push(`c${clients.get(this)} ` + text.replace(/\s+/g, ' ').slice(0, 110));
+    // '+': a statement of the order's transaction that starts a round trip (none of its connection's in flight).
+    const starts = held?.client === this && (inFlight.get(this) ?? 0) === 0 ? '+' : ' ';
+    sent.push(`c${clients.get(this)}${starts} ` + text.replace(/\s+/g, ' ').slice(0, 110));
   }
-  if (held === null && text.startsWith(TAKE)) held = { client: this, trips: 0, from: performance.now(), ms: 0 };
   const inOrder = held?.client === this && held.ms === 0 ? held : null;
   const result = (query as (...a: unknown[]) => unknown).apply(this, args);
   // Statements given a callback (the pool's own) are not the order's: only promised ones are counted.

@@ -5,15 +5,17 @@
 // `config_version` as this transaction reads it (config-cache.ts), read once, beside the clock row.
 // Every statement's error is carried (abort-cause.ts): a statement answered 25P02 because one sent
 // before it failed throws that one's error, so the runner retries what is retryable.
-import type { PostgresQueryable, SendsWithoutWaiting } from './stores/queryable.ts';
+import type { CountsRollbacks, PostgresQueryable, SendsWithoutWaiting } from './stores/queryable.ts';
 import { writesConfig } from './config-tables.ts';
 import { carryAbortCause } from './abort-cause.ts';
 
 const READ_CONFIG_VERSION = 'SELECT version FROM config_version WHERE id = 1';
 
-export class TransactionClient implements PostgresQueryable, SendsWithoutWaiting {
+export class TransactionClient implements PostgresQueryable, SendsWithoutWaiting, CountsRollbacks {
   private wrote = false;
   private version: Promise<number> | null = null;
+  /** ROLLBACK TO statements sent (a savepoint's work undone): what a store kept of its own writes is dropped. */
+  rollbacks = 0;
 
   constructor(private readonly client: PostgresQueryable) {}
 
@@ -21,6 +23,7 @@ export class TransactionClient implements PostgresQueryable, SendsWithoutWaiting
     const first = args[0] as unknown;
     const sql = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
     if (!this.wrote && sql !== undefined && writesConfig(sql)) this.wrote = true;
+    if (sql?.startsWith('ROLLBACK')) this.rollbacks += 1;
     return carryAbortCause(this.client, (this.client.query as (...a: unknown[]) => Promise<unknown>)(...args));
   }) as PostgresQueryable['query'];
 

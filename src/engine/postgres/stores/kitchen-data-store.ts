@@ -6,7 +6,7 @@ import type { World } from '../../../shared/world.ts';
 import type { AsyncStore } from '../../store/async-store.ts';
 import type { ItemStateRow, KitchenDataStore, KitchenSettingsRow } from '../../store/kitchen-data-store.ts';
 import type { OrderRow } from '../../store/orders-store.ts';
-import { firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
+import { countsRollbacks, firstRow, rowsOf, sendWrite, type PostgresQueryable } from './queryable.ts';
 
 const SQL = {
   itemsOf: 'SELECT * FROM kitchen_item_states WHERE order_id = $1 ORDER BY item_index',
@@ -35,6 +35,15 @@ const SQL = {
 };
 
 export class PostgresKitchenDataStore implements AsyncStore<KitchenDataStore> {
+  /**
+   * The channels this transaction set (the store is built per transaction), answered without a
+   * statement (issue 34: the new order's channel is read back while its restaurant's clock row is
+   * held, a round trip for a value the transaction wrote itself). The row is this transaction's
+   * until it commits (the upsert locks it), so no other can change it meanwhile; kept only while no
+   * savepoint was rolled back since (`rollbacks`), which may have undone the write.
+   */
+  private readonly channelsSet = new Map<string, { channel: string; rollbacks: number }>();
+
   constructor(private readonly db: PostgresQueryable) {}
 
   itemStates(orderId: string): Promise<ItemStateRow[]> {
@@ -78,10 +87,13 @@ export class PostgresKitchenDataStore implements AsyncStore<KitchenDataStore> {
   }
 
   async channel(orderId: string): Promise<string | null> {
+    const set = this.channelsSet.get(orderId);
+    if (set && countsRollbacks(this.db) && set.rollbacks === this.db.rollbacks) return set.channel;
     return (await firstRow<{ channel: string }>(this.db, SQL.channelOf, [orderId]))?.channel ?? null;
   }
 
   async setChannel(orderId: string, channel: string): Promise<void> {
+    if (countsRollbacks(this.db)) this.channelsSet.set(orderId, { channel, rollbacks: this.db.rollbacks });
     await sendWrite(this.db, SQL.putChannel, [orderId, channel]);
   }
 

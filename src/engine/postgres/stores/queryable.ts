@@ -32,6 +32,19 @@ export interface SendsWithoutWaiting {
   send(sql: string, params?: unknown[]): void;
 }
 
+/**
+ * A transaction's client that counts the ROLLBACK TO statements sent on it: what a store wrote in
+ * the transaction and kept to answer its own reads (kitchen-data-store.ts) is kept only while no
+ * savepoint was rolled back since.
+ */
+export interface CountsRollbacks {
+  readonly rollbacks: number;
+}
+
+export function countsRollbacks(db: PostgresQueryable): db is PostgresQueryable & CountsRollbacks {
+  return typeof (db as Partial<CountsRollbacks>).rollbacks === 'number';
+}
+
 function sendsWithoutWaiting(db: PostgresQueryable): db is PostgresQueryable & SendsWithoutWaiting {
   return typeof (db as Partial<SendsWithoutWaiting>).send === 'function';
 }

@@ -141,18 +141,26 @@ async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: s
   // The restaurant's zone only where a schedule by the hour needs it (each call reads the hour).
   const time_zone = settings.station_cooks_by_hour === undefined ? DEFAULT_TIME_ZONE : ((await tx.stores.restaurants.get(restaurantId))?.time_zone ?? DEFAULT_TIME_ZONE);
   const cooks = await cooksOnShift(engine, restaurantId, settings, station_cooks, tx, now, time_zone);
-  // Kept in memory between kitchen changes (kept-kitchen-lines.ts), not read per order.
-  const open = await openLinesAt(engine, tx, locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES);
+  // Reads that do not depend on each other are asked at once (issue 34): on PostgreSQL they go out
+  // together, one round trip while the restaurant's clock row is held instead of one each; on SQLite
+  // they run one after another as before. The open lines are kept in memory between kitchen changes
+  // (kept-kitchen-lines.ts), not read per order; the held lines are asked after them, so the kept
+  // lines are built once when they were not.
+  const [open, prepStats, outcomes] = await Promise.all([
+    openLinesAt(engine, tx, locationId, world === 'test', now - OPEN_LINE_HORIZON_MS, MAX_OPEN_LINES),
+    tx.stores.kitchenTimings.prepStats(restaurantId),
+    tx.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+  ]);
   const held = await heldLinesAt(engine, tx, locationId, world === 'test', MAX_OPEN_LINES);
-  const last_done = new Map<string, number[]>();
   // As many bumps as the station has slots (units at once), each freeing one.
-  for (const station of new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])) {
-    last_done.set(station, await tx.stores.kitchenTimings.lastDoneAt(locationId, station, stationCapacity(cooks.get(station) ?? 1, settings.station_units?.[station]).slots));
-  }
+  const stations = [...new Set([...open.map((o) => o.station_id), ...held.map((h) => h.station_id)])];
+  const done = await Promise.all(stations.map((station) =>
+    tx.stores.kitchenTimings.lastDoneAt(locationId, station, stationCapacity(cooks.get(station) ?? 1, settings.station_units?.[station]).slots)));
+  const last_done = new Map<string, number[]>(stations.map((station, i) => [station, done[i]!]));
   return {
     read_at: now,
     settings,
-    prep_stats: (await tx.stores.kitchenTimings.prepStats(restaurantId)).map((row) => ({
+    prep_stats: prepStats.map((row) => ({
       station_id: row.station_id,
       product_id: row.product_id,
       learned: { mean: row.mean_seconds, median: row.median_seconds, p90: row.p90_seconds, samples: row.samples },
@@ -162,7 +170,7 @@ async function readLoadRows(engine: Engine, tx: ReadTransaction, restaurantId: s
     open,
     held,
     last_done,
-    outcomes: await tx.stores.kitchenTimings.outcomes(locationId, CALIBRATION_WINDOW),
+    outcomes,
   };
 }
 
