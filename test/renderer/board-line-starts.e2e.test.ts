@@ -21,8 +21,9 @@ import { TAP_GUARD_MS } from '../../src/renderer/src/state/board/pending-slice.t
 
 const SCREENS = resolve(import.meta.dirname, '../../docs/screens/kitchen-promises');
 const HOLD = 5100;
-// Grill (plancha): completo; oven (horno): empanada de queso, 10 min against the completo's 5, so
-// that the completo of an order with both is held to finish with it (resources/demo).
+// Grill (plancha): completo; oven (horno): two empanadas de queso baked together (12 at once), 10 min
+// against the completo's 5, so that the completo of an order with both is held to finish with it
+// (resources/demo).
 const completo = { product_id: R1.products.completo, quantity: 1 };
 const empanada = { product_id: R1.products.empanadaQueso, quantity: 2 };
 

@@ -29,7 +29,10 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
   };
 
   test('the wait, "+ / −" cooks and the manager\'s pause', async () => {
-    for (let i = 0; i < 6; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
+    // The grill (resources/demo): 2 cooks of 4 completos at once, 12 at most on the griddle. Six orders
+    // of four completos (each one cook's hands): the next completo waits three rounds with 2 cooks (two
+    // orders a round), two with 3 (three a round).
+    for (let i = 0; i < 6; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 4 }] });
     await k.open('locations');
     await card().locator('[data-testid="kitchen-wait"]').waitFor();
     assert.match(await card().locator('[data-testid="kitchen-wait"]').innerText(), /^Espera de cocina: \d+ min$/);
@@ -60,7 +63,9 @@ describe('kitchen promises on the hub (Chromium, real engine)', () => {
 
   test('a held line on the board: "retenido hasta HH:MM", then an ordinary line once the engine fires it', async () => {
     // An empanada (oven) and a completo (grill): the one its station would finish first waits (after the
-    // test before, the grill has a queue: the empanada is held, from the stations' schedule).
+    // test before, the grill's three cooks have two rounds of completos and two more: this one is done in
+    // the third round, at 15 minutes; the empanada, 10 minutes in an oven with room, is held, from the
+    // stations' schedule).
     const order = await placeOrder(k.engine, { items: [{ product_id: R1.products.empanadaQueso, quantity: 1 }, { product_id: R1.products.completo, quantity: 1 }] });
     const held = await k.engine.server.engine.stores.kitchenTimings.heldOf(order.id);
     assert.equal(held.length, 1);

@@ -29,7 +29,10 @@ const VIEWPORTS = [
 
 const chip = (page: Page) => page.locator(`[data-testid="kitchen-wait-chip"][data-location-id="${R1.openLocation}"]`);
 const shownMinutes = async (page: Page) => Number(await chip(page).getAttribute('data-minutes'));
-const completo = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Camila Rojas' }, items: [{ product_id: R1.products.completo, quantity: 1 }] };
+// The oven (horno) bakes 12 empanadas at once and is the station that frees last (resources/demo): a
+// dozen empanadas de camarón queso (12 minutes) is one whole bake, and the wait grows a bake a dozen.
+const dozen = { product_id: R1.products.empanadaCamaronQueso, quantity: 12 };
+const dozenOrder = { location_id: R1.openLocation, type: 'retiro', customer: { name: 'Camila Rojas' }, items: [dozen] };
 
 /**
  * The strip's items other than the wait whose text is cut (wider than their box), whether the strip
@@ -80,13 +83,13 @@ describe('the kitchen\'s wait on the strip of a browser tablet (served engine, H
 
     const made: { id: string }[] = [];
     for (let i = 0; i < 6; i++) {
-      const created = await k.call('POST', '/orders', { body: completo });
+      const created = await k.call('POST', '/orders', { body: dozenOrder });
       assert.equal(created.status, 201, created.text);
       made.push(created.body);
     }
     const wait = async () => (await k.call('GET', '/locations')).body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
     const busy = await wait();
-    assert.ok(busy > idle, `six completos: the wait ${busy} min, idle ${idle} min`);
+    assert.ok(busy > idle, `six dozens: the wait ${busy} min, idle ${idle} min`);
     // The strip follows the kitchen: the same minutes as GET /locations, once a heartbeat has said them.
     await eventually(async () => (await shownMinutes(page)) === busy || undefined, `the strip shows ${busy} min`);
     console.log(`[kitchen-wait] idle ${idle} min, after 6 orders ${busy} min`);
@@ -153,23 +156,24 @@ describe('the kitchen\'s wait on the strip of the desktop window (its bridge)', 
     await k?.stop();
   });
 
-  test('an order makes the shown wait rise', async () => {
+  test('orders make the shown wait rise', async () => {
     await k.open('board');
     await chip(k.page).waitFor();
     const idle = await shownMinutes(k.page);
-    for (let i = 0; i < 4; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.completo, quantity: 1 }] });
+    // Two dozens: the second waits for the first bake.
+    for (let i = 0; i < 2; i++) await placeOrder(k.engine, { items: [dozen] });
     const listed = await k.engine.call('GET', '/locations');
     const busy = listed.body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
-    assert.ok(busy > idle, `four completos: ${busy} min, idle ${idle} min`);
+    assert.ok(busy > idle, `two dozens: ${busy} min, idle ${idle} min`);
     await eventually(async () => (await shownMinutes(k.page)) === busy || undefined, `the window's strip shows ${busy} min`);
   });
 
   test('a wait over two hours says so, not its minutes ("Espera más de 2 h")', async () => {
-    // Twelve empanadas de camarón queso (12 minutes each) for the oven's one cook: over two hours of work.
-    for (let i = 0; i < 12; i++) await placeOrder(k.engine, { items: [{ product_id: R1.products.empanadaCamaronQueso, quantity: 1 }] });
+    // Eight dozens more (ten with the test before): ten bakes of 12 minutes, over two hours of work.
+    for (let i = 0; i < 8; i++) await placeOrder(k.engine, { items: [dozen] });
     const listed = await k.engine.call('GET', '/locations');
     const minutes = listed.body.data.find((l: { location_id: string }) => l.location_id === R1.openLocation).kitchen_wait_minutes as number;
-    assert.ok(minutes > 120, `twelve empanadas at an oven of one cook: ${minutes} min`);
+    assert.ok(minutes > 120, `ten dozens at an oven of 12 at once: ${minutes} min`);
     await eventually(async () => (await shownMinutes(k.page)) === minutes || undefined, `the window's strip has ${minutes} min`);
     assert.equal(await chip(k.page).innerText(), 'Espera más de 2 h');
     const path = join(SCREENS, 'window-over-two-hours.png');

@@ -21,9 +21,14 @@ after(async () => {
 });
 
 const timings = () => engine.server.engine.stores.kitchenTimings;
-// Oven (horno): 1 cook, 10 min an empanada de queso; grill (plancha): 2 cooks, 5 min a completo (resources/demo).
+// Oven (horno): 12 empanadas at once, 10 min an empanada de queso, 12 one de camarón queso; grill
+// (plancha): 2 cooks of 4 completos at once each, 5 min a completo (resources/demo).
 const empanada = { product_id: R1.products.empanadaQueso, quantity: 1 };
 const completo = { product_id: R1.products.completo, quantity: 1 };
+/** A dozen empanadas de camarón queso (untracked): a whole bake of the oven. */
+const dozen = { product_id: R1.products.empanadaCamaronQueso, quantity: 12 };
+/** Four completos: one grill cook's hands full. */
+const fourCompletos = { product_id: R1.products.completo, quantity: 4 };
 const ticketOf = async (orderId: string) => {
   const snapshot = await handlersFor(engine).ok('board:snapshot', {});
   const ticket = snapshot.tickets.find((t) => t.order.id === orderId);
@@ -87,13 +92,13 @@ test('a held line fires early when its station\'s queue grows', async () => {
   const [held] = await timings().heldOf(order.id);
   assert.equal(held?.fire_at, placed + 5 * MIN);
   engine.clock.advance(MIN);
-  // Two completos for the grill's two cooks: fired now, the held one would wait 5 minutes for a cook
-  // and be done at 11 minutes, after the empanada (10): it must go now, not at 5.
+  // Four completos for each of the grill's two cooks: fired now, the held one would wait 5 minutes for
+  // room and be done at 11 minutes, after the empanada (10): it must go now, not at 5.
   // The jobs decide it on their next pass (every second on a hub), the clock not moved.
-  await placeOrder(engine, { items: [completo] });
+  await placeOrder(engine, { items: [fourCompletos] });
   await engine.server.jobs.runDue();
-  assert.equal((await timings().heldOf(order.id)).length, 1, 'one completo ahead leaves a cook free');
-  await placeOrder(engine, { items: [completo] });
+  assert.equal((await timings().heldOf(order.id)).length, 1, 'four completos ahead leave a cook\'s room free');
+  await placeOrder(engine, { items: [fourCompletos] });
   await engine.server.jobs.runDue();
   assert.equal((await timings().heldOf(order.id)).length, 0);
   const fired = (await timings().logOfOrder(order.id)).find((r) => r.item_index === 1 && r.kind === 'fired');
@@ -123,20 +128,20 @@ test('an order with one line, or lines of equal time, holds nothing; a held line
 });
 
 test('orders placed in the same millisecond queue in the order they came: a later one moves no earlier order\'s held line', async () => {
-  // A frozen clock (or two orders at once): the oven takes its empanadas in the order they came, so
+  // A frozen clock (or two orders at once): the oven takes its bakes in the order they came, so
   // each order's plan is made once. Ties used to go by order id, so a new order could be scheduled
   // ahead of older ones and move every one of their held lines (an event each, per order: the
   // backup of test/engine/services/backup-database.test.ts never caught up with the writes).
   const placed = engine.clock.now();
   const cursor = (await handlersFor(engine).ok('board:snapshot', {})).cursor;
   const orders = [];
-  for (let k = 0; k < 12; k++) orders.push(await placeOrder(engine, { items: [empanada, completo] }));
+  for (let k = 0; k < 12; k++) orders.push(await placeOrder(engine, { items: [dozen, completo] }));
   assert.equal(engine.clock.now(), placed, 'all in one millisecond');
-  // Order k's empanada is done at 10(k+1) min behind the k before it; its completo (5 min) held by the
-  // rest, 30 minutes at most (MAX_HOLD_MS).
+  // Order k's dozen (a whole bake) is done at 12(k+1) min behind the k before it; its completo (5 min)
+  // held by the rest, 30 minutes at most (MAX_HOLD_MS).
   assert.deepEqual(
     (await mapInOrder(orders, async (o) => (await timings().heldOf(o.id)).map((h) => [h.item_index, (h.fire_at - placed) / MIN, (h.target_ready_at - placed) / MIN]))),
-    orders.map((_, k) => [[1, Math.min(10 * (k + 1) - 5, MAX_HOLD_MS / MIN), 10 * (k + 1)]]),
+    orders.map((_, k) => [[1, Math.min(12 * (k + 1) - 5, MAX_HOLD_MS / MIN), 12 * (k + 1)]]),
   );
   const moved = (await engine.server.engine.stores.kitchen.events(R1.id, cursor, 500)).filter((e) => e.type === KITCHEN_EVENTS.item);
   assert.deepEqual(moved, [], 'no held line was moved or fired');

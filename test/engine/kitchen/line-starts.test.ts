@@ -22,7 +22,8 @@ after(async () => {
 });
 
 const timings = () => engine.server.engine.stores.kitchenTimings;
-// Oven (horno): 1 cook, 10 min an empanada de queso; grill (plancha): 2 cooks, 5 min a completo (resources/demo).
+// Oven (horno): 12 empanadas at once, 10 min an empanada de queso, 12 one de camarón queso; grill
+// (plancha): 2 cooks of 4 completos at once each, 5 min a completo (resources/demo).
 const empanada = { product_id: R1.products.empanadaQueso, quantity: 1 };
 const completo = { product_id: R1.products.completo, quantity: 1 };
 const logOf = async (orderId: string) => (await timings().logOfOrder(orderId)).map((r) => [r.item_index, r.kind, r.source, r.station_id, r.device, r.at] as const);
@@ -122,12 +123,13 @@ test('a held line fires from its slowest line\'s real start: later when the oven
 test('a held line fires from its slowest line\'s real start: earlier when the oven freed up early', async () => {
   const kitchen = handlersFor(engine);
   const placed = engine.clock.now();
-  const first = await placeOrder(engine, { items: [empanada] });
+  // A dozen empanadas de camarón queso (12 minutes) fills the oven (12 at once).
+  const first = await placeOrder(engine, { items: [{ product_id: R1.products.empanadaCamaronQueso, quantity: 12 }] });
   const order = await placeOrder(engine, { items: [empanada, completo] });
-  // The oven (one cook) has the first empanada: this one is predicted from +10 to +20, the completo held to +15.
+  // The oven is full with the first bake: this empanada is predicted from +12 to +22, the completo held to +17.
   const [held] = await timings().heldOf(order.id);
-  assert.deepEqual([held!.fire_at - placed, held!.target_ready_at - placed], [15 * MIN, 20 * MIN]);
-  // The first empanada is out at +3 and the cook takes this one at once: done at +13.
+  assert.deepEqual([held!.fire_at - placed, held!.target_ready_at - placed], [17 * MIN, 22 * MIN]);
+  // The first bake is out at +3 and the cook puts this one in at once: done at +13.
   await runClockTo(placed + 3 * MIN);
   await kitchen.ok('items:set-done', { order_id: first.id, item_index: 0, done: true });
   await kitchen.ok('items:set-started', { order_id: order.id, item_index: 0, started: true });
@@ -135,7 +137,7 @@ test('a held line fires from its slowest line\'s real start: earlier when the ov
   assert.deepEqual(await heldOf(order.id), [1], 'not yet at +7');
   await runClockTo(placed + 9 * MIN);
   const fired = (await timings().logOfOrder(order.id)).filter((r) => r.item_index === 1 && r.kind === 'fired');
-  assert.deepEqual(fired.map((r) => (r.at - placed) / MIN), [8], 'fired at +8 (13 minus its 5), not at its planned +15');
+  assert.deepEqual(fired.map((r) => (r.at - placed) / MIN), [8], 'fired at +8 (13 minus its 5), not at its planned +17');
   await clearKitchen();
 });
 
