@@ -164,12 +164,14 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
     assert.equal(await statusOf(order.id), 'cancelado');
   });
   test('12 bumps in a row: the lanes keep their height, the undo tray stays one row', async () => {
-    // The page's time moves only when this test says (it flowed with the wall clock: on a loaded
-    // machine the held bumps' 5 s ran out between the loop and the tray's checks, and the "+N" the
-    // test had just counted was gone when it read it; it failed so under stress-ng).
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     for (let i = 0; i < 16; i++) await newOrder(100 + i);
     await eventually(async () => (await page.locator('.lanes article[data-order-id] [data-testid="bump"][data-target="en_preparacion"]').count()) >= 4, 'new tickets on the board');
+    // From here the page's time moves only when this test says (it flowed with the wall clock: on a
+    // loaded machine the held bumps' 5 s ran out between the loop and the tray's checks, and the
+    // "+N" the test had just counted was gone when it read it; it failed so under stress-ng).
+    // Paused only now: the board's own timers (the freeze after the last test's touches) still had
+    // to run to bring the new tickets in.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     const lanesHeight = async () => (await page.locator('.lanes').boundingBox())!.height;
     const before = await lanesHeight();
     for (let i = 0; i < 12; i++) {
