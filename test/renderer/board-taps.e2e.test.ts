@@ -74,7 +74,7 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
     await card(order.id).waitFor();
     await doubleTap(order.id, 150);
     await page.clock.runFor(HOLD);
-    await eventually(async () => (await statusOf(order.id)) === 'en_preparacion', 'one step over /v1');
+    await eventually(() => statusOf(order.id), 'one step over /v1', { until: (status) => status === 'en_preparacion' });
     await page.clock.runFor(HOLD);
     assert.equal(await statusOf(order.id), 'en_preparacion');
     assert.deepEqual(await updatesOf(order.id, since), ['en_preparacion']);
@@ -88,7 +88,7 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
       assert.equal(await card(order.id).locator('[data-testid="bump"]').getAttribute('data-target'), 'listo');
       await doubleTap(order.id, 200);
       await page.clock.runFor(HOLD);
-      await eventually(async () => (await statusOf(order.id)) === 'listo', 'listo over /v1');
+      await eventually(() => statusOf(order.id), 'listo over /v1', { until: (status) => status === 'listo' });
       await page.clock.runFor(HOLD);
       assert.equal(await statusOf(order.id), 'listo');
     });
@@ -165,7 +165,7 @@ describe('one tap, one step, nothing lost (Chromium touch over HTTP, served engi
   });
   test('12 bumps in a row: the lanes keep their height, the undo tray stays one row', async () => {
     for (let i = 0; i < 16; i++) await newOrder(100 + i);
-    await eventually(async () => (await page.locator('.lanes article[data-order-id] [data-testid="bump"][data-target="en_preparacion"]').count()) >= 4, 'new tickets on the board');
+    await eventually(() => page.locator('.lanes article[data-order-id] [data-testid="bump"][data-target="en_preparacion"]').count(), 'new tickets on the board', { until: (shown) => shown >= 4 });
     // From here the page's time moves only when this test says (it flowed with the wall clock: on a
     // loaded machine the held bumps' 5 s ran out between the loop and the tray's checks, and the
     // "+N" the test had just counted was gone when it read it; it failed so under stress-ng).
