@@ -9,10 +9,18 @@ export type { TextKey };
 
 const dictionaries: Record<Language, Record<TextKey, string>> = { es, en };
 
+/**
+ * `{count?pedido nuevo|pedidos nuevos}`: the first form for exactly one, the second for any other
+ * number (Spanish and English agree: "1 pedido", "0 pedidos", "2 orders"), instead of "pedido(s)".
+ */
+const PLURAL = /\{(\w+)\?([^|{}]*)\|([^{}]*)\}/g;
+
 export function translate(language: Language, key: TextKey, vars: Record<string, string | number> = {}): string {
   // A key built from a code the screen has no words for comes back as itself (see `label` uses).
   const text: string | undefined = dictionaries[language][key];
-  return (text ?? key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  return (text ?? key)
+    .replace(PLURAL, (whole, name: string, one: string, other: string) => (name in vars ? (Number(vars[name]) === 1 ? one : other) : whole))
+    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
 export type Translate = (key: TextKey, vars?: Record<string, string | number>) => string;

@@ -4,6 +4,7 @@
 export const ENGLISH_WORDS = ['access token', 'token', 'webhook', 'webhooks', 'expo', 'undo', 'ready', 'pickup', 'delivery', 'cancel', 'settings', 'screen', 'loading', 'bump', 'store front', 'rush'];
 
 export function englishIn(text: string): string[] {
-  const lower = text.replace(/\{[^}]*\}/g, ' ').toLowerCase();
+  // A plural's two forms (`{count?pedido|pedidos}`, i18n.ts) are words the screen draws: scanned.
+  const lower = text.replace(/\{\w+\?([^|{}]*)\|([^{}]*)\}/g, ' $1 $2 ').replace(/\{[^}]*\}/g, ' ').toLowerCase();
   return ENGLISH_WORDS.filter((word) => new RegExp(`(^|[^\\p{L}])${word}([^\\p{L}]|$)`, 'u').test(lower));
 }

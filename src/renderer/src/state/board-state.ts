@@ -4,6 +4,7 @@
 // the selection.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { BoardContext, BoardState } from './board/board-shape.ts';
+import { batching } from './board/batch.ts';
 import { createFeedSlice } from './board/feed-slice.ts';
 import { createNoticesSlice } from './board/notices-slice.ts';
 import { createPendingSlice } from './board/pending-slice.ts';
@@ -35,12 +36,17 @@ export function createBoardState(deps: BoardStateDeps): BoardStateApi {
     pendingStorage: deps.pendingStorage,
     firstSnapshot: deps.firstSnapshot,
   };
-  const board = createStore<BoardState>()((set, get) => ({
-    ...createFeedSlice(set, get, ctx),
-    ...createPendingSlice(set, get, ctx),
-    ...createNoticesSlice(set, get, ctx),
-    ...createSelectionSlice(set, get, ctx.now),
-  }));
+  const board = createStore<BoardState>()((rawSet, rawGet) => {
+    // Every slice sets and reads through the batching: a re-read's rings, flashes and settled
+    // changes are told with its tickets, in one notice.
+    const { set, get, batch } = batching(rawSet, rawGet);
+    return {
+      ...createFeedSlice(set, get, ctx, batch),
+      ...createPendingSlice(set, get, ctx),
+      ...createNoticesSlice(set, get, ctx),
+      ...createSelectionSlice(set, get, ctx.now),
+    };
+  });
   // Kept on the screen as they change, so a reload (or a crash of the tablet's browser) loses none.
   if (ctx.pendingStorage) {
     const storage = ctx.pendingStorage;

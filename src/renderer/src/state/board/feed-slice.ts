@@ -1,10 +1,11 @@
 // The board's one source of truth: the engine's snapshot, then the live feed's events. A new ticket
 // rings; a ticket changed elsewhere flashes; this screen's own moves come back and are settled.
-import { KITCHEN_EVENTS, type KitchenEvent, type KitchenTicket, type LivePush } from '../../../../shared/screen-contract/kitchen.ts';
+import { KITCHEN_EVENTS, type BoardSnapshot, type KitchenEvent, type KitchenOrder, type KitchenTicket, type LivePush } from '../../../../shared/screen-contract/kitchen.ts';
 import { foldTiming } from '../../../../shared/screen-contract/ticket-timing.ts';
 import { errorMessage } from '../../api.ts';
 import { isColumnStatus } from '../../board-logic.ts';
 import type { BoardContext, FeedSlice, GetBoard, SetBoard } from './board-shape.ts';
+import { sameJson } from './same-json.ts';
 import { shownStatusOf } from './shown.ts';
 
 /** Without any word from main for this long, the board says its data may be stale. */
@@ -31,7 +32,8 @@ export function isStale(state: Pick<FeedSlice, 'lastHeardAt' | 'loaded'> & { sta
   return state.loaded && now - state.lastHeardAt > (state.staleAfterMs ?? STALE_AFTER_MS);
 }
 
-export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext): FeedSlice {
+/** `batch`: what it runs is told to the board's readers as one change (batch.ts). */
+export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext, batch: (change: () => void) => void): FeedSlice {
   /** Pushes that arrived while a snapshot was being read. */
   let buffered: LivePush[] | null = null;
   let loading: Promise<void> | null = null;
@@ -39,40 +41,88 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
   /** The snapshot asked for as the page started, for the first load only. */
   let firstSnapshot = ctx.firstSnapshot ?? null;
 
-  /** Takes in an order as the engine now has it and notices what that means for the screen. */
-  const integrate = (ticket: KitchenTicket) => {
-    const { order } = ticket;
+  /**
+   * Notices what an order as the engine now has it means for the screen (`known`: the ticket the
+   * board showed): a new one rings, one changed elsewhere flashes, this screen's own move is settled.
+   */
+  const notice = (order: KitchenOrder, known: KitchenTicket | undefined) => {
     const state = get();
-    const known = state.tickets[order.id];
     // Timestamps have one-second resolution: compare the order itself.
-    const changed = known !== undefined && JSON.stringify(known.order) !== JSON.stringify(order);
+    const changed = known !== undefined && !sameJson(known.order, order);
     // A ticket new to the board is pointed out whether the feed or a re-read brought it: an order
     // placed while a re-read was under way comes in with the snapshot, and its event, held back
     // for the read, then finds it known (the first load never comes here: what it shows is not news).
-    if (known === undefined || changed) {
-      const shownBefore = known ? shownStatusOf(known, state.pending[order.id], state.flashes[order.id]) : null;
-      const settled = state.reconcile(order);
-      const cameIn = order.status === 'recibido' && (known === undefined || known.order.status === 'pendiente_pago' || known.order.status === 'programado');
-      if (settled === 'own') {
-        // This screen's move, back from the engine: nothing to point out.
-      } else if (cameIn) {
-        get().ring(order.id);
-      } else if (known !== undefined) {
-        // Changed elsewhere (another screen, the API, a courier): it flashes.
-        if (order.status !== 'recibido') get().silence(order.id);
-        if (order.status === 'cancelado') {
-          const column = shownBefore !== null && isColumnStatus(shownBefore) ? shownBefore : known.order.status;
-          get().flash(order.id, { kind: 'cancelled', until: ctx.now() + ctx.flashMs, column });
-        } else {
-          get().flash(order.id, { kind: 'changed', until: ctx.now() + ctx.flashMs });
-        }
-        if (settled === 'dropped-held') get().addToast({ kind: 'changed', number: order.number, status: order.status });
+    if (known !== undefined && !changed) return;
+    const shownBefore = known ? shownStatusOf(known, state.pending[order.id], state.flashes[order.id]) : null;
+    const settled = state.reconcile(order);
+    const cameIn = order.status === 'recibido' && (known === undefined || known.order.status === 'pendiente_pago' || known.order.status === 'programado');
+    if (settled === 'own') {
+      // This screen's move, back from the engine: nothing to point out.
+    } else if (cameIn) {
+      get().ring(order.id);
+    } else if (known !== undefined) {
+      // Changed elsewhere (another screen, the API, a courier): it flashes.
+      if (order.status !== 'recibido') get().silence(order.id);
+      if (order.status === 'cancelado') {
+        const column = shownBefore !== null && isColumnStatus(shownBefore) ? shownBefore : known.order.status;
+        get().flash(order.id, { kind: 'cancelled', until: ctx.now() + ctx.flashMs, column });
+      } else {
+        get().flash(order.id, { kind: 'changed', until: ctx.now() + ctx.flashMs });
       }
+      if (settled === 'dropped-held') get().addToast({ kind: 'changed', number: order.number, status: order.status });
     }
+  };
+
+  /** Takes in an order the live feed brought. */
+  const integrate = (ticket: KitchenTicket) => {
+    const known = get().tickets[ticket.order.id];
+    notice(ticket.order, known);
     if (isNewer(ticket, known)) {
-      set((s) => ({ tickets: { ...s.tickets, [order.id]: ticket } }));
+      set((s) => ({ tickets: { ...s.tickets, [ticket.order.id]: ticket } }));
       get().settleItems(ticket);
     }
+  };
+
+  /**
+   * A re-read (after silence, a reconnect, the periodic one) may reveal changes the feed did not
+   * bring: they are pointed out like any other. The snapshot becomes the board's tickets in one
+   * change told once (batch); a ticket it brings unchanged stays the object the board had, so its
+   * card does not draw again. (Per ticket a copy of the map and a notice to every reader was
+   * O(n²): 360 tickets, the long task of issue 33's throttled replay.)
+   */
+  const takeIn = (snapshot: BoardSnapshot) => {
+    const known = get().loaded ? get().tickets : null;
+    const tickets: Record<string, KitchenTicket> = {};
+    const withNews: KitchenTicket[] = [];
+    for (const ticket of snapshot.tickets) {
+      const was = known?.[ticket.order.id];
+      if (was !== undefined && sameJson(was, ticket)) {
+        tickets[ticket.order.id] = was;
+        continue;
+      }
+      tickets[ticket.order.id] = ticket;
+      if (known !== null) withNews.push(ticket);
+    }
+    for (const ticket of withNews) notice(ticket.order, known![ticket.order.id]);
+    set({
+      loaded: true,
+      loadError: null,
+      restaurant: snapshot.restaurant,
+      locations: snapshot.locations,
+      stations: snapshot.stations,
+      allergyWords: snapshot.allergy_words ?? [],
+      printing: snapshot.printing ?? [],
+      printerCount: snapshot.printer_count ?? 0,
+      dayStart: snapshot.day_start,
+      cursor: snapshot.cursor,
+      tickets,
+      clockOffset: snapshot.now - ctx.now(),
+      lastHeardAt: ctx.now(),
+      engineLost: false,
+    });
+    // The item marks this screen sent that the snapshot now shows are done.
+    const pending = get().pending;
+    for (const ticket of snapshot.tickets) if (pending[ticket.order.id] !== undefined) get().settleItems(tickets[ticket.order.id]!);
   };
 
   const applyEvent = (event: KitchenEvent) => {
@@ -132,27 +182,7 @@ export function createFeedSlice(set: SetBoard, get: GetBoard, ctx: BoardContext)
       loading = asked
         .then(
           (snapshot) => {
-            // A re-read (after silence, or the periodic one) may reveal changes the feed did not
-            // bring: they are taken in like any other change.
-            if (get().loaded) for (const ticket of snapshot.tickets) integrate(ticket);
-            const tickets: Record<string, KitchenTicket> = {};
-            for (const ticket of snapshot.tickets) tickets[ticket.order.id] = ticket;
-            set({
-              loaded: true,
-              loadError: null,
-              restaurant: snapshot.restaurant,
-              locations: snapshot.locations,
-              stations: snapshot.stations,
-              allergyWords: snapshot.allergy_words ?? [],
-              printing: snapshot.printing ?? [],
-              printerCount: snapshot.printer_count ?? 0,
-              dayStart: snapshot.day_start,
-              cursor: snapshot.cursor,
-              tickets,
-              clockOffset: snapshot.now - ctx.now(),
-              lastHeardAt: ctx.now(),
-              engineLost: false,
-            });
+            batch(() => takeIn(snapshot));
             get().flush();
           },
           (error: unknown) => set({ loadError: errorMessage(error) }),
