@@ -150,7 +150,7 @@ try {
     const planMs = statements.reduce((a, s) => a + s.plan, 0);
     // Promises moved by the slips job (followPromiseSlips: an audit row and an event each, under the row).
     const slips = statements.filter((s) => s.query.startsWith('INSERT INTO order_promise_updates')).reduce((a, s) => a + s.calls, 0);
-    const events = statements.filter((s) => s.query.startsWith('WITH clock AS ( INSERT INTO restaurant_clocks (restaurant_id, last_event_seq)')).reduce((a, s) => a + s.calls, 0);
+    const events = statements.filter((s) => short(s.query).startsWith('WITH clock AS ( INSERT INTO restaurant_clocks (restaurant_id, last_event_seq)')).reduce((a, s) => a + s.calls, 0);
     console.log(
       `${name.padEnd(26)} ${String(entry.orders).padStart(5)} orders ${(entry.orders / seconds).toFixed(0).padStart(4)}/s  p50 ${pct(latencies, 50).toFixed(1)} ms  ` +
         `open lines a restaurant: mean ${entry.openMean.toFixed(0)} max ${entry.openMax} r0 ${entry.openFirst}  ` +
@@ -218,6 +218,10 @@ try {
     const rows = (await admin!.query(`${MINE} EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows as { 'QUERY PLAN': string }[];
     console.log(`\n${label}:\n${rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n')}`);
   };
+  // Whose promises the slips job moved: the engine's orders, or the ceiling's copies (ids `raw…`).
+  const moved = (await admin.query(`${MINE} SELECT order_id LIKE 'raw%' AS ceiling, count(*)::int AS updates, count(DISTINCT order_id)::int AS orders
+    FROM order_promise_updates GROUP BY 1 ORDER BY 1`)).rows as { ceiling: boolean; updates: number; orders: number }[];
+  for (const m of moved) console.log(`promises moved, ${m.ceiling ? "the ceiling's copies" : "the engine's orders"}: ${m.updates} moves of ${m.orders} orders`);
   const r0 = restaurants[0]!;
   await plan('the open lines, restaurant 0', `SELECT order_id, item_index, station_id, product_id, quantity, fired_at, started_at, started_explicit FROM kitchen_open_items
     WHERE location_id = $1 AND fired_at >= $2 AND test <= $3 AND station_id IS NOT NULL ORDER BY fired_at, fire_seq, order_id, item_index LIMIT $4`, [r0.locationId, Date.now() - 6 * 3_600_000, 0, 1000]);
