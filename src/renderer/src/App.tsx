@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { KitchenOrder } from '../../shared/screen-contract/kitchen.ts';
 import { useApp, useBoard, useLanguage, useNow, useSettings, useT, useTheme } from './app-context.tsx';
-import { StatusStrip, Toasts } from './components/Banners.tsx';
+import { StatusStrip, Toasts, UndoTray } from './components/Banners.tsx';
 import { BoardView } from './components/BoardView.tsx';
 import { ConfirmDialog, type ConfirmRequest } from './components/ConfirmDialog.tsx';
 import { ScreenMenuButton } from './components/ScreenMenu.tsx';
@@ -117,6 +117,8 @@ export function App() {
           )}
         </nav>
         <div className="top-tools">
+          {/* Over the tools while a move can be taken back: never over the views nor a ticket. */}
+          {view === 'board' && <UndoTray />}
           {view === 'board' && <ScreenMenuButton />}
           <button
             type="button"
@@ -146,7 +148,7 @@ export function App() {
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {/* Over the board at fixed sizes: they never push or shrink it (the undo tray is at the strip's end). */}
+      {/* Over the board at fixed sizes: they never push or shrink it (the undo tray is in the top bar). */}
       <Toasts />
       <StatusStrip board={view === 'board'} soundAllowed={soundAllowed} />
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />

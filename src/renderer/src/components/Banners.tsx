@@ -1,7 +1,7 @@
 // The board's chrome in one slim strip at the bottom (stale data, the platform offline, sound,
 // closed locations, storage, what waits to be sent), detail on tap; toasts float over the board at
-// fixed sizes, and the undo tray has its place at the strip's end: nothing the cook reads moves or
-// is covered when they come (over the top bar's tools it hid "☰ Pantalla" and the sound button).
+// fixed sizes, and the undo tray has its place in the top bar: nothing the cook reads moves,
+// shrinks or is covered when they come.
 import { useState } from 'react';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
@@ -99,7 +99,6 @@ export function StatusStrip({ board: onBoard, soundAllowed }: { board: boolean; 
         </span>
       )}
       {apiUrl && <span className="muted strip-text strip-api">{t('statusbar.api', { url: apiUrl })}</span>}
-      {onBoard && <UndoTray />}
     </footer>
   );
 }
@@ -245,8 +244,7 @@ export function Toasts() {
 type HeldChange = PendingMove | PendingStart;
 
 /**
- * The moves and line starts still held, in a place of their own at the status strip's end (in its
- * flow: it covers no control, no ticket; the strip's chips give way as on a full strip): the latest
+ * The moves and line starts still held, in a place of their own in the top bar, never over a ticket: the latest
  * one (a tap, or Esc, takes it back) and "+N" more, whose list opens on tap. A touch on it within
  * the tap guard of the touch that bumped is ignored (pending-slice.ts): a double tap on a bump is
  * never a bump and an undo.
@@ -298,13 +296,9 @@ function HeldMove({ orderId, ticket, move }: { orderId: string; ticket: KitchenT
   if (seconds <= 0) return null;
   return (
     <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} data-kind={move.kind} onClick={(e) => board.getState().undo(orderId, e.timeStamp)}>
-      <span className="undo-long">
-        {move.kind === 'move'
-          ? t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })
-          : t('board.undo_start', { number, item: ticket?.kitchen.items.find((i) => i.index === move.index)?.name ?? '?', undo: t('ticket.undo'), seconds })}
-      </span>
-      {/* Below 1000 px the strip has room for the gist: "Deshacer #42 · 4s" (the card says the rest). */}
-      <span className="undo-short">{t('board.undo_short', { number, undo: t('ticket.undo'), seconds })}</span>
+      {move.kind === 'move'
+        ? t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })
+        : t('board.undo_start', { number, item: ticket?.kitchen.items.find((i) => i.index === move.index)?.name ?? '?', undo: t('ticket.undo'), seconds })}
     </button>
   );
 }
