@@ -115,10 +115,11 @@ export function App() {
               </button>
             ))
           )}
+          {/* In the views' room, against the tools, while a move can be taken back: never over the
+              menu, the sound button or a ticket (Banners.tsx says which tabs give way). */}
+          {view === 'board' && <UndoTray />}
         </nav>
         <div className="top-tools">
-          {/* Over the tools while a move can be taken back: never over the views nor a ticket. */}
-          {view === 'board' && <UndoTray />}
           {view === 'board' && <ScreenMenuButton />}
           <button
             type="button"
@@ -148,7 +149,7 @@ export function App() {
         {view === 'integrations' && <IntegrationsView confirm={setConfirm} />}
         {view === 'settings' && <SettingsView />}
       </main>
-      {/* Over the board at fixed sizes: they never push or shrink it (the undo tray is in the top bar). */}
+      {/* Over the board at fixed sizes: they never push or shrink it (the undo tray is in the views' room of the top bar). */}
       <Toasts />
       <StatusStrip board={view === 'board'} soundAllowed={soundAllowed} />
       <ConfirmDialog request={confirm} onClose={() => setConfirm(null)} />

@@ -1,8 +1,8 @@
 // The board's chrome in one slim strip at the bottom (stale data, the platform offline, sound,
 // closed locations, storage, what waits to be sent), detail on tap; toasts float over the board at
-// fixed sizes, and the undo tray has its place in the top bar: nothing the cook reads moves,
-// shrinks or is covered when they come.
-import { useState } from 'react';
+// fixed sizes, and the undo tray has its place in the top bar, in the views' room against the tools:
+// nothing the cook reads or taps moves, shrinks or is covered when they come.
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { DEFAULT_TIME_ZONE } from '../../../shared/locale.ts';
 import { useApp, useBoard, useClock, useLocations, useNow, useSettings, useT } from '../app-context.tsx';
 import { formatClock } from '../format.ts';
@@ -248,12 +248,19 @@ type HeldChange = PendingMove | PendingStart;
  * one (a tap, or Esc, takes it back) and "+N" more, whose list opens on tap. A touch on it within
  * the tap guard of the touch that bumped is ignored (pending-slice.ts): a double tap on a bump is
  * never a bump and an undo.
+ *
+ * Its place (round 12): the right end of the views' nav, against the tools, out of the flow (nothing
+ * moves when it comes), the nav's height (a 48-px target). Over the tools it hid "☰ Pantalla" and the
+ * sound button; in the 34-px status strip it was under the board's touch targets. Where the nav has
+ * room beside its tabs it says the whole move, else the gist ("Deshacer #7 · 5s", the card says the
+ * rest); the tabs it must still stand over give way (hidden) for those 5 s only, never cut or covered.
  */
 export function UndoTray() {
   const t = useT();
   const pending = useBoard((s) => s.pending);
   const tickets = useBoard((s) => s.tickets);
   const [listOpen, setListOpen] = useState(false);
+  const trayRef = useRef<HTMLDivElement>(null);
   const held = useClock((now) =>
     Object.entries(pending)
       .flatMap(([orderId, list]) => list.filter((c): c is HeldChange => c.kind !== 'item' && c.phase === 'held' && c.deadline > now).map((move) => ({ orderId, move })))
@@ -261,6 +268,7 @@ export function UndoTray() {
       .map(({ orderId, move }) => `${orderId}|${move.seq}`)
       .join(','),
   );
+  useFitInNav(trayRef, held !== '');
   if (held === '') return null;
   const entries = held.split(',').map((entry) => {
     const [orderId, seq] = entry.split('|') as [string, string];
@@ -269,7 +277,7 @@ export function UndoTray() {
   });
   const [latest, ...more] = entries;
   return (
-    <div className="undo-tray" data-testid="undo-tray" role="region" aria-label={t('board.undo_tray')}>
+    <div ref={trayRef} className="undo-tray" data-testid="undo-tray" role="region" aria-label={t('board.undo_tray')}>
       {listOpen && more.length > 0 && (
         <div className="undo-list" data-testid="undo-list">
           {more.map(({ orderId, move }) => move && <HeldMove key={move.seq} orderId={orderId} ticket={tickets[orderId]} move={move} />)}
@@ -287,6 +295,46 @@ export function UndoTray() {
   );
 }
 
+/** The overlap of two boxes, in px (0 when they do not meet). */
+const overlapOf = (a: DOMRect, b: DOMRect) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+
+/**
+ * Fits the tray in its nav before the frame is painted, again whenever the tray or the nav resizes:
+ * the whole move beside the tabs, else the gist beside them, else the whole move, else the gist,
+ * over the tabs (or the views' select) it must stand on, hidden meanwhile; shown again when it goes.
+ */
+function useFitInNav(trayRef: RefObject<HTMLDivElement | null>, up: boolean) {
+  useLayoutEffect(() => {
+    const tray = trayRef.current;
+    const nav = tray?.parentElement;
+    if (!tray || !nav) return;
+    const views = () => [...nav.children].filter((el): el is HTMLElement => el !== tray && el instanceof HTMLElement);
+    const fit = () => {
+      for (const view of views()) view.removeAttribute('data-under-tray');
+      const fits = (form: 'long' | 'short', besideViews: boolean) => {
+        tray.dataset.form = form;
+        const box = tray.getBoundingClientRect();
+        if (tray.scrollWidth > nav.clientWidth + 0.5) return false;
+        return !besideViews || views().every((view) => overlapOf(box, view.getBoundingClientRect()) === 0);
+      };
+      if (!fits('long', true) && !fits('short', true) && !fits('long', false)) tray.dataset.form = 'short';
+      const box = tray.getBoundingClientRect();
+      for (const view of views()) view.toggleAttribute('data-under-tray', overlapOf(box, view.getBoundingClientRect()) > 0);
+      // The list of the others opens under the tray, out of the top bar's clip.
+      tray.style.setProperty('--tray-bottom', `${box.bottom + 4}px`);
+      tray.style.setProperty('--tray-right', `${document.documentElement.clientWidth - box.right}px`);
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(nav);
+    observer.observe(tray);
+    return () => {
+      observer.disconnect();
+      for (const view of views()) view.removeAttribute('data-under-tray');
+    };
+  }, [trayRef, up]);
+}
+
 function HeldMove({ orderId, ticket, move }: { orderId: string; ticket: KitchenTicket | undefined; move: HeldChange }) {
   const t = useT();
   const number = ticket?.order.number ?? '?';
@@ -296,9 +344,12 @@ function HeldMove({ orderId, ticket, move }: { orderId: string; ticket: KitchenT
   if (seconds <= 0) return null;
   return (
     <button type="button" className="btn btn-undo" data-testid="undo" data-order-id={orderId} data-kind={move.kind} onClick={(e) => board.getState().undo(orderId, e.timeStamp)}>
-      {move.kind === 'move'
-        ? t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })
-        : t('board.undo_start', { number, item: ticket?.kitchen.items.find((i) => i.index === move.index)?.name ?? '?', undo: t('ticket.undo'), seconds })}
+      <span className="undo-long">
+        {move.kind === 'move'
+          ? t('board.undo_move', { number, target: t(`status.${move.target}`), undo: t('ticket.undo'), seconds })
+          : t('board.undo_start', { number, item: ticket?.kitchen.items.find((i) => i.index === move.index)?.name ?? '?', undo: t('ticket.undo'), seconds })}
+      </span>
+      <span className="undo-short">{t('board.undo_short', { number, undo: t('ticket.undo'), seconds })}</span>
     </button>
   );
 }

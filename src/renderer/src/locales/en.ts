@@ -260,6 +260,7 @@ export const en: Record<TextKey, string> = {
   'board.undo_tray': 'To send (tap to undo)',
   'board.undo_start': '#{number} · {item} started · {undo} {seconds}s',
   'board.undo_move': '#{number} → {target} · {undo} {seconds}s',
+  'board.undo_short': '{undo} #{number} · {seconds}s',
   'board.location_closed': 'Location closed: {names}. It takes no new orders.',
   'board.reopen': 'Reopen {name}',
   'board.recall_back': 'Back to the board',

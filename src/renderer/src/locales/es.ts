@@ -258,6 +258,7 @@ export const es = {
   'board.undo_tray': 'Por enviar (toca para deshacer)',
   'board.undo_start': '#{number} · {item} en curso · {undo} {seconds}s',
   'board.undo_move': '#{number} → {target} · {undo} {seconds}s',
+  'board.undo_short': '{undo} #{number} · {seconds}s',
   'board.location_closed': 'Sucursal cerrada: {names}. No recibe pedidos nuevos.',
   'board.reopen': 'Reabrir {name}',
   'board.recall_back': 'Volver al tablero',
