@@ -252,8 +252,8 @@ type HeldChange = PendingMove | PendingStart;
  * Its place (round 12): the right end of the views' nav, against the tools, out of the flow (nothing
  * moves when it comes), the nav's height (a 48-px target). Over the tools it hid "☰ Pantalla" and the
  * sound button; in the 34-px status strip it was under the board's touch targets. Where the nav has
- * room beside its tabs it says the whole move, else the gist ("Deshacer #7 · 5s", the card says the
- * rest); the tabs it must still stand over give way (hidden) for those 5 s only, never cut or covered.
+ * room it says the whole move, else the gist ("Deshacer #7 · 5s", the card says the rest); the tabs
+ * it must stand over give way (hidden) for those 5 s only, never cut or covered.
  */
 export function UndoTray() {
   const t = useT();
@@ -300,8 +300,9 @@ const overlapOf = (a: DOMRect, b: DOMRect) => Math.max(0, Math.min(a.right, b.ri
 
 /**
  * Fits the tray in its nav before the frame is painted, again whenever the tray or the nav resizes:
- * the whole move beside the tabs, else the gist beside them, else the whole move, else the gist,
- * over the tabs (or the views' select) it must stand on, hidden meanwhile; shown again when it goes.
+ * the whole move beside the tabs, else over the tabs (or the views' select) it must stand on, hidden
+ * meanwhile (the words first: a line start says which line); where the nav is narrower than the whole
+ * move, the gist, beside them or over them. The views are shown again when it goes.
  */
 function useFitInNav(trayRef: RefObject<HTMLDivElement | null>, up: boolean) {
   useLayoutEffect(() => {
@@ -317,7 +318,7 @@ function useFitInNav(trayRef: RefObject<HTMLDivElement | null>, up: boolean) {
         if (tray.scrollWidth > nav.clientWidth + 0.5) return false;
         return !besideViews || views().every((view) => overlapOf(box, view.getBoundingClientRect()) === 0);
       };
-      if (!fits('long', true) && !fits('short', true) && !fits('long', false)) tray.dataset.form = 'short';
+      if (!fits('long', true) && !fits('long', false) && !fits('short', true)) tray.dataset.form = 'short';
       const box = tray.getBoundingClientRect();
       for (const view of views()) view.toggleAttribute('data-under-tray', overlapOf(box, view.getBoundingClientRect()) > 0);
       // The list of the others opens under the tray, out of the top bar's clip.
